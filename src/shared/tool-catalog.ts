@@ -1,0 +1,143 @@
+/**
+ * The tool contract between workflow and activities. Plain JSON only: catalogues live in workflow
+ * state (pinned per run) and every value here crosses the activity boundary.
+ */
+
+/**
+ * How a tool call is carried out.
+ * - `server`: runs in a worker activity.
+ * - `client`: the workflow waits for the caller to submit the result.
+ * - `approval`: a server tool that runs only after a human approves the exact arguments.
+ */
+export type ToolMode = 'server' | 'client' | 'approval';
+
+export type ToolSource = 'builtin' | 'registered' | 'mcp';
+
+/** Retry policy of one tool's activity. Absent fields take the defaults of {@link DEFAULT_TOOL_RETRY}. */
+export interface ToolRetry {
+  maximumAttempts?: number;
+  initialIntervalMs?: number;
+  /** When true the tool is never retried (a failure becomes an error result at once). */
+  nonRetryable?: boolean;
+}
+
+/** One tool as a run sees it: what the model is shown plus how the workflow should execute it. */
+export interface ToolCatalogEntry {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object, as shown to the model. */
+  parameters: Record<string, unknown>;
+  mode: ToolMode;
+  /** Start-to-close timeout of one attempt. */
+  timeoutMs: number;
+  retry?: ToolRetry;
+  /** Side-effecting tools receive an idempotency key (`runId:toolCallId`) stable across retries. */
+  sideEffects: boolean;
+  /** Result text longer than this is cut before it enters the conversation. */
+  maxOutputChars: number;
+  source: ToolSource;
+  /** MCP server name, for `source: 'mcp'`. */
+  server?: string;
+  /** Hash of name + description + parameters; execution refuses a tool whose fingerprint changed. */
+  fingerprint: string;
+}
+
+export interface ToolCatalog {
+  tools: ToolCatalogEntry[];
+  /** MCP servers that were configured but could not be reached when the catalogue was built. */
+  unavailableServers?: { name: string; error: string }[];
+}
+
+/** Which tools a run may use. Sent with every tool activity call so the worker applies the same rules. */
+export interface ToolSelection {
+  /** Tool names or prefix patterns ending in `*` (`fs_*`). Absent = every tool. */
+  allow?: string[];
+  /** Same patterns; deny wins over allow. */
+  deny?: string[];
+  /** Path (on the worker) of an `mcpServers` JSON config file. */
+  mcpConfigPath?: string;
+  /** Root directory the built-in file tools are jailed to. Without it the file tools refuse every path. */
+  workspaceRoot?: string;
+  /** Tool names or patterns that must be approved by a human before they run (overrides the tool's own mode). */
+  approve?: string[];
+}
+
+/** Context a tool call carries (seed 001). MCP tools receive it in `_meta` of the call request. */
+export interface ToolCallContext {
+  resourceId?: string;
+  taskId?: string;
+}
+
+export interface ExecuteToolInput {
+  /** Workflow run id; with `toolCallId` it forms the idempotency key. */
+  runId: string;
+  toolCallId: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Fingerprint from the pinned catalogue. When it no longer matches, the call is refused with an error result. */
+  fingerprint?: string;
+  context?: ToolCallContext;
+  selection: ToolSelection;
+}
+
+export interface ExecuteToolOutput {
+  content: string;
+  isError: boolean;
+  truncated?: boolean;
+  durationMs: number;
+}
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_TOOL_MAX_OUTPUT_CHARS = 32_000;
+export const DEFAULT_TOOL_RETRY: Required<Pick<ToolRetry, 'maximumAttempts' | 'initialIntervalMs'>> = {
+  maximumAttempts: 3,
+  initialIntervalMs: 1_000,
+};
+/** Upper bound of server tool calls of one turn running at the same time. */
+export const DEFAULT_TOOL_PARALLELISM = 4;
+
+/** The idempotency key a side-effecting tool receives: the same on every retry of the same call. */
+export function idempotencyKey(runId: string, toolCallId: string): string {
+  return `${runId}:${toolCallId}`;
+}
+
+/** True when `name` matches one of the patterns (exact names, or prefixes ending in `*`). */
+export function matchesToolPattern(name: string, patterns: readonly string[] | undefined): boolean {
+  if (!patterns) return false;
+  return patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : p === name));
+}
+
+/** Allow/deny decision of a selection for one tool name. Deny wins. */
+export function isToolAllowed(name: string, selection: ToolSelection): boolean {
+  if (matchesToolPattern(name, selection.deny)) return false;
+  return selection.allow === undefined || matchesToolPattern(name, selection.allow);
+}
+
+/** The mode a run uses for a tool: a selection's `approve` list can raise a server tool to `approval`. */
+export function effectiveToolMode(entry: ToolCatalogEntry, selection: ToolSelection): ToolMode {
+  if (entry.mode === 'server' && matchesToolPattern(entry.name, selection.approve)) return 'approval';
+  return entry.mode;
+}
+
+/** The tool list a model request carries. */
+export function toToolSpecs(catalog: ToolCatalog): { name: string; description: string; parameters: Record<string, unknown> }[] {
+  return catalog.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+}
+
+export function findTool(catalog: ToolCatalog, name: string): ToolCatalogEntry | undefined {
+  return catalog.tools.find((t) => t.name === name);
+}
+
+/** The tool activities a workflow calls (implemented by `createToolActivities` in `src/activities/tools.ts`). */
+export interface ToolActivities {
+  /** Builds the catalogue a run pins: built-ins, registered tools and MCP tools, filtered by the selection. */
+  listTools(selection: ToolSelection): Promise<ToolCatalog>;
+  /** Runs one server tool call. Expected failures come back as `isError: true`; only infrastructure failures throw. */
+  executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput>;
+}
+
+/** The error result for a tool name the catalogue does not have. */
+export function unknownToolResult(catalog: ToolCatalog, name: string): ExecuteToolOutput {
+  const known = catalog.tools.map((t) => t.name).join(', ') || '(none)';
+  return { content: `Unknown tool "${name}". Available tools: ${known}`, isError: true, durationMs: 0 };
+}
