@@ -4,5 +4,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  // One Temporal dev server and one workflow bundle per jest run (see test/kit/).
+  globalSetup: '<rootDir>/test/kit/global-setup.ts',
+  globalTeardown: '<rootDir>/test/kit/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/kit/after-env.ts'],
   testTimeout: 60000,
 };

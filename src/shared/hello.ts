@@ -1,0 +1,4 @@
+/** Activities the hello workflow calls. */
+export interface HelloActivities {
+  composeGreeting(name: string): Promise<string>;
+}

