@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { ToolCallContext, ToolMode, ToolRetry } from '../shared/tool-catalog';
+
+/** What a tool implementation receives besides its validated arguments. */
+export interface ToolExecutionContext {
+  runId: string;
+  toolCallId: string;
+  /** `runId:toolCallId`: the same on every retry of the same call. Side-effecting tools should dedupe on it. */
+  idempotencyKey: string;
+  /** Seed 001's per-call context (`currentResourceId` / `currentTaskId`). */
+  context: ToolCallContext;
+  /** The run's workspace root, when it has one. Built-in file tools refuse every path without it. */
+  workspaceRoot?: string;
+  /** Aborted when the activity is cancelled or times out. */
+  signal: AbortSignal;
+}
+
+/** Options every tool shares, with the defaults `defineTool` applies. */
+export interface ToolOptions {
+  /** Default `server`. */
+  mode?: ToolMode;
+  /** Default 60 s. */
+  timeoutMs?: number;
+  retry?: ToolRetry;
+  /** Default false. Side-effecting tools get an idempotency key and are not retried on an ambiguous timeout by default. */
+  sideEffects?: boolean;
+  /** Default 32,000 characters. */
+  maxOutputChars?: number;
+}
+
+/**
+ * A tool: one zod object schema gives the JSON Schema the model sees, the validation of its
+ * arguments and the argument type of `execute`.
+ *
+ * `execute` may return anything: strings are used as they are, objects become JSON and
+ * `undefined`/`null` a success text. A thrown error becomes an error result the model reads.
+ */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> extends ToolOptions {
+  name: string;
+  description: string;
+  parameters: S;
+  execute(args: z.output<S>, ctx: ToolExecutionContext): unknown;
+}
+
+/** Provider tool-name rule shared by Anthropic and OpenAI. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Typed identity helper: infers the argument type of `execute` from the schema. */
+export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition<S> {
+  return definition;
+}
+
+/** A tool schema plus description, for {@link ToolRegistry.registerFunctions}. */
+export interface FunctionSpec<S extends z.ZodObject = z.ZodObject> extends ToolOptions {
+  description: string;
+  parameters: S;
+}
+
+/** Thrown for misuse of the registry (bad names, duplicates, missing schemas): a programming error, not a tool result. */
+export class ToolRegistrationError extends Error {
+  override name = 'ToolRegistrationError';
+}
+
+/**
+ * Thrown by a tool for a transient failure worth retrying (a network blip, a busy service). The
+ * activity fails and Temporal retries it under the tool's retry policy; every other error becomes
+ * an error result at once.
+ */
+export class RetryableToolError extends Error {
+  override name = 'RetryableToolError';
+}

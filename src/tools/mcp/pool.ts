@@ -1,0 +1,156 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isStdioServer, type NamedMcpServer } from './config';
+
+const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
+
+/** A tool as one MCP server lists it. */
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** Hints from the server (readOnlyHint, …). Informational only: they never decide approvals. */
+  annotations?: Record<string, unknown>;
+}
+
+interface Connection {
+  client: Client;
+  closed: boolean;
+  tools?: McpTool[];
+}
+
+/** Failure to reach or talk to an MCP server: an infrastructure failure the activity retries. */
+export class McpConnectionError extends Error {
+  override name = 'McpConnectionError';
+}
+
+function connectionKey(server: NamedMcpServer): string {
+  return `${server.name}\u0000${JSON.stringify(server.config)}`;
+}
+
+function transportFor(server: NamedMcpServer): Transport {
+  const { config } = server;
+  if (isStdioServer(config)) {
+    // The SDK merges `env` over a small safe default (PATH, HOME, …), not over the worker's whole environment.
+    return new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'ignore' });
+  }
+  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+}
+
+function toMcpTool(tool: Tool): McpTool {
+  return {
+    name: tool.name,
+    description: tool.description ?? tool.title ?? '',
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    annotations: tool.annotations as Record<string, unknown> | undefined,
+  };
+}
+
+/**
+ * MCP client connections shared by every activity of a worker process, one per configured server.
+ * A connection that closes (server exited, HTTP session lost) is dropped and reopened on next use.
+ */
+export class McpPool {
+  private readonly connections = new Map<string, Promise<Connection>>();
+
+  private connect(server: NamedMcpServer, timeoutMs: number): Promise<Connection> {
+    const key = connectionKey(server);
+    const existing = this.connections.get(key);
+    if (existing) return existing;
+    const opening = (async () => {
+      const client = new Client(CLIENT_INFO);
+      const connection: Connection = { client, closed: false };
+      client.onclose = () => {
+        connection.closed = true;
+        if (this.connections.get(key) === opening) this.connections.delete(key);
+      };
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        connection.tools = undefined;
+      });
+      try {
+        await client.connect(transportFor(server), { timeout: timeoutMs });
+      } catch (err) {
+        await client.close().catch(() => undefined);
+        throw new McpConnectionError(`Cannot connect to MCP server "${server.name}": ${(err as Error).message}`);
+      }
+      return connection;
+    })();
+    this.connections.set(key, opening);
+    opening.catch(() => {
+      if (this.connections.get(key) === opening) this.connections.delete(key);
+    });
+    return opening;
+  }
+
+  /** A live connection, reopening it when the previous one died. */
+  private async live(server: NamedMcpServer, timeoutMs: number): Promise<Connection> {
+    const connection = await this.connect(server, timeoutMs);
+    if (!connection.closed) return connection;
+    this.connections.delete(connectionKey(server));
+    return this.connect(server, timeoutMs);
+  }
+
+  /** The server's tools, cached until the server says its list changed or `refresh` is set. */
+  async listTools(server: NamedMcpServer, options: { refresh?: boolean; timeoutMs?: number } = {}): Promise<McpTool[]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const connection = await this.live(server, timeoutMs);
+    if (connection.tools && !options.refresh) return connection.tools;
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await connection.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+        tools.push(...page.tools.map(toMcpTool));
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (err) {
+      throw new McpConnectionError(`MCP server "${server.name}" failed to list its tools: ${(err as Error).message}`);
+    }
+    connection.tools = tools;
+    return tools;
+  }
+
+  /**
+   * Calls a tool. Errors the server reports (JSON-RPC errors, `isError` results) come back as a
+   * result with `isError: true`; a connection that fails is dropped and the error thrown as
+   * {@link McpConnectionError}, so the activity retries on a fresh connection.
+   */
+  async callTool(
+    server: NamedMcpServer,
+    request: { name: string; arguments: Record<string, unknown>; meta: Record<string, unknown> },
+    options: { timeoutMs: number; signal: AbortSignal },
+  ): Promise<CallToolResult> {
+    const connection = await this.live(server, options.timeoutMs);
+    try {
+      const result = await connection.client.callTool(
+        { name: request.name, arguments: request.arguments, _meta: request.meta },
+        undefined,
+        { timeout: options.timeoutMs, signal: options.signal },
+      );
+      return result as CallToolResult;
+    } catch (err) {
+      if (connection.closed || isTransportFailure(err)) {
+        this.connections.delete(connectionKey(server));
+        await connection.client.close().catch(() => undefined);
+        throw new McpConnectionError(`MCP server "${server.name}" connection failed: ${(err as Error).message}`);
+      }
+      return { content: [{ type: 'text', text: `MCP server "${server.name}" returned an error: ${(err as Error).message}` }], isError: true };
+    }
+  }
+
+  /** Closes every connection (stdio servers exit). */
+  async close(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map(async (c) => (await c.catch(() => undefined))?.client.close().catch(() => undefined)));
+  }
+}
+
+/** JSON-RPC errors from the server carry a numeric `code`; anything else is the transport failing. */
+function isTransportFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code !== 'number';
+}

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import {
+  DEFAULT_TOOL_MAX_OUTPUT_CHARS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  idempotencyKey,
+  isToolAllowed,
+  type ExecuteToolInput,
+  type ExecuteToolOutput,
+  type ToolCatalog,
+  type ToolCatalogEntry,
+  type ToolSelection,
+  type ToolSource,
+} from '../shared/tool-catalog';
+import { RetryableToolError, TOOL_NAME_PATTERN, ToolRegistrationError, type FunctionSpec, type ToolDefinition, type ToolExecutionContext } from './define';
+import { toolFingerprint } from './fingerprint';
+import { capOutput, errorText, formatToolResult } from './format';
+import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
+import { loadMcpConfig } from './mcp/config';
+import { McpPool } from './mcp/pool';
+import { DEFAULT_ARGUMENT_LIMITS, checkRawArguments, schemaFromJsonSchema, strictParameters, validateWithSchema, type ArgumentLimits } from './validate';
+
+interface LocalTool {
+  entry: ToolCatalogEntry;
+  schema: z.ZodObject;
+  execute: (args: Record<string, unknown>, ctx: ToolExecutionContext) => unknown;
+}
+
+type Resolved = { kind: 'local'; tool: LocalTool } | { kind: 'mcp'; route: McpRoute };
+
+export interface ToolRegistryOptions {
+  /** Shared MCP connections; one per worker process. Created when absent. */
+  mcpPool?: McpPool;
+  argumentLimits?: Partial<ArgumentLimits>;
+}
+
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Tools of a worker: registered definitions, built-ins, and the tools of the MCP servers a run's
+ * config names. `catalog` gives what a run pins; `execute` validates and runs one call and turns
+ * every expected failure into an error result.
+ */
+export class ToolRegistry {
+  private readonly local = new Map<string, LocalTool>();
+  readonly mcpPool: McpPool;
+  private readonly limits: ArgumentLimits;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.mcpPool = options.mcpPool ?? new McpPool();
+    this.limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
+  }
+
+  /** Registers one tool. Names must suit every provider (`[a-zA-Z0-9_-]{1,64}`) and be unique. */
+  register<S extends z.ZodObject>(definition: ToolDefinition<S>, source: ToolSource = 'registered'): this {
+    const { name, description } = definition;
+    if (!TOOL_NAME_PATTERN.test(name)) throw new ToolRegistrationError(`Tool name "${name}" must match ${TOOL_NAME_PATTERN}.`);
+    if (this.local.has(name)) throw new ToolRegistrationError(`Tool "${name}" is already registered.`);
+    if (!(definition.parameters instanceof z.ZodObject)) throw new ToolRegistrationError(`Tool "${name}" needs a z.object(...) parameters schema.`);
+    const schema = strictParameters(definition.parameters);
+    const parameters = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete parameters.$schema;
+    const entry: ToolCatalogEntry = {
+      name,
+      description,
+      parameters,
+      mode: definition.mode ?? 'server',
+      timeoutMs: definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      retry: definition.retry,
+      sideEffects: definition.sideEffects ?? false,
+      maxOutputChars: definition.maxOutputChars ?? DEFAULT_TOOL_MAX_OUTPUT_CHARS,
+      source,
+      fingerprint: toolFingerprint({ name, description, parameters }),
+    };
+    this.local.set(name, { entry, schema, execute: definition.execute as LocalTool['execute'] });
+    return this;
+  }
+
+  /**
+   * Registers methods of an object or functions of a module as `<prefix><name>`, each with the
+   * zod schema and description from `specs` (seed 002's discovery, with schemas in place of
+   * signature inference). Every spec must name a function of `target`. Returns the tool names.
+   */
+  registerFunctions(target: object, specs: Record<string, FunctionSpec>, options: { prefix?: string } = {}): string[] {
+    const names: string[] = [];
+    for (const [key, spec] of Object.entries(specs)) {
+      const fn = (target as Record<string, unknown>)[key];
+      if (typeof fn !== 'function') throw new ToolRegistrationError(`registerFunctions: "${key}" is not a function of the target.`);
+      const name = `${options.prefix ?? ''}${key}`;
+      this.register({ ...spec, name, execute: (args, ctx) => (fn as (a: unknown, c: unknown) => unknown).call(target, args, ctx) });
+      names.push(name);
+    }
+    return names;
+  }
+
+  /** The registered and built-in tools (no MCP). */
+  localEntries(): ToolCatalogEntry[] {
+    return [...this.local.values()].map((t) => t.entry);
+  }
+
+  private async mcpListing(selection: ToolSelection): Promise<McpListing> {
+    if (!selection.mcpConfigPath) return { routes: [], unavailable: [] };
+    const servers = await loadMcpConfig(selection.mcpConfigPath);
+    return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
+  }
+
+  /** The catalogue a run pins: local tools and the tools of reachable MCP servers, filtered by allow/deny. */
+  async catalog(selection: ToolSelection): Promise<ToolCatalog> {
+    const listing = await this.mcpListing(selection);
+    const tools = [...this.localEntries(), ...listing.routes.map((r) => r.entry)].filter((t) => isToolAllowed(t.name, selection));
+    return listing.unavailable.length > 0 ? { tools, unavailableServers: listing.unavailable } : { tools };
+  }
+
+  private async resolve(name: string, selection: ToolSelection): Promise<Resolved | undefined> {
+    const tool = this.local.get(name);
+    if (tool) return { kind: 'local', tool };
+    const route = (await this.mcpListing(selection)).routes.find((r) => r.entry.name === name);
+    return route ? { kind: 'mcp', route } : undefined;
+  }
+
+  /**
+   * Runs one call. Unknown or disallowed tools, a changed fingerprint, invalid arguments and
+   * exceptions of the tool all give `isError: true` results, with no execution for the first
+   * four. Only infrastructure failures throw (an MCP server that cannot be reached, a bad MCP
+   * config, a {@link RetryableToolError}), so the activity is retried.
+   */
+  async execute(input: ExecuteToolInput | (Omit<ExecuteToolInput, 'args'> & { args: unknown }), options: ExecuteOptions = {}): Promise<ExecuteToolOutput> {
+    const started = performance.now();
+    const done = (content: string, isError: boolean, maxChars = DEFAULT_TOOL_MAX_OUTPUT_CHARS): ExecuteToolOutput => {
+      const capped = capOutput(content, maxChars);
+      return { content: capped.content, isError, ...(capped.truncated ? { truncated: true } : {}), durationMs: Math.round(performance.now() - started) };
+    };
+    const { name, selection } = input;
+    if (!isToolAllowed(name, selection)) return done(`Tool "${name}" is not allowed in this run.`, true);
+    let resolved = await this.resolve(name, selection);
+    if (resolved?.kind === 'mcp' && input.fingerprint && resolved.route.entry.fingerprint !== input.fingerprint) {
+      await this.mcpPool.listTools(resolved.route.server, { refresh: true });
+      resolved = await this.resolve(name, selection);
+    }
+    if (!resolved) {
+      const known = (await this.catalog(selection)).tools.map((t) => t.name).join(', ') || '(none)';
+      return done(`Unknown tool "${name}". Available tools: ${known}`, true);
+    }
+    const entry = resolved.kind === 'local' ? resolved.tool.entry : resolved.route.entry;
+    if (input.fingerprint && entry.fingerprint !== input.fingerprint) {
+      return done(
+        `Tool "${name}" changed since this run's tool catalogue was pinned (its description or parameters differ); it was not run.`,
+        true,
+      );
+    }
+    const raw = checkRawArguments(input.args, this.limits);
+    if (!raw.ok) return done(`Tool "${name}": ${raw.error}`, true);
+    const signal = options.signal ?? new AbortController().signal;
+    const key = idempotencyKey(input.runId, input.toolCallId);
+
+    if (resolved.kind === 'mcp') {
+      const { route } = resolved;
+      const valid = validateWithSchema(schemaFromJsonSchema(route.inputSchema), raw.value);
+      if (!valid.ok) return done(`Tool "${name}": ${valid.error}`, true);
+      const result = await this.mcpPool.callTool(
+        route.server,
+        { name: route.toolName, arguments: valid.value, meta: callMeta(input.context, key) },
+        { timeoutMs: entry.timeoutMs, signal },
+      );
+      return done(mcpResultText(result) || (result.isError ? 'The tool failed without a message.' : formatToolResult(undefined)), result.isError === true, entry.maxOutputChars);
+    }
+
+    const valid = validateWithSchema(resolved.tool.schema, raw.value);
+    if (!valid.ok) return done(`Tool "${name}": ${valid.error}`, true);
+    const ctx: ToolExecutionContext = {
+      runId: input.runId,
+      toolCallId: input.toolCallId,
+      idempotencyKey: key,
+      context: input.context ?? {},
+      workspaceRoot: selection.workspaceRoot,
+      signal,
+    };
+    try {
+      const value = await resolved.tool.execute(valid.value as Record<string, unknown>, ctx);
+      return done(formatToolResult(value), false, entry.maxOutputChars);
+    } catch (err) {
+      if (err instanceof RetryableToolError) throw err;
+      return done(`Tool "${name}" failed: ${errorText(err)}`, true, entry.maxOutputChars);
+    }
+  }
+
+  /** Closes MCP connections. */
+  close(): Promise<void> {
+    return this.mcpPool.close();
+  }
+}
