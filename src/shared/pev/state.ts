@@ -1,0 +1,82 @@
+/**
+ * Progress of a Planner → Executor → Verifier run as plain JSON: what a query returns, what
+ * continue-as-new carries, and what the decisions in `decisions.ts` read and write.
+ */
+import type { TodoStatus } from './schemas';
+
+export type PevPhase = 'planning' | 'executing' | 'verifying' | 'done';
+
+/** Why one todo's executor loop ended. */
+export type TodoEndReason =
+  | 'taskCompleted' // the executor's `taskCompleted` said so
+  | 'nextAction' // `nextAction` was `complete` or `skip`
+  | 'todoStatus' // the todo's status in the executor's todo list said so
+  | 'gaveUp' // `taskCompleted: false` with `shouldContinue: false`
+  | 'executorRoundLimit' // the round limit, the backstop
+  | 'fallback'; // no valid answer even after the corrective re-ask
+
+/** Why the planning phase of a cycle ended. */
+export type PlanningEndReason = 'planned' | 'planningRoundLimit' | 'fallback';
+
+/** Why the whole run ended (the agent loop adds its own: stopped, budget, ...). */
+export type PevEndReason =
+  | 'completed' // the verifier confirmed: `finalText` is its summary
+  | 'cycleLimit' // the verifier still asked for improvements after the last allowed cycle
+  | 'unverified'; // the verifier never gave a valid answer: `finalText` is what it wrote, or the todo results
+
+export interface PevTodo {
+  id: string;
+  description: string;
+  /** 1 is the highest priority. */
+  priority: number;
+  status: TodoStatus;
+  /** The executor's summary of the last round on this todo. */
+  result?: string;
+  /** Executor rounds spent on this todo so far. */
+  rounds: number;
+  /** Cycle that planned it. */
+  cycle: number;
+  endReason?: TodoEndReason;
+}
+
+export interface PevLimits {
+  /** Planner rounds per cycle (seed 001: 3). */
+  maxPlanningRounds: number;
+  /** Executor rounds per todo (seed 001: 10). */
+  maxExecutorRounds: number;
+  /** Planner → executor → verifier cycles per run. */
+  maxCycles: number;
+}
+
+export const DEFAULT_PEV_LIMITS: PevLimits = { maxPlanningRounds: 3, maxExecutorRounds: 10, maxCycles: 3 };
+
+/** What happened, in order; front-ends and tests read it from the progress query and the result. */
+export type PevTraceEntry =
+  | { type: 'planningEnded'; cycle: number; rounds: number; reason: PlanningEndReason; todoIds: string[] }
+  | { type: 'todoEnded'; cycle: number; todoId: string; rounds: number; status: TodoStatus; reason: TodoEndReason }
+  | { type: 'verified'; cycle: number; passed: boolean; improvements: string[] }
+  | { type: 'reask'; cycle: number; role: string; problems: string[] }
+  | { type: 'fallback'; cycle: number; role: string; problems: string[] }
+  | { type: 'toolReused'; cycle: number; todoId?: string; toolName: string; toolCallId: string; reusedFrom: string };
+
+export interface PevProgress {
+  phase: PevPhase;
+  /** 1-based planner → executor → verifier cycle. */
+  cycle: number;
+  /** Round within the current phase (planner round, or executor round of the current todo). */
+  round: number;
+  currentTodoId?: string;
+  todos: PevTodo[];
+  /** The verifier's improvements that the current cycle's planner works from. */
+  improvements: string[];
+  trace: PevTraceEntry[];
+}
+
+export const initialProgress = (): PevProgress => ({
+  phase: 'planning',
+  cycle: 1,
+  round: 0,
+  todos: [],
+  improvements: [],
+  trace: [],
+});

@@ -1,0 +1,183 @@
+import {
+  DEFAULT_PEV_LIMITS,
+  afterPlannerRound,
+  afterVerifier,
+  applyPlan,
+  canonicalJson,
+  coreRoles,
+  executorOutcome,
+  findReusable,
+  nextOpenTodo,
+  parseRoleAnswer,
+  planRecitation,
+  recordToolResult,
+  responseFormatOf,
+  reusedResultText,
+  roleOf,
+  systemPromptOf,
+  withRole,
+  type ExecutorResponse,
+  type PevTodo,
+  type PlannerResponse,
+  type VerifierResponse,
+} from '../../src/shared/pev';
+import { z } from 'zod';
+
+const limits = DEFAULT_PEV_LIMITS;
+const todo = (id: string, priority: number, status: PevTodo['status'] = 'pending'): PevTodo => ({
+  id,
+  description: `do ${id}`,
+  priority,
+  status,
+  rounds: 0,
+  cycle: 1,
+});
+const executor = (fields: Partial<ExecutorResponse>): ExecutorResponse => ({
+  type: 'component',
+  component: 'executor-response',
+  summary: 's',
+  todos: [],
+  ...fields,
+});
+
+describe('planner rounds', () => {
+  const plan = (needsMorePlanning: boolean): PlannerResponse => ({
+    type: 'component',
+    component: 'planner-response',
+    summary: '',
+    needsMorePlanning,
+    todos: [],
+  });
+
+  test('a complete plan goes to execution', () => {
+    expect(afterPlannerRound(plan(false), 1, limits)).toEqual({ next: 'execute', reason: 'planned' });
+  });
+
+  test('needsMorePlanning asks for another round until the round limit', () => {
+    expect(afterPlannerRound(plan(true), 2, limits)).toEqual({ next: 'planAgain' });
+    expect(afterPlannerRound(plan(true), 3, limits)).toEqual({ next: 'execute', reason: 'planningRoundLimit' });
+  });
+});
+
+describe('executor flow control', () => {
+  test.each<[string, Partial<ExecutorResponse>, ReturnType<typeof executorOutcome>]>([
+    ['taskCompleted true wins over everything', { taskCompleted: true, nextAction: 'continue' }, { done: true, status: 'completed', reason: 'taskCompleted' }],
+    ['taskCompleted false keeps going even with nextAction complete', { taskCompleted: false, nextAction: 'complete' }, { done: false }],
+    ['taskCompleted false with skip skips', { taskCompleted: false, nextAction: 'skip' }, { done: true, status: 'skipped', reason: 'nextAction' }],
+    ['taskCompleted false with shouldContinue false gives up', { taskCompleted: false, shouldContinue: false }, { done: true, status: 'failed', reason: 'gaveUp' }],
+    ['nextAction complete without taskCompleted', { nextAction: 'complete' }, { done: true, status: 'completed', reason: 'nextAction' }],
+    ['nextAction retry continues and hides the todo status', { nextAction: 'retry', todos: [{ ...todo('t', 1, 'completed') }] }, { done: false }],
+    ['the todo status decides last', { todos: [{ ...todo('t', 1, 'completed') }] }, { done: true, status: 'completed', reason: 'todoStatus' }],
+    ['another todo marked completed does not end this one', { todos: [{ ...todo('u', 1, 'completed') }] }, { done: false }],
+    ['no signal at all continues', {}, { done: false }],
+  ])('%s', (_name, fields, expected) => {
+    expect(executorOutcome(executor(fields), 't')).toEqual(expected);
+  });
+});
+
+describe('todo order and plans', () => {
+  test('priority 1 runs first, ties keep the planner order, ended todos are passed over', () => {
+    const todos = [todo('a', 2), todo('b', 1, 'completed'), todo('c', 1), todo('d', 1)];
+    expect(nextOpenTodo(todos)?.id).toBe('c');
+    expect(nextOpenTodo([todo('x', 1, 'skipped'), todo('y', 1, 'failed')])).toBeUndefined();
+  });
+
+  test('a re-plan keeps the result of a todo it keeps completed and resets one it reopens', () => {
+    const previous = [
+      { ...todo('a', 1, 'completed'), result: 'A done', rounds: 2, endReason: 'taskCompleted' as const },
+      { ...todo('b', 2, 'failed'), result: 'B failed', rounds: 10 },
+    ];
+    const next = applyPlan(
+      previous,
+      [
+        { id: 'a', description: 'do a', priority: 1, status: 'completed' },
+        { id: 'b', description: 'do b better', priority: 1, status: 'pending' },
+        { id: 'b', description: 'duplicate id', priority: 3, status: 'pending' },
+      ],
+      2,
+    );
+    expect(next).toEqual([
+      { id: 'a', description: 'do a', priority: 1, status: 'completed', rounds: 2, cycle: 1, result: 'A done', endReason: 'taskCompleted' },
+      { id: 'b', description: 'do b better', priority: 1, status: 'pending', rounds: 0, cycle: 2 },
+    ]);
+  });
+});
+
+describe('verifier cycles', () => {
+  const verdict = (passed: boolean): VerifierResponse => ({
+    type: 'component',
+    component: 'verifier-response',
+    allCompleted: passed,
+    userNeedsSatisfied: passed,
+    overallFeedback: '',
+    tasks: [],
+    ...(passed ? { summary: 'the answer' } : { improvements: ['do more', ' '] }),
+  });
+
+  test('a passing verdict finishes with the summary', () => {
+    expect(afterVerifier(verdict(true), 1, limits)).toEqual({ next: 'finish', finalText: 'the answer' });
+  });
+
+  test('improvements start another cycle until the cycle limit', () => {
+    expect(afterVerifier(verdict(false), 2, limits)).toEqual({ next: 'replan', improvements: ['do more'] });
+    expect(afterVerifier(verdict(false), 3, limits)).toEqual({ next: 'cycleLimit', improvements: ['do more'] });
+  });
+});
+
+describe('tool-call dedupe ledger', () => {
+  test('canonical JSON ignores key order at every depth', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
+    expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
+  });
+
+  test('a successful call is reused for canonically equal arguments only', () => {
+    let ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { content: 'hello', isError: false });
+    const hit = findReusable(ledger, { name: 'read', arguments: { lines: 5, path: 'a.txt' } });
+    expect(hit).toEqual({ toolName: 'read', toolCallId: 'c1', content: 'hello' });
+    expect(reusedResultText(hit!)).toContain('c1');
+    expect(findReusable(ledger, { name: 'read', arguments: { path: 'b.txt', lines: 5 } })).toBeUndefined();
+    expect(findReusable(ledger, { name: 'stat', arguments: { path: 'a.txt', lines: 5 } })).toBeUndefined();
+    ledger = recordToolResult(ledger, { id: 'c2', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { content: 'other', isError: false });
+    expect(findReusable(ledger, { name: 'read', arguments: { path: 'a.txt', lines: 5 } })?.toolCallId).toBe('c1');
+  });
+
+  test('an error result is never reused', () => {
+    const ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: {} }, { content: 'ENOENT', isError: true });
+    expect(findReusable(ledger, { name: 'read', arguments: {} })).toBeUndefined();
+  });
+});
+
+describe('prompts and agent types', () => {
+  const prompts = {
+    templates: { planner: '# Planner\n{{businessContext}}\n## Rules', reviewer: 'Review. {{ businessContext }} {{other}}' },
+    businessContext: { planner: '# Shop\nOrders ship in 2 days.' },
+  };
+
+  test('the business context replaces the placeholder; a role without one gets a marker', () => {
+    expect(systemPromptOf(prompts, 'planner')).toBe('# Planner\n# Shop\nOrders ship in 2 days.\n## Rules');
+    expect(systemPromptOf(prompts, 'reviewer')).toBe('Review. (No business context is configured for this application.) {{other}}');
+    expect(() => systemPromptOf(prompts, 'executor')).toThrow(/No core template for role "executor"/);
+  });
+
+  test('a new agent type gets parsing, re-ask and a response format from its definition', () => {
+    const reviewerSchema = z.object({
+      type: z.literal('component').default('component'),
+      component: z.literal('reviewer-response'),
+      approved: z.boolean(),
+    });
+    const roles = withRole(coreRoles(), { name: 'reviewer', component: 'reviewer-response', schema: reviewerSchema, usesTools: false });
+    const reviewer = roleOf(roles, 'reviewer');
+    expect(parseRoleAnswer(reviewer, '```json\n{"component":"reviewer-response","approved":true}\n```')).toMatchObject({
+      ok: true,
+      value: { approved: true },
+    });
+    expect(responseFormatOf(reviewer)).toMatchObject({ type: 'jsonSchema', name: 'reviewer-response', schema: { required: ['type', 'component', 'approved'] } });
+    expect(() => roleOf(roles, 'auditor')).toThrow(/registered roles: planner, executor, verifier, reviewer/);
+    expect(() => withRole(roles, { ...reviewer, name: 'Bad Name' })).toThrow(/lower-case/);
+  });
+
+  test('the plan recitation marks statuses and the current todo', () => {
+    const text = planRecitation([todo('a', 1, 'completed'), todo('b', 2, 'executing')], 'b');
+    expect(text).toBe('## Current plan\n[x] a (priority 1, completed): do a\n[>] b (priority 2, executing) <- current: do b');
+  });
+});
