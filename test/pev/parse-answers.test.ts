@@ -8,6 +8,7 @@ import {
   plannerRole,
   unverifiedFinalText,
   verifierRole,
+  type PevRoleDefinition,
   type PevTodo,
 } from '../../src/shared/pev';
 
@@ -50,7 +51,7 @@ interface Case {
 const fence = (s: string) => 'Here is my answer:\n```json\n' + s + '\n```\n';
 const truncate = (s: string, cut: number) => s.slice(0, s.length - cut);
 
-const tables: { role: typeof plannerRole | typeof executorRole | typeof verifierRole; cases: Case[] }[] = [
+const tables: { role: PevRoleDefinition; cases: Case[] }[] = [
   {
     role: plannerRole,
     cases: [
