@@ -1,0 +1,84 @@
+/** The model-call activity: reads the conversation by reference, calls the model, stores the answer. */
+import { Context } from '@temporalio/activity';
+import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activities';
+import { providerOf } from '../../shared/agent/state';
+import { estimateBodyTokens } from '../../shared/agent/tokens';
+import type { ToolCallRequest } from '../../shared/agent/types';
+import { textOf, toolCallsOf, type AssistantMessage, type ModelRequest, type ToolSpec } from '../../shared/messages';
+import { MessageAssembler } from '../../shared/stream-events';
+import type { AgentActivityDeps, ModelCaller } from './deps';
+import { fromStore, loadProviderView } from './view';
+
+function activitySignal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Heartbeats while the stream delivers, so a stalled provider is noticed by the heartbeat timeout. */
+async function streamWithHeartbeats(llm: ModelCaller, request: ModelRequest, signal?: AbortSignal): Promise<AssistantMessage> {
+  const assembler = new MessageAssembler();
+  let events = 0;
+  for await (const event of llm.stream(request, { signal })) {
+    assembler.push(event);
+    if (++events % 20 === 1) Context.current().heartbeat({ events });
+  }
+  return assembler.message();
+}
+
+/** Tool calls as the workflow receives them; calls cut off by the output limit are marked, never run. */
+function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
+  return toolCallsOf(message).map((call) => {
+    const malformed = call.malformed
+      ? `the arguments were not valid JSON (${call.malformed.reason})`
+      : message.stopReason === 'length'
+        ? 'the answer was cut off by the output token limit, so the arguments may be incomplete'
+        : undefined;
+    return { id: call.id, name: call.name, arguments: call.arguments, ...(malformed ? { malformed } : {}) };
+  });
+}
+
+export function modelCallActivity(deps: AgentActivityDeps) {
+  return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
+    const { store, llm } = deps;
+    const messages = await loadProviderView(store, input.conversationId, input.view, input.toSeq, providerOf(input.model));
+    if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
+    const specsHash = input.toolSpecsHash;
+    const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
+    const request: ModelRequest = {
+      model: input.model,
+      systemPrompt: input.systemPrompt,
+      messages,
+      options: {
+        ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
+        ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
+        ...(tools && tools.length > 0 ? { tools } : {}),
+      },
+    };
+    const signal = activitySignal();
+    const message = input.stream ? await streamWithHeartbeats(llm, request, signal) : await llm.complete(request, { signal });
+    const hash = await fromStore(() => store.put(message));
+    await fromStore(() => store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]));
+    const toolCalls = toolCallRequests(message);
+    return {
+      meta: {
+        seq: input.writeSeq,
+        kind: 'assistant',
+        hash,
+        tokens: estimateBodyTokens(message),
+        model: input.model,
+        ...(toolCalls.length > 0 ? { toolCallIds: toolCalls.map((c) => c.id) } : {}),
+      },
+      provider: message.provider,
+      model: message.model,
+      stopReason: message.stopReason,
+      usage: message.usage,
+      cost: message.cost,
+      toolCalls,
+      text: textOf(message),
+      ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
+    };
+  };
+}

@@ -1,0 +1,60 @@
+/** The summariser: folds the older part of a conversation into one summary, with a (cheaper) model. */
+import type { SummariseInput, SummariseOutput } from '../../shared/agent/activities';
+import type { LoggedBody } from '../../shared/agent/convert';
+import { estimateBodyTokens } from '../../shared/agent/tokens';
+import { textOf, type ModelRequest } from '../../shared/messages';
+import type { AgentActivityDeps } from './deps';
+import { fromStore, readLogged, readSummary } from './view';
+
+const SUMMARY_SYSTEM_PROMPT =
+  'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that lets the agent ' +
+  'continue the task: the goal, decisions made, facts learned from tool results (with exact names, paths, numbers), ' +
+  'what failed and why, and what remains to do. No preamble.';
+
+/** Tool results longer than this are cut in the transcript the summariser reads. */
+const MAX_RESULT_CHARS = 4_000;
+
+/** Renders logged messages as a plain transcript (tool calls as text, so no provider pairing rules apply). */
+export function transcriptOf(logged: readonly LoggedBody[]): string {
+  const lines: string[] = [];
+  for (const { body } of logged) {
+    if (body.role === 'user') lines.push(`USER: ${textOf(body)}`);
+    else if (body.role === 'assistant') {
+      const text = textOf(body);
+      if (text) lines.push(`ASSISTANT: ${text}`);
+      for (const block of body.content) {
+        if (block.type === 'toolCall') lines.push(`ASSISTANT called ${block.name}(${JSON.stringify(block.arguments)}) [${block.id}]`);
+      }
+    } else if (body.role === 'toolResult') {
+      const text = textOf(body);
+      const cut = text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} …[cut]` : text;
+      lines.push(`TOOL ${body.toolName} [${body.toolCallId}]${body.isError ? ' ERROR' : ''}: ${cut}`);
+    } else if (body.role === 'summary') lines.push(`EARLIER SUMMARY: ${body.text}`);
+  }
+  return lines.join('\n');
+}
+
+export function summariseActivity(deps: AgentActivityDeps) {
+  return async function summariseConversation(input: SummariseInput): Promise<SummariseOutput> {
+    const [logged, previous] = await Promise.all([
+      readLogged(deps.store, input.conversationId, input.view.fromSeq, input.toSeq),
+      readSummary(deps.store, input.view),
+    ]);
+    const transcript = transcriptOf(logged);
+    const request: ModelRequest = {
+      model: input.model,
+      systemPrompt: SUMMARY_SYSTEM_PROMPT,
+      messages: [
+        {
+          role: 'user',
+          content: `${previous ? `Summary so far:\n${previous.text}\n\n` : ''}Conversation to fold into the summary:\n${transcript}`,
+          timestamp: Date.now(),
+        },
+      ],
+    };
+    const answer = await deps.llm.complete(request);
+    const body = { role: 'summary' as const, text: textOf(answer), timestamp: Date.now() };
+    const summaryHash = await fromStore(() => deps.store.put(body));
+    return { summaryHash, summaryTokens: estimateBodyTokens(body), usage: answer.usage, cost: answer.cost, model: input.model };
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Every signal, update and query of the agent workflows, with their input types, and the map from
+ * agent kind to workflow type. Client, workflows and tests import these; nothing uses the names raw.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ApprovalDecisionInput } from './approvals';
+import type { AgentConfig, AgentStateView, ApprovalState, PlanItem, QueuedMessage } from './types';
+import type { CarriedState } from './state';
+
+/** Agent kinds and the workflow type each runs as. Another kind only adds its entry here. */
+export const AGENT_WORKFLOWS = {
+  react: 'reactAgentWorkflow',
+  pev: 'pevAgentWorkflow',
+} as const;
+
+export type AgentKind = keyof typeof AGENT_WORKFLOWS;
+
+export const isAgentKind = (kind: string): kind is AgentKind => Object.prototype.hasOwnProperty.call(AGENT_WORKFLOWS, kind);
+
+/** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
+export interface AgentWorkflowInput {
+  config: AgentConfig;
+  carry?: CarriedState;
+}
+
+/** Redirects the run: remaining tool calls of the turn are skipped, the text goes to the model next. */
+export const steerSignal = defineSignal<[QueuedMessage]>('steer');
+/** Appended when the run would otherwise end; starts a new turn. */
+export const followUpSignal = defineSignal<[QueuedMessage]>('followUp');
+
+export interface StopInput {
+  note?: string;
+}
+/** Ends the run after the current activity; open tool calls get results. */
+export const stopSignal = defineSignal<[StopInput]>('stop');
+
+export interface SwitchModelInput {
+  model: string;
+  note?: string;
+}
+/** Operator's provider switch, taken at the next turn. */
+export const switchModelSignal = defineSignal<[SwitchModelInput]>('switchModel');
+
+/** Replaces the plan recited at the end of the context each turn. */
+export const setPlanSignal = defineSignal<[PlanItem[]]>('setPlan');
+
+export interface ApprovalDecisionResult {
+  toolCallId: string;
+  tool: string;
+  state: ApprovalState;
+}
+/** Approve, reject or approve-with-edited-arguments one pending tool call. Refused by the validator when invalid. */
+export const decideApprovalUpdate = defineUpdate<ApprovalDecisionResult, [ApprovalDecisionInput]>('decideApproval');
+
+export interface ToolResultInput {
+  toolCallId: string;
+  content: string;
+  isError?: boolean;
+}
+/** Result of a client tool call the run is waiting for. */
+export const submitToolResultUpdate = defineUpdate<{ toolCallId: string; accepted: true }, [ToolResultInput]>('submitToolResult');
+
+/** The run's state: status, turn, messages (metadata), usage, cost, pending approvals and client calls, limits, events. */
+export const stateQuery = defineQuery<AgentStateView>('state');

@@ -1,0 +1,58 @@
+/**
+ * The run's trace: seed 000's AgentEvent and seed 003's event vocabulary as one discriminated
+ * union of JSON-safe data. Kept (bounded) in workflow state and readable by the state query.
+ */
+import type { StopReason, Usage } from '../messages';
+import type { AgentStopReason } from './types';
+
+interface EventBase {
+  /** Workflow time in ms since the epoch. */
+  at: number;
+  turn: number;
+}
+
+export type AgentEvent = EventBase &
+  (
+    | { type: 'turn_start'; model: string }
+    | { type: 'turn_end'; model: string; provider: string; stopReason: StopReason; toolCalls: number; usage: Usage }
+    | { type: 'tool_execution'; toolCallId: string; tool: string; durationMs: number; isError: boolean; skipped?: string }
+    | { type: 'client_tool_request'; toolCallId: string; tool: string }
+    | { type: 'client_tool_result'; toolCallId: string; tool: string; isError: boolean; timedOut?: boolean }
+    | { type: 'approval_required'; toolCallId: string; tool: string; argsHash: string }
+    | {
+        type: 'approval_decided';
+        toolCallId: string;
+        tool: string;
+        decision: 'approved' | 'rejected';
+        by: 'user' | 'timeout';
+        edited: boolean;
+        reason?: string;
+      }
+    | { type: 'steering'; messageId: string; skippedTools: string[] }
+    | { type: 'follow_up'; messageId: string }
+    | { type: 'provider_switch'; fromModel: string; toModel: string; reason: string }
+    | { type: 'context_compacted'; summarisedMessages: number; tokensBefore: number; tokensAfter: number }
+    | { type: 'hook_failed'; hook: 'onTurnEnd' | 'onMessage' | 'onError'; message: string }
+    | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
+    | { type: 'continued_as_new'; runs: number }
+    | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }
+    | { type: 'error'; message: string; failureType?: string; retryable: boolean }
+  );
+
+export type AgentEventType = AgentEvent['type'];
+
+/** Events kept in state; older ones are dropped (and counted). */
+export const MAX_EVENTS_IN_STATE = 400;
+/** Events carried across continue-as-new. */
+export const EVENTS_CARRIED = 100;
+
+/** Appends an event, dropping the oldest past `max`. Returns the number dropped. */
+export function pushEvent(events: AgentEvent[], event: AgentEvent, max = MAX_EVENTS_IN_STATE): number {
+  events.push(event);
+  const over = events.length - max;
+  if (over > 0) {
+    events.splice(0, over);
+    return over;
+  }
+  return 0;
+}

@@ -1,0 +1,14 @@
+/** The agent's workflow-safe contracts and pure loop logic. */
+export * from './activities';
+export * from './approvals';
+export * from './context-plan';
+export * from './contracts';
+export * from './convert';
+export * from './events';
+export * from './limits';
+export * from './queues';
+export * from './resolver';
+export * from './state';
+export * from './tokens';
+export * from './types';
+export * from './config';
