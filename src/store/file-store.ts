@@ -80,7 +80,7 @@ export class FileContentStore implements ContentStore {
 
   async readEntries(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
     if (toSeq <= fromSeq) return [];
-    let text = '';
+    let text: string;
     try {
       text = await fs.readFile(this.logPath(conversationId), 'utf8');
     } catch {

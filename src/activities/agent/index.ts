@@ -1,5 +1,5 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
-import type { AgentActivities } from '../../shared/agent/activities';
+import type { AgentActivities } from '../../shared/agent/activity-types';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './messages';
 import { modelCallActivity } from './model-call';

@@ -1,5 +1,5 @@
 /** Writes messages that originate in the workflow (user text, steering, synthetic tool results, notes). */
-import type { AppendMessagesInput, MessageDraft } from '../../shared/agent/activities';
+import type { AppendMessagesInput, MessageDraft } from '../../shared/agent/activity-types';
 import type { StoredBody } from '../../shared/agent/convert';
 import { estimateBodyTokens } from '../../shared/agent/tokens';
 import type { MessageMeta } from '../../shared/agent/types';

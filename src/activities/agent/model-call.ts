@@ -1,6 +1,6 @@
 /** The model-call activity: reads the conversation by reference, calls the model, stores the answer. */
 import { Context } from '@temporalio/activity';
-import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activities';
+import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activity-types';
 import { providerOf } from '../../shared/agent/state';
 import { estimateBodyTokens } from '../../shared/agent/tokens';
 import type { ToolCallRequest } from '../../shared/agent/types';

@@ -1,5 +1,5 @@
 /** The summariser: folds the older part of a conversation into one summary, with a (cheaper) model. */
-import type { SummariseInput, SummariseOutput } from '../../shared/agent/activities';
+import type { SummariseInput, SummariseOutput } from '../../shared/agent/activity-types';
 import type { LoggedBody } from '../../shared/agent/convert';
 import { estimateBodyTokens } from '../../shared/agent/tokens';
 import { textOf, type ModelRequest } from '../../shared/messages';

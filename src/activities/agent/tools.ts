@@ -1,5 +1,5 @@
 /** Tool activities of the agent: pin the run's catalogue, run one call and store its result. */
-import type { PinToolsInput, PinToolsOutput, RunToolInput, RunToolOutput } from '../../shared/agent/activities';
+import type { PinToolsInput, PinToolsOutput, RunToolInput, RunToolOutput } from '../../shared/agent/activity-types';
 import { toToolSpecs, type ToolActivities } from '../../shared/tool-catalog';
 import type { ContentStore } from '../../store';
 import { storeBody } from './messages';

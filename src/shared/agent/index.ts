@@ -1,5 +1,5 @@
 /** The agent's workflow-safe contracts and pure loop logic. */
-export * from './activities';
+export * from './activity-types';
 export * from './approvals';
 export * from './context-plan';
 export * from './contracts';
