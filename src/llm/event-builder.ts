@@ -1,0 +1,128 @@
+/**
+ * Turns provider output, streamed or whole, into the neutral event sequence. Both `complete`
+ * and `stream` go through it, so a response yields the same message either way.
+ */
+import type { StopReason, ToolCallBlock, Usage } from '../shared/messages';
+import { computeCost, type ModelPrices } from '../shared/model-registry';
+import type { StreamEvent } from '../shared/stream-events';
+import { markTruncated, toolCallFromRaw } from './tool-arguments';
+
+type OpenBlock =
+  | { kind: 'text'; index: number; text: string }
+  | { kind: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
+  | { kind: 'toolCall'; index: number; id: string; name: string; raw: string };
+
+export interface BuilderStart {
+  provider: string;
+  model: string;
+  prices: ModelPrices;
+  timestamp: number;
+}
+
+/**
+ * Blocks are addressed by a provider-side key (Anthropic's block index, OpenAI's `text` or
+ * `tool:<n>`); content indices follow the order in which blocks first appear. Tool-call end
+ * events wait for the stop reason, because a call cut by the token limit must be marked.
+ */
+export class EventBuilder {
+  private readonly open = new Map<string, OpenBlock>();
+  private readonly pendingToolCalls: { index: number; call: ToolCallBlock; raw: string }[] = [];
+  private nextIndex = 0;
+  private started = false;
+
+  constructor(private readonly init: BuilderStart) {}
+
+  start(responseId?: string): StreamEvent[] {
+    if (this.started) return [];
+    this.started = true;
+    const event: StreamEvent = { type: 'start', provider: this.init.provider, model: this.init.model, timestamp: this.init.timestamp };
+    if (responseId) event.responseId = responseId;
+    return [event];
+  }
+
+  text(key: string, delta: string): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    let block = this.open.get(key);
+    if (!block) {
+      if (delta === '') return events;
+      block = { kind: 'text', index: this.nextIndex++, text: '' };
+      this.open.set(key, block);
+      events.push({ type: 'textStart', index: block.index });
+    }
+    if (block.kind !== 'text' || delta === '') return events;
+    block.text += delta;
+    events.push({ type: 'textDelta', index: block.index, delta });
+    return events;
+  }
+
+  thinking(key: string, delta: string, extra: { signature?: string; redacted?: boolean } = {}): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    let block = this.open.get(key);
+    if (!block) {
+      if (delta === '' && !extra.signature && !extra.redacted) return events;
+      block = { kind: 'thinking', index: this.nextIndex++, thinking: '' };
+      this.open.set(key, block);
+      events.push({ type: 'thinkingStart', index: block.index });
+    }
+    if (block.kind !== 'thinking') return events;
+    if (extra.signature) block.signature = (block.signature ?? '') + extra.signature;
+    if (extra.redacted) block.redacted = true;
+    if (delta !== '') {
+      block.thinking += delta;
+      events.push({ type: 'thinkingDelta', index: block.index, delta });
+    }
+    return events;
+  }
+
+  toolCallStart(key: string, id: string, name: string): StreamEvent[] {
+    const existing = this.open.get(key);
+    if (existing) return [];
+    const block: OpenBlock = { kind: 'toolCall', index: this.nextIndex++, id, name, raw: '' };
+    this.open.set(key, block);
+    return [{ type: 'toolCallStart', index: block.index, id, name }];
+  }
+
+  toolCallDelta(key: string, delta: string): StreamEvent[] {
+    const block = this.open.get(key);
+    if (!block || block.kind !== 'toolCall' || delta === '') return [];
+    block.raw += delta;
+    return [{ type: 'toolCallDelta', index: block.index, delta }];
+  }
+
+  /** Ends one block. Text and thinking end now; tool calls end at `finish`. */
+  end(key: string): StreamEvent[] {
+    const block = this.open.get(key);
+    if (!block) return [];
+    this.open.delete(key);
+    switch (block.kind) {
+      case 'text':
+        return [{ type: 'textEnd', index: block.index, text: block.text }];
+      case 'thinking': {
+        const event: StreamEvent = { type: 'thinkingEnd', index: block.index, thinking: block.thinking };
+        if (block.signature) event.signature = block.signature;
+        if (block.redacted) event.redacted = true;
+        return [event];
+      }
+      case 'toolCall':
+        this.pendingToolCalls.push({ index: block.index, call: toolCallFromRaw(block.id, block.name, block.raw), raw: block.raw });
+        return [];
+    }
+  }
+
+  /** Ends every open block, then emits tool-call ends, usage and done. */
+  finish(stopReason: StopReason, rawStopReason: string | undefined, usage: Usage): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    for (const key of [...this.open.keys()]) events.push(...this.end(key));
+    const lastIndex = this.nextIndex - 1;
+    for (const pending of this.pendingToolCalls.sort((a, b) => a.index - b.index)) {
+      const cut = stopReason === 'length' && pending.index === lastIndex;
+      events.push({ type: 'toolCallEnd', index: pending.index, toolCall: cut ? markTruncated(pending.call, pending.raw) : pending.call });
+    }
+    this.pendingToolCalls.length = 0;
+    events.push({ type: 'usage', usage, cost: computeCost(usage, this.init.prices) });
+    const done: StreamEvent = { type: 'done', stopReason };
+    if (rawStopReason !== undefined) done.rawStopReason = rawStopReason;
+    events.push(done);
+    return events;
+  }
+}

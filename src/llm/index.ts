@@ -1,0 +1,175 @@
+/**
+ * The provider-neutral LLM layer (activity side). Workflows never import this module; they use
+ * the types in `src/shared` and call these functions through activities.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { isRetryableLlmFailure, LLM_FAILURE } from '../shared/llm-errors';
+import type { AssistantMessage, ModelRequest } from '../shared/messages';
+import { computeCost, lookupModel, splitModelSpec, type ModelSpec, type ResolvedModelInfo } from '../shared/model-registry';
+import { MessageAssembler, type StreamEvent } from '../shared/stream-events';
+import { anthropicAdapter } from './anthropic/adapter';
+import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './config';
+import { classifyError } from './errors';
+import { configFailure } from './failures';
+import { openaiAdapter } from './openai/adapter';
+import type { CallContext, ProviderAdapter, ResolvedCall } from './types';
+
+export { classifyError, retryAfterFromHeaders } from './errors';
+export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './config';
+export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './config';
+export type { CallContext } from './types';
+export type { LlmFailureDetails } from './failures';
+export { parseToolArguments } from './tool-arguments';
+export { toAnthropicToolId, toOpenAIToolId } from './tool-ids';
+export { computeCost };
+
+const ADAPTERS: Record<ProviderApi, ProviderAdapter> = { anthropic: anthropicAdapter, openai: openaiAdapter };
+
+export interface ParsedModelSpec extends ModelSpec {
+  /** Wire format of the provider. */
+  api: ProviderApi;
+}
+
+/**
+ * Parses `<provider>/<model>` and checks the provider exists: `anthropic`, `minimax`, `openai`,
+ * `openai-compatible`, or a name from the config file. Throws a non-retryable `LlmConfigError`.
+ */
+export function parseModelSpec(spec: string, config?: LlmConfig): ParsedModelSpec {
+  let parsed: ModelSpec;
+  try {
+    parsed = splitModelSpec(spec);
+  } catch (err) {
+    throw configFailure((err as Error).message);
+  }
+  const providers = (config ?? loadLlmConfig()).providers;
+  const provider = providers[parsed.provider];
+  if (!provider) {
+    throw configFailure(
+      `Unknown provider "${parsed.provider}" in model spec "${spec}". Known providers: ${Object.keys(providers).sort().join(', ')}. ` +
+        `Declare others under "providers" in the config file.`,
+    );
+  }
+  return { provider: parsed.provider, model: parsed.model, api: provider.api };
+}
+
+/** Registry entry for a spec, including `models` entries from the config file. */
+export function modelInfoFor(spec: string, config?: LlmConfig): ResolvedModelInfo {
+  const cfg = config ?? loadLlmConfig();
+  const { provider, model } = parseModelSpec(spec, cfg);
+  return lookupModel(provider, model, cfg.models);
+}
+
+function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedCall; adapter: ProviderAdapter } {
+  const config = ctx.config ?? loadLlmConfig();
+  const spec = parseModelSpec(request.model, config);
+  const provider: ProviderConfig = config.providers[spec.provider];
+  if (provider.api === 'openai' && !provider.baseUrl && provider.id !== 'openai') {
+    throw configFailure(
+      `Provider "${provider.id}" has no base URL: set ${provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL' : `"baseUrl" for it in the config file`}.`,
+    );
+  }
+  const call: ResolvedCall = {
+    request,
+    provider,
+    model: spec.model,
+    info: lookupModel(spec.provider, spec.model, config.models),
+    apiKey: readApiKey(provider, config),
+    timeoutMs: config.timeoutMs,
+    signal: ctx.signal,
+  };
+  return { call, adapter: ADAPTERS[provider.api] };
+}
+
+/**
+ * One model call, whole response. Cancels when `ctx.signal` aborts. Every failure is thrown as
+ * an `ApplicationFailure` typed by `LLM_FAILURE` (see `classifyError`).
+ */
+export async function complete(request: ModelRequest, ctx: CallContext = {}): Promise<AssistantMessage> {
+  const { call, adapter } = resolveCall(request, ctx);
+  try {
+    return await adapter.complete(call);
+  } catch (err) {
+    throw classifyError(err, { provider: call.provider.id, model: call.model });
+  }
+}
+
+/**
+ * One model call as events. On failure an `error` event is yielded first, then the iterator
+ * throws the classified `ApplicationFailure`.
+ */
+export async function* stream(request: ModelRequest, ctx: CallContext = {}): AsyncGenerator<StreamEvent> {
+  let resolved: ReturnType<typeof resolveCall>;
+  try {
+    resolved = resolveCall(request, ctx);
+  } catch (err) {
+    const failure = classifyError(err);
+    yield errorEvent(failure);
+    throw failure;
+  }
+  const { call, adapter } = resolved;
+  try {
+    yield* adapter.stream(call);
+  } catch (err) {
+    const failure = classifyError(err, { provider: call.provider.id, model: call.model });
+    yield errorEvent(failure);
+    throw failure;
+  }
+}
+
+function errorEvent(failure: ApplicationFailure): StreamEvent {
+  const type = failure.type ?? LLM_FAILURE.unknown;
+  return { type: 'error', failureType: type, message: failure.message, retryable: !failure.nonRetryable && isRetryableLlmFailure(type) };
+}
+
+/**
+ * Runs `stream` to the end and returns the assembled message (equal to what `complete` returns
+ * for the same response), passing each event to `onEvent` on the way. Throws like `complete`.
+ */
+export async function streamMessage(
+  request: ModelRequest,
+  ctx: CallContext = {},
+  onEvent?: (event: StreamEvent) => void | Promise<void>,
+): Promise<AssistantMessage> {
+  const assembler = new MessageAssembler();
+  for await (const event of stream(request, ctx)) {
+    assembler.push(event);
+    if (onEvent) await onEvent(event);
+  }
+  return assembler.message();
+}
+
+export interface HealthCheckResult {
+  ok: boolean;
+  provider: string;
+  model: string;
+  latencyMs: number;
+  /** Present when `ok` is false. */
+  error?: { type: string; message: string; retryable: boolean };
+}
+
+/** Makes a tiny call to the model behind `spec` and reports whether it answered. Never throws. */
+export async function healthCheck(spec: string, ctx: CallContext = {}): Promise<HealthCheckResult> {
+  const started = Date.now();
+  let provider = '';
+  let model = '';
+  try {
+    const parsed = parseModelSpec(spec, ctx.config);
+    provider = parsed.provider;
+    model = parsed.model;
+    await complete(
+      { model: spec, messages: [{ role: 'user', content: 'Reply with the word ok.', timestamp: started }], options: { maxTokens: 16, cache: false } },
+      ctx,
+    );
+    return { ok: true, provider, model, latencyMs: Date.now() - started };
+  } catch (err) {
+    const failure = classifyError(err);
+    const type = failure.type ?? LLM_FAILURE.unknown;
+    return {
+      ok: false,
+      provider,
+      model,
+      latencyMs: Date.now() - started,
+      error: { type, message: failure.message, retryable: !failure.nonRetryable },
+    };
+  }
+}

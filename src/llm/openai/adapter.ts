@@ -1,0 +1,129 @@
+/** OpenAI Chat Completions adapter, shared by `openai/…` and `openai-compatible/…`. */
+import OpenAI from 'openai';
+import { LLM_FAILURE } from '../../shared/llm-errors';
+import type { StopReason, Usage } from '../../shared/messages';
+import { assembleMessage, type StreamEvent } from '../../shared/stream-events';
+import { EventBuilder } from '../event-builder';
+import { llmFailure } from '../failures';
+import type { ProviderAdapter, ResolvedCall } from '../types';
+import { toOpenAIParams } from './request';
+
+function client(call: ResolvedCall): OpenAI {
+  return new OpenAI({
+    apiKey: call.apiKey,
+    baseURL: call.provider.baseUrl,
+    maxRetries: 0,
+    timeout: call.timeoutMs,
+    defaultHeaders: call.provider.headers,
+  });
+}
+
+const STOP_REASONS: Record<string, StopReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'toolUse',
+  function_call: 'toolUse',
+  content_filter: 'contentFilter',
+};
+
+/** Some compatible servers end a tool-calling turn with `stop`; the calls decide. */
+function stopReason(raw: string | null | undefined, hasToolCalls: boolean, refused: boolean): StopReason {
+  if (refused) return 'refusal';
+  const mapped = raw ? (STOP_REASONS[raw] ?? 'stop') : 'stop';
+  return mapped === 'stop' && hasToolCalls ? 'toolUse' : mapped;
+}
+
+/** OpenAI counts cached tokens inside `prompt_tokens`; the neutral model counts them apart. */
+function usageOf(u: OpenAI.CompletionUsage | null | undefined): Usage {
+  const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    inputTokens: Math.max(0, (u?.prompt_tokens ?? 0) - cached),
+    outputTokens: u?.completion_tokens ?? 0,
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+  };
+}
+
+/** Reasoning as compatible servers send it: DeepSeek/vLLM `reasoning_content`, Ollama `reasoning`. */
+function reasoningOf(m: object | null | undefined): string {
+  const r = m as { reasoning_content?: unknown; reasoning?: unknown } | null | undefined;
+  if (typeof r?.reasoning_content === 'string') return r.reasoning_content;
+  return typeof r?.reasoning === 'string' ? r.reasoning : '';
+}
+
+const missingId = (index: number, timestamp: number): string => `call_${timestamp.toString(36)}_${index}`;
+
+function builderFor(call: ResolvedCall): { builder: EventBuilder; timestamp: number } {
+  const timestamp = Date.now();
+  return { builder: new EventBuilder({ provider: call.provider.id, model: call.model, prices: call.info.prices, timestamp }), timestamp };
+}
+
+export function eventsFromChatCompletion(completion: OpenAI.Chat.ChatCompletion, builder: EventBuilder, timestamp: number): StreamEvent[] {
+  const events = builder.start(completion.id);
+  const choice = completion.choices[0];
+  if (!choice) throw llmFailure(LLM_FAILURE.serverError, `response ${completion.id} has no choices`);
+  const message = choice.message;
+  events.push(...builder.thinking('reasoning', reasoningOf(message)), ...builder.end('reasoning'));
+  events.push(...builder.text('text', message.content ?? message.refusal ?? ''), ...builder.end('text'));
+  const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
+  calls.forEach((c, i) => {
+    const key = `tool:${i}`;
+    events.push(...builder.toolCallStart(key, c.id || missingId(i, timestamp), c.function.name));
+    events.push(...builder.toolCallDelta(key, c.function.arguments ?? ''), ...builder.end(key));
+  });
+  const raw = choice.finish_reason ?? undefined;
+  events.push(...builder.finish(stopReason(raw, calls.length > 0, !!message.refusal), raw, usageOf(completion.usage)));
+  return events;
+}
+
+async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
+  const params = toOpenAIParams(call.request, call.provider.id, call.model, call.info);
+  const chunks = await client(call).chat.completions.create(
+    { ...params, stream: true, stream_options: { include_usage: true } },
+    { signal: call.signal },
+  );
+  const { builder, timestamp } = builderFor(call);
+  let usage: OpenAI.CompletionUsage | undefined;
+  let raw: string | undefined;
+  let refused = false;
+  const toolKeys = new Set<string>();
+  for await (const chunk of chunks) {
+    yield* builder.start(chunk.id);
+    if (chunk.usage) usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    const delta = choice.delta ?? {};
+    const reasoning = reasoningOf(delta);
+    if (reasoning) yield* builder.thinking('reasoning', reasoning);
+    if (delta.content) yield* builder.text('text', delta.content);
+    if (delta.refusal) {
+      refused = true;
+      yield* builder.text('text', delta.refusal);
+    }
+    for (const tc of delta.tool_calls ?? []) {
+      const key = `tool:${tc.index}`;
+      if (!toolKeys.has(key)) {
+        toolKeys.add(key);
+        yield* builder.toolCallStart(key, tc.id || missingId(tc.index, timestamp), tc.function?.name ?? '');
+      }
+      if (tc.function?.arguments) yield* builder.toolCallDelta(key, tc.function.arguments);
+    }
+    if (choice.finish_reason) raw = choice.finish_reason;
+  }
+  if (raw === undefined) {
+    throw llmFailure(LLM_FAILURE.connection, `${call.provider.id}/${call.model}: stream ended without a finish_reason`);
+  }
+  yield* builder.end('reasoning');
+  yield* builder.end('text');
+  yield* builder.finish(stopReason(raw, toolKeys.size > 0, refused), raw, usageOf(usage));
+}
+
+export const openaiAdapter: ProviderAdapter = {
+  async complete(call) {
+    const params = toOpenAIParams(call.request, call.provider.id, call.model, call.info);
+    const completion = await client(call).chat.completions.create(params, { signal: call.signal });
+    const { builder, timestamp } = builderFor(call);
+    return assembleMessage(eventsFromChatCompletion(completion, builder, timestamp));
+  },
+  stream: streamOpenAI,
+};

@@ -1,0 +1,105 @@
+/**
+ * Neutral request → OpenAI Chat Completions request (also vLLM, Ollama `/v1`, LocalAI,
+ * DeepSeek, Gemini's OpenAI endpoint).
+ *
+ * - Thinking blocks are dropped: Chat Completions takes no reasoning back, and some compatible
+ *   servers reject `reasoning_content` in input.
+ * - Tool results carry text only; images from tool results follow as one user message after the
+ *   run of tool messages.
+ * - `response_format` is sent where the model has a JSON mode (or is unknown, i.e. declared by
+ *   the caller); JSON mode also needs the word "JSON" in the prompt, so the instruction is added.
+ */
+import type OpenAI from 'openai';
+import type { CallOptions, ImageBlock, Message, ModelRequest, TextBlock, ToolChoice } from '../../shared/messages';
+import type { ResolvedModelInfo } from '../../shared/model-registry';
+import { jsonInstruction } from '../response-format';
+import { toOpenAIToolId } from '../tool-ids';
+
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type Params = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+type UserPart = OpenAI.Chat.ChatCompletionContentPartText | OpenAI.Chat.ChatCompletionContentPartImage;
+
+export function toOpenAIParams(request: ModelRequest, providerId: string, model: string, info: ResolvedModelInfo): Params {
+  const options: CallOptions = request.options ?? {};
+  const nativeJson = info.capabilities.jsonMode || !info.known;
+  const instruction = jsonInstruction(options.responseFormat);
+  const system = [request.systemPrompt, instruction].filter(Boolean).join('\n\n');
+  const messages: ChatMessage[] = [];
+  if (system) messages.push({ role: 'system', content: system });
+  messages.push(...toOpenAIMessages(request.messages));
+
+  const params: Params = { model, messages };
+  if (options.maxTokens !== undefined) {
+    // OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens);
+    // compatible servers widely understand only max_tokens.
+    if (providerId === 'openai') params.max_completion_tokens = options.maxTokens;
+    else params.max_tokens = options.maxTokens;
+  }
+  if (options.temperature !== undefined) params.temperature = options.temperature;
+  if (options.topP !== undefined) params.top_p = options.topP;
+  if (options.stopSequences?.length) params.stop = options.stopSequences;
+  if (options.tools?.length) {
+    params.tools = options.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  }
+  if (options.toolChoice && (options.tools?.length || options.toolChoice === 'none')) params.tool_choice = toolChoice(options.toolChoice);
+  if (options.responseFormat && options.responseFormat.type !== 'text' && nativeJson) {
+    const format = options.responseFormat;
+    params.response_format =
+      format.type === 'json'
+        ? { type: 'json_object' }
+        : { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false } };
+  }
+  if (options.thinkingBudget && providerId === 'openai' && info.capabilities.thinking) {
+    params.reasoning_effort = options.thinkingBudget <= 2048 ? 'low' : options.thinkingBudget <= 8192 ? 'medium' : 'high';
+  }
+  return params;
+}
+
+function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOption {
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', function: { name: choice.name } };
+}
+
+export function toOpenAIMessages(messages: Message[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let pendingImages: UserPart[] = [];
+  const flushImages = (): void => {
+    if (pendingImages.length === 0) return;
+    out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages] });
+    pendingImages = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'toolResult') flushImages();
+    if (message.role === 'user') {
+      if (typeof message.content === 'string') out.push({ role: 'user', content: message.content });
+      else out.push({ role: 'user', content: message.content.map(userPart) });
+    } else if (message.role === 'toolResult') {
+      const text = message.content
+        .map((b) => (b.type === 'text' ? b.text : '(image attached below)'))
+        .join('\n');
+      pendingImages.push(...message.content.filter((b): b is ImageBlock => b.type === 'image').map(userPart));
+      out.push({ role: 'tool', tool_call_id: toOpenAIToolId(message.toolCallId), content: text });
+    } else {
+      const text = message.content
+        .filter((b): b is TextBlock => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
+      const toolCalls = message.content.flatMap((b) =>
+        b.type === 'toolCall'
+          ? [{ id: toOpenAIToolId(b.id), type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.arguments) } }]
+          : [],
+      );
+      if (!text && toolCalls.length === 0) continue;
+      const assistant: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: text || null };
+      if (toolCalls.length) assistant.tool_calls = toolCalls;
+      out.push(assistant);
+    }
+  }
+  flushImages();
+  return out;
+}
+
+function userPart(block: TextBlock | ImageBlock): UserPart {
+  if (block.type === 'text') return { type: 'text', text: block.text };
+  return { type: 'image_url', image_url: { url: `data:${block.mediaType};base64,${block.data}` } };
+}

@@ -1,0 +1,64 @@
+/**
+ * Failure types of the LLM layer. Activities throw `ApplicationFailure`s carrying one of these
+ * as `type`; workflows branch on the type (never on message text), e.g. to switch provider when
+ * a model is overloaded or to compact the conversation when the context is too long.
+ */
+export const LLM_FAILURE = {
+  /** 429. Retryable; `nextRetryDelay` follows `retry-after-ms` / `retry-after` when given. */
+  rateLimited: 'LlmRateLimited',
+  /** 529 or 503: the provider is overloaded. Retryable. */
+  overloaded: 'LlmOverloaded',
+  /** Any other 5xx, or a response that broke the wire protocol. Retryable. */
+  serverError: 'LlmServerError',
+  /** 408 or a client-side timeout. Retryable. */
+  timeout: 'LlmTimeout',
+  /** Connection refused or reset, or a stream that broke mid-way. Retryable. */
+  connection: 'LlmConnectionError',
+  /** 409. Retryable. */
+  conflict: 'LlmConflict',
+  /** 401, 403, or a missing API key. Not retryable. */
+  authentication: 'LlmAuthentication',
+  /** 400, 404, 422. Not retryable: the request itself is wrong. */
+  badRequest: 'LlmBadRequest',
+  /** The prompt exceeds the model's context window (or 413). Not retryable as is: compact first. */
+  contextTooLong: 'LlmContextTooLong',
+  /** The provider refused the content (policy filter). Not retryable. */
+  contentFiltered: 'LlmContentFiltered',
+  /** The call was cancelled by its caller. Not retryable. */
+  aborted: 'LlmAborted',
+  /** Bad model spec, unknown provider, malformed config file. Not retryable. */
+  config: 'LlmConfigError',
+  /** Anything the classifier did not recognise. Retryable. */
+  unknown: 'LlmUnknown',
+} as const;
+
+export type LlmFailureType = (typeof LLM_FAILURE)[keyof typeof LLM_FAILURE];
+
+const RETRYABLE: ReadonlySet<string> = new Set<LlmFailureType>([
+  LLM_FAILURE.rateLimited,
+  LLM_FAILURE.overloaded,
+  LLM_FAILURE.serverError,
+  LLM_FAILURE.timeout,
+  LLM_FAILURE.connection,
+  LLM_FAILURE.conflict,
+  LLM_FAILURE.unknown,
+]);
+
+/** Whether a failure of this type is worth retrying unchanged. */
+export const isRetryableLlmFailure = (type: string): boolean => RETRYABLE.has(type);
+
+/** Failure types that should never be retried: usable as a retry policy's `nonRetryableErrorTypes`. */
+export const NON_RETRYABLE_LLM_FAILURES: readonly LlmFailureType[] = Object.values(LLM_FAILURE).filter(
+  (t) => !RETRYABLE.has(t),
+);
+
+/** Failure types after which trying another provider/model may help (the same call will not). */
+export const PROVIDER_SWITCH_LLM_FAILURES: readonly LlmFailureType[] = [
+  LLM_FAILURE.rateLimited,
+  LLM_FAILURE.overloaded,
+  LLM_FAILURE.serverError,
+  LLM_FAILURE.authentication,
+];
+
+export const isLlmFailureType = (type: string | undefined | null): type is LlmFailureType =>
+  typeof type === 'string' && (Object.values(LLM_FAILURE) as string[]).includes(type);
