@@ -12,7 +12,7 @@ import {
   planRecitation,
   recordToolResult,
   responseFormatOf,
-  reusedResultText,
+  reuseNote,
   roleOf,
   systemPromptOf,
   withRole,
@@ -131,18 +131,18 @@ describe('tool-call dedupe ledger', () => {
   });
 
   test('a successful call is reused for canonically equal arguments only', () => {
-    let ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { content: 'hello', isError: false });
+    let ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { resultHash: 'h1', isError: false });
     const hit = findReusable(ledger, { name: 'read', arguments: { lines: 5, path: 'a.txt' } });
-    expect(hit).toEqual({ toolName: 'read', toolCallId: 'c1', content: 'hello' });
-    expect(reusedResultText(hit!)).toContain('c1');
+    expect(hit).toEqual({ toolName: 'read', toolCallId: 'c1', resultHash: 'h1' });
+    expect(reuseNote(hit!)).toContain('c1');
     expect(findReusable(ledger, { name: 'read', arguments: { path: 'b.txt', lines: 5 } })).toBeUndefined();
     expect(findReusable(ledger, { name: 'stat', arguments: { path: 'a.txt', lines: 5 } })).toBeUndefined();
-    ledger = recordToolResult(ledger, { id: 'c2', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { content: 'other', isError: false });
+    ledger = recordToolResult(ledger, { id: 'c2', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { resultHash: 'h2', isError: false });
     expect(findReusable(ledger, { name: 'read', arguments: { path: 'a.txt', lines: 5 } })?.toolCallId).toBe('c1');
   });
 
   test('an error result is never reused', () => {
-    const ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: {} }, { content: 'ENOENT', isError: true });
+    const ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: {} }, { resultHash: 'h3', isError: true });
     expect(findReusable(ledger, { name: 'read', arguments: {} })).toBeUndefined();
   });
 });

@@ -6,17 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { BUSINESS_CONTEXT_PLACEHOLDER, CORE_ROLE_NAMES, type PevPrompts } from '../../shared/pev';
-
-export interface LoadPevPromptsInput {
-  /**
-   * Directory (on the worker) with `<role>.md` business context files and optional
-   * `core/<role>.md` template overrides. Absent: the shipped core templates, no business context.
-   */
-  promptsDir?: string;
-  /** Roles to load; default planner, executor and verifier. Roles beyond those need a core template in `promptsDir/core/`. */
-  roles?: string[];
-}
+import { BUSINESS_CONTEXT_PLACEHOLDER, CORE_ROLE_NAMES, type LoadPevPromptsInput, type PevPrompts } from '../../shared/pev';
 
 /** Error type of a prompts directory that cannot be used (not retried: fixing it needs a person). */
 export const PEV_PROMPTS_ERROR = 'PevPromptsError';
@@ -74,9 +64,3 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
   return prompts;
 }
 
-/** The activities of the Planner → Executor → Verifier workflow beyond the agent loop's own. */
-export interface PevActivities {
-  loadPevPrompts(input: LoadPevPromptsInput): Promise<PevPrompts>;
-}
-
-export const createPevActivities = (): PevActivities => ({ loadPevPrompts });

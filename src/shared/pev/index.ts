@@ -71,7 +71,8 @@ export {
   toolCallKey,
   recordToolResult,
   findReusable,
-  reusedResultText,
+  reuseNote,
   type LedgerEntry,
   type ToolLedger,
 } from './tool-dedupe';
+export type { LoadPevPromptsInput, ReuseToolResultInput, PevActivities } from './activity-types';

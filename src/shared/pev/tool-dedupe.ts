@@ -21,8 +21,8 @@ export interface LedgerEntry {
   toolName: string;
   /** The call that actually ran. */
   toolCallId: string;
-  /** Result text as the model saw it (already capped by the tool's output limit). */
-  content: string;
+  /** Content-store hash of the result body the model saw; a reuse copies it under the new call id. */
+  resultHash: string;
 }
 
 /** Successful tool results by {@link toolCallKey}. Error results are never recorded, so a failed call may run again. */
@@ -31,11 +31,11 @@ export type ToolLedger = Record<string, LedgerEntry>;
 export function recordToolResult(
   ledger: ToolLedger,
   call: { id: string; name: string; arguments: Record<string, unknown> },
-  result: { content: string; isError: boolean },
+  result: { resultHash: string; isError: boolean },
 ): ToolLedger {
   const key = toolCallKey(call.name, call.arguments);
   if (result.isError || ledger[key]) return ledger;
-  return { ...ledger, [key]: { toolName: call.name, toolCallId: call.id, content: result.content } };
+  return { ...ledger, [key]: { toolName: call.name, toolCallId: call.id, resultHash: result.resultHash } };
 }
 
 export function findReusable(
@@ -45,7 +45,7 @@ export function findReusable(
   return ledger[toolCallKey(call.name, call.arguments)];
 }
 
-/** The tool result text the model receives for a reused call: the earlier result, marked as reused. */
-export function reusedResultText(entry: LedgerEntry): string {
-  return `[Identical call already made as ${entry.toolCallId}; its result is reused and the tool was not run again.]\n${entry.content}`;
+/** The note put before a reused result, so the model (and the log) sees that the tool did not run again. */
+export function reuseNote(entry: LedgerEntry): string {
+  return `[Identical call already made as ${entry.toolCallId}; its result is reused and the tool was not run again.]`;
 }
