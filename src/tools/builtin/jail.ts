@@ -1,0 +1,66 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+/** A path the file tools refuse; the message is shown to the model. */
+export class PathRefusedError extends Error {
+  override name = 'PathRefusedError';
+}
+
+/** True when `candidate` is `root` or below it. Compares by `path.relative`, never by string prefix. */
+export function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+async function realpathOrUndefined(p: string): Promise<string | undefined> {
+  try {
+    return await realpath(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Resolves a path the model gave against the workspace root and proves it stays inside, after
+ * following every symlink. A path that does not exist yet (a new file) is checked through its
+ * nearest existing ancestor, so a write through a symlinked directory is refused too.
+ *
+ * Refused: no root configured, NUL bytes, percent-encoded sequences, anything that resolves
+ * (lexically or through symlinks) outside the root.
+ */
+export async function resolveInWorkspace(root: string | undefined, userPath: string): Promise<string> {
+  if (!root) throw new PathRefusedError('File tools are disabled: this run has no workspace root.');
+  if (userPath.includes('\0')) throw new PathRefusedError('Path contains a NUL byte.');
+  if (/%[0-9a-fA-F]{2}/.test(userPath)) throw new PathRefusedError(`Path "${userPath}" contains percent-encoding; give the plain path.`);
+  const realRoot = await realpath(root).catch(() => {
+    throw new PathRefusedError('The workspace root does not exist.');
+  });
+  const lexical = path.resolve(realRoot, userPath);
+  if (!isInside(realRoot, lexical)) throw new PathRefusedError(`Path "${userPath}" is outside the workspace.`);
+
+  const existing = await realpathOrUndefined(lexical);
+  if (existing !== undefined) {
+    if (!isInside(realRoot, existing)) throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
+    return existing;
+  }
+  // New file or directory: the nearest existing ancestor decides where it would really be created.
+  let ancestor = path.dirname(lexical);
+  const rest = [path.basename(lexical)];
+  let realAncestor = await realpathOrUndefined(ancestor);
+  while (realAncestor === undefined) {
+    rest.unshift(path.basename(ancestor));
+    ancestor = path.dirname(ancestor);
+    realAncestor = await realpathOrUndefined(ancestor);
+  }
+  const target = path.join(realAncestor, ...rest);
+  if (!isInside(realRoot, realAncestor) || !isInside(realRoot, target)) {
+    throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
+  }
+  return target;
+}
+
+/** The path as the model should see it: relative to the root, with `/` separators. */
+export function displayPath(realRoot: string, absolute: string): string {
+  return path.relative(realRoot, absolute).split(path.sep).join('/') || '.';
+}
