@@ -44,8 +44,13 @@ export function devServerArgs(options: DevServerOptions): string[] {
   if (options.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  args.push(...searchAttributeArgs());
   return args;
+}
+
+/** `--search-attribute Name=Type` for every project search attribute. */
+export function searchAttributeArgs(): string[] {
+  return Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
 }
 
 /**
@@ -56,6 +61,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   const ip = options.ip ?? '127.0.0.1';
   for (const [port, what] of [[options.port, 'gRPC'], [options.uiPort, 'Web UI']] as const) {
     if (port !== undefined && (await isListening(ip, port))) {
+      if (what === 'gRPC' && (await serves(`${ip}:${port}`))) {
+        throw new SetupError(`A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop it before starting another on this port.`);
+      }
       throw new SetupError(
         `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose another port with --port, ` +
           `or, if it is a Temporal server, use it with TEMPORAL_ADDRESS=${ip}:${options.port}.`,

