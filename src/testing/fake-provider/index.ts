@@ -1,0 +1,40 @@
+/**
+ * Wire-faithful fake LLM provider for tests and offline demos: a real HTTP server speaking the
+ * Anthropic Messages and OpenAI Chat Completions formats (SSE included), scripted per test,
+ * validating requests like the real APIs and recording every request.
+ */
+import type { FakeProvider } from './server';
+
+export { startFakeProvider } from './server';
+export type { FakeProvider, FakeProviderOptions } from './server';
+export { reply } from './script';
+export type {
+  FakeApi,
+  FakeBlock,
+  FakeError,
+  FakeHang,
+  FakeReply,
+  FakeReset,
+  FakeResponder,
+  FakeStep,
+  FakeStopReason,
+  FakeUsage,
+  RecordedRequest,
+} from './script';
+
+/**
+ * Environment that points every built-in provider at the fake: `anthropic` at `/`, `minimax`
+ * at `/minimax`, `openai` at `/v1`, `openai-compatible` at `/compat/v1`. Pass it to
+ * `loadLlmConfig({ env })` or merge it into a worker's `process.env`.
+ */
+export function fakeProviderEnv(fake: FakeProvider, apiKey = 'fake-key'): Record<string, string> {
+  return {
+    ANTHROPIC_API_KEY: apiKey,
+    ANTHROPIC_BASE_URL: fake.anthropicBaseUrl(),
+    MINIMAX_API_KEY: apiKey,
+    MINIMAX_BASE_URL: fake.anthropicBaseUrl('/minimax'),
+    OPENAI_API_KEY: apiKey,
+    OPENAI_BASE_URL: fake.openaiBaseUrl(),
+    OPENAI_COMPATIBLE_BASE_URL: fake.openaiBaseUrl('/compat'),
+  };
+}

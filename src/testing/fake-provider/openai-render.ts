@@ -1,0 +1,94 @@
+/** OpenAI Chat Completions wire format: whole responses, SSE chunks and error bodies. */
+import { pieces, type PreparedReply } from './prepare';
+import type { SseEvent } from './anthropic-render';
+import type { FakeStopReason } from './script';
+
+const FINISH: Record<FakeStopReason, string> = {
+  stop: 'stop',
+  toolUse: 'tool_calls',
+  length: 'length',
+  stopSequence: 'stop',
+  contentFilter: 'content_filter',
+  refusal: 'stop',
+};
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  403: 'permission_error',
+  404: 'invalid_request_error',
+  409: 'invalid_request_error',
+  413: 'invalid_request_error',
+  422: 'invalid_request_error',
+  429: 'rate_limit_exceeded',
+};
+
+export function openaiErrorBody(status: number, message: string, errorType?: string, code?: string, param: string | null = null): Record<string, unknown> {
+  return { error: { message, type: errorType ?? ERROR_TYPES[status] ?? 'server_error', param, code: code ?? null } };
+}
+
+function usageJson(reply: PreparedReply): Record<string, unknown> {
+  const prompt = reply.usage.input + reply.usage.cacheRead;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: reply.usage.output,
+    total_tokens: prompt + reply.usage.output,
+    prompt_tokens_details: { cached_tokens: reply.usage.cacheRead, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+function parts(reply: PreparedReply): { text: string; reasoning: string; calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[] } {
+  let text = '';
+  let reasoning = '';
+  const calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[] = [];
+  for (const b of reply.blocks) {
+    if (b.type === 'text') text += b.text;
+    else if (b.type === 'thinking') reasoning += b.thinking;
+    else if (b.type === 'toolCall') calls.push(b);
+  }
+  return { text, reasoning, calls };
+}
+
+export function openaiCompletion(reply: PreparedReply, id: string, model: string, created: number): Record<string, unknown> {
+  const { text, reasoning, calls } = parts(reply);
+  const message: Record<string, unknown> = { role: 'assistant', content: text === '' && calls.length ? null : text, refusal: null, annotations: [] };
+  if (reasoning) message.reasoning_content = reasoning;
+  if (calls.length) {
+    message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw } }));
+  }
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: FINISH[reply.stop] }],
+    usage: usageJson(reply),
+    service_tier: 'default',
+    system_fingerprint: 'fp_fake',
+  };
+}
+
+export function openaiChunks(reply: PreparedReply, id: string, model: string, created: number, includeUsage: boolean): SseEvent[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseEvent => ({
+    data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }),
+  });
+  const { text, reasoning, calls } = parts(reply);
+  const out: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+  for (const piece of pieces(reasoning)) out.push(chunk({ reasoning_content: piece }));
+  for (const piece of pieces(text)) out.push(chunk({ content: piece }));
+  calls.forEach((c, index) => {
+    out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
+    for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  out.push(chunk({}, FINISH[reply.stop]));
+  if (includeUsage) {
+    out.push({ data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [], usage: usageJson(reply) }) });
+  }
+  out.push({ data: '[DONE]' });
+  return out;
+}
+
+export const openaiStreamError = (status: number, message: string, errorType?: string, code?: string): SseEvent => ({
+  data: JSON.stringify(openaiErrorBody(status, message, errorType, code)),
+});

@@ -1,0 +1,76 @@
+/** Resolves a scripted reply into concrete blocks before it is rendered in a wire format. */
+import type { FakeReply, FakeStopReason } from './script';
+
+export type PreparedBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redactedThinking'; data: string }
+  /** `input` is what a JSON body carries: the parsed arguments, or `{}` when `raw` does not parse. */
+  | { type: 'toolCall'; id: string; name: string; raw: string; input: Record<string, unknown> };
+
+export interface PreparedReply {
+  blocks: PreparedBlock[];
+  stop: FakeStopReason;
+  usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+export interface PrepareContext {
+  newToolId: () => string;
+  sign: (thinking: string) => string;
+  requestChars: number;
+}
+
+export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedReply {
+  const blocks: PreparedBlock[] = step.content.map((b): PreparedBlock => {
+    switch (b.type) {
+      case 'text':
+        return { type: 'text', text: b.text };
+      case 'thinking':
+        return { type: 'thinking', thinking: b.thinking, signature: b.signature ?? ctx.sign(b.thinking) };
+      case 'redactedThinking':
+        return { type: 'redactedThinking', data: b.data };
+      case 'toolCall': {
+        const raw = b.rawArguments ?? JSON.stringify(b.arguments ?? {});
+        return { type: 'toolCall', id: b.id ?? ctx.newToolId(), name: b.name, raw, input: parseObject(raw) };
+      }
+    }
+  });
+  if (step.truncate && blocks.length > 0) {
+    const last = blocks[blocks.length - 1];
+    if (last.type === 'text') last.text = half(last.text);
+    else if (last.type === 'thinking') last.thinking = half(last.thinking);
+    else if (last.type === 'toolCall') {
+      last.raw = half(last.raw);
+      last.input = parseObject(last.raw);
+    }
+  }
+  const stop: FakeStopReason = step.truncate
+    ? 'length'
+    : (step.stopReason ?? (blocks.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop'));
+  const outputChars = blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'thinking' ? b.thinking.length : b.type === 'toolCall' ? b.raw.length : 0), 0);
+  const usage = {
+    input: step.usage?.input ?? Math.max(1, Math.ceil(ctx.requestChars / 4)),
+    output: step.usage?.output ?? Math.max(1, Math.ceil(outputChars / 4)),
+    cacheRead: step.usage?.cacheRead ?? 0,
+    cacheWrite: step.usage?.cacheWrite ?? 0,
+  };
+  return { blocks, stop, usage };
+}
+
+const half = (s: string): string => s.slice(0, Math.ceil(s.length / 2));
+
+function parseObject(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Splits text into small pieces the way a streaming API delivers it. */
+export function pieces(text: string, size = 8): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,113 @@
+/**
+ * What a test scripts the fake provider to answer. Steps are wire-neutral: the same step is
+ * rendered as an Anthropic Messages response or an OpenAI Chat Completions response depending
+ * on the endpoint that receives the request.
+ */
+
+export type FakeBlock =
+  | { type: 'text'; text: string }
+  /** `signature` defaults to a valid signature issued by this fake for the receiving endpoint. */
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'redactedThinking'; data: string }
+  /**
+   * `rawArguments` sends argument text as is (e.g. malformed JSON); otherwise `arguments` is
+   * serialized. `id` defaults to a fresh id in the endpoint's own format.
+   */
+  | { type: 'toolCall'; name: string; arguments?: Record<string, unknown>; rawArguments?: string; id?: string };
+
+export interface FakeUsage {
+  /** Uncached input tokens. */
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  /** Anthropic only; OpenAI has no cache-write count. */
+  cacheWrite?: number;
+}
+
+export type FakeStopReason = 'stop' | 'toolUse' | 'length' | 'stopSequence' | 'contentFilter' | 'refusal';
+
+export interface FakeReply {
+  kind: 'reply';
+  content: FakeBlock[];
+  /** Defaults to `toolUse` when the content has tool calls, else `stop`; `truncate` forces `length`. */
+  stopReason?: FakeStopReason;
+  /** Cut the output as a token limit would: the last block loses its second half. */
+  truncate?: boolean;
+  /** Defaults: input estimated from the request size, output from the reply size. */
+  usage?: FakeUsage;
+  /** Wait before sending the response headers. */
+  delayMs?: number;
+  /** Streaming requests only: drop the connection after this many SSE events. */
+  breakAfterEvents?: number;
+}
+
+export interface FakeError {
+  kind: 'error';
+  status: number;
+  message?: string;
+  /** Provider error type in the body; defaults to the provider's type for the status. */
+  errorType?: string;
+  /** OpenAI `error.code` (e.g. `context_length_exceeded`). */
+  code?: string;
+  /** Extra response headers, e.g. `{ 'retry-after': '7' }` or `{ 'retry-after-ms': '1500' }`. */
+  headers?: Record<string, string>;
+  delayMs?: number;
+  /** Streaming requests only: answer 200, then report the error inside the event stream. */
+  inStream?: boolean;
+}
+
+/** Close the connection without any response. */
+export interface FakeReset {
+  kind: 'reset';
+  delayMs?: number;
+}
+
+/** Never answer (until the client gives up). */
+export interface FakeHang {
+  kind: 'hang';
+}
+
+export type FakeStep = FakeReply | FakeError | FakeReset | FakeHang;
+
+/** Which wire format a request arrived in. */
+export type FakeApi = 'anthropic' | 'openai';
+
+/** One request as the fake saw it. */
+export interface RecordedRequest {
+  /** Sequence number, starting at 1. */
+  seq: number;
+  api: FakeApi;
+  method: string;
+  /** Full path, e.g. `/minimax/v1/messages`. */
+  path: string;
+  /** Path before the API part (`/minimax` above); signatures are bound to it. */
+  prefix: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  stream: boolean;
+  /** HTTP status the fake answered (0 for a dropped connection or no answer). */
+  status: number;
+  /** Why the fake refused the request (validation, missing key, script exhausted). */
+  error?: string;
+}
+
+/** Computes a step from the request; used when the queue is empty (e.g. for long conversations). */
+export type FakeResponder = (request: RecordedRequest) => FakeStep | Promise<FakeStep>;
+
+/** Step builders, so scripts read as what the model does. */
+export const reply = {
+  text: (text: string, extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({ kind: 'reply', content: [{ type: 'text', text }], ...extra }),
+  blocks: (content: FakeBlock[], extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({ kind: 'reply', content, ...extra }),
+  toolCalls: (
+    calls: { name: string; arguments?: Record<string, unknown>; rawArguments?: string; id?: string }[],
+    extra: Partial<Omit<FakeReply, 'kind' | 'content'>> & { text?: string } = {},
+  ): FakeReply => {
+    const { text, ...rest } = extra;
+    const content: FakeBlock[] = text ? [{ type: 'text', text }] : [];
+    content.push(...calls.map((c) => ({ type: 'toolCall' as const, ...c })));
+    return { kind: 'reply', content, ...rest };
+  },
+  error: (status: number, extra: Omit<FakeError, 'kind' | 'status'> = {}): FakeError => ({ kind: 'error', status, ...extra }),
+  reset: (delayMs?: number): FakeReset => ({ kind: 'reset', delayMs }),
+  hang: (): FakeHang => ({ kind: 'hang' }),
+};

@@ -1,0 +1,255 @@
+/**
+ * A local HTTP server speaking the Anthropic Messages and OpenAI Chat Completions wire formats,
+ * answering from a per-test script. Any path prefix works (`/minimax/v1/messages`,
+ * `/compat/v1/chat/completions`), so one server can stand in for several providers; thinking
+ * signatures are bound to the prefix that issued them.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropicErrorBody, anthropicEvents, anthropicMessage, anthropicStreamError, type SseEvent } from './anthropic-render';
+import { validateAnthropicRequest } from './anthropic-validate';
+import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } from './openai-render';
+import { validateOpenAIRequest } from './openai-validate';
+import { prepareReply } from './prepare';
+import type { FakeApi, FakeError, FakeReply, FakeResponder, FakeStep, RecordedRequest } from './script';
+
+export interface FakeProviderOptions {
+  /** Defaults to an ephemeral port. */
+  port?: number;
+  /** When set, only this API key is accepted (others get 401); otherwise any non-empty key is. */
+  apiKey?: string;
+}
+
+export interface FakeProvider {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Base URL for the Anthropic SDK (`baseURL`); `prefix` stands in for another provider, e.g. `/minimax`. */
+  anthropicBaseUrl: (prefix?: string) => string;
+  /** Base URL for the OpenAI SDK (`baseURL`), ending in `/v1`. */
+  openaiBaseUrl: (prefix?: string) => string;
+  /** Queues steps; each request takes the next one. */
+  script: (...steps: FakeStep[]) => void;
+  /** Answers requests when the queue is empty; `undefined` removes it. */
+  respond: (responder: FakeResponder | undefined) => void;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Steps still queued. */
+  pending: () => number;
+  /** Clears queue, responder and recorded requests. */
+  reset: () => void;
+  close: () => Promise<void>;
+}
+
+const ANTHROPIC_PATH = /^(.*)\/v1\/messages$/;
+const OPENAI_PATH = /^(.*?)(?:\/v1)?\/chat\/completions$/;
+
+export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
+  const secret = randomBytes(16);
+  const queue: FakeStep[] = [];
+  const requests: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let responder: FakeResponder | undefined;
+  let toolCounter = 0;
+
+  const sign = (prefix: string, thinking: string): string =>
+    `sig_${createHmac('sha256', secret).update(`${prefix}\n${thinking}`).digest('base64')}`;
+  const verify = (prefix: string, thinking: string, signature: string): boolean => {
+    const expected = Buffer.from(sign(prefix, thinking));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  };
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    const anthropic = ANTHROPIC_PATH.exec(path);
+    const match = anthropic ?? OPENAI_PATH.exec(path);
+    if (req.method !== 'POST' || !match) {
+      sendJson(res, 404, { error: { type: 'not_found_error', message: `fake provider: no route for ${req.method} ${path}` } });
+      return;
+    }
+    const api: FakeApi = anthropic ? 'anthropic' : 'openai';
+    const prefix = match[1];
+    const text = await readBody(req);
+    const record: RecordedRequest = {
+      seq: requests.length + 1,
+      api,
+      method: req.method,
+      path,
+      prefix,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      body: {},
+      stream: false,
+      status: 0,
+    };
+    requests.push(record);
+    const refuse = (status: number, message: string, param: string | null = null): void => {
+      record.status = status;
+      record.error = message;
+      const requestId = `req_fake_${record.seq}`;
+      sendJson(res, status, api === 'anthropic' ? anthropicErrorBody(status, message, undefined, requestId) : openaiErrorBody(status, message, undefined, undefined, param), {
+        [api === 'anthropic' ? 'request-id' : 'x-request-id']: requestId,
+      });
+    };
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('body must be a JSON object');
+      record.body = parsed as Record<string, unknown>;
+    } catch (err) {
+      refuse(400, `Request body is not valid JSON: ${(err as Error).message}`);
+      return;
+    }
+    record.stream = record.body.stream === true;
+
+    const key = api === 'anthropic' ? (record.headers['x-api-key'] ?? bearer(record.headers)) : bearer(record.headers);
+    if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
+      refuse(401, key ? 'invalid x-api-key' : 'missing API key: send x-api-key or Authorization: Bearer');
+      return;
+    }
+    if (api === 'anthropic') {
+      const error = validateAnthropicRequest(record.body, { verifySignature: (t, s) => verify(prefix, t, s) });
+      if (error) return refuse(400, error);
+    } else {
+      const error = validateOpenAIRequest(record.body);
+      if (error) return refuse(400, error.message, error.param);
+    }
+
+    const step = queue.shift() ?? (responder ? await responder(record) : undefined);
+    if (!step) {
+      refuse(500, `fake provider: script exhausted, no step left for request #${record.seq} (${req.method} ${path})`);
+      return;
+    }
+    await play(step, record, res);
+  }
+
+  async function play(step: FakeStep, record: RecordedRequest, res: ServerResponse): Promise<void> {
+    if (step.kind === 'hang') return;
+    if (step.delayMs) await sleep(step.delayMs);
+    if (res.destroyed) return;
+    if (step.kind === 'reset') {
+      res.socket?.destroy();
+      return;
+    }
+    if (step.kind === 'error') return playError(step, record, res);
+    return playReply(step, record, res);
+  }
+
+  function playError(step: FakeError, record: RecordedRequest, res: ServerResponse): void {
+    const message = step.message ?? `fake ${step.status} error`;
+    const requestId = `req_fake_${record.seq}`;
+    const idHeader = record.api === 'anthropic' ? 'request-id' : 'x-request-id';
+    record.error = message;
+    if (step.inStream && record.stream) {
+      record.status = 200;
+      const first: SseEvent[] =
+        record.api === 'anthropic'
+          ? [{ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: `msg_fake_${record.seq}`, type: 'message', role: 'assistant', model: String(record.body.model), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }) }]
+          : [];
+      const error = record.api === 'anthropic' ? anthropicStreamError(step.status, message, step.errorType) : openaiStreamError(step.status, message, step.errorType, step.code);
+      sendSse(res, [...first, error], { [idHeader]: requestId });
+      return;
+    }
+    record.status = step.status;
+    const body =
+      record.api === 'anthropic'
+        ? anthropicErrorBody(step.status, message, step.errorType, requestId)
+        : openaiErrorBody(step.status, message, step.errorType, step.code);
+    sendJson(res, step.status, body, { [idHeader]: requestId, ...step.headers });
+  }
+
+  function playReply(step: FakeReply, record: RecordedRequest, res: ServerResponse): void {
+    const anthropic = record.api === 'anthropic';
+    const reply = prepareReply(step, {
+      newToolId: () => `${anthropic ? 'toolu_fake' : 'call_fake'}${String(++toolCounter).padStart(4, '0')}`,
+      sign: (thinking) => sign(record.prefix, thinking),
+      requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
+    });
+    const model = String(record.body.model);
+    const id = anthropic ? `msg_fake_${record.seq}` : `chatcmpl-fake-${record.seq}`;
+    const headers = { [anthropic ? 'request-id' : 'x-request-id']: `req_fake_${record.seq}` };
+    record.status = 200;
+    const created = 1_700_000_000 + record.seq;
+    if (!record.stream) {
+      sendJson(res, 200, anthropic ? anthropicMessage(reply, id, model) : openaiCompletion(reply, id, model, created), headers);
+      return;
+    }
+    const includeUsage = (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const events = anthropic ? anthropicEvents(reply, id, model) : openaiChunks(reply, id, model, created, includeUsage);
+    if (step.breakAfterEvents !== undefined) {
+      record.error = `connection dropped after ${step.breakAfterEvents} events (scripted)`;
+      sendSse(res, events.slice(0, step.breakAfterEvents), headers, true);
+    } else {
+      sendSse(res, events, headers);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { type: 'api_error', message: `fake provider crashed: ${(err as Error).message}` } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    anthropicBaseUrl: (prefix = '') => `${url}${prefix}`,
+    openaiBaseUrl: (prefix = '') => `${url}${prefix}/v1`,
+    script: (...steps) => void queue.push(...steps),
+    respond: (fn) => {
+      responder = fn;
+    },
+    requests,
+    pending: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      responder = undefined;
+    },
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function bearer(headers: Record<string, string>): string | undefined {
+  const auth = headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendSse(res: ServerResponse, events: SseEvent[], headers: Record<string, string>, dropAfter = false): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  const text = events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
+  if (dropAfter) {
+    res.write(text, () => res.socket?.destroy());
+    return;
+  }
+  res.end(text);
+}
