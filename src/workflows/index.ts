@@ -1,2 +1,3 @@
 /** Every workflow the worker registers. The worker bundles this file. */
 export { helloWorkflow } from './hello';
+export { reactAgentWorkflow } from './agent';

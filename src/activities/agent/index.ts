@@ -1,5 +1,8 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
+import { complete, stream } from '../../llm';
 import type { AgentActivities } from '../../shared/agent/activity-types';
+import type { ToolActivities } from '../../shared/tool-catalog';
+import { FileContentStore } from '../../store';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './messages';
 import { modelCallActivity } from './model-call';
@@ -8,11 +11,16 @@ import { toolActivities } from './tools';
 
 export { AGENT_STORE_FAILURE, type AgentActivityDeps, type ModelCaller } from './deps';
 
-export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
+/**
+ * The agent activities. `tools` are the worker's tool activities; the store defaults to the
+ * local-disk store (`DURABLE_AGENTS_STORE_DIR`) and the model caller to the LLM layer.
+ */
+export function createAgentActivities(deps: Partial<AgentActivityDeps> & { tools: ToolActivities }): AgentActivities {
+  const full: AgentActivityDeps = { store: deps.store ?? new FileContentStore(), llm: deps.llm ?? { complete, stream }, tools: deps.tools };
   return {
-    callModel: modelCallActivity(deps),
-    appendMessages: appendMessagesActivity(deps.store),
-    summariseConversation: summariseActivity(deps),
-    ...toolActivities(deps.store, deps.tools),
+    callModel: modelCallActivity(full),
+    appendMessages: appendMessagesActivity(full.store),
+    summariseConversation: summariseActivity(full),
+    ...toolActivities(full.store, full.tools),
   };
 }

@@ -1,0 +1,176 @@
+/**
+ * The typed client API of the agent workflows: start a run, send steering and follow-ups,
+ * decide approvals, submit client tool results, read state and results, stop, list.
+ */
+import crypto from 'node:crypto';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { argsHash as hashArgs } from '../shared/agent/approvals';
+import { buildAgentConfig, configProblems, type AgentOptions } from '../shared/agent/config';
+import {
+  AGENT_WORKFLOWS,
+  decideApprovalUpdate,
+  followUpSignal,
+  isAgentKind,
+  stateQuery,
+  steerSignal,
+  stopSignal,
+  submitToolResultUpdate,
+  switchModelSignal,
+  type AgentWorkflowInput,
+  type ApprovalDecisionResult,
+} from '../shared/agent/contracts';
+import type { AgentResult, AgentStateView } from '../shared/agent/types';
+import { DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { AgentClientError, explain } from './errors';
+
+export interface StartAgentOptions extends AgentOptions {
+  /** Workflow id; default `agent-<uuid>`. */
+  id?: string;
+  /** Task queue of the worker; default the client's. */
+  taskQueue?: string;
+}
+
+export interface AgentListEntry {
+  id: string;
+  runId: string;
+  kind?: string;
+  status: string;
+  agentStatus?: string;
+  model?: string;
+  costUsd?: number;
+  startTime: string;
+}
+
+const AGENT_TYPES: readonly string[] = Object.values(AGENT_WORKFLOWS);
+
+export class AgentClient {
+  constructor(
+    readonly client: Client,
+    readonly taskQueue: string = DEFAULT_TASK_QUEUE,
+  ) {}
+
+  /** Starts a run and returns its id without waiting. Bad options are refused before anything starts. */
+  async start(options: StartAgentOptions): Promise<string> {
+    const kind = options.kind ?? 'react';
+    if (!isAgentKind(kind)) throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+    const config = buildAgentConfig({ ...options, kind });
+    const problems = configProblems(config);
+    if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
+    const id = options.id ?? `agent-${crypto.randomUUID()}`;
+    const input: AgentWorkflowInput = { config };
+    await this.client.workflow.start(AGENT_WORKFLOWS[kind], { workflowId: id, taskQueue: options.taskQueue ?? this.taskQueue, args: [input] });
+    return id;
+  }
+
+  /** Starts a run and waits for its result. */
+  async run(options: StartAgentOptions): Promise<AgentResult> {
+    return this.result(await this.start(options));
+  }
+
+  private handle(id: string): WorkflowHandle {
+    return this.client.workflow.getHandle(id);
+  }
+
+  private async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
+    try {
+      return await op(this.handle(id));
+    } catch (err) {
+      throw explain(err, id);
+    }
+  }
+
+  /** Waits for the run (following continue-as-new) and returns its result. */
+  async result(id: string): Promise<AgentResult> {
+    try {
+      return (await this.handle(id).result()) as AgentResult;
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) throw new AgentClientError(`run "${id}" failed: ${err.cause?.message ?? err.message}`);
+      throw explain(err, id);
+    }
+  }
+
+  state(id: string): Promise<AgentStateView> {
+    return this.call(id, (h) => h.query(stateQuery));
+  }
+
+  /** Redirects the run; returns the message id (resending with the same id is harmless). */
+  async steer(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
+    if (!text.trim()) throw new AgentClientError('steering text is empty');
+    await this.call(id, (h) => h.signal(steerSignal, { id: messageId, text }));
+    return messageId;
+  }
+
+  async followUp(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
+    if (!text.trim()) throw new AgentClientError('follow-up text is empty');
+    await this.call(id, (h) => h.signal(followUpSignal, { id: messageId, text }));
+    return messageId;
+  }
+
+  /** The pending approval of a call, for binding a decision to the arguments it shows. */
+  private async pending(id: string, toolCallId: string): Promise<{ argsHash: string; args: Record<string, unknown> }> {
+    const state = await this.state(id);
+    const found = state.pendingApprovals.find((a) => a.toolCallId === toolCallId);
+    if (!found) {
+      const ids = state.pendingApprovals.map((a) => a.toolCallId);
+      throw new AgentClientError(`run "${id}" has no pending approval for tool call "${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`);
+    }
+    return found;
+  }
+
+  /**
+   * Approves a tool call, optionally with edited arguments. The decision quotes the hash of the
+   * arguments it was shown (`argsHash`, read from the state when not given), so it cannot approve
+   * different arguments than the approver saw.
+   */
+  async approve(id: string, toolCallId: string, options: { args?: Record<string, unknown>; argsHash?: string } = {}): Promise<ApprovalDecisionResult> {
+    const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
+    return this.call(id, (h) =>
+      h.executeUpdate(decideApprovalUpdate, { args: [{ toolCallId, argsHash, decision: 'approve', ...(options.args ? { editedArgs: options.args } : {}) }] }),
+    );
+  }
+
+  async reject(id: string, toolCallId: string, options: { reason?: string; argsHash?: string } = {}): Promise<ApprovalDecisionResult> {
+    const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
+    return this.call(id, (h) =>
+      h.executeUpdate(decideApprovalUpdate, { args: [{ toolCallId, argsHash, decision: 'reject', ...(options.reason ? { reason: options.reason } : {}) }] }),
+    );
+  }
+
+  async submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
+    await this.call(id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [{ toolCallId, content, isError }] }));
+  }
+
+  async stop(id: string, note?: string): Promise<void> {
+    await this.call(id, (h) => h.signal(stopSignal, note ? { note } : {}));
+  }
+
+  async switchModel(id: string, model: string, note?: string): Promise<void> {
+    if (!/^[^/\s]+\/\S+$/.test(model)) throw new AgentClientError(`model spec "${model}" must look like provider/model`);
+    await this.call(id, (h) => h.signal(switchModelSignal, { model, ...(note ? { note } : {}) }));
+  }
+
+  /** Agent runs, newest first. */
+  async list(limit = 50): Promise<AgentListEntry[]> {
+    const query = AGENT_TYPES.map((t) => `WorkflowType = '${t}'`).join(' OR ');
+    const out: AgentListEntry[] = [];
+    for await (const wf of this.client.workflow.list({ query })) {
+      const sa = wf.typedSearchAttributes;
+      const get = (name: string): unknown => sa.getAll().find((p) => p.key.name === name)?.value;
+      out.push({
+        id: wf.workflowId,
+        runId: wf.runId,
+        kind: get('DurableAgentKind') as string | undefined,
+        status: wf.status.name,
+        agentStatus: get('DurableAgentStatus') as string | undefined,
+        model: get('DurableAgentModel') as string | undefined,
+        costUsd: get('DurableAgentCostUsd') as number | undefined,
+        startTime: wf.startTime.toISOString(),
+      });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}
+
+/** Hash of arguments as the workflow computes it (for callers that show arguments themselves). */
+export const approvalArgsHash = hashArgs;

@@ -1,0 +1,92 @@
+/** Signal, update and query handlers of an agent run; each delegates to a pure function. */
+import { setHandler } from '@temporalio/workflow';
+import { applyDecision, decisionRefusal } from '../../shared/agent/approvals';
+import {
+  decideApprovalUpdate,
+  followUpSignal,
+  setPlanSignal,
+  stateQuery,
+  steerSignal,
+  stopSignal,
+  submitToolResultUpdate,
+  switchModelSignal,
+  type ToolResultInput,
+} from '../../shared/agent/contracts';
+import { enqueueOnce } from '../../shared/agent/queues';
+import { stateView } from '../../shared/agent/state';
+import { emit, type RunContext } from './run-context';
+
+/** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */
+export const MAX_UPDATES_PER_RUN = 1_900;
+/** Largest client tool result accepted by update (bigger payloads belong in the content store). */
+export const MAX_CLIENT_RESULT_CHARS = 256_000;
+
+const running = (ctx: RunContext): boolean => ctx.state.stopReason === undefined;
+
+function updateBudgetRefusal(ctx: RunContext): string | undefined {
+  if (!running(ctx)) return `the run has ended (${ctx.state.stopReason})`;
+  if (ctx.state.updatesHandled >= MAX_UPDATES_PER_RUN) return 'this run has taken its share of updates; retry in a moment, after it continues as new';
+  return undefined;
+}
+
+function toolResultRefusal(ctx: RunContext, input: ToolResultInput): string | undefined {
+  if (!input || typeof input.toolCallId !== 'string') return 'a tool result needs a toolCallId';
+  if (typeof input.content !== 'string') return 'a tool result needs string content';
+  if (input.content.length > MAX_CLIENT_RESULT_CHARS) return `a tool result may hold at most ${MAX_CLIENT_RESULT_CHARS} characters`;
+  const request = ctx.state.clientTools.find((c) => c.toolCallId === input.toolCallId);
+  if (!request) return `no client tool call ${input.toolCallId} is waiting for a result`;
+  if (request.result) return `tool call ${input.toolCallId} already has a result`;
+  return undefined;
+}
+
+const refuse = (reason: string | undefined): void => {
+  if (reason !== undefined) throw new Error(reason);
+};
+
+export function registerHandlers(ctx: RunContext): void {
+  const { state } = ctx;
+  setHandler(steerSignal, (msg) => {
+    if (running(ctx)) enqueueOnce(state, state.steering, msg);
+  });
+  setHandler(followUpSignal, (msg) => {
+    if (running(ctx)) enqueueOnce(state, state.followUps, msg);
+  });
+  setHandler(stopSignal, (input) => {
+    state.stopRequested ??= { reason: 'stopped', ...(input?.note ? { note: input.note } : {}) };
+  });
+  setHandler(switchModelSignal, (input) => {
+    if (input && typeof input.model === 'string' && /^[^/\s]+\/\S+$/.test(input.model)) state.operatorModel = { model: input.model, note: input.note };
+  });
+  setHandler(setPlanSignal, (plan) => {
+    if (Array.isArray(plan)) state.plan = plan.filter((p) => p && typeof p.title === 'string').map((p, i) => ({ id: String(p.id ?? i + 1), title: p.title, done: p.done === true }));
+  });
+  setHandler(
+    decideApprovalUpdate,
+    (input) => {
+      state.updatesHandled += 1;
+      const record = applyDecision(state.approvals, input);
+      emit(ctx, {
+        type: 'approval_decided',
+        toolCallId: record.toolCallId,
+        tool: record.tool,
+        decision: record.state === 'approved' ? 'approved' : 'rejected',
+        by: 'user',
+        edited: record.editedArgs !== undefined,
+        ...(record.reason ? { reason: record.reason } : {}),
+      });
+      return { toolCallId: record.toolCallId, tool: record.tool, state: record.state };
+    },
+    { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? decisionRefusal(state.approvals, input)) },
+  );
+  setHandler(
+    submitToolResultUpdate,
+    (input) => {
+      state.updatesHandled += 1;
+      const request = state.clientTools.find((c) => c.toolCallId === input.toolCallId);
+      if (request) request.result = { content: input.content, isError: input.isError === true };
+      return { toolCallId: input.toolCallId, accepted: true as const };
+    },
+    { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? toolResultRefusal(ctx, input)) },
+  );
+  setHandler(stateQuery, () => stateView(ctx.workflowId, state));
+}

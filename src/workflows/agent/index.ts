@@ -1,0 +1,8 @@
+export { reactAgentWorkflow, runAgentWorkflow, AGENT_CONFIG_FAILURE } from './workflow';
+export { runAgentLoop, startConversation, finish, shouldContinueAsNew, type LoopOutcome } from './loop';
+export { callModelWithFailover, compactIfNeeded, resolveModel, modelFailureOf } from './model-step';
+export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
+export { appendDrafts, injectFollowUps, injectSteering } from './messages';
+export { createAgentIO, type AgentIO } from './io';
+export { emit, newRunContext, publishSearchAttributes, workflowNow, type RunContext } from './run-context';
+export { registerHandlers } from './handlers';

@@ -1,0 +1,120 @@
+/**
+ * One model call of a turn: pick the model (operator, budget), compact the context when it is
+ * too big, call the model, and fail over down the chain when a provider keeps failing.
+ */
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
+import type { ModelCallOutput } from '../../shared/agent/activity-types';
+import { planRecitation } from '../../shared/agent/convert';
+import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../shared/agent/context-plan';
+import { failoverAfter, nonRetryableModelFailures, resolveTurnModel, type ModelFailure } from '../../shared/agent/resolver';
+import { providerOf } from '../../shared/agent/state';
+import { estimateTextTokens } from '../../shared/agent/tokens';
+import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../shared/llm-errors';
+import { addCost, addUsage, totalTokens } from '../../shared/messages';
+import { lookupModel } from '../../shared/model-registry';
+import type { ModelRetry } from './io';
+import { emit, type RunContext } from './run-context';
+
+/** Tokens the tool specs are assumed to take, per tool. */
+const TOKENS_PER_TOOL_SPEC = 150;
+
+/** A failed model activity as a failure type, never its message text. */
+export function modelFailureOf(err: unknown): ModelFailure & { message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    const type = cause.type ?? LLM_FAILURE.unknown;
+    return { type, retryable: !cause.nonRetryable && (isRetryableLlmFailure(type) || !type.startsWith('Llm')), message: cause.message };
+  }
+  if (cause instanceof TimeoutFailure) return { type: LLM_FAILURE.timeout, retryable: true, message: cause.message };
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { type: LLM_FAILURE.unknown, retryable: true, message };
+}
+
+function retryFor(ctx: RunContext): ModelRetry {
+  const { resolver } = ctx.state.config;
+  return {
+    maximumAttempts: resolver.attemptsPerProvider,
+    nonRetryableErrorTypes: nonRetryableModelFailures(resolver, ctx.state.resolver, [...NON_RETRYABLE_LLM_FAILURES, 'AgentStoreError']),
+  };
+}
+
+/** Applies an operator's or the budget's choice of model for this turn, recording the switch. */
+export function resolveModel(ctx: RunContext): void {
+  const { state } = ctx;
+  const change = resolveTurnModel(
+    state.config.resolver,
+    state.resolver,
+    { totalTokens: totalTokens(state.usage), costUsd: state.cost.total },
+    state.operatorModel?.model,
+  );
+  if (change) emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+}
+
+function windowOf(ctx: RunContext): number {
+  const configured = ctx.state.config.context.windowTokens;
+  if (configured) return configured;
+  const model = ctx.state.resolver.current;
+  const info = lookupModel(providerOf(model), model.slice(model.indexOf('/') + 1));
+  return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
+}
+
+/** Summarises the older part of the conversation when the context passes the policy's threshold. */
+export async function compactIfNeeded(ctx: RunContext): Promise<void> {
+  const { state } = ctx;
+  const overhead = estimateTextTokens(state.config.systemPrompt ?? '') + state.tools.length * TOKENS_PER_TOOL_SPEC;
+  const plan = planCompaction(state.messages, state.view.summaryTokens, overhead, state.config.context, windowOf(ctx));
+  if (!plan) return;
+  const toSeq = state.messages[plan.splitIndex].seq;
+  const model = state.config.context.summaryModel ?? state.resolver.current;
+  try {
+    const out = await ctx.io.summarise({ conversationId: state.conversationId, view: state.view, toSeq, model }, retryFor(ctx));
+    state.usage = addUsage(state.usage, out.usage);
+    state.cost = addCost(state.cost, out.cost);
+    const summarised = plan.splitIndex;
+    state.messages.splice(0, summarised);
+    state.view = { fromSeq: toSeq, summaryHash: out.summaryHash, summaryTokens: out.summaryTokens };
+    const tokensAfter = contextTokens(state.messages, state.view.summaryTokens, overhead);
+    emit(ctx, { type: 'context_compacted', summarisedMessages: summarised, tokensBefore: plan.tokensBefore, tokensAfter });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    // The run goes on uncompacted; the model call reports a context overflow if there is one.
+    const failure = modelFailureOf(err);
+    emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: `summary failed: ${failure.message}` });
+  }
+}
+
+export type ModelStepResult = { ok: true; output: ModelCallOutput } | { ok: false; failure: ModelFailure & { message: string } };
+
+/** Calls the model on the current view, failing over to the next model of the chain when the provider keeps failing. */
+export async function callModelWithFailover(ctx: RunContext): Promise<ModelStepResult> {
+  const { state } = ctx;
+  for (;;) {
+    const model = state.resolver.current;
+    try {
+      const output = await ctx.io.callModel(
+        {
+          conversationId: state.conversationId,
+          view: state.view,
+          toSeq: state.nextSeq,
+          writeSeq: state.nextSeq,
+          model,
+          systemPrompt: state.config.systemPrompt,
+          toolSpecsHash: state.toolSpecsHash,
+          maxTokens: state.config.maxTokens,
+          temperature: state.config.temperature,
+          recitation: planRecitation(state.plan),
+          stream: state.config.stream,
+        },
+        retryFor(ctx),
+      );
+      return { ok: true, output };
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const failure = modelFailureOf(err);
+      emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: failure.message });
+      const change = failoverAfter(state.config.resolver, state.resolver, failure);
+      if (!change) return { ok: false, failure };
+      emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { defineSearchAttributeKey } from '@temporalio/common';
+import { pushEvent, type AgentEvent } from '../../shared/agent/events';
+import type { AgentState } from '../../shared/agent/types';
+import type { AgentIO } from './io';
+
+export interface RunContext {
+  state: AgentState;
+  io: AgentIO;
+  workflowId: string;
+  runId: string;
+  /** What was last written to the search attributes, to skip no-op upserts. */
+  published: { key?: string };
+}
+
+/** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
+export const workflowNow = (): number => new Date().getTime();
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type EventInput = DistributiveOmit<AgentEvent, 'at' | 'turn'>;
+
+export function emit(ctx: RunContext, event: EventInput): void {
+  const full = { ...event, at: workflowNow(), turn: ctx.state.turn } as AgentEvent;
+  ctx.state.droppedEvents += pushEvent(ctx.state.events, full);
+}
+
+export function newRunContext(state: AgentState, io: AgentIO): RunContext {
+  const info = workflowInfo();
+  return { state, io, workflowId: info.workflowId, runId: info.runId, published: {} };
+}
+
+const SA = {
+  kind: defineSearchAttributeKey('DurableAgentKind', 'KEYWORD'),
+  phase: defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD'),
+  model: defineSearchAttributeKey('DurableAgentModel', 'KEYWORD'),
+  status: defineSearchAttributeKey('DurableAgentStatus', 'KEYWORD'),
+  awaitingApproval: defineSearchAttributeKey('DurableAgentAwaitingApproval', 'BOOL'),
+  costUsd: defineSearchAttributeKey('DurableAgentCostUsd', 'DOUBLE'),
+};
+
+/** Upserts the DurableAgent* search attributes when one of them changed. */
+export function publishSearchAttributes(ctx: RunContext, phase: string): void {
+  const { state } = ctx;
+  if (state.config.searchAttributes === false) return;
+  const values = {
+    kind: state.config.kind,
+    phase,
+    model: state.resolver.current,
+    status: state.status,
+    awaitingApproval: state.status === 'awaiting_approval',
+    costUsd: Math.round(state.cost.total * 1e6) / 1e6,
+  };
+  const key = JSON.stringify(values);
+  if (key === ctx.published.key) return;
+  ctx.published.key = key;
+  upsertSearchAttributes([
+    { key: SA.kind, value: values.kind },
+    { key: SA.phase, value: values.phase },
+    { key: SA.model, value: values.model },
+    { key: SA.status, value: values.status },
+    { key: SA.awaitingApproval, value: values.awaitingApproval },
+    { key: SA.costUsd, value: values.costUsd },
+  ]);
+}

@@ -1,0 +1,245 @@
+/**
+ * The tool phase of a turn: classify each call (server / client / needs approval), wait for
+ * approvals and client results, then run the calls in order, in parallel where the tools allow,
+ * checking for steering and stop between executions. Every call the model made gets exactly one
+ * result, executed or synthetic.
+ */
+import { ActivityFailure, TimeoutFailure, condition, isCancellation, workflowInfo } from '@temporalio/workflow';
+import type { MessageDraft } from '../../shared/agent/activity-types';
+import { argsHash, classifyCall, expireApprovals, formatDuration, stableStringify } from '../../shared/agent/approvals';
+import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../shared/agent/types';
+import { DEFAULT_TOOL_PARALLELISM, matchesToolPattern } from '../../shared/tool-catalog';
+import type { ToolMode } from '../../shared/tool-catalog';
+import { injectSteering } from './messages';
+import { emit, publishSearchAttributes, type RunContext } from './run-context';
+
+export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
+
+export const SKIPPED_BY_STEERING = 'Skipped: the user redirected the agent before this tool call ran.';
+export const SKIPPED_BY_STOP = 'Not run: the run was stopped before this tool call ran.';
+
+/** Decided approvals kept so a repeated decision is refused as "already decided". */
+const DECIDED_APPROVALS_KEPT = 50;
+
+interface PlannedCall {
+  call: ToolCallRequest;
+  seq: number;
+  tool?: PinnedTool;
+  mode?: ToolMode;
+  /** A result decided without running the tool (malformed, unknown, rejected, client-submitted). */
+  result?: { text: string; isError: boolean };
+}
+
+function effectiveMode(ctx: RunContext, tool: PinnedTool, call: ToolCallRequest): ToolMode {
+  const { config } = ctx.state;
+  const base: ToolMode = tool.mode === 'server' && matchesToolPattern(tool.name, config.tools.approve) ? 'approval' : tool.mode;
+  return classifyCall(base, config.approvals, tool.name, call.arguments);
+}
+
+function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: number): PlannedCall[] {
+  const { state } = ctx;
+  return calls.map((call, i) => {
+    const seq = startSeq + i;
+    if (call.malformed) return { call, seq, result: { text: `Not run: ${call.malformed}. Call the tool again with complete arguments.`, isError: true } };
+    const tool = state.tools.find((t) => t.name === call.name);
+    if (!tool) {
+      const names = state.tools.map((t) => t.name).join(', ') || 'none';
+      return { call, seq, result: { text: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true } };
+    }
+    const mode = effectiveMode(ctx, tool, call);
+    if (mode === 'approval') {
+      const hash = argsHash(call.arguments);
+      state.approvals.push({ toolCallId: call.id, tool: call.name, args: call.arguments, argsHash: hash, turn: state.turn, state: 'pending' });
+      emit(ctx, { type: 'approval_required', toolCallId: call.id, tool: call.name, argsHash: hash });
+    } else if (mode === 'client') {
+      state.clientTools.push({ toolCallId: call.id, tool: call.name, args: call.arguments, turn: state.turn });
+      emit(ctx, { type: 'client_tool_request', toolCallId: call.id, tool: call.name });
+    }
+    return { call, seq, tool, mode };
+  });
+}
+
+const unsettled = (ctx: RunContext): boolean =>
+  ctx.state.approvals.some((a) => a.state === 'pending') || ctx.state.clientTools.some((c) => c.result === undefined);
+
+/** Pauses for approvals and client results; a timeout resolves what is left as rejections the model can read. */
+async function awaitDecisions(ctx: RunContext): Promise<void> {
+  const { state } = ctx;
+  if (!unsettled(ctx)) return;
+  const timeoutMs = state.config.limits.approvalTimeoutMs;
+  state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
+  publishSearchAttributes(ctx, state.status);
+  const settled = await condition(() => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0, timeoutMs);
+  state.status = 'running';
+  publishSearchAttributes(ctx, 'tools');
+  if (settled) return;
+  for (const a of expireApprovals(state.approvals, timeoutMs)) {
+    emit(ctx, { type: 'approval_decided', toolCallId: a.toolCallId, tool: a.tool, decision: 'rejected', by: 'timeout', edited: false, reason: a.reason });
+  }
+  for (const c of state.clientTools.filter((r) => r.result === undefined)) {
+    c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
+    emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });
+  }
+}
+
+/** Turns decisions and client results into results, leaving only calls that must execute. */
+function settle(ctx: RunContext, planned: PlannedCall[]): void {
+  for (const p of planned) {
+    if (p.result || !p.mode || p.mode === 'server') continue;
+    if (p.mode === 'client') {
+      const req = ctx.state.clientTools.find((c) => c.toolCallId === p.call.id);
+      if (req?.result) p.result = { text: req.result.content, isError: req.result.isError };
+      continue;
+    }
+    const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id);
+    if (approval?.state === 'rejected') {
+      const why = approval.decidedBy === 'timeout' ? `Not approved: ${approval.reason}.` : `Rejected by the user${approval.reason ? `: ${approval.reason}` : '.'}`;
+      p.result = { text: `${why} The tool was not run.`, isError: true };
+    }
+  }
+}
+
+/** Whether a call without a result may run now: a server call, or one whose approval was given. */
+function runnable(ctx: RunContext, p: PlannedCall): boolean {
+  if (p.result || !p.tool) return false;
+  if (p.mode === 'server') return true;
+  return p.mode === 'approval' && ctx.state.approvals.some((a) => a.toolCallId === p.call.id && a.state === 'approved');
+}
+
+/** Consecutive calls that may run together: side-effecting tools run alone. */
+function groups(planned: PlannedCall[]): PlannedCall[][] {
+  const out: PlannedCall[][] = [];
+  for (const p of planned) {
+    const last = out[out.length - 1];
+    const alone = !p.result && p.tool?.sideEffects === true;
+    const lastAlone = last?.some((q) => !q.result && q.tool?.sideEffects === true);
+    if (!last || alone || lastAlone || last.length >= DEFAULT_TOOL_PARALLELISM) out.push([p]);
+    else last.push(p);
+  }
+  return out;
+}
+
+function failureText(name: string, err: unknown, timeoutMs: number): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure) return `Tool "${name}" timed out after ${formatDuration(timeoutMs)}.`;
+  return `Tool "${name}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+}
+
+/** Runs one call that has no result yet; returns its metadata (stored by the activity) or a draft. */
+interface Executed {
+  meta?: MessageMeta;
+  draft?: MessageDraft;
+}
+
+async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
+  const { state } = ctx;
+  const tool = p.tool as PinnedTool;
+  const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
+  const args = approval?.editedArgs ?? p.call.arguments;
+  const note = approval?.editedArgs ? `Note: the user edited the arguments before approving; the tool ran with ${stableStringify(args)}.` : undefined;
+  const timeoutMs = state.config.limits.toolTimeoutsMs?.[tool.name] ?? tool.timeoutMs;
+  try {
+    const out = await ctx.io.runTool(
+      {
+        conversationId: state.conversationId,
+        seq: p.seq,
+        runId: workflowInfo().runId,
+        toolCallId: p.call.id,
+        name: tool.name,
+        args,
+        fingerprint: tool.fingerprint,
+        selection: state.config.tools,
+        ...(note ? { note } : {}),
+      },
+      tool,
+      timeoutMs,
+    );
+    emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: out.durationMs, isError: out.isError });
+    return { meta: out.meta };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });
+    return { draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: tool.name, text: failureText(tool.name, err, timeoutMs), isError: true } };
+  }
+}
+
+/** Writes the drafts of a group (results decided in the workflow) and records all metadata in log order. */
+async function record(ctx: RunContext, metas: MessageMeta[], drafts: { seq: number; draft: MessageDraft }[]): Promise<void> {
+  const { state } = ctx;
+  drafts.sort((a, b) => a.seq - b.seq);
+  // Drafts of one group are written together; non-consecutive positions get one call each.
+  for (const d of drafts) {
+    const [meta] = await ctx.io.appendMessages({ conversationId: state.conversationId, startSeq: d.seq, drafts: [d.draft] });
+    metas.push(meta);
+  }
+  metas.sort((a, b) => a.seq - b.seq);
+  state.messages.push(...metas);
+  const hook = state.config.hooks?.onMessage;
+  if (hook) {
+    for (const meta of metas) {
+      try {
+        await ctx.io.onMessage(hook, { conversationId: state.conversationId, message: meta });
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+}
+
+async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string): Promise<string[]> {
+  const drafts = rest.map((p) => ({ seq: p.seq, draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft }));
+  for (const p of rest) {
+    const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
+    if (approval) approval.state = 'rejected';
+    emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: p.call.name, durationMs: 0, isError: true, skipped: text });
+  }
+  await record(ctx, [], drafts);
+  return rest.map((p) => p.call.name);
+}
+
+/** Runs the tool calls of a turn. */
+export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequest[]): Promise<ToolStepOutcome> {
+  const { state } = ctx;
+  const startSeq = state.nextSeq;
+  state.nextSeq += calls.length;
+  const planned = plan(ctx, calls, startSeq);
+  await awaitDecisions(ctx);
+  settle(ctx, planned);
+  const batches = groups(planned);
+  let outcome: ToolStepOutcome = 'continue';
+  for (let b = 0; b < batches.length; b++) {
+    const rest = batches.slice(b).flat();
+    if (state.stopRequested) {
+      await closeRemaining(ctx, rest, SKIPPED_BY_STOP);
+      outcome = 'stopped';
+      break;
+    }
+    if (state.steering.length > 0) {
+      const skipped = await closeRemaining(ctx, rest, SKIPPED_BY_STEERING);
+      await injectSteering(ctx, skipped);
+      outcome = 'steered';
+      break;
+    }
+    const batch = batches[b];
+    const done = await Promise.all(batch.map((p) => (runnable(ctx, p) ? execute(ctx, p) : Promise.resolve<Executed>({}))));
+    const metas = done.flatMap((d) => (d.meta ? [d.meta] : []));
+    const drafts = batch.flatMap((p, i) => {
+      const d = done[i];
+      if (d.draft) return [{ seq: p.seq, draft: d.draft }];
+      if (p.result) {
+        if (p.mode === 'client') emit(ctx, { type: 'client_tool_result', toolCallId: p.call.id, tool: p.call.name, isError: p.result.isError });
+        return [{ seq: p.seq, draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text: p.result.text, isError: p.result.isError } as MessageDraft }];
+      }
+      if (!runnable(ctx, p)) {
+        return [{ seq: p.seq, draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text: SKIPPED_BY_STOP, isError: true } as MessageDraft }];
+      }
+      return [];
+    });
+    await record(ctx, metas, drafts);
+  }
+  const decided = state.approvals.filter((a) => a.state !== 'pending');
+  state.approvals = [...decided.slice(-DECIDED_APPROVALS_KEPT), ...state.approvals.filter((a) => a.state === 'pending')];
+  state.clientTools = state.clientTools.filter((c) => c.result === undefined);
+  return outcome;
+}
