@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isStdioServer, type NamedMcpServer } from './config';
 
 const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
@@ -41,10 +41,11 @@ function transportFor(server: NamedMcpServer): Transport {
 }
 
 function toMcpTool(tool: Tool): McpTool {
+  const { $schema: _dialect, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
   return {
     name: tool.name,
     description: tool.description ?? tool.title ?? '',
-    inputSchema: tool.inputSchema as Record<string, unknown>,
+    inputSchema,
     annotations: tool.annotations as Record<string, unknown> | undefined,
   };
 }
@@ -149,8 +150,8 @@ export class McpPool {
   }
 }
 
-/** JSON-RPC errors from the server carry a numeric `code`; anything else is the transport failing. */
+/** JSON-RPC errors from the server carry a numeric `code`; a closed connection or anything else is the transport failing. */
 function isTransportFailure(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code !== 'number';
+  return typeof code !== 'number' || code === ErrorCode.ConnectionClosed;
 }
