@@ -55,7 +55,7 @@ describe('planner rounds', () => {
 
   test('needsMorePlanning asks for another round until the round limit', () => {
     expect(afterPlannerRound(plan(true), 2, limits)).toEqual({ next: 'planAgain' });
-    expect(afterPlannerRound(plan(true), 3, limits)).toEqual({ next: 'execute', reason: 'planningRoundLimit' });
+    expect(afterPlannerRound(plan(true), 3, limits)).toEqual({ next: 'execute', reason: 'max_planning_rounds' });
   });
 });
 
@@ -120,7 +120,7 @@ describe('verifier cycles', () => {
 
   test('improvements start another cycle until the cycle limit', () => {
     expect(afterVerifier(verdict(false), 2, limits)).toEqual({ next: 'replan', improvements: ['do more'] });
-    expect(afterVerifier(verdict(false), 3, limits)).toEqual({ next: 'cycleLimit', improvements: ['do more'] });
+    expect(afterVerifier(verdict(false), 3, limits)).toEqual({ next: 'max_cycles', improvements: ['do more'] });
   });
 });
 

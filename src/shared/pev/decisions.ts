@@ -10,7 +10,7 @@ export type PlannerDecision = { next: 'planAgain' } | { next: 'execute'; reason:
 /** After a valid planner answer in `round` (1-based): another planning round, or on to execution. */
 export function afterPlannerRound(answer: PlannerResponse, round: number, limits: PevLimits): PlannerDecision {
   if (!answer.needsMorePlanning) return { next: 'execute', reason: 'planned' };
-  return round < limits.maxPlanningRounds ? { next: 'planAgain' } : { next: 'execute', reason: 'planningRoundLimit' };
+  return round < limits.maxPlanningRounds ? { next: 'planAgain' } : { next: 'execute', reason: 'max_planning_rounds' };
 }
 
 export type TodoOutcome =
@@ -81,11 +81,11 @@ export function applyPlan(previous: readonly PevTodo[], planned: PlannerResponse
 export type VerifierDecision =
   | { next: 'finish'; finalText: string }
   | { next: 'replan'; improvements: string[] }
-  | { next: 'cycleLimit'; improvements: string[] };
+  | { next: 'max_cycles'; improvements: string[] };
 
 /** After the verifier of `cycle` (1-based): finish with its summary, or another cycle, or the cycle limit. */
 export function afterVerifier(answer: VerifierResponse, cycle: number, limits: PevLimits): VerifierDecision {
   if (isVerified(answer)) return { next: 'finish', finalText: answer.summary ?? '' };
   const improvements = (answer.improvements ?? []).filter((i) => i.trim());
-  return cycle < limits.maxCycles ? { next: 'replan', improvements } : { next: 'cycleLimit', improvements };
+  return cycle < limits.maxCycles ? { next: 'replan', improvements } : { next: 'max_cycles', improvements };
 }

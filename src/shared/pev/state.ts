@@ -12,16 +12,16 @@ export type TodoEndReason =
   | 'nextAction' // `nextAction` was `complete` or `skip`
   | 'todoStatus' // the todo's status in the executor's todo list said so
   | 'gaveUp' // `taskCompleted: false` with `shouldContinue: false`
-  | 'executorRoundLimit' // the round limit, the backstop
+  | 'max_executor_rounds' // the round limit, the backstop
   | 'fallback'; // no valid answer even after the corrective re-ask
 
 /** Why the planning phase of a cycle ended. */
-export type PlanningEndReason = 'planned' | 'planningRoundLimit' | 'fallback';
+export type PlanningEndReason = 'planned' | 'max_planning_rounds' | 'fallback';
 
 /** Why the whole run ended (the agent loop adds its own: stopped, budget, ...). */
 export type PevEndReason =
   | 'completed' // the verifier confirmed: `finalText` is its summary
-  | 'cycleLimit' // the verifier still asked for improvements after the last allowed cycle
+  | 'max_cycles' // the verifier still asked for improvements after the last allowed cycle
   | 'unverified'; // the verifier never gave a valid answer: `finalText` is what it wrote, or the todo results
 
 export interface PevTodo {
