@@ -17,7 +17,7 @@ const workflowSafeImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.temporal/**', 'bin/**', '*.config.*', 'jest.*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.temporal/**', 'bin/**', 'scripts/*.js', '*.config.*', 'jest.*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -32,8 +32,7 @@ export function findTemporalCli(options: FindCliOptions = {}): FoundCli | undefi
   }
   const onPath = findOnPath('temporal', env.PATH ?? '');
   if (onPath) return { path: onPath, source: 'PATH' };
-  const scripts = pythonScriptsDir(options.python ?? 'python3', env);
-  if (scripts) {
+  for (const scripts of pythonScriptsDirs(options.python ?? 'python3', env)) {
     const candidate = path.join(scripts, executableName('temporal'));
     if (isExecutable(candidate)) return { path: candidate, source: 'python-scripts' };
   }
@@ -46,23 +45,27 @@ export function findTestServer(options: FindCliOptions = {}): string | undefined
   if (env.TEMPORAL_TEST_SERVER_PATH && isExecutable(env.TEMPORAL_TEST_SERVER_PATH)) return env.TEMPORAL_TEST_SERVER_PATH;
   const onPath = findOnPath('temporal-test-server', env.PATH ?? '');
   if (onPath) return onPath;
-  const scripts = pythonScriptsDir(options.python ?? 'python3', env);
-  const candidate = scripts && path.join(scripts, executableName('temporal-test-server'));
-  return candidate && isExecutable(candidate) ? candidate : undefined;
+  return pythonScriptsDirs(options.python ?? 'python3', env)
+    .map((scripts) => path.join(scripts, executableName('temporal-test-server')))
+    .find(isExecutable);
 }
 
-/** The interpreter's scripts folder (`sysconfig.get_path("scripts")`), or undefined without Python. */
-export function pythonScriptsDir(python = 'python3', env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * The interpreter's scripts folders, where pip puts console scripts: the default scheme's
+ * (`sysconfig.get_path("scripts")`) and the user scheme's (`pip install --user`). Empty without Python.
+ */
+export function pythonScriptsDirs(python = 'python3', env: NodeJS.ProcessEnv = process.env): string[] {
+  const query = 'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))';
   try {
-    const out = execFileSync(python, ['-c', 'import sysconfig; print(sysconfig.get_path("scripts"))'], {
+    const out = execFileSync(python, ['-c', query], {
       env,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,
     });
-    return out.trim() || undefined;
+    return out.split('\n').map((line) => line.trim()).filter(Boolean);
   } catch {
-    return undefined;
+    return [];
   }
 }
 

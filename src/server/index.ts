@@ -1,5 +1,5 @@
 export { SetupError } from './errors';
-export { findTemporalCli, findTestServer, pythonScriptsDir, type FoundCli, type CliSource } from './find-cli';
+export { findTemporalCli, findTestServer, pythonScriptsDirs, type FoundCli, type CliSource } from './find-cli';
 export { startDevServer, devServerArgs, searchAttributeArgs, serves, type DevServerOptions, type RunningDevServer } from './dev-server';
 export { ensureTemporal, defaultDbFilename, runUiUrl, type TemporalServer, type LaunchOptions, type ServerOrigin } from './launcher';
 export { buildWorkflowBundle } from './workflow-bundle';

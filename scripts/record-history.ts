@@ -1,0 +1,59 @@
+// Records the history of a finished run into test/histories/<name>.json for the replay suite.
+// Usage: npm run record-history -- <workflowId> [--run-id <runId>] [--name <file name>]
+// Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default localhost:7233, default).
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { connectClient, connectionSettingsFromEnv } from '../src/client/connection';
+
+const HISTORIES_DIR = path.join(__dirname, '..', 'test', 'histories');
+
+interface Args {
+  workflowId: string;
+  runId?: string;
+  name: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--run-id' || arg === '--name') {
+      const value = argv[++i];
+      if (!value) throw new Error(`${arg} needs a value`);
+      flags[arg] = value;
+    } else if (arg.startsWith('--')) {
+      throw new Error(`unknown option ${arg}`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length !== 1) throw new Error('usage: record-history <workflowId> [--run-id <runId>] [--name <file name>]');
+  const name = flags['--name'] ?? positional[0];
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`"${name}" is not a plain file name: pass --name with letters, digits, . _ -`);
+  return { workflowId: positional[0], runId: flags['--run-id'], name };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const client = await connectClient(connectionSettingsFromEnv());
+  try {
+    const handle = client.workflow.getHandle(args.workflowId, args.runId);
+    const description = await handle.describe();
+    if (description.status.name === 'RUNNING') {
+      throw new Error(`${args.workflowId} is still running: record a history once the run has finished.`);
+    }
+    const file = path.join(HISTORIES_DIR, `${args.name}.json`);
+    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);
+    process.stdout.write(`Recorded ${description.type} ${args.workflowId} (${description.status.name}) to ${path.relative(process.cwd(), file)}\n`);
+  } finally {
+    await client.connection.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`record-history: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+  process.exitCode = 1;
+});

