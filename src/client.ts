@@ -2,6 +2,7 @@
  * The typed client API of durable-agents. Run directly (`node dist/client.js`), it is the CLI.
  */
 export * from './client/connection';
+export * from './client/index';
 
 if (require.main === module) {
   // Required lazily so library users of the client API do not load the CLI and the worker.

@@ -1,0 +1,164 @@
+/**
+ * What the agent workflow tests share: the fake provider behind the real LLM adapters, a content
+ * store in a temporary directory, a tool registry with a few real tools, and polling helpers.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { createAgentActivities } from '../../src/activities/agent';
+import { createToolActivities } from '../../src/activities/tools';
+import { AgentClient } from '../../src/client/index';
+import type { AgentStateView } from '../../src/shared/agent/types';
+import { startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
+import { ToolRegistry, defineTool } from '../../src/tools';
+import { FileContentStore } from '../../src/store';
+
+export const PRIMARY = 'anthropic/claude-sonnet-4-6';
+export const FALLBACK = 'openai/gpt-4o-mini';
+export const CHEAP = 'openai/gpt-4.1-nano';
+
+/** A latch a tool waits on, so a test can act while the tool is running. */
+export class Latch {
+  private release!: () => void;
+  readonly opened = new Promise<void>((resolve) => (this.release = resolve));
+  open(): void {
+    this.release();
+  }
+}
+
+export interface AgentFixture {
+  fake: FakeProvider;
+  store: FileContentStore;
+  /** What the tools did, in order (`name:arg`). */
+  calls: string[];
+  /** `slow_step` waits on this before it returns. */
+  latch: Latch;
+  activities: Record<string, unknown>;
+  agents(client: Client, taskQueue: string): AgentClient;
+  close(): Promise<void>;
+}
+
+function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegistry {
+  const registry = new ToolRegistry();
+  registry.register(
+    defineTool({
+      name: 'add',
+      description: 'Adds two numbers.',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => {
+        fixture.calls.push(`add:${a}+${b}`);
+        return String(a + b);
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'write_note',
+      description: 'Writes a note.',
+      parameters: z.object({ text: z.string() }),
+      sideEffects: true,
+      execute: ({ text }) => {
+        fixture.calls.push(`write_note:${text}`);
+        return `wrote ${text.length} characters`;
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'slow_step',
+      description: 'A step that takes a while.',
+      parameters: z.object({ label: z.string() }),
+      sideEffects: true,
+      execute: async ({ label }) => {
+        fixture.calls.push(`slow_step:${label}`);
+        await fixture.latch().opened;
+        return `step ${label} done`;
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'delete_file',
+      description: 'Deletes a file.',
+      parameters: z.object({ path: z.string() }),
+      sideEffects: true,
+      execute: ({ path: p }) => {
+        fixture.calls.push(`delete_file:${p}`);
+        return `deleted ${p}`;
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'pick_photo',
+      description: 'Lets the user pick a photo on their device.',
+      parameters: z.object({ album: z.string() }),
+      mode: 'client',
+      execute: () => 'client tools never run on the worker',
+    }),
+  );
+  return registry;
+}
+
+/** Starts the fake provider, points the SDK environment variables at it, builds the activities. */
+export async function agentFixture(extraActivities: Record<string, unknown> = {}): Promise<AgentFixture> {
+  const fake = await startFakeProvider();
+  process.env.ANTHROPIC_BASE_URL = fake.anthropicBaseUrl();
+  process.env.ANTHROPIC_API_KEY = 'test-key';
+  process.env.OPENAI_BASE_URL = fake.openaiBaseUrl();
+  process.env.OPENAI_API_KEY = 'test-key';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-store-'));
+  const store = new FileContentStore(dir);
+  const fixture = { calls: [] as string[], latch: new Latch() };
+  const registry = testTools({ calls: fixture.calls, latch: () => fixture.latch });
+  const activities = { ...createAgentActivities({ store, tools: createToolActivities(registry) }), ...extraActivities };
+  return {
+    fake,
+    store,
+    calls: fixture.calls,
+    get latch() {
+      return fixture.latch;
+    },
+    activities,
+    agents: (client, taskQueue) => new AgentClient(client, taskQueue),
+    async close() {
+      fixture.latch.open();
+      await fake.close();
+      await registry.mcpPool.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls the run's state until `predicate` holds; fails with the last state after `timeoutMs`. */
+export async function waitForState(agents: AgentClient, id: string, predicate: (s: AgentStateView) => boolean, timeoutMs = 30_000): Promise<AgentStateView> {
+  const deadline = Date.now() + timeoutMs;
+  let last: AgentStateView | undefined;
+  while (Date.now() < deadline) {
+    try {
+      last = await agents.state(id);
+      if (predicate(last)) return last;
+    } catch {
+      // the run may not have taken its first task yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`state of ${id} never matched; last: ${JSON.stringify(last && { status: last.status, turn: last.turn, events: last.events.map((e) => e.type) })}`);
+}
+
+/** Polls until `predicate` holds. */
+export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Text blocks of a recorded Anthropic request's messages, flattened per message. */
+export function anthropicMessages(body: Record<string, unknown>): { role: string; blocks: Record<string, unknown>[] }[] {
+  const messages = body.messages as { role: string; content: string | Record<string, unknown>[] }[];
+  return messages.map((m) => ({ role: m.role, blocks: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content }));
+}
