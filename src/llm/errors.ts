@@ -15,6 +15,9 @@ type SdkApiError = InstanceType<typeof Anthropic.APIError> | InstanceType<typeof
 export interface ErrorContext {
   provider?: string;
   model?: string;
+  /** The call's own deadline fired: whatever the SDK threw, this is a timeout. */
+  timedOut?: boolean;
+  timeoutMs?: number;
 }
 
 const CONNECTION_CODES = new Set([
@@ -70,6 +73,9 @@ export function classifyError(err: unknown, context: ErrorContext = {}): Applica
   const where = context.provider ? `${context.provider}${context.model ? `/${context.model}` : ''}: ` : '';
   const cause = err instanceof Error ? err : undefined;
 
+  if (context.timedOut) {
+    return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, { cause });
+  }
   if (isAbort(err)) return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
   if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) {
     return llmFailure(LLM_FAILURE.timeout, `${where}request timed out`, { cause });

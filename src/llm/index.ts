@@ -9,12 +9,13 @@ import { computeCost, lookupModel, splitModelSpec, type ModelSpec, type Resolved
 import { MessageAssembler, type StreamEvent } from '../shared/stream-events';
 import { anthropicAdapter } from './anthropic/adapter';
 import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './config';
-import { classifyError } from './errors';
+import { classifyError, type ErrorContext } from './errors';
 import { configFailure } from './failures';
 import { openaiAdapter } from './openai/adapter';
 import type { CallContext, ProviderAdapter, ResolvedCall } from './types';
 
 export { classifyError, retryAfterFromHeaders } from './errors';
+export type { ErrorContext } from './errors';
 export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './config';
 export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './config';
 export type { CallContext } from './types';
@@ -59,7 +60,7 @@ export function modelInfoFor(spec: string, config?: LlmConfig): ResolvedModelInf
   return lookupModel(provider, model, cfg.models);
 }
 
-function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedCall; adapter: ProviderAdapter } {
+function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedCall; adapter: ProviderAdapter; errorContext: () => ErrorContext } {
   const config = ctx.config ?? loadLlmConfig();
   const spec = parseModelSpec(request.model, config);
   const provider: ProviderConfig = config.providers[spec.provider];
@@ -68,16 +69,26 @@ function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedC
       `Provider "${provider.id}" has no base URL: set ${provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL' : `"baseUrl" for it in the config file`}.`,
     );
   }
+  const apiKey = readApiKey(provider, config);
+  // The call's own deadline, distinguishable from the caller's abort (SDK timeout errors are not
+  // reliably recognisable across realms, e.g. under jest).
+  const deadline = AbortSignal.timeout(config.timeoutMs);
   const call: ResolvedCall = {
     request,
     provider,
     model: spec.model,
     info: lookupModel(spec.provider, spec.model, config.models),
-    apiKey: readApiKey(provider, config),
+    apiKey,
     timeoutMs: config.timeoutMs,
-    signal: ctx.signal,
+    signal: ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline,
   };
-  return { call, adapter: ADAPTERS[provider.api] };
+  const errorContext = (): ErrorContext => ({
+    provider: provider.id,
+    model: spec.model,
+    timedOut: deadline.aborted && !ctx.signal?.aborted,
+    timeoutMs: config.timeoutMs,
+  });
+  return { call, adapter: ADAPTERS[provider.api], errorContext };
 }
 
 /**
@@ -85,11 +96,11 @@ function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedC
  * an `ApplicationFailure` typed by `LLM_FAILURE` (see `classifyError`).
  */
 export async function complete(request: ModelRequest, ctx: CallContext = {}): Promise<AssistantMessage> {
-  const { call, adapter } = resolveCall(request, ctx);
+  const { call, adapter, errorContext } = resolveCall(request, ctx);
   try {
     return await adapter.complete(call);
   } catch (err) {
-    throw classifyError(err, { provider: call.provider.id, model: call.model });
+    throw classifyError(err, errorContext());
   }
 }
 
@@ -106,11 +117,11 @@ export async function* stream(request: ModelRequest, ctx: CallContext = {}): Asy
     yield errorEvent(failure);
     throw failure;
   }
-  const { call, adapter } = resolved;
+  const { call, adapter, errorContext } = resolved;
   try {
     yield* adapter.stream(call);
   } catch (err) {
-    const failure = classifyError(err, { provider: call.provider.id, model: call.model });
+    const failure = classifyError(err, errorContext());
     yield errorEvent(failure);
     throw failure;
   }
