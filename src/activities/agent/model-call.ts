@@ -55,6 +55,8 @@ export function modelCallActivity(deps: AgentActivityDeps) {
         ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
         ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
         ...(tools && tools.length > 0 ? { tools } : {}),
+        ...(input.responseFormat ? { responseFormat: input.responseFormat } : {}),
+        ...(input.toolChoice && tools && tools.length > 0 ? { toolChoice: input.toolChoice } : {}),
       },
     };
     const signal = activitySignal();

@@ -2,7 +2,7 @@
  * The typed boundary between the agent workflow and its activities. Inputs carry references
  * (conversation id, log positions, content hashes), never the transcript, so history stays flat.
  */
-import type { Cost, StopReason, Usage } from '../messages';
+import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from '../messages';
 import type { ToolCatalog, ToolSelection } from '../tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './types';
 
@@ -21,6 +21,9 @@ export interface ModelCallInput {
   /** Text appended as a last user message and not stored (plan recitation). */
   recitation?: string;
   stream?: boolean;
+  /** Structured output (a JSON schema) where the provider supports it. */
+  responseFormat?: ResponseFormat;
+  toolChoice?: ToolChoice;
 }
 
 export interface ModelCallOutput {

@@ -65,14 +65,14 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
   return 'finished';
 }
 
-async function fail(ctx: RunContext, error: { message: string; type?: string; retryable: boolean }): Promise<LoopOutcome> {
+export async function fail(ctx: RunContext, error: { message: string; type?: string; retryable: boolean }): Promise<LoopOutcome> {
   ctx.state.error = error;
   emit(ctx, { type: 'error', message: error.message, failureType: error.type, retryable: error.retryable });
   return finish(ctx, 'error');
 }
 
 /** Records the assistant message of a turn. */
-async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promise<void> {
+export async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promise<void> {
   const { state } = ctx;
   state.nextSeq = out.meta.seq + 1;
   state.messages.push(out.meta);
@@ -93,7 +93,7 @@ async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promise<void
 }
 
 /** Seed 000's on-turn-end: false stops the run; a failure stops it with an error. */
-async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promise<'go' | 'stop' | 'failed'> {
+export async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promise<'go' | 'stop' | 'failed'> {
   const { state } = ctx;
   const hook = state.config.hooks?.onTurnEnd;
   if (!hook) return 'go';
@@ -166,7 +166,7 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
 }
 
 /** Gives every tool call of an answer a synthetic result, so the conversation stays valid for any later call. */
-async function closeUnanswered(ctx: RunContext, out: ModelCallOutput, text = 'Not run: the run ended before this tool call.'): Promise<void> {
+export async function closeUnanswered(ctx: RunContext, out: ModelCallOutput, text = 'Not run: the run ended before this tool call.'): Promise<void> {
   if (out.toolCalls.length === 0) return;
   await appendDrafts(
     ctx,

@@ -3,7 +3,7 @@
  * too big, call the model, and fail over down the chain when a provider keeps failing.
  */
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
-import type { ModelCallOutput } from '../../shared/agent/activity-types';
+import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activity-types';
 import { planRecitation } from '../../shared/agent/convert';
 import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../shared/agent/context-plan';
 import { failoverAfter, nonRetryableModelFailures, resolveTurnModel, type ModelFailure } from '../../shared/agent/resolver';
@@ -85,8 +85,11 @@ export async function compactIfNeeded(ctx: RunContext): Promise<void> {
 
 export type ModelStepResult = { ok: true; output: ModelCallOutput } | { ok: false; failure: ModelFailure & { message: string } };
 
+/** What another agent kind sets per call (its role's system prompt, structured output, tool choice). */
+export type ModelCallOverrides = Partial<Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation'>>;
+
 /** Calls the model on the current view, failing over to the next model of the chain when the provider keeps failing. */
-export async function callModelWithFailover(ctx: RunContext): Promise<ModelStepResult> {
+export async function callModelWithFailover(ctx: RunContext, overrides: ModelCallOverrides = {}): Promise<ModelStepResult> {
   const { state } = ctx;
   for (;;) {
     const model = state.resolver.current;
@@ -104,6 +107,7 @@ export async function callModelWithFailover(ctx: RunContext): Promise<ModelStepR
           temperature: state.config.temperature,
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
+          ...overrides,
         },
         retryFor(ctx),
       );
