@@ -37,8 +37,28 @@ export async function cachedWorkflowBundle(options: {
 }): Promise<string> {
   const key = hashSources(options.sourceRoots, [path.resolve(options.workflowsPath), ...(options.extraKeys ?? [])]);
   const outFile = path.join(options.cacheDir, `workflow-bundle-${key.slice(0, 16)}.js`);
-  if (fs.existsSync(outFile)) return outFile;
+  if (fs.existsSync(outFile)) {
+    const now = new Date();
+    fs.utimesSync(outFile, now, now);
+    return outFile;
+  }
+  pruneStaleBundles(options.cacheDir);
   return buildWorkflowBundle({ workflowsPath: options.workflowsPath, outFile });
+}
+
+/** Bundles unused for a day go; a run still holding an older path has long finished by then. */
+function pruneStaleBundles(cacheDir: string, maxAgeMs = 24 * 3600_000): void {
+  if (!fs.existsSync(cacheDir)) return;
+  const cutoff = Date.now() - maxAgeMs;
+  for (const name of fs.readdirSync(cacheDir)) {
+    if (!/^workflow-bundle-[0-9a-f]+\.js$/.test(name)) continue;
+    const file = path.join(cacheDir, name);
+    try {
+      if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file);
+    } catch {
+      // Another run pruned it first.
+    }
+  }
 }
 
 function hashSources(roots: string[], extraKeys: string[]): string {

@@ -33,7 +33,8 @@ export default async function globalSetup(): Promise<void> {
 
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
     workflowsPath: path.join(REPO_ROOT, 'src', 'workflows', 'index.ts'),
-    sourceRoots: [path.join(REPO_ROOT, 'src'), path.join(REPO_ROOT, 'package-lock.json')],
+    // Workflow code may only import src/workflows and src/shared (lint-enforced); type-only imports vanish.
+    sourceRoots: ['workflows', 'shared'].map((dir) => path.join(REPO_ROOT, 'src', dir)).concat(path.join(REPO_ROOT, 'package-lock.json')),
     cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
   });
 }
