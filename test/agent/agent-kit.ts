@@ -35,6 +35,8 @@ export interface AgentFixture {
   calls: string[];
   /** `slow_step` waits on this before it returns. */
   latch: Latch;
+  /** A fresh (closed) latch for the next test. */
+  resetLatch(): void;
   activities: Record<string, unknown>;
   agents(client: Client, taskQueue: string): AgentClient;
   close(): Promise<void>;
@@ -120,6 +122,10 @@ export async function agentFixture(extraActivities: Record<string, unknown> = {}
     calls: fixture.calls,
     get latch() {
       return fixture.latch;
+    },
+    resetLatch() {
+      fixture.latch.open();
+      fixture.latch = new Latch();
     },
     activities,
     agents: (client, taskQueue) => new AgentClient(client, taskQueue),

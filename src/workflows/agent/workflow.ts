@@ -31,12 +31,12 @@ export async function runAgentWorkflow(input: AgentWorkflowInput, loop: (ctx: Ru
   });
   const outcome = await CancellationScope.nonCancellable(() => loop(ctx));
 
+  // Awaited outside the cancellable root scope: a cancelled run still returns its final state.
+  await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
   if (outcome === 'continue_as_new') {
-    await condition(allHandlersFinished);
     emit(ctx, { type: 'continued_as_new', runs: state.runs });
     return continueAsNew<typeof reactAgentWorkflow>({ config: input.config, carry: carryState(state) });
   }
-  await condition(allHandlersFinished);
   return resultOf(info.workflowId, state);
 }
 

@@ -1,0 +1,242 @@
+import { reply } from '../../src/testing/fake-provider';
+import { AgentClientError } from '../../src/client/index';
+import { stateQuery } from '../../src/shared/agent/contracts';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, agentFixture, anthropicMessages, waitFor, waitForState, type AgentFixture } from './agent-kit';
+
+/** Every text a request's messages carry (text blocks and tool results), in order. */
+function texts(body: Record<string, unknown>): string[] {
+  return anthropicMessages(body).flatMap((m) =>
+    m.blocks.map((b) => {
+      if (b.type === 'text') return String(b.text);
+      if (b.type === 'tool_result') return `result(${String(b.tool_use_id)}): ${JSON.stringify(b.content)}`;
+      if (b.type === 'tool_use') return `call(${String(b.id)}): ${String(b.name)}`;
+      return String(b.type);
+    }),
+  );
+}
+
+describe('steering, follow-ups, stop and cancellation', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+    fx.resetLatch();
+  });
+
+  it('steering during a three-tool turn skips the remaining tools and the next request carries every result and the steering text', async () => {
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'slow_step', arguments: { label: 'A' }, id: 'toolu_A' },
+        { name: 'slow_step', arguments: { label: 'B' }, id: 'toolu_B' },
+        { name: 'slow_step', arguments: { label: 'C' }, id: 'toolu_C' },
+      ]),
+      reply.text('Understood, summarising instead.'),
+    );
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Do the three steps.', model: PRIMARY });
+      await waitFor(() => fx.calls.includes('slow_step:A'), 'step A to start');
+      await agents.steer(id, 'Stop the steps and summarise what you have.', 'steer-1');
+      await waitForState(agents, id, (s) => s.steeringQueued === 1);
+      fx.latch.open();
+      const res = await agents.result(id);
+      const state = await agents.state(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-steering');
+      return { res, state };
+    });
+    expect(result.res).toMatchObject({ status: 'completed', finalText: 'Understood, summarising instead.', turns: 2 });
+    expect(fx.calls).toEqual(['slow_step:A']);
+    expect(fx.fake.requests).toHaveLength(2);
+    expect(fx.fake.requests[1].error).toBeUndefined();
+    const sent = texts(fx.fake.requests[1].body);
+    expect(sent.find((t) => t.startsWith('result(toolu_A)'))).toContain('step A done');
+    expect(sent.find((t) => t.startsWith('result(toolu_B)'))).toContain('Skipped: the user redirected');
+    expect(sent.find((t) => t.startsWith('result(toolu_C)'))).toContain('Skipped: the user redirected');
+    expect(sent[sent.length - 1]).toBe('Stop the steps and summarise what you have.');
+    const steering = result.state.events.find((e) => e.type === 'steering');
+    expect(steering).toMatchObject({ messageId: 'steer-1', skippedTools: ['slow_step', 'slow_step'] });
+  });
+
+  it('a follow-up starts a new turn when the run would end, and a duplicate delivery is dropped', async () => {
+    fx.fake.script(reply.text('First answer.', { delayMs: 1500 }), reply.text('Second answer.'));
+    const { res, requests } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Answer me.', model: PRIMARY });
+      await agents.followUp(id, 'And one more thing.', 'follow-1');
+      await agents.followUp(id, 'And one more thing.', 'follow-1');
+      const out = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-follow-up');
+      return { res: out, requests: fx.fake.requests };
+    });
+    expect(res).toMatchObject({ status: 'completed', finalText: 'Second answer.', turns: 2 });
+    expect(requests).toHaveLength(2);
+    const sent = texts(requests[1].body);
+    expect(sent.filter((t) => t === 'And one more thing.')).toHaveLength(1);
+    expect(sent).toEqual(['Answer me.', 'First answer.', 'And one more thing.']);
+  });
+
+  it('stop ends the run after the current tool; every open tool call gets a result', async () => {
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'slow_step', arguments: { label: 'A' } },
+        { name: 'slow_step', arguments: { label: 'B' } },
+      ]),
+    );
+    const { res, state } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Two steps.', model: PRIMARY });
+      await waitFor(() => fx.calls.includes('slow_step:A'), 'step A to start');
+      await agents.stop(id, 'enough');
+      await waitForState(agents, id, () => true);
+      fx.latch.open();
+      const out = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-stop');
+      return { res: out, state: await agents.state(id) };
+    });
+    expect(res).toMatchObject({ status: 'stopped', stopReason: 'stopped', turns: 1 });
+    expect(fx.calls).toEqual(['slow_step:A']);
+    const kinds = state.messages.map((m) => m.kind);
+    expect(kinds).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
+    const callIds = state.messages[1].toolCallIds;
+    expect(state.messages.slice(2).map((m) => m.toolCallId)).toEqual(callIds);
+    expect(state.messages[3].isError).toBe(true);
+  });
+
+  it('workflow cancellation finishes the current tool and returns the final state', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'A' } }, { name: 'add', arguments: { a: 1, b: 1 } }]));
+    const { res } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Work.', model: PRIMARY });
+      await waitFor(() => fx.calls.includes('slow_step:A'), 'step A to start');
+      const handle = client.workflow.getHandle(id);
+      await handle.cancel();
+      await waitForState(agents, id, (s) => s.events.length > 0);
+      fx.latch.open();
+      const out = await agents.result(id);
+      await saveHistoryIfRecording(handle, 'agent-cancel');
+      return { res: out };
+    });
+    expect(res).toMatchObject({ status: 'stopped', stopReason: 'cancelled' });
+    expect(fx.calls).toEqual(['slow_step:A']);
+  });
+});
+
+describe('approvals and client tools', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+  });
+
+  it('approve, the same approval twice, an unknown id, and reject with a reason each behave as specified', async () => {
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'delete_file', arguments: { path: 'a.txt' }, id: 'toolu_one' },
+        { name: 'delete_file', arguments: { path: 'b.txt' }, id: 'toolu_two' },
+      ]),
+      reply.text('One deleted, one kept.'),
+    );
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Delete both files.', model: PRIMARY, approve: ['delete_file'] });
+      const waiting = await waitForState(agents, id, (s) => s.pendingApprovals.length === 2);
+      expect(waiting.status).toBe('awaiting_approval');
+      expect(waiting.pendingApprovals.map(({ toolCallId, tool, args }) => ({ toolCallId, tool, args }))).toEqual([
+        { toolCallId: 'toolu_one', tool: 'delete_file', args: { path: 'a.txt' } },
+        { toolCallId: 'toolu_two', tool: 'delete_file', args: { path: 'b.txt' } },
+      ]);
+      const first = waiting.pendingApprovals[0];
+      await expect(agents.approve(id, 'toolu_one')).resolves.toMatchObject({ state: 'approved' });
+      const again = agents.approve(id, 'toolu_one', { argsHash: first.argsHash });
+      await expect(again).rejects.toThrow(AgentClientError);
+      await expect(again).rejects.toThrow(/already approved/);
+      await expect(agents.approve(id, 'toolu_nope', { argsHash: first.argsHash })).rejects.toThrow(/no approval is pending for tool call toolu_nope/);
+      await expect(agents.approve(id, 'toolu_two', { argsHash: first.argsHash })).rejects.toThrow(/arguments of tool call toolu_two differ/);
+      expect(fx.calls).toEqual([]);
+      await agents.reject(id, 'toolu_two', { reason: 'keep b.txt, it is needed' });
+      const res = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-approvals');
+      return { res, state: await agents.state(id) };
+    });
+    expect(out.res).toMatchObject({ status: 'completed', finalText: 'One deleted, one kept.' });
+    expect(fx.calls).toEqual(['delete_file:a.txt']);
+    const sent = texts(fx.fake.requests[1].body);
+    expect(sent.find((t) => t.startsWith('result(toolu_one)'))).toContain('deleted a.txt');
+    expect(sent.find((t) => t.startsWith('result(toolu_two)'))).toContain('Rejected by the user: keep b.txt, it is needed');
+    const decided = out.state.events.filter((e) => e.type === 'approval_decided');
+    expect(decided).toEqual([
+      expect.objectContaining({ toolCallId: 'toolu_one', decision: 'approved', by: 'user' }),
+      expect.objectContaining({ toolCallId: 'toolu_two', decision: 'rejected', by: 'user', reason: 'keep b.txt, it is needed' }),
+    ]);
+  });
+
+  it('approve with edited arguments runs the tool with the edit, and the model is told', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'important.txt' }, id: 'toolu_edit' }]), reply.text('Deleted the temp file.'));
+    const res = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_*'] });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      await agents.approve(id, 'toolu_edit', { args: { path: 'temp.txt' } });
+      const r = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-approval-edited');
+      return r;
+    });
+    expect(res.status).toBe('completed');
+    expect(fx.calls).toEqual(['delete_file:temp.txt']);
+    const sent = texts(fx.fake.requests[1].body).find((t) => t.startsWith('result(toolu_edit)'));
+    expect(sent).toContain('edited the arguments');
+    expect(sent).toContain('deleted temp.txt');
+  });
+
+  it('edited arguments that break the tool schema come back as an error result the model reads', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'x' }, id: 'toolu_bad' }]), reply.text('ok'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_file'] });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      await agents.approve(id, 'toolu_bad', { args: { path: 42 } });
+      return agents.result(id);
+    });
+    expect(fx.calls).toEqual([]);
+    const body = fx.fake.requests[1].body;
+    const result = anthropicMessages(body)
+      .flatMap((m) => m.blocks)
+      .find((b) => b.type === 'tool_result');
+    expect(result?.is_error).toBe(true);
+  });
+
+  it('a client tool pauses the run until its result is submitted', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'pick_photo', arguments: { album: 'holidays' }, id: 'toolu_pick' }]), reply.text('Nice photo.'));
+    const res = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Show me a photo.', model: PRIMARY });
+      const waiting = await waitForState(agents, id, (s) => s.clientToolRequests.length === 1);
+      expect(waiting.status).toBe('awaiting_client_tools');
+      expect(waiting.clientToolRequests[0]).toEqual({ toolCallId: 'toolu_pick', tool: 'pick_photo', args: { album: 'holidays' } });
+      await agents.submitToolResult(id, 'toolu_pick', 'photo-42.jpg');
+      await expect(agents.submitToolResult(id, 'toolu_pick', 'again')).rejects.toThrow(/already has a result|no client tool call|ended/);
+      const r = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-client-tool');
+      return r;
+    });
+    expect(res).toMatchObject({ status: 'completed', finalText: 'Nice photo.' });
+    expect(texts(fx.fake.requests[1].body).find((t) => t.startsWith('result(toolu_pick)'))).toContain('photo-42.jpg');
+  });
+
+  it('refuses state and decisions for an unknown run id with one clear line', async () => {
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      await expect(agents.state('agent-does-not-exist')).rejects.toThrow('no agent run with id "agent-does-not-exist"');
+      await expect(client.workflow.getHandle('agent-does-not-exist').query(stateQuery)).rejects.toThrow();
+    });
+  });
+});
