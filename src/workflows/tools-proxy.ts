@@ -3,7 +3,7 @@
  * activity whose summary names the tool, so the Temporal UI shows which tool ran, with the
  * timeout and retry policy of that tool's catalogue entry.
  */
-import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import {
   DEFAULT_TOOL_PARALLELISM,
@@ -30,6 +30,9 @@ export function listTools(selection: ToolSelection): Promise<ToolCatalog> {
   return list(selection);
 }
 
+/** A call's input; `runId` defaults to the current run's id (half of the idempotency key). */
+export type ToolCallInput = Omit<ExecuteToolInput, 'name' | 'fingerprint' | 'runId'> & { runId?: string };
+
 function retryPolicy(entry: ToolCatalogEntry): RetryPolicy {
   const retry = entry.retry ?? {};
   return {
@@ -46,17 +49,14 @@ function retryPolicy(entry: ToolCatalogEntry): RetryPolicy {
  * Never throws for tool failures: when every attempt failed, the result is an error result the
  * model can read. Cancellation of the workflow (or of the surrounding scope) still propagates.
  */
-export async function executeToolCall(
-  entry: ToolCatalogEntry,
-  input: Omit<ExecuteToolInput, 'name' | 'fingerprint'>,
-): Promise<ExecuteToolOutput> {
+export async function executeToolCall(entry: ToolCatalogEntry, input: ToolCallInput): Promise<ExecuteToolOutput> {
   const { executeTool } = proxyActivities<ToolActivities>({
     startToCloseTimeout: entry.timeoutMs,
     retry: retryPolicy(entry),
     summary: `tool: ${entry.name}`,
   });
   try {
-    return await executeTool({ ...input, name: entry.name, fingerprint: entry.fingerprint });
+    return await executeTool({ ...input, runId: input.runId ?? workflowInfo().runId, name: entry.name, fingerprint: entry.fingerprint });
   } catch (err) {
     if (isCancellation(err)) throw err;
     if (err instanceof ActivityFailure) {
@@ -68,7 +68,7 @@ export async function executeToolCall(
 }
 
 /** One call of a turn, as the model made it. */
-export type ToolCallRequest = Omit<ExecuteToolInput, 'fingerprint'>;
+export type ToolCallRequest = ToolCallInput & { name: string };
 
 /**
  * Runs the independent server tool calls of one turn (already approved where approval was
@@ -93,4 +93,16 @@ export async function executeToolCalls(
   const lanes = Math.max(1, Math.min(parallelism, calls.length));
   await Promise.all(Array.from({ length: lanes }, lane));
   return results;
+}
+
+export interface ToolCallsWorkflowInput {
+  /** The pinned catalogue the calls are checked against. */
+  catalog: ToolCatalog;
+  calls: ToolCallRequest[];
+  parallelism?: number;
+}
+
+/** Runs tool calls durably outside an agent loop: each call is its own activity, retried under its tool's policy. */
+export async function toolCallsWorkflow(input: ToolCallsWorkflowInput): Promise<ExecuteToolOutput[]> {
+  return executeToolCalls(input.catalog, input.calls, input.parallelism);
 }
