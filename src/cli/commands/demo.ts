@@ -9,6 +9,7 @@ import { parsePort } from '../options';
 interface DemoOptions {
   wait: boolean;
   port: number;
+  uiPort?: number;
 }
 
 /** `durable-agents demo`: server (started when none answers), in-process worker, one sample run. */
@@ -17,11 +18,12 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('Run a sample job end to end: start a dev server when none is reachable, a worker in-process, one run; print its result and UI link.')
     .option('--port <port>', 'port of the local dev server to use or start', parsePort, 7233)
+    .option('--ui-port <port>', 'Web UI port of that server (default: port + 1000)', parsePort)
     .option('--no-wait', 'exit right after the run, stopping a dev server the demo started')
     .action(async (options: DemoOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
       configureWorkerLogging('WARN');
-      const server = await ensureTemporal({ port: options.port });
+      const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort });
       try {
         out(describeServer(server));
         const workflowId = await runSample(server, out);

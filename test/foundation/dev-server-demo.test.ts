@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { freePort } from '../../src/server/ports';
+import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
+import { REPO_ROOT } from '../kit/env';
+import { HISTORIES_DIR, workflowBundle } from '../kit/temporal';
+
+const temporalCli = process.env.DURABLE_AGENTS_TEST_CLI!;
+
+async function startDevServerCommand(port: number, uiPort: number, dbFilename: string) {
+  const child = spawnCli(['dev-server', '--port', String(port), '--ui-port', String(uiPort), '--db-filename', dbFilename]);
+  const output = await waitForOutput(child, /Press Ctrl-C to stop/);
+  return { child, output };
+}
+
+async function describeRun(address: string, workflowId: string) {
+  const connection = await Connection.connect({ address });
+  try {
+    return await new Client({ connection }).workflow.getHandle(workflowId).describe();
+  } finally {
+    await connection.close();
+  }
+}
+
+describe('dev-server and demo commands', () => {
+  it('runs the demo on `durable-agents dev-server`, lists it, records it, and keeps it across a restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-dev-server-'));
+    const dbFilename = path.join(dir, 'dev.db');
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const address = `127.0.0.1:${port}`;
+
+    const first = await startDevServerCommand(port, uiPort, dbFilename);
+    expect(first.output).toContain(`Web UI: http://127.0.0.1:${uiPort}`);
+    let workflowId: string;
+    try {
+      const demo = await runCli(['demo', '--no-wait', '--port', String(port), '--ui-port', String(uiPort)], {
+        env: { DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath },
+        cwd: dir,
+      });
+      expect(demo.stderr).toBe('');
+      expect(demo.code).toBe(0);
+      expect(demo.stdout).toContain(`using the server already running at ${address}`);
+      workflowId = /^Workflow: (\S+)/m.exec(demo.stdout)![1];
+      expect(demo.stdout).toMatch(/^Result: \S/m);
+      expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/${workflowId}/`);
+
+      const listed = execFileSync(temporalCli, ['workflow', 'list', '--address', address, '--query', `WorkflowId="${workflowId}"`, '-o', 'json'], {
+        encoding: 'utf8',
+      });
+      expect(JSON.parse(listed)).toEqual([expect.objectContaining({ execution: expect.objectContaining({ workflowId }), status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' })]);
+
+      if (process.env.RECORD_HISTORIES === '1') {
+        execFileSync(process.execPath, ['-r', './scripts/register-ts.js', 'scripts/record-history.ts', workflowId, '--name', 'demo'], {
+          cwd: REPO_ROOT,
+          env: { ...process.env, TEMPORAL_ADDRESS: address },
+        });
+      }
+      const recorded = JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, 'demo.json'), 'utf8'));
+      const demoType = (await describeRun(address, workflowId)).type;
+      expect(recorded.events[0].workflowExecutionStartedEventAttributes.workflowType.name).toBe(demoType);
+    } finally {
+      expect(await stopProcess(first.child)).toBe(0);
+    }
+
+    const second = await startDevServerCommand(port, uiPort, dbFilename);
+    try {
+      const description = await describeRun(address, workflowId);
+      expect(description.status.name).toBe('COMPLETED');
+    } finally {
+      await stopProcess(second.child);
+    }
+  });
+
+  it('starts its own dev server when none answers, keeping runs in .temporal/dev.db of the working directory', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-demo-'));
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const demo = await runCli(['demo', '--no-wait', '--port', String(port), '--ui-port', String(uiPort)], {
+      env: { DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath, TEMPORAL_ADDRESS: '' },
+      cwd: dir,
+    });
+    expect(demo.stderr).toBe('');
+    expect(demo.stdout).toContain(`Temporal: started a dev server at 127.0.0.1:${port}`);
+    expect(demo.stdout).toMatch(/^Result: \S/m);
+    expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/demo-`);
+    expect(fs.statSync(path.join(dir, '.temporal', 'dev.db')).size).toBeGreaterThan(0);
+  });
+});
