@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { reply } from '../../src/testing/fake-provider';
+import { agentFixture, anthropicMessages, PRIMARY, type AgentFixture } from '../agent/agent-kit';
+import { withWorker } from '../kit/temporal';
+import { startEverythingServer } from './fixtures/everything-server';
+
+describe('MCP servers serving an agent run on the Temporal server', () => {
+  let fx: AgentFixture;
+  let dir: string;
+  let everything: Awaited<ReturnType<typeof startEverythingServer>>;
+
+  beforeAll(async () => {
+    fx = await agentFixture();
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'da-agent-mcp-')));
+    everything = await startEverythingServer();
+  });
+  afterAll(async () => {
+    await fx.close();
+    await everything.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists tools of a stdio and a Streamable HTTP server and routes the model\'s calls to them', async () => {
+    const config = path.join(dir, 'mcp.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          files: { command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir] },
+          everything: { url: everything.url },
+        },
+      }),
+    );
+    const target = path.join(dir, 'hello.txt');
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'write_file', arguments: { path: target, content: 'written by the agent' } },
+        { name: 'echo', arguments: { message: 'ping' } },
+      ]),
+      reply.toolCalls([{ name: 'read_text_file', arguments: { path: target } }]),
+      reply.text('Done.'),
+    );
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Write a file, echo, read it back.', model: PRIMARY, tools: { mcpConfigPath: config, allow: ['write_file', 'read_text_file', 'echo'] } });
+      return agents.result(id);
+    });
+
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Done.' });
+    expect(fs.readFileSync(target, 'utf8')).toBe('written by the agent');
+    const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name).sort();
+    expect(offered).toEqual(['echo', 'read_text_file', 'write_file']);
+    const results = (turn: number) =>
+      anthropicMessages(fx.fake.requests[turn].body)
+        .at(-1)!
+        .blocks.filter((b) => b.type === 'tool_result')
+        .map((b) => JSON.stringify(b.content));
+    expect(results(1)).toEqual([expect.stringContaining('Successfully wrote'), expect.stringContaining('Echo: ping')]);
+    expect(results(2)).toEqual([expect.stringContaining('written by the agent')]);
+  });
+});
