@@ -5,8 +5,11 @@ export type PreparedBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redactedThinking'; data: string }
-  /** `input` is what a JSON body carries: the parsed arguments, or `{}` when `raw` does not parse. */
-  | { type: 'toolCall'; id: string; name: string; raw: string; input: Record<string, unknown> };
+  /**
+   * `input` is what a whole (non-streamed) Anthropic body carries: the parsed arguments, or the
+   * raw text when it does not parse, as Anthropic-compatible servers pass unparseable output on.
+   */
+  | { type: 'toolCall'; id: string; name: string; raw: string; input: Record<string, unknown> | string };
 
 export interface PreparedReply {
   blocks: PreparedBlock[];
@@ -59,12 +62,12 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
 
 const half = (s: string): string => s.slice(0, Math.ceil(s.length / 2));
 
-function parseObject(raw: string): Record<string, unknown> {
+function parseObject(raw: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : raw;
   } catch {
-    return {};
+    return raw;
   }
 }
 
