@@ -2,3 +2,4 @@
 export { helloWorkflow } from './hello';
 export { reactAgentWorkflow } from './agent';
 export { toolCallsWorkflow } from './tools-proxy';
+export { pevAgentWorkflow } from './pev';

@@ -52,3 +52,10 @@ export function unverifiedFinalText(verifierText: string, todos: readonly PevTod
     .map((t) => `${t.description}\n${t.result}`)
     .join('\n\n');
 }
+
+/** The final text when the cycle limit ends the run with the verifier still asking for improvements. */
+export function unfinishedFinalText(improvements: readonly string[], todos: readonly PevTodo[]): string {
+  const results = unverifiedFinalText('', todos);
+  const open = improvements.length ? `\n\nStill open:\n${improvements.map((i) => `- ${i}`).join('\n')}` : '';
+  return `${results || 'No task produced a result.'}${open}`;
+}

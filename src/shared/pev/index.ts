@@ -30,7 +30,7 @@ export {
   type RoleRegistry,
 } from './roles';
 export { parseRoleAnswer, correctiveReask, type ParsedAnswer } from './parse-response';
-export { plannerFallback, executorFallback, unverifiedFinalText } from './fallbacks';
+export { plannerFallback, executorFallback, unverifiedFinalText, unfinishedFinalText } from './fallbacks';
 export {
   afterPlannerRound,
   executorOutcome,
@@ -76,3 +76,15 @@ export {
   type ToolLedger,
 } from './tool-dedupe';
 export type { LoadPevPromptsInput, ReuseToolResultInput, PevActivities } from './activity-types';
+export {
+  pevProgressQuery,
+  pevOptionProblems,
+  resolvePevOptions,
+  type PevMode,
+  type PevOptions,
+  type ResolvedPevOptions,
+  type PevState,
+  type PevWorkflowInput,
+  type PevAgentResult,
+  type PevStateView,
+} from './contract';

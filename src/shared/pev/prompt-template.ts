@@ -82,11 +82,10 @@ export function plannerContinue(round: number, maxPlanningRounds: number): strin
   return `Planning round ${round} of at most ${maxPlanningRounds}. Refine the plan; set needsMorePlanning to false once it is complete. Answer with the planner-response JSON object.`;
 }
 
-/** The executor's user message for one round of one todo. */
+/** The executor's user message for one round of one todo (the plan itself is recited at every turn). */
 export function executorTask(args: {
   request: string;
   todo: PevTodo;
-  todos: readonly PevTodo[];
   round: number;
   maxExecutorRounds: number;
 }): string {
@@ -96,7 +95,6 @@ export function executorTask(args: {
       : `## Continue the current task: ${args.todo.id}\n${args.todo.description}`;
   return [
     head,
-    planRecitation(args.todos, args.todo.id),
     `Executor round ${args.round} of at most ${args.maxExecutorRounds} for this task. Check the conversation for results you already have before calling a tool. Finish with the executor-response JSON object.`,
   ].join('\n\n');
 }

@@ -1,0 +1,100 @@
+/**
+ * Input, carried state, result and query of the Planner → Executor → Verifier workflow. The
+ * agent's own signals, updates and `state` query (steer, follow-up, stop, approvals, switch model)
+ * apply unchanged; `state` gains a `pev` field with the progress.
+ */
+import { defineQuery } from '@temporalio/workflow';
+import type { AgentWorkflowInput } from '../agent/contracts';
+import type { ResolverState } from '../agent/resolver';
+import type { AgentResult, AgentStateView } from '../agent/types';
+import type { PevPrompts } from './prompt-template';
+import { DEFAULT_PEV_LIMITS, type PevEndReason, type PevLimits, type PevProgress, type PevTodo } from './state';
+import type { ToolLedger } from './tool-dedupe';
+
+/**
+ * - `pev`: planner rounds, executor per todo, verifier; improvements start another cycle.
+ * - `plan`: seed 004's Plan mode as a preset of the same workflow: one planning round, one cycle,
+ *   the verifier's answer is the summary (limits given explicitly still win).
+ */
+export type PevMode = 'pev' | 'plan';
+
+export interface PevOptions {
+  mode?: PevMode;
+  /** Model spec per role (`planner`, `executor`, `verifier`); a role without one uses the run's model. */
+  models?: Record<string, string>;
+  limits?: Partial<PevLimits>;
+  /** Worker-side directory with `<role>.md` business context and optional `core/<role>.md` overrides. */
+  promptsDir?: string;
+  /** Ask providers for schema-constrained JSON (`responseFormat: jsonSchema`). Default true. */
+  structuredOutput?: boolean;
+}
+
+/** Options with every default applied. */
+export interface ResolvedPevOptions {
+  mode: PevMode;
+  models: Record<string, string>;
+  limits: PevLimits;
+  promptsDir?: string;
+  structuredOutput: boolean;
+}
+
+/** What a PEV run keeps besides the agent state; plain JSON, carried across continue-as-new. */
+export interface PevState {
+  options: ResolvedPevOptions;
+  /** The request the current cycles work on (the task, or the latest follow-up). */
+  request: string;
+  prompts?: PevPrompts;
+  progress: PevProgress;
+  ledger: ToolLedger;
+  /** Failover position of each role that runs on its own model. */
+  roleResolvers: Record<string, ResolverState>;
+  endReason?: PevEndReason;
+}
+
+export interface PevWorkflowInput extends AgentWorkflowInput {
+  pev?: PevOptions;
+  /** Set by continue-as-new. */
+  pevCarry?: PevState;
+}
+
+/** The agent's result plus the todo list; `finalText` is the verifier's summary when it confirmed the work. */
+export interface PevAgentResult extends Omit<AgentResult, 'stopReason'> {
+  /** The agent's stop reason, or `max_cycles` / `unverified` when the rounds ended without a confirmed summary. */
+  stopReason: AgentResult['stopReason'] | Exclude<PevEndReason, 'completed'>;
+  todos: PevTodo[];
+  pev: { mode: PevMode; cycles: number; verified: boolean; endReason?: PevEndReason; trace: PevProgress['trace'] };
+}
+
+export type PevStateView = AgentStateView & { pev: PevProgress };
+
+/** Phase, cycle, round, current todo, todo statuses and the trace. */
+export const pevProgressQuery = defineQuery<PevProgress>('pevProgress');
+
+const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+
+/** Problems with user-given options, one readable line each. */
+export function pevOptionProblems(options: PevOptions | undefined): string[] {
+  if (!options) return [];
+  const problems: string[] = [];
+  if (options.mode !== undefined && options.mode !== 'pev' && options.mode !== 'plan') problems.push(`pev.mode must be "pev" or "plan", got "${String(options.mode)}"`);
+  for (const [name, value] of Object.entries(options.limits ?? {})) {
+    if (!(name in DEFAULT_PEV_LIMITS)) problems.push(`pev.limits.${name} is not a limit; known: ${Object.keys(DEFAULT_PEV_LIMITS).join(', ')}`);
+    else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
+  }
+  for (const [role, spec] of Object.entries(options.models ?? {})) {
+    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec)) problems.push(`pev.models.${role} "${String(spec)}" must look like provider/model`);
+  }
+  return problems;
+}
+
+export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions {
+  const mode = options.mode ?? 'pev';
+  const preset: Partial<PevLimits> = mode === 'plan' ? { maxPlanningRounds: 1, maxCycles: 1 } : {};
+  return {
+    mode,
+    models: { ...(options.models ?? {}) },
+    limits: { ...DEFAULT_PEV_LIMITS, ...preset, ...(options.limits ?? {}) },
+    ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
+    structuredOutput: options.structuredOutput ?? true,
+  };
+}

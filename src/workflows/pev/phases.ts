@@ -1,0 +1,216 @@
+/**
+ * The three phases over one shared conversation: the planner's rounds, the executor's rounds per
+ * todo, the verifier's verdict. Each phase returns a loop outcome when the run ended inside it,
+ * and otherwise moves `progress.phase` on. Phases start only from states a query can show and
+ * continue-as-new can carry: a cycle's start, or between two todos.
+ */
+import {
+  afterPlannerRound,
+  afterVerifier,
+  applyPlan,
+  correctiveReask,
+  executorFallback,
+  executorOutcome,
+  executorRole,
+  executorTask,
+  nextOpenTodo,
+  parseRoleAnswer,
+  plannerContinue,
+  plannerFallback,
+  plannerRole,
+  plannerTask,
+  unfinishedFinalText,
+  unverifiedFinalText,
+  verifierRole,
+  verifierTask,
+  type PevPhase,
+  type PevRoleDefinition,
+  type PevTodo,
+  type PlannerResponse,
+  type PlanningEndReason,
+  type TodoEndReason,
+} from '../../shared/pev';
+import { appendDrafts, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
+import { roleTurn, trace, type PevContext } from './role-turn';
+
+type Structured<T> = { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
+
+export function setPhase(pctx: PevContext, phase: PevPhase): void {
+  const { progress } = pctx.pev;
+  progress.phase = phase;
+  progress.round = 0;
+  if (phase !== 'executing') progress.currentTodoId = undefined;
+  mirrorPlan(pctx);
+  publishSearchAttributes(pctx.agent, phase);
+}
+
+/** The todos as the agent's plan, so the `state` view shows them too. */
+function mirrorPlan(pctx: PevContext): void {
+  const { todos } = pctx.pev.progress;
+  pctx.agent.state.plan = todos.map((t) => ({ id: t.id, title: `${t.description} (${t.status})`, done: t.status === 'completed' }));
+}
+
+const say = (pctx: PevContext, text: string) => appendDrafts(pctx.agent, [{ kind: 'user', text }]);
+
+/**
+ * Asks a tool-less role (planner, verifier) for its JSON answer: after an invalid answer, one
+ * corrective re-ask; after a second, `invalid` and the caller applies the role's fallback.
+ */
+async function askStructured<T>(pctx: PevContext, role: PevRoleDefinition<T>): Promise<Structured<T>> {
+  for (let attempt = 1; ; attempt++) {
+    const turn = await roleTurn(pctx, role as PevRoleDefinition);
+    if (turn.kind === 'end') return turn;
+    const raw = turn.kind === 'answer' ? turn.text : '';
+    const parsed =
+      turn.kind === 'answer'
+        ? parseRoleAnswer(role, turn.text)
+        : { ok: false as const, problems: [`the ${role.name} called tools (${turn.kind === 'toolsRefused' ? turn.tools.join(', ') : ''}); it never calls tools`] };
+    if (parsed.ok) return { kind: 'valid', value: parsed.value };
+    if (attempt === 2) {
+      trace(pctx, { type: 'fallback', role: role.name, problems: parsed.problems });
+      return { kind: 'invalid', raw };
+    }
+    trace(pctx, { type: 'reask', role: role.name, problems: parsed.problems });
+    await say(pctx, correctiveReask(role as PevRoleDefinition, parsed.problems));
+  }
+}
+
+function endPlanning(pctx: PevContext, plan: PlannerResponse, rounds: number, reason: PlanningEndReason): void {
+  const { progress } = pctx.pev;
+  progress.todos = applyPlan(progress.todos, plan.todos, progress.cycle);
+  trace(pctx, { type: 'planningEnded', rounds, reason, todoIds: progress.todos.map((t) => t.id) });
+  setPhase(pctx, 'executing');
+}
+
+/** Planner rounds of one cycle: `needsMorePlanning` asks for another, up to the planning-round limit. */
+export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
+  const { pev } = pctx;
+  const { progress, options } = pev;
+  setPhase(pctx, 'planning');
+  let lastValid: PlannerResponse | undefined;
+  for (let round = 1; ; round++) {
+    progress.round = round;
+    await say(
+      pctx,
+      round === 1
+        ? plannerTask({ request: pev.request, cycle: progress.cycle, maxPlanningRounds: options.limits.maxPlanningRounds, todos: progress.todos, improvements: progress.improvements })
+        : plannerContinue(round, options.limits.maxPlanningRounds),
+    );
+    const answer = await askStructured(pctx, plannerRole);
+    if (answer.kind === 'end') return answer.outcome;
+    if (answer.kind === 'invalid') {
+      endPlanning(pctx, plannerFallback({ request: pev.request, improvements: progress.improvements, lastValid }), round, 'fallback');
+      return undefined;
+    }
+    lastValid = answer.value;
+    const decision = afterPlannerRound(answer.value, round, options.limits);
+    if (decision.next === 'execute') {
+      endPlanning(pctx, answer.value, round, decision.reason);
+      return undefined;
+    }
+  }
+}
+
+function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
+  todo.status = status;
+  todo.endReason = reason;
+  trace(pctx, { type: 'todoEnded', todoId: todo.id, rounds: todo.rounds, status, reason });
+  mirrorPlan(pctx);
+}
+
+/**
+ * Executor rounds on one todo. A round is one model turn: tool calls lead to the next round with
+ * their results; a JSON answer is judged by seed 001's flow control; the round limit is the backstop.
+ */
+async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome | undefined> {
+  const { pev } = pctx;
+  const { progress, options } = pev;
+  const max = options.limits.maxExecutorRounds;
+  todo.status = 'executing';
+  progress.currentTodoId = todo.id;
+  mirrorPlan(pctx);
+  let prompt: string | undefined = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
+  let reasked = false;
+  for (;;) {
+    if (todo.rounds >= max) {
+      endTodo(pctx, todo, 'failed', 'max_executor_rounds');
+      return undefined;
+    }
+    todo.rounds += 1;
+    progress.round = todo.rounds;
+    if (prompt) await say(pctx, prompt);
+    prompt = undefined;
+    const turn = await roleTurn(pctx, executorRole);
+    if (turn.kind === 'end') return turn.outcome;
+    if (turn.kind !== 'answer') continue;
+    const parsed = parseRoleAnswer(executorRole, turn.text);
+    if (!parsed.ok) {
+      if (!reasked) {
+        reasked = true;
+        trace(pctx, { type: 'reask', role: executorRole.name, problems: parsed.problems });
+        prompt = correctiveReask(executorRole, parsed.problems);
+        continue;
+      }
+      trace(pctx, { type: 'fallback', role: executorRole.name, problems: parsed.problems });
+      const fallback = executorFallback(turn.text);
+      todo.result = fallback.result;
+      endTodo(pctx, todo, fallback.status, 'fallback');
+      return undefined;
+    }
+    reasked = false;
+    todo.result = parsed.value.summary;
+    const outcome = executorOutcome(parsed.value, todo.id);
+    if (outcome.done) {
+      endTodo(pctx, todo, outcome.status, outcome.reason);
+      return undefined;
+    }
+    prompt = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
+  }
+}
+
+/** Todos in priority order; continue-as-new may happen between two todos. */
+export async function executingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
+  for (;;) {
+    const todo = nextOpenTodo(pctx.pev.progress.todos);
+    if (!todo) break;
+    if (todo.rounds === 0 && shouldContinueAsNew(pctx.agent)) return 'continue_as_new';
+    const outcome = await executeTodo(pctx, todo);
+    if (outcome) return outcome;
+  }
+  setPhase(pctx, 'verifying');
+  return undefined;
+}
+
+/** One verifier round: a confirmed summary ends the rounds, improvements start the next cycle. */
+export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
+  const { pev } = pctx;
+  const { progress, options } = pev;
+  const { state } = pctx.agent;
+  setPhase(pctx, 'verifying');
+  progress.round = 1;
+  await say(pctx, verifierTask({ request: pev.request, todos: progress.todos, cycle: progress.cycle, maxCycles: options.limits.maxCycles }));
+  const answer = await askStructured(pctx, verifierRole);
+  if (answer.kind === 'end') return answer.outcome;
+  if (answer.kind === 'invalid') {
+    pev.endReason = 'unverified';
+    state.finalText = unverifiedFinalText(answer.raw, progress.todos);
+    setPhase(pctx, 'done');
+    return undefined;
+  }
+  const decision = afterVerifier(answer.value, progress.cycle, options.limits);
+  trace(pctx, { type: 'verified', passed: decision.next === 'finish', improvements: decision.next === 'finish' ? [] : decision.improvements });
+  if (decision.next === 'finish') {
+    pev.endReason = 'completed';
+    state.finalText = decision.finalText;
+    setPhase(pctx, 'done');
+  } else if (decision.next === 'replan') {
+    progress.improvements = decision.improvements;
+    progress.cycle += 1;
+    setPhase(pctx, 'planning');
+  } else {
+    pev.endReason = 'max_cycles';
+    state.finalText = unfinishedFinalText(decision.improvements, progress.todos);
+    setPhase(pctx, 'done');
+  }
+  return undefined;
+}

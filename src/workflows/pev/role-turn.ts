@@ -1,0 +1,174 @@
+/**
+ * One model turn of one role, built from the agent loop's steps: limits and stop first, steering
+ * into the conversation, the role's model (with its own failover chain), system prompt and
+ * structured output, then the tool phase with tool-call dedupe in front of it.
+ */
+import { limitReached } from '../../shared/agent/limits';
+import { initialResolverState } from '../../shared/agent/resolver';
+import type { ToolCallRequest } from '../../shared/agent/types';
+import {
+  findReusable,
+  planRecitation,
+  recordToolResult,
+  responseFormatOf,
+  reuseNote,
+  systemPromptOf,
+  type PevActivities,
+  type PevRoleDefinition,
+  type PevState,
+  type PevTraceEntry,
+} from '../../shared/pev';
+import {
+  callModelWithFailover,
+  closeUnanswered,
+  compactIfNeeded,
+  emit,
+  fail,
+  finish,
+  publishSearchAttributes,
+  recordAnswer,
+  resolveModel,
+  runToolCalls,
+  turnEndHook,
+  injectSteering,
+  type LoopOutcome,
+  type RunContext,
+} from '../agent';
+
+export interface PevContext {
+  agent: RunContext;
+  pev: PevState;
+  io: PevActivities;
+}
+
+export type TurnResult =
+  | { kind: 'answer'; text: string }
+  /** The role called tools; their results are in the conversation. */
+  | { kind: 'tools' }
+  /** A role without tools called some; they got "not run" results. */
+  | { kind: 'toolsRefused'; tools: string[] }
+  /** The run ended (stop, limit, error, hook). */
+  | { kind: 'end'; outcome: LoopOutcome };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export function trace(pctx: PevContext, entry: DistributiveOmit<PevTraceEntry, 'cycle'>): void {
+  pctx.pev.progress.trace.push({ ...entry, cycle: pctx.pev.progress.cycle } as PevTraceEntry);
+}
+
+/** Runs `fn` with the role's own model and failover position in place of the run's. */
+async function withRoleModel<T>(pctx: PevContext, role: string, fn: () => Promise<T>): Promise<T> {
+  const { state } = pctx.agent;
+  const model = pctx.pev.options.models[role];
+  if (!model) return fn();
+  const saved = { policy: state.config.resolver, resolver: state.resolver };
+  const policy = { ...saved.policy, primary: model };
+  state.config.resolver = policy;
+  state.resolver = pctx.pev.roleResolvers[role] ?? initialResolverState(policy);
+  try {
+    return await fn();
+  } finally {
+    pctx.pev.roleResolvers[role] = state.resolver;
+    state.config.resolver = saved.policy;
+    state.resolver = saved.resolver;
+  }
+}
+
+/** Answers calls identical to an earlier successful one from the stored result; returns the calls still to run. */
+async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallRequest[]): Promise<ToolCallRequest[]> {
+  const { state } = pctx.agent;
+  const rest: ToolCallRequest[] = [];
+  for (const call of calls) {
+    const earlier = call.malformed ? undefined : findReusable(pctx.pev.ledger, call);
+    if (!earlier) {
+      rest.push(call);
+      continue;
+    }
+    const seq = state.nextSeq;
+    state.nextSeq += 1;
+    const meta = await pctx.io.reuseToolResult({
+      conversationId: state.conversationId,
+      seq,
+      toolCallId: call.id,
+      fromHash: earlier.resultHash,
+      note: reuseNote(earlier),
+    });
+    state.messages.push(meta);
+    emit(pctx.agent, { type: 'tool_execution', toolCallId: call.id, tool: call.name, durationMs: 0, isError: false, skipped: `reused the result of ${earlier.toolCallId}` });
+    trace(pctx, { type: 'toolReused', todoId: pctx.pev.progress.currentTodoId, toolName: call.name, toolCallId: call.id, reusedFrom: earlier.toolCallId });
+  }
+  return rest;
+}
+
+/** Records the successful results of calls that ran, for later reuse. */
+function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): void {
+  const { state } = pctx.agent;
+  for (const call of calls) {
+    if (call.malformed) continue;
+    // A result of arguments the approver edited does not belong to the arguments the model wrote.
+    if (state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined)) continue;
+    const meta = state.messages.find((m) => m.kind === 'toolResult' && m.toolCallId === call.id);
+    if (meta && !meta.isError) pctx.pev.ledger = recordToolResult(pctx.pev.ledger, call, { resultHash: meta.hash, isError: false });
+  }
+}
+
+const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
+
+/** Read through a call: handlers change it while the turn awaits, which narrowing cannot see. */
+const stopRequest = (ctx: RunContext) => ctx.state.stopRequested;
+
+/** One turn of `role` on the shared conversation. */
+export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
+  const ctx = pctx.agent;
+  const { state } = ctx;
+  const { progress, options } = pctx.pev;
+  if (state.stopRequested) return end(await finish(ctx, state.stopRequested.reason));
+  const limit = limitReached(state.config.limits, state);
+  if (limit) return end(await finish(ctx, limit));
+  await injectSteering(ctx);
+
+  state.turn += 1;
+  state.turnsThisRun += 1;
+  const step = await withRoleModel(pctx, role.name, async () => {
+    resolveModel(ctx);
+    emit(ctx, { type: 'turn_start', model: state.resolver.current });
+    publishSearchAttributes(ctx, progress.phase);
+    await compactIfNeeded(ctx);
+    return callModelWithFailover(ctx, {
+      systemPrompt: systemPromptOf(pctx.pev.prompts ?? { templates: {}, businessContext: {} }, role.name),
+      responseFormat: options.structuredOutput ? responseFormatOf(role) : undefined,
+      toolChoice: role.usesTools ? undefined : 'none',
+      recitation: role.usesTools ? planRecitation(progress.todos, progress.currentTodoId) : undefined,
+    });
+  });
+  if (!step.ok) return end(await fail(ctx, { message: step.failure.message, type: step.failure.type, retryable: step.failure.retryable }));
+  const out = step.output;
+  await recordAnswer(ctx, out);
+
+  const hook = await turnEndHook(ctx, out);
+  if (hook !== 'go') {
+    await closeUnanswered(ctx, out);
+    if (hook === 'stop') return end(await finish(ctx, 'hook_stopped'));
+    return end(await fail(ctx, state.error ?? { message: 'on-turn-end hook failed', retryable: false }));
+  }
+  if (out.toolCalls.length === 0) {
+    if (out.stopReason === 'error') return end(await fail(ctx, { message: out.errorMessage ?? 'the model returned an error', type: 'ModelError', retryable: false }));
+    return { kind: 'answer', text: out.text };
+  }
+  if (!role.usesTools) {
+    await closeUnanswered(ctx, out, `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`);
+    return { kind: 'toolsRefused', tools: out.toolCalls.map((c) => c.name) };
+  }
+  if (out.toolCalls.length > state.config.limits.maxToolCallsPerTurn) {
+    await closeUnanswered(ctx, out, `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`);
+    return end(await finish(ctx, 'max_tool_calls'));
+  }
+  const toRun = await reuseIdenticalCalls(pctx, out.toolCalls);
+  if (toRun.length > 0) {
+    const outcome = await runToolCalls(ctx, toRun);
+    publishSearchAttributes(ctx, progress.phase);
+    recordResults(pctx, toRun);
+    if (outcome === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
+  }
+  return { kind: 'tools' };
+}
