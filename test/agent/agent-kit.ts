@@ -73,9 +73,11 @@ function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegist
       description: 'A step that takes a while.',
       parameters: z.object({ label: z.string() }),
       sideEffects: true,
-      execute: async ({ label }) => {
+      execute: async ({ label }, ctx) => {
         fixture.calls.push(`slow_step:${label}`);
-        await fixture.latch().opened;
+        // Ends early when the activity is cancelled (worker shutdown after a timed-out attempt).
+        const aborted = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await Promise.race([fixture.latch().opened, aborted]);
         return `step ${label} done`;
       },
     }),

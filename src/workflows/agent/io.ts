@@ -57,11 +57,11 @@ function toolRetry(tool: PinnedTool): RetryPolicy {
 export function createAgentIO(options: { taskQueue?: string; stream?: boolean } = {}): AgentIO {
   const queue = options.taskQueue ? { taskQueue: options.taskQueue } : {};
   const plain = proxyActivities<AgentActivities>({ ...queue, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
-  const hooks = (activity: string) =>
+  const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
       ...queue,
       startToCloseTimeout: '1 minute',
-      retry: HOOK_RETRY,
+      retry,
       summary: `hook: ${activity}`,
     })[activity];
   return {
@@ -92,6 +92,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
     },
     onTurnEnd: (activity, input) => (hooks(activity) as AgentHookActivities['onTurnEnd'])(input),
     onMessage: (activity, input) => (hooks(activity) as AgentHookActivities['onMessage'])(input),
-    onError: (activity, input) => (hooks(activity) as AgentHookActivities['onError'])(input),
+    // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
+    onError: (activity, input) => (hooks(activity, { maximumAttempts: 1 }) as AgentHookActivities['onError'])(input),
   };
 }
