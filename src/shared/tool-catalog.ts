@@ -93,6 +93,12 @@ export const DEFAULT_TOOL_RETRY: Required<Pick<ToolRetry, 'maximumAttempts' | 'i
   maximumAttempts: 3,
   initialIntervalMs: 1_000,
 };
+/**
+ * Extra start-to-close time of a tool activity over the tool's own `timeoutMs`: the worker stops
+ * waiting on the tool at `timeoutMs` and answers with a timeout error result, which is better for
+ * the model than an activity timeout followed by a retry.
+ */
+export const TOOL_ACTIVITY_GRACE_MS = 5_000;
 /** Upper bound of server tool calls of one turn running at the same time. */
 export const DEFAULT_TOOL_PARALLELISM = 4;
 

@@ -151,7 +151,9 @@ export class ToolRegistry {
     }
     const raw = checkRawArguments(input.args, this.limits);
     if (!raw.ok) return done(`Tool "${name}": ${raw.error}`, true);
-    const signal = options.signal ?? new AbortController().signal;
+    // The tool's own deadline: tools that honour the signal stop, and the result does not wait on those that do not.
+    const deadline = AbortSignal.timeout(entry.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     const key = idempotencyKey(input.runId, input.toolCallId);
 
     if (resolved.kind === 'mcp') {
@@ -177,10 +179,11 @@ export class ToolRegistry {
       signal,
     };
     try {
-      const value = await resolved.tool.execute(valid.value as Record<string, unknown>, ctx);
+      const value = await untilAborted(Promise.resolve(resolved.tool.execute(valid.value as Record<string, unknown>, ctx)), signal);
       return done(formatToolResult(value), false, entry.maxOutputChars);
     } catch (err) {
       if (err instanceof RetryableToolError) throw err;
+      if (deadline.aborted) return done(`Tool "${name}" timed out after ${entry.timeoutMs} ms.`, true);
       return done(`Tool "${name}" failed: ${errorText(err)}`, true, entry.maxOutputChars);
     }
   }
@@ -189,4 +192,23 @@ export class ToolRegistry {
   close(): Promise<void> {
     return this.mcpPool.close();
   }
+}
+
+/** Settles with the promise, or rejects as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }

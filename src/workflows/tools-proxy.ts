@@ -8,6 +8,7 @@ import type { RetryPolicy } from '@temporalio/common';
 import {
   DEFAULT_TOOL_PARALLELISM,
   DEFAULT_TOOL_RETRY,
+  TOOL_ACTIVITY_GRACE_MS,
   type ExecuteToolInput,
   type ExecuteToolOutput,
   type ToolActivities,
@@ -51,7 +52,7 @@ function retryPolicy(entry: ToolCatalogEntry): RetryPolicy {
  */
 export async function executeToolCall(entry: ToolCatalogEntry, input: ToolCallInput): Promise<ExecuteToolOutput> {
   const { executeTool } = proxyActivities<ToolActivities>({
-    startToCloseTimeout: entry.timeoutMs,
+    startToCloseTimeout: entry.timeoutMs + TOOL_ACTIVITY_GRACE_MS,
     retry: retryPolicy(entry),
     summary: `tool: ${entry.name}`,
   });

@@ -162,3 +162,23 @@ describe('tool registry', () => {
     expect(keys).toEqual(['r9:tc4']);
   });
 });
+
+describe('tool deadlines', () => {
+  it('answers with a timeout error when a tool outlives its timeout, and aborts its signal', async () => {
+    let aborted = false;
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'hang',
+        description: 'never finishes',
+        parameters: z.object({}),
+        timeoutMs: 50,
+        execute: (_a, ctx) =>
+          new Promise(() => {
+            ctx.signal.addEventListener('abort', () => (aborted = true));
+          }),
+      }),
+    );
+    expect(await registry.execute(call('hang', {}))).toMatchObject({ isError: true, content: 'Tool "hang" timed out after 50 ms.' });
+    expect(aborted).toBe(true);
+  });
+});
