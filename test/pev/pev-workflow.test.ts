@@ -1,0 +1,120 @@
+import { reply } from '../../src/testing/fake-provider';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { anthropicMessages } from '../agent/agent-kit';
+import { FALLBACK, answer, messageText, pevFixture, pevResult, roleOf, startPev, systemOf, type PevFixture } from './pev-kit';
+
+describe('planner → executor → verifier on a real server', () => {
+  let fx: PevFixture;
+  beforeAll(async () => {
+    fx = await pevFixture();
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+  });
+
+  it('runs two cycles: improvements go back to the planner and finalText is the verifier summary', async () => {
+    fx.fake.script(
+      answer.plan([
+        { id: 'task-1', description: 'Add 2 and 3' },
+        { id: 'task-2', description: 'Write the sum down' },
+      ]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+      answer.executed('2 + 3 = 5'),
+      reply.toolCalls([{ name: 'write_note', arguments: { text: 'sum 5' } }]),
+      answer.executed('wrote the note', { nextAction: 'complete' }),
+      answer.improve('Also add 10 to the sum'),
+      answer.plan([
+        { id: 'task-1', description: 'Add 2 and 3', status: 'completed' },
+        { id: 'task-3', description: 'Add 10 to 5' },
+      ]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 5, b: 10 } }]),
+      answer.executed('5 + 10 = 15', { todos: [{ id: 'task-3', description: 'Add 10 to 5', priority: 2, status: 'completed' }] }),
+      answer.verified('The sum of 2 and 3 is 5; adding 10 gives 15.'),
+    );
+    const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const id = await startPev(client, taskQueue, { task: 'Add 2 and 3, note it, then add 10.', pev: { models: { executor: FALLBACK } } });
+      const res = await pevResult(client, id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-two-cycles');
+      return res;
+    });
+
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'completed', finalText: 'The sum of 2 and 3 is 5; adding 10 gives 15.' });
+    expect(result.pev).toMatchObject({ cycles: 2, verified: true, endReason: 'completed' });
+    expect(result.todos.map((t) => [t.id, t.status, t.endReason])).toEqual([
+      ['task-1', 'completed', 'taskCompleted'],
+      ['task-3', 'completed', 'todoStatus'],
+    ]);
+    expect(result.pev.trace.map((e) => `${e.cycle}:${e.type}${'reason' in e ? `:${e.reason}` : ''}${'passed' in e ? `:${e.passed}` : ''}`)).toEqual([
+      '1:planningEnded:planned',
+      '1:todoEnded:taskCompleted',
+      '1:todoEnded:nextAction',
+      '1:verified:false',
+      '2:planningEnded:planned',
+      '2:todoEnded:todoStatus',
+      '2:verified:true',
+    ]);
+    expect(fx.calls).toEqual(['add:2+3', 'write_note:sum 5', 'add:5+10']);
+
+    // Who answered what: the executor ran on its own model (OpenAI wire), the others on the run's.
+    const requests = fx.fake.requests;
+    expect(requests.map((r) => r.error)).toEqual(new Array(10).fill(undefined));
+    expect(requests.map((r) => (r.api === 'openai' ? 'executor' : roleOf(r)))).toEqual([
+      'planner',
+      'executor',
+      'executor',
+      'executor',
+      'executor',
+      'verifier',
+      'planner',
+      'executor',
+      'executor',
+      'verifier',
+    ]);
+    // The planner calls no tools; it still sees them (the history holds tool calls).
+    expect(requests[0].body.tool_choice).toEqual({ type: 'none' });
+    expect(requests[1].body.tool_choice).toBeUndefined();
+    // The verifier's improvements reach the planner of the next cycle; the plan is recited to the executor.
+    expect(messageText(requests[6])).toContain('- Also add 10 to the sum');
+    expect(JSON.stringify(requests[7].body.messages)).toContain('[x] task-1 (priority 1, completed): Add 2 and 3');
+    expect(systemOf(requests[5])).toContain('"component": "verifier-response"');
+  });
+
+  it('answers a repeated identical tool call from the earlier result without running the tool again', async () => {
+    fx.fake.script(
+      answer.plan([
+        { id: 'task-1', description: 'Add 2 and 3' },
+        { id: 'task-2', description: 'Double-check 2 + 3' },
+      ]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+      answer.executed('5'),
+      reply.toolCalls([{ name: 'add', arguments: { b: 3, a: 2 } }]),
+      answer.executed('still 5'),
+      answer.verified('2 + 3 = 5'),
+    );
+    const { result, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.' });
+      const res = await pevResult(client, id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-dedupe');
+      return { result: res, state: await agents.state(id) };
+    });
+    expect(result.finalText).toBe('2 + 3 = 5');
+    expect(fx.calls).toEqual(['add:2+3']);
+    const reused = result.pev.trace.filter((e) => e.type === 'toolReused');
+    expect(reused).toEqual([expect.objectContaining({ type: 'toolReused', cycle: 1, todoId: 'task-2', toolName: 'add' })]);
+    const execution = state.events.filter((e) => e.type === 'tool_execution');
+    expect(execution.map((e) => (e.type === 'tool_execution' ? e.skipped ?? 'ran' : ''))).toEqual(['ran', expect.stringMatching(/^reused the result of /)]);
+    // The model receives the earlier result, marked as reused.
+    const messages = anthropicMessages(fx.fake.requests[4].body);
+    const toolResults = messages.flatMap((m) => m.blocks).filter((b) => b.type === 'tool_result');
+    expect(toolResults).toHaveLength(2);
+    const [first, second] = toolResults.map((b) => b.content);
+    expect(first).toEqual([{ type: 'text', text: '5' }]);
+    expect(second).toEqual([
+      { type: 'text', text: `[Identical call already made as ${String(toolResults[0].tool_use_id)}; its result is reused and the tool was not run again.]` },
+      { type: 'text', text: '5' },
+    ]);
+  });
+});
