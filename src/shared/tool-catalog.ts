@@ -48,6 +48,23 @@ export interface ToolCatalog {
   unavailableServers?: { name: string; error: string }[];
 }
 
+/** One server of an `mcpServers` config: `command`/`args`/`env`/`cwd` for stdio, `url`/`headers` for Streamable HTTP. */
+export interface McpServerSpec {
+  type?: 'stdio' | 'http' | 'streamable-http' | 'streamableHttp';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  disabled?: boolean;
+}
+
+/** The widely used `mcpServers` config format. */
+export interface McpServersConfig {
+  mcpServers: Record<string, McpServerSpec>;
+}
+
 /** Which tools a run may use. Sent with every tool activity call so the worker applies the same rules. */
 export interface ToolSelection {
   /** Tool names or prefix patterns ending in `*` (`fs_*`). Absent = every tool. */
@@ -56,6 +73,12 @@ export interface ToolSelection {
   deny?: string[];
   /** Path (on the worker) of an `mcpServers` JSON config file. */
   mcpConfigPath?: string;
+  /**
+   * The config itself, for workers on other machines (the CLI's `--mcp FILE` can send it). It is
+   * stored in workflow history: write secrets as `${VAR}`, which the worker expands from its own
+   * environment. Used instead of `mcpConfigPath` when both are set.
+   */
+  mcpConfig?: McpServersConfig;
   /** Root directory the built-in file tools are jailed to. Without it the file tools refuse every path. */
   workspaceRoot?: string;
   /** Tool names or patterns that must be approved by a human before they run (overrides the tool's own mode). */

@@ -4,7 +4,7 @@ export { builtinTools, type BuiltinToolOptions } from './builtin/index';
 export { guardedFetch } from './builtin/fetch';
 export { braveSearchProvider, type WebSearchProvider, type WebSearchResult } from './builtin/web-search';
 export { McpPool } from './mcp/pool';
-export { loadMcpConfig, parseMcpConfig, McpConfigError, type NamedMcpServer } from './mcp/config';
+export { loadMcpConfig, mcpServersFrom, parseMcpConfig, readMcpConfigFile, McpConfigError, type NamedMcpServer } from './mcp/config';
 
 import { builtinTools, type BuiltinToolOptions } from './builtin/index';
 import { ToolRegistry, type ToolRegistryOptions } from './registry';

@@ -15,7 +15,7 @@ import { RetryableToolError, TOOL_NAME_PATTERN, ToolRegistrationError, type Func
 import { toolFingerprint } from './fingerprint';
 import { capOutput, errorText, formatToolResult } from './format';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
-import { loadMcpConfig } from './mcp/config';
+import { loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
 import { McpPool } from './mcp/pool';
 import { DEFAULT_ARGUMENT_LIMITS, checkRawArguments, schemaFromJsonSchema, strictParameters, validateWithSchema, type ArgumentLimits } from './validate';
 
@@ -100,8 +100,10 @@ export class ToolRegistry {
   }
 
   private async mcpListing(selection: ToolSelection): Promise<McpListing> {
-    if (!selection.mcpConfigPath) return { routes: [], unavailable: [] };
-    const servers = await loadMcpConfig(selection.mcpConfigPath);
+    let servers: NamedMcpServer[];
+    if (selection.mcpConfig) servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config");
+    else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath);
+    else return { routes: [], unavailable: [] };
     return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reply } from '../../src/testing/fake-provider';
+import { readMcpConfigFile } from '../../src/tools';
 import { agentFixture, anthropicMessages, PRIMARY, type AgentFixture } from '../agent/agent-kit';
 import { withWorker } from '../kit/temporal';
 import { startEverythingServer } from './fixtures/everything-server';
@@ -22,7 +23,7 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists tools of a stdio and a Streamable HTTP server and routes the model\'s calls to them', async () => {
+  it('lists tools of a stdio and a Streamable HTTP server sent with the run, and routes the model\'s calls to them', async () => {
     const config = path.join(dir, 'mcp.json');
     fs.writeFileSync(
       config,
@@ -44,7 +45,7 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     );
     const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Write a file, echo, read it back.', model: PRIMARY, tools: { mcpConfigPath: config, allow: ['write_file', 'read_text_file', 'echo'] } });
+      const id = await agents.start({ task: 'Write a file, echo, read it back.', model: PRIMARY, tools: { mcpConfig: await readMcpConfigFile(config), allow: ['write_file', 'read_text_file', 'echo'] } });
       return agents.result(id);
     });
 

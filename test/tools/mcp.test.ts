@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { effectiveToolMode, findTool, type ExecuteToolInput, type ToolSelection } from '../../src/shared/tool-catalog';
-import { McpConfigError, ToolRegistry, defineTool, parseMcpConfig } from '../../src/tools';
+import { McpConfigError, ToolRegistry, defineTool, parseMcpConfig, readMcpConfigFile } from '../../src/tools';
 import { McpConnectionError } from '../../src/tools/mcp/pool';
 import { contextServerConfig } from './fixtures/context-server';
 import { startEverythingServer } from './fixtures/everything-server';
@@ -162,5 +162,9 @@ describe('MCP tools from real servers', () => {
       { name: 'x', config: { url: 'http://h/', headers: { Authorization: 'Bearer t0k' } } },
     ]);
     await expect(newRegistry().catalog({ mcpConfigPath: path.join(dir, 'missing.json') })).rejects.toThrow(/Cannot read MCP config/);
+    const withSecret = writeConfig('secret.json', { api: { url: 'http://h/', headers: { Authorization: 'Bearer ${API_TOKEN}' } } });
+    expect(await readMcpConfigFile(withSecret)).toEqual({ mcpServers: { api: { url: 'http://h/', headers: { Authorization: 'Bearer ${API_TOKEN}' } } } });
+    fs.writeFileSync(path.join(dir, 'bad.json'), '{"mcpServers": {"bad name!": {"command": "x"}}}');
+    await expect(readMcpConfigFile(path.join(dir, 'bad.json'))).rejects.toThrow(/server names use letters/);
   });
 });

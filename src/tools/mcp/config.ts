@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import type { McpServersConfig } from '../../shared/tool-catalog';
 
 const stdioServer = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -17,11 +18,17 @@ const httpServer = z.strictObject({
   disabled: z.boolean().optional(),
 });
 
-const serverName = z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, 'server names use letters, digits, "_" and "-" (at most 32)');
+const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 /** The widely used `mcpServers` file format (Claude Desktop, Cursor, …). */
 export const mcpConfigSchema = z.object({
-  mcpServers: z.record(serverName, z.union([stdioServer, httpServer])),
+  mcpServers: z.record(z.string(), z.union([stdioServer, httpServer])).superRefine((servers, ctx) => {
+    for (const name of Object.keys(servers)) {
+      if (!SERVER_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `server name "${name}": server names use letters, digits, "_" and "-" (at most 32)` });
+      }
+    }
+  }),
 });
 
 export type McpStdioServer = z.output<typeof stdioServer>;
@@ -55,21 +62,32 @@ function expandAll(record: Record<string, string> | undefined, env: NodeJS.Proce
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, env, `${where} "${k}"`)]));
 }
 
-/** Parses config text. Disabled servers are left out. */
-export function parseMcpConfig(text: string, source = 'MCP config', env: NodeJS.ProcessEnv = process.env): NamedMcpServer[] {
-  let json: unknown;
+function parseJson(text: string, source: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new McpConfigError(`${source} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+function validate(json: unknown, source: string): z.output<typeof mcpConfigSchema> {
   const parsed = mcpConfigSchema.safeParse(json);
   if (!parsed.success) {
     throw new McpConfigError(
       `${source} is not a valid mcpServers config (each server needs "command" for stdio or "url" for Streamable HTTP):\n${z.prettifyError(parsed.error)}`,
     );
   }
-  return Object.entries(parsed.data.mcpServers)
+  return parsed.data;
+}
+
+/** Parses config text. Disabled servers are left out; `${VAR}` in env values and headers is expanded. */
+export function parseMcpConfig(text: string, source = 'MCP config', env: NodeJS.ProcessEnv = process.env): NamedMcpServer[] {
+  return mcpServersFrom(parseJson(text, source), source, env);
+}
+
+/** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
+export function mcpServersFrom(json: unknown, source = 'MCP config', env: NodeJS.ProcessEnv = process.env): NamedMcpServer[] {
+  return Object.entries(validate(json, source).mcpServers)
     .filter(([, config]) => !config.disabled)
     .map(([name, config]) => {
       const where = `${source}: server "${name}"`;
@@ -86,4 +104,20 @@ export async function loadMcpConfig(path: string): Promise<NamedMcpServer[]> {
     throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
   }
   return parseMcpConfig(text, path);
+}
+
+/**
+ * Reads and validates a config file for sending it with a run (`ToolSelection.mcpConfig`), as the
+ * CLI's `--mcp FILE` does. `${VAR}` references stay as they are: the worker expands them.
+ */
+export async function readMcpConfigFile(path: string): Promise<McpServersConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
+  }
+  const json = parseJson(text, path);
+  validate(json, path);
+  return json as McpServersConfig;
 }
