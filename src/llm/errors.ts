@@ -17,6 +17,8 @@ export interface ErrorContext {
   model?: string;
   /** The call's own deadline fired: whatever the SDK threw, this is a timeout. */
   timedOut?: boolean;
+  /** The caller's signal aborted: whatever the SDK threw (a stream may just end), this is an abort. */
+  callerAborted?: boolean;
   timeoutMs?: number;
 }
 
@@ -36,6 +38,7 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_
 
 const CONTEXT_TOO_LONG =
   /prompt is too long|context[ _]length|maximum context|context window|too many (input )?tokens|input is too long|reduce the length/i;
+const QUOTA = /insufficient_quota|credit balance|billing|exceeded your current quota/i;
 const CONTENT_FILTERED = /content[ _](management )?policy|content[ _]filter|safety system|flagged as/i;
 
 /** Anthropic body error types, used when a stream reports an error after the HTTP status was 200. */
@@ -76,7 +79,7 @@ export function classifyError(err: unknown, context: ErrorContext = {}): Applica
   if (context.timedOut) {
     return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, { cause });
   }
-  if (isAbort(err)) return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
+  if (context.callerAborted || isAbort(err)) return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
   if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) {
     return llmFailure(LLM_FAILURE.timeout, `${where}request timed out`, { cause });
   }
@@ -100,7 +103,9 @@ function classifyApiError(err: SdkApiError, where: string): ApplicationFailure {
   const { providerType, code, message } = bodyFacts(err);
   let type: LlmFailureType =
     status !== undefined ? typeForStatus(status) : ((providerType ? BODY_TYPES[providerType] : undefined) ?? LLM_FAILURE.serverError);
-  if (type === LLM_FAILURE.badRequest || type === LLM_FAILURE.contextTooLong) {
+  if ((type === LLM_FAILURE.rateLimited || type === LLM_FAILURE.badRequest || type === LLM_FAILURE.authentication) && (code === 'insufficient_quota' || QUOTA.test(message))) {
+    type = LLM_FAILURE.quotaExceeded;
+  } else if (type === LLM_FAILURE.badRequest || type === LLM_FAILURE.contextTooLong) {
     if (code === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(message)) type = LLM_FAILURE.contextTooLong;
     else if (code === 'content_filter' || code === 'content_policy_violation' || CONTENT_FILTERED.test(message)) {
       type = LLM_FAILURE.contentFiltered;

@@ -86,6 +86,7 @@ function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedC
     provider: provider.id,
     model: spec.model,
     timedOut: deadline.aborted && !ctx.signal?.aborted,
+    callerAborted: ctx.signal?.aborted === true,
     timeoutMs: config.timeoutMs,
   });
   return { call, adapter: ADAPTERS[provider.api], errorContext };
@@ -119,7 +120,11 @@ export async function* stream(request: ModelRequest, ctx: CallContext = {}): Asy
   }
   const { call, adapter, errorContext } = resolved;
   try {
-    yield* adapter.stream(call);
+    for await (const event of adapter.stream(call)) {
+      // Events already buffered keep arriving after an abort; the caller asked for no more.
+      if (ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('aborted');
+      yield event;
+    }
   } catch (err) {
     const failure = classifyError(err, errorContext());
     yield errorEvent(failure);

@@ -16,6 +16,8 @@ export const LLM_FAILURE = {
   connection: 'LlmConnectionError',
   /** 409. Retryable. */
   conflict: 'LlmConflict',
+  /** Billing or quota exhausted (OpenAI `insufficient_quota`, Anthropic low credit balance). Not retryable. */
+  quotaExceeded: 'LlmQuotaExceeded',
   /** 401, 403, or a missing API key. Not retryable. */
   authentication: 'LlmAuthentication',
   /** 400, 404, 422. Not retryable: the request itself is wrong. */
@@ -58,6 +60,7 @@ export const PROVIDER_SWITCH_LLM_FAILURES: readonly LlmFailureType[] = [
   LLM_FAILURE.overloaded,
   LLM_FAILURE.serverError,
   LLM_FAILURE.authentication,
+  LLM_FAILURE.quotaExceeded,
 ];
 
 export const isLlmFailureType = (type: string | undefined | null): type is LlmFailureType =>

@@ -37,9 +37,13 @@ describe('call options on the wire', () => {
     const options: CallOptions = { temperature: 0.2, topP: 0.9, maxTokens: 321, stopSequences: ['END'] };
     expect(await bodyFor(CLAUDE, options)).toMatchObject({ temperature: 0.2, top_p: 0.9, max_tokens: 321, stop_sequences: ['END'] });
     // OpenAI proper takes max_completion_tokens; compatible servers take max_tokens.
-    const gpt = await bodyFor(GPT, options);
+    const gpt = await bodyFor('openai/gpt-4.1', options);
     expect(gpt).toMatchObject({ temperature: 0.2, top_p: 0.9, max_completion_tokens: 321, stop: ['END'] });
     expect(gpt).not.toHaveProperty('max_tokens');
+    // Reasoning models refuse sampling knobs, so they are left out rather than failing the call.
+    const reasoning = await bodyFor(GPT, options);
+    expect(reasoning).not.toHaveProperty('temperature');
+    expect(reasoning).not.toHaveProperty('top_p');
     expect(await bodyFor(COMPAT, options)).toMatchObject({ max_tokens: 321 });
   });
 

@@ -70,6 +70,19 @@ const MATRIX: Row[] = [
     type: LLM_FAILURE.contentFiltered,
     retryable: false,
   },
+  {
+    name: '429 with code insufficient_quota',
+    only: 'openai',
+    step: reply.error(429, { code: 'insufficient_quota', message: 'You exceeded your current quota.' }),
+    type: LLM_FAILURE.quotaExceeded,
+    retryable: false,
+  },
+  {
+    name: '400 saying the credit balance is too low',
+    step: reply.error(400, { message: 'Your credit balance is too low to access the Anthropic API.' }),
+    type: LLM_FAILURE.quotaExceeded,
+    retryable: false,
+  },
 ];
 
 async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailure> {
@@ -137,6 +150,20 @@ describe('failures inside a stream', () => {
 });
 
 describe('cancellation and configuration failures', () => {
+  it.each(SPECS)('%s: aborting mid-stream ends the stream as LlmAborted, not as a broken connection', async (spec) => {
+    fake.script(reply.text('A long answer that the caller stops reading halfway through.'));
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    const failure = await failureOf(async () => {
+      for await (const e of stream({ model: spec, messages: [user('hi')] }, { signal: controller.signal, config: configFor(fake) })) {
+        events.push(e);
+        if (e.type === 'textDelta') controller.abort();
+      }
+    });
+    expect(failure.type).toBe(LLM_FAILURE.aborted);
+    expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: LLM_FAILURE.aborted, retryable: false });
+  });
+
   it.each(SPECS)('%s: aborting the signal cancels the call as a non-retryable LlmAborted', async (spec) => {
     fake.script(reply.hang());
     const controller = new AbortController();

@@ -96,6 +96,28 @@ describe('a conversation handed between providers', () => {
     });
   }
 
+  it('MiniMax thinking returns to the same MiniMax model only', async () => {
+    fake.script(
+      reply.blocks([
+        { type: 'thinking', thinking: 'M2 reasoning' },
+        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+      ]),
+      reply.text('same model'),
+      reply.text('other model'),
+    );
+    const config = configFor(fake);
+    const options = { tools: TOOLS };
+    const turn = await complete({ model: 'minimax/MiniMax-M2', messages: [user('go')], options }, { config });
+    const tc = toolCallsOf(turn)[0];
+    const messages: Message[] = [user('go'), turn, toolResult(tc.id, tc.name, 'x')];
+    await complete({ model: 'minimax/MiniMax-M2', messages, options }, { config });
+    await complete({ model: 'minimax/MiniMax-M2.5', messages, options }, { config });
+    const [, same, other] = fake.requests;
+    expect([same.status, other.status]).toEqual([200, 200]);
+    expect(blocksOf(same).filter((b) => b.type === 'thinking')).toHaveLength(1);
+    expect(blocksOf(other).filter((b) => b.type === 'thinking')).toHaveLength(0);
+  });
+
   it('the fake would have refused the naive hand-over, so the checks above have teeth', async () => {
     fake.script(
       reply.blocks([
@@ -106,7 +128,7 @@ describe('a conversation handed between providers', () => {
     const config = configFor(fake);
     const claudeTurn = await complete({ model: CLAUDE, messages: [user('go')], options: { tools: TOOLS, thinkingBudget: 2048, maxTokens: 1024 } }, { config });
     // Pretend MiniMax wrote Claude's turn: its signature is then sent to the MiniMax endpoint.
-    const forged: AssistantMessage = { ...claudeTurn, provider: 'minimax' };
+    const forged: AssistantMessage = { ...claudeTurn, provider: 'minimax', model: 'MiniMax-M2.5' };
     const tc = toolCallsOf(claudeTurn)[0];
     await expect(
       complete({ model: MINIMAX, messages: [user('go'), forged, toolResult(tc.id, tc.name, 'x')], options: { tools: TOOLS } }, { config }),

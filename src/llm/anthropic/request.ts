@@ -1,9 +1,9 @@
 /**
  * Neutral request → Anthropic Messages request (also MiniMax's Anthropic-compatible endpoint).
  *
- * - Thinking blocks with signatures go back only to the provider that wrote them; elsewhere
- *   they are dropped (their signature would be rejected, and as plain text the model tends to
- *   imitate them).
+ * - Thinking blocks with signatures go back only to the family that wrote them (any Claude model
+ *   on `anthropic`; the same model on other Anthropic-format providers); elsewhere they are
+ *   dropped (their signature would be rejected, and as plain text models tend to imitate them).
  * - Prompt-cache breakpoints: the end of the stable prefix (system prompt, or the last tool when
  *   there is no system prompt) and the last block of the conversation.
  * - JSON response formats are emulated with a system instruction: Anthropic-format endpoints
@@ -29,7 +29,7 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 export function toAnthropicParams(request: ModelRequest, providerId: string, model: string, info: ResolvedModelInfo): Params {
   const options: CallOptions = request.options ?? {};
   const cache = options.cache !== false;
-  const messages = toAnthropicMessages(request.messages, providerId);
+  const messages = toAnthropicMessages(request.messages, providerId, model);
   const maxTokens = options.maxTokens ?? Math.min(info.maxOutputTokens, DEFAULT_MAX_TOKENS);
   const wantsThinking = options.thinkingBudget !== undefined && options.thinkingBudget > 0 && (info.capabilities.thinking || !info.known);
   // With thinking on, an assistant turn that ends in tool calls must start with a signed thinking
@@ -69,7 +69,7 @@ function toolChoice(choice: ToolChoice): Anthropic.ToolChoice {
 }
 
 /** Converts and merges consecutive same-role turns, as the Messages API requires alternation. */
-export function toAnthropicMessages(messages: Message[], providerId: string): MessageParam[] {
+export function toAnthropicMessages(messages: Message[], providerId: string, model: string): MessageParam[] {
   const out: MessageParam[] = [];
   const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
     if (blocks.length === 0) return;
@@ -91,13 +91,13 @@ export function toAnthropicMessages(messages: Message[], providerId: string): Me
         },
       ]);
     } else {
-      const sameProvider = message.provider === providerId;
+      const sameFamily = message.provider === providerId && (providerId === 'anthropic' || message.model === model);
       const blocks: ContentBlockParam[] = [];
       for (const block of message.content) {
         if (block.type === 'text') {
           if (block.text !== '') blocks.push({ type: 'text', text: block.text });
         } else if (block.type === 'thinking') {
-          if (!sameProvider) continue;
+          if (!sameFamily) continue;
           if (block.redacted) blocks.push({ type: 'redacted_thinking', data: block.thinking });
           else if (block.signature) blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
         } else {

@@ -35,8 +35,10 @@ export function toOpenAIParams(request: ModelRequest, providerId: string, model:
     if (providerId === 'openai') params.max_completion_tokens = options.maxTokens;
     else params.max_tokens = options.maxTokens;
   }
-  if (options.temperature !== undefined) params.temperature = options.temperature;
-  if (options.topP !== undefined) params.top_p = options.topP;
+  // OpenAI's reasoning models refuse sampling parameters other than their defaults.
+  const reasoningModel = providerId === 'openai' && info.capabilities.thinking;
+  if (options.temperature !== undefined && !reasoningModel) params.temperature = options.temperature;
+  if (options.topP !== undefined && !reasoningModel) params.top_p = options.topP;
   if (options.stopSequences?.length) params.stop = options.stopSequences;
   if (options.tools?.length) {
     params.tools = options.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
@@ -49,7 +51,7 @@ export function toOpenAIParams(request: ModelRequest, providerId: string, model:
         ? { type: 'json_object' }
         : { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false } };
   }
-  if (options.thinkingBudget && providerId === 'openai' && info.capabilities.thinking) {
+  if (options.thinkingBudget && reasoningModel) {
     params.reasoning_effort = options.thinkingBudget <= 2048 ? 'low' : options.thinkingBudget <= 8192 ? 'medium' : 'high';
   }
   return params;

@@ -22,6 +22,13 @@ export function validateOpenAIRequest(body: Obj): OpenAIValidationError | undefi
     return fail("Invalid request: 'max_tokens' and 'max_completion_tokens' cannot both be set.", 'max_tokens');
   }
   if (body.stream_options !== undefined && body.stream !== true) return fail('The \'stream_options\' parameter is only allowed when \'stream\' is enabled.', 'stream_options');
+  if (/^(o\d|gpt-5)/.test(body.model)) {
+    for (const knob of ['temperature', 'top_p'] as const) {
+      if (body[knob] !== undefined && body[knob] !== 1) {
+        return fail(`Unsupported value: '${knob}' does not support ${String(body[knob])} with this model. Only the default (1) value is supported.`, knob);
+      }
+    }
+  }
   const toolError = validateTools(body.tools, body.tool_choice);
   if (toolError) return toolError;
 
