@@ -116,11 +116,18 @@ describe('MCP tools from real servers', () => {
         ctx: contextServerConfig(),
         off: { ...filesystemServer(ws), disabled: true },
         broken: { command: path.join(dir, 'no-such-binary') },
+        failing: { command: process.execPath, args: ['-e', 'console.error("missing API key FOO_TOKEN"); process.exit(2)'] },
       }),
     };
     const catalog = await newRegistry().catalog(selection);
     expect(catalog.tools.map((t) => t.server)).toEqual(['ctx', 'ctx', 'ctx']);
-    expect(catalog.unavailableServers).toEqual([{ name: 'broken', error: expect.stringMatching(/Cannot connect to MCP server "broken"/) }]);
+    expect(catalog.unavailableServers).toEqual(
+      expect.arrayContaining([
+        { name: 'broken', error: expect.stringMatching(/Cannot connect to MCP server "broken"/) },
+        { name: 'failing', error: expect.stringMatching(/Cannot connect to MCP server "failing"[\s\S]*Server stderr:\nmissing API key FOO_TOKEN/) },
+      ]),
+    );
+    expect(catalog.unavailableServers).toHaveLength(2);
   });
 
   it('reconnects to a server that died, and notices a changed description against the pinned catalogue', async () => {

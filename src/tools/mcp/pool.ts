@@ -31,13 +31,21 @@ function connectionKey(server: NamedMcpServer): string {
   return `${server.name}\u0000${JSON.stringify(server.config)}`;
 }
 
-function transportFor(server: NamedMcpServer): Transport {
+const STDERR_TAIL_CHARS = 2_000;
+
+/** The transport of a server, and the tail of a stdio server's stderr for error messages. */
+function transportFor(server: NamedMcpServer): { transport: Transport; stderrTail: () => string } {
   const { config } = server;
   if (isStdioServer(config)) {
     // The SDK merges `env` over a small safe default (PATH, HOME, …), not over the worker's whole environment.
-    return new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'ignore' });
+    const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'pipe' });
+    let tail = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    });
+    return { transport, stderrTail: () => tail.trim() };
   }
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  return { transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }), stderrTail: () => '' };
 }
 
 function toMcpTool(tool: Tool): McpTool {
@@ -71,11 +79,13 @@ export class McpPool {
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         connection.tools = undefined;
       });
+      const { transport, stderrTail } = transportFor(server);
       try {
-        await client.connect(transportFor(server), { timeout: timeoutMs });
+        await client.connect(transport, { timeout: timeoutMs });
       } catch (err) {
         await client.close().catch(() => undefined);
-        throw new McpConnectionError(`Cannot connect to MCP server "${server.name}": ${(err as Error).message}`);
+        const stderr = stderrTail();
+        throw new McpConnectionError(`Cannot connect to MCP server "${server.name}": ${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`);
       }
       return connection;
     })();
