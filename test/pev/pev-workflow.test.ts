@@ -3,7 +3,7 @@ import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { anthropicMessages } from '../agent/agent-kit';
 import { FALLBACK, answer, messageText, pevFixture, pevResult, roleOf, startPev, systemOf, type PevFixture } from './pev-kit';
 
-describe('planner → executor → verifier on a real server', () => {
+describe('planner → executor → verifier on a real server, replaying every workflow task', () => {
   let fx: PevFixture;
   beforeAll(async () => {
     fx = await pevFixture();
@@ -33,7 +33,7 @@ describe('planner → executor → verifier on a real server', () => {
       answer.executed('5 + 10 = 15', { todos: [{ id: 'task-3', description: 'Add 10 to 5', priority: 2, status: 'completed' }] }),
       answer.verified('The sum of 2 and 3 is 5; adding 10 gives 15.'),
     );
-    const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+    const result = await withWorker({ activities: fx.pevActivities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
       const id = await startPev(client, taskQueue, { task: 'Add 2 and 3, note it, then add 10.', pev: { models: { executor: FALLBACK } } });
       const res = await pevResult(client, id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-two-cycles');
@@ -93,7 +93,7 @@ describe('planner → executor → verifier on a real server', () => {
       answer.executed('still 5'),
       answer.verified('2 + 3 = 5'),
     );
-    const { result, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+    const { result, state } = await withWorker({ activities: fx.pevActivities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.' });
       const res = await pevResult(client, id);
