@@ -10,9 +10,10 @@ import { MessageAssembler, type StreamEvent } from '../shared/stream-events';
 import { anthropicAdapter } from './anthropic/adapter';
 import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './config';
 import { classifyError, type ErrorContext } from './errors';
-import { configFailure } from './failures';
+import { configFailure, llmFailure } from './failures';
 import { openaiAdapter } from './openai/adapter';
 import type { CallContext, ProviderAdapter, ResolvedCall } from './types';
+import { requestProblems } from './validate-request';
 
 export { classifyError, retryAfterFromHeaders } from './errors';
 export type { ErrorContext } from './errors';
@@ -21,6 +22,7 @@ export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, Provi
 export type { CallContext } from './types';
 export type { LlmFailureDetails } from './failures';
 export { parseToolArguments } from './tool-arguments';
+export { requestProblems } from './validate-request';
 export { toAnthropicToolId, toOpenAIToolId } from './tool-ids';
 export { computeCost };
 
@@ -68,6 +70,10 @@ function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedC
     throw configFailure(
       `Provider "${provider.id}" has no base URL: set ${provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL' : `"baseUrl" for it in the config file`}.`,
     );
+  }
+  const problems = requestProblems(request);
+  if (problems.length) {
+    throw llmFailure(LLM_FAILURE.badRequest, `Invalid request for ${request.model}:\n- ${problems.join('\n- ')}`);
   }
   const apiKey = readApiKey(provider, config);
   // The call's own deadline, distinguishable from the caller's abort (SDK timeout errors are not
