@@ -21,6 +21,7 @@ import {
 } from '../shared/agent/contracts';
 import type { AgentResult, AgentStateView } from '../shared/agent/types';
 import { DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
 import { AgentClientError, explain } from './errors';
 
 export interface StartAgentOptions extends AgentOptions {
@@ -28,6 +29,8 @@ export interface StartAgentOptions extends AgentOptions {
   id?: string;
   /** Task queue of the worker; default the client's. */
   taskQueue?: string;
+  /** Planner → Executor → Verifier options (kind `pev` only): mode, per-role models, limits, prompts directory. */
+  pev?: PevOptions;
 }
 
 export interface AgentListEntry {
@@ -54,10 +57,10 @@ export class AgentClient {
     const kind = options.kind ?? 'react';
     if (!isAgentKind(kind)) throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
     const config = buildAgentConfig({ ...options, kind });
-    const problems = configProblems(config);
+    const problems = [...configProblems(config), ...pevOptionProblems(options.pev)];
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
-    const input: AgentWorkflowInput = { config };
+    const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && options.pev ? { config, pev: options.pev } : { config };
     await this.client.workflow.start(AGENT_WORKFLOWS[kind], { workflowId: id, taskQueue: options.taskQueue ?? this.taskQueue, args: [input] });
     return id;
   }
