@@ -5,7 +5,7 @@ import type { PevAgentResult, PevStateView } from '../../src/shared/pev';
 import { AgentClientError } from '../../src/client/errors';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { PRIMARY, answer, messageText, pevFixture, pevResult, roleOf, systemOf, waitFor, type PevFixture } from './pev-kit';
+import { PRIMARY, answer, messageText, pevFixture, roleOf, systemOf, waitFor, type PevFixture } from './pev-kit';
 
 const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
 
