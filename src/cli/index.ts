@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAgentCommands } from './commands/agent';
 import { registerDemoCommand } from './commands/demo';
 import { registerDevServerCommand } from './commands/dev-server';
 import { registerWorkerCommand } from './commands/worker';
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
   registerDevServerCommand(program);
   registerWorkerCommand(program);
   registerDemoCommand(program);
+  registerAgentCommands(program);
   return program;
 }
 

@@ -3,7 +3,7 @@
  * decide approvals, submit client tool results, read state and results, stop, list.
  */
 import crypto from 'node:crypto';
-import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { argsHash as hashArgs } from '../shared/agent/approvals';
 import { buildAgentConfig, configProblems, type AgentOptions } from '../shared/agent/config';
 import {
@@ -78,6 +78,14 @@ export class AgentClient {
     try {
       return await op(this.handle(id));
     } catch (err) {
+      if (err instanceof WorkflowNotFoundError) {
+        // Signals to a closed run are refused as "not found"; say which it is.
+        const status = await this.handle(id)
+          .describe()
+          .then((d) => d.status.name)
+          .catch(() => undefined);
+        if (status && status !== 'RUNNING') throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
+      }
       throw explain(err, id);
     }
   }

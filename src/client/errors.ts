@@ -10,12 +10,12 @@ export class AgentClientError extends Error {
 /** Turns SDK errors into {@link AgentClientError}s naming the run. */
 export function explain(err: unknown, id: string): unknown {
   if (err instanceof AgentClientError) return err;
+  if (err instanceof Error && /already completed/i.test(err.message)) return new AgentClientError(`run "${id}" has already ended`);
   if (err instanceof WorkflowNotFoundError) return new AgentClientError(`no agent run with id "${id}"`);
   if (err instanceof WorkflowUpdateFailedError) {
     const cause = err.cause instanceof ApplicationFailure || err.cause instanceof Error ? err.cause.message : err.message;
     return new AgentClientError(`refused by run "${id}": ${cause}`);
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return new AgentClientError(`run "${id}" did not answer the update in time; retry`);
-  if (err instanceof Error && /workflow execution already completed/i.test(err.message)) return new AgentClientError(`run "${id}" has already ended`);
   return err;
 }

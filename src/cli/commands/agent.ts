@@ -1,0 +1,247 @@
+/**
+ * Agent commands: run, steer, follow-up, approve, reject, state, result, stop, list. Each prints
+ * what the user asked for; every failure is one line (see cli/index.ts) and a non-zero exit.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { AgentClient, AgentClientError } from '../../client/index';
+import { connectClient, connectionSettingsFromEnv } from '../../client/connection';
+import { AGENT_WORKFLOWS, isAgentKind } from '../../shared/agent/contracts';
+import type { AgentResult, AgentStateView } from '../../shared/agent/types';
+import { totalTokens } from '../../shared/messages';
+
+/** What the commands need from outside; tests pass their own. */
+export interface AgentCommandDeps {
+  /** A client for one command, and how to release it. */
+  connect(): Promise<{ agents: AgentClient; close(): Promise<void> }>;
+  out(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultDeps: AgentCommandDeps = {
+  async connect() {
+    const settings = connectionSettingsFromEnv();
+    const client = await connectClient(settings);
+    return { agents: new AgentClient(client, settings.taskQueue), close: () => client.connection.close() };
+  },
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  env: process.env,
+};
+
+/** Environment variable with the default model spec of `run`. */
+export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
+  return n;
+};
+const spec = (value: string): string => {
+  if (!/^[^/\s]+\/\S+$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a model spec (provider/model, e.g. anthropic/claude-sonnet-4-6).`);
+  return value;
+};
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function parseArgsJson(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new AgentClientError(`--args is not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
+  return value as Record<string, unknown>;
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+
+function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string {
+  const u = r.usage;
+  return `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`;
+}
+
+export function formatResult(r: AgentResult): string {
+  const lines = [r.finalText || '(no final text)', '', `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`];
+  if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
+  return lines.join('\n');
+}
+
+export function formatState(s: AgentStateView): string {
+  const lines = [
+    `${s.id} (${s.kind}): ${s.status}${s.stopReason ? ` (${s.stopReason})` : ''}`,
+    `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
+  ];
+  for (const a of s.pendingApprovals) lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
+  for (const c of s.clientToolRequests) lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
+  if (s.steeringQueued || s.followUpsQueued) lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
+  const last = s.events.slice(-5).map((e) => e.type);
+  if (last.length) lines.push(`recent events: ${last.join(', ')}`);
+  if (s.error) lines.push(`error: ${s.error.type ?? 'error'}: ${s.error.message}`);
+  return lines.join('\n');
+}
+
+interface RunOptions {
+  agent: string;
+  model?: string;
+  fallback?: string[];
+  maxTurns?: number;
+  tools?: string;
+  mcp?: string;
+  approve?: string[];
+  workspace?: string;
+  detach?: boolean;
+  json?: boolean;
+}
+
+export function registerAgentCommands(program: Command, deps: AgentCommandDeps = defaultDeps): void {
+  const withClient = async <T>(fn: (agents: AgentClient) => Promise<T>): Promise<T> => {
+    const { agents, close } = await deps.connect();
+    try {
+      return await fn(agents);
+    } finally {
+      await close().catch(() => undefined);
+    }
+  };
+
+  program
+    .command('run')
+    .description('Start an agent run on TASK and wait for its result (or print its id with --detach).')
+    .argument('<task>', 'what the agent should do')
+    .option('--agent <kind>', `agent kind: ${Object.keys(AGENT_WORKFLOWS).join(' | ')}`, 'react')
+    .option('--model <spec>', `model spec, e.g. anthropic/claude-sonnet-4-6 (default: $${MODEL_ENV})`, spec)
+    .option('--fallback <spec>', 'fallback model, tried in order when the model keeps failing (repeatable)', (v: string, p: string[]) => collect(spec(v), p))
+    .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
+    .option('--tools <names>', 'comma-separated tool names or prefix* patterns the agent may use (default: all)')
+    .option('--mcp <file>', 'mcpServers JSON config whose tools the agent may use')
+    .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
+    .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
+    .option('--detach', 'print the run id and return without waiting')
+    .option('--json', 'print the result as one JSON object')
+    .action(async (task: string, o: RunOptions) => {
+      if (!isAgentKind(o.agent)) throw new AgentClientError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+      const model = o.model ?? deps.env[MODEL_ENV];
+      if (!model) throw new AgentClientError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+      spec(model);
+      let mcpConfigPath: string | undefined;
+      if (o.mcp) {
+        mcpConfigPath = path.resolve(o.mcp);
+        if (!fs.existsSync(mcpConfigPath)) throw new AgentClientError(`--mcp file ${mcpConfigPath} does not exist`);
+      }
+      let workspaceRoot: string | undefined;
+      if (o.workspace) {
+        workspaceRoot = path.resolve(o.workspace);
+        if (!fs.statSync(workspaceRoot, { throwIfNoEntry: false })?.isDirectory()) throw new AgentClientError(`--workspace ${workspaceRoot} is not a directory`);
+      }
+      const allow = o.tools ? o.tools.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+      await withClient(async (agents) => {
+        const id = await agents.start({
+          task,
+          kind: o.agent,
+          model,
+          fallbacks: o.fallback,
+          ...(o.maxTurns ? { limits: { maxTurns: o.maxTurns } } : {}),
+          tools: { ...(allow ? { allow } : {}), ...(mcpConfigPath ? { mcpConfigPath } : {}), ...(workspaceRoot ? { workspaceRoot } : {}) },
+          approve: o.approve,
+        });
+        if (o.detach) {
+          deps.out(o.json ? JSON.stringify({ id }) : id);
+          return;
+        }
+        const result = await agents.result(id);
+        deps.out(o.json ? JSON.stringify(result) : formatResult(result));
+      });
+    });
+
+  program
+    .command('steer')
+    .description('Redirect a running agent: remaining tool calls of its turn are skipped, TEXT goes to the model next.')
+    .argument('<id>')
+    .argument('<text>')
+    .action((id: string, text: string) => withClient(async (agents) => deps.out(`steering sent (message ${await agents.steer(id, text)})`)));
+
+  program
+    .command('follow-up')
+    .description('Queue TEXT for when the agent would otherwise finish; it starts a new turn.')
+    .argument('<id>')
+    .argument('<text>')
+    .action((id: string, text: string) => withClient(async (agents) => deps.out(`follow-up queued (message ${await agents.followUp(id, text)})`)));
+
+  program
+    .command('approve')
+    .description('Approve a pending tool call, optionally with edited arguments.')
+    .argument('<id>')
+    .argument('<call-id>')
+    .option('--args <json>', 'run the tool with these arguments instead (a JSON object)')
+    .action((id: string, callId: string, o: { args?: string }) =>
+      withClient(async (agents) => {
+        const args = o.args === undefined ? undefined : parseArgsJson(o.args);
+        const r = await agents.approve(id, callId, args ? { args } : {});
+        deps.out(`${r.tool} ${r.toolCallId}: ${r.state}${args ? ' with edited arguments' : ''}`);
+      }),
+    );
+
+  program
+    .command('reject')
+    .description('Reject a pending tool call; the model reads the reason.')
+    .argument('<id>')
+    .argument('<call-id>')
+    .option('--reason <text>', 'why (shown to the model)')
+    .action((id: string, callId: string, o: { reason?: string }) =>
+      withClient(async (agents) => {
+        const r = await agents.reject(id, callId, o.reason ? { reason: o.reason } : {});
+        deps.out(`${r.tool} ${r.toolCallId}: ${r.state}`);
+      }),
+    );
+
+  program
+    .command('state')
+    .description('Show a run: status, turn, model, usage, pending approvals and client calls.')
+    .argument('<id>')
+    .option('--json', 'print the full state as JSON')
+    .action((id: string, o: { json?: boolean }) =>
+      withClient(async (agents) => {
+        const s = await agents.state(id);
+        deps.out(o.json ? json(s) : formatState(s));
+      }),
+    );
+
+  program
+    .command('result')
+    .description('Wait for a run to end and print its result.')
+    .argument('<id>')
+    .option('--json', 'print the result as one JSON object')
+    .action((id: string, o: { json?: boolean }) =>
+      withClient(async (agents) => {
+        const r = await agents.result(id);
+        deps.out(o.json ? JSON.stringify(r) : formatResult(r));
+      }),
+    );
+
+  program
+    .command('stop')
+    .description('Stop a run after its current step; open tool calls get results.')
+    .argument('<id>')
+    .action((id: string) =>
+      withClient(async (agents) => {
+        await agents.stop(id);
+        deps.out(`stop sent to ${id}`);
+      }),
+    );
+
+  program
+    .command('list')
+    .description('List agent runs, newest first.')
+    .option('--json', 'print as JSON')
+    .option('--limit <n>', 'at most this many', positiveInt, 50)
+    .action((o: { json?: boolean; limit: number }) =>
+      withClient(async (agents) => {
+        const runs = await agents.list(o.limit);
+        if (o.json) return deps.out(json(runs));
+        if (runs.length === 0) return deps.out('no agent runs');
+        for (const r of runs) {
+          deps.out(`${r.id}  ${r.kind ?? '?'}  ${r.agentStatus ?? r.status.toLowerCase()}  ${r.model ?? ''}  $${(r.costUsd ?? 0).toFixed(4)}  ${r.startTime}`);
+        }
+      }),
+    );
+}

@@ -1,0 +1,110 @@
+import { Command, CommanderError } from 'commander';
+import { registerAgentCommands } from '../../src/cli/commands/agent';
+import { AgentClient } from '../../src/client/index';
+import { reply } from '../../src/testing/fake-provider';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, agentFixture, waitFor, waitForState, type AgentFixture } from './agent-kit';
+import type { Client } from '@temporalio/client';
+
+/** The agent commands on the test server; returns what they printed. */
+function cliOn(client: Client, taskQueue: string, env: NodeJS.ProcessEnv = {}) {
+  return async (...args: string[]): Promise<string> => {
+    const printed: string[] = [];
+    const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+    registerAgentCommands(program, {
+      connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
+      out: (text) => printed.push(text),
+      env,
+    });
+    await program.parseAsync(['node', 'durable-agents', ...args]);
+    return printed.join('\n');
+  };
+}
+
+describe('agent CLI', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+  });
+
+  it('runs a multi-turn tool-calling run with an approval, from run --detach to result --json', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'toolu_cli' }]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 20, b: 22 } }]),
+      reply.text('Deleted b.txt; the answer is 42.', { usage: { input: 120, output: 9, cacheRead: 30 } }),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = cliOn(client, taskQueue);
+      const { id } = JSON.parse(await cli('run', '--model', PRIMARY, '--approve', 'delete_file', '--max-turns', '5', '--detach', '--json', 'Delete a.txt, then add 20 and 22.'));
+      expect(id).toMatch(/^agent-/);
+      const state = await waitForState(new AgentClient(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
+      expect(JSON.parse(await cli('state', id, '--json'))).toMatchObject({ turn: 1, model: PRIMARY, pendingApprovals: [{ toolCallId: 'toolu_cli', tool: 'delete_file', args: { path: 'a.txt' } }] });
+      expect(await cli('state', id)).toContain('awaiting approval: toolu_cli delete_file {"path":"a.txt"}');
+      expect(await cli('approve', id, 'toolu_cli', '--args', '{"path":"b.txt"}')).toBe('delete_file toolu_cli: approved with edited arguments');
+      const result = JSON.parse(await cli('result', id, '--json'));
+      expect(result).toEqual(
+        expect.objectContaining({
+          id,
+          status: 'completed',
+          stopReason: 'completed',
+          finalText: 'Deleted b.txt; the answer is 42.',
+          turns: 3,
+          usage: expect.objectContaining({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheReadTokens: 30, cacheWriteTokens: 0 }),
+          costUsd: expect.any(Number),
+        }),
+      );
+      expect(fx.calls).toEqual(['delete_file:b.txt', 'add:20+22']);
+      expect(await cli('result', id)).toContain(`${id}: completed (completed) after 3 turns on ${PRIMARY}`);
+      const listed = JSON.parse(await cli('list', '--json')) as { id: string }[];
+      expect(listed.map((r) => r.id)).toContain(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-cli-run');
+    });
+  });
+
+  it('steer, follow-up, reject and stop reach the run', async () => {
+    fx.resetLatch();
+    fx.fake.script(
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'A' } }, { name: 'slow_step', arguments: { label: 'B' } }]),
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'c.txt' }, id: 'toolu_rej' }]),
+      reply.text('Kept c.txt.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = cliOn(client, taskQueue, { DURABLE_AGENTS_MODEL: PRIMARY });
+      const id = await cli('run', '--approve', 'delete_file', '--detach', 'Steps then delete.');
+      await waitFor(() => fx.calls.includes('slow_step:A'), 'step A');
+      expect(await cli('steer', id, 'Skip B, delete c.txt instead.')).toMatch(/^steering sent \(message .+\)$/);
+      expect(await cli('follow-up', id, 'Then say what you kept.')).toMatch(/^follow-up queued/);
+      const agents = new AgentClient(client, taskQueue);
+      await waitForState(agents, id, (s) => s.steeringQueued === 1);
+      fx.latch.open();
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      expect(await cli('reject', id, 'toolu_rej', '--reason', 'c.txt stays')).toBe('delete_file toolu_rej: rejected');
+      fx.fake.script(reply.text('I kept c.txt.'));
+      const result = JSON.parse(await cli('result', id, '--json'));
+      expect(result).toMatchObject({ status: 'completed', finalText: 'I kept c.txt.', turns: 4 });
+      await expect(cli('stop', id)).rejects.toThrow(`run "${id}" has already ended`);
+    });
+    expect(fx.calls).toEqual(['slow_step:A']);
+  });
+
+  it('refuses unknown ids and bad arguments with one clear line', async () => {
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = cliOn(client, taskQueue);
+      await expect(cli('state', 'agent-missing')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
+      await expect(cli('result', 'agent-missing')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
+      await expect(cli('steer', 'agent-missing', 'hi')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
+      await expect(cli('approve', 'agent-missing', 'c1', '--args', '{nope')).rejects.toThrow(/^--args is not valid JSON/);
+      await expect(cli('approve', 'agent-missing', 'c1', '--args', '[1]')).rejects.toThrow(/^--args must be a JSON object/);
+      await expect(cli('run', 'no model given')).rejects.toThrow('no model: pass --model provider/model or set DURABLE_AGENTS_MODEL');
+      await expect(cli('run', '--model', 'gpt4', 'x')).rejects.toThrow(CommanderError);
+      await expect(cli('run', '--model', PRIMARY, '--max-turns', '0', 'x')).rejects.toThrow(CommanderError);
+      await expect(cli('run', '--model', PRIMARY, '--agent', 'swarm', 'x')).rejects.toThrow(/^unknown --agent "swarm"/);
+      await expect(cli('run', '--model', PRIMARY, '--mcp', '/nonexistent/mcp.json', 'x')).rejects.toThrow(/--mcp file \/nonexistent\/mcp.json does not exist/);
+    });
+  });
+});
