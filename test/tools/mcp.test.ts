@@ -150,6 +150,25 @@ describe('MCP tools from real servers', () => {
     expect(changed.content).toMatch(/changed since this run's tool catalogue was pinned/);
   });
 
+  it('opens a new Streamable HTTP session after the server restarted', async () => {
+    const own = await startEverythingServer();
+    const selection = { mcpConfigPath: writeConfig('http-restart.json', { everything: { url: own.url } }) };
+    const registry = newRegistry();
+    try {
+      expect((await registry.execute(call('echo', { message: 'one' }, selection))).content).toBe('Echo: one');
+      await own.stop('SIGKILL');
+      const restarted = await startEverythingServer(own.port);
+      try {
+        await expect(registry.execute(call('echo', { message: 'two' }, selection))).rejects.toBeInstanceOf(McpConnectionError);
+        expect((await registry.execute(call('echo', { message: 'three' }, selection))).content).toBe('Echo: three');
+      } finally {
+        await restarted.stop('SIGKILL');
+      }
+    } finally {
+      await own.stop('SIGKILL');
+    }
+  });
+
   it('lets no annotation exempt a tool from approval', async () => {
     const selection = { mcpConfigPath: writeConfig('annotations.json', { everything: { url: everything.url } }), approve: ['*'] };
     const catalog = await newRegistry().catalog(selection);

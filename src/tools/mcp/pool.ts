@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isStdioServer, type NamedMcpServer } from './config';
 
 const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
@@ -160,8 +160,10 @@ export class McpPool {
   }
 }
 
-/** JSON-RPC errors from the server carry a numeric `code`; a closed connection or anything else is the transport failing. */
+/**
+ * A JSON-RPC error the server answered with (`McpError`) is the tool's failure; a closed
+ * connection, an HTTP-level error (such as a lost session) or anything else is the transport's.
+ */
 function isTransportFailure(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code !== 'number' || code === ErrorCode.ConnectionClosed;
+  return !(err instanceof McpError) || err.code === ErrorCode.ConnectionClosed;
 }
