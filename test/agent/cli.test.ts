@@ -42,7 +42,7 @@ describe('agent CLI', () => {
       const cli = cliOn(client, taskQueue);
       const { id } = JSON.parse(await cli('run', '--model', PRIMARY, '--approve', 'delete_file', '--max-turns', '5', '--detach', '--json', 'Delete a.txt, then add 20 and 22.'));
       expect(id).toMatch(/^agent-/);
-      const state = await waitForState(new AgentClient(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
+      await waitForState(new AgentClient(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
       expect(JSON.parse(await cli('state', id, '--json'))).toMatchObject({ turn: 1, model: PRIMARY, pendingApprovals: [{ toolCallId: 'toolu_cli', tool: 'delete_file', args: { path: 'a.txt' } }] });
       expect(await cli('state', id)).toContain('awaiting approval: toolu_cli delete_file {"path":"a.txt"}');
       expect(await cli('approve', id, 'toolu_cli', '--args', '{"path":"b.txt"}')).toBe('delete_file toolu_cli: approved with edited arguments');
