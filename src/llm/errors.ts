@@ -72,7 +72,6 @@ function typeForStatus(status: number): LlmFailureType {
  * taken from `retry-after-ms` / `retry-after` when the provider sent them.
  */
 export function classifyError(err: unknown, context: ErrorContext = {}): ApplicationFailure {
-  if (err instanceof ApplicationFailure) return err;
   const where = context.provider ? `${context.provider}${context.model ? `/${context.model}` : ''}: ` : '';
   const cause = err instanceof Error ? err : undefined;
 
@@ -80,6 +79,7 @@ export function classifyError(err: unknown, context: ErrorContext = {}): Applica
     return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, { cause });
   }
   if (context.callerAborted || isAbort(err)) return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
+  if (err instanceof ApplicationFailure) return err;
   if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) {
     return llmFailure(LLM_FAILURE.timeout, `${where}request timed out`, { cause });
   }

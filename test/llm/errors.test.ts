@@ -151,7 +151,7 @@ describe('failures inside a stream', () => {
 
 describe('cancellation and configuration failures', () => {
   it.each(SPECS)('%s: aborting mid-stream ends the stream as LlmAborted, not as a broken connection', async (spec) => {
-    fake.script(reply.text('A long answer that the caller stops reading halfway through.'));
+    fake.script(reply.text('A long answer that the caller stops reading halfway through.', { eventDelayMs: 20 }));
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const failure = await failureOf(async () => {
@@ -162,6 +162,7 @@ describe('cancellation and configuration failures', () => {
     });
     expect(failure.type).toBe(LLM_FAILURE.aborted);
     expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: LLM_FAILURE.aborted, retryable: false });
+    expect(events.filter((e) => e.type === 'textDelta')).toHaveLength(1);
   });
 
   it.each(SPECS)('%s: aborting the signal cancels the call as a non-retryable LlmAborted', async (spec) => {

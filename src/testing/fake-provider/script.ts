@@ -39,6 +39,8 @@ export interface FakeReply {
   delayMs?: number;
   /** Streaming requests only: drop the connection after this many SSE events. */
   breakAfterEvents?: number;
+  /** Streaming requests only: pause between SSE events (default: all events in one write). */
+  eventDelayMs?: number;
 }
 
 export interface FakeError {

@@ -165,7 +165,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     sendJson(res, step.status, body, { [idHeader]: requestId, ...step.headers });
   }
 
-  function playReply(step: FakeReply, record: RecordedRequest, res: ServerResponse): void {
+  async function playReply(step: FakeReply, record: RecordedRequest, res: ServerResponse): Promise<void> {
     const anthropic = record.api === 'anthropic';
     const reply = prepareReply(step, {
       newToolId: () => `${anthropic ? 'toolu_fake' : 'call_fake'}${String(++toolCounter).padStart(4, '0')}`,
@@ -183,12 +183,18 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const includeUsage = (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const events = anthropic ? anthropicEvents(reply, id, model) : openaiChunks(reply, id, model, created, includeUsage);
-    if (step.breakAfterEvents !== undefined) {
-      record.error = `connection dropped after ${step.breakAfterEvents} events (scripted)`;
-      sendSse(res, events.slice(0, step.breakAfterEvents), headers, true);
-    } else {
-      sendSse(res, events, headers);
+    const dropAfter = step.breakAfterEvents;
+    if (dropAfter !== undefined) record.error = `connection dropped after ${dropAfter} events (scripted)`;
+    const sent = dropAfter === undefined ? events : events.slice(0, dropAfter);
+    if (!step.eventDelayMs) return sendSse(res, sent, headers, dropAfter !== undefined);
+    res.writeHead(200, sseHeaders(headers));
+    for (const event of sent) {
+      if (res.destroyed) return;
+      res.write(sseText([event]));
+      await sleep(step.eventDelayMs);
     }
+    if (dropAfter !== undefined) res.socket?.destroy();
+    else res.end();
   }
 
   const server = createServer((req, res) => {
@@ -244,9 +250,18 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+const sseHeaders = (headers: Record<string, string>): Record<string, string> => ({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  ...headers,
+});
+
+const sseText = (events: SseEvent[]): string => events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
+
 function sendSse(res: ServerResponse, events: SseEvent[], headers: Record<string, string>, dropAfter = false): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
-  const text = events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
+  res.writeHead(200, sseHeaders(headers));
+  const text = sseText(events);
   if (dropAfter) {
     res.write(text, () => res.socket?.destroy());
     return;
