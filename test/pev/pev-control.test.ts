@@ -1,7 +1,10 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
 import { answer, messageText, pevFixture, pevProgress, pevResult, roleOf, startPev, waitFor, type PevFixture } from './pev-kit';
+
+const PHASE = defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD');
 
 describe('PEV limits, steering and approvals on a real server', () => {
   let fx: PevFixture;
@@ -68,10 +71,12 @@ describe('PEV limits, steering and approvals on a real server', () => {
       await waitFor(() => fx.calls.includes('slow_step:one'), 'the slow step to start');
       const progress = await pevProgress(client, id);
       expect(progress).toMatchObject({ phase: 'executing', cycle: 1, round: 1, currentTodoId: 'task-1', todos: [expect.objectContaining({ id: 'task-1', status: 'executing' })] });
+      expect((await client.workflow.getHandle(id).describe()).typedSearchAttributes.get(PHASE)).toBe('executing');
       await agents.steer(id, 'Use label two from now on.');
       await waitForState(agents, id, (s) => s.steeringQueued === 1);
       fx.latch.open();
       const res = await pevResult(client, id);
+      expect((await client.workflow.getHandle(id).describe()).typedSearchAttributes.get(PHASE)).toBe('done');
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-steering');
       return res;
     });
