@@ -118,3 +118,47 @@ describe('planner → executor → verifier on a real server, replaying every wo
     ]);
   });
 });
+
+describe('PEV across continue-as-new', () => {
+  let fx: PevFixture;
+  beforeAll(async () => {
+    fx = await pevFixture();
+  });
+  afterAll(() => fx.close());
+
+  it('hands over between todos and carries the todos, the prompts and the dedupe ledger into the new run', async () => {
+    fx.fake.script(
+      answer.plan([
+        { id: 'task-1', description: 'Add 2 and 3' },
+        { id: 'task-2', description: 'Add 2 and 3 again' },
+      ]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+      answer.executed('5'),
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+      answer.executed('5 again'),
+      answer.verified('Both sums are 5.'),
+    );
+    const { result, lastRun, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.', options: { continueAsNewAfterTurns: 2 } });
+      const res = await pevResult(client, id);
+      const handle = client.workflow.getHandle(id);
+      await saveHistoryIfRecording(handle, 'pev-continue-as-new');
+      return { result: res, lastRun: await handle.fetchHistory(), state: await agents.state(id) };
+    });
+    const started = lastRun.events?.[0]?.workflowExecutionStartedEventAttributes;
+    expect(started?.continuedExecutionRunId).toBeTruthy();
+    const scheduled = (lastRun.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).not.toContain('loadPevPrompts');
+    expect(scheduled).not.toContain('pinTools');
+    expect(result).toMatchObject({ stopReason: 'completed', finalText: 'Both sums are 5.' });
+    expect(result.todos.map((t) => [t.id, t.status])).toEqual([
+      ['task-1', 'completed'],
+      ['task-2', 'completed'],
+    ]);
+    expect(state.events.map((e) => e.type)).toContain('continued_as_new');
+    expect(fx.calls).toEqual(['add:2+3']);
+    expect(result.pev.trace.map((e) => e.type)).toEqual(['planningEnded', 'todoEnded', 'toolReused', 'todoEnded', 'verified']);
+    expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'executor', 'executor', 'verifier']);
+  });
+});
