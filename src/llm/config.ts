@@ -46,6 +46,7 @@ const capabilitiesSchema = z.strictObject({
   thinking: z.boolean().default(false),
   vision: z.boolean().default(false),
   jsonMode: z.boolean().default(false),
+  adaptiveThinking: z.boolean().optional(),
 });
 
 const pricesSchema = z.strictObject({

@@ -12,6 +12,8 @@ export interface ModelCapabilities {
   vision: boolean;
   /** A native JSON / JSON-schema response format. */
   jsonMode: boolean;
+  /** Anthropic models that take `thinking: {type: 'adaptive'}` rather than a fixed budget. */
+  adaptiveThinking?: boolean;
 }
 
 /** US dollars per million tokens. */
@@ -42,14 +44,14 @@ const NO_JSON: ModelCapabilities = { ...ALL, jsonMode: false };
 const NO_THINKING: ModelCapabilities = { ...ALL, thinking: false };
 
 /** Anthropic bills 5-minute cache writes at 1.25x input and cache reads at 0.1x. */
-function claude(model: string, input: number, output: number, maxOutputTokens: number): ModelInfo {
+function claude(model: string, input: number, output: number, maxOutputTokens: number, adaptiveThinking = false): ModelInfo {
   return {
     provider: 'anthropic',
     model,
     contextWindow: 200_000,
     maxOutputTokens,
     // JSON output is emulated with instructions on the Anthropic adapter, so no native jsonMode.
-    capabilities: NO_JSON,
+    capabilities: adaptiveThinking ? { ...NO_JSON, adaptiveThinking } : NO_JSON,
     prices: { input, output, cacheRead: round(input * 0.1), cacheWrite: round(input * 1.25) },
   };
 }
@@ -81,7 +83,7 @@ const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /** Built-in entries. Prices are list prices in USD per million tokens. */
 export const MODEL_REGISTRY: readonly ModelInfo[] = [
-  claude('claude-opus-4-6', 5, 25, 128_000),
+  claude('claude-opus-4-6', 5, 25, 128_000, true),
   claude('claude-sonnet-4-6', 3, 15, 64_000),
   claude('claude-opus-4-5', 5, 25, 64_000),
   claude('claude-sonnet-4-5', 3, 15, 64_000),

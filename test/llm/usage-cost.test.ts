@@ -74,6 +74,27 @@ describe('prompt-cache breakpoints', () => {
     expect(marks(toolsOnly)).toEqual({ system: undefined, tools: [false, true], messages: [[false, true]] });
     expect(marks(off)).toEqual({ system: [false], tools: [false, false], messages: [[false, false]] });
   });
+
+  it('in a longer conversation also marks the previous user turn, never a thinking block, at most 4 in all', async () => {
+    fake.script(
+      reply.blocks([
+        { type: 'thinking', thinking: 'hm' },
+        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+      ]),
+      reply.text('done'),
+    );
+    const config = configFor(fake);
+    const options = { tools: TOOLS, thinkingBudget: 1024, maxTokens: 1000 };
+    const first = await complete({ model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'S', messages: [user('go')], options }, { config });
+    const call = first.content[1] as { id: string; name: string };
+    await complete(
+      { model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'S', messages: [user('go'), first, { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 3 }], options },
+      { config },
+    );
+    const body = fake.requests[1].body as { messages: { role: string; content: { type: string; cache_control?: unknown }[] }[] };
+    expect(body.messages.map((m) => m.content.map((b) => `${b.type}${b.cache_control ? '*' : ''}`))).toEqual([['text*'], ['thinking', 'tool_use'], ['tool_result*']]);
+    expect(fake.requests[1].status).toBe(200);
+  });
 });
 
 describe('model registry', () => {

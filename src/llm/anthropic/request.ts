@@ -4,8 +4,9 @@
  * - Thinking blocks with signatures go back only to the family that wrote them (any Claude model
  *   on `anthropic`; the same model on other Anthropic-format providers); elsewhere they are
  *   dropped (their signature would be rejected, and as plain text models tend to imitate them).
- * - Prompt-cache breakpoints: the end of the stable prefix (system prompt, or the last tool when
- *   there is no system prompt) and the last block of the conversation.
+ * - Prompt-cache breakpoints (at most 3 of the 4 allowed): the end of the stable prefix (system
+ *   prompt, or the last tool when there is no system prompt), the last block of the conversation
+ *   and the last block of the user turn before it.
  * - JSON response formats are emulated with a system instruction: Anthropic-format endpoints
  *   have no portable `response_format`, and a forced tool would conflict with the caller's own
  *   tools, tool choice and thinking.
@@ -50,7 +51,7 @@ export function toAnthropicParams(request: ModelRequest, providerId: string, mod
   }
   if (options.toolChoice && (options.tools?.length || options.toolChoice === 'none')) params.tool_choice = toolChoice(options.toolChoice);
   if (thinking) {
-    params.thinking = { type: 'enabled', budget_tokens: budget };
+    params.thinking = info.capabilities.adaptiveThinking ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: budget };
   } else {
     // Anthropic refuses temperature and top_p together with thinking.
     if (options.temperature !== undefined) params.temperature = options.temperature;
@@ -129,13 +130,17 @@ function tailToolTurnHasThinking(messages: MessageParam[]): boolean {
   return first?.type === 'thinking' || first?.type === 'redacted_thinking';
 }
 
+/**
+ * Breakpoints on the last message and on the user message before it: the cache lookup only
+ * walks back a limited number of blocks, so the earlier mark keeps long tool turns cacheable.
+ */
 function markConversationTail(messages: MessageParam[]): void {
-  const last = messages[messages.length - 1];
-  if (!last || !Array.isArray(last.content)) return;
-  for (let i = last.content.length - 1; i >= 0; i--) {
-    const block = last.content[i];
-    if (block.type === 'thinking' || block.type === 'redacted_thinking') continue;
-    (block as { cache_control?: unknown }).cache_control = EPHEMERAL;
-    return;
+  const users = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  const marks = new Set([messages.length - 1, users[users.length - 2] ?? -1]);
+  for (const index of marks) {
+    const content = messages[index]?.content;
+    if (!Array.isArray(content)) continue;
+    const block = [...content].reverse().find((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+    if (block) (block as { cache_control?: unknown }).cache_control = EPHEMERAL;
   }
 }

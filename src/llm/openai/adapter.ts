@@ -101,10 +101,12 @@ async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
       yield* builder.text('text', delta.refusal);
     }
     for (const tc of delta.tool_calls ?? []) {
-      const key = `tool:${tc.index}`;
+      // Some compatible servers omit `index`: a new id starts a new call, otherwise it continues the last.
+      const index = typeof tc.index === 'number' ? tc.index : tc.id ? toolKeys.size : Math.max(0, toolKeys.size - 1);
+      const key = `tool:${index}`;
       if (!toolKeys.has(key)) {
         toolKeys.add(key);
-        yield* builder.toolCallStart(key, tc.id || missingId(tc.index, timestamp), tc.function?.name ?? '');
+        yield* builder.toolCallStart(key, tc.id || missingId(index, timestamp), tc.function?.name ?? '');
       }
       if (tc.function?.arguments) yield* builder.toolCallDelta(key, tc.function.arguments);
     }
