@@ -16,7 +16,7 @@ import { toolFingerprint } from './fingerprint';
 import { capOutput, errorText, formatToolResult } from './format';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
 import { loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
-import { McpPool } from './mcp/pool';
+import { McpConnectionError, McpPool } from './mcp/pool';
 import { DEFAULT_ARGUMENT_LIMITS, checkRawArguments, schemaFromJsonSchema, strictParameters, validateWithSchema, type ArgumentLimits } from './validate';
 
 interface LocalTool {
@@ -117,8 +117,15 @@ export class ToolRegistry {
   private async resolve(name: string, selection: ToolSelection): Promise<Resolved | undefined> {
     const tool = this.local.get(name);
     if (tool) return { kind: 'local', tool };
-    const route = (await this.mcpListing(selection)).routes.find((r) => r.entry.name === name);
-    return route ? { kind: 'mcp', route } : undefined;
+    const listing = await this.mcpListing(selection);
+    const route = listing.routes.find((r) => r.entry.name === name);
+    if (route) return { kind: 'mcp', route };
+    // The tool may belong to a server that is down right now: fail the attempt so it is retried.
+    if (listing.unavailable.length > 0) {
+      const down = listing.unavailable.map((u) => `${u.name} (${u.error})`).join('; ');
+      throw new McpConnectionError(`Tool "${name}" was not found and MCP servers are unreachable: ${down}`);
+    }
+    return undefined;
   }
 
   /**

@@ -128,6 +128,8 @@ describe('MCP tools from real servers', () => {
       ]),
     );
     expect(catalog.unavailableServers).toHaveLength(2);
+    // A call that might belong to a server that is down fails the attempt (retried), not the run.
+    await expect(newRegistry().execute(call('read_text_file', { path: 'x' }, selection))).rejects.toThrow(/not found and MCP servers are unreachable: broken/);
   });
 
   it('reconnects to a server that died, and notices a changed description against the pinned catalogue', async () => {
