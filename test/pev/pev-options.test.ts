@@ -54,7 +54,9 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
           (e: unknown) => e,
         );
       expect(err).toBeInstanceOf(WorkflowFailedError);
-      expect(String((err as WorkflowFailedError).cause?.cause?.message)).toMatch(/Prompts directory \/nonexistent\/prompts does not exist/);
+      const activityFailure = (err as WorkflowFailedError).cause;
+      expect(activityFailure?.cause).toMatchObject({ type: 'PevPromptsError', nonRetryable: true });
+      expect(String((activityFailure?.cause as Error | undefined)?.message)).toMatch(/Prompts directory \/nonexistent\/prompts does not exist/);
     });
     expect(fx.fake.requests).toHaveLength(0);
   });

@@ -3,6 +3,7 @@
  * into the conversation, the role's model (with its own failover chain), system prompt and
  * structured output, then the tool phase with tool-call dedupe in front of it.
  */
+import { ApplicationFailure } from '@temporalio/workflow';
 import { limitReached } from '../../shared/agent/limits';
 import { initialResolverState } from '../../shared/agent/resolver';
 import type { ToolCallRequest } from '../../shared/agent/types';
@@ -114,6 +115,19 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
 
 const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
 
+/** Failure type of a role without prompts (a misconfigured agent type), never retried. */
+export const PEV_ROLE_FAILURE = 'PevRoleError';
+
+function systemPromptFor(pctx: PevContext, role: string): string {
+  // A plain Error here would fail the workflow task and retry it forever; fail the run instead.
+  try {
+    if (!pctx.pev.prompts) throw new Error('prompts were not loaded');
+    return systemPromptOf(pctx.pev.prompts, role);
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable(`Role "${role}": ${err instanceof Error ? err.message : String(err)}`, PEV_ROLE_FAILURE);
+  }
+}
+
 /** Read through a call: handlers change it while the turn awaits, which narrowing cannot see. */
 const stopRequest = (ctx: RunContext) => ctx.state.stopRequested;
 
@@ -135,7 +149,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
     publishSearchAttributes(ctx, progress.phase);
     await compactIfNeeded(ctx);
     return callModelWithFailover(ctx, {
-      systemPrompt: systemPromptOf(pctx.pev.prompts ?? { templates: {}, businessContext: {} }, role.name),
+      systemPrompt: systemPromptFor(pctx, role.name),
       responseFormat: options.structuredOutput ? responseFormatOf(role) : undefined,
       toolChoice: role.usesTools ? undefined : 'none',
       recitation: role.usesTools ? planRecitation(progress.todos, progress.currentTodoId) : undefined,
