@@ -2,7 +2,7 @@
  * The provider-neutral LLM layer (activity side). Workflows never import this module; they use
  * the types in `src/shared` and call these functions through activities.
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { isRetryableLlmFailure, LLM_FAILURE } from '../shared/llm-errors';
 import type { AssistantMessage, ModelRequest } from '../shared/messages';
 import { computeCost, lookupModel, splitModelSpec, type ModelSpec, type ResolvedModelInfo } from '../shared/model-registry';
@@ -100,14 +100,16 @@ function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedC
 
 /**
  * One model call, whole response. Cancels when `ctx.signal` aborts. Every failure is thrown as
- * an `ApplicationFailure` typed by `LLM_FAILURE` (see `classifyError`).
+ * an `ApplicationFailure` typed by `LLM_FAILURE` (see `classifyError`), except an abort whose
+ * reason is Temporal's `CancelledFailure` (an activity's cancellation signal): that is rethrown
+ * as is, so the activity ends as cancelled.
  */
 export async function complete(request: ModelRequest, ctx: CallContext = {}): Promise<AssistantMessage> {
   const { call, adapter, errorContext } = resolveCall(request, ctx);
   try {
     return await adapter.complete(call);
   } catch (err) {
-    throw classifyError(err, errorContext());
+    throw temporalCancellation(ctx) ?? classifyError(err, errorContext());
   }
 }
 
@@ -134,8 +136,17 @@ export async function* stream(request: ModelRequest, ctx: CallContext = {}): Asy
   } catch (err) {
     const failure = classifyError(err, errorContext());
     yield errorEvent(failure);
-    throw failure;
+    throw temporalCancellation(ctx) ?? failure;
   }
+}
+
+/**
+ * An activity's cancellation signal aborts with a `CancelledFailure`; rethrowing it lets the
+ * worker report the activity as cancelled rather than failed.
+ */
+function temporalCancellation(ctx: CallContext): CancelledFailure | undefined {
+  const reason: unknown = ctx.signal?.aborted ? ctx.signal.reason : undefined;
+  return reason instanceof CancelledFailure ? reason : undefined;
 }
 
 function errorEvent(failure: ApplicationFailure): StreamEvent {

@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { complete, stream, streamMessage } from '../../src/llm';
 import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES } from '../../src/shared/llm-errors';
 import type { StreamEvent } from '../../src/shared/stream-events';
@@ -174,6 +174,27 @@ describe('cancellation and configuration failures', () => {
     const failure = await failureOf(() => pending);
     expect(failure.type).toBe(LLM_FAILURE.aborted);
     expect(failure.nonRetryable).toBe(true);
+  });
+
+  it.each(SPECS)('%s: an activity cancellation (abort reason CancelledFailure) is rethrown so the activity ends cancelled', async (spec) => {
+    fake.script(reply.hang(), reply.text('slow', { eventDelayMs: 20 }));
+    const cancelled = new CancelledFailure('CANCELLED');
+    const whole = new AbortController();
+    const pending = complete({ model: spec, messages: [user('hi')] }, { signal: whole.signal, config: configFor(fake) });
+    while (fake.requests.length === 0) await new Promise((r) => setImmediate(r));
+    whole.abort(cancelled);
+    await expect(pending).rejects.toBe(cancelled);
+
+    const streamed = new AbortController();
+    const events: StreamEvent[] = [];
+    const thrown = await (async () => {
+      for await (const e of stream({ model: spec, messages: [user('hi')] }, { signal: streamed.signal, config: configFor(fake) })) {
+        events.push(e);
+        if (e.type === 'textDelta') streamed.abort(cancelled);
+      }
+    })().catch((e: unknown) => e);
+    expect(thrown).toBe(cancelled);
+    expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: LLM_FAILURE.aborted });
   });
 
   it.each([
