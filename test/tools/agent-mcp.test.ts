@@ -4,7 +4,8 @@ import path from 'node:path';
 import { reply } from '../../src/testing/fake-provider';
 import { readMcpConfigFile } from '../../src/tools';
 import { agentFixture, anthropicMessages, PRIMARY, type AgentFixture } from '../agent/agent-kit';
-import { withWorker } from '../kit/temporal';
+import { runCli } from '../kit/cli';
+import { testConnection, withWorker } from '../kit/temporal';
 import { startEverythingServer } from './fixtures/everything-server';
 
 describe('MCP servers serving an agent run on the Temporal server', () => {
@@ -23,7 +24,7 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists tools of a stdio and a Streamable HTTP server sent with the run, and routes the model\'s calls to them', async () => {
+  const writeConfig = (): string => {
     const config = path.join(dir, 'mcp.json');
     fs.writeFileSync(
       config,
@@ -34,6 +35,41 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
         },
       }),
     );
+    return config;
+  };
+
+  it('serves a run started from the CLI with --mcp FILE', async () => {
+    fx.fake.reset();
+    const config = writeConfig();
+    const target = path.join(dir, 'from-cli.txt');
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'write_file', arguments: { path: target, content: 'written via the CLI run' } },
+        { name: 'echo', arguments: { message: 'cli' } },
+      ]),
+      reply.text('All done.'),
+    );
+    const { address, namespace } = await testConnection();
+    const cli = await withWorker({ activities: fx.activities }, ({ taskQueue }) =>
+      runCli(['run', '--model', PRIMARY, '--mcp', config, '--tools', 'write_file,echo', '--json', 'Write a file and echo.'], {
+        env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue },
+      }),
+    );
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'completed', finalText: 'All done.' });
+    expect(fs.readFileSync(target, 'utf8')).toBe('written via the CLI run');
+    expect((fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name).sort()).toEqual(['echo', 'write_file']);
+    const results = anthropicMessages(fx.fake.requests[1].body)
+      .at(-1)!
+      .blocks.filter((b) => b.type === 'tool_result')
+      .map((b) => JSON.stringify(b.content));
+    expect(results).toEqual([expect.stringContaining('Successfully wrote'), expect.stringContaining('Echo: cli')]);
+  });
+
+  it('lists tools of a stdio and a Streamable HTTP server sent with the run, and routes the model\'s calls to them', async () => {
+    fx.fake.reset();
+    const config = writeConfig();
     const target = path.join(dir, 'hello.txt');
     fx.fake.script(
       reply.toolCalls([
