@@ -2,7 +2,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { answer, messageText, pevFixture, pevProgress, pevResult, roleOf, startPev, waitFor, type PevFixture } from './pev-kit';
+import { FALLBACK, PRIMARY, answer, messageText, pevFixture, pevProgress, pevResult, roleOf, startPev, waitFor, type PevFixture } from './pev-kit';
 
 const PHASE = defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD');
 
@@ -123,5 +123,25 @@ describe('PEV limits, steering and approvals on a real server', () => {
     expect(result).toMatchObject({ status: 'stopped', stopReason: 'stopped' });
     expect(result.todos[0]).toMatchObject({ id: 'task-1', status: 'executing' });
     expect(fx.fake.requests).toHaveLength(2);
+  });
+
+  it('a role on its own model fails over down the run\'s chain without moving the other roles', async () => {
+    const executorModel = 'anthropic/claude-haiku-4-5';
+    fx.fake.script(answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]), reply.error(529), answer.executed('3'), answer.verified('1 + 2 = 3'));
+    const { result, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await startPev(client, taskQueue, { task: 'Add 1 and 2.', options: { fallbacks: [FALLBACK] }, pev: { models: { executor: executorModel } } });
+      const res = await pevResult(client, id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-role-failover');
+      return { result: res, state: await agents.state(id) };
+    });
+    expect(result).toMatchObject({ stopReason: 'completed', finalText: '1 + 2 = 3', model: PRIMARY });
+    expect(fx.fake.requests.map((r) => `${r.api}:${String(r.body.model)}`)).toEqual([
+      'anthropic:claude-sonnet-4-6',
+      'anthropic:claude-haiku-4-5',
+      'openai:gpt-4o-mini',
+      'anthropic:claude-sonnet-4-6',
+    ]);
+    expect(state.events.filter((e) => e.type === 'provider_switch')).toEqual([expect.objectContaining({ fromModel: executorModel, toModel: FALLBACK })]);
   });
 });
