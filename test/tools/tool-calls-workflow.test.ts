@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createToolActivities } from '../../src/activities/tools';
 import type { ExecuteToolOutput } from '../../src/shared/tool-catalog';
 import { RetryableToolError, ToolRegistry, defineTool } from '../../src/tools';
-import { withWorker } from '../kit/temporal';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 
 function registry(executed: string[]): ToolRegistry {
   return new ToolRegistry()
@@ -53,7 +53,9 @@ describe('toolCallsWorkflow on a real server', () => {
         workflowId: `tool-calls-${crypto.randomUUID()}`,
         args: [{ catalog, calls, parallelism: 2 }],
       });
-      return { results: (await handle.result()) as ExecuteToolOutput[], history: await handle.fetchHistory() };
+      const results = (await handle.result()) as ExecuteToolOutput[];
+      await saveHistoryIfRecording(handle, 'tool-calls');
+      return { results, history: await handle.fetchHistory() };
     });
 
     expect(results.map((r) => [r.isError, r.content.split('\n')[0]])).toEqual([
