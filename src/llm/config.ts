@@ -15,7 +15,7 @@ export type ProviderApi = 'anthropic' | 'openai';
 export interface ProviderConfig {
   id: string;
   api: ProviderApi;
-  /** Base URL as the SDK expects it; undefined means the SDK's default. */
+  /** Base URL as the SDK expects it (`openai-compatible` and new providers have no default). */
   baseUrl?: string;
   /** Environment variable holding the API key. */
   apiKeyEnv: string;
@@ -86,7 +86,14 @@ type Env = Record<string, string | undefined>;
 function builtinProviders(env: Env): Record<string, ProviderConfig> {
   const opt = (name: string): string | undefined => (env[name] ? env[name] : undefined);
   return {
-    anthropic: { id: 'anthropic', api: 'anthropic', baseUrl: opt('ANTHROPIC_BASE_URL'), apiKeyEnv: 'ANTHROPIC_API_KEY', apiKeyRequired: true },
+    // Defaults are explicit so the SDKs never fall back to process.env behind a config's back.
+    anthropic: {
+      id: 'anthropic',
+      api: 'anthropic',
+      baseUrl: opt('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com',
+      apiKeyEnv: 'ANTHROPIC_API_KEY',
+      apiKeyRequired: true,
+    },
     minimax: {
       id: 'minimax',
       api: 'anthropic',
@@ -94,7 +101,7 @@ function builtinProviders(env: Env): Record<string, ProviderConfig> {
       apiKeyEnv: 'MINIMAX_API_KEY',
       apiKeyRequired: true,
     },
-    openai: { id: 'openai', api: 'openai', baseUrl: opt('OPENAI_BASE_URL'), apiKeyEnv: 'OPENAI_API_KEY', apiKeyRequired: true },
+    openai: { id: 'openai', api: 'openai', baseUrl: opt('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', apiKeyRequired: true },
     'openai-compatible': {
       id: 'openai-compatible',
       api: 'openai',

@@ -66,7 +66,7 @@ function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedC
   const config = ctx.config ?? loadLlmConfig();
   const spec = parseModelSpec(request.model, config);
   const provider: ProviderConfig = config.providers[spec.provider];
-  if (provider.api === 'openai' && !provider.baseUrl && provider.id !== 'openai') {
+  if (!provider.baseUrl) {
     throw configFailure(
       `Provider "${provider.id}" has no base URL: set ${provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL' : `"baseUrl" for it in the config file`}.`,
     );

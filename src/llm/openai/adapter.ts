@@ -15,6 +15,8 @@ function client(call: ResolvedCall): OpenAI {
     maxRetries: 0,
     timeout: call.timeoutMs,
     defaultHeaders: call.provider.headers,
+    // OpenAI's organization and project ids (read from env by default) are not for other servers.
+    ...(call.provider.id === 'openai' ? {} : { organization: null, project: null }),
   });
 }
 
