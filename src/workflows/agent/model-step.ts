@@ -118,6 +118,8 @@ export async function callModelWithFailover(ctx: RunContext, overrides: ModelCal
       emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: failure.message });
       const change = failoverAfter(state.config.resolver, state.resolver, failure);
       if (!change) return { ok: false, failure };
+      // An operator's model that failed is not taken again at the next turn.
+      state.operatorModel = undefined;
       emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
     }
   }
