@@ -96,6 +96,26 @@ describe('a conversation handed between providers', () => {
     });
   }
 
+  it('redacted thinking goes back to Anthropic verbatim and keeps thinking on in the tool loop', async () => {
+    fake.script(
+      reply.blocks([
+        { type: 'redactedThinking', data: 'EqQBCgIYAhIM-opaque' },
+        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+      ]),
+      reply.text('done'),
+    );
+    const config = configFor(fake);
+    const options = { tools: TOOLS, thinkingBudget: 2048, maxTokens: 1024 };
+    const turn = await streamMessage({ model: CLAUDE, messages: [user('go')], options }, { config });
+    expect(turn.content[0]).toEqual({ type: 'thinking', thinking: 'EqQBCgIYAhIM-opaque', redacted: true });
+    const tc = toolCallsOf(turn)[0];
+    await complete({ model: CLAUDE, messages: [user('go'), turn, toolResult(tc.id, tc.name, 'x')], options }, { config });
+    const second = fake.requests[1];
+    expect(second.status).toBe(200);
+    expect(bodyOf(second).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect((bodyOf(second).messages[1].content as unknown[])[0]).toEqual({ type: 'redacted_thinking', data: 'EqQBCgIYAhIM-opaque' });
+  });
+
   it('MiniMax thinking returns to the same MiniMax model only', async () => {
     fake.script(
       reply.blocks([
