@@ -9,9 +9,19 @@ export { loadMcpConfig, mcpServersFrom, parseMcpConfig, readMcpConfigFile, McpCo
 import { builtinTools, type BuiltinToolOptions } from './builtin/index';
 import { ToolRegistry, type ToolRegistryOptions } from './registry';
 
-/** A registry with the built-in tools registered: what a worker normally uses. */
-export function createToolRegistry(options: ToolRegistryOptions & { builtins?: BuiltinToolOptions | false } = {}): ToolRegistry {
-  const registry = new ToolRegistry(options);
+/** Environment variable with the comma-separated stdio commands a worker lets runs' MCP configs start. */
+export const MCP_COMMANDS_ENV = 'DURABLE_AGENTS_MCP_COMMANDS';
+
+/**
+ * A registry with the built-in tools registered: what a worker normally uses. Without
+ * `mcpAllowedCommands`, the list comes from `DURABLE_AGENTS_MCP_COMMANDS` when it is set.
+ */
+export function createToolRegistry(
+  options: ToolRegistryOptions & { builtins?: BuiltinToolOptions | false } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ToolRegistry {
+  const fromEnv = env[MCP_COMMANDS_ENV]?.split(',').map((c) => c.trim()).filter(Boolean);
+  const registry = new ToolRegistry({ ...options, mcpAllowedCommands: options.mcpAllowedCommands ?? fromEnv });
   if (options.builtins !== false) for (const tool of builtinTools(options.builtins)) registry.register(tool, 'builtin');
   return registry;
 }

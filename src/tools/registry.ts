@@ -15,7 +15,7 @@ import { RetryableToolError, TOOL_NAME_PATTERN, ToolRegistrationError, type Func
 import { toolFingerprint } from './fingerprint';
 import { capOutput, errorText, formatToolResult } from './format';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
-import { loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
+import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
 import { McpConnectionError, McpPool } from './mcp/pool';
 import { DEFAULT_ARGUMENT_LIMITS, checkRawArguments, schemaFromJsonSchema, strictParameters, validateWithSchema, type ArgumentLimits } from './validate';
 
@@ -30,6 +30,12 @@ type Resolved = { kind: 'local'; tool: LocalTool } | { kind: 'mcp'; route: McpRo
 export interface ToolRegistryOptions {
   /** Shared MCP connections; one per worker process. Created when absent. */
   mcpPool?: McpPool;
+  /**
+   * Commands a run's MCP config may start as stdio servers (matched against `command` exactly).
+   * A run's config makes the worker start processes, so anyone who can start runs on the task
+   * queue could otherwise run any command on the worker. Absent = any command.
+   */
+  mcpAllowedCommands?: string[];
   argumentLimits?: Partial<ArgumentLimits>;
 }
 
@@ -46,9 +52,11 @@ export class ToolRegistry {
   private readonly local = new Map<string, LocalTool>();
   readonly mcpPool: McpPool;
   private readonly limits: ArgumentLimits;
+  private readonly mcpAllowedCommands?: ReadonlySet<string>;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.mcpPool = options.mcpPool ?? new McpPool();
+    this.mcpAllowedCommands = options.mcpAllowedCommands ? new Set(options.mcpAllowedCommands) : undefined;
     this.limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
   }
 
@@ -104,6 +112,12 @@ export class ToolRegistry {
     if (selection.mcpConfig) servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config");
     else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath);
     else return { routes: [], unavailable: [] };
+    const allowed = this.mcpAllowedCommands;
+    const refused = allowed ? servers.filter((s) => isStdioServer(s.config) && !allowed.has(s.config.command)) : [];
+    if (refused.length > 0) {
+      const list = refused.map((s) => `"${s.name}" (${isStdioServer(s.config) ? s.config.command : ''})`).join(', ');
+      throw new McpConfigError(`This worker does not start the MCP server command of ${list}; it allows: ${[...allowed!].join(', ') || '(none)'}.`);
+    }
     return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
   }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { effectiveToolMode, findTool, type ExecuteToolInput, type ToolSelection } from '../../src/shared/tool-catalog';
-import { McpConfigError, ToolRegistry, defineTool, parseMcpConfig, readMcpConfigFile } from '../../src/tools';
+import { McpConfigError, ToolRegistry, createToolRegistry, defineTool, parseMcpConfig, readMcpConfigFile } from '../../src/tools';
 import { McpConnectionError } from '../../src/tools/mcp/pool';
 import { contextServerConfig } from './fixtures/context-server';
 import { startEverythingServer } from './fixtures/everything-server';
@@ -169,6 +169,20 @@ describe('MCP tools from real servers', () => {
     } finally {
       await own.stop('SIGKILL');
     }
+  });
+
+  it('starts only the stdio commands a worker allows, when it restricts them', async () => {
+    const selection = { mcpConfig: { mcpServers: { files: filesystemServer(ws), ctx: contextServerConfig() } } };
+    const strict = new ToolRegistry({ mcpAllowedCommands: ['npx'] });
+    registries.push(strict);
+    await expect(strict.catalog(selection)).rejects.toThrow(/does not start the MCP server command of "files" \(.*node.*\), "ctx" .*it allows: npx/);
+    await expect(strict.execute(call('whoami', {}, selection))).rejects.toBeInstanceOf(McpConfigError);
+    const fromEnv = createToolRegistry({ builtins: false }, { DURABLE_AGENTS_MCP_COMMANDS: 'npx, uvx' });
+    registries.push(fromEnv);
+    await expect(fromEnv.catalog(selection)).rejects.toThrow(/it allows: npx, uvx/);
+    const allowing = new ToolRegistry({ mcpAllowedCommands: [process.execPath] });
+    registries.push(allowing);
+    expect((await allowing.catalog(selection)).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['whoami', 'read_text_file']));
   });
 
   it('lets no annotation exempt a tool from approval', async () => {
