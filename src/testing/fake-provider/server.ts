@@ -122,7 +122,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       if (error) return refuse(400, error.message, error.param);
     }
 
-    const step = queue.shift() ?? (responder ? await responder(record) : undefined);
+    let step: FakeStep | undefined;
+    try {
+      step = queue.shift() ?? (responder ? await responder(record) : undefined);
+    } catch (err) {
+      refuse(500, `fake provider: responder threw for request #${record.seq}: ${(err as Error).message}`);
+      return;
+    }
     if (!step) {
       refuse(500, `fake provider: script exhausted, no step left for request #${record.seq} (${req.method} ${path})`);
       return;
