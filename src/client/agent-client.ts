@@ -11,6 +11,7 @@ import {
   decideApprovalUpdate,
   followUpSignal,
   isAgentKind,
+  setPlanSignal,
   stateQuery,
   steerSignal,
   stopSignal,
@@ -19,7 +20,7 @@ import {
   type AgentWorkflowInput,
   type ApprovalDecisionResult,
 } from '../shared/agent/contracts';
-import type { AgentResult, AgentStateView } from '../shared/agent/types';
+import type { AgentResult, AgentStateView, PlanItem } from '../shared/agent/types';
 import { DEFAULT_TASK_QUEUE } from '../shared/constants';
 import { pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
 import { AgentClientError, explain } from './errors';
@@ -158,6 +159,11 @@ export class AgentClient {
   async switchModel(id: string, model: string, note?: string): Promise<void> {
     if (!/^[^/\s]+\/\S+$/.test(model)) throw new AgentClientError(`model spec "${model}" must look like provider/model`);
     await this.call(id, (h) => h.signal(switchModelSignal, { model, ...(note ? { note } : {}) }));
+  }
+
+  /** Replaces the plan the run recites at the end of the context each turn. */
+  async setPlan(id: string, plan: PlanItem[]): Promise<void> {
+    await this.call(id, (h) => h.signal(setPlanSignal, plan));
   }
 
   /** Agent runs, newest first. */

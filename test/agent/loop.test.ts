@@ -1,6 +1,6 @@
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, anthropicMessages, type AgentFixture } from './agent-kit';
+import { FALLBACK, PRIMARY, agentFixture, anthropicMessages, waitFor, waitForState, type AgentFixture } from './agent-kit';
 
 describe('agent loop on a real server', () => {
   let fx: AgentFixture;
@@ -34,5 +34,59 @@ describe('agent loop on a real server', () => {
     expect(results).toHaveLength(2);
     expect(results[0]).toContain('15');
     expect(fx.fake.requests[0].body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'add' })]));
+  });
+});
+
+describe('streaming, plan recitation and operator switch', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => fx.fake.reset());
+
+  it('streams model calls (heartbeating) and recites the plan at the end of every request', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 1 } }], { text: 'Working.' }), reply.text('Two.'));
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Add one and one.',
+        model: PRIMARY,
+        stream: true,
+        plan: [
+          { id: '1', title: 'add the numbers', done: false },
+          { id: '2', title: 'report', done: false },
+        ],
+      });
+      return agents.result(id);
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Two.', turns: 2 });
+    expect(fx.fake.requests.map((r) => r.stream)).toEqual([true, true]);
+    for (const request of fx.fake.requests) {
+      const messages = anthropicMessages(request.body);
+      const last = messages[messages.length - 1];
+      expect(last.role).toBe('user');
+      expect(JSON.stringify(last.blocks)).toContain('Current plan (todo list):\\n[ ] 1. add the numbers\\n[ ] 2. report');
+    }
+  });
+
+  it('an operator switch applies at the next turn and is recorded with its reason', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'op' } }]), reply.text('Now on the other model.'));
+    fx.resetLatch();
+    const state = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Go.', model: PRIMARY });
+      await waitFor(() => fx.calls.includes('slow_step:op'), 'the step to start');
+      await agents.switchModel(id, FALLBACK, 'cheaper for the rest');
+      await agents.setPlan(id, [{ id: 'a', title: 'finish', done: true }]);
+      await waitForState(agents, id, (s) => s.plan?.[0]?.done === true);
+      fx.latch.open();
+      await agents.result(id);
+      return agents.state(id);
+    });
+    expect(state.model).toBe(FALLBACK);
+    expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'openai']);
+    expect(state.events.find((e) => e.type === 'provider_switch')).toMatchObject({ fromModel: PRIMARY, toModel: FALLBACK, reason: 'operator request' });
+    expect(JSON.stringify(fx.fake.requests[1].body.messages)).toContain('[x] 1. finish');
   });
 });
