@@ -97,3 +97,19 @@ describe('healthCheck', () => {
     expect(fake.requests).toHaveLength(2);
   });
 });
+
+describe('stop reasons', () => {
+  it.each([
+    ['stop', CLAUDE, 'stop', 'end_turn'],
+    ['stopSequence', CLAUDE, 'stopSequence', 'stop_sequence'],
+    ['refusal', CLAUDE, 'refusal', 'refusal'],
+    ['length', CLAUDE, 'length', 'max_tokens'],
+    ['stop', GPT, 'stop', 'stop'],
+    ['contentFilter', GPT, 'contentFilter', 'content_filter'],
+    ['length', GPT, 'length', 'length'],
+  ] as const)('scripted %s on %s is normalized to %s, keeping the raw %s', async (scripted, spec, normalized, raw) => {
+    fake.script(reply.text('words', { stopReason: scripted }));
+    const message = await complete({ model: spec, messages: [user('hi')] }, { config: configFor(fake) });
+    expect([message.stopReason, message.rawStopReason]).toEqual([normalized, raw]);
+  });
+});
