@@ -9,8 +9,9 @@ import { SetupError } from './server/errors';
 export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
 
 /**
- * The prebuilt workflow bundle: `DURABLE_AGENTS_WORKFLOW_BUNDLE`, else `dist/workflow-bundle.js`.
- * Undefined when there is none (the worker then bundles at start, which is slower).
+ * The prebuilt workflow bundle: `DURABLE_AGENTS_WORKFLOW_BUNDLE`, else `workflow-bundle.js` next
+ * to the compiled worker (dist/). Undefined when there is none, e.g. when running from source:
+ * the worker then bundles at start, which is slower but never stale.
  */
 export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const explicit = env.DURABLE_AGENTS_WORKFLOW_BUNDLE;
@@ -18,11 +19,8 @@ export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string
     if (!fs.existsSync(explicit)) throw new SetupError(`DURABLE_AGENTS_WORKFLOW_BUNDLE=${explicit} does not exist: run \`npm run build\` or unset it.`);
     return explicit;
   }
-  // Compiled: dist/worker.js sits beside dist/workflow-bundle.js. From source: src/ -> ../dist/.
-  for (const candidate of [path.join(__dirname, BUNDLE_FILE_NAME), path.join(__dirname, '..', 'dist', BUNDLE_FILE_NAME)]) {
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  return undefined;
+  const beside = path.join(__dirname, BUNDLE_FILE_NAME);
+  return fs.existsSync(beside) ? beside : undefined;
 }
 
 /**
@@ -50,8 +48,8 @@ export interface CreateWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  /** Defaults to the project's full activity map. */
-  activities?: object;
+  /** The activity map; see {@link createActivities} for the project's full one. */
+  activities: object;
   /** Defaults to {@link prebuiltBundlePath}, falling back to bundling src/workflows at start. */
   bundlePath?: string;
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
@@ -64,7 +62,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: options.activities ?? createActivities(),
+    activities: options.activities,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('./workflows') }),
     ...options.workerOptions,
   });
@@ -76,11 +74,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
  */
 export async function runWorker(settings: ConnectionSettings = connectionSettingsFromEnv(), onReady?: (worker: Worker) => void): Promise<void> {
   const connection = await connectWorker(settings);
+  const { activities, close } = createActivities();
   try {
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: settings.taskQueue });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: settings.taskQueue, activities });
     onReady?.(worker);
     await worker.run();
   } finally {
+    await close();
     await connection.close();
   }
 }

@@ -1,11 +1,40 @@
+import type { ModelCaller } from './agent/deps';
+import { createAgentActivities } from './agent';
 import { helloActivities } from './hello';
+import { createPevActivities } from './pev';
+import { createToolActivities } from './tools';
+import { FileContentStore, type ContentStore } from '../store';
+import { createToolRegistry, type ToolRegistry } from '../tools';
 
-/** Dependencies the activities need; grows as activity families are added. */
-export type ActivityDependencies = Record<string, never>;
+/** What the worker's activities are built from; every part has a production default. */
+export interface ActivityDependencies {
+  /** Default: the local-disk store (`DURABLE_AGENTS_STORE_DIR`). */
+  store?: ContentStore;
+  /** Default: a registry with the built-in tools (MCP servers per run config). */
+  tools?: ToolRegistry;
+  /** Default: the LLM layer (providers configured from the environment). */
+  llm?: ModelCaller;
+}
 
-/** The full activity map the project's worker registers. */
-export function createActivities(_deps: ActivityDependencies = {}) {
+/** The worker's activity map and what to release when the worker stops. */
+export interface WorkerActivities {
+  activities: Record<string, (...args: never[]) => Promise<unknown>>;
+  /** Closes MCP connections the tools opened. */
+  close(): Promise<void>;
+}
+
+/** The full activity map the project's worker registers: every workflow's activities. */
+export function createActivities(deps: ActivityDependencies = {}): WorkerActivities {
+  const store = deps.store ?? new FileContentStore();
+  const registry = deps.tools ?? createToolRegistry();
+  const tools = createToolActivities(registry);
   return {
-    ...helloActivities(),
+    activities: {
+      ...helloActivities(),
+      ...tools,
+      ...createAgentActivities({ store, tools, llm: deps.llm }),
+      ...createPevActivities({ store }),
+    },
+    close: () => registry.close(),
   };
 }

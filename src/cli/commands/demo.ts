@@ -1,24 +1,31 @@
 import crypto from 'node:crypto';
 import type { Command } from 'commander';
+import { createActivities } from '../../activities';
+import { AgentClient } from '../../client/index';
 import { connectionSettingsFromEnv, connectClient } from '../../client/connection';
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker';
-import { helloWorkflow } from '../../workflows';
-import { parsePort } from '../options';
+import { chooseDemoModel, prepareDemoTask } from '../demo-job';
+import { parsePort, parseSeconds } from '../options';
+import { SetupError } from '../../server/errors';
 
 interface DemoOptions {
   wait: boolean;
   port: number;
   uiPort?: number;
+  model?: string;
+  timeout: number;
 }
 
-/** `durable-agents demo`: server (started when none answers), in-process worker, one sample run. */
+/** `durable-agents demo`: server (started when none answers), in-process worker, one agent run. */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('Run a sample job end to end: start a dev server when none is reachable, a worker in-process, one run; print its result and UI link.')
+    .description('Run a sample agent job end to end: start a dev server when none is reachable, a worker in-process, one run; print its result and UI link.')
     .option('--port <port>', 'port of the local dev server to use or start', parsePort, 7233)
     .option('--ui-port <port>', 'Web UI port of that server (default: port + 1000)', parsePort)
+    .option('--model <provider/model>', 'model to use (default: by the provider key set, else the built-in scripted model)')
+    .option('--timeout <seconds>', 'give up waiting for the run after this long', parseSeconds, 300)
     .option('--no-wait', 'exit right after the run, stopping a dev server the demo started')
     .action(async (options: DemoOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -26,7 +33,7 @@ export function registerDemoCommand(program: Command): void {
       const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort });
       try {
         out(describeServer(server));
-        const workflowId = await runSample(server, out);
+        const workflowId = await runDemoAgent(server, options, out);
         out(`Listed by: temporal workflow list --address ${server.address} --query 'WorkflowId="${workflowId}"'`);
         if (server.origin.startsWith('started') && options.wait) {
           out('The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in .temporal/dev.db).');
@@ -54,26 +61,47 @@ function describeServer(server: TemporalServer): string {
   }
 }
 
-async function runSample(server: TemporalServer, out: (line: string) => void): Promise<string> {
+async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (line: string) => void): Promise<string> {
   const settings = { ...connectionSettingsFromEnv(), address: server.address, namespace: server.namespace };
+  const model = await chooseDemoModel(process.env, options.model);
+  out(model.note);
+  const job = prepareDemoTask(process.cwd());
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
+  const { activities, close } = createActivities();
   try {
     // A queue of its own, so a long-running worker with older code never takes the demo's tasks.
     const taskQueue = `demo-${crypto.randomUUID()}`;
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, activities });
     const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     out(`Worker: in-process on task queue ${taskQueue}`);
-    const { runId, result } = await worker.runUntil(async () => {
-      const handle = await client.workflow.start(helloWorkflow, { args: ['durable agents'], taskQueue, workflowId });
-      return { runId: handle.firstExecutionRunId, result: await handle.result() };
+    out(`Task: ${job.task}`);
+    const agents = new AgentClient(client, taskQueue);
+    const result = await worker.runUntil(async () => {
+      await agents.start({ id: workflowId, task: job.task, model: model.model, tools: { allow: job.tools, workspaceRoot: job.workspaceRoot } });
+      return withTimeout(agents.result(workflowId), options.timeout * 1000, () => {
+        const link = server.uiUrl ? `: see ${runUiUrl(server.uiUrl, settings.namespace, workflowId)}` : '';
+        return new SetupError(`The demo run ${workflowId} did not finish within ${options.timeout} s${link}`);
+      });
     });
+    const { runId } = await client.workflow.getHandle(workflowId).describe();
     out(`Workflow: ${workflowId} (run ${runId})`);
-    out(`Result: ${result}`);
+    out(`Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ${result.finalText}`);
+    if (result.error) out(`Error: ${result.error.message}`);
     if (server.uiUrl) out(`Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`);
     return workflowId;
   } finally {
+    await close();
+    await model.close();
     await client.connection.close();
     await connection.close();
   }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
