@@ -83,6 +83,8 @@ export interface ToolSelection {
   workspaceRoot?: string;
   /** Tool names or patterns that must be approved by a human before they run (overrides the tool's own mode). */
   approve?: string[];
+  /** The run's context (seed 001: `currentResourceId` / `currentTaskId`), given to every tool call of the run. */
+  context?: ToolCallContext;
 }
 
 /** Context a tool call carries (seed 001). MCP tools receive it in `_meta` of the call request. */
@@ -97,9 +99,10 @@ export interface ExecuteToolInput {
   toolCallId: string;
   name: string;
   args: Record<string, unknown>;
+  /** Overrides `selection.context` for this call. */
+  context?: ToolCallContext;
   /** Fingerprint from the pinned catalogue. When it no longer matches, the call is refused with an error result. */
   fingerprint?: string;
-  context?: ToolCallContext;
   selection: ToolSelection;
 }
 

@@ -185,7 +185,7 @@ export class ToolRegistry {
       if (!valid.ok) return done(`Tool "${name}": ${valid.error}`, true);
       const result = await this.mcpPool.callTool(
         route.server,
-        { name: route.toolName, arguments: valid.value, meta: callMeta(input.context, key) },
+        { name: route.toolName, arguments: valid.value, meta: callMeta(input.context ?? selection.context, key) },
         { timeoutMs: entry.timeoutMs, signal },
       );
       return done(mcpResultText(result) || (result.isError ? 'The tool failed without a message.' : formatToolResult(undefined)), result.isError === true, entry.maxOutputChars);
@@ -197,7 +197,7 @@ export class ToolRegistry {
       runId: input.runId,
       toolCallId: input.toolCallId,
       idempotencyKey: key,
-      context: input.context ?? {},
+      context: input.context ?? selection.context ?? {},
       workspaceRoot: selection.workspaceRoot,
       signal,
     };

@@ -6,6 +6,7 @@ import { readMcpConfigFile } from '../../src/tools';
 import { agentFixture, anthropicMessages, PRIMARY, type AgentFixture } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
 import { testConnection, withWorker } from '../kit/temporal';
+import { contextServerConfig } from './fixtures/context-server';
 import { startEverythingServer } from './fixtures/everything-server';
 
 describe('MCP servers serving an agent run on the Temporal server', () => {
@@ -67,7 +68,7 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     expect(results).toEqual([expect.stringContaining('Successfully wrote'), expect.stringContaining('Echo: cli')]);
   });
 
-  it('lists tools of a stdio and a Streamable HTTP server sent with the run, and routes the model\'s calls to them', async () => {
+  it('serves a run whose MCP config and context travel with it, routing each call to its server with the context in _meta', async () => {
     fx.fake.reset();
     const config = writeConfig();
     const target = path.join(dir, 'hello.txt');
@@ -76,25 +77,38 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
         { name: 'write_file', arguments: { path: target, content: 'written by the agent' } },
         { name: 'echo', arguments: { message: 'ping' } },
       ]),
-      reply.toolCalls([{ name: 'read_text_file', arguments: { path: target } }]),
+      reply.toolCalls([
+        { name: 'read_text_file', arguments: { path: target } },
+        { name: 'whoami', arguments: {}, id: 'toolu_who' },
+      ]),
       reply.text('Done.'),
     );
-    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+    const mcpConfig = await readMcpConfigFile(config);
+    mcpConfig.mcpServers.ctx = contextServerConfig();
+    const { result, runId } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Write a file, echo, read it back.', model: PRIMARY, tools: { mcpConfig: await readMcpConfigFile(config), allow: ['write_file', 'read_text_file', 'echo'] } });
-      return agents.result(id);
+      const id = await agents.start({
+        task: 'Write a file, echo, read it back.',
+        model: PRIMARY,
+        tools: { mcpConfig, allow: ['write_file', 'read_text_file', 'echo', 'whoami'], context: { resourceId: 'doc-1', taskId: 'task-1' } },
+      });
+      const res = await agents.result(id);
+      return { result: res, runId: (await client.workflow.getHandle(id).describe()).runId };
     });
 
     expect(result).toMatchObject({ status: 'completed', finalText: 'Done.' });
     expect(fs.readFileSync(target, 'utf8')).toBe('written by the agent');
     const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name).sort();
-    expect(offered).toEqual(['echo', 'read_text_file', 'write_file']);
+    expect(offered).toEqual(['echo', 'read_text_file', 'whoami', 'write_file']);
     const results = (turn: number) =>
       anthropicMessages(fx.fake.requests[turn].body)
         .at(-1)!
         .blocks.filter((b) => b.type === 'tool_result')
         .map((b) => JSON.stringify(b.content));
     expect(results(1)).toEqual([expect.stringContaining('Successfully wrote'), expect.stringContaining('Echo: ping')]);
-    expect(results(2)).toEqual([expect.stringContaining('written by the agent')]);
+    expect(results(2)).toEqual([expect.stringContaining('written by the agent'), expect.any(String)]);
+    const content = JSON.parse(results(2)[1]) as string | { type: string; text: string }[];
+    const whoami = JSON.parse(typeof content === 'string' ? content : content.map((b) => b.text).join('')) as { meta: Record<string, unknown> };
+    expect(whoami.meta).toMatchObject({ currentResourceId: 'doc-1', currentTaskId: 'task-1', idempotencyKey: expect.stringMatching(new RegExp(`^${runId}:`)) });
   });
 });
