@@ -1,6 +1,6 @@
 /** The model-call activity: reads the conversation by reference, calls the model, stores the answer. */
 import { Context } from '@temporalio/activity';
-import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activity-types';
+import type { ModelCallInput, ModelCallOutput, StoredCallPrompt } from '../../shared/agent/activity-types';
 import { providerOf } from '../../shared/agent/state';
 import { estimateBodyTokens } from '../../shared/agent/tokens';
 import type { ToolCallRequest } from '../../shared/agent/types';
@@ -47,15 +47,18 @@ export function modelCallActivity(deps: AgentActivityDeps) {
     if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
     const specsHash = input.toolSpecsHash;
     const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
+    const promptHash = input.promptHash;
+    const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
+    const responseFormat = stored?.responseFormat ?? input.responseFormat;
     const request: ModelRequest = {
       model: input.model,
-      systemPrompt: input.systemPrompt,
+      systemPrompt: stored?.systemPrompt ?? input.systemPrompt,
       messages,
       options: {
         ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
         ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
         ...(tools && tools.length > 0 ? { tools } : {}),
-        ...(input.responseFormat ? { responseFormat: input.responseFormat } : {}),
+        ...(responseFormat ? { responseFormat } : {}),
         ...(input.toolChoice && tools && tools.length > 0 ? { toolChoice: input.toolChoice } : {}),
       },
     };

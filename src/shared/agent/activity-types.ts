@@ -24,6 +24,17 @@ export interface ModelCallInput {
   /** Structured output (a JSON schema) where the provider supports it. */
   responseFormat?: ResponseFormat;
   toolChoice?: ToolChoice;
+  /**
+   * Content-store hash of a {@link StoredCallPrompt}: a long system prompt and response format
+   * by reference, so they are not repeated in history at every call. Its fields win over the inline ones.
+   */
+  promptHash?: string;
+}
+
+/** A system prompt and response format kept in the content store (see `ModelCallInput.promptHash`). */
+export interface StoredCallPrompt {
+  systemPrompt?: string;
+  responseFormat?: ResponseFormat;
 }
 
 export interface ModelCallOutput {

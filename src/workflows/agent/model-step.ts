@@ -58,12 +58,16 @@ function windowOf(ctx: RunContext): number {
   return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }
 
-/** Summarises the older part of the conversation when the context passes the policy's threshold. */
-export async function compactIfNeeded(ctx: RunContext): Promise<void> {
+/**
+ * Summarises the older part of the conversation when the context passes the policy's threshold
+ * (or at once, when `force`: the provider said the context is too long). Returns whether it did.
+ */
+export async function compactIfNeeded(ctx: RunContext, force = false): Promise<boolean> {
   const { state } = ctx;
   const overhead = estimateTextTokens(state.config.systemPrompt ?? '') + state.tools.length * TOKENS_PER_TOOL_SPEC;
-  const plan = planCompaction(state.messages, state.view.summaryTokens, overhead, state.config.context, windowOf(ctx));
-  if (!plan) return;
+  const policy = force ? { ...state.config.context, thresholdRatio: 0 } : state.config.context;
+  const plan = planCompaction(state.messages, state.view.summaryTokens, overhead, policy, windowOf(ctx));
+  if (!plan) return false;
   const toSeq = state.messages[plan.splitIndex].seq;
   const model = state.config.context.summaryModel ?? state.resolver.current;
   try {
@@ -75,22 +79,25 @@ export async function compactIfNeeded(ctx: RunContext): Promise<void> {
     state.view = { fromSeq: toSeq, summaryHash: out.summaryHash, summaryTokens: out.summaryTokens };
     const tokensAfter = contextTokens(state.messages, state.view.summaryTokens, overhead);
     emit(ctx, { type: 'context_compacted', summarisedMessages: summarised, tokensBefore: plan.tokensBefore, tokensAfter });
+    return true;
   } catch (err) {
     if (isCancellation(err)) throw err;
     // The run goes on uncompacted; the model call reports a context overflow if there is one.
     const failure = modelFailureOf(err);
     emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: `summary failed: ${failure.message}` });
+    return false;
   }
 }
 
 export type ModelStepResult = { ok: true; output: ModelCallOutput } | { ok: false; failure: ModelFailure & { message: string } };
 
 /** What another agent kind sets per call (its role's system prompt, structured output, tool choice). */
-export type ModelCallOverrides = Partial<Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation'>>;
+export type ModelCallOverrides = Partial<Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash'>>;
 
 /** Calls the model on the current view, failing over to the next model of the chain when the provider keeps failing. */
 export async function callModelWithFailover(ctx: RunContext, overrides: ModelCallOverrides = {}): Promise<ModelStepResult> {
   const { state } = ctx;
+  let compactedForLength = false;
   for (;;) {
     const model = state.resolver.current;
     try {
@@ -116,6 +123,10 @@ export async function callModelWithFailover(ctx: RunContext, overrides: ModelCal
       if (isCancellation(err)) throw err;
       const failure = modelFailureOf(err);
       emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: failure.message });
+      if (failure.type === LLM_FAILURE.contextTooLong && !compactedForLength) {
+        compactedForLength = true;
+        if (await compactIfNeeded(ctx, true)) continue;
+      }
       const change = failoverAfter(state.config.resolver, state.resolver, failure);
       if (!change) return { ok: false, failure };
       // An operator's model that failed is not taken again at the next turn.
