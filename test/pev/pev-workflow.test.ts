@@ -149,7 +149,7 @@ describe('PEV across continue-as-new', () => {
     const started = lastRun.events?.[0]?.workflowExecutionStartedEventAttributes;
     expect(started?.continuedExecutionRunId).toBeTruthy();
     const scheduled = (lastRun.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
-    expect(scheduled).not.toContain('loadPevPrompts');
+    expect(scheduled).not.toContain('preparePevPrompts');
     expect(scheduled).not.toContain('pinTools');
     expect(result).toMatchObject({ stopReason: 'completed', finalText: 'Both sums are 5.' });
     expect(result.todos.map((t) => [t.id, t.status])).toEqual([

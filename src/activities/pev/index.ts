@@ -1,11 +1,11 @@
 /** The activities of the Planner → Executor → Verifier workflow beyond the agent loop's own. */
 import type { PevActivities } from '../../shared/pev';
 import type { ContentStore } from '../../store';
-import { loadPevPrompts } from './load-prompts';
+import { preparePevPromptsActivity } from './prepare-prompts';
 import { reuseToolResultActivity } from './reuse-tool-result';
 
 export { loadPevPrompts, shippedCoreDir, PEV_PROMPTS_ERROR } from './load-prompts';
 
 export function createPevActivities(deps: { store: ContentStore }): PevActivities {
-  return { loadPevPrompts, reuseToolResult: reuseToolResultActivity(deps.store) };
+  return { preparePevPrompts: preparePevPromptsActivity(deps.store), reuseToolResult: reuseToolResultActivity(deps.store) };
 }

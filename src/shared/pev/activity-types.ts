@@ -1,6 +1,5 @@
 /** The typed boundary between the PEV workflow and its own activities (the agent loop's are in `../agent`). */
 import type { MessageMeta } from '../agent/types';
-import type { PevPrompts } from './prompt-template';
 
 export interface LoadPevPromptsInput {
   /**
@@ -10,6 +9,16 @@ export interface LoadPevPromptsInput {
   promptsDir?: string;
   /** Roles to load; default planner, executor and verifier. Other roles need `promptsDir/core/<role>.md`. */
   roles?: string[];
+}
+
+export interface PreparePevPromptsInput extends LoadPevPromptsInput {
+  /** Store each core role's JSON schema as its response format. */
+  structuredOutput: boolean;
+}
+
+/** Each role's system prompt (and response format) stored once; model calls name it by hash. */
+export interface PreparedPevPrompts {
+  roles: Record<string, { promptHash: string; systemPromptChars: number }>;
 }
 
 export interface ReuseToolResultInput {
@@ -25,8 +34,8 @@ export interface ReuseToolResultInput {
 }
 
 export interface PevActivities {
-  /** Core templates (with overrides) and business context, read once per run. */
-  loadPevPrompts(input: LoadPevPromptsInput): Promise<PevPrompts>;
+  /** Reads core templates (with overrides) and business context once per run, and stores each role's system prompt. */
+  preparePevPrompts(input: PreparePevPromptsInput): Promise<PreparedPevPrompts>;
   /** Writes the earlier result of an identical call as the result of `toolCallId`, without running the tool. */
   reuseToolResult(input: ReuseToolResultInput): Promise<MessageMeta>;
 }

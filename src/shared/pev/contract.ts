@@ -7,7 +7,7 @@ import { defineQuery } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../agent/contracts';
 import type { ResolverState } from '../agent/resolver';
 import type { AgentResult, AgentStateView } from '../agent/types';
-import type { PevPrompts } from './prompt-template';
+import type { PreparedPevPrompts } from './activity-types';
 import { DEFAULT_PEV_LIMITS, type PevEndReason, type PevLimits, type PevProgress, type PevTodo } from './state';
 import type { ToolLedger } from './tool-dedupe';
 
@@ -43,7 +43,8 @@ export interface PevState {
   options: ResolvedPevOptions;
   /** The request the current cycles work on (the task, or the latest follow-up). */
   request: string;
-  prompts?: PevPrompts;
+  /** Each role's stored system prompt, by content hash (prepared once per run chain). */
+  prompts?: PreparedPevPrompts;
   progress: PevProgress;
   ledger: ToolLedger;
   /** Failover position of each role that runs on its own model. */

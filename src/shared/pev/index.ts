@@ -75,7 +75,7 @@ export {
   type LedgerEntry,
   type ToolLedger,
 } from './tool-dedupe';
-export type { LoadPevPromptsInput, ReuseToolResultInput, PevActivities } from './activity-types';
+export type { LoadPevPromptsInput, PreparePevPromptsInput, PreparedPevPrompts, ReuseToolResultInput, PevActivities } from './activity-types';
 export {
   pevProgressQuery,
   pevOptionProblems,

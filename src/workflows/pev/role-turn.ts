@@ -11,9 +11,7 @@ import {
   findReusable,
   planRecitation,
   recordToolResult,
-  responseFormatOf,
   reuseNote,
-  systemPromptOf,
   type PevActivities,
   type PevRoleDefinition,
   type PevState,
@@ -118,14 +116,12 @@ const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
 /** Failure type of a role without prompts (a misconfigured agent type), never retried. */
 export const PEV_ROLE_FAILURE = 'PevRoleError';
 
-function systemPromptFor(pctx: PevContext, role: string): string {
+/** The stored system prompt (and response format) of a role. */
+function promptHashOf(pctx: PevContext, role: string): string {
+  const prepared = pctx.pev.prompts?.roles[role];
   // A plain Error here would fail the workflow task and retry it forever; fail the run instead.
-  try {
-    if (!pctx.pev.prompts) throw new Error('prompts were not loaded');
-    return systemPromptOf(pctx.pev.prompts, role);
-  } catch (err) {
-    throw ApplicationFailure.nonRetryable(`Role "${role}": ${err instanceof Error ? err.message : String(err)}`, PEV_ROLE_FAILURE);
-  }
+  if (!prepared) throw ApplicationFailure.nonRetryable(`Role "${role}" has no prepared prompt; prepared roles: ${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`, PEV_ROLE_FAILURE);
+  return prepared.promptHash;
 }
 
 /** Read through a call: handlers change it while the turn awaits, which narrowing cannot see. */
@@ -135,7 +131,7 @@ const stopRequest = (ctx: RunContext) => ctx.state.stopRequested;
 export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
   const ctx = pctx.agent;
   const { state } = ctx;
-  const { progress, options } = pctx.pev;
+  const { progress } = pctx.pev;
   if (state.stopRequested) return end(await finish(ctx, state.stopRequested.reason));
   const limit = limitReached(state.config.limits, state);
   if (limit) return end(await finish(ctx, limit));
@@ -149,8 +145,9 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
     publishSearchAttributes(ctx, progress.phase);
     await compactIfNeeded(ctx);
     return callModelWithFailover(ctx, {
-      systemPrompt: systemPromptFor(pctx, role.name),
-      responseFormat: options.structuredOutput ? responseFormatOf(role) : undefined,
+      // The role's prompt replaces the run's; both travel by reference, not inline.
+      systemPrompt: undefined,
+      promptHash: promptHashOf(pctx, role.name),
       toolChoice: role.usesTools ? undefined : 'none',
       recitation: role.usesTools ? planRecitation(progress.todos, progress.currentTodoId) : undefined,
     });

@@ -49,9 +49,10 @@ async function takeFollowUps(pctx: PevContext): Promise<boolean> {
 async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   const { pev } = pctx;
   await startConversation(pctx.agent);
-  pev.prompts ??= await pctx.io.loadPevPrompts({
+  pev.prompts ??= await pctx.io.preparePevPrompts({
     ...(pev.options.promptsDir ? { promptsDir: pev.options.promptsDir } : {}),
     roles: [...CORE_ROLE_NAMES],
+    structuredOutput: pev.options.structuredOutput,
   });
   for (;;) {
     const { progress } = pev;
