@@ -66,3 +66,34 @@ describe('continue-as-new and context compaction', () => {
     expect(out.state.events.find((e) => e.type === 'context_compacted')).toMatchObject({ summarisedMessages: 3 });
   });
 });
+
+describe('context too long', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+
+  it('compacts and retries once when the provider says the context is too long', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 7, b: 8 } }], { text: 'Adding.' }),
+      reply.error(413),
+      reply.text('The user wants 7 + 8.'),
+      reply.text('15.'),
+    );
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'What is 7 + 8?', model: PRIMARY });
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-context-too-long');
+      return { result, state: await agents.state(id) };
+    });
+    expect(out.result).toMatchObject({ status: 'completed', finalText: '15.' });
+    expect(out.state.events.map((e) => e.type)).toEqual(expect.arrayContaining(['model_failure', 'context_compacted']));
+    expect(out.state.events.find((e) => e.type === 'model_failure')).toMatchObject({ failureType: 'LlmContextTooLong' });
+    const retried = anthropicMessages(fx.fake.requests[3].body);
+    expect(fx.fake.requests[3].error).toBeUndefined();
+    expect(String(retried[0].blocks[0].text)).toContain('Summary of the earlier conversation:\nThe user wants 7 + 8.');
+    expect(retried.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+});

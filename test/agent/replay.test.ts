@@ -23,6 +23,7 @@ const AGENT_PATHS = [
   'agent-hooks',
   'agent-continue-as-new',
   'agent-compaction',
+  'agent-context-too-long',
   'agent-cli-run',
 ];
 
