@@ -240,3 +240,34 @@ describe('approvals and client tools', () => {
     });
   });
 });
+
+describe('search attributes', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+
+  it('show the kind, model, status and a run waiting for approval, filterable by query', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'z' }, id: 'toolu_sa' }], { usage: { input: 1000, output: 100 } }), reply.text('ok'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Delete z.', model: PRIMARY, approve: ['delete_file'] });
+      const find = async (query: string) => {
+        for (let i = 0; i < 100; i++) {
+          for await (const wf of client.workflow.list({ query: `WorkflowId = '${id}' AND ${query}` })) return wf;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`no run matched ${query}`);
+      };
+      await find(`DurableAgentAwaitingApproval = true AND DurableAgentStatus = 'awaiting_approval' AND DurableAgentKind = 'react' AND DurableAgentModel = '${PRIMARY}'`);
+      await agents.approve(id, 'toolu_sa');
+      await agents.result(id);
+      const done = await find(`DurableAgentStatus = 'completed' AND DurableAgentPhase = 'done' AND DurableAgentAwaitingApproval = false`);
+      const cost = done.typedSearchAttributes.getAll().find((p) => p.key.name === 'DurableAgentCostUsd')?.value;
+      expect(cost).toBeGreaterThan(0);
+      const listed = await agents.list(200);
+      expect(listed.find((r) => r.id === id)).toMatchObject({ kind: 'react', agentStatus: 'completed', model: PRIMARY, status: 'COMPLETED' });
+    });
+  });
+});
