@@ -4,6 +4,9 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { PEV_PROMPTS_ERROR, loadPevPrompts } from '../../src/activities/pev/load-prompts';
 import { systemPromptOf } from '../../src/shared/pev';
+import { preparePevPromptsActivity } from '../../src/activities/pev/prepare-prompts';
+import type { StoredCallPrompt } from '../../src/shared/agent/activity-types';
+import { FileContentStore } from '../../src/store';
 
 let dir: string;
 beforeEach(async () => {
@@ -63,4 +66,21 @@ test('an override without the placeholder is refused with the file named', async
 test('a missing directory and a role without any template are actionable errors', async () => {
   await expectPromptsError(loadPevPrompts({ promptsDir: path.join(dir, 'nope') }), /does not exist/);
   await expectPromptsError(loadPevPrompts({ promptsDir: dir, roles: ['auditor'] }), /No core template for role "auditor": add .*core\/auditor\.md/);
+});
+
+describe('prepared prompts', () => {
+  test('each role prompt is stored once with its response format; model calls name it by hash', async () => {
+    const store = new FileContentStore(dir);
+    const prepare = preparePevPromptsActivity(store);
+    const prepared = await prepare({ promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'), structuredOutput: true });
+    expect(Object.keys(prepared.roles)).toEqual(['planner', 'executor', 'verifier']);
+    const planner = await store.get<StoredCallPrompt>(prepared.roles.planner!.promptHash);
+    expect(planner.systemPrompt).toContain('Workspace assistant: planning');
+    expect(planner.systemPrompt!.length).toBe(prepared.roles.planner!.systemPromptChars);
+    expect(planner.responseFormat).toMatchObject({ type: 'jsonSchema', name: 'planner-response', schema: { required: expect.arrayContaining(['todos']) } });
+    const again = await prepare({ promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'), structuredOutput: true });
+    expect(again).toEqual(prepared);
+    const plain = await prepare({ structuredOutput: false });
+    expect(await store.get<StoredCallPrompt>(plain.roles.verifier!.promptHash)).toEqual({ systemPrompt: expect.stringContaining('# Verifier') });
+  });
 });
