@@ -133,6 +133,18 @@ describe('fake provider: validation like the real APIs', () => {
     ['json_object without the word json', { model: 'gpt-4.1', response_format: { type: 'json_object' }, messages: [{ role: 'user', content: 'hi' }] }, /must contain the word 'json'/],
   ];
 
+  it('OpenAI-format: a tool call issued with reasoning must get its reasoning back, as DeepSeek requires', async () => {
+    fake.script(reply.blocks([{ type: 'thinking', thinking: 'hmm' }, { type: 'toolCall', name: 'x', arguments: {}, id: 'call_r1' }]));
+    await openai.chat.completions.create({ model: 'deepseek-reasoner', messages: [{ role: 'user', content: 'a' }] });
+    const history = [
+      { role: 'user' as const, content: 'a' },
+      { role: 'assistant' as const, content: null, tool_calls: [{ id: 'call_r1', type: 'function' as const, function: { name: 'x', arguments: '{}' } }] },
+      { role: 'tool' as const, tool_call_id: 'call_r1', content: 'done' },
+    ];
+    const err = await openai.chat.completions.create({ model: 'deepseek-reasoner', messages: history }).catch((e: unknown) => e);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ message: 'Missing `reasoning_content` field in the assistant message at message index 1' });
+  });
+
   it.each(openaiCases)('OpenAI refuses %s with an API-shaped 400', async (_name, body, message) => {
     const err = await openai.chat.completions.create(body as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);

@@ -116,6 +116,28 @@ describe('a conversation handed between providers', () => {
     expect((bodyOf(second).messages[1].content as unknown[])[0]).toEqual({ type: 'redacted_thinking', data: 'EqQBCgIYAhIM-opaque' });
   });
 
+  it('reasoning goes back to the compatible model that wrote it (DeepSeek thinking-mode rule), not elsewhere', async () => {
+    fake.script(
+      reply.blocks([
+        { type: 'thinking', thinking: 'Need the file.' },
+        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+      ]),
+      reply.text('same model'),
+      reply.text('other model'),
+    );
+    const config = configFor(fake);
+    const spec = 'openai-compatible/deepseek-reasoner';
+    const turn = await complete({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config });
+    const tc = toolCallsOf(turn)[0];
+    const messages: Message[] = [user('go'), turn, toolResult(tc.id, tc.name, 'x')];
+    await streamMessage({ model: spec, messages, options: { tools: TOOLS } }, { config });
+    await complete({ model: 'openai/gpt-4.1', messages, options: { tools: TOOLS } }, { config });
+    const [, same, other] = fake.requests;
+    expect([same.status, other.status]).toEqual([200, 200]);
+    expect(bodyOf(same).messages[1]).toMatchObject({ role: 'assistant', reasoning_content: 'Need the file.' });
+    expect(bodyOf(other).messages[1]).not.toHaveProperty('reasoning_content');
+  });
+
   it('MiniMax thinking returns to the same MiniMax model only', async () => {
     fake.script(
       reply.blocks([

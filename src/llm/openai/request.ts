@@ -2,8 +2,9 @@
  * Neutral request → OpenAI Chat Completions request (also vLLM, Ollama `/v1`, LocalAI,
  * DeepSeek, Gemini's OpenAI endpoint).
  *
- * - Thinking blocks are dropped: Chat Completions takes no reasoning back, and some compatible
- *   servers reject `reasoning_content` in input.
+ * - Reasoning goes back as `reasoning_content` only to the compatible server and model that wrote
+ *   it (DeepSeek's thinking mode requires it on tool-calling turns; others ignore it). OpenAI
+ *   itself takes no reasoning back, and other providers' thinking is dropped.
  * - Tool results carry text only; images from tool results follow as one user message after the
  *   run of tool messages.
  * - `response_format` is sent where the model has a JSON mode (or is unknown, i.e. declared by
@@ -18,6 +19,8 @@ import { toOpenAIToolId } from '../tool-ids';
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type Params = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
 type UserPart = OpenAI.Chat.ChatCompletionContentPartText | OpenAI.Chat.ChatCompletionContentPartImage;
+/** `reasoning_content` is a compatible servers' extension (DeepSeek, vLLM). */
+type AssistantParam = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
 
 export function toOpenAIParams(request: ModelRequest, providerId: string, model: string, info: ResolvedModelInfo): Params {
   const options: CallOptions = request.options ?? {};
@@ -26,7 +29,7 @@ export function toOpenAIParams(request: ModelRequest, providerId: string, model:
   const system = [request.systemPrompt, instruction].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [];
   if (system) messages.push({ role: 'system', content: system });
-  messages.push(...toOpenAIMessages(request.messages));
+  messages.push(...toOpenAIMessages(request.messages, providerId, model));
 
   const params: Params = { model, messages };
   if (options.maxTokens !== undefined) {
@@ -62,7 +65,7 @@ function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOpt
   return { type: 'function', function: { name: choice.name } };
 }
 
-export function toOpenAIMessages(messages: Message[]): ChatMessage[] {
+export function toOpenAIMessages(messages: Message[], providerId: string, model: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   let pendingImages: UserPart[] = [];
   const flushImages = (): void => {
@@ -92,8 +95,12 @@ export function toOpenAIMessages(messages: Message[]): ChatMessage[] {
           : [],
       );
       if (!text && toolCalls.length === 0) continue;
-      const assistant: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: text || null };
+      const assistant: AssistantParam = { role: 'assistant', content: text || null };
       if (toolCalls.length) assistant.tool_calls = toolCalls;
+      const reasoning = message.content.flatMap((b) => (b.type === 'thinking' && !b.redacted ? [b.thinking] : [])).join('');
+      if (reasoning && providerId !== 'openai' && message.provider === providerId && message.model === model) {
+        assistant.reasoning_content = reasoning;
+      }
       out.push(assistant);
     }
   }

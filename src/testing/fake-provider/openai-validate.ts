@@ -15,7 +15,15 @@ export interface OpenAIValidationError {
 
 const fail = (message: string, param: string | null = null): OpenAIValidationError => ({ message, param });
 
-export function validateOpenAIRequest(body: Obj): OpenAIValidationError | undefined {
+export interface OpenAIValidationContext {
+  /**
+   * True for tool calls this endpoint issued together with reasoning: like DeepSeek's thinking
+   * mode, the assistant message carrying them must send that reasoning back.
+   */
+  needsReasoningBack: (toolCallId: string) => boolean;
+}
+
+export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): OpenAIValidationError | undefined {
   if (typeof body.model !== 'string' || body.model === '') return fail('you must provide a model parameter', 'model');
   if (!Array.isArray(body.messages) || body.messages.length === 0) return fail("Invalid 'messages': empty array. Expected an array with minimum length 1.", 'messages');
   if (body.max_tokens !== undefined && body.max_completion_tokens !== undefined) {
@@ -45,7 +53,10 @@ export function validateOpenAIRequest(body: Obj): OpenAIValidationError | undefi
         `${where}.role`,
       );
     }
-    if ('reasoning_content' in m || 'reasoning' in m) return fail(`Unrecognized field in '${where}': reasoning must not be sent back.`, where);
+    if (m.role !== 'assistant' && ('reasoning_content' in m || 'reasoning' in m)) return fail(`Unrecognized field in '${where}': reasoning belongs to assistant messages.`, where);
+    if (m.role === 'assistant' && m.reasoning_content !== undefined && typeof m.reasoning_content !== 'string') {
+      return fail(`Invalid type for '${where}.reasoning_content': expected a string.`, `${where}.reasoning_content`);
+    }
     if (m.role === 'tool') {
       if (typeof m.tool_call_id !== 'string' || !answerable.includes(m.tool_call_id)) {
         return fail("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `${where}.role`);
@@ -73,6 +84,9 @@ export function validateOpenAIRequest(body: Obj): OpenAIValidationError | undefi
         }
         pending = calls.map((c) => String((c as Obj).id));
         answerable = [...pending];
+        if (pending.some(ctx.needsReasoningBack) && typeof m.reasoning_content !== 'string') {
+          return fail(`Missing \`reasoning_content\` field in the assistant message at message index ${i}`, `${where}.reasoning_content`);
+        }
       }
       if ((m.content === null || m.content === undefined) && calls === undefined) {
         return fail(`Invalid value for '${where}.content': expected a string, got null.`, `${where}.content`);

@@ -51,6 +51,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const timers = new Set<NodeJS.Timeout>();
   let responder: FakeResponder | undefined;
   let toolCounter = 0;
+  /** `prefix\nid` of OpenAI-format tool calls issued together with reasoning (see `needsReasoningBack`). */
+  const reasoningCalls = new Set<string>();
 
   const sign = (prefix: string, thinking: string): string =>
     `sig_${createHmac('sha256', secret).update(`${prefix}\n${thinking}`).digest('base64')}`;
@@ -118,7 +120,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       const error = validateAnthropicRequest(record.body, { verifySignature: (t, s) => verify(prefix, t, s) });
       if (error) return refuse(400, error);
     } else {
-      const error = validateOpenAIRequest(record.body);
+      const error = validateOpenAIRequest(record.body, { needsReasoningBack: (id) => reasoningCalls.has(`${prefix}\n${id}`) });
       if (error) return refuse(400, error.message, error.param);
     }
 
@@ -178,6 +180,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       sign: (thinking) => sign(record.prefix, thinking),
       requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
     });
+    if (!anthropic && reply.blocks.some((b) => b.type === 'thinking')) {
+      for (const b of reply.blocks) if (b.type === 'toolCall') reasoningCalls.add(`${record.prefix}\n${b.id}`);
+    }
     const model = String(record.body.model);
     const id = anthropic ? `msg_fake_${record.seq}` : `chatcmpl-fake-${record.seq}`;
     const headers = { [anthropic ? 'request-id' : 'x-request-id']: `req_fake_${record.seq}` };
