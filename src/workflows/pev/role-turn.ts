@@ -51,8 +51,13 @@ export type TurnResult =
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/** Trace entries kept in state; the oldest are dropped past this. */
+export const MAX_TRACE_ENTRIES = 300;
+
 export function trace(pctx: PevContext, entry: DistributiveOmit<PevTraceEntry, 'cycle'>): void {
-  pctx.pev.progress.trace.push({ ...entry, cycle: pctx.pev.progress.cycle } as PevTraceEntry);
+  const { progress } = pctx.pev;
+  progress.trace.push({ ...entry, cycle: progress.cycle } as PevTraceEntry);
+  if (progress.trace.length > MAX_TRACE_ENTRIES) progress.trace.splice(0, progress.trace.length - MAX_TRACE_ENTRIES);
 }
 
 /** Runs `fn` with the role's own model and failover position in place of the run's. */

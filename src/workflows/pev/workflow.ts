@@ -34,11 +34,11 @@ function initialPevState(input: PevWorkflowInput): PevState {
   };
 }
 
-/** A follow-up after the rounds ended is a new request: the rounds start again from planning. */
+/** A follow-up (or steering too late to redirect anything) after the rounds ended is a new request: planning starts again. */
 async function takeFollowUps(pctx: PevContext): Promise<boolean> {
-  const texts = pctx.agent.state.followUps.map((m) => m.text);
+  const { state } = pctx.agent;
+  const texts = [...state.steering, ...state.followUps].map((m) => m.text);
   if (!(await injectFollowUps(pctx.agent))) return false;
-  if (texts.length === 0) return false;
   const { pev } = pctx;
   pev.request = texts.join('\n\n');
   pev.endReason = undefined;
