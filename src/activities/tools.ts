@@ -19,11 +19,28 @@ function toFailure(err: unknown): unknown {
   return err;
 }
 
-function cancellationSignal(): AbortSignal | undefined {
+/** How often a running tool call heartbeats (the SDK throttles what reaches the server). */
+const HEARTBEAT_INTERVAL_MS = 1_000;
+
+function activityContext(): Context | undefined {
   try {
-    return Context.current().cancellationSignal;
+    return Context.current();
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Heartbeats while `work` runs: cancellation only reaches an activity through heartbeats, and a
+ * heartbeat timeout notices a dead worker long before the tool's own timeout.
+ */
+async function heartbeating<T>(ctx: Context | undefined, work: () => Promise<T>): Promise<T> {
+  if (!ctx) return work();
+  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
   }
 }
 
@@ -42,8 +59,9 @@ export function createToolActivities(registry: ToolRegistry): ToolActivities {
       }
     },
     async executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
+      const ctx = activityContext();
       try {
-        return await registry.execute(input, { signal: cancellationSignal() });
+        return await heartbeating(ctx, () => registry.execute(input, { signal: ctx?.cancellationSignal }));
       } catch (err) {
         throw toFailure(err);
       }

@@ -9,6 +9,7 @@ import {
   DEFAULT_TOOL_PARALLELISM,
   DEFAULT_TOOL_RETRY,
   TOOL_ACTIVITY_GRACE_MS,
+  TOOL_HEARTBEAT_TIMEOUT_MS,
   type ExecuteToolInput,
   type ExecuteToolOutput,
   type ToolActivities,
@@ -53,6 +54,7 @@ function retryPolicy(entry: ToolCatalogEntry): RetryPolicy {
 export async function executeToolCall(entry: ToolCatalogEntry, input: ToolCallInput): Promise<ExecuteToolOutput> {
   const { executeTool } = proxyActivities<ToolActivities>({
     startToCloseTimeout: entry.timeoutMs + TOOL_ACTIVITY_GRACE_MS,
+    heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
     retry: retryPolicy(entry),
     summary: `tool: ${entry.name}`,
   });

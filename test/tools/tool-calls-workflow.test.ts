@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { createToolActivities } from '../../src/activities/tools';
@@ -81,5 +82,47 @@ describe('toolCallsWorkflow on a real server', () => {
     const firstTaskEnd = events.findIndex((e) => e.workflowTaskCompletedEventAttributes);
     const firstBatch = events.slice(firstTaskEnd + 1).findIndex((e) => !e.activityTaskScheduledEventAttributes);
     expect(firstBatch).toBe(2);
+  });
+});
+
+describe('cancelling a run with a tool call in flight', () => {
+  it('reaches the running tool through heartbeats and aborts its signal', async () => {
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    let markAborted!: () => void;
+    const aborted = new Promise<void>((resolve) => (markAborted = resolve));
+    const tools = new ToolRegistry().register(
+      defineTool({
+        name: 'long_job',
+        description: 'Runs until cancelled',
+        parameters: z.object({}),
+        timeoutMs: 120_000,
+        execute: (_args, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              markAborted();
+              resolve('stopped');
+            });
+            markStarted();
+          }),
+      }),
+    );
+    const catalog = await tools.catalog({});
+    const failure = await withWorker({ activities: createToolActivities(tools) }, async ({ client, taskQueue }) => {
+      const handle = await client.workflow.start('toolCallsWorkflow', {
+        taskQueue,
+        workflowId: `tool-cancel-${crypto.randomUUID()}`,
+        args: [{ catalog, calls: [{ toolCallId: 'call-long', name: 'long_job', args: {}, selection: {} }] }],
+      });
+      await started;
+      await handle.cancel();
+      await aborted;
+      return handle.result().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    });
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
   });
 });
