@@ -35,6 +35,37 @@ describe('agent loop on a real server', () => {
     expect(results[0]).toContain('15');
     expect(fx.fake.requests[0].body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'add' })]));
   });
+  it('runs independent tool calls of a turn in parallel and side-effecting ones alone, results in call order', async () => {
+    fx.calls.length = 0;
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'add', arguments: { a: 1, b: 1 }, id: 'toolu_p1' },
+        { name: 'add', arguments: { a: 2, b: 2 }, id: 'toolu_p2' },
+        { name: 'add', arguments: { a: 3, b: 3 }, id: 'toolu_p3' },
+        { name: 'write_note', arguments: { text: 'after' }, id: 'toolu_p4' },
+      ]),
+      reply.text('2, 4, 6.'),
+    );
+    const history = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Add three pairs, then note it.', model: PRIMARY });
+      await agents.result(id);
+      return client.workflow.getHandle(id).fetchHistory();
+    });
+    // Commands of one workflow task: the three adds are scheduled together, the note only after they finished.
+    const kinds = (history.events ?? [])
+      .map((e) => {
+        if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool') return 'schedule';
+        if (e.activityTaskCompletedEventAttributes) return 'complete';
+        return undefined;
+      })
+      .filter((k) => k !== undefined);
+    const toolPhase = kinds.slice(kinds.indexOf('schedule'));
+    expect(toolPhase.slice(0, 4)).toEqual(['schedule', 'schedule', 'schedule', 'complete']);
+    expect(toolPhase.slice(3, 7)).toEqual(['complete', 'complete', 'complete', 'schedule']);
+    const results = anthropicMessages(fx.fake.requests[1].body)[2].blocks.map((b) => b.tool_use_id);
+    expect(results).toEqual(['toolu_p1', 'toolu_p2', 'toolu_p3', 'toolu_p4']);
+  });
 });
 
 describe('streaming, plan recitation and operator switch', () => {
