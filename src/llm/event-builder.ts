@@ -10,7 +10,7 @@ import { markTruncated, toolCallFromRaw } from './tool-arguments';
 type OpenBlock =
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
-  | { kind: 'toolCall'; index: number; id: string; name: string; raw: string };
+  | { kind: 'toolCall'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
 
 export interface BuilderStart {
   provider: string;
@@ -89,6 +89,12 @@ export class EventBuilder {
     return [{ type: 'toolCallDelta', index: block.index, delta }];
   }
 
+  /** Provider data that must travel with the call (see `ToolCallBlock.providerExtras`). */
+  toolCallExtras(key: string, extras: Record<string, unknown>): void {
+    const block = this.open.get(key);
+    if (block?.kind === 'toolCall') block.extras = { ...block.extras, ...extras };
+  }
+
   /** Ends one block. Text and thinking end now; tool calls end at `finish`. */
   end(key: string): StreamEvent[] {
     const block = this.open.get(key);
@@ -103,9 +109,12 @@ export class EventBuilder {
         if (block.redacted) event.redacted = true;
         return [event];
       }
-      case 'toolCall':
-        this.pendingToolCalls.push({ index: block.index, call: toolCallFromRaw(block.id, block.name, block.raw), raw: block.raw });
+      case 'toolCall': {
+        const call = toolCallFromRaw(block.id, block.name, block.raw);
+        if (block.extras) call.providerExtras = block.extras;
+        this.pendingToolCalls.push({ index: block.index, call, raw: block.raw });
         return [];
+      }
     }
   }
 

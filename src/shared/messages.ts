@@ -27,6 +27,11 @@ export interface ToolCallBlock {
   arguments: Record<string, unknown>;
   /** Set when the model's argument JSON could not be parsed (or only partially): never execute such a call. */
   malformed?: { raw: string; reason: string };
+  /**
+   * Provider data to hand back verbatim with this call, to the same provider and model only
+   * (e.g. `extra_content` with a Gemini thought signature on its OpenAI-compatible endpoint).
+   */
+  providerExtras?: Record<string, unknown>;
 }
 
 export interface ImageBlock {

@@ -145,6 +145,23 @@ describe('fake provider: validation like the real APIs', () => {
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ message: 'Missing `reasoning_content` field in the assistant message at message index 1' });
   });
 
+  it('OpenAI-format: a tool call issued with a thought signature must carry it back, as Gemini requires', async () => {
+    fake.script(reply.toolCalls([{ name: 'x', arguments: {}, id: 'call_g1', thoughtSignature: true }]));
+    const first = await openai.chat.completions.create({ model: 'gemini-3-pro', messages: [{ role: 'user', content: 'a' }] });
+    expect(first.choices[0].message.tool_calls?.[0]).toHaveProperty('extra_content.google.thought_signature');
+    const err = await openai.chat.completions
+      .create({
+        model: 'gemini-3-pro',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'call_g1', type: 'function', function: { name: 'x', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 'call_g1', content: 'done' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ message: expect.stringContaining('missing a thought_signature') });
+  });
+
   it.each(openaiCases)('OpenAI refuses %s with an API-shaped 400', async (_name, body, message) => {
     const err = await openai.chat.completions.create(body as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);

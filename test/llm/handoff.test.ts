@@ -138,6 +138,23 @@ describe('a conversation handed between providers', () => {
     expect(bodyOf(other).messages[1]).not.toHaveProperty('reasoning_content');
   });
 
+  it.each(['complete', 'stream'] as const)('Gemini-style thought signatures on tool calls return with them to the same model only (%s)', async (mode) => {
+    const call = mode === 'complete' ? complete : streamMessage;
+    fake.script(reply.toolCalls([{ name: 'read_file', arguments: { path: 'a' }, thoughtSignature: true }]), reply.text('same model'), reply.text('other model'));
+    const config = configFor(fake);
+    const spec = 'openai-compatible/gemini-3-pro-preview';
+    const turn = await call({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config });
+    const tc = toolCallsOf(turn)[0];
+    expect(tc.providerExtras).toEqual({ extra_content: { google: { thought_signature: expect.stringMatching(/^sig_/) } } });
+    const messages: Message[] = [user('go'), turn, toolResult(tc.id, tc.name, 'x')];
+    await call({ model: spec, messages, options: { tools: TOOLS } }, { config });
+    await call({ model: 'openai/gpt-4.1', messages, options: { tools: TOOLS } }, { config });
+    const [, same, other] = fake.requests;
+    expect([same.status, other.status]).toEqual([200, 200]);
+    expect(JSON.stringify(bodyOf(same).messages[1])).toContain('thought_signature');
+    expect(JSON.stringify(bodyOf(other).messages[1])).not.toContain('thought_signature');
+  });
+
   it('MiniMax thinking returns to the same MiniMax model only', async () => {
     fake.script(
       reply.blocks([

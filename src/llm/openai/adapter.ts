@@ -53,6 +53,12 @@ function reasoningOf(m: object | null | undefined): string {
   return typeof r?.reasoning === 'string' ? r.reasoning : '';
 }
 
+/** Gemini's OpenAI endpoint puts a thought signature in `extra_content` on each tool call. */
+function extraContentOf(call: object): Record<string, unknown> | undefined {
+  const extra = (call as { extra_content?: unknown }).extra_content;
+  return typeof extra === 'object' && extra !== null && !Array.isArray(extra) ? (extra as Record<string, unknown>) : undefined;
+}
+
 const missingId = (index: number, timestamp: number): string => `call_${timestamp.toString(36)}_${index}`;
 
 function builderFor(call: ResolvedCall): { builder: EventBuilder; timestamp: number } {
@@ -71,6 +77,8 @@ export function eventsFromChatCompletion(completion: OpenAI.Chat.ChatCompletion,
   calls.forEach((c, i) => {
     const key = `tool:${i}`;
     events.push(...builder.toolCallStart(key, c.id || missingId(i, timestamp), c.function.name));
+    const extra = extraContentOf(c);
+    if (extra) builder.toolCallExtras(key, { extra_content: extra });
     events.push(...builder.toolCallDelta(key, c.function.arguments ?? ''), ...builder.end(key));
   });
   const raw = choice.finish_reason ?? undefined;
@@ -110,6 +118,8 @@ async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
         toolKeys.add(key);
         yield* builder.toolCallStart(key, tc.id || missingId(index, timestamp), tc.function?.name ?? '');
       }
+      const extra = extraContentOf(tc);
+      if (extra) builder.toolCallExtras(key, { extra_content: extra });
       if (tc.function?.arguments) yield* builder.toolCallDelta(key, tc.function.arguments);
     }
     if (choice.finish_reason) raw = choice.finish_reason;

@@ -4,7 +4,8 @@
  *
  * - Reasoning goes back as `reasoning_content` only to the compatible server and model that wrote
  *   it (DeepSeek's thinking mode requires it on tool-calling turns; others ignore it). OpenAI
- *   itself takes no reasoning back, and other providers' thinking is dropped.
+ *   itself takes no reasoning back, and other providers' thinking is dropped. Tool calls carry
+ *   their `extra_content` (Gemini thought signatures) back to the same model the same way.
  * - Tool results carry text only; images from tool results follow as one user message after the
  *   run of tool messages.
  * - `response_format` is sent where the model has a JSON mode (or is unknown, i.e. declared by
@@ -21,6 +22,8 @@ type Params = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
 type UserPart = OpenAI.Chat.ChatCompletionContentPartText | OpenAI.Chat.ChatCompletionContentPartImage;
 /** `reasoning_content` is a compatible servers' extension (DeepSeek, vLLM). */
 type AssistantParam = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
+/** `extra_content` is Gemini's extension carrying a thought signature. */
+type ToolCallParam = OpenAI.Chat.ChatCompletionMessageFunctionToolCall & { extra_content?: unknown };
 
 export function toOpenAIParams(request: ModelRequest, providerId: string, model: string, info: ResolvedModelInfo): Params {
   const options: CallOptions = request.options ?? {};
@@ -89,16 +92,18 @@ export function toOpenAIMessages(messages: Message[], providerId: string, model:
         .filter((b): b is TextBlock => b.type === 'text')
         .map((b) => b.text)
         .join('');
-      const toolCalls = message.content.flatMap((b) =>
-        b.type === 'toolCall'
-          ? [{ id: toOpenAIToolId(b.id), type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.arguments) } }]
-          : [],
-      );
+      const sameModel = providerId !== 'openai' && message.provider === providerId && message.model === model;
+      const toolCalls = message.content.flatMap((b): ToolCallParam[] => {
+        if (b.type !== 'toolCall') return [];
+        const call: ToolCallParam = { id: toOpenAIToolId(b.id), type: 'function', function: { name: b.name, arguments: JSON.stringify(b.arguments) } };
+        if (sameModel && b.providerExtras?.extra_content) call.extra_content = b.providerExtras.extra_content;
+        return [call];
+      });
       if (!text && toolCalls.length === 0) continue;
       const assistant: AssistantParam = { role: 'assistant', content: text || null };
       if (toolCalls.length) assistant.tool_calls = toolCalls;
       const reasoning = message.content.flatMap((b) => (b.type === 'thinking' && !b.redacted ? [b.thinking] : [])).join('');
-      if (reasoning && providerId !== 'openai' && message.provider === providerId && message.model === model) {
+      if (reasoning && sameModel) {
         assistant.reasoning_content = reasoning;
       }
       out.push(assistant);

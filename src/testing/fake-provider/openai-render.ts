@@ -50,12 +50,16 @@ function parts(reply: PreparedReply): { text: string; reasoning: string; calls: 
   return { text, reasoning, calls };
 }
 
+/** Gemini's OpenAI endpoint carries thought signatures this way. */
+const extraContent = (c: { thoughtSignature?: string }): Record<string, unknown> =>
+  c.thoughtSignature ? { extra_content: { google: { thought_signature: c.thoughtSignature } } } : {};
+
 export function openaiCompletion(reply: PreparedReply, id: string, model: string, created: number): Record<string, unknown> {
   const { text, reasoning, calls } = parts(reply);
   const message: Record<string, unknown> = { role: 'assistant', content: text === '' && calls.length ? null : text, refusal: null, annotations: [] };
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.length) {
-    message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw } }));
+    message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw }, ...extraContent(c) }));
   }
   return {
     id,
@@ -78,7 +82,7 @@ export function openaiChunks(reply: PreparedReply, id: string, model: string, cr
   for (const piece of pieces(reasoning)) out.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(text)) out.push(chunk({ content: piece }));
   calls.forEach((c, index) => {
-    out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
+    out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' }, ...extraContent(c) }] }));
     for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   out.push(chunk({}, FINISH[reply.stop]));

@@ -21,6 +21,8 @@ export interface OpenAIValidationContext {
    * mode, the assistant message carrying them must send that reasoning back.
    */
   needsReasoningBack: (toolCallId: string) => boolean;
+  /** The thought signature this endpoint issued with a tool call (Gemini style), if any. */
+  thoughtSignatureOf: (toolCallId: string) => string | undefined;
 }
 
 export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): OpenAIValidationError | undefined {
@@ -80,6 +82,11 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
           const fn = c.function;
           if (c.type !== 'function' || !isObj(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
             return fail(`Invalid '${at}': expected {type:'function', function:{name, arguments}} with string arguments.`, at);
+          }
+          const signature = ctx.thoughtSignatureOf(c.id);
+          const given = isObj(c.extra_content) && isObj(c.extra_content.google) ? c.extra_content.google.thought_signature : undefined;
+          if (signature !== undefined && given !== signature) {
+            return fail(`Function call is missing a thought_signature in functionCall parts. Function call \`${String(fn.name)}\`, position ${i}.`, `${at}.extra_content`);
           }
         }
         pending = calls.map((c) => String((c as Obj).id));

@@ -9,7 +9,7 @@ export type PreparedBlock =
    * `input` is what a whole (non-streamed) Anthropic body carries: the parsed arguments, or the
    * raw text when it does not parse, as Anthropic-compatible servers pass unparseable output on.
    */
-  | { type: 'toolCall'; id: string; name: string; raw: string; input: Record<string, unknown> | string };
+  | { type: 'toolCall'; id: string; name: string; raw: string; input: Record<string, unknown> | string; thoughtSignature?: string };
 
 export interface PreparedReply {
   blocks: PreparedBlock[];
@@ -34,7 +34,10 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
         return { type: 'redactedThinking', data: b.data };
       case 'toolCall': {
         const raw = b.rawArguments ?? JSON.stringify(b.arguments ?? {});
-        return { type: 'toolCall', id: b.id ?? ctx.newToolId(), name: b.name, raw, input: parseObject(raw) };
+        const id = b.id ?? ctx.newToolId();
+        const block: PreparedBlock = { type: 'toolCall', id, name: b.name, raw, input: parseObject(raw) };
+        if (b.thoughtSignature) block.thoughtSignature = ctx.sign(`tool:${id}`);
+        return block;
       }
     }
   });

@@ -13,7 +13,15 @@ export type FakeBlock =
    * `rawArguments` sends argument text as is (e.g. malformed JSON); otherwise `arguments` is
    * serialized. `id` defaults to a fresh id in the endpoint's own format.
    */
-  | { type: 'toolCall'; name: string; arguments?: Record<string, unknown>; rawArguments?: string; id?: string };
+  | {
+      type: 'toolCall';
+      name: string;
+      arguments?: Record<string, unknown>;
+      rawArguments?: string;
+      id?: string;
+      /** OpenAI format only: attach a Gemini-style thought signature that must come back with the call. */
+      thoughtSignature?: boolean;
+    };
 
 export interface FakeUsage {
   /** Uncached input tokens. */
@@ -101,7 +109,7 @@ export const reply = {
   text: (text: string, extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({ kind: 'reply', content: [{ type: 'text', text }], ...extra }),
   blocks: (content: FakeBlock[], extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({ kind: 'reply', content, ...extra }),
   toolCalls: (
-    calls: { name: string; arguments?: Record<string, unknown>; rawArguments?: string; id?: string }[],
+    calls: { name: string; arguments?: Record<string, unknown>; rawArguments?: string; id?: string; thoughtSignature?: boolean }[],
     extra: Partial<Omit<FakeReply, 'kind' | 'content'>> & { text?: string } = {},
   ): FakeReply => {
     const { text, ...rest } = extra;

@@ -53,6 +53,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   let toolCounter = 0;
   /** `prefix\nid` of OpenAI-format tool calls issued together with reasoning (see `needsReasoningBack`). */
   const reasoningCalls = new Set<string>();
+  /** `prefix\nid` → thought signature issued with an OpenAI-format tool call. */
+  const thoughtSignatures = new Map<string, string>();
 
   const sign = (prefix: string, thinking: string): string =>
     `sig_${createHmac('sha256', secret).update(`${prefix}\n${thinking}`).digest('base64')}`;
@@ -120,7 +122,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       const error = validateAnthropicRequest(record.body, { verifySignature: (t, s) => verify(prefix, t, s) });
       if (error) return refuse(400, error);
     } else {
-      const error = validateOpenAIRequest(record.body, { needsReasoningBack: (id) => reasoningCalls.has(`${prefix}\n${id}`) });
+      const error = validateOpenAIRequest(record.body, {
+        needsReasoningBack: (id) => reasoningCalls.has(`${prefix}\n${id}`),
+        thoughtSignatureOf: (id) => thoughtSignatures.get(`${prefix}\n${id}`),
+      });
       if (error) return refuse(400, error.message, error.param);
     }
 
@@ -180,6 +185,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       sign: (thinking) => sign(record.prefix, thinking),
       requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
     });
+    for (const b of reply.blocks) {
+      if (!anthropic && b.type === 'toolCall' && b.thoughtSignature) thoughtSignatures.set(`${record.prefix}\n${b.id}`, b.thoughtSignature);
+    }
     if (!anthropic && reply.blocks.some((b) => b.type === 'thinking')) {
       for (const b of reply.blocks) if (b.type === 'toolCall') reasoningCalls.add(`${record.prefix}\n${b.id}`);
     }
