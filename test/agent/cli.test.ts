@@ -2,7 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { registerAgentCommands } from '../../src/cli/commands/agent';
 import { AgentClient } from '../../src/client/index';
 import { reply } from '../../src/testing/fake-provider';
-import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { runCli } from '../kit/cli';
+import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, agentFixture, waitFor, waitForState, type AgentFixture } from './agent-kit';
 import type { Client } from '@temporalio/client';
 
@@ -105,6 +106,42 @@ describe('agent CLI', () => {
       await expect(cli('run', '--model', PRIMARY, '--max-turns', '0', 'x')).rejects.toThrow(CommanderError);
       await expect(cli('run', '--model', PRIMARY, '--agent', 'swarm', 'x')).rejects.toThrow(/^unknown --agent "swarm"/);
       await expect(cli('run', '--model', PRIMARY, '--mcp', '/nonexistent/mcp.json', 'x')).rejects.toThrow(/--mcp file \/nonexistent\/mcp.json does not exist/);
+    });
+  });
+});
+
+describe('agent CLI as a process', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+
+  it('run --json prints one result object; unknown ids and bad arguments print one line and exit non-zero', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 4, b: 5 } }]), reply.text('Nine.'));
+    const { address, namespace } = await testConnection();
+    await withWorker({ activities: fx.activities }, async ({ taskQueue }) => {
+      const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
+      const run = await runCli(['run', '--model', PRIMARY, '--tools', 'add', '--json', 'Add 4 and 5.'], { env });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const lines = run.stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toMatchObject({ status: 'completed', stopReason: 'completed', finalText: 'Nine.', turns: 2, usage: { cacheWriteTokens: 0 } });
+      expect(fx.fake.requests[0].body.tools).toEqual([expect.objectContaining({ name: 'add' })]);
+
+      const unknown = await runCli(['state', 'agent-nobody'], { env });
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toBe('durable-agents: no agent run with id "agent-nobody"\n');
+
+      const badArgs = await runCli(['approve', 'agent-nobody', 'c1', '--args', '{oops'], { env });
+      expect(badArgs.code).toBe(1);
+      expect(badArgs.stderr.trim().split('\n')).toHaveLength(1);
+      expect(badArgs.stderr).toMatch(/^durable-agents: --args is not valid JSON/);
+
+      const badTurns = await runCli(['run', '--model', PRIMARY, '--max-turns', 'many', 'x'], { env });
+      expect(badTurns.code).not.toBe(0);
+      expect(badTurns.stderr).toContain('"many" is not a positive integer.');
     });
   });
 });
