@@ -144,4 +144,15 @@ describe('PEV limits, steering and approvals on a real server', () => {
     ]);
     expect(state.events.filter((e) => e.type === 'provider_switch')).toEqual([expect.objectContaining({ fromModel: executorModel, toModel: FALLBACK })]);
   });
+
+  it('the run-wide turn limit counts the turns of every role', async () => {
+    fx.fake.script(answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]), reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]));
+    const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const id = await startPev(client, taskQueue, { task: 'Add 1 and 2.', options: { limits: { maxTurns: 2 } } });
+      return pevResult(client, id);
+    });
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'max_turns', turns: 2 });
+    expect(result.todos[0]).toMatchObject({ id: 'task-1', status: 'executing', rounds: 1 });
+    expect(fx.calls).toEqual(['add:1+2']);
+  });
 });

@@ -31,7 +31,7 @@ import {
   type TodoEndReason,
 } from '../../shared/pev';
 import { appendDrafts, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
-import { roleTurn, trace, type PevContext } from './role-turn';
+import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
 
 type Structured<T> = { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
 
@@ -89,6 +89,8 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
   setPhase(pctx, 'planning');
   let lastValid: PlannerResponse | undefined;
   for (let round = 1; ; round++) {
+    const ended = await endIfStoppedOrLimited(pctx.agent);
+    if (ended) return ended;
     progress.round = round;
     await say(
       pctx,
@@ -136,6 +138,8 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
       endTodo(pctx, todo, 'failed', 'max_executor_rounds');
       return undefined;
     }
+    const ended = await endIfStoppedOrLimited(pctx.agent);
+    if (ended) return ended;
     todo.rounds += 1;
     progress.round = todo.rounds;
     if (prompt) await say(pctx, prompt);
@@ -187,6 +191,8 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
   const { progress, options } = pev;
   const { state } = pctx.agent;
   setPhase(pctx, 'verifying');
+  const ended = await endIfStoppedOrLimited(pctx.agent);
+  if (ended) return ended;
   progress.round = 1;
   await say(pctx, verifierTask({ request: pev.request, todos: progress.todos, cycle: progress.cycle, maxCycles: options.limits.maxCycles }));
   const answer = await askStructured(pctx, verifierRole);

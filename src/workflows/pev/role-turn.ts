@@ -132,14 +132,25 @@ function promptHashOf(pctx: PevContext, role: string): string {
 /** Read through a call: handlers change it while the turn awaits, which narrowing cannot see. */
 const stopRequest = (ctx: RunContext) => ctx.state.stopRequested;
 
+/**
+ * Ends the run when a stop was requested or a run-wide limit is reached. Phases call it before
+ * they write the next prompt, so no round is counted (and no prompt left unanswered) for a turn
+ * that will not happen.
+ */
+export async function endIfStoppedOrLimited(ctx: RunContext): Promise<LoopOutcome | undefined> {
+  const stop = stopRequest(ctx);
+  if (stop) return finish(ctx, stop.reason);
+  const limit = limitReached(ctx.state.config.limits, ctx.state);
+  return limit ? finish(ctx, limit) : undefined;
+}
+
 /** One turn of `role` on the shared conversation. */
 export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
   const ctx = pctx.agent;
   const { state } = ctx;
   const { progress } = pctx.pev;
-  if (state.stopRequested) return end(await finish(ctx, state.stopRequested.reason));
-  const limit = limitReached(state.config.limits, state);
-  if (limit) return end(await finish(ctx, limit));
+  const ended = await endIfStoppedOrLimited(ctx);
+  if (ended) return end(ended);
   await injectSteering(ctx);
 
   state.turn += 1;
