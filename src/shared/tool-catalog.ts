@@ -2,6 +2,7 @@
  * The tool contract between workflow and activities. Plain JSON only: catalogues live in workflow
  * state (pinned per run) and every value here crosses the activity boundary.
  */
+import type { ToolSpec } from './messages';
 
 /**
  * How a tool call is carried out.
@@ -157,7 +158,7 @@ export function effectiveToolMode(entry: ToolCatalogEntry, selection: ToolSelect
 }
 
 /** The tool list a model request carries. */
-export function toToolSpecs(catalog: ToolCatalog): { name: string; description: string; parameters: Record<string, unknown> }[] {
+export function toToolSpecs(catalog: ToolCatalog): ToolSpec[] {
   return catalog.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
 
