@@ -66,6 +66,34 @@ describe('agent loop on a real server', () => {
     const results = anthropicMessages(fx.fake.requests[1].body)[2].blocks.map((b) => b.tool_use_id);
     expect(results).toEqual(['toolu_p1', 'toolu_p2', 'toolu_p3', 'toolu_p4']);
   });
+  it('never runs an unknown tool, malformed arguments or a call cut off by the token limit; each gets an error result', async () => {
+    fx.calls.length = 0;
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'nope', arguments: {}, id: 'toolu_u' },
+        { name: 'add', rawArguments: '{"a": 1, "b":', id: 'toolu_m' },
+      ]),
+      reply.toolCalls([{ name: 'write_note', arguments: { text: 'a long note that gets cut' }, id: 'toolu_t' }], { truncate: true }),
+      reply.text('Giving up on tools.'),
+    );
+    const state = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Try tools.', model: PRIMARY });
+      await agents.result(id);
+      return agents.state(id);
+    });
+    expect(state).toMatchObject({ status: 'completed', finalText: 'Giving up on tools.' });
+    expect(fx.calls).toEqual([]);
+    expect(fx.fake.requests.map((r) => r.error)).toEqual([undefined, undefined, undefined]);
+    const resultOf = (req: number, id: string) =>
+      anthropicMessages(fx.fake.requests[req].body)
+        .flatMap((m) => m.blocks)
+        .find((b) => b.type === 'tool_result' && b.tool_use_id === id);
+    expect(resultOf(1, 'toolu_u')).toMatchObject({ is_error: true });
+    expect(JSON.stringify(resultOf(1, 'toolu_u')?.content)).toContain('Unknown tool \\"nope\\"');
+    expect(JSON.stringify(resultOf(1, 'toolu_m')?.content)).toContain('Not run: the arguments were not valid JSON');
+    expect(JSON.stringify(resultOf(2, 'toolu_t')?.content)).toContain('max-tokens limit');
+  });
 });
 
 describe('streaming, plan recitation and operator switch', () => {

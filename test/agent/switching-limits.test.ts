@@ -17,6 +17,9 @@ const hooks = {
     hookLog.turnEnds.push(input);
     return hookLog.stopAtTurn === undefined || input.turn < hookLog.stopAtTurn;
   },
+  async brokenCreditCheck(): Promise<boolean> {
+    throw new Error('credit service down');
+  },
   async persistMessage(input: HookMessageInput): Promise<void> {
     hookLog.messages.push(input);
     if (input.message.kind === 'toolResult') throw new Error('database unavailable');
@@ -165,6 +168,16 @@ describe('limits and hooks', () => {
     // the second turn's tool call never ran, but has a result
     expect(fx.calls).toEqual(['add:1+1']);
     expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'toolResult']);
+  });
+
+  it('an on-turn-end hook that keeps failing ends the run with an error, and the turn\'s tool calls get results', async () => {
+    fx.fake.script(adding());
+    const { result, state } = await run({ model: PRIMARY, hooks: { onTurnEnd: 'brokenCreditCheck' } });
+    expect(result).toMatchObject({ status: 'failed', stopReason: 'error', turns: 1, error: { type: 'HookFailed', retryable: false } });
+    expect(result.error?.message).toContain('credit service down');
+    expect(state.events.find((e) => e.type === 'hook_failed')).toMatchObject({ hook: 'onTurnEnd' });
+    expect(fx.calls).toEqual([]);
+    expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'toolResult']);
   });
 
   it('a per-tool timeout becomes an error result the model can read', async () => {

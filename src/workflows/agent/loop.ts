@@ -2,7 +2,7 @@
  * The durable agent loop (seed 000's run_agent_turn as workflow code). Reusable: another agent
  * kind builds a RunContext with its own state and calls `runAgentLoop`, or the single steps.
  */
-import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { ModelCallOutput } from '../../shared/agent/activity-types';
 import { limitReached } from '../../shared/agent/limits';
 import { finalStatus } from '../../shared/agent/state';
@@ -18,7 +18,11 @@ export type LoopOutcome = 'finished' | 'continue_as_new';
 /** Updates accepted in one run before it continues as new (Temporal allows 2,000). */
 export const UPDATES_BEFORE_CONTINUE_AS_NEW = 1_500;
 
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** The message of a failure; for a failed activity, its cause's (the activity's own error). */
+function errorText(err: unknown): string {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+}
 
 /** Read through a call: handlers change it while the loop awaits, which narrowing cannot see. */
 const stopRequest = (ctx: RunContext): AgentState['stopRequested'] => ctx.state.stopRequested;

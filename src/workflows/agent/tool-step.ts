@@ -181,7 +181,8 @@ async function record(ctx: RunContext, metas: MessageMeta[], drafts: { seq: numb
         await ctx.io.onMessage(hook, { conversationId: state.conversationId, message: meta });
       } catch (err) {
         if (isCancellation(err)) throw err;
-        emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: err instanceof Error ? err.message : String(err) });
+        const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+        emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: cause instanceof Error ? cause.message : String(cause) });
       }
     }
   }
