@@ -72,6 +72,22 @@ describe('http_fetch SSRF guard', () => {
     expect(out.content).not.toContain('evil()');
   });
 
+  it('gives up on a server that never answers, after the time cap', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const registry = createToolRegistry({
+        builtins: { files: false, webSearch: false, fetch: { policy: { allow: [{ address: '127.0.0.1', port }] }, limits: { timeoutMs: 300 } } },
+      });
+      const out = await registry.execute({ runId: 'r', toolCallId: 'c', name: 'http_fetch', args: { url: `http://127.0.0.1:${port}/` }, selection });
+      expect(out).toMatchObject({ isError: true });
+      expect(out.content).toBe(`Tool "http_fetch" failed: No complete response from http://127.0.0.1:${port} within 300 ms.`);
+    } finally {
+      silent.close();
+    }
+  });
+
   it('caps the body size', async () => {
     const out = await fetchUrl(`http://127.0.0.1:${site.port}/big`);
     expect(out.content).toContain('body truncated at 10000 bytes');

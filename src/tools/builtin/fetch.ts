@@ -69,10 +69,13 @@ function requestOnce(url: URL, policy: SsrfPolicy, limits: FetchLimits, signal: 
  * followed by hand for that reason.
  */
 export async function guardedFetch(raw: string, policy: SsrfPolicy = {}, limits: FetchLimits = DEFAULT_FETCH_LIMITS, outer?: AbortSignal): Promise<FetchedPage> {
-  const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(limits.timeoutMs)]) : AbortSignal.timeout(limits.timeoutMs);
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
   let url = checkUrl(raw, policy);
   for (let hop = 0; ; hop++) {
-    const { res, body, truncated } = await requestOnce(url, policy, limits, signal);
+    const { res, body, truncated } = await requestOnce(url, policy, limits, signal).catch((err: unknown) => {
+      throw deadline.aborted ? new Error(`No complete response from ${url.origin} within ${limits.timeoutMs} ms.`) : err;
+    });
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (status >= 300 && status < 400 && location) {
