@@ -5,7 +5,10 @@ import { AgentClient } from '../../src/client/index';
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { PRIMARY, answer, pevFixture, waitFor, type PevFixture } from './pev-kit';
+import path from 'node:path';
+import { FALLBACK, PRIMARY, answer, pevFixture, waitFor, type PevFixture } from './pev-kit';
+
+const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
 
 /** The agent commands bound to the test server; returns what they printed. */
 function cliOn(client: Client, taskQueue: string) {
@@ -60,6 +63,39 @@ describe('PEV through the CLI', () => {
         finalText: 'Done: the step ran and 1 + 1 = 2.',
         todos: [expect.objectContaining({ id: 'task-1', status: 'completed', result: 'slow step done' }), expect.objectContaining({ id: 'task-2', status: 'completed', result: '2' })],
       });
+    });
+  });
+
+  it('run --agent pev takes the mode, role models, prompts directory and limits; state shows the phase and todos', async () => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+    fx.resetLatch();
+    fx.fake.script(
+      answer.plan([{ id: 'step-1', description: 'Run the slow step' }], true),
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'plan' } }]),
+      answer.executed('ran it'),
+      answer.verified('The slow step ran.'),
+    );
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const cli = cliOn(client, taskQueue);
+      const running = cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'plan', '--role-model', `executor=${FALLBACK}`, '--prompts', EXAMPLE_PROMPTS, '--max-executor-rounds', '4', '--json', 'Run the slow step.');
+      await waitFor(() => fx.calls.includes('slow_step:plan'), 'the slow step');
+      const [run] = await new AgentClient(client, taskQueue).list(5);
+      expect(await cli('state', run.id)).toMatch(/phase executing · cycle 1 · round 1 · todo step-1\n {2}\[executing\] step-1: Run the slow step/);
+      fx.latch.open();
+      const result = JSON.parse(await running);
+      expect(result).toMatchObject({ kind: 'pev', finalText: 'The slow step ran.', todos: [expect.objectContaining({ id: 'step-1', status: 'completed' })], pev: { mode: 'plan' } });
+    });
+    expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'openai', 'openai', 'anthropic']);
+    expect(String(fx.fake.requests[0].body.system ? JSON.stringify(fx.fake.requests[0].body.system) : '')).toContain('Workspace assistant: planning');
+  });
+
+  it('refuses PEV options for another agent kind and an unknown mode', async () => {
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const cli = cliOn(client, taskQueue);
+      await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow('--mode, --role-model, --prompts and the round limits apply to --agent pev only');
+      await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow('--mode must be pev or plan, got "later"');
+      await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task')).rejects.toThrow('is not role=provider/model');
     });
   });
 });

@@ -10,6 +10,7 @@ import { connectClient, connectionSettingsFromEnv } from '../../client/connectio
 import { AGENT_WORKFLOWS, isAgentKind } from '../../shared/agent/contracts';
 import type { AgentResult, AgentStateView } from '../../shared/agent/types';
 import { totalTokens } from '../../shared/messages';
+import type { PevOptions, PevProgress } from '../../shared/pev';
 
 /** What the commands need from outside; tests pass their own. */
 export interface AgentCommandDeps {
@@ -75,6 +76,11 @@ export function formatState(s: AgentStateView): string {
   for (const a of s.pendingApprovals) lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
   for (const c of s.clientToolRequests) lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
   if (s.steeringQueued || s.followUpsQueued) lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
+  const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
+  if (pev) {
+    lines.push(`phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`);
+    for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
+  }
   const last = s.events.slice(-5).map((e) => e.type);
   if (last.length) lines.push(`recent events: ${last.join(', ')}`);
   if (s.error) lines.push(`error: ${s.error.type ?? 'error'}: ${s.error.message}`);
@@ -92,6 +98,43 @@ interface RunOptions {
   workspace?: string;
   detach?: boolean;
   json?: boolean;
+  mode?: string;
+  roleModel?: string[];
+  prompts?: string;
+  maxPlanningRounds?: number;
+  maxExecutorRounds?: number;
+  maxCycles?: number;
+}
+
+const roleModel = (value: string, previous: string[] = []): string[] => {
+  const [role, model] = value.split('=', 2);
+  if (!role || !model) throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
+  spec(model);
+  return [...previous, value];
+};
+
+/** The `--agent pev` options of `run`, or undefined when none was given. */
+function pevOptionsOf(o: RunOptions): PevOptions | undefined {
+  const limits = {
+    ...(o.maxPlanningRounds ? { maxPlanningRounds: o.maxPlanningRounds } : {}),
+    ...(o.maxExecutorRounds ? { maxExecutorRounds: o.maxExecutorRounds } : {}),
+    ...(o.maxCycles ? { maxCycles: o.maxCycles } : {}),
+  };
+  const given = o.mode !== undefined || o.roleModel?.length || o.prompts !== undefined || Object.keys(limits).length > 0;
+  if (!given) return undefined;
+  if (o.agent !== 'pev') throw new AgentClientError('--mode, --role-model, --prompts and the round limits apply to --agent pev only');
+  if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan') throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
+  let promptsDir: string | undefined;
+  if (o.prompts) {
+    promptsDir = path.resolve(o.prompts);
+    if (!fs.statSync(promptsDir, { throwIfNoEntry: false })?.isDirectory()) throw new AgentClientError(`--prompts ${promptsDir} is not a directory`);
+  }
+  return {
+    ...(o.mode ? { mode: o.mode as PevOptions['mode'] } : {}),
+    ...(o.roleModel?.length ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) } : {}),
+    ...(promptsDir ? { promptsDir } : {}),
+    ...(Object.keys(limits).length ? { limits } : {}),
+  };
 }
 
 export function registerAgentCommands(program: Command, deps: AgentCommandDeps = defaultDeps): void {
@@ -118,6 +161,12 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
     .option('--detach', 'print the run id and return without waiting')
     .option('--json', 'print the result as one JSON object')
+    .option('--mode <mode>', 'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)')
+    .option('--role-model <role=spec>', 'pev agent: model of one role, e.g. executor=openai/gpt-4o-mini (repeatable)', roleModel)
+    .option('--prompts <dir>', 'pev agent: directory with <role>.md business context and optional core/<role>.md templates')
+    .option('--max-planning-rounds <n>', 'pev agent: planner rounds per cycle (default 3)', positiveInt)
+    .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
+    .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
     .action(async (task: string, o: RunOptions) => {
       if (!isAgentKind(o.agent)) throw new AgentClientError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
       const model = o.model ?? deps.env[MODEL_ENV];
@@ -134,6 +183,7 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
         if (!fs.statSync(workspaceRoot, { throwIfNoEntry: false })?.isDirectory()) throw new AgentClientError(`--workspace ${workspaceRoot} is not a directory`);
       }
       const allow = o.tools ? o.tools.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+      const pev = pevOptionsOf(o);
       await withClient(async (agents) => {
         const id = await agents.start({
           task,
@@ -143,6 +193,7 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
           ...(o.maxTurns ? { limits: { maxTurns: o.maxTurns } } : {}),
           tools: { ...(allow ? { allow } : {}), ...(mcpConfigPath ? { mcpConfigPath } : {}), ...(workspaceRoot ? { workspaceRoot } : {}) },
           approve: o.approve,
+          ...(pev ? { pev } : {}),
         });
         if (o.detach) {
           deps.out(o.json ? JSON.stringify({ id }) : id);
