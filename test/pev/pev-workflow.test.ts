@@ -75,6 +75,9 @@ describe('planner → executor → verifier on a real server, replaying every wo
     // The planner calls no tools; it still sees them (the history holds tool calls).
     expect(requests[0].body.tool_choice).toEqual({ type: 'none' });
     expect(requests[1].body.tool_choice).toBeUndefined();
+    // Structured output: OpenAI gets the role's JSON schema natively, Anthropic as an instruction.
+    expect(requests[1].body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'executor-response', schema: { required: expect.arrayContaining(['summary']) } } });
+    expect(systemOf(requests[0])).toContain('The JSON must conform to this JSON Schema (named "planner-response")');
     // The verifier's improvements reach the planner of the next cycle; the plan is recited to the executor.
     expect(messageText(requests[6])).toContain('- Also add 10 to the sum');
     expect(JSON.stringify(requests[7].body.messages)).toContain('[x] task-1 (priority 1, completed): Add 2 and 3');
