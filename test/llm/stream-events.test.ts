@@ -1,0 +1,53 @@
+import { assembleMessage, MessageAssembler, type StreamEvent, type UsageEvent } from '../../src/shared/stream-events';
+
+const start: StreamEvent = { type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-6', responseId: 'msg_1', timestamp: 42 };
+const usage: UsageEvent = {
+  type: 'usage',
+  usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 },
+};
+
+describe('MessageAssembler', () => {
+  it('orders blocks by index, whatever order their ends arrive in', () => {
+    const message = assembleMessage([
+      start,
+      { type: 'textStart', index: 1 },
+      { type: 'textDelta', index: 1, delta: 'partial' },
+      { type: 'textEnd', index: 1, text: 'final text' },
+      { type: 'toolCallEnd', index: 2, toolCall: { type: 'toolCall', id: 't1', name: 'x', arguments: { a: 1 } } },
+      { type: 'thinkingEnd', index: 0, thinking: 'why', signature: 'sig' },
+      usage,
+      { type: 'done', stopReason: 'toolUse', rawStopReason: 'tool_use' },
+    ]);
+    expect(message).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'why', signature: 'sig' },
+        { type: 'text', text: 'final text' },
+        { type: 'toolCall', id: 't1', name: 'x', arguments: { a: 1 } },
+      ],
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      usage: usage.usage,
+      cost: usage.cost,
+      stopReason: 'toolUse',
+      rawStopReason: 'tool_use',
+      responseId: 'msg_1',
+      timestamp: 42,
+    });
+  });
+
+  it('a stream that stopped early gives the finished blocks and an error stop reason', () => {
+    const assembler = new MessageAssembler();
+    for (const e of [start, { type: 'textEnd', index: 0, text: 'done part' }, { type: 'textStart', index: 1 }, { type: 'textDelta', index: 1, delta: 'cut' }] as StreamEvent[]) {
+      assembler.push(e);
+    }
+    expect(assembler.message()).toMatchObject({ content: [{ type: 'text', text: 'done part' }], stopReason: 'error', errorMessage: 'Stream ended without a done event.' });
+    assembler.push({ type: 'error', failureType: 'LlmConnectionError', message: 'socket closed', retryable: true });
+    expect(assembler.message()).toMatchObject({ stopReason: 'error', errorMessage: 'socket closed' });
+  });
+
+  it('refuses to assemble without a start event', () => {
+    expect(() => assembleMessage([usage])).toThrow(/without a start event/);
+  });
+});
