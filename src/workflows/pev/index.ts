@@ -1,2 +1,3 @@
 export { pevAgentWorkflow } from './workflow';
-export { roleTurn, type PevContext, type TurnResult } from './role-turn';
+export { roleTurn, endIfStoppedOrLimited, type PevContext, type TurnResult } from './role-turn';
+export { askRole, planningPhase, executingPhase, verifyingPhase, type Structured } from './phases';

@@ -33,7 +33,7 @@ import {
 import { appendDrafts, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
 
-type Structured<T> = { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
+export type Structured<T> = { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
 
 export function setPhase(pctx: PevContext, phase: PevPhase): void {
   const { progress } = pctx.pev;
@@ -53,10 +53,11 @@ function mirrorPlan(pctx: PevContext): void {
 const say = (pctx: PevContext, text: string) => appendDrafts(pctx.agent, [{ kind: 'user', text }]);
 
 /**
- * Asks a tool-less role (planner, verifier) for its JSON answer: after an invalid answer, one
- * corrective re-ask; after a second, `invalid` and the caller applies the role's fallback.
+ * Asks a tool-less role (planner, verifier, or an added agent type) for its JSON answer: after an
+ * invalid answer, one corrective re-ask; after a second, `invalid` and the caller applies the
+ * role's fallback. The prompt for the role is already in the conversation.
  */
-async function askStructured<T>(pctx: PevContext, role: PevRoleDefinition<T>): Promise<Structured<T>> {
+export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): Promise<Structured<T>> {
   for (let attempt = 1; ; attempt++) {
     const turn = await roleTurn(pctx, role as PevRoleDefinition);
     if (turn.kind === 'end') return turn;
@@ -98,7 +99,7 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
         ? plannerTask({ request: pev.request, cycle: progress.cycle, maxPlanningRounds: options.limits.maxPlanningRounds, todos: progress.todos, improvements: progress.improvements })
         : plannerContinue(round, options.limits.maxPlanningRounds),
     );
-    const answer = await askStructured(pctx, plannerRole);
+    const answer = await askRole(pctx, plannerRole);
     if (answer.kind === 'end') return answer.outcome;
     if (answer.kind === 'invalid') {
       endPlanning(pctx, plannerFallback({ request: pev.request, improvements: progress.improvements, lastValid }), round, 'fallback');
@@ -195,7 +196,7 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
   if (ended) return ended;
   progress.round = 1;
   await say(pctx, verifierTask({ request: pev.request, todos: progress.todos, cycle: progress.cycle, maxCycles: options.limits.maxCycles }));
-  const answer = await askStructured(pctx, verifierRole);
+  const answer = await askRole(pctx, verifierRole);
   if (answer.kind === 'end') return answer.outcome;
   if (answer.kind === 'invalid') {
     pev.endReason = 'unverified';
