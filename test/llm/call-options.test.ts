@@ -52,6 +52,8 @@ describe('call options on the wire', () => {
     expect(claude).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 3000 }, max_tokens: 4000 });
     expect(claude).not.toHaveProperty('temperature');
     expect((await bodyFor(CLAUDE, { thinkingBudget: 10, maxTokens: 100 })).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    // A forced tool choice cannot go with thinking: the explicit choice wins.
+    expect(await bodyFor(CLAUDE, { thinkingBudget: 3000, tools: TOOLS, toolChoice: 'required' })).not.toHaveProperty('thinking');
     // Models that decide their own thinking depth get adaptive thinking, with the same room.
     expect(await bodyFor('anthropic/claude-opus-4-6', { thinkingBudget: 3000, maxTokens: 1000 })).toMatchObject({ thinking: { type: 'adaptive' }, max_tokens: 4000 });
     expect((await bodyFor(GPT, { thinkingBudget: 3000 })).reasoning_effort).toBe('medium');

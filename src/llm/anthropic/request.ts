@@ -35,7 +35,9 @@ export function toAnthropicParams(request: ModelRequest, providerId: string, mod
   const wantsThinking = options.thinkingBudget !== undefined && options.thinkingBudget > 0 && (info.capabilities.thinking || !info.known);
   // With thinking on, an assistant turn that ends in tool calls must start with a signed thinking
   // block. A turn handed over from another provider has none, so thinking waits for the next turn.
-  const thinking = wantsThinking && tailToolTurnHasThinking(messages);
+  // Thinking also cannot go with a forced tool choice; the explicit choice wins.
+  const forcesTool = options.toolChoice === 'required' || typeof options.toolChoice === 'object';
+  const thinking = wantsThinking && !forcesTool && tailToolTurnHasThinking(messages);
   const budget = Math.max(MIN_THINKING_BUDGET, options.thinkingBudget ?? 0);
 
   const params: Params = { model, max_tokens: thinking ? maxTokens + budget : maxTokens, messages };
