@@ -20,6 +20,8 @@ interface Connection {
   client: Client;
   closed: boolean;
   tools?: McpTool[];
+  /** The pool entry that opened it: only that entry may be dropped on its behalf. */
+  opening?: Promise<Connection>;
 }
 
 /** Failure to reach or talk to an MCP server: an infrastructure failure the activity retries. */
@@ -69,12 +71,12 @@ export class McpPool {
     const key = connectionKey(server);
     const existing = this.connections.get(key);
     if (existing) return existing;
+    const client = new Client(CLIENT_INFO);
+    const connection: Connection = { client, closed: false };
     const opening = (async () => {
-      const client = new Client(CLIENT_INFO);
-      const connection: Connection = { client, closed: false };
       client.onclose = () => {
         connection.closed = true;
-        if (this.connections.get(key) === opening) this.connections.delete(key);
+        this.drop(key, connection);
       };
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         connection.tools = undefined;
@@ -89,18 +91,28 @@ export class McpPool {
       }
       return connection;
     })();
+    connection.opening = opening;
     this.connections.set(key, opening);
-    opening.catch(() => {
-      if (this.connections.get(key) === opening) this.connections.delete(key);
-    });
+    opening.catch(() => this.drop(key, connection));
     return opening;
+  }
+
+  /** Forgets a connection, unless a newer one already took its place. */
+  private drop(key: string, connection: Connection): void {
+    if (this.connections.get(key) === connection.opening) this.connections.delete(key);
+  }
+
+  /** Forgets and closes a connection whose transport failed. */
+  private async discard(server: NamedMcpServer, connection: Connection): Promise<void> {
+    this.drop(connectionKey(server), connection);
+    await connection.client.close().catch(() => undefined);
   }
 
   /** A live connection, reopening it when the previous one died. */
   private async live(server: NamedMcpServer, timeoutMs: number): Promise<Connection> {
     const connection = await this.connect(server, timeoutMs);
     if (!connection.closed) return connection;
-    this.connections.delete(connectionKey(server));
+    this.drop(connectionKey(server), connection);
     return this.connect(server, timeoutMs);
   }
 
@@ -118,6 +130,7 @@ export class McpPool {
         cursor = page.nextCursor;
       } while (cursor);
     } catch (err) {
+      if (connection.closed || isTransportFailure(err)) await this.discard(server, connection);
       throw new McpConnectionError(`MCP server "${server.name}" failed to list its tools: ${(err as Error).message}`);
     }
     connection.tools = tools;
@@ -144,8 +157,7 @@ export class McpPool {
       return result as CallToolResult;
     } catch (err) {
       if (connection.closed || isTransportFailure(err)) {
-        this.connections.delete(connectionKey(server));
-        await connection.client.close().catch(() => undefined);
+        await this.discard(server, connection);
         throw new McpConnectionError(`MCP server "${server.name}" connection failed: ${(err as Error).message}`);
       }
       return { content: [{ type: 'text', text: `MCP server "${server.name}" returned an error: ${(err as Error).message}` }], isError: true };
