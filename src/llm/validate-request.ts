@@ -21,6 +21,7 @@ export function requestProblems(request: ModelRequest): string[] {
   }
   const choice = options.toolChoice;
   if (typeof choice === 'object' && !names.has(choice.name)) problems.push(`toolChoice: tool "${choice.name}" is not among options.tools`);
+  if (choice === 'required' && names.size === 0) problems.push('toolChoice: "required" needs at least one tool in options.tools');
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
     problems.push(`maxTokens: expected a positive integer, got ${String(options.maxTokens)}`);
   }

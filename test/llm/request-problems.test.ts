@@ -31,6 +31,7 @@ describe('requestProblems', () => {
     ['a bad tool name', [user('a')], { tools: [{ ...TOOLS[0], name: 'read file' }] }, /name "read file" must match/],
     ['a duplicate tool name', [user('a')], { tools: [TOOLS[0], TOOLS[0]] }, /declared twice/],
     ['a tool choice naming no tool', [user('a')], { tools: TOOLS, toolChoice: { type: 'tool', name: 'nope' } }, /tool "nope" is not among/],
+    ['a required tool choice without tools', [user('a')], { toolChoice: 'required' }, /"required" needs at least one tool/],
     ['a fractional max tokens', [user('a')], { maxTokens: 1.5 }, /maxTokens: expected a positive integer/],
   ] as const)('reports %s', (_name, messages, options, message) => {
     const found = problems([...messages], options);

@@ -51,7 +51,8 @@ export function toAnthropicParams(request: ModelRequest, providerId: string, mod
       ...(cache && !systemText && i === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
     }));
   }
-  if (options.toolChoice && (options.tools?.length || options.toolChoice === 'none')) params.tool_choice = toolChoice(options.toolChoice);
+  // Without tools there is nothing to choose; both APIs refuse a tool_choice alone.
+  if (options.toolChoice && options.tools?.length) params.tool_choice = toolChoice(options.toolChoice);
   if (thinking) {
     params.thinking = info.capabilities.adaptiveThinking ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: budget };
   } else {

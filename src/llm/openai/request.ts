@@ -49,7 +49,8 @@ export function toOpenAIParams(request: ModelRequest, providerId: string, model:
   if (options.tools?.length) {
     params.tools = options.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
-  if (options.toolChoice && (options.tools?.length || options.toolChoice === 'none')) params.tool_choice = toolChoice(options.toolChoice);
+  // Without tools there is nothing to choose; both APIs refuse a tool_choice alone.
+  if (options.toolChoice && options.tools?.length) params.tool_choice = toolChoice(options.toolChoice);
   if (options.responseFormat && options.responseFormat.type !== 'text' && nativeJson) {
     const format = options.responseFormat;
     params.response_format =

@@ -151,9 +151,9 @@ function validateTools(tools: unknown, choice: unknown): OpenAIValidationError |
     }
   }
   if (choice !== undefined) {
+    if (names.length === 0) return fail("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
     if (typeof choice === 'string') {
       if (!['auto', 'none', 'required'].includes(choice)) return fail("Invalid value for 'tool_choice'.", 'tool_choice');
-      if (choice === 'required' && names.length === 0) return fail("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
     } else if (!isObj(choice) || !isObj(choice.function) || !names.includes(String(choice.function.name))) {
       return fail("Invalid value for 'tool_choice': the named function is not among 'tools'.", 'tool_choice');
     }
