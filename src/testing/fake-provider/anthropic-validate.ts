@@ -143,6 +143,7 @@ function validateTools(tools: unknown, choice: unknown): string | undefined {
     }
   }
   if (choice !== undefined) {
+    if (names.length === 0) return 'tool_choice may only be specified while providing tools.';
     if (!isObj(choice) || !['auto', 'any', 'none', 'tool'].includes(String(choice.type))) return "tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'";
     if (choice.type === 'tool' && !names.includes(String(choice.name))) return `tool_choice: Tool '${String(choice.name)}' not found in tools`;
   }
