@@ -2,6 +2,18 @@
  * Wire-faithful fake LLM provider for tests and offline demos: a real HTTP server speaking the
  * Anthropic Messages and OpenAI Chat Completions formats (SSE included), scripted per test,
  * validating requests like the real APIs and recording every request.
+ *
+ * ```ts
+ * const fake = await startFakeProvider();
+ * fake.script(reply.toolCalls([{ name: 'read_file', arguments: { path: 'a.md' } }]), reply.text('Done.'));
+ * const config = loadLlmConfig({ file: null, env: fakeProviderEnv(fake) });
+ * await complete({ model: 'anthropic/claude-sonnet-4-6', messages }, { config });
+ * expect(fake.requests.every((r) => r.status === 200)).toBe(true);
+ * await fake.close();
+ * ```
+ *
+ * An empty script answers 500 "script exhausted" (recorded with `error`), which the LLM layer
+ * classifies as a retryable `LlmServerError`: give activities a bounded retry policy in tests.
  */
 import type { FakeProvider } from './server';
 
