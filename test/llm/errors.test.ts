@@ -3,7 +3,7 @@ import { complete, stream, streamMessage } from '../../src/llm';
 import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES } from '../../src/shared/llm-errors';
 import type { StreamEvent } from '../../src/shared/stream-events';
 import { reply, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
-import { configFor, user } from './support';
+import { configFor, EVERY_ADAPTER, user } from './support';
 
 let fake: FakeProvider;
 beforeAll(async () => {
@@ -102,7 +102,7 @@ const MODES = {
 };
 
 describe('error matrix', () => {
-  for (const spec of SPECS) {
+  for (const spec of EVERY_ADAPTER) {
     for (const [mode, run] of Object.entries(MODES)) {
       describe(`${spec} ${mode}`, () => {
         const rows = MATRIX.filter((row) => !row.only || spec.startsWith(row.only));
