@@ -3,7 +3,7 @@
  * agent's own signals, updates and `state` query (steer, follow-up, stop, approvals, switch model)
  * apply unchanged; `state` gains a `pev` field with the progress.
  */
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../agent/contracts';
 import type { ResolverState } from '../agent/resolver';
 import type { AgentResult, AgentStateView } from '../agent/types';
@@ -27,6 +27,11 @@ export interface PevOptions {
   promptsDir?: string;
   /** Ask providers for schema-constrained JSON (`responseFormat: jsonSchema`). Default true. */
   structuredOutput?: boolean;
+  /**
+   * Wait for the caller to approve each plan ({@link decidePlanUpdate}) before executing it
+   * (seed 004: the plan goes back to the user). A rejection's feedback goes to the planner.
+   */
+  confirmPlan?: boolean;
 }
 
 /** Options with every default applied. */
@@ -36,6 +41,7 @@ export interface ResolvedPevOptions {
   limits: PevLimits;
   promptsDir?: string;
   structuredOutput: boolean;
+  confirmPlan: boolean;
 }
 
 /** What a PEV run keeps besides the agent state; plain JSON, carried across continue-as-new. */
@@ -50,7 +56,18 @@ export interface PevState {
   /** Failover position of each role that runs on its own model. */
   roleResolvers: Record<string, ResolverState>;
   endReason?: PevEndReason;
+  /** The caller's decision on the plan shown in the `confirming` phase. */
+  planDecision?: PlanDecisionInput;
 }
+
+export interface PlanDecisionInput {
+  approve: boolean;
+  /** Why the plan was rejected, or what to change: given to the planner. */
+  feedback?: string;
+}
+
+/** Approves or rejects the plan waiting in the `confirming` phase; refused in any other phase. */
+export const decidePlanUpdate = defineUpdate<{ approved: boolean; cycle: number }, [PlanDecisionInput]>('decidePlan');
 
 export interface PevWorkflowInput extends AgentWorkflowInput {
   pev?: PevOptions;
@@ -60,7 +77,7 @@ export interface PevWorkflowInput extends AgentWorkflowInput {
 
 /** The agent's result plus the todo list; `finalText` is the verifier's summary when it confirmed the work. */
 export interface PevAgentResult extends Omit<AgentResult, 'stopReason'> {
-  /** The agent's stop reason, or `max_cycles` / `unverified` when the rounds ended without a confirmed summary. */
+  /** The agent's stop reason, or the PEV reason (`max_cycles`, `unverified`, `plan_not_confirmed`) when the rounds ended without a confirmed summary. */
   stopReason: AgentResult['stopReason'] | Exclude<PevEndReason, 'completed'>;
   todos: PevTodo[];
   pev: { mode: PevMode; cycles: number; verified: boolean; endReason?: PevEndReason; trace: PevProgress['trace'] };
@@ -97,5 +114,6 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
     limits: { ...DEFAULT_PEV_LIMITS, ...preset, ...(options.limits ?? {}) },
     ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
     structuredOutput: options.structuredOutput ?? true,
+    confirmPlan: options.confirmPlan ?? false,
   };
 }

@@ -78,6 +78,8 @@ export {
 export type { LoadPevPromptsInput, PreparePevPromptsInput, PreparedPevPrompts, ReuseToolResultInput, PevActivities } from './activity-types';
 export {
   pevProgressQuery,
+  decidePlanUpdate,
+  type PlanDecisionInput,
   pevOptionProblems,
   resolvePevOptions,
   type PevMode,

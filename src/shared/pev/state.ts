@@ -4,7 +4,8 @@
  */
 import type { TodoStatus } from './schemas';
 
-export type PevPhase = 'planning' | 'executing' | 'verifying' | 'done';
+/** `confirming`: the plan waits for the caller's decision (`confirmPlan`). */
+export type PevPhase = 'planning' | 'confirming' | 'executing' | 'verifying' | 'done';
 
 /** Why one todo's executor loop ended. */
 export type TodoEndReason =
@@ -22,7 +23,8 @@ export type PlanningEndReason = 'planned' | 'max_planning_rounds' | 'fallback';
 export type PevEndReason =
   | 'completed' // the verifier confirmed: `finalText` is its summary
   | 'max_cycles' // the verifier still asked for improvements after the last allowed cycle
-  | 'unverified'; // the verifier never gave a valid answer: `finalText` is what it wrote, or the todo results
+  | 'unverified' // the verifier never gave a valid answer: `finalText` is what it wrote, or the todo results
+  | 'plan_not_confirmed'; // `confirmPlan` and no decision came within the approval timeout
 
 export interface PevTodo {
   id: string;
@@ -55,6 +57,7 @@ export type PevTraceEntry =
   | { type: 'planningEnded'; cycle: number; rounds: number; reason: PlanningEndReason; todoIds: string[] }
   | { type: 'todoEnded'; cycle: number; todoId: string; rounds: number; status: TodoStatus; reason: TodoEndReason }
   | { type: 'verified'; cycle: number; passed: boolean; improvements: string[] }
+  | { type: 'planDecided'; cycle: number; approved: boolean; by: 'user' | 'timeout'; feedback?: string }
   | { type: 'reask'; cycle: number; role: string; problems: string[] }
   | { type: 'fallback'; cycle: number; role: string; problems: string[] }
   | { type: 'toolReused'; cycle: number; todoId?: string; toolName: string; toolCallId: string; reusedFrom: string };

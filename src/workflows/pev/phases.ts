@@ -80,7 +80,7 @@ function endPlanning(pctx: PevContext, plan: PlannerResponse, rounds: number, re
   const { progress } = pctx.pev;
   progress.todos = applyPlan(progress.todos, plan.todos, progress.cycle);
   trace(pctx, { type: 'planningEnded', rounds, reason, todoIds: progress.todos.map((t) => t.id) });
-  setPhase(pctx, 'executing');
+  setPhase(pctx, pctx.pev.options.confirmPlan ? 'confirming' : 'executing');
 }
 
 /** Planner rounds of one cycle: `needsMorePlanning` asks for another, up to the planning-round limit. */

@@ -20,6 +20,7 @@ import {
   type PevWorkflowInput,
 } from '../../shared/pev';
 import { AGENT_CONFIG_FAILURE, createAgentIO, emit, finish, injectFollowUps, newRunContext, publishSearchAttributes, registerHandlers, shouldContinueAsNew, startConversation, type LoopOutcome } from '../agent';
+import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { createPevIO } from './io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
@@ -60,6 +61,8 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
     if (progress.phase === 'planning') {
       if (progress.round === 0 && shouldContinueAsNew(pctx.agent)) return 'continue_as_new';
       outcome = await planningPhase(pctx);
+    } else if (progress.phase === 'confirming') {
+      outcome = await confirmingPhase(pctx);
     } else if (progress.phase === 'executing') {
       outcome = await executingPhase(pctx);
     } else if (progress.phase === 'verifying') {
@@ -79,7 +82,7 @@ function resultOfPev(id: string, pctx: PevContext): PevAgentResult {
   const base = resultOf(id, pctx.agent.state);
   const { pev } = pctx;
   const endReason = pev.endReason;
-  const stopReason = base.stopReason === 'completed' && (endReason === 'max_cycles' || endReason === 'unverified') ? endReason : base.stopReason;
+  const stopReason = base.stopReason === 'completed' && endReason !== undefined && endReason !== 'completed' ? endReason : base.stopReason;
   return {
     ...base,
     stopReason,
@@ -99,6 +102,7 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   registerHandlers(agent);
   setHandler(stateQuery, (): PevStateView => ({ ...stateView(agent.workflowId, state), pev: pctx.pev.progress }));
   setHandler(pevProgressQuery, () => pctx.pev.progress);
+  registerPlanDecision(pctx);
   publishSearchAttributes(agent, pctx.pev.progress.phase);
 
   // Cancellation ends the run like a stop: the current activity finishes, open calls get results.

@@ -1,0 +1,73 @@
+/**
+ * Seed 004's plan confirmation (`confirmPlan`): the plan waits in the `confirming` phase for the
+ * caller's decision, given by an update so the caller sees it accepted or refused. Approval starts
+ * execution; a rejection's feedback goes back to the planner in the same cycle; no decision within
+ * the approval timeout ends the run as `plan_not_confirmed`.
+ */
+import { condition, setHandler } from '@temporalio/workflow';
+import { formatDuration } from '../../shared/agent/approvals';
+import { decidePlanUpdate, type PlanDecisionInput } from '../../shared/pev';
+import { finish, publishSearchAttributes, type LoopOutcome } from '../agent';
+import { setPhase } from './phases';
+import { endIfStoppedOrLimited, trace, type PevContext } from './role-turn';
+
+/** Largest feedback text accepted with a rejection. */
+export const MAX_PLAN_FEEDBACK_CHARS = 8_000;
+
+function decisionRefusal(pctx: PevContext, input: PlanDecisionInput): string | undefined {
+  if (pctx.agent.state.stopReason !== undefined) return `the run has ended (${pctx.agent.state.stopReason})`;
+  if (!input || typeof input.approve !== 'boolean') return 'a plan decision needs approve: true or false';
+  if (input.feedback !== undefined && (typeof input.feedback !== 'string' || input.feedback.length > MAX_PLAN_FEEDBACK_CHARS)) {
+    return `feedback must be a string of at most ${MAX_PLAN_FEEDBACK_CHARS} characters`;
+  }
+  if (pctx.pev.progress.phase !== 'confirming') return `no plan is waiting for a decision (phase ${pctx.pev.progress.phase})`;
+  if (pctx.pev.planDecision) return 'this plan has already been decided';
+  return undefined;
+}
+
+export function registerPlanDecision(pctx: PevContext): void {
+  setHandler(
+    decidePlanUpdate,
+    (input) => {
+      pctx.agent.state.updatesHandled += 1;
+      pctx.pev.planDecision = { approve: input.approve, ...(input.feedback?.trim() ? { feedback: input.feedback.trim() } : {}) };
+      return { approved: input.approve, cycle: pctx.pev.progress.cycle };
+    },
+    {
+      validator: (input) => {
+        const refusal = decisionRefusal(pctx, input);
+        if (refusal !== undefined) throw new Error(refusal);
+      },
+    },
+  );
+}
+
+/** Waits for the decision on the current plan. */
+export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
+  const { state } = pctx.agent;
+  const { pev } = pctx;
+  const timeoutMs = state.config.limits.approvalTimeoutMs;
+  state.status = 'awaiting_approval';
+  publishSearchAttributes(pctx.agent, 'confirming');
+  const decided = await condition(() => pev.planDecision !== undefined || state.stopRequested !== undefined, timeoutMs);
+  state.status = 'running';
+  const ended = await endIfStoppedOrLimited(pctx.agent);
+  if (ended) return ended;
+  const decision = pev.planDecision;
+  pev.planDecision = undefined;
+  if (!decided || !decision) {
+    trace(pctx, { type: 'planDecided', approved: false, by: 'timeout' });
+    pev.endReason = 'plan_not_confirmed';
+    state.finalText = `The plan was not confirmed within ${formatDuration(timeoutMs)}.`;
+    setPhase(pctx, 'done');
+    return finish(pctx.agent, 'completed');
+  }
+  trace(pctx, { type: 'planDecided', approved: decision.approve, by: 'user', ...(decision.feedback ? { feedback: decision.feedback } : {}) });
+  if (decision.approve) {
+    setPhase(pctx, 'executing');
+  } else {
+    pev.progress.improvements = [decision.feedback ?? 'The user rejected the plan; propose a different one.'];
+    setPhase(pctx, 'planning');
+  }
+  return undefined;
+}
