@@ -58,7 +58,14 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  # The lock file lacks @swc/core's binaries for other platforms (the registry mirror it was made
+  # with has none), and `npm ci` refuses such a lock; `npm install` takes it as it is.
+  ci_log="$(mktemp)"
+  if ! npm ci --no-audit --no-fund 2>"$ci_log"; then
+    say "npm ci refused the lock file ($(grep -m1 -o 'Missing: .*' "$ci_log" || echo 'see npm output')); using npm install"
+    npm install --no-audit --no-fund
+  fi
+  rm -f "$ci_log"
 else
   say "npm dependencies up to date"
 fi

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { connectionSettingsFromEnv, unreachableMessage } from '../client/connection';
+import { connectClient, connectionSettingsFromEnv } from '../client/connection';
 import { SetupError } from './errors';
 import { searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from './find-cli';
@@ -56,7 +56,9 @@ export async function ensureTemporal(options: LaunchOptions = {}): Promise<Tempo
   const noop = async () => undefined;
 
   if (settings.addressFromEnv) {
-    if (!(await serves(settings.address, 5000, settings.tls !== undefined))) throw new SetupError(unreachableMessage(settings));
+    // With the configured TLS and API key, so a Temporal Cloud address is checked as it will be used.
+    const client = await connectClient(settings);
+    await client.connection.close();
     return { address: settings.address, namespace: settings.namespace, uiUrl: env.TEMPORAL_UI_URL, origin: 'TEMPORAL_ADDRESS', stop: noop };
   }
 
