@@ -22,7 +22,7 @@ import {
 } from '../shared/agent/contracts';
 import type { AgentResult, AgentStateView, PlanItem } from '../shared/agent/types';
 import { DEFAULT_TASK_QUEUE } from '../shared/constants';
-import { pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
+import { decidePlanUpdate, pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
 import { AgentClientError, explain } from './errors';
 
 export interface StartAgentOptions extends AgentOptions {
@@ -139,6 +139,11 @@ export class AgentClient {
     return this.call(id, (h) =>
       h.executeUpdate(decideApprovalUpdate, { args: [{ toolCallId, argsHash, decision: 'approve', ...(options.args ? { editedArgs: options.args } : {}) }] }),
     );
+  }
+
+  /** Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner. */
+  async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
+    return this.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [{ approve, ...(feedback ? { feedback } : {}) }] }));
   }
 
   async reject(id: string, toolCallId: string, options: { reason?: string; argsHash?: string } = {}): Promise<ApprovalDecisionResult> {

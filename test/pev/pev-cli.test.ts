@@ -5,6 +5,7 @@ import { AgentClient } from '../../src/client/index';
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
+import type { PevStateView } from '../../src/shared/pev';
 import path from 'node:path';
 import { FALLBACK, PRIMARY, answer, pevFixture, waitFor, type PevFixture } from './pev-kit';
 
@@ -93,9 +94,31 @@ describe('PEV through the CLI', () => {
   it('refuses PEV options for another agent kind and an unknown mode', async () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = cliOn(client, taskQueue);
-      await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow('--mode, --role-model, --prompts and the round limits apply to --agent pev only');
+      await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow('--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only');
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow('--mode must be pev or plan, got "later"');
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task')).rejects.toThrow('is not role=provider/model');
+    });
+  });
+
+  it('run --confirm-plan waits for `plan`, which rejects with feedback and then approves', async () => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+    fx.fake.script(
+      answer.plan([{ id: 'step-1', description: 'Add 1 and 1' }]),
+      answer.plan([{ id: 'step-1', description: 'Add 1 and 2' }]),
+      answer.executed('3'),
+      answer.verified('1 + 2 = 3'),
+    );
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const cli = cliOn(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue);
+      const id = await cli('run', '--agent', 'pev', '--model', PRIMARY, '--confirm-plan', '--detach', 'Add 1 and 2.');
+      await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');
+      expect(await cli('plan', id, '--reject', '--feedback', 'It is 1 and 2.')).toBe('plan of cycle 1: rejected');
+      await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming' && fx.fake.requests.length === 2);
+      expect(await cli('state', id)).toContain('phase confirming · cycle 1 · round 0\n  [pending] step-1: Add 1 and 2');
+      expect(await cli('plan', id)).toBe('plan of cycle 1: approved');
+      expect(JSON.parse(await cli('result', id, '--json'))).toMatchObject({ finalText: '1 + 2 = 3', todos: [expect.objectContaining({ description: 'Add 1 and 2' })] });
     });
   });
 });

@@ -104,6 +104,7 @@ interface RunOptions {
   maxPlanningRounds?: number;
   maxExecutorRounds?: number;
   maxCycles?: number;
+  confirmPlan?: boolean;
 }
 
 const roleModel = (value: string, previous: string[] = []): string[] => {
@@ -120,9 +121,9 @@ function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(o.maxExecutorRounds ? { maxExecutorRounds: o.maxExecutorRounds } : {}),
     ...(o.maxCycles ? { maxCycles: o.maxCycles } : {}),
   };
-  const given = o.mode !== undefined || o.roleModel?.length || o.prompts !== undefined || Object.keys(limits).length > 0;
+  const given = o.mode !== undefined || o.roleModel?.length || o.prompts !== undefined || o.confirmPlan || Object.keys(limits).length > 0;
   if (!given) return undefined;
-  if (o.agent !== 'pev') throw new AgentClientError('--mode, --role-model, --prompts and the round limits apply to --agent pev only');
+  if (o.agent !== 'pev') throw new AgentClientError('--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only');
   if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan') throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
   let promptsDir: string | undefined;
   if (o.prompts) {
@@ -134,6 +135,7 @@ function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(o.roleModel?.length ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) } : {}),
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
+    ...(o.confirmPlan ? { confirmPlan: true } : {}),
   };
 }
 
@@ -167,6 +169,7 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
     .option('--max-planning-rounds <n>', 'pev agent: planner rounds per cycle (default 3)', positiveInt)
     .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
     .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
+    .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
     .action(async (task: string, o: RunOptions) => {
       if (!isAgentKind(o.agent)) throw new AgentClientError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
       const model = o.model ?? deps.env[MODEL_ENV];
@@ -229,6 +232,19 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
         const args = o.args === undefined ? undefined : parseArgsJson(o.args);
         const r = await agents.approve(id, callId, args ? { args } : {});
         deps.out(`${r.tool} ${r.toolCallId}: ${r.state}${args ? ' with edited arguments' : ''}`);
+      }),
+    );
+
+  program
+    .command('plan')
+    .description('Approve or reject the plan a pev run started with --confirm-plan is waiting on.')
+    .argument('<id>')
+    .option('--reject', 'reject the plan; the planner plans again')
+    .option('--feedback <text>', 'what to change (given to the planner)')
+    .action((id: string, o: { reject?: boolean; feedback?: string }) =>
+      withClient(async (agents) => {
+        const r = await agents.decidePlan(id, !o.reject, o.feedback);
+        deps.out(`plan of cycle ${r.cycle}: ${r.approved ? 'approved' : 'rejected'}`);
       }),
     );
 
