@@ -88,10 +88,21 @@ function readFile(variable: string, file: string): Buffer {
   }
 }
 
-/** The innermost cause's first line: DNS, refused, TLS; the outer layers repeat it. */
+const KNOWN_CAUSES: [RegExp, string][] = [
+  [/dns error|failed to lookup|ENOTFOUND|EAI_AGAIN|Name or service not known/i, 'host not found'],
+  [/connection refused|ECONNREFUSED/i, 'connection refused'],
+  [/certificate|handshake|tls|ssl/i, 'TLS handshake failed'],
+  [/deadline|timed? ?out/i, 'no answer in time'],
+];
+
+/** A short reason for a connection failure: a plain phrase when known, else the innermost cause's first line. */
 export function shortCause(error: unknown): string {
-  let current: unknown = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  const message = current instanceof Error ? current.message : String(current);
-  return message.split('\n')[0].slice(0, 200);
+  const messages: string[] = [];
+  for (let current: unknown = error; current !== undefined; current = current instanceof Error ? current.cause : undefined) {
+    messages.push(current instanceof Error ? current.message : String(current));
+  }
+  const all = messages.join('\n');
+  const known = KNOWN_CAUSES.find(([pattern]) => pattern.test(all));
+  if (known) return known[1];
+  return (messages.at(-1) ?? '').split('\n')[0].slice(0, 200);
 }
