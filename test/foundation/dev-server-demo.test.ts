@@ -39,6 +39,9 @@ describe('dev-server and demo commands', () => {
 
     const first = await startDevServerCommand(port, uiPort, dbFilename);
     expect(first.output).toContain(`Web UI: http://127.0.0.1:${uiPort}`);
+    const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('<html');
     let workflowId: string;
     try {
       const demo = await runCli(['demo', '--no-wait', '--port', String(port), '--ui-port', String(uiPort)], {
