@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
+import { serves } from '../../src/server/dev-server';
 import { freePort } from '../../src/server/ports';
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
@@ -109,5 +110,21 @@ describe('dev-server and demo commands', () => {
     expect(demo.stdout).toMatch(/^Result \(completed, 3 turns, .*\): Still open: Record the replay histories; Ship the docker-compose stack\.$/m);
     expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/demo-`);
     expect(fs.statSync(path.join(dir, '.temporal', 'dev.db')).size).toBeGreaterThan(0);
+  });
+
+  it('registers the search attributes on a plain `temporal server start-dev` before running', async () => {
+    const port = await freePort();
+    const plain = spawn(temporalCli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error']);
+    try {
+      const address = `127.0.0.1:${port}`;
+      while (!(await serves(address))) await new Promise((resolve) => setTimeout(resolve, 200));
+      const demo = await runCli(['demo', '--no-wait', '--port', String(port)], { env: demoEnv(), cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'da-plain-')) });
+      expect(demo.stderr).toBe('');
+      expect(demo.stdout).toContain(`using the server already running at ${address}`);
+      expect(demo.stdout).toContain('Temporal: registered the search attributes DurableAgentKind, DurableAgentPhase');
+      expect(demo.stdout).toContain('Result (completed, 3 turns');
+    } finally {
+      plain.kill('SIGTERM');
+    }
   });
 });

@@ -4,6 +4,7 @@ import { createActivities } from '../../activities';
 import { AgentClient } from '../../client/index';
 import { connectionSettingsFromEnv, connectClient } from '../../client/connection';
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
+import { ensureSearchAttributes } from '../../server/search-attributes';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { parsePort, parseSeconds } from '../options';
@@ -70,6 +71,8 @@ async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (
   const client = await connectClient(settings);
   const { activities, close } = createActivities();
   try {
+    const registered = await ensureSearchAttributes(client, settings.namespace);
+    if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
     // A queue of its own, so a long-running worker with older code never takes the demo's tasks.
     const taskQueue = `demo-${crypto.randomUUID()}`;
     const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, activities });
