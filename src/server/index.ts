@@ -4,3 +4,4 @@ export { startDevServer, devServerArgs, searchAttributeArgs, serves, type DevSer
 export { ensureTemporal, defaultDbFilename, runUiUrl, type TemporalServer, type LaunchOptions, type ServerOrigin } from './launcher';
 export { buildWorkflowBundle } from './workflow-bundle';
 export { freePort, isListening, parseAddress } from './ports';
+export { ensureSearchAttributes, missingSearchAttributes } from './search-attributes';
