@@ -29,8 +29,8 @@ function requiredEnv(name: string): string {
   return value;
 }
 
-/** Worker logs at WARN unless `TEMPORAL_TEST_LOG_LEVEL` says otherwise; must run before any connection. */
-function installQuietRuntime(): void {
+/** Worker logs at WARN unless `TEMPORAL_TEST_LOG_LEVEL` says otherwise; must run before any connection or replay. */
+export function installQuietRuntime(): void {
   if (Runtime._instance) return;
   const level = (process.env.TEMPORAL_TEST_LOG_LEVEL ?? 'WARN') as LogLevel;
   Runtime.install({ logger: new DefaultLogger(level) });

@@ -4,7 +4,7 @@ import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { REPO_ROOT } from '../kit/env';
-import { HISTORIES_DIR, workflowBundle } from '../kit/temporal';
+import { HISTORIES_DIR, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
 function committedHistories(): HistoryAndWorkflowId[] {
   const files = fs.existsSync(HISTORIES_DIR) ? fs.readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json')).sort() : [];
@@ -22,6 +22,7 @@ async function replayAll(bundle: { codePath: string }, histories: HistoryAndWork
 
 describe('replay gate', () => {
   const histories = committedHistories();
+  beforeAll(installQuietRuntime);
 
   it('has committed histories to replay', () => {
     expect(histories.map((history) => history.workflowId)).toContain('hello-workflow');
