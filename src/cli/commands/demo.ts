@@ -91,6 +91,7 @@ async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (
     out(`Workflow: ${workflowId} (run ${runId})`);
     out(`Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ${result.finalText}`);
     if (result.error) out(`Error: ${result.error.message}`);
+    if (result.status !== 'completed') process.exitCode = 1;
     if (server.uiUrl) out(`Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`);
     return workflowId;
   } finally {
