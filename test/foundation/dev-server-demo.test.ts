@@ -8,7 +8,8 @@ import { serves } from '../../src/server/dev-server';
 import { freePort } from '../../src/server/ports';
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
-import { HISTORIES_DIR, workflowBundle } from '../kit/temporal';
+import { reply, startFakeProvider } from '../../src/testing/fake-provider';
+import { HISTORIES_DIR, testConnection, workflowBundle } from '../kit/temporal';
 
 const temporalCli = process.env.DURABLE_AGENTS_TEST_CLI!;
 
@@ -125,6 +126,27 @@ describe('dev-server and demo commands', () => {
       expect(demo.stdout).toContain('Result (completed, 3 turns');
     } finally {
       plain.kill('SIGTERM');
+    }
+  });
+
+  it('uses the provider whose key is set, through its real SDK', async () => {
+    // The provider here is the fake Anthropic API (the real one needs internet); the demo cannot
+    // tell: it sees ANTHROPIC_API_KEY and talks to ANTHROPIC_BASE_URL with the Anthropic SDK.
+    const provider = await startFakeProvider({ apiKey: 'demo-key' });
+    provider.script(reply.text('Two items are open.'));
+    try {
+      const { address } = await testConnection();
+      const demo = await runCli(['demo', '--no-wait'], {
+        env: { ...demoEnv(), TEMPORAL_ADDRESS: address, ANTHROPIC_API_KEY: 'demo-key', ANTHROPIC_BASE_URL: provider.anthropicBaseUrl() },
+        cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'da-keyed-')),
+      });
+      expect(demo.stderr).toBe('');
+      expect(demo.stdout).toContain('Model: anthropic/claude-haiku-4-5 (ANTHROPIC_API_KEY is set)');
+      expect(demo.stdout).not.toContain('scripted model');
+      expect(demo.stdout).toMatch(/^Result \(completed, 1 turns, anthropic\/claude-haiku-4-5, .*\): Two items are open\.$/m);
+      expect(provider.requests.map((request) => [request.api, request.body.model, request.status])).toEqual([['anthropic', 'claude-haiku-4-5', 200]]);
+    } finally {
+      await provider.close();
     }
   });
 });
