@@ -58,8 +58,8 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies (npm ci)"
-  # The lock file lacks @swc/core's binaries for other platforms (the registry mirror it was made
-  # with has none), and `npm ci` refuses such a lock; `npm install` takes it as it is.
+  # The lock file lists @swc/core's native binaries for Linux only; `npm ci` refuses such a lock,
+  # `npm install` accepts it and leaves it unchanged.
   ci_log="$(mktemp)"
   if ! npm ci --no-audit --no-fund 2>"$ci_log"; then
     say "npm ci refused the lock file ($(grep -m1 -o 'Missing: .*' "$ci_log" || echo 'see npm output')); using npm install"
