@@ -232,6 +232,28 @@ describe('approvals and client tools', () => {
     expect(texts(fx.fake.requests[1].body).find((t) => t.startsWith('result(toolu_pick)'))).toContain('photo-42.jpg');
   });
 
+  it('steering while the run waits for a client tool closes the call and the run goes on', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'pick_photo', arguments: { album: 'x' }, id: 'toolu_wait' }]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]),
+      reply.text('Three, no photo needed.'),
+    );
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Show a photo.', model: PRIMARY });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_client_tools');
+      await agents.steer(id, 'Never mind the photo, add 1 and 2.');
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-steer-client-tool');
+      return { result, state: await agents.state(id) };
+    });
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'Three, no photo needed.', turns: 3 });
+    expect(out.state.clientToolRequests).toEqual([]);
+    const sent = texts(fx.fake.requests[1].body);
+    expect(sent.find((t) => t.startsWith('result(toolu_wait)'))).toContain('Skipped: the user redirected');
+    expect(sent[sent.length - 1]).toBe('Never mind the photo, add 1 and 2.');
+  });
+
   it('refuses state and decisions for an unknown run id with one clear line', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);

@@ -16,6 +16,7 @@ const AGENT_PATHS = [
   'agent-approval-edited',
   'agent-approval-timeout',
   'agent-client-tool',
+  'agent-steer-client-tool',
   'agent-failover',
   'agent-budget-switch',
   'agent-limit-max-turns',

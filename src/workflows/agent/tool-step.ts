@@ -167,10 +167,13 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
 async function record(ctx: RunContext, metas: MessageMeta[], drafts: { seq: number; draft: MessageDraft }[]): Promise<void> {
   const { state } = ctx;
   drafts.sort((a, b) => a.seq - b.seq);
-  // Drafts of one group are written together; non-consecutive positions get one call each.
-  for (const d of drafts) {
-    const [meta] = await ctx.io.appendMessages({ conversationId: state.conversationId, startSeq: d.seq, drafts: [d.draft] });
-    metas.push(meta);
+  // One write per run of consecutive positions.
+  for (let i = 0; i < drafts.length; ) {
+    let j = i + 1;
+    while (j < drafts.length && drafts[j].seq === drafts[j - 1].seq + 1) j++;
+    const run = drafts.slice(i, j);
+    metas.push(...(await ctx.io.appendMessages({ conversationId: state.conversationId, startSeq: run[0].seq, drafts: run.map((d) => d.draft) })));
+    i = j;
   }
   metas.sort((a, b) => a.seq - b.seq);
   state.messages.push(...metas);
@@ -241,6 +244,8 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   }
   const decided = state.approvals.filter((a) => a.state !== 'pending');
   state.approvals = [...decided.slice(-DECIDED_APPROVALS_KEPT), ...state.approvals.filter((a) => a.state === 'pending')];
-  state.clientTools = state.clientTools.filter((c) => c.result === undefined);
+  // Every call of the turn has its result now, including client calls cut short by steering or stop.
+  const answered = new Set(calls.map((c) => c.id));
+  state.clientTools = state.clientTools.filter((c) => !answered.has(c.toolCallId));
   return outcome;
 }
