@@ -58,14 +58,9 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies (npm ci)"
-  # The lock file lists @swc/core's native binaries for Linux only; `npm ci` refuses such a lock,
-  # `npm install` accepts it and leaves it unchanged.
-  ci_log="$(mktemp)"
-  if ! npm ci --no-audit --no-fund 2>"$ci_log"; then
-    say "npm ci refused the lock file ($(grep -m1 -o 'Missing: .*' "$ci_log" || echo 'see npm output')); using npm install"
-    npm install --no-audit --no-fund
-  fi
-  rm -f "$ci_log"
+  # The lock lists every platform's native binaries (@swc/core is pinned, and unrs-resolver
+  # overridden, to versions whose binaries all exist), so `npm ci` installs it as committed.
+  npm ci --no-audit --no-fund
 else
   say "npm dependencies up to date"
 fi
