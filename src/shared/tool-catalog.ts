@@ -105,6 +105,8 @@ export interface ExecuteToolInput {
   /** Fingerprint from the pinned catalogue. When it no longer matches, the call is refused with an error result. */
   fingerprint?: string;
   selection: ToolSelection;
+  /** This run's timeout for the call, in place of the tool's own `timeoutMs`. */
+  timeoutMs?: number;
 }
 
 export interface ExecuteToolOutput {

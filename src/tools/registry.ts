@@ -175,7 +175,8 @@ export class ToolRegistry {
     const raw = checkRawArguments(input.args, this.limits);
     if (!raw.ok) return done(`Tool "${name}": ${raw.error}`, true);
     // The tool's own deadline: tools that honour the signal stop, and the result does not wait on those that do not.
-    const deadline = AbortSignal.timeout(entry.timeoutMs);
+    const timeoutMs = input.timeoutMs ?? entry.timeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     const key = idempotencyKey(input.runId, input.toolCallId);
 
@@ -186,7 +187,7 @@ export class ToolRegistry {
       const result = await this.mcpPool.callTool(
         route.server,
         { name: route.toolName, arguments: valid.value, meta: callMeta(input.context ?? selection.context, key) },
-        { timeoutMs: entry.timeoutMs, signal },
+        { timeoutMs, signal },
       );
       return done(mcpResultText(result) || (result.isError ? 'The tool failed without a message.' : formatToolResult(undefined)), result.isError === true, entry.maxOutputChars);
     }
@@ -206,7 +207,7 @@ export class ToolRegistry {
       return done(formatToolResult(value), false, entry.maxOutputChars);
     } catch (err) {
       if (err instanceof RetryableToolError) throw err;
-      if (deadline.aborted) return done(`Tool "${name}" timed out after ${entry.timeoutMs} ms.`, true);
+      if (deadline.aborted) return done(`Tool "${name}" timed out after ${timeoutMs} ms.`, true);
       return done(`Tool "${name}" failed: ${errorText(err)}`, true, entry.maxOutputChars);
     }
   }

@@ -28,6 +28,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         args: input.args,
         fingerprint: input.fingerprint,
         selection: input.selection,
+        ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       });
       const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
       const { meta, entry } = await storeBody(store, input.seq, 'toolResult', {

@@ -84,6 +84,8 @@ export interface RunToolInput {
   selection: ToolSelection;
   /** Put before the tool's output in the stored result (e.g. that the approver edited the arguments). */
   note?: string;
+  /** The run's per-tool timeout override (limits.toolTimeoutsMs), when it has one for this tool. */
+  timeoutMs?: number;
 }
 
 export interface RunToolOutput {

@@ -22,7 +22,7 @@ import type {
   SummariseOutput,
 } from '../../shared/agent/activity-types';
 import type { MessageMeta, PinnedTool } from '../../shared/agent/types';
-import { DEFAULT_TOOL_RETRY } from '../../shared/tool-catalog';
+import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../shared/tool-catalog';
 
 export interface ModelRetry {
   maximumAttempts: number;
@@ -78,7 +78,15 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
     appendMessages: (input) => plain.appendMessages(input),
     pinTools: (input) => plain.pinTools(input),
     runTool(input, tool, timeoutMs) {
-      const { runTool } = proxyActivities<AgentActivities>({ ...queue, startToCloseTimeout: timeoutMs, retry: toolRetry(tool), summary: `tool: ${tool.name}` });
+      // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
+      // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
+      const { runTool } = proxyActivities<AgentActivities>({
+        ...queue,
+        startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
+        heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
+        retry: toolRetry(tool),
+        summary: `tool: ${tool.name}`,
+      });
       return runTool(input);
     },
     summarise(input, retry) {

@@ -137,7 +137,8 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
   const args = approval?.editedArgs ?? p.call.arguments;
   const note = approval?.editedArgs ? `Note: the user edited the arguments before approving; the tool ran with ${stableStringify(args)}.` : undefined;
-  const timeoutMs = state.config.limits.toolTimeoutsMs?.[tool.name] ?? tool.timeoutMs;
+  const override = state.config.limits.toolTimeoutsMs?.[tool.name];
+  const timeoutMs = override ?? tool.timeoutMs;
   try {
     const out = await ctx.io.runTool(
       {
@@ -150,6 +151,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
         fingerprint: tool.fingerprint,
         selection: state.config.tools,
         ...(note ? { note } : {}),
+        ...(override !== undefined ? { timeoutMs: override } : {}),
       },
       tool,
       timeoutMs,
