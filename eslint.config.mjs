@@ -11,7 +11,7 @@ const workflowSafeImports = {
   paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow-safe code must not import Node built-ins.' })),
   patterns: [
     { group: ['@anthropic-ai/*', 'openai', 'openai/*', '@modelcontextprotocol/*'], message: 'SDK clients belong in activities.' },
-    { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'], message: 'Only @temporalio/workflow and @temporalio/common are allowed in workflow-safe code.' },
+    { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing', '@temporalio/workflow-streams/client'], message: 'Only @temporalio/workflow, @temporalio/common and @temporalio/workflow-streams/workflow are allowed in workflow-safe code.' },
     { group: ['**/activities', '**/activities/*', '**/llm', '**/llm/*', '**/tools', '**/tools/*', '**/server/*', '**/cli/*', '**/store/*'], message: 'Activity-side modules cannot be imported from workflow-safe code.' },
   ],
 };

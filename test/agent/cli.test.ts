@@ -134,6 +134,14 @@ describe('agent CLI as a process', () => {
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toBe('durable-agents: no agent run with id "agent-nobody"\n');
 
+      const unwatched = await runCli(['watch', 'agent-nobody'], { env });
+      expect(unwatched.code).toBe(1);
+      expect(unwatched.stderr).toBe('durable-agents: no agent run with id "agent-nobody"\n');
+
+      const watchTwice = await runCli(['run', '--model', PRIMARY, '--watch', '--json', 'x'], { env });
+      expect(watchTwice.code).toBe(1);
+      expect(watchTwice.stderr).toBe('durable-agents: --watch prints as the run works; it cannot be combined with --detach or --json\n');
+
       const badArgs = await runCli(['approve', 'agent-nobody', 'c1', '--args', '{oops'], { env });
       expect(badArgs.code).toBe(1);
       expect(badArgs.stderr.trim().split('\n')).toHaveLength(1);

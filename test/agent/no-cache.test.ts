@@ -10,7 +10,7 @@ describe('agent loop with the workflow cache off', () => {
   });
   afterAll(() => fx.close());
 
-  it('approval, steering, failover and continue-as-new all replay on every task', async () => {
+  it('approval, steering, failover, continue-as-new and a watcher all replay on every task', async () => {
     fx.fake.script(
       reply.error(529),
       reply.toolCalls([{ name: 'delete_file', arguments: { path: 'old.log' }, id: 'toolu_del' }, { name: 'add', arguments: { a: 1, b: 2 } }]),
@@ -23,7 +23,11 @@ describe('agent loop with the workflow cache off', () => {
     );
     const out = await withWorker({ activities: fx.activities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Tidy up.', model: PRIMARY, fallbacks: [FALLBACK], approve: ['delete_file'], continueAsNewAfterTurns: 2 });
+      const id = await agents.start({ task: 'Tidy up.', model: PRIMARY, fallbacks: [FALLBACK], approve: ['delete_file'], continueAsNewAfterTurns: 2, stream: true });
+      const watched: string[] = [];
+      const watching = (async () => {
+        for await (const item of agents.watch(id)) if (item.topic === 'events') watched.push(item.event.type);
+      })();
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       await agents.approve(id, 'toolu_del');
       await waitFor(() => fx.calls.includes('slow_step:A'), 'step A to start');
@@ -31,7 +35,8 @@ describe('agent loop with the workflow cache off', () => {
       await waitForState(agents, id, (s) => s.steeringQueued === 1);
       fx.latch.open();
       const result = await agents.result(id);
-      return { result, state: await agents.state(id) };
+      await watching;
+      return { result, state: await agents.state(id), watched };
     });
     expect(out.result).toMatchObject({ status: 'completed', finalText: 'Done.', turns: 4, model: FALLBACK });
     expect(fx.calls).toEqual(['delete_file:old.log', 'add:1+2', 'slow_step:A', 'add:3+4']);
@@ -44,5 +49,7 @@ describe('agent loop with the workflow cache off', () => {
     ]);
     expect(fx.fake.requests.slice(1).map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined]);
     expect(out.state.events.map((e) => e.type)).toEqual(expect.arrayContaining(['provider_switch', 'approval_decided', 'steering', 'continued_as_new', 'done']));
+    // The watcher saw the whole trace, in order, across both runs.
+    expect(out.watched).toEqual(out.state.events.map((e) => e.type));
   });
 });

@@ -26,6 +26,8 @@ const AGENT_PATHS = [
   'agent-compaction',
   'agent-context-too-long',
   'agent-cli-run',
+  'agent-watch',
+  'agent-watch-continued',
 ];
 
 function load(names: string[]): HistoryAndWorkflowId[] {

@@ -141,13 +141,15 @@ describe('PEV across continue-as-new', () => {
       answer.executed('5 again'),
       answer.verified('Both sums are 5.'),
     );
-    const { result, lastRun, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+    const { result, lastRun, state, watched } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.', options: { continueAsNewAfterTurns: 2 } });
+      const watched: string[] = [];
+      for await (const item of agents.watch(id)) if (item.topic === 'events') watched.push(item.event.type);
       const res = await pevResult(client, id);
       const handle = client.workflow.getHandle(id);
       await saveHistoryIfRecording(handle, 'pev-continue-as-new');
-      return { result: res, lastRun: await handle.fetchHistory(), state: await agents.state(id) };
+      return { result: res, lastRun: await handle.fetchHistory(), state: await agents.state(id), watched };
     });
     const started = lastRun.events?.[0]?.workflowExecutionStartedEventAttributes;
     expect(started?.continuedExecutionRunId).toBeTruthy();
@@ -160,6 +162,8 @@ describe('PEV across continue-as-new', () => {
       ['task-2', 'completed'],
     ]);
     expect(state.events.map((e) => e.type)).toContain('continued_as_new');
+    // A watcher follows the rounds across the new run to the end.
+    expect(watched).toEqual(state.events.map((e) => e.type));
     expect(fx.calls).toEqual(['add:2+3']);
     expect(result.pev.trace.map((e) => e.type)).toEqual(['planningEnded', 'todoEnded', 'toolReused', 'todoEnded', 'verified']);
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'executor', 'executor', 'verifier']);

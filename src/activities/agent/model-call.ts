@@ -7,6 +7,7 @@ import type { ToolCallRequest } from '../../shared/agent/types';
 import { textOf, toolCallsOf, type AssistantMessage, type ModelRequest, type ToolSpec } from '../../shared/messages';
 import { MessageAssembler } from '../../shared/stream-events';
 import type { AgentActivityDeps, ModelCaller } from './deps';
+import { openTokenPublisher } from './token-publisher';
 import { fromStore, loadProviderView } from './view';
 
 function activitySignal(): AbortSignal | undefined {
@@ -17,13 +18,22 @@ function activitySignal(): AbortSignal | undefined {
   }
 }
 
-/** Heartbeats while the stream delivers, so a stalled provider is noticed by the heartbeat timeout. */
-async function streamWithHeartbeats(llm: ModelCaller, request: ModelRequest, signal?: AbortSignal): Promise<AssistantMessage> {
+/**
+ * Heartbeats while the stream delivers, so a stalled provider is noticed by the heartbeat timeout,
+ * and publishes the output to the run's stream for watchers.
+ */
+async function streamWithHeartbeats(llm: ModelCaller, request: ModelRequest, seq: number, signal?: AbortSignal): Promise<AssistantMessage> {
   const assembler = new MessageAssembler();
+  const tokens = openTokenPublisher({ seq, model: request.model });
   let events = 0;
-  for await (const event of llm.stream(request, { signal })) {
-    assembler.push(event);
-    if (++events % 20 === 1) Context.current().heartbeat({ events });
+  try {
+    for await (const event of llm.stream(request, { signal })) {
+      assembler.push(event);
+      tokens.push(event);
+      if (++events % 20 === 1) Context.current().heartbeat({ events });
+    }
+  } finally {
+    await tokens.close();
   }
   return assembler.message();
 }
@@ -63,7 +73,7 @@ export function modelCallActivity(deps: AgentActivityDeps) {
       },
     };
     const signal = activitySignal();
-    const message = input.stream ? await streamWithHeartbeats(llm, request, signal) : await llm.complete(request, { signal });
+    const message = input.stream ? await streamWithHeartbeats(llm, request, input.writeSeq, signal) : await llm.complete(request, { signal });
     const hash = await fromStore(() => store.put(message));
     await fromStore(() => store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]));
     const toolCalls = toolCallRequests(message);

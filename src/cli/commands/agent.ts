@@ -11,12 +11,15 @@ import { AGENT_WORKFLOWS, isAgentKind } from '../../shared/agent/contracts';
 import type { AgentResult, AgentStateView } from '../../shared/agent/types';
 import { totalTokens } from '../../shared/messages';
 import type { PevOptions, PevProgress } from '../../shared/pev';
+import { WatchPrinter } from '../watch-output';
 
 /** What the commands need from outside; tests pass their own. */
 export interface AgentCommandDeps {
   /** A client for one command, and how to release it. */
   connect(): Promise<{ agents: AgentClient; close(): Promise<void> }>;
   out(text: string): void;
+  /** Writes text as it is (token streams); default stdout. */
+  write?(text: string): void;
   env: NodeJS.ProcessEnv;
 }
 
@@ -27,6 +30,7 @@ const defaultDeps: AgentCommandDeps = {
     return { agents: new AgentClient(client, settings.taskQueue), close: () => client.connection.close() };
   },
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  write: (text) => process.stdout.write(text),
   env: process.env,
 };
 
@@ -62,10 +66,15 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string 
   return `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`;
 }
 
-export function formatResult(r: AgentResult): string {
-  const lines = [r.finalText || '(no final text)', '', `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`];
+/** How a run ended, without its final text. */
+export function formatSummary(r: AgentResult): string {
+  const lines = [`${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`];
   if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
   return lines.join('\n');
+}
+
+export function formatResult(r: AgentResult): string {
+  return [r.finalText || '(no final text)', '', formatSummary(r)].join('\n');
 }
 
 export function formatState(s: AgentStateView): string {
@@ -98,6 +107,8 @@ interface RunOptions {
   workspace?: string;
   detach?: boolean;
   json?: boolean;
+  stream?: boolean;
+  watch?: boolean;
   mode?: string;
   roleModel?: string[];
   prompts?: string;
@@ -163,6 +174,8 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
     .option('--detach', 'print the run id and return without waiting')
     .option('--json', 'print the result as one JSON object')
+    .option('--stream', 'stream model calls, publishing their tokens to watchers (`watch`)')
+    .option('--watch', 'print events and tokens while the run works, then the result (implies --stream)')
     .option('--mode <mode>', 'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)')
     .option('--role-model <role=spec>', 'pev agent: model of one role, e.g. executor=openai/gpt-4o-mini (repeatable)', roleModel)
     .option('--prompts <dir>', 'pev agent: directory with <role>.md business context and optional core/<role>.md templates')
@@ -187,6 +200,7 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
       }
       const allow = o.tools ? o.tools.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
       const pev = pevOptionsOf(o);
+      if (o.watch && (o.detach || o.json)) throw new AgentClientError('--watch prints as the run works; it cannot be combined with --detach or --json');
       await withClient(async (agents) => {
         const id = await agents.start({
           task,
@@ -196,8 +210,16 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
           ...(o.maxTurns ? { limits: { maxTurns: o.maxTurns } } : {}),
           tools: { ...(allow ? { allow } : {}), ...(mcpConfigPath ? { mcpConfigPath } : {}), ...(workspaceRoot ? { workspaceRoot } : {}) },
           approve: o.approve,
+          ...(o.stream || o.watch ? { stream: true } : {}),
           ...(pev ? { pev } : {}),
         });
+        if (o.watch) {
+          deps.out(`run ${id}`);
+          await watchRun(agents, id, { tokens: true });
+          // The watch has shown the final text.
+          deps.out(formatSummary(await agents.result(id)));
+          return;
+        }
         if (o.detach) {
           deps.out(o.json ? JSON.stringify({ id }) : id);
           return;
@@ -206,6 +228,25 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
         deps.out(o.json ? JSON.stringify(result) : formatResult(result));
       });
     });
+
+  const watchRun = async (agents: AgentClient, id: string, o: { json?: boolean; tokens?: boolean; from?: number }) => {
+    const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
+    for await (const item of agents.watch(id, { tokens: o.tokens !== false, ...(o.from !== undefined ? { fromOffset: o.from } : {}) })) printer.print(item);
+    printer.endLine();
+  };
+
+  program
+    .command('watch')
+    .description('Follow a run as it works: its events and, for runs started with --stream, the model tokens; ends when the run ends.')
+    .argument('<id>')
+    .option('--json', 'print one JSON object per line (topic, offset, event or delta)')
+    .option('--no-tokens', 'events only')
+    .option('--from <offset>', 'start at this stream offset (default: the oldest kept)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${v}" is not an offset (0 or more).`);
+      return n;
+    })
+    .action((id: string, o: { json?: boolean; tokens?: boolean; from?: number }) => withClient((agents) => watchRun(agents, id, o)));
 
   program
     .command('steer')

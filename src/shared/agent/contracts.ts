@@ -3,6 +3,7 @@
  * agent kind to workflow type. Client, workflows and tests import these; nothing uses the names raw.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import type { ApprovalDecisionInput } from './approvals';
 import type { AgentConfig, AgentStateView, ApprovalState, PlanItem, QueuedMessage } from './types';
 import type { CarriedState } from './state';
@@ -21,6 +22,8 @@ export const isAgentKind = (kind: string): kind is AgentKind => Object.prototype
 export interface AgentWorkflowInput {
   config: AgentConfig;
   carry?: CarriedState;
+  /** The watchers' stream (its newest entries and publisher dedupe), carried by continue-as-new. */
+  streamState?: WorkflowStreamState;
 }
 
 /** Redirects the run: remaining tool calls of the turn are skipped, the text goes to the model next. */

@@ -12,3 +12,4 @@ export * from './state';
 export * from './tokens';
 export * from './types';
 export * from './config';
+export * from './watch';

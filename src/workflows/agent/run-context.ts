@@ -4,6 +4,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { pushEvent, type AgentEvent } from '../../shared/agent/events';
 import type { AgentState } from '../../shared/agent/types';
 import type { AgentIO } from './io';
+import type { RunStream } from './run-stream';
 
 export interface RunContext {
   state: AgentState;
@@ -12,6 +13,8 @@ export interface RunContext {
   runId: string;
   /** What was last written to the search attributes, to skip no-op upserts. */
   published: { key?: string };
+  /** Watchers' stream; every event goes there too. */
+  stream?: RunStream;
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
@@ -23,11 +26,15 @@ export type EventInput = DistributiveOmit<AgentEvent, 'at' | 'turn'>;
 export function emit(ctx: RunContext, event: EventInput): void {
   const full = { ...event, at: workflowNow(), turn: ctx.state.turn } as AgentEvent;
   ctx.state.droppedEvents += pushEvent(ctx.state.events, full);
+  if (ctx.stream) {
+    if (full.type === 'turn_start') ctx.stream.trim();
+    ctx.stream.publishEvent(full);
+  }
 }
 
-export function newRunContext(state: AgentState, io: AgentIO): RunContext {
+export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream): RunContext {
   const info = workflowInfo();
-  return { state, io, workflowId: info.workflowId, runId: info.runId, published: {} };
+  return { state, io, workflowId: info.workflowId, runId: info.runId, published: {}, ...(stream ? { stream } : {}) };
 }
 
 const SA = {

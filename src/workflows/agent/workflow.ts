@@ -8,6 +8,7 @@ import { registerHandlers } from './handlers';
 import { createAgentIO } from './io';
 import { runAgentLoop, type LoopOutcome } from './loop';
 import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
+import { openRunStream } from './run-stream';
 
 /** Failure type of a config the workflow refuses to run. */
 export const AGENT_CONFIG_FAILURE = 'AgentConfigError';
@@ -21,7 +22,8 @@ export async function runAgentWorkflow(input: AgentWorkflowInput, loop: (ctx: Ru
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
-  const ctx = newRunContext(state, createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }));
+  const stream = openRunStream(input.streamState);
+  const ctx = newRunContext(state, createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }), stream);
   registerHandlers(ctx);
   publishSearchAttributes(ctx, 'start');
 
@@ -31,11 +33,13 @@ export async function runAgentWorkflow(input: AgentWorkflowInput, loop: (ctx: Ru
   });
   const outcome = await CancellationScope.nonCancellable(() => loop(ctx));
 
+  if (outcome === 'continue_as_new') emit(ctx, { type: 'continued_as_new', runs: state.runs });
+  // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
+  stream.detach();
   // Awaited outside the cancellable root scope: a cancelled run still returns its final state.
   await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
   if (outcome === 'continue_as_new') {
-    emit(ctx, { type: 'continued_as_new', runs: state.runs });
-    return continueAsNew<typeof reactAgentWorkflow>({ config: input.config, carry: carryState(state) });
+    return continueAsNew<typeof reactAgentWorkflow>({ config: input.config, carry: carryState(state), streamState: stream.carry() });
   }
   return resultOf(info.workflowId, state);
 }

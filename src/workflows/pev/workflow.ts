@@ -21,6 +21,7 @@ import {
 } from '../../shared/pev';
 import { AGENT_CONFIG_FAILURE, createAgentIO, emit, finish, injectFollowUps, newRunContext, publishSearchAttributes, registerHandlers, shouldContinueAsNew, startConversation, type LoopOutcome } from '../agent';
 import { confirmingPhase, registerPlanDecision } from './confirm-plan';
+import { openRunStream } from '../agent/run-stream';
 import { createPevIO } from './io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
@@ -97,7 +98,8 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
-  const agent = newRunContext(state, createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }));
+  const stream = openRunStream(input.streamState);
+  const agent = newRunContext(state, createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }), stream);
   const pctx: PevContext = { agent, pev: input.pevCarry ?? initialPevState(input), io: createPevIO({ taskQueue: input.config.activityTaskQueue }) };
   registerHandlers(agent);
   setHandler(stateQuery, (): PevStateView => ({ ...stateView(agent.workflowId, state), pev: pctx.pev.progress }));
@@ -111,11 +113,12 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   });
   const outcome = await CancellationScope.nonCancellable(() => runPev(pctx));
 
-  if (outcome === 'continue_as_new') {
-    await condition(allHandlersFinished);
-    emit(agent, { type: 'continued_as_new', runs: state.runs });
-    return continueAsNew<typeof pevAgentWorkflow>({ config: input.config, carry: carryState(state), pev: input.pev, pevCarry: pctx.pev });
-  }
+  if (outcome === 'continue_as_new') emit(agent, { type: 'continued_as_new', runs: state.runs });
+  // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
+  stream.detach();
   await condition(allHandlersFinished);
+  if (outcome === 'continue_as_new') {
+    return continueAsNew<typeof pevAgentWorkflow>({ config: input.config, carry: carryState(state), pev: input.pev, pevCarry: pctx.pev, streamState: stream.carry() });
+  }
   return resultOfPev(info.workflowId, pctx);
 }

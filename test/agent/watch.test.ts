@@ -1,0 +1,152 @@
+import { Command } from 'commander';
+import { registerAgentCommands } from '../../src/cli/commands/agent';
+import { AgentClient, AgentClientError } from '../../src/client/index';
+import type { AgentEvent } from '../../src/shared/agent/events';
+import type { TokenDelta, WatchItem } from '../../src/shared/agent/watch';
+import { reply } from '../../src/testing/fake-provider';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, agentFixture, waitFor, type AgentFixture } from './agent-kit';
+
+const FIRST = 'Let me take the first step, which takes a while; the answer follows after it.';
+const FINAL = 'Both steps are done: the sum is 7, and step A finished as planned.';
+
+/** Collects a watch into an array as items arrive; `done` settles when the watch ends by itself. */
+function collect(agents: AgentClient, id: string): { items: WatchItem[]; done: Promise<void> } {
+  const items: WatchItem[] = [];
+  const done = (async () => {
+    for await (const item of agents.watch(id)) items.push(item);
+  })();
+  return { items, done };
+}
+
+const events = (items: WatchItem[]): AgentEvent[] => items.flatMap((i) => (i.topic === 'events' ? [i.event] : []));
+const deltas = (items: WatchItem[]): TokenDelta[] => items.flatMap((i) => (i.topic === 'tokens' ? [i.delta] : []));
+/** The streamed text of each answer, by its seq. */
+function textBySeq(items: WatchItem[], kind: TokenDelta['kind'] = 'text'): Record<number, string> {
+  const out: Record<number, string> = {};
+  for (const d of deltas(items)) if (d.kind === kind) out[d.seq] = (out[d.seq] ?? '') + d.text;
+  return out;
+}
+
+describe('watching a run', () => {
+  let fx: AgentFixture;
+  beforeAll(async () => {
+    fx = await agentFixture();
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+    fx.resetLatch();
+  });
+
+  it('delivers events and streamed tokens while the run works, follows continue-as-new, and ends with the run', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'A' }, id: 'toolu_w1' }], { text: FIRST }),
+      reply.toolCalls([{ name: 'add', arguments: { a: 3, b: 4 }, id: 'toolu_w2' }]),
+      reply.text(FINAL),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Do step A, then add 3 and 4.', model: PRIMARY, stream: true, continueAsNewAfterTurns: 2 });
+      const watch = collect(agents, id);
+
+      // While the first tool is still running, the watcher already has the first answer, token by token.
+      await waitFor(() => fx.calls.includes('slow_step:A'), 'the first tool to start');
+      await waitFor(() => Object.values(textBySeq(watch.items)).includes(FIRST) && events(watch.items).some((e) => e.type === 'turn_end'), 'the first answer on the watch');
+      expect(events(watch.items).map((e) => e.type)).not.toContain('tool_execution');
+      const pieces = deltas(watch.items).filter((d) => d.kind === 'text');
+      expect(pieces.length).toBeGreaterThan(0);
+      expect(pieces.every((d) => d.model === PRIMARY && d.attempt === 1)).toBe(true);
+      fx.latch.open();
+
+      await watch.done;
+      const result = await agents.result(id);
+      expect(result).toMatchObject({ status: 'completed', finalText: FINAL, turns: 3 });
+      const firstRunId = (await client.workflow.getHandle(id).describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
+      await saveHistoryIfRecording(client.workflow.getHandle(id, firstRunId), 'agent-watch');
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-watch-continued');
+
+      const types = events(watch.items).map((e) => e.type);
+      expect(types.filter((t) => t === 'turn_start')).toHaveLength(3);
+      expect(types).toContain('continued_as_new');
+      expect(types.indexOf('continued_as_new')).toBeLessThan(types.lastIndexOf('turn_start'));
+      expect(types[types.length - 1]).toBe('done');
+      expect(events(watch.items).filter((e) => e.type === 'tool_execution').map((e) => (e as { tool: string }).tool)).toEqual(['slow_step', 'add']);
+
+      // Answers stream as written, tool arguments as JSON. The pieces of an answer that ends the run
+      // can land after the watch's last poll; the final text is in `done` either way.
+      const texts = Object.values(textBySeq(watch.items));
+      expect(texts[0]).toBe(FIRST);
+      expect(FINAL.startsWith(texts[1] ?? '')).toBe(true);
+      expect(events(watch.items).find((e) => e.type === 'done')).toMatchObject({ stopReason: 'completed', finalText: FINAL, turns: 3 });
+      expect(Object.values(textBySeq(watch.items, 'tool_call')).map((t) => JSON.parse(t))).toEqual([{ label: 'A' }, { a: 3, b: 4 }]);
+      expect(deltas(watch.items).filter((d) => d.kind === 'tool_call').map((d) => d.tool)).toEqual(['slow_step', 'add']);
+
+      // Offsets only grow, across the run boundary too, so a watcher can resume where it stopped.
+      const offsets = watch.items.map((i) => i.offset);
+      expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+      expect(new Set(offsets).size).toBe(offsets.length);
+    });
+  });
+
+  it('refuses an unknown run with one clear line, and replays the kept events of a run that has ended', async () => {
+    fx.fake.script(reply.text('Nothing to do.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const unknown = agents.watch('agent-no-such-run').next();
+      await expect(unknown).rejects.toThrow(AgentClientError);
+      await expect(unknown).rejects.toThrow('no agent run with id "agent-no-such-run"');
+
+      const id = await agents.start({ task: 'Nothing.', model: PRIMARY });
+      await agents.result(id);
+      const items: WatchItem[] = [];
+      for await (const item of agents.watch(id)) items.push(item);
+      expect(events(items).map((e) => e.type)).toEqual(['turn_start', 'turn_end', 'done']);
+    });
+  });
+
+  it('run --watch prints the events and the tokens as they come, then how the run ended; watch --json prints one object a line', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'C' }, id: 'toolu_cw' }], { text: 'Stepping first.' }), reply.text('It is done.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      let printed = '';
+      const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+      registerAgentCommands(program, {
+        connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
+        out: (text) => (printed += `${text}\n`),
+        write: (text) => (printed += text),
+        env: {},
+      });
+      const run = program.parseAsync(['node', 'durable-agents', 'run', '--model', PRIMARY, '--watch', 'Step, then say so.']);
+      // Printed while the tool is still running.
+      await waitFor(() => fx.calls.includes('slow_step:C') && printed.includes('(slow_step arguments) {"label":"C"}'), 'the first answer on screen');
+      expect(printed).not.toContain('tool slow_step');
+      fx.latch.open();
+      await run;
+      const id = /^run (agent-\S+)$/m.exec(printed)?.[1] as string;
+      expect(id).toBeDefined();
+      const lines = printed.split('\n');
+      const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
+      const order = [
+        /^run agent-/,
+        /^\[turn 1\] calling anthropic\/claude-sonnet-4-6$/,
+        /^Stepping first\.$/,
+        /^\(slow_step arguments\) \{"label":"C"\}$/,
+        /^\[turn 1\] anthropic\/claude-sonnet-4-6 answered \(toolUse\): 1 tool call, \d+ in \/ \d+ out tokens$/,
+        /^\[turn 1\] tool slow_step \(toolu_cw\) ran in \d+ ms$/,
+        /^\[turn 2\] calling/,
+        /^It is done\.$/,
+        /^\[turn 2\] done \(completed\) after 2 turns · \$\d+\.\d{4}$/,
+        new RegExp(`^${id}: completed \\(completed\\) after 2 turns`),
+      ].map(at);
+      expect(order.every((i) => i >= 0)).toBe(true);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(lines.filter((l) => l === 'It is done.')).toHaveLength(1);
+
+      printed = '';
+      await program.parseAsync(['node', 'durable-agents', 'watch', id, '--json']);
+      const objects = printed.trim().split('\n').map((l) => JSON.parse(l) as WatchItem);
+      expect(objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'))).toEqual(['turn_start', 'turn_end', 'tool_execution', 'turn_start', 'turn_end', 'done']);
+    });
+  });
+});
