@@ -30,8 +30,10 @@ scripts_dirs() {
   "$python" -c 'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))'
 }
 has_script() {
-  local dir
-  while IFS= read -r dir; do [ -x "$dir/$1" ] && return 0; done < <(scripts_dirs)
+  local dir dirs
+  # Read the list whole first: returning mid-read would break the pipe under Python.
+  dirs="$(scripts_dirs)"
+  while IFS= read -r dir; do [ -x "$dir/$1" ] && return 0; done <<< "$dirs"
   return 1
 }
 pip_install() {

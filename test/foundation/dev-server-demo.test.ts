@@ -107,6 +107,11 @@ describe('dev-server and demo commands', () => {
     expect(demo.stderr).toBe('');
     expect(demo.stdout).toContain(`Temporal: started a dev server at 127.0.0.1:${port}`);
     expect(demo.stdout).toContain('Model: the built-in scripted model, not a real LLM');
+    // The run shows live: its events, and the model's text as it streams.
+    expect(demo.stdout).toMatch(/^ {2}\[turn 1\] calling anthropic\/claude-sonnet-4-6$/m);
+    expect(demo.stdout).toMatch(/^ {2}\[turn 1\] tool fs_list \(\S+\) ran in \d+ ms$/m);
+    expect(demo.stdout).toMatch(/^ {2}\[turn 2\] tool fs_read \(\S+\) ran in \d+ ms$/m);
+    expect(demo.stdout).toMatch(/^ {2}\[turn 3\] done \(completed\) after 3 turns/m);
     // The scripted model answers from the notes file the fs_read tool really read.
     expect(demo.stdout).toMatch(/^Result \(completed, 3 turns, .*\): Still open: Record the replay histories; Ship the docker-compose stack\.$/m);
     expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/demo-`);

@@ -7,6 +7,7 @@ import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/laun
 import { ensureSearchAttributes } from '../../server/search-attributes';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
+import { WatchPrinter } from '../watch-output';
 import { parsePort, parseSeconds } from '../options';
 import { SetupError } from '../../server/errors';
 
@@ -62,6 +63,33 @@ function describeServer(server: TemporalServer): string {
   }
 }
 
+/** Prints the run's events and tokens as they come, indented; a failed watch only loses the view. */
+async function showLive(agents: AgentClient, workflowId: string): Promise<void> {
+  let lineStart = true;
+  const write = (text: string) => {
+    const parts = text.split('\n');
+    parts.forEach((part, i) => {
+      if (part) {
+        if (lineStart) process.stdout.write('  ');
+        process.stdout.write(part);
+        lineStart = false;
+      }
+      if (i < parts.length - 1) {
+        process.stdout.write('\n');
+        lineStart = true;
+      }
+    });
+  };
+  const printer = new WatchPrinter(write);
+  try {
+    for await (const item of agents.watch(workflowId)) printer.print(item);
+  } catch (err) {
+    printer.endLine();
+    write(`(live view stopped: ${err instanceof Error ? err.message : String(err)})\n`);
+  }
+  printer.endLine();
+}
+
 async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (line: string) => void): Promise<string> {
   const settings = { ...connectionSettingsFromEnv(), address: server.address, namespace: server.namespace };
   const model = await chooseDemoModel(process.env, options.model);
@@ -81,11 +109,15 @@ async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (
     out(`Task: ${job.task}`);
     const agents = new AgentClient(client, taskQueue);
     const result = await worker.runUntil(async () => {
-      await agents.start({ id: workflowId, task: job.task, model: model.model, tools: { allow: job.tools, workspaceRoot: job.workspaceRoot } });
-      return withTimeout(agents.result(workflowId), options.timeout * 1000, () => {
+      await agents.start({ id: workflowId, task: job.task, model: model.model, tools: { allow: job.tools, workspaceRoot: job.workspaceRoot }, stream: true });
+      out('Live (the same view as `durable-agents watch <id>`):');
+      const watching = showLive(agents, workflowId);
+      const done = await withTimeout(agents.result(workflowId), options.timeout * 1000, () => {
         const link = server.uiUrl ? `: see ${runUiUrl(server.uiUrl, settings.namespace, workflowId)}` : '';
         return new SetupError(`The demo run ${workflowId} did not finish within ${options.timeout} s${link}`);
       });
+      await watching;
+      return done;
     });
     const { runId } = await client.workflow.getHandle(workflowId).describe();
     out(`Workflow: ${workflowId} (run ${runId})`);
