@@ -22,6 +22,7 @@ import {
 } from '../shared/agent/contracts';
 import type { AgentEvent } from '../shared/agent/events';
 import type { AgentResult, AgentStateView, PlanItem } from '../shared/agent/types';
+import { traceOf, type RunTrace } from '../shared/agent/trace';
 import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../shared/agent/watch';
 import { DEFAULT_TASK_QUEUE } from '../shared/constants';
 import { decidePlanUpdate, pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
@@ -191,6 +192,11 @@ export class AgentClient {
 
   state(id: string): Promise<AgentStateView> {
     return this.call(id, (h) => h.query(stateQuery));
+  }
+
+  /** The run's trace: totals and timings of its model and tool calls, and its steps turn by turn. */
+  async trace(id: string): Promise<RunTrace> {
+    return traceOf(await this.state(id));
   }
 
   /** Redirects the run; returns the message id (resending with the same id is harmless). */

@@ -11,7 +11,7 @@ import { AGENT_WORKFLOWS, isAgentKind } from '../../shared/agent/contracts';
 import type { AgentResult, AgentStateView } from '../../shared/agent/types';
 import { totalTokens } from '../../shared/messages';
 import type { PevOptions, PevProgress } from '../../shared/pev';
-import { WatchPrinter } from '../watch-output';
+import { WatchPrinter, formatTrace } from '../watch-output';
 
 /** What the commands need from outside; tests pass their own. */
 export interface AgentCommandDeps {
@@ -311,6 +311,18 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
       withClient(async (agents) => {
         const s = await agents.state(id);
         deps.out(o.json ? json(s) : formatState(s));
+      }),
+    );
+
+  program
+    .command('trace')
+    .description("Show a run's trace: model and tool totals and timings, then its steps turn by turn.")
+    .argument('<id>')
+    .option('--json', 'print the trace as JSON')
+    .action((id: string, o: { json?: boolean }) =>
+      withClient(async (agents) => {
+        const t = await agents.trace(id);
+        deps.out(o.json ? json(t) : formatTrace(t));
       }),
     );
 

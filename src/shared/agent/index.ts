@@ -13,3 +13,5 @@ export * from './tokens';
 export * from './types';
 export * from './config';
 export * from './watch';
+export * from './stats';
+export * from './trace';

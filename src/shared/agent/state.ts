@@ -74,6 +74,7 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     events: state.events,
     droppedEvents: state.droppedEvents,
     error: state.error,
+    ...(state.stats ? { stats: state.stats } : {}),
   };
 }
 
@@ -91,6 +92,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     model: state.resolver.current,
     messages: state.nextSeq,
     ...(state.error ? { error: state.error } : {}),
+    ...(state.stats ? { stats: state.stats } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * state query. Message bodies never live here, only small per-message metadata; the bodies sit in
  * the content store under their hashes.
  */
+import type { RunStats } from './stats';
 import type { Cost, StopReason, Usage } from '../messages';
 import type { ToolMode, ToolRetry, ToolSelection } from '../tool-catalog';
 import type { AgentEvent } from './events';
@@ -208,6 +209,8 @@ export interface AgentState {
   error?: { message: string; type?: string; retryable: boolean };
   updatesHandled: number;
   runs: number;
+  /** Running totals for the trace (absent in state carried from runs that predate them). */
+  stats?: RunStats;
 }
 
 /** What `run --json` and `result --json` print, and what the workflow returns. */
@@ -223,6 +226,8 @@ export interface AgentResult {
   model: string;
   messages: number;
   error?: { message: string; type?: string; retryable: boolean };
+  /** Model and tool totals and timings (see `trace`). */
+  stats?: RunStats;
 }
 
 /** What the state query returns. */
@@ -247,4 +252,5 @@ export interface AgentStateView {
   events: AgentEvent[];
   droppedEvents: number;
   error?: { message: string; type?: string; retryable: boolean };
+  stats?: RunStats;
 }

@@ -2,6 +2,7 @@
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { pushEvent, type AgentEvent } from '../../shared/agent/events';
+import { emptyStats, recordStats } from '../../shared/agent/stats';
 import type { AgentState } from '../../shared/agent/types';
 import type { AgentIO } from './io';
 import type { RunStream } from './run-stream';
@@ -26,6 +27,7 @@ export type EventInput = DistributiveOmit<AgentEvent, 'at' | 'turn'>;
 export function emit(ctx: RunContext, event: EventInput): void {
   const full = { ...event, at: workflowNow(), turn: ctx.state.turn } as AgentEvent;
   ctx.state.droppedEvents += pushEvent(ctx.state.events, full);
+  if (ctx.state.stats) recordStats(ctx.state.stats, full);
   if (ctx.stream) {
     if (full.type === 'turn_start') ctx.stream.trim();
     ctx.stream.publishEvent(full);
@@ -34,6 +36,8 @@ export function emit(ctx: RunContext, event: EventInput): void {
 
 export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream): RunContext {
   const info = workflowInfo();
+  // The chain's start: continue-as-new keeps it, so the totals cover the whole conversation.
+  state.stats ??= emptyStats(info.startTime.getTime());
   return { state, io, workflowId: info.workflowId, runId: info.runId, published: {}, ...(stream ? { stream } : {}) };
 }
 

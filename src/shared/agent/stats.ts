@@ -1,0 +1,74 @@
+/**
+ * Running totals of a run (seed 004's trace statistics): model calls and their time, each tool's
+ * calls, errors and time. Kept up to date from the events as they are recorded, so they stay whole
+ * when old events are dropped from state or left behind by continue-as-new. Workflow time only.
+ */
+import type { AgentEvent } from './events';
+
+export interface ToolStats {
+  calls: number;
+  errors: number;
+  /** Calls that never ran (skipped by steering or stop, refused, over a limit). */
+  skipped: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export interface RunStats {
+  /** Workflow time the run started (ms since the epoch). */
+  startedAt: number;
+  /** Workflow time of the last recorded event. */
+  lastEventAt: number;
+  modelCalls: number;
+  /** Time from each turn's start to its answer, summed (includes failover and compaction). */
+  modelMs: number;
+  modelFailures: number;
+  /** From the start to the first model answer. */
+  firstAnswerMs?: number;
+  tools: Record<string, ToolStats>;
+  /** Start of the turn waiting for its answer. */
+  turnStartedAt?: number;
+}
+
+export function emptyStats(startedAt: number): RunStats {
+  return { startedAt, lastEventAt: startedAt, modelCalls: 0, modelMs: 0, modelFailures: 0, tools: {} };
+}
+
+function toolStats(stats: RunStats, tool: string): ToolStats {
+  // Own properties only: a tool may be named like an Object.prototype member.
+  if (!Object.prototype.hasOwnProperty.call(stats.tools, tool)) stats.tools[tool] = { calls: 0, errors: 0, skipped: 0, totalMs: 0, maxMs: 0 };
+  return stats.tools[tool];
+}
+
+/** Folds one event into the totals. */
+export function recordStats(stats: RunStats, event: AgentEvent): void {
+  stats.lastEventAt = Math.max(stats.lastEventAt, event.at);
+  switch (event.type) {
+    case 'turn_start':
+      stats.turnStartedAt = event.at;
+      break;
+    case 'turn_end':
+      stats.modelCalls += 1;
+      if (stats.turnStartedAt !== undefined) stats.modelMs += event.at - stats.turnStartedAt;
+      stats.turnStartedAt = undefined;
+      stats.firstAnswerMs ??= event.at - stats.startedAt;
+      break;
+    case 'model_failure':
+      stats.modelFailures += 1;
+      break;
+    case 'tool_execution': {
+      const t = toolStats(stats, event.tool);
+      if (event.skipped) {
+        t.skipped += 1;
+        break;
+      }
+      t.calls += 1;
+      if (event.isError) t.errors += 1;
+      t.totalMs += event.durationMs;
+      t.maxMs = Math.max(t.maxMs, event.durationMs);
+      break;
+    }
+    default:
+      break;
+  }
+}
