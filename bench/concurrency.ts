@@ -77,6 +77,7 @@ async function main(): Promise<boolean> {
     clientConnection = await Connection.connect({ address: server.address });
     const client = new Client({ connection: clientConnection });
     const taskQueue = 'bench-concurrency';
+    const workflowTasks = Math.max(2, Math.min(RUNS, 100));
     const worker = await Worker.create({
       connection,
       taskQueue,
@@ -84,9 +85,9 @@ async function main(): Promise<boolean> {
       workflowBundle: { codePath: bundlePath },
       // Every run stays cached and can hold a task; activities are I/O-bound (HTTP to the fake).
       maxCachedWorkflows: Math.max(RUNS * 2, 200),
-      maxConcurrentWorkflowTaskExecutions: Math.max(2, Math.min(RUNS, 100)),
+      maxConcurrentWorkflowTaskExecutions: workflowTasks,
       maxConcurrentActivityTaskExecutions: Math.max(RUNS, 100),
-      maxConcurrentWorkflowTaskPolls: 10,
+      maxConcurrentWorkflowTaskPolls: Math.min(10, workflowTasks),
       maxConcurrentActivityTaskPolls: 10,
     });
     const agents = new AgentClient(client, taskQueue);
