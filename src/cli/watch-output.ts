@@ -1,9 +1,8 @@
-/** How `watch` and `run --watch` print a run as it works (tokens inline, one line per event), and how `trace` prints it. */
+/** How `watch` and `run --watch` print a run as it works: tokens inline, one line per event. */
 import type { AgentEvent } from '../shared/agent/events';
-import type { RunTrace } from '../shared/agent/trace';
 import { TOKENS_TOPIC, type WatchItem } from '../shared/agent/watch';
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One line for a trace event. `runId` (the workflow id) lets lines suggest the next command. */
 export function formatEvent(e: AgentEvent, runId?: string): string {
@@ -91,40 +90,4 @@ export class WatchPrinter {
     this.write('\n');
     this.open = undefined;
   }
-}
-
-const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
-
-/** The trace as text: how the run ended, model and tool totals, then its steps. */
-export function formatTrace(t: RunTrace): string {
-  const lines = [
-    `${t.id} (${t.kind}): ${t.status}${t.stopReason ? ` (${t.stopReason})` : ''} · ${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
-    `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
-  ];
-  if (t.modelCalls !== undefined) {
-    const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';
-    lines.push(`model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ${plural(t.modelFailures ?? 0, 'failure')}`);
-  }
-  const tools = Object.entries(t.tools).sort(([a], [b]) => a.localeCompare(b));
-  if (tools.length) {
-    lines.push('tools:');
-    for (const [name, s] of tools) {
-      const extra = [s.errors ? plural(s.errors, 'error') : '', s.skipped ? `${s.skipped} not run` : ''].filter(Boolean).join(', ');
-      lines.push(`  ${name}: ${plural(s.calls, 'call')}, ${seconds(s.totalMs)} (max ${seconds(s.maxMs)})${extra ? `, ${extra}` : ''}`);
-    }
-  }
-  if (t.droppedEvents) lines.push(`(${plural(t.droppedEvents, 'earlier event')} no longer kept: the first steps are missing; the totals are whole)`);
-  if (t.steps.length) lines.push('steps:');
-  for (const step of t.steps) {
-    const answer = [step.model, step.modelMs !== undefined ? seconds(step.modelMs) : '', step.stopReason ?? '', step.usage ? `${step.usage.inputTokens} in / ${step.usage.outputTokens} out` : '']
-      .filter(Boolean)
-      .join(' · ');
-    lines.push(`  turn ${step.turn}: ${answer}`);
-    for (const c of step.tools) {
-      lines.push(`    ${c.tool} (${c.toolCallId}) ${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`);
-    }
-    for (const n of step.notes) lines.push(`    ${n}`);
-  }
-  if (t.finalText) lines.push(`final: ${t.finalText}`);
-  return lines.join('\n');
 }

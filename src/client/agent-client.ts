@@ -20,14 +20,15 @@ import {
   type AgentWorkflowInput,
   type ApprovalDecisionResult,
 } from '../shared/agent/contracts';
-import type { AgentEvent } from '../shared/agent/events';
 import type { AgentResult, AgentStateView, PlanItem } from '../shared/agent/types';
 import { traceOf, type RunTrace } from '../shared/agent/trace';
-import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../shared/agent/watch';
+import type { WatchItem } from '../shared/agent/watch';
 import { DEFAULT_TASK_QUEUE } from '../shared/constants';
 import { decidePlanUpdate, pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
 import { AgentClientError, explain } from './errors';
-import { followRunStream, type StreamEntry } from './run-stream';
+import { watchRun, type WatchOptions } from './watch';
+
+export type { WatchOptions } from './watch';
 
 export interface StartAgentOptions extends AgentOptions {
   /** Workflow id; default `agent-<uuid>`. */
@@ -36,13 +37,6 @@ export interface StartAgentOptions extends AgentOptions {
   taskQueue?: string;
   /** Planner → Executor → Verifier options (kind `pev` only): mode, per-role models, limits, prompts directory. */
   pev?: PevOptions;
-}
-
-export interface WatchOptions {
-  /** Stream offset to start from (the `offset` of the last item seen, plus one); default the oldest kept. */
-  fromOffset?: number;
-  /** Include the model's tokens (runs started with `stream: true`); default true. */
-  tokens?: boolean;
 }
 
 export interface AgentListEntry {
@@ -61,11 +55,6 @@ const AGENT_TYPES: readonly string[] = Object.values(AGENT_WORKFLOWS);
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
 
-interface WatchProgress {
-  /** Offset of the last item yielded. */
-  offset: number;
-  last?: AgentEvent;
-}
 
 export class AgentClient {
   constructor(
@@ -127,67 +116,18 @@ export class AgentClient {
    * has just ended are read from its state, so a watch always ends with the run's last events.
    * For a run that has already ended, yields the events its state kept.
    */
-  async *watch(id: string, options: WatchOptions = {}): AsyncGenerator<WatchItem, void, undefined> {
-    const seen: WatchProgress = { offset: (options.fromOffset ?? 0) - 1 };
-    if ((await this.runStatus(id)) === 'RUNNING') {
-      const entries = followRunStream(this.client, id, {
-        topics: options.tokens === false ? [EVENTS_TOPIC] : [EVENTS_TOPIC, TOKENS_TOPIC],
-        fromOffset: options.fromOffset ?? 0,
-        isRunning: async () => (await this.runStatus(id)) === 'RUNNING',
-      });
-      for (;;) {
-        let next: IteratorResult<StreamEntry>;
+  watch(id: string, options: WatchOptions = {}): AsyncGenerator<WatchItem, void, undefined> {
+    return watchRun(this.client, id, options, {
+      status: async () => {
         try {
-          next = await entries.next();
+          return (await this.handle(id).describe()).status.name;
         } catch (err) {
           throw explain(err, id);
         }
-        if (next.done) break;
-        const { topic, offset, data } = next.value;
-        seen.offset = offset;
-        if (topic === EVENTS_TOPIC) {
-          const event = data as AgentEvent;
-          seen.last = event;
-          yield { topic, offset, event };
-        } else if (topic === TOKENS_TOPIC) {
-          yield { topic, offset, delta: data as TokenDelta };
-        }
-      }
-    }
-    yield* this.eventsAfter(id, seen);
-  }
-
-  private async runStatus(id: string): Promise<string> {
-    try {
-      return (await this.handle(id).describe()).status.name;
-    } catch (err) {
-      throw explain(err, id);
-    }
-  }
-
-  /** The ended run's events after the last one a watch saw, from its state (or, with no worker to answer, its result). */
-  private async *eventsAfter(id: string, seen: WatchProgress): AsyncGenerator<WatchItem, void, undefined> {
-    if (seen.last?.type === 'done') return;
-    let events: AgentEvent[];
-    try {
-      events = (await this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id))).events;
-    } catch {
-      const r = await this.result(id).catch(() => undefined);
-      if (!r) return;
-      events = [{ type: 'done', stopReason: r.stopReason, finalText: r.finalText, turns: r.turns, usage: r.usage, costUsd: r.costUsd, at: Date.now(), turn: r.turns }];
-    }
-    const last = seen.last;
-    let from = 0;
-    if (last) {
-      const key = JSON.stringify(last);
-      const at = events.map((e) => JSON.stringify(e)).lastIndexOf(key);
-      from = at >= 0 ? at + 1 : events.findIndex((e) => e.at > last.at);
-      if (from < 0) return;
-    }
-    for (const event of events.slice(from)) {
-      seen.offset += 1;
-      yield { topic: EVENTS_TOPIC, offset: seen.offset, event };
-    }
+      },
+      state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
+      result: () => this.result(id),
+    });
   }
 
   state(id: string): Promise<AgentStateView> {

@@ -17,7 +17,7 @@ export interface StreamEntry {
 /** Pause between polls that came back with everything there was. */
 const POLL_COOLDOWN_MS = 100;
 /** Pause before polling a run that was between runs or draining. */
-const RETRY_MS = 200;
+const RETRY_MS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

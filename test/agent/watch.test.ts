@@ -74,14 +74,18 @@ describe('watching a run', () => {
       expect(types[types.length - 1]).toBe('done');
       expect(events(watch.items).filter((e) => e.type === 'tool_execution').map((e) => (e as { tool: string }).tool)).toEqual(['slow_step', 'add']);
 
-      // Answers stream as written, tool arguments as JSON. The pieces of an answer that ends the run
-      // can land after the watch's last poll; the final text is in `done` either way.
-      const texts = Object.values(textBySeq(watch.items));
-      expect(texts[0]).toBe(FIRST);
-      expect(FINAL.startsWith(texts[1] ?? '')).toBe(true);
+      // Answers stream as written, tool arguments as JSON. Pieces published after the watch's last
+      // poll of a run that ends (or continues as new into a run that ends) before its next poll are
+      // not seen: with this instant model that can be every answer after the first. The events are
+      // whole either way, and `done` carries the final text.
+      const texts = textBySeq(watch.items);
+      const args = textBySeq(watch.items, 'tool_call');
+      expect(texts[1]).toBe(FIRST);
+      expect(JSON.parse(args[1])).toEqual({ label: 'A' });
+      if (args[3] !== undefined) expect(JSON.parse(args[3])).toEqual({ a: 3, b: 4 });
+      if (texts[5] !== undefined) expect(FINAL.startsWith(texts[5])).toBe(true);
+      expect(Object.keys(texts).concat(Object.keys(args)).every((seq) => ['1', '3', '5'].includes(seq))).toBe(true);
       expect(events(watch.items).find((e) => e.type === 'done')).toMatchObject({ stopReason: 'completed', finalText: FINAL, turns: 3 });
-      expect(Object.values(textBySeq(watch.items, 'tool_call')).map((t) => JSON.parse(t))).toEqual([{ label: 'A' }, { a: 3, b: 4 }]);
-      expect(deltas(watch.items).filter((d) => d.kind === 'tool_call').map((d) => d.tool)).toEqual(['slow_step', 'add']);
 
       // Offsets only grow, across the run boundary too, so a watcher can resume where it stopped.
       const offsets = watch.items.map((i) => i.offset);

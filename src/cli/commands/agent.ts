@@ -8,10 +8,9 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { AgentClient, AgentClientError } from '../../client/index';
 import { connectClient, connectionSettingsFromEnv } from '../../client/connection';
 import { AGENT_WORKFLOWS, isAgentKind } from '../../shared/agent/contracts';
-import type { AgentResult, AgentStateView } from '../../shared/agent/types';
-import { totalTokens } from '../../shared/messages';
-import type { PevOptions, PevProgress } from '../../shared/pev';
-import { WatchPrinter, formatTrace } from '../watch-output';
+import type { PevOptions } from '../../shared/pev';
+import { formatResult, formatState, formatSummary, formatTrace } from '../format';
+import { WatchPrinter } from '../watch-output';
 
 /** What the commands need from outside; tests pass their own. */
 export interface AgentCommandDeps {
@@ -60,41 +59,6 @@ function parseArgsJson(text: string): Record<string, unknown> {
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
-
-function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string {
-  const u = r.usage;
-  return `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`;
-}
-
-/** How a run ended, without its final text. */
-export function formatSummary(r: AgentResult): string {
-  const lines = [`${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`];
-  if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
-  return lines.join('\n');
-}
-
-export function formatResult(r: AgentResult): string {
-  return [r.finalText || '(no final text)', '', formatSummary(r)].join('\n');
-}
-
-export function formatState(s: AgentStateView): string {
-  const lines = [
-    `${s.id} (${s.kind}): ${s.status}${s.stopReason ? ` (${s.stopReason})` : ''}`,
-    `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
-  ];
-  for (const a of s.pendingApprovals) lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
-  for (const c of s.clientToolRequests) lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
-  if (s.steeringQueued || s.followUpsQueued) lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
-  const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
-  if (pev) {
-    lines.push(`phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`);
-    for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
-  }
-  const last = s.events.slice(-5).map((e) => e.type);
-  if (last.length) lines.push(`recent events: ${last.join(', ')}`);
-  if (s.error) lines.push(`error: ${s.error.type ?? 'error'}: ${s.error.message}`);
-  return lines.join('\n');
-}
 
 interface RunOptions {
   agent: string;
