@@ -34,6 +34,8 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
       return `${at} ${e.hook} hook failed: ${e.message}`;
     case 'model_failure':
       return `${at} ${e.model} failed (${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`;
+    case 'phase':
+      return `${at} ${e.phase}${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`;
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
     case 'done':

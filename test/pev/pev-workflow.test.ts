@@ -33,12 +33,15 @@ describe('planner → executor → verifier on a real server, replaying every wo
       answer.executed('5 + 10 = 15', { todos: [{ id: 'task-3', description: 'Add 10 to 5', priority: 2, status: 'completed' }] }),
       answer.verified('The sum of 2 and 3 is 5; adding 10 gives 15.'),
     );
-    const result = await withWorker({ activities: fx.pevActivities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
+    const { result, phases } = await withWorker({ activities: fx.pevActivities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
       const id = await startPev(client, taskQueue, { task: 'Add 2 and 3, note it, then add 10.', pev: { models: { executor: FALLBACK } } });
       const res = await pevResult(client, id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-two-cycles');
-      return res;
+      const { events } = await fx.agents(client, taskQueue).state(id);
+      return { result: res, phases: events.flatMap((e) => (e.type === 'phase' ? [`${e.cycle}:${e.phase}${e.todoId ? `:${e.todoId}` : ''}`] : [])) };
     });
+    // Watchers and traces see the rounds as phase events.
+    expect(phases).toEqual(['1:planning', '1:executing:task-1', '1:executing:task-2', '1:verifying', '2:planning', '2:executing:task-3', '2:verifying', '2:done']);
 
     expect(result).toMatchObject({ status: 'completed', stopReason: 'completed', finalText: 'The sum of 2 and 3 is 5; adding 10 gives 15.' });
     expect(result.pev).toMatchObject({ cycles: 2, verified: true, endReason: 'completed' });

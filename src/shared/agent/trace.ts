@@ -72,6 +72,8 @@ function note(e: AgentEvent): string | undefined {
       return `${e.hook} hook failed`;
     case 'continued_as_new':
       return 'continued as new';
+    case 'phase':
+      return `${e.phase}${e.todoId ? ` todo ${e.todoId}` : ''} (cycle ${e.cycle})`;
     case 'error':
       return `error: ${e.message}`;
     default:

@@ -30,18 +30,21 @@ import {
   type PlanningEndReason,
   type TodoEndReason,
 } from '../../shared/pev';
-import { appendDrafts, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
+import { appendDrafts, emit, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
 
 export type Structured<T> = { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
 
 export function setPhase(pctx: PevContext, phase: PevPhase): void {
   const { progress } = pctx.pev;
+  const changed = progress.phase !== phase;
   progress.phase = phase;
   progress.round = 0;
   if (phase !== 'executing') progress.currentTodoId = undefined;
   mirrorPlan(pctx);
   publishSearchAttributes(pctx.agent, phase);
+  // Executing is announced per todo, by executeTodo.
+  if (changed && phase !== 'executing') emit(pctx.agent, { type: 'phase', phase, cycle: progress.cycle });
 }
 
 /** The todos as the agent's plan, so the `state` view shows them too. */
@@ -132,6 +135,7 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
   todo.status = 'executing';
   progress.currentTodoId = todo.id;
   mirrorPlan(pctx);
+  emit(pctx.agent, { type: 'phase', phase: 'executing', cycle: progress.cycle, todoId: todo.id, todo: todo.description });
   let prompt: string | undefined = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
   let reasked = false;
   for (;;) {

@@ -106,6 +106,7 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   setHandler(pevProgressQuery, () => pctx.pev.progress);
   registerPlanDecision(pctx);
   publishSearchAttributes(agent, pctx.pev.progress.phase);
+  if (!input.pevCarry) emit(agent, { type: 'phase', phase: pctx.pev.progress.phase, cycle: pctx.pev.progress.cycle });
 
   // Cancellation ends the run like a stop: the current activity finishes, open calls get results.
   CancellationScope.current().cancelRequested.catch(() => {
