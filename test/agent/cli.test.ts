@@ -1,26 +1,10 @@
-import { Command, CommanderError } from 'commander';
-import { registerAgentCommands } from '../../src/cli/commands/agent';
+import { CommanderError } from 'commander';
 import { AgentClient } from '../../src/client/index';
 import { reply } from '../../src/testing/fake-provider';
+import { agentCli } from '../kit/agent-cli';
 import { runCli } from '../kit/cli';
 import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, agentFixture, waitFor, waitForState, type AgentFixture } from './agent-kit';
-import type { Client } from '@temporalio/client';
-
-/** The agent commands on the test server; returns what they printed. */
-function cliOn(client: Client, taskQueue: string, env: NodeJS.ProcessEnv = {}) {
-  return async (...args: string[]): Promise<string> => {
-    const printed: string[] = [];
-    const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-    registerAgentCommands(program, {
-      connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
-      out: (text) => printed.push(text),
-      env,
-    });
-    await program.parseAsync(['node', 'durable-agents', ...args]);
-    return printed.join('\n');
-  };
-}
 
 describe('agent CLI', () => {
   let fx: AgentFixture;
@@ -40,7 +24,7 @@ describe('agent CLI', () => {
       reply.text('Deleted b.txt; the answer is 42.', { usage: { input: 120, output: 9, cacheRead: 30 } }),
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue);
+      const cli = agentCli(client, taskQueue).run;
       const { id } = JSON.parse(await cli('run', '--model', PRIMARY, '--approve', 'delete_file', '--max-turns', '5', '--detach', '--json', 'Delete a.txt, then add 20 and 22.'));
       expect(id).toMatch(/^agent-/);
       await waitForState(new AgentClient(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
@@ -75,7 +59,7 @@ describe('agent CLI', () => {
       reply.text('Kept c.txt.'),
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue, { DURABLE_AGENTS_MODEL: PRIMARY });
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_MODEL: PRIMARY }).run;
       const id = await cli('run', '--approve', 'delete_file', '--detach', 'Steps then delete.');
       await waitFor(() => fx.calls.includes('slow_step:A'), 'step A');
       expect(await cli('steer', id, 'Skip B, delete c.txt instead.')).toMatch(/^steering sent \(message .+\)$/);
@@ -95,7 +79,7 @@ describe('agent CLI', () => {
 
   it('refuses unknown ids and bad arguments with one clear line', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue);
+      const cli = agentCli(client, taskQueue).run;
       await expect(cli('state', 'agent-missing')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
       await expect(cli('result', 'agent-missing')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
       await expect(cli('steer', 'agent-missing', 'hi')).rejects.toThrow(/^no agent run with id "agent-missing"$/);

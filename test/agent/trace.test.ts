@@ -1,11 +1,9 @@
-import { Command } from 'commander';
-import { registerAgentCommands } from '../../src/cli/commands/agent';
-import { AgentClient } from '../../src/client/index';
 import type { AgentEvent } from '../../src/shared/agent/events';
 import { emptyStats, recordStats } from '../../src/shared/agent/stats';
 import { traceSteps } from '../../src/shared/agent/trace';
 import { emptyUsage } from '../../src/shared/messages';
 import { reply } from '../../src/testing/fake-provider';
+import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
 import { FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
 
@@ -85,19 +83,14 @@ describe('trace of a run on a real server', () => {
       ]);
       expect(trace.steps[0].notes).toEqual(expect.arrayContaining([`${PRIMARY} failed: LlmOverloaded`, expect.stringMatching(/^switched .* -> openai\/gpt-4o-mini/)]));
 
-      const printed: string[] = [];
-      const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-      registerAgentCommands(program, { connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }), out: (t) => printed.push(t), env: {} });
-      await program.parseAsync(['node', 'durable-agents', 'trace', id]);
-      const text = printed.join('\n');
+      const cli = agentCli(client, taskQueue);
+      const text = await cli.run('trace', id);
       expect(text).toMatch(new RegExp(`^${id} \\(react\\): completed \\(completed\\) · 3 turns in \\d`));
       expect(text).toMatch(/^model: 3 calls, .* waiting for answers, first answer after .*, 1 failure$/m);
       expect(text).toMatch(/^ {2}add: 3 calls, .*, 1 error$/m);
       expect(text).toMatch(/^ {4}add \(call_t3\) \d+ ms, error$/m);
       expect(text).toContain('final: Sums done.');
-      printed.length = 0;
-      await program.parseAsync(['node', 'durable-agents', 'trace', id, '--json']);
-      expect(JSON.parse(printed[0])).toEqual(JSON.parse(JSON.stringify(trace)));
+      expect(JSON.parse(await cli.run('trace', id, '--json'))).toEqual(JSON.parse(JSON.stringify(trace)));
     });
   });
 });

@@ -1,9 +1,9 @@
-import { Command } from 'commander';
-import { registerAgentCommands } from '../../src/cli/commands/agent';
 import { AgentClient, AgentClientError } from '../../src/client/index';
 import type { AgentEvent } from '../../src/shared/agent/events';
+import { TokenPieces } from '../../src/shared/agent/token-pieces';
 import type { TokenDelta, WatchItem } from '../../src/shared/agent/watch';
 import { reply } from '../../src/testing/fake-provider';
+import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, agentFixture, waitFor, type AgentFixture } from './agent-kit';
 
@@ -27,6 +27,30 @@ function textBySeq(items: WatchItem[], kind: TokenDelta['kind'] = 'text'): Recor
   for (const d of deltas(items)) if (d.kind === kind) out[d.seq] = (out[d.seq] ?? '') + d.text;
   return out;
 }
+
+describe('token pieces', () => {
+  it('join deltas of one block until the block changes or the piece is old enough, tool pieces naming their tool', () => {
+    const out: TokenDelta[] = [];
+    const pieces = new TokenPieces({ seq: 3, attempt: 2, model: PRIMARY }, 100, (d) => out.push(d));
+    pieces.push({ type: 'thinkingDelta', index: 0, delta: 'Hm' }, 0);
+    pieces.push({ type: 'thinkingDelta', index: 0, delta: 'm.' }, 10);
+    pieces.push({ type: 'textDelta', index: 1, delta: 'Hel' }, 20);
+    pieces.push({ type: 'textDelta', index: 1, delta: '' }, 30);
+    pieces.push({ type: 'textDelta', index: 1, delta: 'lo' }, 120);
+    pieces.push({ type: 'textDelta', index: 1, delta: '!' }, 130);
+    pieces.push({ type: 'toolCallStart', index: 2, id: 'c', name: 'add' }, 140);
+    pieces.push({ type: 'toolCallDelta', index: 2, delta: '{"a":' }, 150);
+    pieces.push({ type: 'toolCallDelta', index: 2, delta: '1}' }, 160);
+    expect(out.map((d) => [d.kind, d.text, d.tool])).toEqual([
+      ['thinking', 'Hmm.', undefined],
+      ['text', 'Hello', undefined],
+      ['text', '!', undefined],
+    ]);
+    pieces.flush();
+    pieces.flush();
+    expect(out.slice(3)).toEqual([{ seq: 3, attempt: 2, model: PRIMARY, kind: 'tool_call', text: '{"a":1}', tool: 'add' }]);
+  });
+});
 
 describe('watching a run', () => {
   let fx: AgentFixture;
@@ -113,20 +137,13 @@ describe('watching a run', () => {
   it('run --watch prints the events and the tokens as they come, then how the run ended; watch --json prints one object a line', async () => {
     fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'C' }, id: 'toolu_cw' }], { text: 'Stepping first.' }), reply.text('It is done.'));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      let printed = '';
-      const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-      registerAgentCommands(program, {
-        connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
-        out: (text) => (printed += `${text}\n`),
-        write: (text) => (printed += text),
-        env: {},
-      });
-      const run = program.parseAsync(['node', 'durable-agents', 'run', '--model', PRIMARY, '--watch', 'Step, then say so.']);
+      const cli = agentCli(client, taskQueue);
+      const run = cli.run('run', '--model', PRIMARY, '--watch', 'Step, then say so.');
       // Printed while the tool is still running.
-      await waitFor(() => fx.calls.includes('slow_step:C') && printed.includes('(slow_step arguments) {"label":"C"}'), 'the first answer on screen');
-      expect(printed).not.toContain('tool slow_step');
+      await waitFor(() => fx.calls.includes('slow_step:C') && cli.printed().includes('(slow_step arguments) {"label":"C"}'), 'the first answer on screen');
+      expect(cli.printed()).not.toContain('tool slow_step');
       fx.latch.open();
-      await run;
+      const printed = await run;
       const id = /^run (agent-\S+)$/m.exec(printed)?.[1] as string;
       expect(id).toBeDefined();
       const lines = printed.split('\n');
@@ -147,9 +164,8 @@ describe('watching a run', () => {
       expect(order).toEqual([...order].sort((a, b) => a - b));
       expect(lines.filter((l) => l === 'It is done.')).toHaveLength(1);
 
-      printed = '';
-      await program.parseAsync(['node', 'durable-agents', 'watch', id, '--json']);
-      const objects = printed.trim().split('\n').map((l) => JSON.parse(l) as WatchItem);
+      const watched = await cli.run('watch', id, '--json');
+      const objects = watched.split('\n').map((l) => JSON.parse(l) as WatchItem);
       expect(objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'))).toEqual(['turn_start', 'turn_end', 'tool_execution', 'turn_start', 'turn_end', 'done']);
     });
   });

@@ -1,8 +1,6 @@
-import { Command } from 'commander';
-import type { Client } from '@temporalio/client';
-import { registerAgentCommands } from '../../src/cli/commands/agent';
 import { AgentClient } from '../../src/client/index';
 import { reply } from '../../src/testing/fake-provider';
+import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
 import type { PevStateView } from '../../src/shared/pev';
@@ -10,17 +8,6 @@ import path from 'node:path';
 import { FALLBACK, PRIMARY, answer, pevFixture, waitFor, type PevFixture } from './pev-kit';
 
 const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
-
-/** The agent commands bound to the test server; returns what they printed. */
-function cliOn(client: Client, taskQueue: string) {
-  return async (...args: string[]): Promise<string> => {
-    const printed: string[] = [];
-    const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-    registerAgentCommands(program, { connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }), out: (t) => printed.push(t), env: {} });
-    await program.parseAsync(['node', 'durable-agents', ...args]);
-    return printed.join('\n');
-  };
-}
 
 describe('PEV through the CLI', () => {
   let fx: PevFixture;
@@ -41,7 +28,7 @@ describe('PEV through the CLI', () => {
       answer.verified('Done: the step ran and 1 + 1 = 2.'),
     );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue);
+      const cli = agentCli(client, taskQueue).run;
       const { id } = JSON.parse(await cli('run', '--agent', 'pev', '--model', PRIMARY, '--detach', '--json', 'Run the slow step, then add 1 and 1.'));
       await waitFor(() => fx.calls.includes('slow_step:cli'), 'the slow step');
       const state = JSON.parse(await cli('state', id, '--json'));
@@ -78,7 +65,7 @@ describe('PEV through the CLI', () => {
       answer.verified('The slow step ran.'),
     );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue);
+      const cli = agentCli(client, taskQueue).run;
       const running = cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'plan', '--role-model', `executor=${FALLBACK}`, '--prompts', EXAMPLE_PROMPTS, '--max-executor-rounds', '4', '--json', 'Run the slow step.');
       await waitFor(() => fx.calls.includes('slow_step:plan'), 'the slow step');
       const [run] = await new AgentClient(client, taskQueue).list(5);
@@ -93,7 +80,7 @@ describe('PEV through the CLI', () => {
 
   it('refuses PEV options for another agent kind and an unknown mode', async () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue);
+      const cli = agentCli(client, taskQueue).run;
       await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow('--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only');
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow('--mode must be pev or plan, got "later"');
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task')).rejects.toThrow('is not role=provider/model');
@@ -110,7 +97,7 @@ describe('PEV through the CLI', () => {
       answer.verified('1 + 2 = 3'),
     );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const cli = cliOn(client, taskQueue);
+      const cli = agentCli(client, taskQueue).run;
       const agents = new AgentClient(client, taskQueue);
       const id = await cli('run', '--agent', 'pev', '--model', PRIMARY, '--confirm-plan', '--detach', 'Add 1 and 2.');
       await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');

@@ -13,5 +13,6 @@ export * from './tokens';
 export * from './types';
 export * from './config';
 export * from './watch';
+export * from './token-pieces';
 export * from './stats';
 export * from './trace';
