@@ -10,14 +10,51 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`, `${m}/*`, `n
 const workflowSafeImports = {
   paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow-safe code must not import Node built-ins.' })),
   patterns: [
-    { group: ['@anthropic-ai/*', 'openai', 'openai/*', '@modelcontextprotocol/*'], message: 'SDK clients belong in activities.' },
-    { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing', '@temporalio/workflow-streams/client'], message: 'Only @temporalio/workflow, @temporalio/common and @temporalio/workflow-streams/workflow are allowed in workflow-safe code.' },
-    { group: ['**/activities', '**/activities/*', '**/llm', '**/llm/*', '**/tools', '**/tools/*', '**/server/*', '**/cli/*', '**/store/*'], message: 'Activity-side modules cannot be imported from workflow-safe code.' },
+    {
+      group: ['@anthropic-ai/*', 'openai', 'openai/*', '@modelcontextprotocol/*'],
+      message: 'SDK clients belong in activities.',
+    },
+    {
+      group: [
+        '@temporalio/client',
+        '@temporalio/worker',
+        '@temporalio/activity',
+        '@temporalio/testing',
+        '@temporalio/workflow-streams/client',
+      ],
+      message:
+        'Only @temporalio/workflow, @temporalio/common and @temporalio/workflow-streams/workflow are allowed in workflow-safe code.',
+    },
+    {
+      group: [
+        '**/activities',
+        '**/activities/*',
+        '**/llm',
+        '**/llm/*',
+        '**/tools',
+        '**/tools/*',
+        '**/server/*',
+        '**/cli/*',
+        '**/store/*',
+      ],
+      message: 'Activity-side modules cannot be imported from workflow-safe code.',
+    },
   ],
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.temporal/**', 'bin/**', 'scripts/*.js', '*.config.*', 'jest.*.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.temporal/**',
+      'bin/**',
+      'scripts/*.js',
+      '*.config.*',
+      'jest.*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -35,7 +72,11 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         { object: 'Date', property: 'now', message: 'Use workflow time (or pass time in) in workflow-safe code.' },
-        { object: 'Math', property: 'random', message: 'Use workflow uuid4() or deterministic ids in workflow-safe code.' },
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Use workflow uuid4() or deterministic ids in workflow-safe code.',
+        },
       ],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'require', 'Buffer', 'fetch'],
     },

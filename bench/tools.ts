@@ -14,7 +14,11 @@ import { ToolRegistry, defineTool } from '../src/tools';
 
 const CALLS = Number(process.argv[2] ?? 500);
 
-function call(name: string, args: unknown, selection: ToolSelection = {}): Omit<ExecuteToolInput, 'args'> & { args: unknown } {
+function call(
+  name: string,
+  args: unknown,
+  selection: ToolSelection = {},
+): Omit<ExecuteToolInput, 'args'> & { args: unknown } {
   return { runId: 'bench', toolCallId: 'c', name, args, selection };
 }
 
@@ -38,17 +42,26 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tools-'));
   fs.writeFileSync(path.join(dir, 'note.txt'), 'n'.repeat(4096));
   const port = await freePort();
-  const everything = spawn(process.execPath, [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await new Promise<void>((resolve) => everything.stderr!.on('data', (c: Buffer) => c.toString().includes('listening') && resolve()));
+  const everything = spawn(
+    process.execPath,
+    [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'],
+    {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  await new Promise<void>((resolve) =>
+    everything.stderr!.on('data', (c: Buffer) => c.toString().includes('listening') && resolve()),
+  );
   const config = path.join(dir, 'mcp.json');
   fs.writeFileSync(
     config,
     JSON.stringify({
       mcpServers: {
-        files: { command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir] },
+        files: {
+          command: process.execPath,
+          args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir],
+        },
         everything: { url: `http://127.0.0.1:${port}/mcp` },
       },
     }),
@@ -63,21 +76,31 @@ async function main(): Promise<void> {
     }),
   );
   try {
-    await measure('registered tool: validate + run + format', CALLS, (i) => registry.execute(call('add', { a: i, b: 1 })));
-    await measure('registered tool: JSON text arguments', CALLS, (i) => registry.execute(call('add', `{"a": ${i}, "b": 1}`)));
+    await measure('registered tool: validate + run + format', CALLS, (i) =>
+      registry.execute(call('add', { a: i, b: 1 })),
+    );
+    await measure('registered tool: JSON text arguments', CALLS, (i) =>
+      registry.execute(call('add', `{"a": ${i}, "b": 1}`)),
+    );
     await measure('malformed: extra field rejected', CALLS, () => registry.execute(call('add', { a: 1, b: 2, c: 3 })));
-    await measure('malformed: 1 MB string rejected', 50, () => registry.execute(call('add', { a: 1, b: 2, note: 'x'.repeat(1_000_000) })));
+    await measure('malformed: 1 MB string rejected', 50, () =>
+      registry.execute(call('add', { a: 1, b: 2, note: 'x'.repeat(1_000_000) })),
+    );
 
     const coldStart = process.hrtime.bigint();
     const cold = new ToolRegistry();
     await cold.catalog({ mcpConfigPath: config });
-    console.log(`${'MCP cold start: spawn/connect both servers + list'.padEnd(52)} ${(Number(process.hrtime.bigint() - coldStart) / 1e6).toFixed(1).padStart(9)} ms`);
+    console.log(
+      `${'MCP cold start: spawn/connect both servers + list'.padEnd(52)} ${(Number(process.hrtime.bigint() - coldStart) / 1e6).toFixed(1).padStart(9)} ms`,
+    );
     await cold.close();
 
     await measure('MCP stdio read_text_file (4 KiB), pooled', Math.min(CALLS, 200), () =>
       registry.execute(call('read_text_file', { path: path.join(dir, 'note.txt') }, selection)),
     );
-    await measure('MCP Streamable HTTP echo, pooled', Math.min(CALLS, 200), () => registry.execute(call('echo', { message: 'hi' }, selection)));
+    await measure('MCP Streamable HTTP echo, pooled', Math.min(CALLS, 200), () =>
+      registry.execute(call('echo', { message: 'hi' }, selection)),
+    );
   } finally {
     await registry.close();
     everything.kill('SIGKILL');

@@ -30,10 +30,17 @@ function parseArgs(argv: string[]): Args {
       positional.push(arg);
     }
   }
-  if (positional.length !== 1) throw new Error('usage: record-history <workflowId> [--run-id <runId>] [--name <file name>] [--dir <directory>]');
+  if (positional.length !== 1)
+    throw new Error('usage: record-history <workflowId> [--run-id <runId>] [--name <file name>] [--dir <directory>]');
   const name = flags['--name'] ?? positional[0];
-  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`"${name}" is not a plain file name: pass --name with letters, digits, . _ -`);
-  return { workflowId: positional[0], runId: flags['--run-id'], name, dir: path.resolve(flags['--dir'] ?? HISTORIES_DIR) };
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name))
+    throw new Error(`"${name}" is not a plain file name: pass --name with letters, digits, . _ -`);
+  return {
+    workflowId: positional[0],
+    runId: flags['--run-id'],
+    name,
+    dir: path.resolve(flags['--dir'] ?? HISTORIES_DIR),
+  };
 }
 
 async function main(): Promise<void> {
@@ -48,7 +55,9 @@ async function main(): Promise<void> {
     const file = path.join(args.dir, `${args.name}.json`);
     fs.mkdirSync(args.dir, { recursive: true });
     fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);
-    process.stdout.write(`Recorded ${description.type} ${args.workflowId} (${description.status.name}) to ${path.relative(process.cwd(), file)}\n`);
+    process.stdout.write(
+      `Recorded ${description.type} ${args.workflowId} (${description.status.name}) to ${path.relative(process.cwd(), file)}\n`,
+    );
   } finally {
     await client.connection.close();
   }

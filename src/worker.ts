@@ -1,8 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { createActivities } from './activities';
-import { connectionSettingsFromEnv, shortCause, unreachableMessage, type ConnectionSettings } from './client/connection';
+import {
+  connectionSettingsFromEnv,
+  shortCause,
+  unreachableMessage,
+  type ConnectionSettings,
+} from './client/connection';
 import { SetupError } from './server/errors';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
@@ -16,7 +28,10 @@ export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
 export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const explicit = env.DURABLE_AGENTS_WORKFLOW_BUNDLE;
   if (explicit) {
-    if (!fs.existsSync(explicit)) throw new SetupError(`DURABLE_AGENTS_WORKFLOW_BUNDLE=${explicit} does not exist: run \`npm run build\` or unset it.`);
+    if (!fs.existsSync(explicit))
+      throw new SetupError(
+        `DURABLE_AGENTS_WORKFLOW_BUNDLE=${explicit} does not exist: run \`npm run build\` or unset it.`,
+      );
     return explicit;
   }
   const beside = path.join(__dirname, BUNDLE_FILE_NAME);
@@ -36,7 +51,9 @@ export function configureWorkerLogging(fallback: LogLevel, env: NodeJS.ProcessEn
 }
 
 /** A worker connection; refuses with a one-line {@link SetupError}. */
-export async function connectWorker(settings: ConnectionSettings = connectionSettingsFromEnv()): Promise<NativeConnection> {
+export async function connectWorker(
+  settings: ConnectionSettings = connectionSettingsFromEnv(),
+): Promise<NativeConnection> {
   try {
     return await NativeConnection.connect({ address: settings.address, tls: settings.tls, apiKey: settings.apiKey });
   } catch (error) {
@@ -72,11 +89,19 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
  * Runs the project's worker until SIGINT/SIGTERM (the SDK runtime turns them into a graceful
  * shutdown: polling stops, running tasks finish), then closes the connection.
  */
-export async function runWorker(settings: ConnectionSettings = connectionSettingsFromEnv(), onReady?: (worker: Worker) => void): Promise<void> {
+export async function runWorker(
+  settings: ConnectionSettings = connectionSettingsFromEnv(),
+  onReady?: (worker: Worker) => void,
+): Promise<void> {
   const connection = await connectWorker(settings);
   const { activities, close } = createActivities();
   try {
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: settings.taskQueue, activities });
+    const worker = await createWorker({
+      connection,
+      namespace: settings.namespace,
+      taskQueue: settings.taskQueue,
+      activities,
+    });
     onReady?.(worker);
     await worker.run();
   } finally {

@@ -1,5 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ExecuteToolInput, ExecuteToolOutput, ToolActivities, ToolCatalog, ToolSelection } from '../shared/tool-catalog';
+import type {
+  ExecuteToolInput,
+  ExecuteToolOutput,
+  ToolActivities,
+  ToolCatalog,
+  ToolSelection,
+} from '../shared/tool-catalog';
 import { RetryableToolError } from '../tools/define';
 import { McpConfigError } from '../tools/mcp/config';
 import { McpConnectionError } from '../tools/mcp/pool';
@@ -14,7 +20,8 @@ export const TOOL_FAILURE_TYPES = {
 
 function toFailure(err: unknown): unknown {
   if (err instanceof McpConfigError) return ApplicationFailure.nonRetryable(err.message, TOOL_FAILURE_TYPES.config);
-  if (err instanceof McpConnectionError) return ApplicationFailure.retryable(err.message, TOOL_FAILURE_TYPES.connection);
+  if (err instanceof McpConnectionError)
+    return ApplicationFailure.retryable(err.message, TOOL_FAILURE_TYPES.connection);
   if (err instanceof RetryableToolError) return ApplicationFailure.retryable(err.message, TOOL_FAILURE_TYPES.retryable);
   return err;
 }

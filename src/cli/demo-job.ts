@@ -47,10 +47,20 @@ export async function chooseDemoModel(env: NodeJS.ProcessEnv, requested?: string
   const noop = async () => undefined;
   if (requested) return { model: requested, scripted: false, note: `Model: ${requested} (from --model)`, close: noop };
   if (env.ANTHROPIC_API_KEY) {
-    return { model: 'anthropic/claude-haiku-4-5', scripted: false, note: 'Model: anthropic/claude-haiku-4-5 (ANTHROPIC_API_KEY is set)', close: noop };
+    return {
+      model: 'anthropic/claude-haiku-4-5',
+      scripted: false,
+      note: 'Model: anthropic/claude-haiku-4-5 (ANTHROPIC_API_KEY is set)',
+      close: noop,
+    };
   }
   if (env.OPENAI_API_KEY) {
-    return { model: 'openai/gpt-4.1-mini', scripted: false, note: 'Model: openai/gpt-4.1-mini (OPENAI_API_KEY is set)', close: noop };
+    return {
+      model: 'openai/gpt-4.1-mini',
+      scripted: false,
+      note: 'Model: openai/gpt-4.1-mini (OPENAI_API_KEY is set)',
+      close: noop,
+    };
   }
   const fake = await startFakeProvider();
   fake.respond(scriptedAgent);
@@ -71,8 +81,13 @@ type Block = { type?: string; content?: unknown; text?: string };
 /** Lists the workspace, reads notes.md, then answers from the tool result it got back. */
 function scriptedAgent(request: RecordedRequest) {
   const messages = (request.body.messages ?? []) as { role: string; content: string | Block[] }[];
-  const results = messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : []));
-  if (results.length === 0) return reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { text: 'I will look at the workspace first.' });
+  const results = messages.flatMap((m) =>
+    Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [],
+  );
+  if (results.length === 0)
+    return reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], {
+      text: 'I will look at the workspace first.',
+    });
   if (results.length === 1) return reply.toolCalls([{ name: 'fs_read', arguments: { path: 'notes.md' } }]);
   const notes = toolResultText(results[results.length - 1]);
   const open = notes

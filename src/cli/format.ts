@@ -12,7 +12,9 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string 
 
 /** How a run ended, without its final text. */
 export function formatSummary(r: AgentResult): string {
-  const lines = [`${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`];
+  const lines = [
+    `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`,
+  ];
   if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
   return lines.join('\n');
 }
@@ -26,12 +28,17 @@ export function formatState(s: AgentStateView): string {
     `${s.id} (${s.kind}): ${s.status}${s.stopReason ? ` (${s.stopReason})` : ''}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
-  for (const a of s.pendingApprovals) lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
-  for (const c of s.clientToolRequests) lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
-  if (s.steeringQueued || s.followUpsQueued) lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
+  for (const a of s.pendingApprovals)
+    lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
+  for (const c of s.clientToolRequests)
+    lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
+  if (s.steeringQueued || s.followUpsQueued)
+    lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
   const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
   if (pev) {
-    lines.push(`phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`);
+    lines.push(
+      `phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`,
+    );
     for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
   }
   const last = s.events.slice(-5).map((e) => e.type);
@@ -50,25 +57,41 @@ export function formatTrace(t: RunTrace): string {
   ];
   if (t.modelCalls !== undefined) {
     const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';
-    lines.push(`model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ${plural(t.modelFailures ?? 0, 'failure')}`);
+    lines.push(
+      `model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ${plural(t.modelFailures ?? 0, 'failure')}`,
+    );
   }
   const tools = Object.entries(t.tools).sort(([a], [b]) => a.localeCompare(b));
   if (tools.length) {
     lines.push('tools:');
     for (const [name, s] of tools) {
-      const extra = [s.errors ? plural(s.errors, 'error') : '', s.skipped ? `${s.skipped} not run` : ''].filter(Boolean).join(', ');
-      lines.push(`  ${name}: ${plural(s.calls, 'call')}, ${seconds(s.totalMs)} (max ${seconds(s.maxMs)})${extra ? `, ${extra}` : ''}`);
+      const extra = [s.errors ? plural(s.errors, 'error') : '', s.skipped ? `${s.skipped} not run` : '']
+        .filter(Boolean)
+        .join(', ');
+      lines.push(
+        `  ${name}: ${plural(s.calls, 'call')}, ${seconds(s.totalMs)} (max ${seconds(s.maxMs)})${extra ? `, ${extra}` : ''}`,
+      );
     }
   }
-  if (t.droppedEvents) lines.push(`(${plural(t.droppedEvents, 'earlier event')} no longer kept: the first steps are missing; the totals are whole)`);
+  if (t.droppedEvents)
+    lines.push(
+      `(${plural(t.droppedEvents, 'earlier event')} no longer kept: the first steps are missing; the totals are whole)`,
+    );
   if (t.steps.length) lines.push('steps:');
   for (const step of t.steps) {
-    const answer = [step.model, step.modelMs !== undefined ? seconds(step.modelMs) : '', step.stopReason ?? '', step.usage ? `${step.usage.inputTokens} in / ${step.usage.outputTokens} out` : '']
+    const answer = [
+      step.model,
+      step.modelMs !== undefined ? seconds(step.modelMs) : '',
+      step.stopReason ?? '',
+      step.usage ? `${step.usage.inputTokens} in / ${step.usage.outputTokens} out` : '',
+    ]
       .filter(Boolean)
       .join(' · ');
     lines.push(`  turn ${step.turn}: ${answer}`);
     for (const c of step.tools) {
-      lines.push(`    ${c.tool} (${c.toolCallId}) ${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`);
+      lines.push(
+        `    ${c.tool} (${c.toolCallId}) ${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`,
+      );
     }
     for (const n of step.notes) lines.push(`    ${n}`);
   }

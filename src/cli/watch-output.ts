@@ -66,7 +66,12 @@ export class WatchPrinter {
       const key = `${delta.seq}:${delta.attempt}:${delta.kind}:${delta.tool ?? ''}`;
       if (key !== this.open) {
         this.endLine();
-        const label = delta.kind === 'thinking' ? '(thinking) ' : delta.kind === 'tool_call' ? `(${delta.tool ?? 'tool'} arguments) ` : '';
+        const label =
+          delta.kind === 'thinking'
+            ? '(thinking) '
+            : delta.kind === 'tool_call'
+              ? `(${delta.tool ?? 'tool'} arguments) `
+              : '';
         this.write(`${delta.attempt > 1 ? `(attempt ${delta.attempt}) ` : ''}${label}`);
         this.open = key;
       }
@@ -77,7 +82,8 @@ export class WatchPrinter {
     this.endLine();
     const { event } = item;
     // The last pieces of a run that ends right after them can miss the watch: the final text is in `done`.
-    if (event.type === 'done' && event.finalText && this.streamed.text !== event.finalText) this.write(`${event.finalText}\n`);
+    if (event.type === 'done' && event.finalText && this.streamed.text !== event.finalText)
+      this.write(`${event.finalText}\n`);
     this.write(`${formatEvent(event, this.options.runId)}\n`);
   }
 

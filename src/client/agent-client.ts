@@ -55,7 +55,6 @@ const AGENT_TYPES: readonly string[] = Object.values(AGENT_WORKFLOWS);
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
 
-
 export class AgentClient {
   constructor(
     readonly client: Client,
@@ -65,13 +64,19 @@ export class AgentClient {
   /** Starts a run and returns its id without waiting. Bad options are refused before anything starts. */
   async start(options: StartAgentOptions): Promise<string> {
     const kind = options.kind ?? 'react';
-    if (!isAgentKind(kind)) throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+    if (!isAgentKind(kind))
+      throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
     const config = buildAgentConfig({ ...options, kind });
     const problems = [...configProblems(config), ...pevOptionProblems(options.pev)];
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
-    const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && options.pev ? { config, pev: options.pev } : { config };
-    await this.client.workflow.start(AGENT_WORKFLOWS[kind], { workflowId: id, taskQueue: options.taskQueue ?? this.taskQueue, args: [input] });
+    const input: AgentWorkflowInput | PevWorkflowInput =
+      kind === 'pev' && options.pev ? { config, pev: options.pev } : { config };
+    await this.client.workflow.start(AGENT_WORKFLOWS[kind], {
+      workflowId: id,
+      taskQueue: options.taskQueue ?? this.taskQueue,
+      args: [input],
+    });
     return id;
   }
 
@@ -94,7 +99,8 @@ export class AgentClient {
           .describe()
           .then((d) => d.status.name)
           .catch(() => undefined);
-        if (status && status !== 'RUNNING') throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
+        if (status && status !== 'RUNNING')
+          throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
       }
       throw explain(err, id);
     }
@@ -105,7 +111,8 @@ export class AgentClient {
     try {
       return (await this.handle(id).result()) as AgentResult;
     } catch (err) {
-      if (err instanceof WorkflowFailedError) throw new AgentClientError(`run "${id}" failed: ${err.cause?.message ?? err.message}`);
+      if (err instanceof WorkflowFailedError)
+        throw new AgentClientError(`run "${id}" failed: ${err.cause?.message ?? err.message}`);
       throw explain(err, id);
     }
   }
@@ -158,7 +165,9 @@ export class AgentClient {
     const found = state.pendingApprovals.find((a) => a.toolCallId === toolCallId);
     if (!found) {
       const ids = state.pendingApprovals.map((a) => a.toolCallId);
-      throw new AgentClientError(`run "${id}" has no pending approval for tool call "${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`);
+      throw new AgentClientError(
+        `run "${id}" has no pending approval for tool call "${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
+      );
     }
     return found;
   }
@@ -168,22 +177,36 @@ export class AgentClient {
    * arguments it was shown (`argsHash`, read from the state when not given), so it cannot approve
    * different arguments than the approver saw.
    */
-  async approve(id: string, toolCallId: string, options: { args?: Record<string, unknown>; argsHash?: string } = {}): Promise<ApprovalDecisionResult> {
+  async approve(
+    id: string,
+    toolCallId: string,
+    options: { args?: Record<string, unknown>; argsHash?: string } = {},
+  ): Promise<ApprovalDecisionResult> {
     const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
     return this.call(id, (h) =>
-      h.executeUpdate(decideApprovalUpdate, { args: [{ toolCallId, argsHash, decision: 'approve', ...(options.args ? { editedArgs: options.args } : {}) }] }),
+      h.executeUpdate(decideApprovalUpdate, {
+        args: [{ toolCallId, argsHash, decision: 'approve', ...(options.args ? { editedArgs: options.args } : {}) }],
+      }),
     );
   }
 
   /** Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner. */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
-    return this.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [{ approve, ...(feedback ? { feedback } : {}) }] }));
+    return this.call(id, (h) =>
+      h.executeUpdate(decidePlanUpdate, { args: [{ approve, ...(feedback ? { feedback } : {}) }] }),
+    );
   }
 
-  async reject(id: string, toolCallId: string, options: { reason?: string; argsHash?: string } = {}): Promise<ApprovalDecisionResult> {
+  async reject(
+    id: string,
+    toolCallId: string,
+    options: { reason?: string; argsHash?: string } = {},
+  ): Promise<ApprovalDecisionResult> {
     const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
     return this.call(id, (h) =>
-      h.executeUpdate(decideApprovalUpdate, { args: [{ toolCallId, argsHash, decision: 'reject', ...(options.reason ? { reason: options.reason } : {}) }] }),
+      h.executeUpdate(decideApprovalUpdate, {
+        args: [{ toolCallId, argsHash, decision: 'reject', ...(options.reason ? { reason: options.reason } : {}) }],
+      }),
     );
   }
 
@@ -196,7 +219,8 @@ export class AgentClient {
   }
 
   async switchModel(id: string, model: string, note?: string): Promise<void> {
-    if (!/^[^/\s]+\/\S+$/.test(model)) throw new AgentClientError(`model spec "${model}" must look like provider/model`);
+    if (!/^[^/\s]+\/\S+$/.test(model))
+      throw new AgentClientError(`model spec "${model}" must look like provider/model`);
     await this.call(id, (h) => h.signal(switchModelSignal, { model, ...(note ? { note } : {}) }));
   }
 

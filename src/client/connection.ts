@@ -33,7 +33,9 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
   const certPath = env.TEMPORAL_TLS_CERT?.trim();
   const keyPath = env.TEMPORAL_TLS_KEY?.trim();
   if (Boolean(certPath) !== Boolean(keyPath)) {
-    throw new SetupError('Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY (paths of the client certificate and its key), or neither.');
+    throw new SetupError(
+      'Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY (paths of the client certificate and its key), or neither.',
+    );
   }
   const caPath = env.TEMPORAL_TLS_CA?.trim();
   const serverName = env.TEMPORAL_TLS_SERVER_NAME?.trim();
@@ -41,7 +43,9 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
 
   let tls: TLSConfig | boolean | undefined;
   if (certPath && keyPath) {
-    tls = { clientCertPair: { crt: readFile('TEMPORAL_TLS_CERT', certPath), key: readFile('TEMPORAL_TLS_KEY', keyPath) } };
+    tls = {
+      clientCertPair: { crt: readFile('TEMPORAL_TLS_CERT', certPath), key: readFile('TEMPORAL_TLS_KEY', keyPath) },
+    };
   } else if (caPath || serverName || apiKey || tlsFlag === 'true' || tlsFlag === '1') {
     tls = {};
   }
@@ -62,7 +66,10 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
 }
 
 /** The one-line error for a server that does not answer at `settings.address`. */
-export function unreachableMessage(settings: Pick<ConnectionSettings, 'address' | 'addressFromEnv'>, detail?: string): string {
+export function unreachableMessage(
+  settings: Pick<ConnectionSettings, 'address' | 'addressFromEnv'>,
+  detail?: string,
+): string {
   const why = detail ? ` (${detail})` : '';
   return settings.addressFromEnv
     ? `Cannot reach the Temporal server at TEMPORAL_ADDRESS=${settings.address}${why}: start it, fix the address, or unset TEMPORAL_ADDRESS to use a local dev server.`
@@ -73,7 +80,12 @@ export function unreachableMessage(settings: Pick<ConnectionSettings, 'address' 
 export async function connectClient(settings: ConnectionSettings = connectionSettingsFromEnv()): Promise<Client> {
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: settings.address, tls: settings.tls, apiKey: settings.apiKey, connectTimeout: '5s' });
+    connection = await Connection.connect({
+      address: settings.address,
+      tls: settings.tls,
+      apiKey: settings.apiKey,
+      connectTimeout: '5s',
+    });
   } catch (error) {
     throw new SetupError(unreachableMessage(settings, shortCause(error)));
   }
@@ -98,7 +110,11 @@ const KNOWN_CAUSES: [RegExp, string][] = [
 /** A short reason for a connection failure: a plain phrase when known, else the innermost cause's first line. */
 export function shortCause(error: unknown): string {
   const messages: string[] = [];
-  for (let current: unknown = error; current !== undefined; current = current instanceof Error ? current.cause : undefined) {
+  for (
+    let current: unknown = error;
+    current !== undefined;
+    current = current instanceof Error ? current.cause : undefined
+  ) {
     messages.push(current instanceof Error ? current.message : String(current));
   }
   const all = messages.join('\n');

@@ -1,2 +1,8 @@
-export { AgentClient, approvalArgsHash, type AgentListEntry, type StartAgentOptions, type WatchOptions } from './agent-client';
+export {
+  AgentClient,
+  approvalArgsHash,
+  type AgentListEntry,
+  type StartAgentOptions,
+  type WatchOptions,
+} from './agent-client';
 export { AgentClientError } from './errors';

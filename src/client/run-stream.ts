@@ -4,7 +4,12 @@
  * is draining, has just continued as new, or has ended), the chain's status decides: poll again
  * while it runs, stop once it has ended.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { decodePayloadWire, workflowStreamPollUpdate, type PollResult } from '@temporalio/workflow-streams/workflow';
 
@@ -41,9 +46,15 @@ export async function* followRunStream(
   for (;;) {
     let result: PollResult;
     try {
-      result = await handle.executeUpdate(workflowStreamPollUpdate, { args: [{ topics: options.topics, from_offset: offset }] });
+      result = await handle.executeUpdate(workflowStreamPollUpdate, {
+        args: [{ topics: options.topics, from_offset: offset }],
+      });
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === 'TruncatedOffset') {
+      if (
+        err instanceof WorkflowUpdateFailedError &&
+        err.cause instanceof ApplicationFailure &&
+        err.cause.type === 'TruncatedOffset'
+      ) {
         // Fell behind what the run keeps: go on from the oldest entry it still has.
         offset = 0;
         continue;
@@ -53,7 +64,8 @@ export async function* followRunStream(
       await sleep(RETRY_MS);
       continue;
     }
-    for (const item of result.items) yield { topic: item.topic, offset: item.offset, data: converter.fromPayload(decodePayloadWire(item.data)) };
+    for (const item of result.items)
+      yield { topic: item.topic, offset: item.offset, data: converter.fromPayload(decodePayloadWire(item.data)) };
     offset = result.next_offset;
     if (!result.more_ready) await sleep(POLL_COOLDOWN_MS);
   }

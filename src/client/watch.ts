@@ -32,7 +32,12 @@ interface WatchProgress {
 }
 
 /** For a run that has already ended, yields the events its state kept. */
-export async function* watchRun(client: Client, id: string, options: WatchOptions, reads: RunReads): AsyncGenerator<WatchItem, void, undefined> {
+export async function* watchRun(
+  client: Client,
+  id: string,
+  options: WatchOptions,
+  reads: RunReads,
+): AsyncGenerator<WatchItem, void, undefined> {
   const seen: WatchProgress = { offset: (options.fromOffset ?? 0) - 1 };
   if ((await reads.status()) === 'RUNNING') {
     const entries = followRunStream(client, id, {
@@ -71,7 +76,18 @@ async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerato
   } catch {
     const r = await reads.result().catch(() => undefined);
     if (!r) return;
-    events = [{ type: 'done', stopReason: r.stopReason, finalText: r.finalText, turns: r.turns, usage: r.usage, costUsd: r.costUsd, at: Date.now(), turn: r.turns }];
+    events = [
+      {
+        type: 'done',
+        stopReason: r.stopReason,
+        finalText: r.finalText,
+        turns: r.turns,
+        usage: r.usage,
+        costUsd: r.costUsd,
+        at: Date.now(),
+        turn: r.turns,
+      },
+    ];
   }
   const last = seen.last;
   let from = 0;

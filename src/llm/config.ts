@@ -59,7 +59,10 @@ const pricesSchema = z.strictObject({
 const providerEntrySchema = z.strictObject({
   api: z.enum(['anthropic', 'openai']).optional(),
   baseUrl: z.url().optional(),
-  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
   apiKeyRequired: z.boolean().optional(),
   headers: z.record(z.string(), z.string()).optional(),
 });
@@ -74,7 +77,9 @@ const modelEntrySchema = z.strictObject({
 });
 
 const configFileSchema = z.strictObject({
-  providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'provider names are lowercase [a-z0-9._-]'), providerEntrySchema).default({}),
+  providers: z
+    .record(z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'provider names are lowercase [a-z0-9._-]'), providerEntrySchema)
+    .default({}),
   models: z.array(modelEntrySchema).default([]),
   timeoutMs: z.number().int().positive().optional(),
 });
@@ -101,7 +106,13 @@ function builtinProviders(env: Env): Record<string, ProviderConfig> {
       apiKeyEnv: 'MINIMAX_API_KEY',
       apiKeyRequired: true,
     },
-    openai: { id: 'openai', api: 'openai', baseUrl: opt('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', apiKeyRequired: true },
+    openai: {
+      id: 'openai',
+      api: 'openai',
+      baseUrl: opt('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      apiKeyRequired: true,
+    },
     'openai-compatible': {
       id: 'openai-compatible',
       api: 'openai',
@@ -176,7 +187,9 @@ function readConfigFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw configFailure(`Cannot read LLM config file ${path} (set ${CONFIG_PATH_ENV} to another path): ${(err as Error).message}`);
+    throw configFailure(
+      `Cannot read LLM config file ${path} (set ${CONFIG_PATH_ENV} to another path): ${(err as Error).message}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -196,5 +209,7 @@ export function readApiKey(provider: ProviderConfig, config: LlmConfig): string 
   const key = config.env[provider.apiKeyEnv];
   if (key) return key;
   if (!provider.apiKeyRequired) return NO_KEY;
-  throw authenticationFailure(`No API key for provider "${provider.id}": set the ${provider.apiKeyEnv} environment variable on the worker.`);
+  throw authenticationFailure(
+    `No API key for provider "${provider.id}": set the ${provider.apiKeyEnv} environment variable on the worker.`,
+  );
 }

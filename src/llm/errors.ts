@@ -34,7 +34,12 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
 ]);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 const CONTEXT_TOO_LONG =
   /prompt is too long|context[ _]length|maximum context|context window|too many (input )?tokens|input is too long|reduce the length/i;
@@ -76,9 +81,12 @@ export function classifyError(err: unknown, context: ErrorContext = {}): Applica
   const cause = err instanceof Error ? err : undefined;
 
   if (context.timedOut) {
-    return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, { cause });
+    return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, {
+      cause,
+    });
   }
-  if (context.callerAborted || isAbort(err)) return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
+  if (context.callerAborted || isAbort(err))
+    return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) {
     return llmFailure(LLM_FAILURE.timeout, `${where}request timed out`, { cause });
@@ -86,24 +94,37 @@ export function classifyError(err: unknown, context: ErrorContext = {}): Applica
   if (isSdkApiError(err) && err.status === undefined && !err.headers) {
     // APIConnectionError: the request never got a response.
     const timedOut = causeCodes(err).some((c) => TIMEOUT_CODES.has(c));
-    return llmFailure(timedOut ? LLM_FAILURE.timeout : LLM_FAILURE.connection, `${where}${describeCause(err)}`, { cause });
+    return llmFailure(timedOut ? LLM_FAILURE.timeout : LLM_FAILURE.connection, `${where}${describeCause(err)}`, {
+      cause,
+    });
   }
   if (isSdkApiError(err)) return classifyApiError(err, where);
 
   const codes = causeCodes(err);
-  if (codes.some((c) => TIMEOUT_CODES.has(c))) return llmFailure(LLM_FAILURE.timeout, `${where}${describeCause(err)}`, { cause });
-  if (codes.some((c) => CONNECTION_CODES.has(c)) || (err instanceof TypeError && /terminated|fetch failed|socket/i.test(err.message))) {
+  if (codes.some((c) => TIMEOUT_CODES.has(c)))
+    return llmFailure(LLM_FAILURE.timeout, `${where}${describeCause(err)}`, { cause });
+  if (
+    codes.some((c) => CONNECTION_CODES.has(c)) ||
+    (err instanceof TypeError && /terminated|fetch failed|socket/i.test(err.message))
+  ) {
     return llmFailure(LLM_FAILURE.connection, `${where}connection failed: ${describeCause(err)}`, { cause });
   }
-  return llmFailure(LLM_FAILURE.unknown, `${where}${cause ? `${cause.name}: ${cause.message}` : String(err)}`, { cause });
+  return llmFailure(LLM_FAILURE.unknown, `${where}${cause ? `${cause.name}: ${cause.message}` : String(err)}`, {
+    cause,
+  });
 }
 
 function classifyApiError(err: SdkApiError, where: string): ApplicationFailure {
   const status = err.status;
   const { providerType, code, message } = bodyFacts(err);
   let type: LlmFailureType =
-    status !== undefined ? typeForStatus(status) : ((providerType ? BODY_TYPES[providerType] : undefined) ?? LLM_FAILURE.serverError);
-  if ((type === LLM_FAILURE.rateLimited || type === LLM_FAILURE.badRequest || type === LLM_FAILURE.authentication) && (code === 'insufficient_quota' || QUOTA.test(message))) {
+    status !== undefined
+      ? typeForStatus(status)
+      : ((providerType ? BODY_TYPES[providerType] : undefined) ?? LLM_FAILURE.serverError);
+  if (
+    (type === LLM_FAILURE.rateLimited || type === LLM_FAILURE.badRequest || type === LLM_FAILURE.authentication) &&
+    (code === 'insufficient_quota' || QUOTA.test(message))
+  ) {
     type = LLM_FAILURE.quotaExceeded;
   } else if (type === LLM_FAILURE.badRequest || type === LLM_FAILURE.contextTooLong) {
     if (code === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(message)) type = LLM_FAILURE.contextTooLong;
@@ -144,7 +165,8 @@ export function retryAfterFromHeaders(headers: Headers | undefined | null): numb
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-const isSdkApiError = (err: unknown): err is SdkApiError => err instanceof Anthropic.APIError || err instanceof OpenAI.APIError;
+const isSdkApiError = (err: unknown): err is SdkApiError =>
+  err instanceof Anthropic.APIError || err instanceof OpenAI.APIError;
 
 function isAbort(err: unknown): boolean {
   if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return true;

@@ -35,7 +35,12 @@ export class EventBuilder {
   start(responseId?: string): StreamEvent[] {
     if (this.started) return [];
     this.started = true;
-    const event: StreamEvent = { type: 'start', provider: this.init.provider, model: this.init.model, timestamp: this.init.timestamp };
+    const event: StreamEvent = {
+      type: 'start',
+      provider: this.init.provider,
+      model: this.init.model,
+      timestamp: this.init.timestamp,
+    };
     if (responseId) event.responseId = responseId;
     return [event];
   }
@@ -125,7 +130,11 @@ export class EventBuilder {
     const lastIndex = this.nextIndex - 1;
     for (const pending of this.pendingToolCalls.sort((a, b) => a.index - b.index)) {
       const cut = stopReason === 'length' && pending.index === lastIndex;
-      events.push({ type: 'toolCallEnd', index: pending.index, toolCall: cut ? markTruncated(pending.call, pending.raw) : pending.call });
+      events.push({
+        type: 'toolCallEnd',
+        index: pending.index,
+        toolCall: cut ? markTruncated(pending.call, pending.raw) : pending.call,
+      });
     }
     this.pendingToolCalls.length = 0;
     events.push({ type: 'usage', usage, cost: computeCost(usage, this.init.prices) });

@@ -28,4 +28,5 @@ export function llmFailure(
 
 export const configFailure = (message: string): ApplicationFailure => llmFailure(LLM_FAILURE.config, message);
 
-export const authenticationFailure = (message: string): ApplicationFailure => llmFailure(LLM_FAILURE.authentication, message);
+export const authenticationFailure = (message: string): ApplicationFailure =>
+  llmFailure(LLM_FAILURE.authentication, message);

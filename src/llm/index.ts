@@ -5,7 +5,13 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { isRetryableLlmFailure, LLM_FAILURE } from '../shared/llm-errors';
 import type { AssistantMessage, ModelRequest } from '../shared/messages';
-import { computeCost, lookupModel, splitModelSpec, type ModelSpec, type ResolvedModelInfo } from '../shared/model-registry';
+import {
+  computeCost,
+  lookupModel,
+  splitModelSpec,
+  type ModelSpec,
+  type ResolvedModelInfo,
+} from '../shared/model-registry';
 import { MessageAssembler, type StreamEvent } from '../shared/stream-events';
 import { anthropicAdapter } from './anthropic/adapter';
 import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './config';
@@ -62,7 +68,10 @@ export function modelInfoFor(spec: string, config?: LlmConfig): ResolvedModelInf
   return lookupModel(provider, model, cfg.models);
 }
 
-function resolveCall(request: ModelRequest, ctx: CallContext): { call: ResolvedCall; adapter: ProviderAdapter; errorContext: () => ErrorContext } {
+function resolveCall(
+  request: ModelRequest,
+  ctx: CallContext,
+): { call: ResolvedCall; adapter: ProviderAdapter; errorContext: () => ErrorContext } {
   const config = ctx.config ?? loadLlmConfig();
   const spec = parseModelSpec(request.model, config);
   const provider: ProviderConfig = config.providers[spec.provider];
@@ -151,7 +160,12 @@ function temporalCancellation(ctx: CallContext): CancelledFailure | undefined {
 
 function errorEvent(failure: ApplicationFailure): StreamEvent {
   const type = failure.type ?? LLM_FAILURE.unknown;
-  return { type: 'error', failureType: type, message: failure.message, retryable: !failure.nonRetryable && isRetryableLlmFailure(type) };
+  return {
+    type: 'error',
+    failureType: type,
+    message: failure.message,
+    retryable: !failure.nonRetryable && isRetryableLlmFailure(type),
+  };
 }
 
 /**
@@ -190,7 +204,11 @@ export async function healthCheck(spec: string, ctx: CallContext = {}): Promise<
     provider = parsed.provider;
     model = parsed.model;
     await complete(
-      { model: spec, messages: [{ role: 'user', content: 'Reply with the word ok.', timestamp: started }], options: { maxTokens: 16, cache: false } },
+      {
+        model: spec,
+        messages: [{ role: 'user', content: 'Reply with the word ok.', timestamp: started }],
+        options: { maxTokens: 16, cache: false },
+      },
       ctx,
     );
     return { ok: true, provider, model, latencyMs: Date.now() - started };

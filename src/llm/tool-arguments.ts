@@ -75,5 +75,9 @@ export function toolCallFromRaw(id: string, name: string, raw: string): ToolCall
 
 /** Marks a call whose arguments the output-token limit cut off. Such a call must never run. */
 export function markTruncated(call: ToolCallBlock, raw: string): ToolCallBlock {
-  return { ...call, arguments: {}, malformed: { raw, reason: 'output hit the max-tokens limit inside this tool call' } };
+  return {
+    ...call,
+    arguments: {},
+    malformed: { raw, reason: 'output hit the max-tokens limit inside this tool call' },
+  };
 }

@@ -10,7 +10,11 @@ const ANTHROPIC_MAX = 64;
 const OPENAI_MAX = 40;
 
 const digest = (id: string, length: number): string =>
-  createHash('sha256').update(id).digest('base64url').replace(/[^a-zA-Z0-9]/g, '').slice(0, length);
+  createHash('sha256')
+    .update(id)
+    .digest('base64url')
+    .replace(/[^a-zA-Z0-9]/g, '')
+    .slice(0, length);
 
 /** Anthropic `tool_use.id`: `^[a-zA-Z0-9_-]+$`. */
 export function toAnthropicToolId(id: string): string {

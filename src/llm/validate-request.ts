@@ -11,7 +11,8 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function requestProblems(request: ModelRequest): string[] {
   const problems: string[] = [];
   const options = request.options ?? {};
-  if (!Array.isArray(request.messages) || request.messages.length === 0) return ['messages: at least one message is required'];
+  if (!Array.isArray(request.messages) || request.messages.length === 0)
+    return ['messages: at least one message is required'];
 
   const names = new Set<string>();
   for (const tool of options.tools ?? []) {
@@ -20,8 +21,10 @@ export function requestProblems(request: ModelRequest): string[] {
     names.add(tool.name);
   }
   const choice = options.toolChoice;
-  if (typeof choice === 'object' && !names.has(choice.name)) problems.push(`toolChoice: tool "${choice.name}" is not among options.tools`);
-  if (choice === 'required' && names.size === 0) problems.push('toolChoice: "required" needs at least one tool in options.tools');
+  if (typeof choice === 'object' && !names.has(choice.name))
+    problems.push(`toolChoice: tool "${choice.name}" is not among options.tools`);
+  if (choice === 'required' && names.size === 0)
+    problems.push('toolChoice: "required" needs at least one tool in options.tools');
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
     problems.push(`maxTokens: expected a positive integer, got ${String(options.maxTokens)}`);
   }
@@ -31,18 +34,24 @@ export function requestProblems(request: ModelRequest): string[] {
   request.messages.forEach((message, i) => {
     if (message.role === 'toolResult') {
       if (!open.includes(message.toolCallId)) {
-        problems.push(`messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant message just before it`);
+        problems.push(
+          `messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant message just before it`,
+        );
       }
       open = open.filter((id) => id !== message.toolCallId);
       return;
     }
-    if (open.length) problems.push(`messages[${openAt}]: tool calls ${open.join(', ')} have no result before messages[${i}]`);
+    if (open.length)
+      problems.push(`messages[${openAt}]: tool calls ${open.join(', ')} have no result before messages[${i}]`);
     open = [];
     if (message.role === 'assistant') {
       open = message.content.flatMap((b) => (b.type === 'toolCall' ? [b.id] : []));
       openAt = i;
     }
   });
-  if (open.length) problems.push(`messages[${openAt}]: tool calls ${open.join(', ')} have no result (every call needs one, even a skipped or failed call)`);
+  if (open.length)
+    problems.push(
+      `messages[${openAt}]: tool calls ${open.join(', ')} have no result (every call needs one, even a skipped or failed call)`,
+    );
   return problems;
 }

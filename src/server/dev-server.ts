@@ -59,10 +59,15 @@ export function searchAttributeArgs(): string[] {
  */
 export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
   const ip = options.ip ?? '127.0.0.1';
-  for (const [port, what] of [[options.port, 'gRPC'], [options.uiPort, 'Web UI']] as const) {
+  for (const [port, what] of [
+    [options.port, 'gRPC'],
+    [options.uiPort, 'Web UI'],
+  ] as const) {
     if (port !== undefined && (await isListening(ip, port))) {
       if (what === 'gRPC' && (await serves(`${ip}:${port}`))) {
-        throw new SetupError(`A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop it before starting another on this port.`);
+        throw new SetupError(
+          `A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop it before starting another on this port.`,
+        );
       }
       throw new SetupError(
         `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose another port with --port, ` +
@@ -110,7 +115,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     await sleep(200);
   }
   await running.stop(2000);
-  throw new SetupError(`The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ${lastMeaningfulLine(recent)}`);
+  throw new SetupError(
+    `The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ${lastMeaningfulLine(recent)}`,
+  );
 }
 
 /** True when a Temporal front end answers on `address` (a cheap `GetSystemInfo` call). */

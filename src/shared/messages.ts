@@ -164,7 +164,8 @@ export function addCost(a: Cost, b: Cost): Cost {
   };
 }
 
-export const totalTokens = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+export const totalTokens = (u: Usage): number =>
+  u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
 
 export const toolCallsOf = (m: AssistantMessage): ToolCallBlock[] =>
   m.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');

@@ -44,7 +44,13 @@ const NO_JSON: ModelCapabilities = { ...ALL, jsonMode: false };
 const NO_THINKING: ModelCapabilities = { ...ALL, thinking: false };
 
 /** Anthropic bills 5-minute cache writes at 1.25x input and cache reads at 0.1x. */
-function claude(model: string, input: number, output: number, maxOutputTokens: number, adaptiveThinking = false): ModelInfo {
+function claude(
+  model: string,
+  input: number,
+  output: number,
+  maxOutputTokens: number,
+  adaptiveThinking = false,
+): ModelInfo {
   return {
     provider: 'anthropic',
     model,
@@ -65,7 +71,14 @@ function openai(
   capabilities: ModelCapabilities = ALL,
 ): ModelInfo {
   const [input, cacheRead, output] = prices;
-  return { provider: 'openai', model, contextWindow, maxOutputTokens, capabilities, prices: { input, output, cacheRead, cacheWrite: 0 } };
+  return {
+    provider: 'openai',
+    model,
+    contextWindow,
+    maxOutputTokens,
+    capabilities,
+    prices: { input, output, cacheRead, cacheWrite: 0 },
+  };
 }
 
 function minimax(model: string): ModelInfo {

@@ -3,7 +3,15 @@
  * to a workflow stream or a client as they are. `index` is the position of the block in the
  * final message's `content`.
  */
-import type { AssistantContent, AssistantMessage, Cost, ProviderId, StopReason, ToolCallBlock, Usage } from './messages';
+import type {
+  AssistantContent,
+  AssistantMessage,
+  Cost,
+  ProviderId,
+  StopReason,
+  ToolCallBlock,
+  Usage,
+} from './messages';
 import { emptyCost, emptyUsage } from './messages';
 
 export interface StartEvent {

@@ -15,7 +15,8 @@ const HASH = /^[0-9a-f]{64}$/;
 
 /** A log file name for any conversation id: readable when the id is plain, hashed otherwise. */
 function logName(conversationId: string): string {
-  if (/^[A-Za-z0-9._-]{1,120}$/.test(conversationId) && !conversationId.startsWith('.')) return `${conversationId}.jsonl`;
+  if (/^[A-Za-z0-9._-]{1,120}$/.test(conversationId) && !conversationId.startsWith('.'))
+    return `${conversationId}.jsonl`;
   const digest = crypto.createHash('sha256').update(conversationId).digest('hex').slice(0, 32);
   return `${conversationId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60)}-${digest}.jsonl`;
 }
@@ -70,12 +71,16 @@ export class FileContentStore implements ContentStore {
   async writeEntries(conversationId: string, entries: readonly LogEntry[]): Promise<void> {
     if (entries.length === 0) return;
     for (const e of entries) {
-      if (!Number.isInteger(e.seq) || e.seq < 0 || !HASH.test(e.hash)) throw new StoreError('bad_input', `bad log entry ${JSON.stringify(e)}`);
+      if (!Number.isInteger(e.seq) || e.seq < 0 || !HASH.test(e.hash))
+        throw new StoreError('bad_input', `bad log entry ${JSON.stringify(e)}`);
     }
     const file = this.logPath(conversationId);
     await fs.mkdir(path.dirname(file), { recursive: true });
     // One appendFile per batch: O_APPEND keeps concurrent writers' lines whole.
-    await fs.appendFile(file, entries.map((e) => `${JSON.stringify({ seq: e.seq, kind: e.kind, hash: e.hash })}\n`).join(''));
+    await fs.appendFile(
+      file,
+      entries.map((e) => `${JSON.stringify({ seq: e.seq, kind: e.kind, hash: e.hash })}\n`).join(''),
+    );
   }
 
   async readEntries(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {

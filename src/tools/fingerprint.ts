@@ -13,7 +13,12 @@ function canonicalJson(value: unknown): string {
 }
 
 /** Hash of what the model is told about a tool (and which server owns it). */
-export function toolFingerprint(parts: { name: string; description: string; parameters: unknown; server?: string }): string {
+export function toolFingerprint(parts: {
+  name: string;
+  description: string;
+  parameters: unknown;
+  server?: string;
+}): string {
   return createHash('sha256')
     .update(canonicalJson([parts.name, parts.description, parts.parameters, parts.server ?? null]))
     .digest('hex')

@@ -1,10 +1,25 @@
-export { defineTool, RetryableToolError, ToolRegistrationError, type FunctionSpec, type ToolDefinition, type ToolExecutionContext, type ToolOptions } from './define';
+export {
+  defineTool,
+  RetryableToolError,
+  ToolRegistrationError,
+  type FunctionSpec,
+  type ToolDefinition,
+  type ToolExecutionContext,
+  type ToolOptions,
+} from './define';
 export { ToolRegistry, type ToolRegistryOptions } from './registry';
 export { builtinTools, type BuiltinToolOptions } from './builtin/index';
 export { guardedFetch } from './builtin/fetch';
 export { braveSearchProvider, type WebSearchProvider, type WebSearchResult } from './builtin/web-search';
 export { McpPool } from './mcp/pool';
-export { loadMcpConfig, mcpServersFrom, parseMcpConfig, readMcpConfigFile, McpConfigError, type NamedMcpServer } from './mcp/config';
+export {
+  loadMcpConfig,
+  mcpServersFrom,
+  parseMcpConfig,
+  readMcpConfigFile,
+  McpConfigError,
+  type NamedMcpServer,
+} from './mcp/config';
 
 import { builtinTools, type BuiltinToolOptions } from './builtin/index';
 import { ToolRegistry, type ToolRegistryOptions } from './registry';
@@ -20,7 +35,9 @@ export function createToolRegistry(
   options: ToolRegistryOptions & { builtins?: BuiltinToolOptions | false } = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ToolRegistry {
-  const fromEnv = env[MCP_COMMANDS_ENV]?.split(',').map((c) => c.trim()).filter(Boolean);
+  const fromEnv = env[MCP_COMMANDS_ENV]?.split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const registry = new ToolRegistry({ ...options, mcpAllowedCommands: options.mcpAllowedCommands ?? fromEnv });
   if (options.builtins !== false) for (const tool of builtinTools(options.builtins)) registry.register(tool, 'builtin');
   return registry;

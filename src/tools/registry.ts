@@ -11,13 +11,27 @@ import {
   type ToolSelection,
   type ToolSource,
 } from '../shared/tool-catalog';
-import { RetryableToolError, TOOL_NAME_PATTERN, ToolRegistrationError, type FunctionSpec, type ToolDefinition, type ToolExecutionContext } from './define';
+import {
+  RetryableToolError,
+  TOOL_NAME_PATTERN,
+  ToolRegistrationError,
+  type FunctionSpec,
+  type ToolDefinition,
+  type ToolExecutionContext,
+} from './define';
 import { toolFingerprint } from './fingerprint';
 import { capOutput, errorText, formatToolResult } from './format';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
 import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
 import { McpConnectionError, McpPool } from './mcp/pool';
-import { DEFAULT_ARGUMENT_LIMITS, checkRawArguments, schemaFromJsonSchema, strictParameters, validateWithSchema, type ArgumentLimits } from './validate';
+import {
+  DEFAULT_ARGUMENT_LIMITS,
+  checkRawArguments,
+  schemaFromJsonSchema,
+  strictParameters,
+  validateWithSchema,
+  type ArgumentLimits,
+} from './validate';
 
 interface LocalTool {
   entry: ToolCatalogEntry;
@@ -63,9 +77,11 @@ export class ToolRegistry {
   /** Registers one tool. Names must suit every provider (`[a-zA-Z0-9_-]{1,64}`) and be unique. */
   register<S extends z.ZodObject>(definition: ToolDefinition<S>, source: ToolSource = 'registered'): this {
     const { name, description } = definition;
-    if (!TOOL_NAME_PATTERN.test(name)) throw new ToolRegistrationError(`Tool name "${name}" must match ${TOOL_NAME_PATTERN}.`);
+    if (!TOOL_NAME_PATTERN.test(name))
+      throw new ToolRegistrationError(`Tool name "${name}" must match ${TOOL_NAME_PATTERN}.`);
     if (this.local.has(name)) throw new ToolRegistrationError(`Tool "${name}" is already registered.`);
-    if (!(definition.parameters instanceof z.ZodObject)) throw new ToolRegistrationError(`Tool "${name}" needs a z.object(...) parameters schema.`);
+    if (!(definition.parameters instanceof z.ZodObject))
+      throw new ToolRegistrationError(`Tool "${name}" needs a z.object(...) parameters schema.`);
     const schema = strictParameters(definition.parameters);
     const parameters = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete parameters.$schema;
@@ -94,9 +110,14 @@ export class ToolRegistry {
     const names: string[] = [];
     for (const [key, spec] of Object.entries(specs)) {
       const fn = (target as Record<string, unknown>)[key];
-      if (typeof fn !== 'function') throw new ToolRegistrationError(`registerFunctions: "${key}" is not a function of the target.`);
+      if (typeof fn !== 'function')
+        throw new ToolRegistrationError(`registerFunctions: "${key}" is not a function of the target.`);
       const name = `${options.prefix ?? ''}${key}`;
-      this.register({ ...spec, name, execute: (args, ctx) => (fn as (a: unknown, c: unknown) => unknown).call(target, args, ctx) });
+      this.register({
+        ...spec,
+        name,
+        execute: (args, ctx) => (fn as (a: unknown, c: unknown) => unknown).call(target, args, ctx),
+      });
       names.push(name);
     }
     return names;
@@ -116,7 +137,9 @@ export class ToolRegistry {
     const refused = allowed ? servers.filter((s) => isStdioServer(s.config) && !allowed.has(s.config.command)) : [];
     if (refused.length > 0) {
       const list = refused.map((s) => `"${s.name}" (${isStdioServer(s.config) ? s.config.command : ''})`).join(', ');
-      throw new McpConfigError(`This worker does not start the MCP server command of ${list}; it allows: ${[...allowed!].join(', ') || '(none)'}.`);
+      throw new McpConfigError(
+        `This worker does not start the MCP server command of ${list}; it allows: ${[...allowed!].join(', ') || '(none)'}.`,
+      );
     }
     return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
   }
@@ -124,7 +147,9 @@ export class ToolRegistry {
   /** The catalogue a run pins: local tools and the tools of reachable MCP servers, filtered by allow/deny. */
   async catalog(selection: ToolSelection): Promise<ToolCatalog> {
     const listing = await this.mcpListing(selection);
-    const tools = [...this.localEntries(), ...listing.routes.map((r) => r.entry)].filter((t) => isToolAllowed(t.name, selection));
+    const tools = [...this.localEntries(), ...listing.routes.map((r) => r.entry)].filter((t) =>
+      isToolAllowed(t.name, selection),
+    );
     return listing.unavailable.length > 0 ? { tools, unavailableServers: listing.unavailable } : { tools };
   }
 
@@ -148,11 +173,19 @@ export class ToolRegistry {
    * four. Only infrastructure failures throw (an MCP server that cannot be reached, a bad MCP
    * config, a {@link RetryableToolError}), so the activity is retried.
    */
-  async execute(input: ExecuteToolInput | (Omit<ExecuteToolInput, 'args'> & { args: unknown }), options: ExecuteOptions = {}): Promise<ExecuteToolOutput> {
+  async execute(
+    input: ExecuteToolInput | (Omit<ExecuteToolInput, 'args'> & { args: unknown }),
+    options: ExecuteOptions = {},
+  ): Promise<ExecuteToolOutput> {
     const started = performance.now();
     const done = (content: string, isError: boolean, maxChars = DEFAULT_TOOL_MAX_OUTPUT_CHARS): ExecuteToolOutput => {
       const capped = capOutput(content, maxChars);
-      return { content: capped.content, isError, ...(capped.truncated ? { truncated: true } : {}), durationMs: Math.round(performance.now() - started) };
+      return {
+        content: capped.content,
+        isError,
+        ...(capped.truncated ? { truncated: true } : {}),
+        durationMs: Math.round(performance.now() - started),
+      };
     };
     const { name, selection } = input;
     if (!isToolAllowed(name, selection)) return done(`Tool "${name}" is not allowed in this run.`, true);
@@ -189,7 +222,11 @@ export class ToolRegistry {
         { name: route.toolName, arguments: valid.value, meta: callMeta(input.context ?? selection.context, key) },
         { timeoutMs, signal },
       );
-      return done(mcpResultText(result) || (result.isError ? 'The tool failed without a message.' : formatToolResult(undefined)), result.isError === true, entry.maxOutputChars);
+      return done(
+        mcpResultText(result) || (result.isError ? 'The tool failed without a message.' : formatToolResult(undefined)),
+        result.isError === true,
+        entry.maxOutputChars,
+      );
     }
 
     const valid = validateWithSchema(resolved.tool.schema, raw.value);
@@ -203,7 +240,10 @@ export class ToolRegistry {
       signal,
     };
     try {
-      const value = await untilAborted(Promise.resolve(resolved.tool.execute(valid.value as Record<string, unknown>, ctx)), signal);
+      const value = await untilAborted(
+        Promise.resolve(resolved.tool.execute(valid.value as Record<string, unknown>, ctx)),
+        signal,
+      );
       return done(formatToolResult(value), false, entry.maxOutputChars);
     } catch (err) {
       if (err instanceof RetryableToolError) throw err;

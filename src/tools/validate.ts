@@ -19,7 +19,10 @@ export type ArgumentCheck<T> = { ok: true; value: T } | { ok: false; error: stri
  * be JSON of an object; keys that could reach prototypes are refused at any depth; size and depth
  * are capped. Nothing here runs the tool.
  */
-export function checkRawArguments(raw: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): ArgumentCheck<Record<string, unknown>> {
+export function checkRawArguments(
+  raw: unknown,
+  limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS,
+): ArgumentCheck<Record<string, unknown>> {
   let value = raw;
   if (typeof raw === 'string') {
     if (raw.length > limits.maxChars) return tooLarge(raw.length, limits);
@@ -31,7 +34,10 @@ export function checkRawArguments(raw: unknown, limits: ArgumentLimits = DEFAULT
   }
   if (value === undefined || value === null) value = {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, error: `Arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}.` };
+    return {
+      ok: false,
+      error: `Arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}.`,
+    };
   }
   let size: number;
   try {
@@ -46,7 +52,10 @@ export function checkRawArguments(raw: unknown, limits: ArgumentLimits = DEFAULT
 }
 
 function tooLarge(size: number, limits: ArgumentLimits): ArgumentCheck<never> {
-  return { ok: false, error: `Arguments are too large (${size} characters; the limit is ${limits.maxChars}). Send less data per call.` };
+  return {
+    ok: false,
+    error: `Arguments are too large (${size} characters; the limit is ${limits.maxChars}). Send less data per call.`,
+  };
 }
 
 function findForbiddenKey(value: unknown, depth: number, maxDepth: number, path: string): string | undefined {

@@ -59,7 +59,12 @@ export async function executeToolCall(entry: ToolCatalogEntry, input: ToolCallIn
     summary: `tool: ${entry.name}`,
   });
   try {
-    return await executeTool({ ...input, runId: input.runId ?? workflowInfo().runId, name: entry.name, fingerprint: entry.fingerprint });
+    return await executeTool({
+      ...input,
+      runId: input.runId ?? workflowInfo().runId,
+      name: entry.name,
+      fingerprint: entry.fingerprint,
+    });
   } catch (err) {
     if (isCancellation(err)) throw err;
     if (err instanceof ActivityFailure) {

@@ -76,7 +76,9 @@ function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegist
       execute: async ({ label }, ctx) => {
         fixture.calls.push(`slow_step:${label}`);
         // Ends early when the activity is cancelled (worker shutdown after a timed-out attempt).
-        const aborted = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        const aborted = new Promise<void>((resolve) =>
+          ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
         await Promise.race([fixture.latch().opened, aborted]);
         return `step ${label} done`;
       },
@@ -141,7 +143,12 @@ export async function agentFixture(extraActivities: Record<string, unknown> = {}
 }
 
 /** Polls the run's state until `predicate` holds; fails with the last state after `timeoutMs`. */
-export async function waitForState(agents: AgentClient, id: string, predicate: (s: AgentStateView) => boolean, timeoutMs = 30_000): Promise<AgentStateView> {
+export async function waitForState(
+  agents: AgentClient,
+  id: string,
+  predicate: (s: AgentStateView) => boolean,
+  timeoutMs = 30_000,
+): Promise<AgentStateView> {
   const deadline = Date.now() + timeoutMs;
   let last: AgentStateView | undefined;
   while (Date.now() < deadline) {
@@ -153,7 +160,9 @@ export async function waitForState(agents: AgentClient, id: string, predicate: (
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`state of ${id} never matched; last: ${JSON.stringify(last && { status: last.status, turn: last.turn, events: last.events.map((e) => e.type) })}`);
+  throw new Error(
+    `state of ${id} never matched; last: ${JSON.stringify(last && { status: last.status, turn: last.turn, events: last.events.map((e) => e.type) })}`,
+  );
 }
 
 /** Polls until `predicate` holds. */
@@ -166,7 +175,12 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
 }
 
 /** Text blocks of a recorded Anthropic request's messages, flattened per message. */
-export function anthropicMessages(body: Record<string, unknown>): { role: string; blocks: Record<string, unknown>[] }[] {
+export function anthropicMessages(
+  body: Record<string, unknown>,
+): { role: string; blocks: Record<string, unknown>[] }[] {
   const messages = body.messages as { role: string; content: string | Record<string, unknown>[] }[];
-  return messages.map((m) => ({ role: m.role, blocks: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content }));
+  return messages.map((m) => ({
+    role: m.role,
+    blocks: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
+  }));
 }

@@ -18,10 +18,18 @@ describe('approval timeout (time-skipping server)', () => {
   });
 
   it('an approval nobody decides within 24 h resolves as a rejection the model reads', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'toolu_late' }]), reply.text('Nobody approved; I left the file.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'toolu_late' }]),
+      reply.text('Nobody approved; I left the file.'),
+    );
     const out = await withWorker({ env, activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Delete a.txt.', model: PRIMARY, approve: ['delete_file'], searchAttributes: false });
+      const id = await agents.start({
+        task: 'Delete a.txt.',
+        model: PRIMARY,
+        approve: ['delete_file'],
+        searchAttributes: false,
+      });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       await env.sleep('23 hours');
       const stillWaiting = await agents.state(id);
@@ -33,7 +41,11 @@ describe('approval timeout (time-skipping server)', () => {
     expect(out.stillWaiting.status).toBe('awaiting_approval');
     expect(out.result).toMatchObject({ status: 'completed', finalText: 'Nobody approved; I left the file.' });
     expect(fx.calls).toEqual([]);
-    expect(out.state.events.find((e) => e.type === 'approval_decided')).toMatchObject({ decision: 'rejected', by: 'timeout', reason: 'no decision within 24 h' });
+    expect(out.state.events.find((e) => e.type === 'approval_decided')).toMatchObject({
+      decision: 'rejected',
+      by: 'timeout',
+      reason: 'no decision within 24 h',
+    });
     const result = anthropicMessages(fx.fake.requests[1].body)
       .flatMap((m) => m.blocks)
       .find((b) => b.type === 'tool_result');

@@ -25,12 +25,31 @@ describe('agent CLI', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
-      const { id } = JSON.parse(await cli('run', '--model', PRIMARY, '--approve', 'delete_file', '--max-turns', '5', '--detach', '--json', 'Delete a.txt, then add 20 and 22.'));
+      const { id } = JSON.parse(
+        await cli(
+          'run',
+          '--model',
+          PRIMARY,
+          '--approve',
+          'delete_file',
+          '--max-turns',
+          '5',
+          '--detach',
+          '--json',
+          'Delete a.txt, then add 20 and 22.',
+        ),
+      );
       expect(id).toMatch(/^agent-/);
       await waitForState(new AgentClient(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
-      expect(JSON.parse(await cli('state', id, '--json'))).toMatchObject({ turn: 1, model: PRIMARY, pendingApprovals: [{ toolCallId: 'toolu_cli', tool: 'delete_file', args: { path: 'a.txt' } }] });
+      expect(JSON.parse(await cli('state', id, '--json'))).toMatchObject({
+        turn: 1,
+        model: PRIMARY,
+        pendingApprovals: [{ toolCallId: 'toolu_cli', tool: 'delete_file', args: { path: 'a.txt' } }],
+      });
       expect(await cli('state', id)).toContain('awaiting approval: toolu_cli delete_file {"path":"a.txt"}');
-      expect(await cli('approve', id, 'toolu_cli', '--args', '{"path":"b.txt"}')).toBe('delete_file toolu_cli: approved with edited arguments');
+      expect(await cli('approve', id, 'toolu_cli', '--args', '{"path":"b.txt"}')).toBe(
+        'delete_file toolu_cli: approved with edited arguments',
+      );
       const result = JSON.parse(await cli('result', id, '--json'));
       expect(result).toEqual(
         expect.objectContaining({
@@ -39,7 +58,12 @@ describe('agent CLI', () => {
           stopReason: 'completed',
           finalText: 'Deleted b.txt; the answer is 42.',
           turns: 3,
-          usage: expect.objectContaining({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheReadTokens: 30, cacheWriteTokens: 0 }),
+          usage: expect.objectContaining({
+            inputTokens: expect.any(Number),
+            outputTokens: expect.any(Number),
+            cacheReadTokens: 30,
+            cacheWriteTokens: 0,
+          }),
           costUsd: expect.any(Number),
         }),
       );
@@ -54,7 +78,10 @@ describe('agent CLI', () => {
   it('steer, follow-up, reject and stop reach the run', async () => {
     fx.resetLatch();
     fx.fake.script(
-      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'A' } }, { name: 'slow_step', arguments: { label: 'B' } }]),
+      reply.toolCalls([
+        { name: 'slow_step', arguments: { label: 'A' } },
+        { name: 'slow_step', arguments: { label: 'B' } },
+      ]),
       reply.toolCalls([{ name: 'delete_file', arguments: { path: 'c.txt' }, id: 'toolu_rej' }]),
       reply.text('Kept c.txt.'),
     );
@@ -83,13 +110,21 @@ describe('agent CLI', () => {
       await expect(cli('state', 'agent-missing')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
       await expect(cli('result', 'agent-missing')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
       await expect(cli('steer', 'agent-missing', 'hi')).rejects.toThrow(/^no agent run with id "agent-missing"$/);
-      await expect(cli('approve', 'agent-missing', 'c1', '--args', '{nope')).rejects.toThrow(/^--args is not valid JSON/);
-      await expect(cli('approve', 'agent-missing', 'c1', '--args', '[1]')).rejects.toThrow(/^--args must be a JSON object/);
-      await expect(cli('run', 'no model given')).rejects.toThrow('no model: pass --model provider/model or set DURABLE_AGENTS_MODEL');
+      await expect(cli('approve', 'agent-missing', 'c1', '--args', '{nope')).rejects.toThrow(
+        /^--args is not valid JSON/,
+      );
+      await expect(cli('approve', 'agent-missing', 'c1', '--args', '[1]')).rejects.toThrow(
+        /^--args must be a JSON object/,
+      );
+      await expect(cli('run', 'no model given')).rejects.toThrow(
+        'no model: pass --model provider/model or set DURABLE_AGENTS_MODEL',
+      );
       await expect(cli('run', '--model', 'gpt4', 'x')).rejects.toThrow(CommanderError);
       await expect(cli('run', '--model', PRIMARY, '--max-turns', '0', 'x')).rejects.toThrow(CommanderError);
       await expect(cli('run', '--model', PRIMARY, '--agent', 'swarm', 'x')).rejects.toThrow(/^unknown --agent "swarm"/);
-      await expect(cli('run', '--model', PRIMARY, '--mcp', '/nonexistent/mcp.json', 'x')).rejects.toThrow(/--mcp file \/nonexistent\/mcp.json does not exist/);
+      await expect(cli('run', '--model', PRIMARY, '--mcp', '/nonexistent/mcp.json', 'x')).rejects.toThrow(
+        /--mcp file \/nonexistent\/mcp.json does not exist/,
+      );
     });
   });
 });
@@ -111,7 +146,13 @@ describe('agent CLI as a process', () => {
       expect(run.code).toBe(0);
       const lines = run.stdout.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0])).toMatchObject({ status: 'completed', stopReason: 'completed', finalText: 'Nine.', turns: 2, usage: { cacheWriteTokens: 0 } });
+      expect(JSON.parse(lines[0])).toMatchObject({
+        status: 'completed',
+        stopReason: 'completed',
+        finalText: 'Nine.',
+        turns: 2,
+        usage: { cacheWriteTokens: 0 },
+      });
       expect(fx.fake.requests[0].body.tools).toEqual([expect.objectContaining({ name: 'add' })]);
 
       const unknown = await runCli(['state', 'agent-nobody'], { env });
@@ -124,7 +165,9 @@ describe('agent CLI as a process', () => {
 
       const watchTwice = await runCli(['run', '--model', PRIMARY, '--watch', '--json', 'x'], { env });
       expect(watchTwice.code).toBe(1);
-      expect(watchTwice.stderr).toBe('durable-agents: --watch prints as the run works; it cannot be combined with --detach or --json\n');
+      expect(watchTwice.stderr).toBe(
+        'durable-agents: --watch prints as the run works; it cannot be combined with --detach or --json\n',
+      );
 
       const badArgs = await runCli(['approve', 'agent-nobody', 'c1', '--args', '{oops'], { env });
       expect(badArgs.code).toBe(1);

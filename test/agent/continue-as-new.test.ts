@@ -60,7 +60,9 @@ describe('continue-as-new and context compaction', () => {
     expect(JSON.stringify(summaryCall.body.messages)).toContain('alpha');
     const sent = anthropicMessages(third.body);
     expect(third.error).toBeUndefined();
-    expect(String(sent[0].blocks[0].text)).toContain('Summary of the earlier conversation:\nThe user asked for notes; alpha note written.');
+    expect(String(sent[0].blocks[0].text)).toContain(
+      'Summary of the earlier conversation:\nThe user asked for notes; alpha note written.',
+    );
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(sent[1].blocks.find((b) => b.type === 'tool_use')?.id).toBe('toolu_n2');
     expect(out.state.events.find((e) => e.type === 'context_compacted')).toMatchObject({ summarisedMessages: 3 });
@@ -90,7 +92,9 @@ describe('context too long', () => {
     });
     expect(out.result).toMatchObject({ status: 'completed', finalText: '15.' });
     expect(out.state.events.map((e) => e.type)).toEqual(expect.arrayContaining(['model_failure', 'context_compacted']));
-    expect(out.state.events.find((e) => e.type === 'model_failure')).toMatchObject({ failureType: 'LlmContextTooLong' });
+    expect(out.state.events.find((e) => e.type === 'model_failure')).toMatchObject({
+      failureType: 'LlmContextTooLong',
+    });
     const retried = anthropicMessages(fx.fake.requests[3].body);
     expect(fx.fake.requests[3].error).toBeUndefined();
     expect(String(retried[0].blocks[0].text)).toContain('Summary of the earlier conversation:\nThe user wants 7 + 8.');

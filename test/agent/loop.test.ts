@@ -1,6 +1,14 @@
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, agentFixture, anthropicMessages, waitFor, waitForState, type AgentFixture } from './agent-kit';
+import {
+  FALLBACK,
+  PRIMARY,
+  agentFixture,
+  anthropicMessages,
+  waitFor,
+  waitForState,
+  type AgentFixture,
+} from './agent-kit';
 
 describe('agent loop on a real server', () => {
   let fx: AgentFixture;
@@ -13,7 +21,10 @@ describe('agent loop on a real server', () => {
   it('runs a multi-turn tool-calling conversation to its final answer', async () => {
     fx.fake.script(
       reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }], { text: 'Let me add.' }),
-      reply.toolCalls([{ name: 'add', arguments: { a: 5, b: 10 } }, { name: 'write_note', arguments: { text: 'sum is 15' } }]),
+      reply.toolCalls([
+        { name: 'add', arguments: { a: 5, b: 10 } },
+        { name: 'write_note', arguments: { text: 'sum is 15' } },
+      ]),
       reply.text('The total is 15.', { usage: { input: 100, output: 7 } }),
     );
     const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -23,7 +34,12 @@ describe('agent loop on a real server', () => {
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-multi-turn');
       return res;
     });
-    expect(result).toMatchObject({ status: 'completed', stopReason: 'completed', finalText: 'The total is 15.', turns: 3 });
+    expect(result).toMatchObject({
+      status: 'completed',
+      stopReason: 'completed',
+      finalText: 'The total is 15.',
+      turns: 3,
+    });
     expect(result.usage.inputTokens).toBeGreaterThanOrEqual(100);
     expect(fx.calls).toEqual(['add:2+3', 'add:5+10', 'write_note:sum is 15']);
     expect(fx.fake.requests.map((r) => r.error)).toEqual([undefined, undefined, undefined]);
@@ -73,7 +89,9 @@ describe('agent loop on a real server', () => {
         { name: 'nope', arguments: {}, id: 'toolu_u' },
         { name: 'add', rawArguments: '{"a": 1, "b":', id: 'toolu_m' },
       ]),
-      reply.toolCalls([{ name: 'write_note', arguments: { text: 'a long note that gets cut' }, id: 'toolu_t' }], { truncate: true }),
+      reply.toolCalls([{ name: 'write_note', arguments: { text: 'a long note that gets cut' }, id: 'toolu_t' }], {
+        truncate: true,
+      }),
       reply.text('Giving up on tools.'),
     );
     const state = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -105,7 +123,10 @@ describe('streaming, plan recitation and operator switch', () => {
   beforeEach(() => fx.fake.reset());
 
   it('streams model calls (heartbeating) and recites the plan at the end of every request', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 1 } }], { text: 'Working.' }), reply.text('Two.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 1 } }], { text: 'Working.' }),
+      reply.text('Two.'),
+    );
     const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
@@ -125,12 +146,17 @@ describe('streaming, plan recitation and operator switch', () => {
       const messages = anthropicMessages(request.body);
       const last = messages[messages.length - 1];
       expect(last.role).toBe('user');
-      expect(JSON.stringify(last.blocks)).toContain('Current plan (todo list):\\n[ ] 1. add the numbers\\n[ ] 2. report');
+      expect(JSON.stringify(last.blocks)).toContain(
+        'Current plan (todo list):\\n[ ] 1. add the numbers\\n[ ] 2. report',
+      );
     }
   });
 
   it('an operator switch applies at the next turn and is recorded with its reason', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'op' } }]), reply.text('Now on the other model.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'op' } }]),
+      reply.text('Now on the other model.'),
+    );
     fx.resetLatch();
     const state = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
@@ -145,7 +171,11 @@ describe('streaming, plan recitation and operator switch', () => {
     });
     expect(state.model).toBe(FALLBACK);
     expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'openai']);
-    expect(state.events.find((e) => e.type === 'provider_switch')).toMatchObject({ fromModel: PRIMARY, toModel: FALLBACK, reason: 'operator request' });
+    expect(state.events.find((e) => e.type === 'provider_switch')).toMatchObject({
+      fromModel: PRIMARY,
+      toModel: FALLBACK,
+      reason: 'operator request',
+    });
     expect(JSON.stringify(fx.fake.requests[1].body.messages)).toContain('[x] 1. finish');
   });
 });

@@ -108,7 +108,12 @@ describe('steering, follow-ups, stop and cancellation', () => {
   });
 
   it('workflow cancellation finishes the current tool and returns the final state', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'A' } }, { name: 'add', arguments: { a: 1, b: 1 } }]));
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'slow_step', arguments: { label: 'A' } },
+        { name: 'add', arguments: { a: 1, b: 1 } },
+      ]),
+    );
     const { res } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Work.', model: PRIMARY });
@@ -159,8 +164,12 @@ describe('approvals and client tools', () => {
       const again = agents.approve(id, 'toolu_one', { argsHash: first.argsHash });
       await expect(again).rejects.toThrow(AgentClientError);
       await expect(again).rejects.toThrow(/already approved/);
-      await expect(agents.approve(id, 'toolu_nope', { argsHash: first.argsHash })).rejects.toThrow(/no approval is pending for tool call toolu_nope/);
-      await expect(agents.approve(id, 'toolu_two', { argsHash: first.argsHash })).rejects.toThrow(/arguments of tool call toolu_two differ/);
+      await expect(agents.approve(id, 'toolu_nope', { argsHash: first.argsHash })).rejects.toThrow(
+        /no approval is pending for tool call toolu_nope/,
+      );
+      await expect(agents.approve(id, 'toolu_two', { argsHash: first.argsHash })).rejects.toThrow(
+        /arguments of tool call toolu_two differ/,
+      );
       expect(fx.calls).toEqual([]);
       await agents.reject(id, 'toolu_two', { reason: 'keep b.txt, it is needed' });
       const res = await agents.result(id);
@@ -171,16 +180,26 @@ describe('approvals and client tools', () => {
     expect(fx.calls).toEqual(['delete_file:a.txt']);
     const sent = texts(fx.fake.requests[1].body);
     expect(sent.find((t) => t.startsWith('result(toolu_one)'))).toContain('deleted a.txt');
-    expect(sent.find((t) => t.startsWith('result(toolu_two)'))).toContain('Rejected by the user: keep b.txt, it is needed');
+    expect(sent.find((t) => t.startsWith('result(toolu_two)'))).toContain(
+      'Rejected by the user: keep b.txt, it is needed',
+    );
     const decided = out.state.events.filter((e) => e.type === 'approval_decided');
     expect(decided).toEqual([
       expect.objectContaining({ toolCallId: 'toolu_one', decision: 'approved', by: 'user' }),
-      expect.objectContaining({ toolCallId: 'toolu_two', decision: 'rejected', by: 'user', reason: 'keep b.txt, it is needed' }),
+      expect.objectContaining({
+        toolCallId: 'toolu_two',
+        decision: 'rejected',
+        by: 'user',
+        reason: 'keep b.txt, it is needed',
+      }),
     ]);
   });
 
   it('approve with edited arguments runs the tool with the edit, and the model is told', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'important.txt' }, id: 'toolu_edit' }]), reply.text('Deleted the temp file.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'important.txt' }, id: 'toolu_edit' }]),
+      reply.text('Deleted the temp file.'),
+    );
     const res = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_*'] });
@@ -198,7 +217,10 @@ describe('approvals and client tools', () => {
   });
 
   it('edited arguments that break the tool schema come back as an error result the model reads', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'x' }, id: 'toolu_bad' }]), reply.text('ok'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'x' }, id: 'toolu_bad' }]),
+      reply.text('ok'),
+    );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_file'] });
@@ -215,15 +237,24 @@ describe('approvals and client tools', () => {
   });
 
   it('a client tool pauses the run until its result is submitted', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'pick_photo', arguments: { album: 'holidays' }, id: 'toolu_pick' }]), reply.text('Nice photo.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'pick_photo', arguments: { album: 'holidays' }, id: 'toolu_pick' }]),
+      reply.text('Nice photo.'),
+    );
     const res = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Show me a photo.', model: PRIMARY });
       const waiting = await waitForState(agents, id, (s) => s.clientToolRequests.length === 1);
       expect(waiting.status).toBe('awaiting_client_tools');
-      expect(waiting.clientToolRequests[0]).toEqual({ toolCallId: 'toolu_pick', tool: 'pick_photo', args: { album: 'holidays' } });
+      expect(waiting.clientToolRequests[0]).toEqual({
+        toolCallId: 'toolu_pick',
+        tool: 'pick_photo',
+        args: { album: 'holidays' },
+      });
       await agents.submitToolResult(id, 'toolu_pick', 'photo-42.jpg');
-      await expect(agents.submitToolResult(id, 'toolu_pick', 'again')).rejects.toThrow(/already has a result|no client tool call|ended/);
+      await expect(agents.submitToolResult(id, 'toolu_pick', 'again')).rejects.toThrow(
+        /already has a result|no client tool call|ended/,
+      );
       const r = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-client-tool');
       return r;
@@ -271,7 +302,12 @@ describe('search attributes', () => {
   afterAll(() => fx.close());
 
   it('show the kind, model, status and a run waiting for approval, filterable by query', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'z' }, id: 'toolu_sa' }], { usage: { input: 1000, output: 100 } }), reply.text('ok'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'z' }, id: 'toolu_sa' }], {
+        usage: { input: 1000, output: 100 },
+      }),
+      reply.text('ok'),
+    );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Delete z.', model: PRIMARY, approve: ['delete_file'] });
@@ -282,14 +318,23 @@ describe('search attributes', () => {
         }
         throw new Error(`no run matched ${query}`);
       };
-      await find(`DurableAgentAwaitingApproval = true AND DurableAgentStatus = 'awaiting_approval' AND DurableAgentKind = 'react' AND DurableAgentModel = '${PRIMARY}'`);
+      await find(
+        `DurableAgentAwaitingApproval = true AND DurableAgentStatus = 'awaiting_approval' AND DurableAgentKind = 'react' AND DurableAgentModel = '${PRIMARY}'`,
+      );
       await agents.approve(id, 'toolu_sa');
       await agents.result(id);
-      const done = await find(`DurableAgentStatus = 'completed' AND DurableAgentPhase = 'done' AND DurableAgentAwaitingApproval = false`);
+      const done = await find(
+        `DurableAgentStatus = 'completed' AND DurableAgentPhase = 'done' AND DurableAgentAwaitingApproval = false`,
+      );
       const cost = done.typedSearchAttributes.getAll().find((p) => p.key.name === 'DurableAgentCostUsd')?.value;
       expect(cost).toBeGreaterThan(0);
       const listed = await agents.list(200);
-      expect(listed.find((r) => r.id === id)).toMatchObject({ kind: 'react', agentStatus: 'completed', model: PRIMARY, status: 'COMPLETED' });
+      expect(listed.find((r) => r.id === id)).toMatchObject({
+        kind: 'react',
+        agentStatus: 'completed',
+        model: PRIMARY,
+        status: 'COMPLETED',
+      });
     });
   });
 });

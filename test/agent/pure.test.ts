@@ -12,7 +12,13 @@ import { planRecitation, toProviderMessages, type LoggedBody } from '../../src/s
 import { pushEvent, type AgentEvent } from '../../src/shared/agent/events';
 import { defaultLimits, limitReached } from '../../src/shared/agent/limits';
 import { drain, enqueueOnce } from '../../src/shared/agent/queues';
-import { failoverAfter, initialResolverState, nonRetryableModelFailures, resolveTurnModel, resolverPolicy } from '../../src/shared/agent/resolver';
+import {
+  failoverAfter,
+  initialResolverState,
+  nonRetryableModelFailures,
+  resolveTurnModel,
+  resolverPolicy,
+} from '../../src/shared/agent/resolver';
 import { carryState, initialState, restoreState, resultOf } from '../../src/shared/agent/state';
 import { estimateBodyTokens, estimateTextTokens } from '../../src/shared/agent/tokens';
 import type { MessageMeta, PendingApproval } from '../../src/shared/agent/types';
@@ -40,14 +46,34 @@ describe('approvals', () => {
   it('refuses unknown, decided and mismatched decisions, accepts a bound one', () => {
     const list = [pending(), pending({ toolCallId: 'c2', state: 'approved' })];
     const hash = list[0].argsHash;
-    expect(decisionRefusal(list, { toolCallId: 'nope', argsHash: hash, decision: 'approve' })).toMatch(/no approval is pending/);
-    expect(decisionRefusal(list, { toolCallId: 'c2', argsHash: list[1].argsHash, decision: 'reject' })).toMatch(/already approved/);
+    expect(decisionRefusal(list, { toolCallId: 'nope', argsHash: hash, decision: 'approve' })).toMatch(
+      /no approval is pending/,
+    );
+    expect(decisionRefusal(list, { toolCallId: 'c2', argsHash: list[1].argsHash, decision: 'reject' })).toMatch(
+      /already approved/,
+    );
     expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: 'deadbeef', decision: 'approve' })).toMatch(/differ/);
-    expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: hash, decision: 'reject', editedArgs: {} })).toMatch(/only go with an approval/);
-    expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: hash, decision: 'approve', editedArgs: [] as unknown as Record<string, unknown> })).toMatch(/JSON object/);
-    expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: hash, decision: 'maybe' as 'approve' })).toMatch(/approve" or "reject/);
+    expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: hash, decision: 'reject', editedArgs: {} })).toMatch(
+      /only go with an approval/,
+    );
+    expect(
+      decisionRefusal(list, {
+        toolCallId: 'c1',
+        argsHash: hash,
+        decision: 'approve',
+        editedArgs: [] as unknown as Record<string, unknown>,
+      }),
+    ).toMatch(/JSON object/);
+    expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: hash, decision: 'maybe' as 'approve' })).toMatch(
+      /approve" or "reject/,
+    );
     expect(decisionRefusal(list, { toolCallId: 'c1', argsHash: hash, decision: 'approve' })).toBeUndefined();
-    const applied = applyDecision(list, { toolCallId: 'c1', argsHash: hash, decision: 'approve', editedArgs: { path: 'b' } });
+    const applied = applyDecision(list, {
+      toolCallId: 'c1',
+      argsHash: hash,
+      decision: 'approve',
+      editedArgs: { path: 'b' },
+    });
     expect(applied).toMatchObject({ state: 'approved', decidedBy: 'user', editedArgs: { path: 'b' } });
   });
 
@@ -64,17 +90,34 @@ describe('approvals', () => {
     expect(classifyCall('server', rules, 'fs_write', { path: '/tmp/x' })).toBe('server');
     expect(classifyCall('server', rules, 'shell_run', {})).toBe('approval');
     expect(classifyCall('client', rules, 'shell_run', {})).toBe('client');
-    expect(classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', exists: true }] }], 'pay', { opts: { amount: 5 } })).toBe('approval');
-    expect(classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', equals: 5 }] }], 'pay', { opts: { amount: 6 } })).toBe('server');
+    expect(
+      classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', exists: true }] }], 'pay', {
+        opts: { amount: 5 },
+      }),
+    ).toBe('approval');
+    expect(
+      classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', equals: 5 }] }], 'pay', {
+        opts: { amount: 6 },
+      }),
+    ).toBe('server');
   });
 });
 
 describe('resolver policy', () => {
   it('switches once per budget rule crossed, with the reason', () => {
-    const policy = resolverPolicy('a/big', [], { budget: [{ afterTokens: 100, model: 'a/small' }, { afterCostUsd: 1, model: 'a/tiny' }] });
+    const policy = resolverPolicy('a/big', [], {
+      budget: [
+        { afterTokens: 100, model: 'a/small' },
+        { afterCostUsd: 1, model: 'a/tiny' },
+      ],
+    });
     const state = initialResolverState(policy);
     expect(resolveTurnModel(policy, state, { totalTokens: 50, costUsd: 0 })).toBeUndefined();
-    expect(resolveTurnModel(policy, state, { totalTokens: 150, costUsd: 0 })).toEqual({ from: 'a/big', to: 'a/small', reason: 'budget: 150 tokens spent (threshold 100)' });
+    expect(resolveTurnModel(policy, state, { totalTokens: 150, costUsd: 0 })).toEqual({
+      from: 'a/big',
+      to: 'a/small',
+      reason: 'budget: 150 tokens spent (threshold 100)',
+    });
     expect(resolveTurnModel(policy, state, { totalTokens: 200, costUsd: 0.5 })).toBeUndefined();
     expect(resolveTurnModel(policy, state, { totalTokens: 300, costUsd: 1.2 })?.to).toBe('a/tiny');
     expect(state.switches).toBe(2);
@@ -84,8 +127,14 @@ describe('resolver policy', () => {
     const policy = resolverPolicy('a/one', ['b/two', 'c/three']);
     const state = initialResolverState(policy);
     expect(failoverAfter(policy, state, { type: LLM_FAILURE.badRequest, retryable: false })).toBeUndefined();
-    expect(failoverAfter(policy, state, { type: LLM_FAILURE.overloaded, retryable: true })).toEqual({ from: 'a/one', to: 'b/two', reason: 'failover: a/one overloaded' });
-    expect(failoverAfter(policy, state, { type: LLM_FAILURE.serverError, retryable: true })?.reason).toBe('failover: b/two LlmServerError after 3 attempts');
+    expect(failoverAfter(policy, state, { type: LLM_FAILURE.overloaded, retryable: true })).toEqual({
+      from: 'a/one',
+      to: 'b/two',
+      reason: 'failover: a/one overloaded',
+    });
+    expect(failoverAfter(policy, state, { type: LLM_FAILURE.serverError, retryable: true })?.reason).toBe(
+      'failover: b/two LlmServerError after 3 attempts',
+    );
     expect(failoverAfter(policy, state, { type: LLM_FAILURE.serverError, retryable: true })).toBeUndefined();
   });
 
@@ -132,12 +181,22 @@ describe('token estimates', () => {
       timestamp: 0,
     };
     expect(estimateBodyTokens(m)).toBe(4 + 10 + 1 + Math.ceil('{"a":1}'.length / 4));
-    expect(estimateBodyTokens({ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(10_000) }] })).toBe(4 + 1200);
+    expect(
+      estimateBodyTokens({
+        role: 'user',
+        content: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(10_000) }],
+      }),
+    ).toBe(4 + 1200);
   });
 });
 
 describe('context plan', () => {
-  const meta = (seq: number, kind: MessageMeta['kind'], tokens: number, extra: Partial<MessageMeta> = {}): MessageMeta => ({ seq, kind, hash: `h${seq}`, tokens, ...extra });
+  const meta = (
+    seq: number,
+    kind: MessageMeta['kind'],
+    tokens: number,
+    extra: Partial<MessageMeta> = {},
+  ): MessageMeta => ({ seq, kind, hash: `h${seq}`, tokens, ...extra });
   const log = [
     meta(0, 'user', 100),
     meta(1, 'assistant', 500, { toolCallIds: ['a', 'b'] }),
@@ -197,9 +256,12 @@ describe('conversion to the provider view', () => {
 
   it('recites a plan as a todo list', () => {
     expect(planRecitation(undefined)).toBeUndefined();
-    expect(planRecitation([{ id: '1', title: 'search', done: true }, { id: '2', title: 'write', done: false }])).toBe(
-      'Current plan (todo list):\n[x] 1. search\n[ ] 2. write',
-    );
+    expect(
+      planRecitation([
+        { id: '1', title: 'search', done: true },
+        { id: '2', title: 'write', done: false },
+      ]),
+    ).toBe('Current plan (todo list):\n[x] 1. search\n[ ] 2. write');
   });
 });
 
@@ -240,7 +302,14 @@ describe('limits, queues, events, state', () => {
     state.steering.push({ id: 's', text: 'later' });
     state.approvals.push(pending({ state: 'approved' }));
     const restored = restoreState(config, JSON.parse(JSON.stringify(carryState(state))));
-    expect(restored).toMatchObject({ conversationId: 'conv-1', turn: 4, turnsThisRun: 0, runs: 2, steering: [{ id: 's', text: 'later' }], approvals: [] });
+    expect(restored).toMatchObject({
+      conversationId: 'conv-1',
+      turn: 4,
+      turnsThisRun: 0,
+      runs: 2,
+      steering: [{ id: 's', text: 'later' }],
+      approvals: [],
+    });
     state.stopReason = 'max_turns';
     state.status = 'completed';
     expect(Object.keys(resultOf('id-1', state))).toEqual(

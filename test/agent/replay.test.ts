@@ -31,7 +31,10 @@ const AGENT_PATHS = [
 ];
 
 function load(names: string[]): HistoryAndWorkflowId[] {
-  return names.map((name) => ({ workflowId: name, history: JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, `${name}.json`), 'utf8')) }));
+  return names.map((name) => ({
+    workflowId: name,
+    history: JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, `${name}.json`), 'utf8')),
+  }));
 }
 
 async function replay(bundle: { codePath: string }, histories: HistoryAndWorkflowId[]): Promise<ReplayResult[]> {

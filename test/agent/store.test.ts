@@ -26,15 +26,23 @@ describe('file content store', () => {
     await expect(store.get('0'.repeat(64))).rejects.toMatchObject({ code: 'not_found' });
     await expect(store.get('../../etc/passwd')).rejects.toMatchObject({ code: 'bad_input' });
     const h = await store.put('x');
-    await store.writeEntries('conv', [{ seq: 0, kind: 'user', hash: h }, { seq: 2, kind: 'user', hash: h }]);
+    await store.writeEntries('conv', [
+      { seq: 0, kind: 'user', hash: h },
+      { seq: 2, kind: 'user', hash: h },
+    ]);
     await expect(store.readEntries('conv', 0, 3)).rejects.toThrow(StoreError);
-    await expect(store.readEntries('conv', 0, 3)).rejects.toMatchObject({ code: 'gap', message: expect.stringContaining('position 1') });
+    await expect(store.readEntries('conv', 0, 3)).rejects.toMatchObject({
+      code: 'gap',
+      message: expect.stringContaining('position 1'),
+    });
     await expect(store.readEntries('other', 0, 1)).rejects.toMatchObject({ code: 'gap' });
   });
 
   it('keeps entries written concurrently and out of order, a rewrite at a position wins', async () => {
     const hashes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.put({ n: i })));
-    await Promise.all(hashes.map((hash, seq) => store.writeEntries('conv', [{ seq: 19 - seq, kind: 'toolResult', hash }])));
+    await Promise.all(
+      hashes.map((hash, seq) => store.writeEntries('conv', [{ seq: 19 - seq, kind: 'toolResult', hash }])),
+    );
     await store.writeEntries('conv', [{ seq: 5, kind: 'assistant', hash: hashes[0] }]);
     const entries = await store.readEntries('conv', 0, 20);
     expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));

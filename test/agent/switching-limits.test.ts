@@ -5,7 +5,12 @@ import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { CHEAP, FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
 import type { StartAgentOptions } from '../../src/client/index';
 
-const hookLog: { turnEnds: HookTurnEndInput[]; messages: HookMessageInput[]; errors: HookErrorInput[]; stopAtTurn?: number } = {
+const hookLog: {
+  turnEnds: HookTurnEndInput[];
+  messages: HookMessageInput[];
+  errors: HookErrorInput[];
+  stopAtTurn?: number;
+} = {
   turnEnds: [],
   messages: [],
   errors: [],
@@ -30,7 +35,8 @@ const hooks = {
   },
 };
 
-const switches = (events: AgentEvent[]) => events.filter((e): e is Extract<AgentEvent, { type: 'provider_switch' }> => e.type === 'provider_switch');
+const switches = (events: AgentEvent[]) =>
+  events.filter((e): e is Extract<AgentEvent, { type: 'provider_switch' }> => e.type === 'provider_switch');
 
 describe('provider switching', () => {
   let fx: AgentFixture;
@@ -54,12 +60,19 @@ describe('provider switching', () => {
   }
 
   it('a 529 storm on the primary fails over to the fallback, recorded as an event with its reason', async () => {
-    fx.fake.script(reply.error(529), reply.error(529), reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]), reply.text('3'));
+    fx.fake.script(
+      reply.error(529),
+      reply.error(529),
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]),
+      reply.text('3'),
+    );
     fx.fake.respond(() => reply.error(529));
     const { result, state } = await run({ model: PRIMARY, fallbacks: [FALLBACK] }, 'agent-failover');
     expect(result).toMatchObject({ status: 'completed', finalText: '3', model: FALLBACK });
     expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'openai', 'openai', 'openai']);
-    expect(switches(state.events)).toEqual([expect.objectContaining({ fromModel: PRIMARY, toModel: FALLBACK, reason: expect.stringContaining('overloaded') })]);
+    expect(switches(state.events)).toEqual([
+      expect.objectContaining({ fromModel: PRIMARY, toModel: FALLBACK, reason: expect.stringContaining('overloaded') }),
+    ]);
     const failure = state.events.find((e) => e.type === 'model_failure');
     expect(failure).toMatchObject({ model: PRIMARY, failureType: 'LlmOverloaded', retryable: true });
     expect(state.messages.filter((m) => m.kind === 'assistant').map((m) => m.model)).toEqual([FALLBACK, FALLBACK]);
@@ -78,14 +91,23 @@ describe('provider switching', () => {
       reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 2 } }], { usage: { input: 600, output: 20 } }),
       reply.text('4', { usage: { input: 50, output: 5 } }),
     );
-    const { result, state } = await run({ model: PRIMARY, budget: [{ afterTokens: 500, model: CHEAP }] }, 'agent-budget-switch');
+    const { result, state } = await run(
+      { model: PRIMARY, budget: [{ afterTokens: 500, model: CHEAP }] },
+      'agent-budget-switch',
+    );
     expect(result).toMatchObject({ status: 'completed', model: CHEAP, turns: 2 });
     expect(fx.fake.requests.map((r) => [r.api, r.body.model])).toEqual([
       ['anthropic', 'claude-sonnet-4-6'],
       ['openai', 'gpt-4.1-nano'],
     ]);
     expect(fx.fake.requests[1].error).toBeUndefined();
-    expect(switches(state.events)).toEqual([expect.objectContaining({ fromModel: PRIMARY, toModel: CHEAP, reason: 'budget: 620 tokens spent (threshold 500)' })]);
+    expect(switches(state.events)).toEqual([
+      expect.objectContaining({
+        fromModel: PRIMARY,
+        toModel: CHEAP,
+        reason: 'budget: 620 tokens spent (threshold 500)',
+      }),
+    ]);
     expect(state.messages.filter((m) => m.kind === 'assistant').map((m) => m.model)).toEqual([PRIMARY, CHEAP]);
   });
 
@@ -93,8 +115,15 @@ describe('provider switching', () => {
     hookLog.errors.length = 0;
     fx.fake.script(reply.error(401));
     const { result, state } = await run({ model: PRIMARY, hooks: { onError: 'notifyError' } });
-    expect(result).toMatchObject({ status: 'failed', stopReason: 'error', error: { type: 'LlmAuthentication', retryable: false } });
-    expect(state.events.find((e) => e.type === 'error')).toMatchObject({ failureType: 'LlmAuthentication', retryable: false });
+    expect(result).toMatchObject({
+      status: 'failed',
+      stopReason: 'error',
+      error: { type: 'LlmAuthentication', retryable: false },
+    });
+    expect(state.events.find((e) => e.type === 'error')).toMatchObject({
+      failureType: 'LlmAuthentication',
+      retryable: false,
+    });
     expect(hookLog.errors).toEqual([expect.objectContaining({ failureType: 'LlmAuthentication', retryable: false })]);
   });
 });
@@ -119,7 +148,8 @@ describe('limits and hooks', () => {
       return { result, state: await agents.state(id) };
     });
   }
-  const adding = (usage?: { input: number; output: number }) => reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 1 } }], usage ? { usage } : {});
+  const adding = (usage?: { input: number; output: number }) =>
+    reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 1 } }], usage ? { usage } : {});
 
   it('max turns', async () => {
     fx.fake.script(adding(), adding(), adding());
@@ -156,7 +186,10 @@ describe('limits and hooks', () => {
     hookLog.messages.length = 0;
     hookLog.stopAtTurn = 2;
     fx.fake.script(adding({ input: 10, output: 5 }), adding(), adding());
-    const { result, state } = await run({ model: PRIMARY, hooks: { onTurnEnd: 'creditCheck', onMessage: 'persistMessage' } }, 'agent-hooks');
+    const { result, state } = await run(
+      { model: PRIMARY, hooks: { onTurnEnd: 'creditCheck', onMessage: 'persistMessage' } },
+      'agent-hooks',
+    );
     hookLog.stopAtTurn = undefined;
     expect(result).toMatchObject({ stopReason: 'hook_stopped', turns: 2 });
     expect(hookLog.turnEnds.map((t) => t.turn)).toEqual([1, 2]);
@@ -170,10 +203,15 @@ describe('limits and hooks', () => {
     expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'toolResult']);
   });
 
-  it('an on-turn-end hook that keeps failing ends the run with an error, and the turn\'s tool calls get results', async () => {
+  it("an on-turn-end hook that keeps failing ends the run with an error, and the turn's tool calls get results", async () => {
     fx.fake.script(adding());
     const { result, state } = await run({ model: PRIMARY, hooks: { onTurnEnd: 'brokenCreditCheck' } });
-    expect(result).toMatchObject({ status: 'failed', stopReason: 'error', turns: 1, error: { type: 'HookFailed', retryable: false } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      stopReason: 'error',
+      turns: 1,
+      error: { type: 'HookFailed', retryable: false },
+    });
     expect(result.error?.message).toContain('credit service down');
     expect(state.events.find((e) => e.type === 'hook_failed')).toMatchObject({ hook: 'onTurnEnd' });
     expect(fx.calls).toEqual([]);
@@ -182,10 +220,15 @@ describe('limits and hooks', () => {
 
   it('a per-tool timeout override stops the tool itself: one attempt, an error result the model can read', async () => {
     fx.resetLatch();
-    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'T' }, id: 'toolu_slow' }]), reply.text('It timed out.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'T' }, id: 'toolu_slow' }]),
+      reply.text('It timed out.'),
+    );
     const { result } = await run({ model: PRIMARY, limits: { toolTimeoutsMs: { slow_step: 1000 } } });
     expect(result).toMatchObject({ stopReason: 'completed', finalText: 'It timed out.' });
-    const messages = fx.fake.requests[1].body.messages as { content: { type: string; content?: unknown; is_error?: boolean }[] }[];
+    const messages = fx.fake.requests[1].body.messages as {
+      content: { type: string; content?: unknown; is_error?: boolean }[];
+    }[];
     const toolResult = messages[2].content.find((b) => b.type === 'tool_result');
     expect(toolResult?.is_error).toBe(true);
     // The worker's own deadline (the run's 1000 ms, not the tool's default) answered, not an activity timeout.

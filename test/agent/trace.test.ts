@@ -10,22 +10,63 @@ import { FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit'
 const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 2 };
 const events: AgentEvent[] = [
   { type: 'turn_start', model: PRIMARY, at: 1_000, turn: 1 },
-  { type: 'model_failure', model: PRIMARY, failureType: 'LlmOverloaded', retryable: true, message: '529', at: 1_100, turn: 1 },
-  { type: 'turn_end', model: PRIMARY, provider: 'anthropic', stopReason: 'toolUse', toolCalls: 2, usage, at: 1_400, turn: 1 },
+  {
+    type: 'model_failure',
+    model: PRIMARY,
+    failureType: 'LlmOverloaded',
+    retryable: true,
+    message: '529',
+    at: 1_100,
+    turn: 1,
+  },
+  {
+    type: 'turn_end',
+    model: PRIMARY,
+    provider: 'anthropic',
+    stopReason: 'toolUse',
+    toolCalls: 2,
+    usage,
+    at: 1_400,
+    turn: 1,
+  },
   { type: 'tool_execution', toolCallId: 'a', tool: 'add', durationMs: 30, isError: false, at: 1_450, turn: 1 },
   { type: 'tool_execution', toolCallId: 'b', tool: 'constructor', durationMs: 70, isError: true, at: 1_500, turn: 1 },
   { type: 'steering', messageId: 'm', skippedTools: ['add'], at: 1_510, turn: 1 },
-  { type: 'tool_execution', toolCallId: 'c', tool: 'add', durationMs: 0, isError: true, skipped: 'the user redirected', at: 1_510, turn: 1 },
+  {
+    type: 'tool_execution',
+    toolCallId: 'c',
+    tool: 'add',
+    durationMs: 0,
+    isError: true,
+    skipped: 'the user redirected',
+    at: 1_510,
+    turn: 1,
+  },
   { type: 'turn_start', model: PRIMARY, at: 1_600, turn: 2 },
-  { type: 'turn_end', model: PRIMARY, provider: 'anthropic', stopReason: 'stop', toolCalls: 0, usage, at: 2_000, turn: 2 },
+  {
+    type: 'turn_end',
+    model: PRIMARY,
+    provider: 'anthropic',
+    stopReason: 'stop',
+    toolCalls: 0,
+    usage,
+    at: 2_000,
+    turn: 2,
+  },
   { type: 'done', stopReason: 'completed', finalText: 'ok', turns: 2, usage, costUsd: 0, at: 2_000, turn: 2 },
 ];
 
 describe('trace statistics', () => {
-  it('fold model time, failures and each tool\'s calls, errors, skips and time, whatever the tool is called', () => {
+  it("fold model time, failures and each tool's calls, errors, skips and time, whatever the tool is called", () => {
     const stats = emptyStats(900);
     for (const e of events) recordStats(stats, e);
-    expect(stats).toMatchObject({ modelCalls: 2, modelMs: 400 + 400, modelFailures: 1, firstAnswerMs: 500, lastEventAt: 2_000 });
+    expect(stats).toMatchObject({
+      modelCalls: 2,
+      modelMs: 400 + 400,
+      modelFailures: 1,
+      firstAnswerMs: 500,
+      lastEventAt: 2_000,
+    });
     expect(stats.tools).toEqual({
       add: { calls: 1, errors: 0, skipped: 1, totalMs: 30, maxMs: 30 },
       constructor: { calls: 1, errors: 1, skipped: 0, totalMs: 70, maxMs: 70 },
@@ -67,21 +108,42 @@ describe('trace of a run on a real server', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Add things.', model: PRIMARY, fallbacks: [FALLBACK], continueAsNewAfterTurns: 1 });
+      const id = await agents.start({
+        task: 'Add things.',
+        model: PRIMARY,
+        fallbacks: [FALLBACK],
+        continueAsNewAfterTurns: 1,
+      });
       await agents.result(id);
       const trace = await agents.trace(id);
-      expect(trace).toMatchObject({ status: 'completed', stopReason: 'completed', turns: 3, modelCalls: 3, modelFailures: 1, finalText: 'Sums done.' });
+      expect(trace).toMatchObject({
+        status: 'completed',
+        stopReason: 'completed',
+        turns: 3,
+        modelCalls: 3,
+        modelFailures: 1,
+        finalText: 'Sums done.',
+      });
       // Two runs continued as new, yet every call is counted.
-      expect(trace.tools).toEqual({ add: { calls: 3, errors: 1, skipped: 0, totalMs: expect.any(Number), maxMs: expect.any(Number) } });
+      expect(trace.tools).toEqual({
+        add: { calls: 3, errors: 1, skipped: 0, totalMs: expect.any(Number), maxMs: expect.any(Number) },
+      });
       expect(trace.elapsedMs).toBeGreaterThanOrEqual(trace.modelMs ?? 0);
       expect(trace.firstAnswerMs).toBeGreaterThan(0);
       // Independent calls of a turn run in parallel: they are listed as they finished.
-      expect(trace.steps.map((s) => [s.turn, s.tools.map((t) => `${t.toolCallId}${t.isError ? '!' : ''}`).sort()])).toEqual([
+      expect(
+        trace.steps.map((s) => [s.turn, s.tools.map((t) => `${t.toolCallId}${t.isError ? '!' : ''}`).sort()]),
+      ).toEqual([
         [1, ['call_t1', 'call_t2']],
         [2, ['call_t3!']],
         [3, []],
       ]);
-      expect(trace.steps[0].notes).toEqual(expect.arrayContaining([`${PRIMARY} failed: LlmOverloaded`, expect.stringMatching(/^switched .* -> openai\/gpt-4o-mini/)]));
+      expect(trace.steps[0].notes).toEqual(
+        expect.arrayContaining([
+          `${PRIMARY} failed: LlmOverloaded`,
+          expect.stringMatching(/^switched .* -> openai\/gpt-4o-mini/),
+        ]),
+      );
 
       const cli = agentCli(client, taskQueue);
       const text = await cli.run('trace', id);

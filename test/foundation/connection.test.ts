@@ -22,8 +22,17 @@ describe('connection settings from Temporal environment variables', () => {
   });
 
   it('reads address, namespace and task queue', () => {
-    const settings = connectionSettingsFromEnv({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_NAMESPACE: 'agents', DURABLE_AGENTS_TASK_QUEUE: 'q' });
-    expect(settings).toMatchObject({ address: 'temporal:7233', addressFromEnv: true, namespace: 'agents', taskQueue: 'q' });
+    const settings = connectionSettingsFromEnv({
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_NAMESPACE: 'agents',
+      DURABLE_AGENTS_TASK_QUEUE: 'q',
+    });
+    expect(settings).toMatchObject({
+      address: 'temporal:7233',
+      addressFromEnv: true,
+      namespace: 'agents',
+      taskQueue: 'q',
+    });
   });
 
   it('loads the mTLS client certificate pair, CA and server name from files', () => {
@@ -46,8 +55,8 @@ describe('connection settings from Temporal environment variables', () => {
   });
 
   it('names the variable and the path of an unreadable certificate', () => {
-    expect(() => connectionSettingsFromEnv({ TEMPORAL_TLS_CERT: '/nonexistent/c.pem', TEMPORAL_TLS_KEY: '/nonexistent/k.pem' })).toThrow(
-      /^TEMPORAL_TLS_CERT=\/nonexistent\/c\.pem cannot be read \(.+\): fix the path\.$/,
-    );
+    expect(() =>
+      connectionSettingsFromEnv({ TEMPORAL_TLS_CERT: '/nonexistent/c.pem', TEMPORAL_TLS_KEY: '/nonexistent/k.pem' }),
+    ).toThrow(/^TEMPORAL_TLS_CERT=\/nonexistent\/c\.pem cannot be read \(.+\): fix the path\.$/);
   });
 });

@@ -14,14 +14,25 @@ import { HISTORIES_DIR, testConnection, workflowBundle } from '../kit/temporal';
 const temporalCli = process.env.DURABLE_AGENTS_TEST_CLI!;
 
 async function startDevServerCommand(port: number, uiPort: number, dbFilename: string) {
-  const child = spawnCli(['dev-server', '--port', String(port), '--ui-port', String(uiPort), '--db-filename', dbFilename]);
+  const child = spawnCli([
+    'dev-server',
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--db-filename',
+    dbFilename,
+  ]);
   const output = await waitForOutput(child, /Press Ctrl-C to stop/);
   return { child, output };
 }
 
-async function replayAgainstCurrentCode(...histories: { workflowId: string; history: unknown }[]): Promise<ReplayResult[]> {
+async function replayAgainstCurrentCode(
+  ...histories: { workflowId: string; history: unknown }[]
+): Promise<ReplayResult[]> {
   const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle() }, histories)) results.push(result);
+  for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle() }, histories))
+    results.push(result);
   return results;
 }
 
@@ -62,21 +73,38 @@ describe('dev-server and demo commands', () => {
       expect(demo.stdout).toContain(`using the server already running at ${address}`);
       workflowId = /^Workflow: (\S+)/m.exec(demo.stdout)![1];
       expect(demo.stdout).toContain('Result (completed, 3 turns, anthropic/claude-sonnet-4-6');
-      expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/${workflowId}/`);
+      expect(demo.stdout).toContain(
+        `Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/${workflowId}/`,
+      );
 
-      const listed = execFileSync(temporalCli, ['workflow', 'list', '--address', address, '--query', `WorkflowId="${workflowId}"`, '-o', 'json'], {
-        encoding: 'utf8',
-      });
-      expect(JSON.parse(listed)).toEqual([expect.objectContaining({ execution: expect.objectContaining({ workflowId }), status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' })]);
+      const listed = execFileSync(
+        temporalCli,
+        ['workflow', 'list', '--address', address, '--query', `WorkflowId="${workflowId}"`, '-o', 'json'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(JSON.parse(listed)).toEqual([
+        expect.objectContaining({
+          execution: expect.objectContaining({ workflowId }),
+          status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED',
+        }),
+      ]);
 
       // The recording script itself, into a scratch directory; RECORD_HISTORIES=1 also refreshes the committed one.
       const recordInto = (dir: string) =>
-        execFileSync(process.execPath, ['-r', './scripts/register-ts.js', 'scripts/record-history.ts', workflowId, '--name', 'demo', '--dir', dir], {
-          cwd: REPO_ROOT,
-          env: { ...process.env, TEMPORAL_ADDRESS: address },
-          encoding: 'utf8',
-        });
-      expect(recordInto(path.join(dir, 'histories'))).toContain(`Recorded reactAgentWorkflow ${workflowId} (COMPLETED)`);
+        execFileSync(
+          process.execPath,
+          ['-r', './scripts/register-ts.js', 'scripts/record-history.ts', workflowId, '--name', 'demo', '--dir', dir],
+          {
+            cwd: REPO_ROOT,
+            env: { ...process.env, TEMPORAL_ADDRESS: address },
+            encoding: 'utf8',
+          },
+        );
+      expect(recordInto(path.join(dir, 'histories'))).toContain(
+        `Recorded reactAgentWorkflow ${workflowId} (COMPLETED)`,
+      );
       const fresh = JSON.parse(fs.readFileSync(path.join(dir, 'histories', 'demo.json'), 'utf8'));
       const [replayed] = await replayAgainstCurrentCode({ workflowId, history: fresh });
       expect(replayed.error).toBeUndefined();
@@ -113,18 +141,33 @@ describe('dev-server and demo commands', () => {
     expect(demo.stdout).toMatch(/^ {2}\[turn 2\] tool fs_read \(\S+\) ran in \d+ ms$/m);
     expect(demo.stdout).toMatch(/^ {2}\[turn 3\] done \(completed\) after 3 turns/m);
     // The scripted model answers from the notes file the fs_read tool really read.
-    expect(demo.stdout).toMatch(/^Result \(completed, 3 turns, .*\): Still open: Record the replay histories; Ship the docker-compose stack\.$/m);
+    expect(demo.stdout).toMatch(
+      /^Result \(completed, 3 turns, .*\): Still open: Record the replay histories; Ship the docker-compose stack\.$/m,
+    );
     expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/demo-`);
     expect(fs.statSync(path.join(dir, '.temporal', 'dev.db')).size).toBeGreaterThan(0);
   });
 
   it('registers the search attributes on a plain `temporal server start-dev` before running', async () => {
     const port = await freePort();
-    const plain = spawn(temporalCli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error']);
+    const plain = spawn(temporalCli, [
+      'server',
+      'start-dev',
+      '--headless',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--log-level',
+      'error',
+    ]);
     try {
       const address = `127.0.0.1:${port}`;
       while (!(await serves(address))) await new Promise((resolve) => setTimeout(resolve, 200));
-      const demo = await runCli(['demo', '--no-wait', '--port', String(port)], { env: demoEnv(), cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'da-plain-')) });
+      const demo = await runCli(['demo', '--no-wait', '--port', String(port)], {
+        env: demoEnv(),
+        cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'da-plain-')),
+      });
       expect(demo.stderr).toBe('');
       expect(demo.stdout).toContain(`using the server already running at ${address}`);
       expect(demo.stdout).toContain('Temporal: registered the search attributes DurableAgentKind, DurableAgentPhase');
@@ -142,14 +185,23 @@ describe('dev-server and demo commands', () => {
     try {
       const { address } = await testConnection();
       const demo = await runCli(['demo', '--no-wait'], {
-        env: { ...demoEnv(), TEMPORAL_ADDRESS: address, ANTHROPIC_API_KEY: 'demo-key', ANTHROPIC_BASE_URL: provider.anthropicBaseUrl() },
+        env: {
+          ...demoEnv(),
+          TEMPORAL_ADDRESS: address,
+          ANTHROPIC_API_KEY: 'demo-key',
+          ANTHROPIC_BASE_URL: provider.anthropicBaseUrl(),
+        },
         cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'da-keyed-')),
       });
       expect(demo.stderr).toBe('');
       expect(demo.stdout).toContain('Model: anthropic/claude-haiku-4-5 (ANTHROPIC_API_KEY is set)');
       expect(demo.stdout).not.toContain('scripted model');
-      expect(demo.stdout).toMatch(/^Result \(completed, 1 turns, anthropic\/claude-haiku-4-5, .*\): Two items are open\.$/m);
-      expect(provider.requests.map((request) => [request.api, request.body.model, request.status])).toEqual([['anthropic', 'claude-haiku-4-5', 200]]);
+      expect(demo.stdout).toMatch(
+        /^Result \(completed, 1 turns, anthropic\/claude-haiku-4-5, .*\): Two items are open\.$/m,
+      );
+      expect(provider.requests.map((request) => [request.api, request.body.model, request.status])).toEqual([
+        ['anthropic', 'claude-haiku-4-5', 200],
+      ]);
     } finally {
       await provider.close();
     }

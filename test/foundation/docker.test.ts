@@ -6,7 +6,13 @@ import YAML from 'yaml';
 import { SEARCH_ATTRIBUTES } from '../../src/shared/constants';
 import { REPO_ROOT } from '../kit/env';
 
-type Service = { image?: string; build?: { context: string; dockerfile?: string }; environment?: Record<string, string>; command?: string[]; depends_on?: Record<string, { condition: string }> };
+type Service = {
+  image?: string;
+  build?: { context: string; dockerfile?: string };
+  environment?: Record<string, string>;
+  command?: string[];
+  depends_on?: Record<string, { condition: string }>;
+};
 
 const composeText = fs.readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
 const compose = YAML.parse(composeText) as { services: Record<string, Service> };
@@ -22,7 +28,8 @@ function composeSchemaValidator() {
     if (Array.isArray(node)) return node.forEach((item) => strip(item));
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (parentKey !== 'properties' && (key === 'id' || key === '$schema') && typeof value === 'string') delete (node as Record<string, unknown>)[key];
+      if (parentKey !== 'properties' && (key === 'id' || key === '$schema') && typeof value === 'string')
+        delete (node as Record<string, unknown>)[key];
       else strip(value, key);
     }
   };
@@ -62,7 +69,9 @@ describe('docker-compose.yml and Dockerfile (checked without a Docker engine)', 
     const script = (setup.command ?? []).join(' ');
     const registered = [...script.matchAll(/\b(DurableAgent\w+)=(\w+)/g)].map(([, name, type]) => [name, type]);
     expect(Object.fromEntries(registered)).toEqual(SEARCH_ATTRIBUTES);
-    expect(compose.services.worker.depends_on?.['temporal-setup']).toEqual({ condition: 'service_completed_successfully' });
+    expect(compose.services.worker.depends_on?.['temporal-setup']).toEqual({
+      condition: 'service_completed_successfully',
+    });
   });
 
   it('builds the worker with the ahead-of-time workflow bundle and runs it as the worker command', () => {
@@ -82,7 +91,16 @@ describe('docker-compose.yml and Dockerfile (checked without a Docker engine)', 
   // Debian's docker-compose 1.29 parses and interpolates without an engine. .ci/run installs it
   // and sets DURABLE_AGENTS_REQUIRE_DOCKER_COMPOSE=1, so there this check cannot be skipped.
   const required = process.env.DURABLE_AGENTS_REQUIRE_DOCKER_COMPOSE === '1';
-  (dockerCompose.status === 0 || required ? it : it.skip)('passes `docker-compose config -q` (Debian docker-compose 1.29)', () => {
-    expect(() => execFileSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
-  });
+  (dockerCompose.status === 0 || required ? it : it.skip)(
+    'passes `docker-compose config -q` (Debian docker-compose 1.29)',
+    () => {
+      expect(() =>
+        execFileSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+          stdio: 'pipe',
+        }),
+      ).not.toThrow();
+    },
+  );
 });

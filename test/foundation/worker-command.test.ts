@@ -8,14 +8,25 @@ describe('durable-agents worker', () => {
     const { address, client } = await testConnection();
     const taskQueue = `worker-${crypto.randomUUID()}`;
     const child = spawnCli(['worker', '--task-queue', taskQueue], {
-      env: { TEMPORAL_ADDRESS: address, DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath, DURABLE_AGENTS_LOG_LEVEL: 'WARN' },
+      env: {
+        TEMPORAL_ADDRESS: address,
+        DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath,
+        DURABLE_AGENTS_LOG_LEVEL: 'WARN',
+      },
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     try {
-      await waitForOutput(child, new RegExp(`Worker polling task queue "${taskQueue}" on ${address.replace(/[.]/g, '\\.')}`));
-      const result = await client.workflow.execute(helloWorkflow, { args: ['worker'], taskQueue, workflowId: `hello-${taskQueue}` });
+      await waitForOutput(
+        child,
+        new RegExp(`Worker polling task queue "${taskQueue}" on ${address.replace(/[.]/g, '\\.')}`),
+      );
+      const result = await client.workflow.execute(helloWorkflow, {
+        args: ['worker'],
+        taskQueue,
+        workflowId: `hello-${taskQueue}`,
+      });
       expect(result).toBe('Hello, worker!');
     } finally {
       child.kill('SIGTERM');

@@ -21,7 +21,9 @@ export function agentCli(client: Client, taskQueue: string, env: NodeJS.ProcessE
         own += text;
         printed += text;
       };
-      const program = new Command('durable-agents').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+      const program = new Command('durable-agents')
+        .exitOverride()
+        .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
       registerAgentCommands(program, {
         connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
         out: (text) => print(`${text}\n`),

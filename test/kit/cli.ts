@@ -18,7 +18,10 @@ export interface CliOptions {
 
 /** `node` with the TypeScript hook, running the CLI entry (src/client.ts) from source. */
 function cliCommand(args: string[]): [string, string[]] {
-  return [process.execPath, ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), path.join(REPO_ROOT, 'src', 'client.ts'), ...args]];
+  return [
+    process.execPath,
+    ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), path.join(REPO_ROOT, 'src', 'client.ts'), ...args],
+  ];
 }
 
 function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
@@ -28,7 +31,11 @@ function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
 /** Starts the CLI as a new process, as a user would from a shell. */
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
   const [command, argv] = cliCommand(args);
-  return spawn(command, argv, { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(command, argv, {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: cliEnv(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Runs the CLI to completion and collects its output. */
@@ -58,7 +65,9 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<str
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`process exited (${code}) before printing ${pattern}: ${seen}${errors}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`process exited (${code}) before printing ${pattern}: ${seen}${errors}`)),
+    );
   });
 }
 

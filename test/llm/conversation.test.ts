@@ -37,16 +37,23 @@ async function converse(spec: string, call: Call): Promise<AssistantMessage[]> {
   messages.push(first, user('Look at the README and the src folder.'));
   const second = await call(spec, messages);
   messages.push(second);
-  for (const tc of toolCallsOf(second)) messages.push(toolResult(tc.id, tc.name, `contents of ${String(tc.arguments.path)}`));
+  for (const tc of toolCallsOf(second))
+    messages.push(toolResult(tc.id, tc.name, `contents of ${String(tc.arguments.path)}`));
   const third = await call(spec, messages);
   return [first, second, third];
 }
 
 describe('one conversation through every adapter', () => {
   const viaComplete: Call = (spec, messages) =>
-    complete({ model: spec, systemPrompt: 'You are terse.', messages, options: { tools: TOOLS } }, { config: configFor(fake) });
+    complete(
+      { model: spec, systemPrompt: 'You are terse.', messages, options: { tools: TOOLS } },
+      { config: configFor(fake) },
+    );
   const viaStream: Call = (spec, messages) =>
-    streamMessage({ model: spec, systemPrompt: 'You are terse.', messages, options: { tools: TOOLS } }, { config: configFor(fake) });
+    streamMessage(
+      { model: spec, systemPrompt: 'You are terse.', messages, options: { tools: TOOLS } },
+      { config: configFor(fake) },
+    );
 
   const runs: Record<string, AssistantMessage[]> = {};
 
@@ -109,7 +116,10 @@ describe('stream events', () => {
       ]),
     );
     const events: StreamEvent[] = [];
-    for await (const e of stream({ model: 'anthropic/claude-sonnet-4-6', messages: [user('read it')], options: { tools: TOOLS } }, { config: configFor(fake) })) {
+    for await (const e of stream(
+      { model: 'anthropic/claude-sonnet-4-6', messages: [user('read it')], options: { tools: TOOLS } },
+      { config: configFor(fake) },
+    )) {
       events.push(e);
     }
     const types = events.map((e) => e.type);

@@ -34,8 +34,20 @@ const MATRIX: Row[] = [
   { name: '413', step: status(413), type: LLM_FAILURE.contextTooLong, retryable: false },
   { name: '422', step: status(422), type: LLM_FAILURE.badRequest, retryable: false },
   { name: '429 without retry headers', step: status(429), type: LLM_FAILURE.rateLimited, retryable: true },
-  { name: '429 with retry-after', step: status(429, { 'retry-after': '7' }), type: LLM_FAILURE.rateLimited, retryable: true, delayMs: 7000 },
-  { name: '429 with retry-after-ms', step: status(429, { 'retry-after-ms': '1500' }), type: LLM_FAILURE.rateLimited, retryable: true, delayMs: 1500 },
+  {
+    name: '429 with retry-after',
+    step: status(429, { 'retry-after': '7' }),
+    type: LLM_FAILURE.rateLimited,
+    retryable: true,
+    delayMs: 7000,
+  },
+  {
+    name: '429 with retry-after-ms',
+    step: status(429, { 'retry-after-ms': '1500' }),
+    type: LLM_FAILURE.rateLimited,
+    retryable: true,
+    delayMs: 1500,
+  },
   {
     name: '429 with both (retry-after-ms wins)',
     step: status(429, { 'retry-after-ms': '250', 'retry-after': '9' }),
@@ -46,7 +58,13 @@ const MATRIX: Row[] = [
   { name: '500', step: status(500), type: LLM_FAILURE.serverError, retryable: true },
   { name: '502', step: status(502), type: LLM_FAILURE.serverError, retryable: true },
   { name: '503', step: status(503), type: LLM_FAILURE.overloaded, retryable: true },
-  { name: '503 with retry-after', step: status(503, { 'retry-after': '3' }), type: LLM_FAILURE.overloaded, retryable: true, delayMs: 3000 },
+  {
+    name: '503 with retry-after',
+    step: status(503, { 'retry-after': '3' }),
+    type: LLM_FAILURE.overloaded,
+    retryable: true,
+    delayMs: 3000,
+  },
   { name: '529', step: status(529), type: LLM_FAILURE.overloaded, retryable: true },
   { name: 'connection reset', step: reply.reset(), type: LLM_FAILURE.connection, retryable: true },
   { name: 'timeout', step: reply.hang(), type: LLM_FAILURE.timeout, retryable: true },
@@ -97,8 +115,10 @@ async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailur
 
 const SPECS = ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1'];
 const MODES = {
-  complete: (spec: string, timeoutMs: number) => complete({ model: spec, messages: [user('hi')] }, { config: configFor(fake, {}, timeoutMs) }),
-  stream: (spec: string, timeoutMs: number) => streamMessage({ model: spec, messages: [user('hi')] }, { config: configFor(fake, {}, timeoutMs) }),
+  complete: (spec: string, timeoutMs: number) =>
+    complete({ model: spec, messages: [user('hi')] }, { config: configFor(fake, {}, timeoutMs) }),
+  stream: (spec: string, timeoutMs: number) =>
+    streamMessage({ model: spec, messages: [user('hi')] }, { config: configFor(fake, {}, timeoutMs) }),
 };
 
 describe('error matrix', () => {
@@ -123,23 +143,34 @@ describe('error matrix', () => {
 });
 
 describe('failures inside a stream', () => {
-  it.each(SPECS)('%s: an error event after HTTP 200 classifies by its body and is yielded before the throw', async (spec) => {
-    fake.script(reply.error(529, { inStream: true, errorType: spec.startsWith('anthropic') ? 'overloaded_error' : 'server_error', message: 'Overloaded' }));
-    const events: StreamEvent[] = [];
-    const failure = await failureOf(async () => {
-      for await (const e of stream({ model: spec, messages: [user('hi')] }, { config: configFor(fake) })) events.push(e);
-    });
-    const expected = spec.startsWith('anthropic') ? LLM_FAILURE.overloaded : LLM_FAILURE.serverError;
-    expect(failure.type).toBe(expected);
-    expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: expected, retryable: true });
-    expect(fake.requests).toHaveLength(1);
-  });
+  it.each(SPECS)(
+    '%s: an error event after HTTP 200 classifies by its body and is yielded before the throw',
+    async (spec) => {
+      fake.script(
+        reply.error(529, {
+          inStream: true,
+          errorType: spec.startsWith('anthropic') ? 'overloaded_error' : 'server_error',
+          message: 'Overloaded',
+        }),
+      );
+      const events: StreamEvent[] = [];
+      const failure = await failureOf(async () => {
+        for await (const e of stream({ model: spec, messages: [user('hi')] }, { config: configFor(fake) }))
+          events.push(e);
+      });
+      const expected = spec.startsWith('anthropic') ? LLM_FAILURE.overloaded : LLM_FAILURE.serverError;
+      expect(failure.type).toBe(expected);
+      expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: expected, retryable: true });
+      expect(fake.requests).toHaveLength(1);
+    },
+  );
 
   it.each(SPECS)('%s: a connection dropped mid-stream is a retryable connection failure', async (spec) => {
     fake.script(reply.text('This answer will never finish arriving.', { breakAfterEvents: 4 }));
     const events: StreamEvent[] = [];
     const failure = await failureOf(async () => {
-      for await (const e of stream({ model: spec, messages: [user('hi')] }, { config: configFor(fake) })) events.push(e);
+      for await (const e of stream({ model: spec, messages: [user('hi')] }, { config: configFor(fake) }))
+        events.push(e);
     });
     expect(failure.type).toBe(LLM_FAILURE.connection);
     expect(failure.nonRetryable).toBe(false);
@@ -155,20 +186,30 @@ describe('cancellation and configuration failures', () => {
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const failure = await failureOf(async () => {
-      for await (const e of stream({ model: spec, messages: [user('hi')] }, { signal: controller.signal, config: configFor(fake) })) {
+      for await (const e of stream(
+        { model: spec, messages: [user('hi')] },
+        { signal: controller.signal, config: configFor(fake) },
+      )) {
         events.push(e);
         if (e.type === 'textDelta') controller.abort();
       }
     });
     expect(failure.type).toBe(LLM_FAILURE.aborted);
-    expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: LLM_FAILURE.aborted, retryable: false });
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'error',
+      failureType: LLM_FAILURE.aborted,
+      retryable: false,
+    });
     expect(events.filter((e) => e.type === 'textDelta')).toHaveLength(1);
   });
 
   it.each(SPECS)('%s: aborting the signal cancels the call as a non-retryable LlmAborted', async (spec) => {
     fake.script(reply.hang());
     const controller = new AbortController();
-    const pending = complete({ model: spec, messages: [user('hi')] }, { signal: controller.signal, config: configFor(fake) });
+    const pending = complete(
+      { model: spec, messages: [user('hi')] },
+      { signal: controller.signal, config: configFor(fake) },
+    );
     while (fake.requests.length === 0) await new Promise((r) => setImmediate(r));
     controller.abort();
     const failure = await failureOf(() => pending);
@@ -176,33 +217,44 @@ describe('cancellation and configuration failures', () => {
     expect(failure.nonRetryable).toBe(true);
   });
 
-  it.each(SPECS)('%s: an activity cancellation (abort reason CancelledFailure) is rethrown so the activity ends cancelled', async (spec) => {
-    fake.script(reply.hang(), reply.text('slow', { eventDelayMs: 20 }));
-    const cancelled = new CancelledFailure('CANCELLED');
-    const whole = new AbortController();
-    const pending = complete({ model: spec, messages: [user('hi')] }, { signal: whole.signal, config: configFor(fake) });
-    while (fake.requests.length === 0) await new Promise((r) => setImmediate(r));
-    whole.abort(cancelled);
-    await expect(pending).rejects.toBe(cancelled);
+  it.each(SPECS)(
+    '%s: an activity cancellation (abort reason CancelledFailure) is rethrown so the activity ends cancelled',
+    async (spec) => {
+      fake.script(reply.hang(), reply.text('slow', { eventDelayMs: 20 }));
+      const cancelled = new CancelledFailure('CANCELLED');
+      const whole = new AbortController();
+      const pending = complete(
+        { model: spec, messages: [user('hi')] },
+        { signal: whole.signal, config: configFor(fake) },
+      );
+      while (fake.requests.length === 0) await new Promise((r) => setImmediate(r));
+      whole.abort(cancelled);
+      await expect(pending).rejects.toBe(cancelled);
 
-    const streamed = new AbortController();
-    const events: StreamEvent[] = [];
-    const thrown = await (async () => {
-      for await (const e of stream({ model: spec, messages: [user('hi')] }, { signal: streamed.signal, config: configFor(fake) })) {
-        events.push(e);
-        if (e.type === 'textDelta') streamed.abort(cancelled);
-      }
-    })().catch((e: unknown) => e);
-    expect(thrown).toBe(cancelled);
-    expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: LLM_FAILURE.aborted });
-  });
+      const streamed = new AbortController();
+      const events: StreamEvent[] = [];
+      const thrown = await (async () => {
+        for await (const e of stream(
+          { model: spec, messages: [user('hi')] },
+          { signal: streamed.signal, config: configFor(fake) },
+        )) {
+          events.push(e);
+          if (e.type === 'textDelta') streamed.abort(cancelled);
+        }
+      })().catch((e: unknown) => e);
+      expect(thrown).toBe(cancelled);
+      expect(events[events.length - 1]).toMatchObject({ type: 'error', failureType: LLM_FAILURE.aborted });
+    },
+  );
 
   it.each([
     ['anthropic/claude-sonnet-4-6', 'ANTHROPIC_API_KEY'],
     ['minimax/MiniMax-M2.5', 'MINIMAX_API_KEY'],
     ['openai/gpt-4.1', 'OPENAI_API_KEY'],
   ])('%s without a key fails before any request, naming %s', async (spec, envVar) => {
-    const failure = await failureOf(() => complete({ model: spec, messages: [user('hi')] }, { config: configFor(fake, { [envVar]: undefined }) }));
+    const failure = await failureOf(() =>
+      complete({ model: spec, messages: [user('hi')] }, { config: configFor(fake, { [envVar]: undefined }) }),
+    );
     expect(failure.type).toBe(LLM_FAILURE.authentication);
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain(envVar);
@@ -211,12 +263,17 @@ describe('cancellation and configuration failures', () => {
 
   it('openai-compatible needs no key but does need a base URL', async () => {
     fake.script(reply.text('ok'));
-    await expect(complete({ model: 'openai-compatible/llama3.1', messages: [user('hi')] }, { config: configFor(fake) })).resolves.toMatchObject({
+    await expect(
+      complete({ model: 'openai-compatible/llama3.1', messages: [user('hi')] }, { config: configFor(fake) }),
+    ).resolves.toMatchObject({
       stopReason: 'stop',
     });
     expect(fake.requests[0].headers.authorization).toBe('Bearer no-key');
     const failure = await failureOf(() =>
-      complete({ model: 'openai-compatible/llama3.1', messages: [user('hi')] }, { config: configFor(fake, { OPENAI_COMPATIBLE_BASE_URL: undefined }) }),
+      complete(
+        { model: 'openai-compatible/llama3.1', messages: [user('hi')] },
+        { config: configFor(fake, { OPENAI_COMPATIBLE_BASE_URL: undefined }) },
+      ),
     );
     expect(failure.type).toBe(LLM_FAILURE.config);
     expect(failure.message).toContain('OPENAI_COMPATIBLE_BASE_URL');
@@ -226,7 +283,10 @@ describe('cancellation and configuration failures', () => {
     const strict = await startFakeProvider({ apiKey: 'right' });
     try {
       const failure = await failureOf(() =>
-        complete({ model: 'anthropic/claude-sonnet-4-6', messages: [user('hi')] }, { config: configFor(strict, { ANTHROPIC_API_KEY: 'wrong' }) }),
+        complete(
+          { model: 'anthropic/claude-sonnet-4-6', messages: [user('hi')] },
+          { config: configFor(strict, { ANTHROPIC_API_KEY: 'wrong' }) },
+        ),
       );
       expect(failure.type).toBe(LLM_FAILURE.authentication);
       expect(strict.requests.map((r) => r.status)).toEqual([401]);

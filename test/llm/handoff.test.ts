@@ -14,7 +14,10 @@ const CLAUDE = 'anthropic/claude-sonnet-4-6';
 const COMPAT = 'openai-compatible/kimi-k2';
 const MINIMAX = 'minimax/MiniMax-M2.5';
 
-type Body = { messages: { role: string; content: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[]; thinking?: unknown };
+type Body = {
+  messages: { role: string; content: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+  thinking?: unknown;
+};
 const bodyOf = (r: RecordedRequest): Body => r.body as unknown as Body;
 const blocksOf = (r: RecordedRequest): { type: string; signature?: string; id?: string; tool_use_id?: string }[] =>
   bodyOf(r).messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string }[]) : []));
@@ -44,13 +47,20 @@ describe('a conversation handed between providers', () => {
           { type: 'thinking', thinking: 'Now the folder.' },
           { type: 'toolCall', id: 'functions.list_dir:0', name: 'list_dir', arguments: { path: 'src' } },
         ]),
-        reply.blocks([{ type: 'thinking', thinking: 'Both read; summarise.' }, { type: 'text', text: 'A README and two folders.' }]),
+        reply.blocks([
+          { type: 'thinking', thinking: 'Both read; summarise.' },
+          { type: 'text', text: 'A README and two folders.' },
+        ]),
         reply.text('Nothing else.'),
         reply.text('Agreed.'),
       );
 
       const claudeTurn = await step(CLAUDE);
-      expect(claudeTurn.content[0]).toMatchObject({ type: 'thinking', thinking: 'I need the README first.', signature: expect.stringMatching(/^sig_/) });
+      expect(claudeTurn.content[0]).toMatchObject({
+        type: 'thinking',
+        thinking: 'I need the README first.',
+        signature: expect.stringMatching(/^sig_/),
+      });
       const compatTurn = await step(COMPAT);
       expect(compatTurn.content[0]).toMatchObject({ type: 'thinking', thinking: 'Now the folder.' });
       expect(compatTurn.content[0]).not.toHaveProperty('signature');
@@ -80,7 +90,9 @@ describe('a conversation handed between providers', () => {
       // Back on Anthropic: Claude's own signed thinking returns verbatim, the other model's
       // reasoning does not, and the foreign tool id is mapped to Anthropic's pattern.
       const backBlocks = blocksOf(back);
-      expect(backBlocks.filter((b) => b.type === 'thinking').map((b) => b.signature)).toEqual([(claudeTurn.content[0] as { signature: string }).signature]);
+      expect(backBlocks.filter((b) => b.type === 'thinking').map((b) => b.signature)).toEqual([
+        (claudeTurn.content[0] as { signature: string }).signature,
+      ]);
       expect(JSON.stringify(bodyOf(back).messages)).not.toContain('Now the folder.');
       const ids = backBlocks.filter((b) => b.type === 'tool_use').map((b) => b.id ?? '');
       expect(ids).toHaveLength(2);
@@ -109,11 +121,17 @@ describe('a conversation handed between providers', () => {
     const turn = await streamMessage({ model: CLAUDE, messages: [user('go')], options }, { config });
     expect(turn.content[0]).toEqual({ type: 'thinking', thinking: 'EqQBCgIYAhIM-opaque', redacted: true });
     const tc = toolCallsOf(turn)[0];
-    await complete({ model: CLAUDE, messages: [user('go'), turn, toolResult(tc.id, tc.name, 'x')], options }, { config });
+    await complete(
+      { model: CLAUDE, messages: [user('go'), turn, toolResult(tc.id, tc.name, 'x')], options },
+      { config },
+    );
     const second = fake.requests[1];
     expect(second.status).toBe(200);
     expect(bodyOf(second).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    expect((bodyOf(second).messages[1].content as unknown[])[0]).toEqual({ type: 'redacted_thinking', data: 'EqQBCgIYAhIM-opaque' });
+    expect((bodyOf(second).messages[1].content as unknown[])[0]).toEqual({
+      type: 'redacted_thinking',
+      data: 'EqQBCgIYAhIM-opaque',
+    });
   });
 
   it('reasoning goes back to the compatible model that wrote it (DeepSeek thinking-mode rule), not elsewhere', async () => {
@@ -138,22 +156,31 @@ describe('a conversation handed between providers', () => {
     expect(bodyOf(other).messages[1]).not.toHaveProperty('reasoning_content');
   });
 
-  it.each(['complete', 'stream'] as const)('Gemini-style thought signatures on tool calls return with them to the same model only (%s)', async (mode) => {
-    const call = mode === 'complete' ? complete : streamMessage;
-    fake.script(reply.toolCalls([{ name: 'read_file', arguments: { path: 'a' }, thoughtSignature: true }]), reply.text('same model'), reply.text('other model'));
-    const config = configFor(fake);
-    const spec = 'openai-compatible/gemini-3-pro-preview';
-    const turn = await call({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config });
-    const tc = toolCallsOf(turn)[0];
-    expect(tc.providerExtras).toEqual({ extra_content: { google: { thought_signature: expect.stringMatching(/^sig_/) } } });
-    const messages: Message[] = [user('go'), turn, toolResult(tc.id, tc.name, 'x')];
-    await call({ model: spec, messages, options: { tools: TOOLS } }, { config });
-    await call({ model: 'openai/gpt-4.1', messages, options: { tools: TOOLS } }, { config });
-    const [, same, other] = fake.requests;
-    expect([same.status, other.status]).toEqual([200, 200]);
-    expect(JSON.stringify(bodyOf(same).messages[1])).toContain('thought_signature');
-    expect(JSON.stringify(bodyOf(other).messages[1])).not.toContain('thought_signature');
-  });
+  it.each(['complete', 'stream'] as const)(
+    'Gemini-style thought signatures on tool calls return with them to the same model only (%s)',
+    async (mode) => {
+      const call = mode === 'complete' ? complete : streamMessage;
+      fake.script(
+        reply.toolCalls([{ name: 'read_file', arguments: { path: 'a' }, thoughtSignature: true }]),
+        reply.text('same model'),
+        reply.text('other model'),
+      );
+      const config = configFor(fake);
+      const spec = 'openai-compatible/gemini-3-pro-preview';
+      const turn = await call({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config });
+      const tc = toolCallsOf(turn)[0];
+      expect(tc.providerExtras).toEqual({
+        extra_content: { google: { thought_signature: expect.stringMatching(/^sig_/) } },
+      });
+      const messages: Message[] = [user('go'), turn, toolResult(tc.id, tc.name, 'x')];
+      await call({ model: spec, messages, options: { tools: TOOLS } }, { config });
+      await call({ model: 'openai/gpt-4.1', messages, options: { tools: TOOLS } }, { config });
+      const [, same, other] = fake.requests;
+      expect([same.status, other.status]).toEqual([200, 200]);
+      expect(JSON.stringify(bodyOf(same).messages[1])).toContain('thought_signature');
+      expect(JSON.stringify(bodyOf(other).messages[1])).not.toContain('thought_signature');
+    },
+  );
 
   it('MiniMax thinking returns to the same MiniMax model only', async () => {
     fake.script(
@@ -185,17 +212,28 @@ describe('a conversation handed between providers', () => {
       ]),
     );
     const config = configFor(fake);
-    const claudeTurn = await complete({ model: CLAUDE, messages: [user('go')], options: { tools: TOOLS, thinkingBudget: 2048, maxTokens: 1024 } }, { config });
+    const claudeTurn = await complete(
+      { model: CLAUDE, messages: [user('go')], options: { tools: TOOLS, thinkingBudget: 2048, maxTokens: 1024 } },
+      { config },
+    );
     // Pretend MiniMax wrote Claude's turn: its signature is then sent to the MiniMax endpoint.
     const forged: AssistantMessage = { ...claudeTurn, provider: 'minimax', model: 'MiniMax-M2.5' };
     const tc = toolCallsOf(claudeTurn)[0];
     await expect(
-      complete({ model: MINIMAX, messages: [user('go'), forged, toolResult(tc.id, tc.name, 'x')], options: { tools: TOOLS } }, { config }),
+      complete(
+        { model: MINIMAX, messages: [user('go'), forged, toolResult(tc.id, tc.name, 'x')], options: { tools: TOOLS } },
+        { config },
+      ),
     ).rejects.toMatchObject({ type: 'LlmBadRequest', message: expect.stringContaining('Invalid `signature`') });
     // A call without its result is caught before any request (the fake-provider tests show the
     // APIs' own refusal of the same conversation).
     for (const spec of [CLAUDE, COMPAT]) {
-      await expect(complete({ model: spec, messages: [user('go'), claudeTurn, user('next')], options: { tools: TOOLS } }, { config })).rejects.toMatchObject({
+      await expect(
+        complete(
+          { model: spec, messages: [user('go'), claudeTurn, user('next')], options: { tools: TOOLS } },
+          { config },
+        ),
+      ).rejects.toMatchObject({
         type: 'LlmBadRequest',
         message: expect.stringContaining(`tool calls ${tc.id} have no result`),
       });

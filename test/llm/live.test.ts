@@ -6,13 +6,20 @@ import { complete, streamMessage } from '../../src/llm';
 import { toolCallsOf, type Message } from '../../src/shared/messages';
 import { TOOLS, toolResult, user } from './support';
 
-const specs = (process.env.DURABLE_AGENTS_LIVE_MODELS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const specs = (process.env.DURABLE_AGENTS_LIVE_MODELS ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const live = specs.length > 0 ? describe : describe.skip;
 
 live('live providers', () => {
   it.each(specs)('%s: a forced tool call, its result, and a final answer, with usage and cost', async (spec) => {
     const messages: Message[] = [user('Read the file named notes.txt, then tell me its first word.')];
-    const first = await complete({ model: spec, messages, options: { tools: TOOLS, toolChoice: { type: 'tool', name: 'read_file' }, maxTokens: 512 } });
+    const first = await complete({
+      model: spec,
+      messages,
+      options: { tools: TOOLS, toolChoice: { type: 'tool', name: 'read_file' }, maxTokens: 512 },
+    });
     const calls = toolCallsOf(first);
     expect(calls[0]).toMatchObject({ name: 'read_file', arguments: { path: expect.stringContaining('notes') } });
     messages.push(first, ...calls.map((c) => toolResult(c.id, c.name, 'Pineapples grow slowly.')));

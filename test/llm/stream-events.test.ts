@@ -1,6 +1,12 @@
 import { assembleMessage, MessageAssembler, type StreamEvent, type UsageEvent } from '../../src/shared/stream-events';
 
-const start: StreamEvent = { type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-6', responseId: 'msg_1', timestamp: 42 };
+const start: StreamEvent = {
+  type: 'start',
+  provider: 'anthropic',
+  model: 'claude-sonnet-4-6',
+  responseId: 'msg_1',
+  timestamp: 42,
+};
 const usage: UsageEvent = {
   type: 'usage',
   usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -39,10 +45,19 @@ describe('MessageAssembler', () => {
 
   it('a stream that stopped early gives the finished blocks and an error stop reason', () => {
     const assembler = new MessageAssembler();
-    for (const e of [start, { type: 'textEnd', index: 0, text: 'done part' }, { type: 'textStart', index: 1 }, { type: 'textDelta', index: 1, delta: 'cut' }] as StreamEvent[]) {
+    for (const e of [
+      start,
+      { type: 'textEnd', index: 0, text: 'done part' },
+      { type: 'textStart', index: 1 },
+      { type: 'textDelta', index: 1, delta: 'cut' },
+    ] as StreamEvent[]) {
       assembler.push(e);
     }
-    expect(assembler.message()).toMatchObject({ content: [{ type: 'text', text: 'done part' }], stopReason: 'error', errorMessage: 'Stream ended without a done event.' });
+    expect(assembler.message()).toMatchObject({
+      content: [{ type: 'text', text: 'done part' }],
+      stopReason: 'error',
+      errorMessage: 'Stream ended without a done event.',
+    });
     assembler.push({ type: 'error', failureType: 'LlmConnectionError', message: 'socket closed', retryable: true });
     expect(assembler.message()).toMatchObject({ stopReason: 'error', errorMessage: 'socket closed' });
   });

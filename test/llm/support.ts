@@ -11,7 +11,11 @@ export const EVERY_ADAPTER = [
   'openai-compatible/llama3.1',
 ] as const;
 
-export function configFor(fake: FakeProvider, overrides: Record<string, string | undefined> = {}, timeoutMs?: number): LlmConfig {
+export function configFor(
+  fake: FakeProvider,
+  overrides: Record<string, string | undefined> = {},
+  timeoutMs?: number,
+): LlmConfig {
   const config = loadLlmConfig({ file: null, env: { ...fakeProviderEnv(fake), ...overrides } });
   return timeoutMs === undefined ? config : { ...config, timeoutMs };
 }

@@ -14,38 +14,53 @@ const modes = { complete, stream: streamMessage };
 const cases = EVERY_ADAPTER.flatMap((spec) => (['complete', 'stream'] as const).map((mode) => [spec, mode] as const));
 
 describe('tool calls cut or garbled by the model', () => {
-  it.each(cases)('%s %s: a call cut by the token limit is marked malformed, the complete one before it is kept', async (spec, mode) => {
-    fake.script(
-      reply.toolCalls(
-        [
-          { name: 'read_file', arguments: { path: 'a.txt' } },
-          { name: 'read_file', arguments: { path: 'some/rather/long/path/that/gets/cut.txt' } },
-        ],
-        { truncate: true },
-      ),
-    );
-    const message = await modes[mode]({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config: configFor(fake) });
-    expect(message.stopReason).toBe('length');
-    const [whole, cut] = toolCallsOf(message);
-    expect(whole).toMatchObject({ name: 'read_file', arguments: { path: 'a.txt' } });
-    expect(whole.malformed).toBeUndefined();
-    expect(cut.arguments).toEqual({});
-    expect(cut.malformed?.reason).toMatch(/max-tokens/);
-  });
+  it.each(cases)(
+    '%s %s: a call cut by the token limit is marked malformed, the complete one before it is kept',
+    async (spec, mode) => {
+      fake.script(
+        reply.toolCalls(
+          [
+            { name: 'read_file', arguments: { path: 'a.txt' } },
+            { name: 'read_file', arguments: { path: 'some/rather/long/path/that/gets/cut.txt' } },
+          ],
+          { truncate: true },
+        ),
+      );
+      const message = await modes[mode](
+        { model: spec, messages: [user('go')], options: { tools: TOOLS } },
+        { config: configFor(fake) },
+      );
+      expect(message.stopReason).toBe('length');
+      const [whole, cut] = toolCallsOf(message);
+      expect(whole).toMatchObject({ name: 'read_file', arguments: { path: 'a.txt' } });
+      expect(whole.malformed).toBeUndefined();
+      expect(cut.arguments).toEqual({});
+      expect(cut.malformed?.reason).toMatch(/max-tokens/);
+    },
+  );
 
-  it.each(cases)('%s %s: single quotes and a trailing comma are repaired; unclosed JSON is reported, not guessed', async (spec, mode) => {
-    fake.script(
-      reply.toolCalls([
-        { name: 'read_file', rawArguments: "{'path': 'notes.md',}" },
-        { name: 'list_dir', rawArguments: '{"path": "src", "depth": ' },
-      ]),
-    );
-    const message = await modes[mode]({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config: configFor(fake) });
-    const [repaired, broken] = toolCallsOf(message);
-    expect(repaired.arguments).toEqual({ path: 'notes.md' });
-    expect(repaired.malformed).toBeUndefined();
-    expect(broken.malformed).toEqual({ raw: '{"path": "src", "depth": ', reason: expect.stringContaining('incomplete JSON') });
-  });
+  it.each(cases)(
+    '%s %s: single quotes and a trailing comma are repaired; unclosed JSON is reported, not guessed',
+    async (spec, mode) => {
+      fake.script(
+        reply.toolCalls([
+          { name: 'read_file', rawArguments: "{'path': 'notes.md',}" },
+          { name: 'list_dir', rawArguments: '{"path": "src", "depth": ' },
+        ]),
+      );
+      const message = await modes[mode](
+        { model: spec, messages: [user('go')], options: { tools: TOOLS } },
+        { config: configFor(fake) },
+      );
+      const [repaired, broken] = toolCallsOf(message);
+      expect(repaired.arguments).toEqual({ path: 'notes.md' });
+      expect(repaired.malformed).toBeUndefined();
+      expect(broken.malformed).toEqual({
+        raw: '{"path": "src", "depth": ',
+        reason: expect.stringContaining('incomplete JSON'),
+      });
+    },
+  );
 });
 
 describe('parseToolArguments', () => {

@@ -13,38 +13,67 @@ beforeEach(() => fake.reset());
 const calls = { complete, stream: streamMessage };
 
 describe('usage and cost per message', () => {
-  it.each(Object.keys(calls))('a cached Anthropic call counts cache reads and writes apart and prices each (%s)', async (mode) => {
-    fake.script(reply.text('ok', { usage: { input: 100, output: 50, cacheRead: 2000, cacheWrite: 500 } }));
-    const message = await calls[mode as keyof typeof calls](
-      { model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'Long stable instructions.', messages: [user('hi')], options: { tools: TOOLS } },
-      { config: configFor(fake) },
-    );
-    expect(message.usage).toEqual({ inputTokens: 100, outputTokens: 50, cacheReadTokens: 2000, cacheWriteTokens: 500 });
-    // claude-sonnet-4-6: $3 input, $15 output, $0.30 cache read, $3.75 cache write per million.
-    expect(message.cost.input).toBeCloseTo(0.0003, 12);
-    expect(message.cost.output).toBeCloseTo(0.00075, 12);
-    expect(message.cost.cacheRead).toBeCloseTo(0.0006, 12);
-    expect(message.cost.cacheWrite).toBeCloseTo(0.001875, 12);
-    expect(message.cost.total).toBeCloseTo(0.003525, 12);
-  });
+  it.each(Object.keys(calls))(
+    'a cached Anthropic call counts cache reads and writes apart and prices each (%s)',
+    async (mode) => {
+      fake.script(reply.text('ok', { usage: { input: 100, output: 50, cacheRead: 2000, cacheWrite: 500 } }));
+      const message = await calls[mode as keyof typeof calls](
+        {
+          model: 'anthropic/claude-sonnet-4-6',
+          systemPrompt: 'Long stable instructions.',
+          messages: [user('hi')],
+          options: { tools: TOOLS },
+        },
+        { config: configFor(fake) },
+      );
+      expect(message.usage).toEqual({
+        inputTokens: 100,
+        outputTokens: 50,
+        cacheReadTokens: 2000,
+        cacheWriteTokens: 500,
+      });
+      // claude-sonnet-4-6: $3 input, $15 output, $0.30 cache read, $3.75 cache write per million.
+      expect(message.cost.input).toBeCloseTo(0.0003, 12);
+      expect(message.cost.output).toBeCloseTo(0.00075, 12);
+      expect(message.cost.cacheRead).toBeCloseTo(0.0006, 12);
+      expect(message.cost.cacheWrite).toBeCloseTo(0.001875, 12);
+      expect(message.cost.total).toBeCloseTo(0.003525, 12);
+    },
+  );
 
-  it.each(Object.keys(calls))('an OpenAI call with cached tokens takes them out of the input count (%s)', async (mode) => {
-    fake.script(reply.text('ok', { usage: { input: 300, output: 40, cacheRead: 1200 } }));
-    const message = await calls[mode as keyof typeof calls]({ model: 'openai/gpt-4.1', messages: [user('hi')] }, { config: configFor(fake) });
-    expect(message.usage).toEqual({ inputTokens: 300, outputTokens: 40, cacheReadTokens: 1200, cacheWriteTokens: 0 });
-    // gpt-4.1: $2 input, $0.50 cached input, $8 output per million.
-    expect(message.cost.input).toBeCloseTo(0.0006, 12);
-    expect(message.cost.cacheRead).toBeCloseTo(0.0006, 12);
-    expect(message.cost.output).toBeCloseTo(0.00032, 12);
-    expect(message.cost.total).toBeCloseTo(0.00152, 12);
-  });
+  it.each(Object.keys(calls))(
+    'an OpenAI call with cached tokens takes them out of the input count (%s)',
+    async (mode) => {
+      fake.script(reply.text('ok', { usage: { input: 300, output: 40, cacheRead: 1200 } }));
+      const message = await calls[mode as keyof typeof calls](
+        { model: 'openai/gpt-4.1', messages: [user('hi')] },
+        { config: configFor(fake) },
+      );
+      expect(message.usage).toEqual({ inputTokens: 300, outputTokens: 40, cacheReadTokens: 1200, cacheWriteTokens: 0 });
+      // gpt-4.1: $2 input, $0.50 cached input, $8 output per million.
+      expect(message.cost.input).toBeCloseTo(0.0006, 12);
+      expect(message.cost.cacheRead).toBeCloseTo(0.0006, 12);
+      expect(message.cost.output).toBeCloseTo(0.00032, 12);
+      expect(message.cost.total).toBeCloseTo(0.00152, 12);
+    },
+  );
 
   it('prices a model the registry lacks from the config file entry', async () => {
     fake.script(reply.text('ok', { usage: { input: 1_000_000, output: 500_000 } }));
     const config = loadLlmConfig({
       file: null,
       env: fakeProviderEnv(fake),
-      inline: { models: [{ provider: 'openai-compatible', model: 'qwen3-32b', contextWindow: 32_768, maxOutputTokens: 8192, prices: { input: 0.2, output: 0.6 } }] },
+      inline: {
+        models: [
+          {
+            provider: 'openai-compatible',
+            model: 'qwen3-32b',
+            contextWindow: 32_768,
+            maxOutputTokens: 8192,
+            prices: { input: 0.2, output: 0.6 },
+          },
+        ],
+      },
     });
     const message = await complete({ model: 'openai-compatible/qwen3-32b', messages: [user('hi')] }, { config });
     expect(message.cost.total).toBeCloseTo(0.2 + 0.3, 10);
@@ -59,11 +88,18 @@ describe('prompt-cache breakpoints', () => {
   it('marks the end of system prompt and the last block of the conversation, and nothing when caching is off', async () => {
     fake.script(reply.text('a'), reply.text('b'), reply.text('c'));
     const config = configFor(fake);
-    const request = { model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'S', messages: [user('one'), user('two')], options: { tools: TOOLS } };
+    const request = {
+      model: 'anthropic/claude-sonnet-4-6',
+      systemPrompt: 'S',
+      messages: [user('one'), user('two')],
+      options: { tools: TOOLS },
+    };
     await complete(request, { config });
     await complete({ ...request, systemPrompt: undefined }, { config });
     await complete({ ...request, options: { ...request.options, cache: false } }, { config });
-    const [withSystem, toolsOnly, off] = fake.requests.map((r) => r.body as { system?: Marked[]; tools: Marked[]; messages: { content: Marked[] }[] });
+    const [withSystem, toolsOnly, off] = fake.requests.map(
+      (r) => r.body as { system?: Marked[]; tools: Marked[]; messages: { content: Marked[] }[] },
+    );
     const marks = (b: typeof withSystem) => ({
       system: b.system?.map((x) => !!x.cache_control),
       tools: b.tools.map((x) => !!x.cache_control),
@@ -85,23 +121,59 @@ describe('prompt-cache breakpoints', () => {
     );
     const config = configFor(fake);
     const options = { tools: TOOLS, thinkingBudget: 1024, maxTokens: 1000 };
-    const first = await complete({ model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'S', messages: [user('go')], options }, { config });
-    const call = first.content[1] as { id: string; name: string };
-    await complete(
-      { model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'S', messages: [user('go'), first, { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 3 }], options },
+    const first = await complete(
+      { model: 'anthropic/claude-sonnet-4-6', systemPrompt: 'S', messages: [user('go')], options },
       { config },
     );
-    const body = fake.requests[1].body as { messages: { role: string; content: { type: string; cache_control?: unknown }[] }[] };
-    expect(body.messages.map((m) => m.content.map((b) => `${b.type}${b.cache_control ? '*' : ''}`))).toEqual([['text*'], ['thinking', 'tool_use'], ['tool_result*']]);
+    const call = first.content[1] as { id: string; name: string };
+    await complete(
+      {
+        model: 'anthropic/claude-sonnet-4-6',
+        systemPrompt: 'S',
+        messages: [
+          user('go'),
+          first,
+          {
+            role: 'toolResult',
+            toolCallId: call.id,
+            toolName: call.name,
+            content: [{ type: 'text', text: 'x' }],
+            isError: false,
+            timestamp: 3,
+          },
+        ],
+        options,
+      },
+      { config },
+    );
+    const body = fake.requests[1].body as {
+      messages: { role: string; content: { type: string; cache_control?: unknown }[] }[];
+    };
+    expect(body.messages.map((m) => m.content.map((b) => `${b.type}${b.cache_control ? '*' : ''}`))).toEqual([
+      ['text*'],
+      ['thinking', 'tool_use'],
+      ['tool_result*'],
+    ]);
     expect(fake.requests[1].status).toBe(200);
   });
 });
 
 describe('model registry', () => {
   it('finds dated snapshots under their alias and falls back to declared-unknown defaults', () => {
-    expect(lookupModel('anthropic', 'claude-haiku-4-5-20251001')).toMatchObject({ known: true, prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } });
+    expect(lookupModel('anthropic', 'claude-haiku-4-5-20251001')).toMatchObject({
+      known: true,
+      prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    });
     expect(lookupModel('openai', 'gpt-4.1-2025-04-14')).toMatchObject({ known: true, contextWindow: 1_047_576 });
-    expect(lookupModel('openai-compatible', 'gpt-4.1')).toMatchObject({ known: false, prices: { input: 0, output: 0 } });
-    expect(computeCost({ inputTokens: 2_000_000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, lookupModel('openai', 'gpt-5').prices).total).toBeCloseTo(2.5, 10);
+    expect(lookupModel('openai-compatible', 'gpt-4.1')).toMatchObject({
+      known: false,
+      prices: { input: 0, output: 0 },
+    });
+    expect(
+      computeCost(
+        { inputTokens: 2_000_000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        lookupModel('openai', 'gpt-5').prices,
+      ).total,
+    ).toBeCloseTo(2.5, 10);
   });
 });

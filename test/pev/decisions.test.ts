@@ -61,14 +61,46 @@ describe('planner rounds', () => {
 
 describe('executor flow control', () => {
   test.each<[string, Partial<ExecutorResponse>, ReturnType<typeof executorOutcome>]>([
-    ['taskCompleted true wins over everything', { taskCompleted: true, nextAction: 'continue' }, { done: true, status: 'completed', reason: 'taskCompleted' }],
-    ['taskCompleted false keeps going even with nextAction complete', { taskCompleted: false, nextAction: 'complete' }, { done: false }],
-    ['taskCompleted false with skip skips', { taskCompleted: false, nextAction: 'skip' }, { done: true, status: 'skipped', reason: 'nextAction' }],
-    ['taskCompleted false with shouldContinue false gives up', { taskCompleted: false, shouldContinue: false }, { done: true, status: 'failed', reason: 'gaveUp' }],
-    ['nextAction complete without taskCompleted', { nextAction: 'complete' }, { done: true, status: 'completed', reason: 'nextAction' }],
-    ['nextAction retry continues and hides the todo status', { nextAction: 'retry', todos: [{ ...todo('t', 1, 'completed') }] }, { done: false }],
-    ['the todo status decides last', { todos: [{ ...todo('t', 1, 'completed') }] }, { done: true, status: 'completed', reason: 'todoStatus' }],
-    ['another todo marked completed does not end this one', { todos: [{ ...todo('u', 1, 'completed') }] }, { done: false }],
+    [
+      'taskCompleted true wins over everything',
+      { taskCompleted: true, nextAction: 'continue' },
+      { done: true, status: 'completed', reason: 'taskCompleted' },
+    ],
+    [
+      'taskCompleted false keeps going even with nextAction complete',
+      { taskCompleted: false, nextAction: 'complete' },
+      { done: false },
+    ],
+    [
+      'taskCompleted false with skip skips',
+      { taskCompleted: false, nextAction: 'skip' },
+      { done: true, status: 'skipped', reason: 'nextAction' },
+    ],
+    [
+      'taskCompleted false with shouldContinue false gives up',
+      { taskCompleted: false, shouldContinue: false },
+      { done: true, status: 'failed', reason: 'gaveUp' },
+    ],
+    [
+      'nextAction complete without taskCompleted',
+      { nextAction: 'complete' },
+      { done: true, status: 'completed', reason: 'nextAction' },
+    ],
+    [
+      'nextAction retry continues and hides the todo status',
+      { nextAction: 'retry', todos: [{ ...todo('t', 1, 'completed') }] },
+      { done: false },
+    ],
+    [
+      'the todo status decides last',
+      { todos: [{ ...todo('t', 1, 'completed') }] },
+      { done: true, status: 'completed', reason: 'todoStatus' },
+    ],
+    [
+      'another todo marked completed does not end this one',
+      { todos: [{ ...todo('u', 1, 'completed') }] },
+      { done: false },
+    ],
     ['no signal at all continues', {}, { done: false }],
   ])('%s', (_name, fields, expected) => {
     expect(executorOutcome(executor(fields), 't')).toEqual(expected);
@@ -97,7 +129,16 @@ describe('todo order and plans', () => {
       2,
     );
     expect(next).toEqual([
-      { id: 'a', description: 'do a', priority: 1, status: 'completed', rounds: 2, cycle: 1, result: 'A done', endReason: 'taskCompleted' },
+      {
+        id: 'a',
+        description: 'do a',
+        priority: 1,
+        status: 'completed',
+        rounds: 2,
+        cycle: 1,
+        result: 'A done',
+        endReason: 'taskCompleted',
+      },
       { id: 'b', description: 'do b better', priority: 1, status: 'pending', rounds: 0, cycle: 2 },
     ]);
   });
@@ -126,18 +167,28 @@ describe('verifier cycles', () => {
 
 describe('tool-call dedupe ledger', () => {
   test('canonical JSON ignores key order at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+      canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }),
+    );
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
   });
 
   test('a successful call is reused for canonically equal arguments only', () => {
-    let ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { resultHash: 'h1', isError: false });
+    let ledger = recordToolResult(
+      {},
+      { id: 'c1', name: 'read', arguments: { path: 'a.txt', lines: 5 } },
+      { resultHash: 'h1', isError: false },
+    );
     const hit = findReusable(ledger, { name: 'read', arguments: { lines: 5, path: 'a.txt' } });
     expect(hit).toEqual({ toolName: 'read', toolCallId: 'c1', resultHash: 'h1' });
     expect(reuseNote(hit!)).toContain('c1');
     expect(findReusable(ledger, { name: 'read', arguments: { path: 'b.txt', lines: 5 } })).toBeUndefined();
     expect(findReusable(ledger, { name: 'stat', arguments: { path: 'a.txt', lines: 5 } })).toBeUndefined();
-    ledger = recordToolResult(ledger, { id: 'c2', name: 'read', arguments: { path: 'a.txt', lines: 5 } }, { resultHash: 'h2', isError: false });
+    ledger = recordToolResult(
+      ledger,
+      { id: 'c2', name: 'read', arguments: { path: 'a.txt', lines: 5 } },
+      { resultHash: 'h2', isError: false },
+    );
     expect(findReusable(ledger, { name: 'read', arguments: { path: 'a.txt', lines: 5 } })?.toolCallId).toBe('c1');
   });
 
@@ -149,13 +200,18 @@ describe('tool-call dedupe ledger', () => {
 
 describe('prompts and agent types', () => {
   const prompts = {
-    templates: { planner: '# Planner\n{{businessContext}}\n## Rules', reviewer: 'Review. {{ businessContext }} {{other}}' },
+    templates: {
+      planner: '# Planner\n{{businessContext}}\n## Rules',
+      reviewer: 'Review. {{ businessContext }} {{other}}',
+    },
     businessContext: { planner: '# Shop\nOrders ship in 2 days.' },
   };
 
   test('the business context replaces the placeholder; a role without one gets a marker', () => {
     expect(systemPromptOf(prompts, 'planner')).toBe('# Planner\n# Shop\nOrders ship in 2 days.\n## Rules');
-    expect(systemPromptOf(prompts, 'reviewer')).toBe('Review. (No business context is configured for this application.) {{other}}');
+    expect(systemPromptOf(prompts, 'reviewer')).toBe(
+      'Review. (No business context is configured for this application.) {{other}}',
+    );
     expect(() => systemPromptOf(prompts, 'executor')).toThrow(/No core template for role "executor"/);
   });
 
@@ -165,19 +221,30 @@ describe('prompts and agent types', () => {
       component: z.literal('reviewer-response'),
       approved: z.boolean(),
     });
-    const roles = withRole(coreRoles(), { name: 'reviewer', component: 'reviewer-response', schema: reviewerSchema, usesTools: false });
+    const roles = withRole(coreRoles(), {
+      name: 'reviewer',
+      component: 'reviewer-response',
+      schema: reviewerSchema,
+      usesTools: false,
+    });
     const reviewer = roleOf(roles, 'reviewer');
     expect(parseRoleAnswer(reviewer, '```json\n{"component":"reviewer-response","approved":true}\n```')).toMatchObject({
       ok: true,
       value: { approved: true },
     });
-    expect(responseFormatOf(reviewer)).toMatchObject({ type: 'jsonSchema', name: 'reviewer-response', schema: { required: ['type', 'component', 'approved'] } });
+    expect(responseFormatOf(reviewer)).toMatchObject({
+      type: 'jsonSchema',
+      name: 'reviewer-response',
+      schema: { required: ['type', 'component', 'approved'] },
+    });
     expect(() => roleOf(roles, 'auditor')).toThrow(/registered roles: planner, executor, verifier, reviewer/);
     expect(() => withRole(roles, { ...reviewer, name: 'Bad Name' })).toThrow(/lower-case/);
   });
 
   test('the plan recitation marks statuses and the current todo', () => {
     const text = planRecitation([todo('a', 1, 'completed'), todo('b', 2, 'executing')], 'b');
-    expect(text).toBe('## Current plan\n[x] a (priority 1, completed): do a\n[>] b (priority 2, executing) <- current: do b');
+    expect(text).toBe(
+      '## Current plan\n[x] a (priority 1, completed): do a\n[>] b (priority 2, executing) <- current: do b',
+    );
   });
 });

@@ -41,11 +41,15 @@ test('business context per role comes from <dir>/<role>.md and core overrides fr
   const prompts = await loadPevPrompts({ promptsDir: dir });
   expect(systemPromptOf(prompts, 'planner')).toContain('# Billing desk\nInvoices are monthly.');
   expect(systemPromptOf(prompts, 'executor')).toContain('# Executor');
-  expect(systemPromptOf(prompts, 'verifier')).toBe('Strict verifier.\n(No business context is configured for this application.)');
+  expect(systemPromptOf(prompts, 'verifier')).toBe(
+    'Strict verifier.\n(No business context is configured for this application.)',
+  );
 });
 
 test('the shipped example business context loads', async () => {
-  const prompts = await loadPevPrompts({ promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant') });
+  const prompts = await loadPevPrompts({
+    promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'),
+  });
   expect(systemPromptOf(prompts, 'executor')).toContain('Workspace assistant: execution');
 });
 
@@ -60,27 +64,45 @@ test('a new role loads from its own core template', async () => {
 test('an override without the placeholder is refused with the file named', async () => {
   await mkdir(path.join(dir, 'core'));
   await writeFile(path.join(dir, 'core', 'planner.md'), 'Plan things.');
-  await expectPromptsError(loadPevPrompts({ promptsDir: dir }), /core\/planner\.md\) lacks the \{\{businessContext\}\} placeholder/);
+  await expectPromptsError(
+    loadPevPrompts({ promptsDir: dir }),
+    /core\/planner\.md\) lacks the \{\{businessContext\}\} placeholder/,
+  );
 });
 
 test('a missing directory and a role without any template are actionable errors', async () => {
   await expectPromptsError(loadPevPrompts({ promptsDir: path.join(dir, 'nope') }), /does not exist/);
-  await expectPromptsError(loadPevPrompts({ promptsDir: dir, roles: ['auditor'] }), /No core template for role "auditor": add .*core\/auditor\.md/);
+  await expectPromptsError(
+    loadPevPrompts({ promptsDir: dir, roles: ['auditor'] }),
+    /No core template for role "auditor": add .*core\/auditor\.md/,
+  );
 });
 
 describe('prepared prompts', () => {
   test('each role prompt is stored once with its response format; model calls name it by hash', async () => {
     const store = new FileContentStore(dir);
     const prepare = preparePevPromptsActivity(store);
-    const prepared = await prepare({ promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'), structuredOutput: true });
+    const prepared = await prepare({
+      promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'),
+      structuredOutput: true,
+    });
     expect(Object.keys(prepared.roles)).toEqual(['planner', 'executor', 'verifier']);
     const planner = await store.get<StoredCallPrompt>(prepared.roles.planner!.promptHash);
     expect(planner.systemPrompt).toContain('Workspace assistant: planning');
     expect(planner.systemPrompt!.length).toBe(prepared.roles.planner!.systemPromptChars);
-    expect(planner.responseFormat).toMatchObject({ type: 'jsonSchema', name: 'planner-response', schema: { required: expect.arrayContaining(['todos']) } });
-    const again = await prepare({ promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'), structuredOutput: true });
+    expect(planner.responseFormat).toMatchObject({
+      type: 'jsonSchema',
+      name: 'planner-response',
+      schema: { required: expect.arrayContaining(['todos']) },
+    });
+    const again = await prepare({
+      promptsDir: path.join(__dirname, '../../prompts/examples/workspace-assistant'),
+      structuredOutput: true,
+    });
     expect(again).toEqual(prepared);
     const plain = await prepare({ structuredOutput: false });
-    expect(await store.get<StoredCallPrompt>(plain.roles.verifier!.promptHash)).toEqual({ systemPrompt: expect.stringContaining('# Verifier') });
+    expect(await store.get<StoredCallPrompt>(plain.roles.verifier!.promptHash)).toEqual({
+      systemPrompt: expect.stringContaining('# Verifier'),
+    });
   });
 });

@@ -56,7 +56,11 @@ const tables: { role: PevRoleDefinition; cases: Case[] }[] = [
     role: plannerRole,
     cases: [
       { name: 'exact JSON', text: plannerJson, expect: { ok: true, check: (v) => expect(v.todos).toHaveLength(2) } },
-      { name: 'fenced with prose before', text: fence(plannerJson), expect: { ok: true, check: (v) => expect(v.summary).toBe('two steps') } },
+      {
+        name: 'fenced with prose before',
+        text: fence(plannerJson),
+        expect: { ok: true, check: (v) => expect(v.summary).toBe('two steps') },
+      },
       {
         name: 'trailing text after the object',
         text: `${plannerJson}\n\nLet me know if you want changes {really}.`,
@@ -79,31 +83,64 @@ const tables: { role: PevRoleDefinition; cases: Case[] }[] = [
       },
       {
         name: 'numbers and booleans written as strings',
-        text: plannerJson.replace('"priority":2', '"priority":"2"').replace('"needsMorePlanning":false', '"needsMorePlanning":"false"'),
+        text: plannerJson
+          .replace('"priority":2', '"priority":"2"')
+          .replace('"needsMorePlanning":false', '"needsMorePlanning":"false"'),
         expect: { ok: true, check: (v) => expect((v.todos as { priority: number }[])[1]!.priority).toBe(2) },
       },
       {
         name: 'missing type and component are filled in',
         text: '{"needsMorePlanning":false,"todos":[{"id":"t","description":"d"}]}',
-        expect: { ok: true, check: (v) => expect([v.component, (v.todos as { status: string }[])[0]!.status]).toEqual(['planner-response', 'pending']) },
+        expect: {
+          ok: true,
+          check: (v) =>
+            expect([v.component, (v.todos as { status: string }[])[0]!.status]).toEqual([
+              'planner-response',
+              'pending',
+            ]),
+        },
       },
-      { name: 'missing todos', text: '{"type":"component","component":"planner-response","summary":"s"}', expect: { ok: false, problem: /todos/ } },
+      {
+        name: 'missing todos',
+        text: '{"type":"component","component":"planner-response","summary":"s"}',
+        expect: { ok: false, problem: /todos/ },
+      },
       {
         name: 'wrong type for needsMorePlanning',
         text: plannerJson.replace('"needsMorePlanning":false', '"needsMorePlanning":"maybe"'),
         expect: { ok: false, problem: /needsMorePlanning/ },
       },
-      { name: 'wrong component', text: plannerJson.replace('planner-response', 'executor-response'), expect: { ok: false, problem: /component/ } },
-      { name: 'prose only', text: 'I think we should first read the file.', expect: { ok: false, problem: /no JSON object/ } },
+      {
+        name: 'wrong component',
+        text: plannerJson.replace('planner-response', 'executor-response'),
+        expect: { ok: false, problem: /component/ },
+      },
+      {
+        name: 'prose only',
+        text: 'I think we should first read the file.',
+        expect: { ok: false, problem: /no JSON object/ },
+      },
       { name: 'empty answer', text: '   ', expect: { ok: false, problem: /empty/ } },
     ],
   },
   {
     role: executorRole,
     cases: [
-      { name: 'exact JSON', text: executorJson, expect: { ok: true, check: (v) => expect(v.taskCompleted).toBe(true) } },
-      { name: 'fenced', text: fence(executorJson), expect: { ok: true, check: (v) => expect(v.nextAction).toBe('complete') } },
-      { name: 'trailing text', text: `${executorJson} Done!`, expect: { ok: true, check: (v) => expect(v.summary).toMatch(/42/) } },
+      {
+        name: 'exact JSON',
+        text: executorJson,
+        expect: { ok: true, check: (v) => expect(v.taskCompleted).toBe(true) },
+      },
+      {
+        name: 'fenced',
+        text: fence(executorJson),
+        expect: { ok: true, check: (v) => expect(v.nextAction).toBe('complete') },
+      },
+      {
+        name: 'trailing text',
+        text: `${executorJson} Done!`,
+        expect: { ok: true, check: (v) => expect(v.summary).toMatch(/42/) },
+      },
       {
         name: 'truncated before the todo list closes',
         text: truncate(executorJson, 3),
@@ -111,26 +148,55 @@ const tables: { role: PevRoleDefinition; cases: Case[] }[] = [
       },
       {
         name: 'boolean as string and upper-case nextAction',
-        text: executorJson.replace('"taskCompleted":true', '"taskCompleted":"true"').replace('"complete"', '"COMPLETE"'),
+        text: executorJson
+          .replace('"taskCompleted":true', '"taskCompleted":"true"')
+          .replace('"complete"', '"COMPLETE"'),
         expect: { ok: true, check: (v) => expect([v.taskCompleted, v.nextAction]).toEqual([true, 'complete']) },
       },
       {
         name: 'flow-control fields absent',
         text: '{"summary":"still reading"}',
-        expect: { ok: true, check: (v) => expect([v.taskCompleted, v.nextAction, v.todos]).toEqual([undefined, undefined, []]) },
+        expect: {
+          ok: true,
+          check: (v) => expect([v.taskCompleted, v.nextAction, v.todos]).toEqual([undefined, undefined, []]),
+        },
       },
-      { name: 'missing summary', text: '{"component":"executor-response","taskCompleted":true}', expect: { ok: false, problem: /summary/ } },
-      { name: 'wrong type for taskCompleted', text: executorJson.replace('"taskCompleted":true', '"taskCompleted":1'), expect: { ok: false, problem: /taskCompleted/ } },
-      { name: 'unknown nextAction', text: executorJson.replace('"complete"', '"celebrate"'), expect: { ok: false, problem: /nextAction/ } },
+      {
+        name: 'missing summary',
+        text: '{"component":"executor-response","taskCompleted":true}',
+        expect: { ok: false, problem: /summary/ },
+      },
+      {
+        name: 'wrong type for taskCompleted',
+        text: executorJson.replace('"taskCompleted":true', '"taskCompleted":1'),
+        expect: { ok: false, problem: /taskCompleted/ },
+      },
+      {
+        name: 'unknown nextAction',
+        text: executorJson.replace('"complete"', '"celebrate"'),
+        expect: { ok: false, problem: /nextAction/ },
+      },
       { name: 'a JSON array instead of an object', text: '[1,2,3]', expect: { ok: false, problem: /no JSON object/ } },
     ],
   },
   {
     role: verifierRole,
     cases: [
-      { name: 'exact JSON', text: verifierJson, expect: { ok: true, check: (v) => expect(v.summary).toBe('The file has 42 words.') } },
-      { name: 'fenced', text: fence(verifierJson), expect: { ok: true, check: (v) => expect(v.allCompleted).toBe(true) } },
-      { name: 'trailing text', text: `${verifierJson}\nThanks.`, expect: { ok: true, check: (v) => expect(v.tasks).toHaveLength(1) } },
+      {
+        name: 'exact JSON',
+        text: verifierJson,
+        expect: { ok: true, check: (v) => expect(v.summary).toBe('The file has 42 words.') },
+      },
+      {
+        name: 'fenced',
+        text: fence(verifierJson),
+        expect: { ok: true, check: (v) => expect(v.allCompleted).toBe(true) },
+      },
+      {
+        name: 'trailing text',
+        text: `${verifierJson}\nThanks.`,
+        expect: { ok: true, check: (v) => expect(v.tasks).toHaveLength(1) },
+      },
       {
         name: 'truncated in the task list',
         text: verifierJson.slice(0, verifierJson.indexOf('"feedback":"ok"')),
@@ -141,10 +207,26 @@ const tables: { role: PevRoleDefinition; cases: Case[] }[] = [
         text: '{"allCompleted":false,"userNeedsSatisfied":false,"improvements":["count again"]}',
         expect: { ok: true, check: (v) => expect(v.improvements).toEqual(['count again']) },
       },
-      { name: 'satisfied but no summary', text: '{"allCompleted":true,"userNeedsSatisfied":true}', expect: { ok: false, problem: /summary is required/ } },
-      { name: 'not satisfied and no improvements', text: '{"allCompleted":false,"userNeedsSatisfied":true,"summary":"x"}', expect: { ok: false, problem: /improvements/ } },
-      { name: 'wrong type for allCompleted', text: verifierJson.replace('"allCompleted":true', '"allCompleted":"yes"'), expect: { ok: false, problem: /allCompleted/ } },
-      { name: 'missing allCompleted', text: '{"userNeedsSatisfied":true,"summary":"s"}', expect: { ok: false, problem: /allCompleted/ } },
+      {
+        name: 'satisfied but no summary',
+        text: '{"allCompleted":true,"userNeedsSatisfied":true}',
+        expect: { ok: false, problem: /summary is required/ },
+      },
+      {
+        name: 'not satisfied and no improvements',
+        text: '{"allCompleted":false,"userNeedsSatisfied":true,"summary":"x"}',
+        expect: { ok: false, problem: /improvements/ },
+      },
+      {
+        name: 'wrong type for allCompleted',
+        text: verifierJson.replace('"allCompleted":true', '"allCompleted":"yes"'),
+        expect: { ok: false, problem: /allCompleted/ },
+      },
+      {
+        name: 'missing allCompleted',
+        text: '{"userNeedsSatisfied":true,"summary":"s"}',
+        expect: { ok: false, problem: /allCompleted/ },
+      },
     ],
   },
 ];
@@ -187,7 +269,11 @@ describe('extraction', () => {
 describe('fallbacks', () => {
   test('planner fallback keeps the last valid plan of the cycle', () => {
     const lastValid = plannerRole.schema.parse(JSON.parse(plannerJson));
-    const fb = plannerFallback({ request: 'count words', improvements: [], lastValid: { ...lastValid, needsMorePlanning: true } });
+    const fb = plannerFallback({
+      request: 'count words',
+      improvements: [],
+      lastValid: { ...lastValid, needsMorePlanning: true },
+    });
     expect(fb.todos.map((t) => t.id)).toEqual(['task-1', 'task-2']);
     expect(fb.needsMorePlanning).toBe(false);
   });
@@ -200,12 +286,17 @@ describe('fallbacks', () => {
   });
 
   test('executor fallback takes prose as the result, and fails an empty answer', () => {
-    expect(executorFallback(' The file has 42 words. ')).toEqual({ status: 'completed', result: 'The file has 42 words.' });
+    expect(executorFallback(' The file has 42 words. ')).toEqual({
+      status: 'completed',
+      result: 'The file has 42 words.',
+    });
     expect(executorFallback('').status).toBe('failed');
   });
 
   test('verifier fallback text: prose, else a summary field, else the todo results', () => {
-    const todos: PevTodo[] = [{ id: 't', description: 'count', priority: 1, status: 'completed', result: '42 words', rounds: 1, cycle: 1 }];
+    const todos: PevTodo[] = [
+      { id: 't', description: 'count', priority: 1, status: 'completed', result: '42 words', rounds: 1, cycle: 1 },
+    ];
     expect(unverifiedFinalText('It has 42 words.', todos)).toBe('It has 42 words.');
     expect(unverifiedFinalText('{"allCompleted":true,"summary":"42 words in total"', todos)).toBe('42 words in total');
     expect(unverifiedFinalText('{"allCompleted":true}', todos)).toBe('count\n42 words');

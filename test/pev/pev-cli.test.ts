@@ -29,7 +29,18 @@ describe('PEV through the CLI', () => {
     );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
-      const { id } = JSON.parse(await cli('run', '--agent', 'pev', '--model', PRIMARY, '--detach', '--json', 'Run the slow step, then add 1 and 1.'));
+      const { id } = JSON.parse(
+        await cli(
+          'run',
+          '--agent',
+          'pev',
+          '--model',
+          PRIMARY,
+          '--detach',
+          '--json',
+          'Run the slow step, then add 1 and 1.',
+        ),
+      );
       await waitFor(() => fx.calls.includes('slow_step:cli'), 'the slow step');
       const state = JSON.parse(await cli('state', id, '--json'));
       expect(state).toMatchObject({
@@ -39,7 +50,10 @@ describe('PEV through the CLI', () => {
           cycle: 1,
           round: 1,
           currentTodoId: 'task-1',
-          todos: [expect.objectContaining({ id: 'task-1', status: 'executing' }), expect.objectContaining({ id: 'task-2', status: 'pending' })],
+          todos: [
+            expect.objectContaining({ id: 'task-1', status: 'executing' }),
+            expect.objectContaining({ id: 'task-2', status: 'pending' }),
+          ],
         },
       });
       fx.latch.open();
@@ -49,7 +63,10 @@ describe('PEV through the CLI', () => {
         kind: 'pev',
         stopReason: 'completed',
         finalText: 'Done: the step ran and 1 + 1 = 2.',
-        todos: [expect.objectContaining({ id: 'task-1', status: 'completed', result: 'slow step done' }), expect.objectContaining({ id: 'task-2', status: 'completed', result: '2' })],
+        todos: [
+          expect.objectContaining({ id: 'task-1', status: 'completed', result: 'slow step done' }),
+          expect.objectContaining({ id: 'task-2', status: 'completed', result: '2' }),
+        ],
       });
     });
   });
@@ -66,24 +83,55 @@ describe('PEV through the CLI', () => {
     );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
-      const running = cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'plan', '--role-model', `executor=${FALLBACK}`, '--prompts', EXAMPLE_PROMPTS, '--max-executor-rounds', '4', '--json', 'Run the slow step.');
+      const running = cli(
+        'run',
+        '--agent',
+        'pev',
+        '--model',
+        PRIMARY,
+        '--mode',
+        'plan',
+        '--role-model',
+        `executor=${FALLBACK}`,
+        '--prompts',
+        EXAMPLE_PROMPTS,
+        '--max-executor-rounds',
+        '4',
+        '--json',
+        'Run the slow step.',
+      );
       await waitFor(() => fx.calls.includes('slow_step:plan'), 'the slow step');
       const [run] = await new AgentClient(client, taskQueue).list(5);
-      expect(await cli('state', run.id)).toMatch(/phase executing · cycle 1 · round 1 · todo step-1\n {2}\[executing\] step-1: Run the slow step/);
+      expect(await cli('state', run.id)).toMatch(
+        /phase executing · cycle 1 · round 1 · todo step-1\n {2}\[executing\] step-1: Run the slow step/,
+      );
       fx.latch.open();
       const result = JSON.parse(await running);
-      expect(result).toMatchObject({ kind: 'pev', finalText: 'The slow step ran.', todos: [expect.objectContaining({ id: 'step-1', status: 'completed' })], pev: { mode: 'plan' } });
+      expect(result).toMatchObject({
+        kind: 'pev',
+        finalText: 'The slow step ran.',
+        todos: [expect.objectContaining({ id: 'step-1', status: 'completed' })],
+        pev: { mode: 'plan' },
+      });
     });
     expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'openai', 'openai', 'anthropic']);
-    expect(String(fx.fake.requests[0].body.system ? JSON.stringify(fx.fake.requests[0].body.system) : '')).toContain('Workspace assistant: planning');
+    expect(String(fx.fake.requests[0].body.system ? JSON.stringify(fx.fake.requests[0].body.system) : '')).toContain(
+      'Workspace assistant: planning',
+    );
   });
 
   it('refuses PEV options for another agent kind and an unknown mode', async () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
-      await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow('--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only');
-      await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow('--mode must be pev or plan, got "later"');
-      await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task')).rejects.toThrow('is not role=provider/model');
+      await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow(
+        '--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only',
+      );
+      await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow(
+        '--mode must be pev or plan, got "later"',
+      );
+      await expect(
+        cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task'),
+      ).rejects.toThrow('is not role=provider/model');
     });
   });
 
@@ -102,10 +150,17 @@ describe('PEV through the CLI', () => {
       const id = await cli('run', '--agent', 'pev', '--model', PRIMARY, '--confirm-plan', '--detach', 'Add 1 and 2.');
       await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');
       expect(await cli('plan', id, '--reject', '--feedback', 'It is 1 and 2.')).toBe('plan of cycle 1: rejected');
-      await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming' && fx.fake.requests.length === 2);
+      await waitForState(
+        agents,
+        id,
+        (s) => (s as PevStateView).pev?.phase === 'confirming' && fx.fake.requests.length === 2,
+      );
       expect(await cli('state', id)).toContain('phase confirming · cycle 1 · round 0\n  [pending] step-1: Add 1 and 2');
       expect(await cli('plan', id)).toBe('plan of cycle 1: approved');
-      expect(JSON.parse(await cli('result', id, '--json'))).toMatchObject({ finalText: '1 + 2 = 3', todos: [expect.objectContaining({ description: 'Add 1 and 2' })] });
+      expect(JSON.parse(await cli('result', id, '--json'))).toMatchObject({
+        finalText: '1 + 2 = 3',
+        todos: [expect.objectContaining({ description: 'Add 1 and 2' })],
+      });
     });
   });
 });

@@ -30,14 +30,29 @@ describe('Plan mode with plan confirmation', () => {
     );
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await startPev(client, taskQueue, { task: 'Add two numbers.', pev: { mode: 'plan', confirmPlan: true } });
+      const id = await startPev(client, taskQueue, {
+        task: 'Add two numbers.',
+        pev: { mode: 'plan', confirmPlan: true },
+      });
       const handle = client.workflow.getHandle(id);
-      const first = (await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming')) as PevStateView;
+      const first = (await waitForState(
+        agents,
+        id,
+        (s) => (s as PevStateView).pev?.phase === 'confirming',
+      )) as PevStateView;
       expect(first.status).toBe('awaiting_approval');
-      expect(first.pev.todos).toEqual([expect.objectContaining({ id: 'step-1', description: 'Add 1 and 1', status: 'pending' })]);
+      expect(first.pev.todos).toEqual([
+        expect.objectContaining({ id: 'step-1', description: 'Add 1 and 1', status: 'pending' }),
+      ]);
       expect(fx.fake.requests).toHaveLength(1);
-      await expect(handle.executeUpdate(decidePlanUpdate, { args: [{ approve: false, feedback: 'Use 2 and 2 instead.' }] })).resolves.toEqual({ approved: false, cycle: 1 });
-      await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming' && fx.fake.requests.length === 2);
+      await expect(
+        handle.executeUpdate(decidePlanUpdate, { args: [{ approve: false, feedback: 'Use 2 and 2 instead.' }] }),
+      ).resolves.toEqual({ approved: false, cycle: 1 });
+      await waitForState(
+        agents,
+        id,
+        (s) => (s as PevStateView).pev?.phase === 'confirming' && fx.fake.requests.length === 2,
+      );
       expect((await pevProgress(client, id)).todos[0]).toMatchObject({ description: 'Add 2 and 2' });
       await handle.executeUpdate(decidePlanUpdate, { args: [{ approve: true }] });
       const res = await pevResult(client, id);
@@ -57,16 +72,25 @@ describe('Plan mode with plan confirmation', () => {
   it('refuses a plan decision while no plan is waiting', async () => {
     fx.fake.reset();
     fx.resetLatch();
-    fx.fake.script(answer.plan([{ id: 'step-1', description: 'Run the slow step' }]), reply.toolCalls([{ name: 'slow_step', arguments: { label: 'p' } }]), answer.executed('done'), answer.verified('done'));
+    fx.fake.script(
+      answer.plan([{ id: 'step-1', description: 'Run the slow step' }]),
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'p' } }]),
+      answer.executed('done'),
+      answer.verified('done'),
+    );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const id = await startPev(client, taskQueue, { task: 'Run it.', pev: { confirmPlan: true } });
       const agents = fx.agents(client, taskQueue);
       await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');
       const handle = client.workflow.getHandle(id);
-      expect(await refusal(handle.executeUpdate(decidePlanUpdate, { args: [{ approve: 'yes' as unknown as boolean }] }))).toBe('a plan decision needs approve: true or false');
+      expect(
+        await refusal(handle.executeUpdate(decidePlanUpdate, { args: [{ approve: 'yes' as unknown as boolean }] })),
+      ).toBe('a plan decision needs approve: true or false');
       await handle.executeUpdate(decidePlanUpdate, { args: [{ approve: true }] });
       await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'executing');
-      expect(await refusal(handle.executeUpdate(decidePlanUpdate, { args: [{ approve: true }] }))).toBe('no plan is waiting for a decision (phase executing)');
+      expect(await refusal(handle.executeUpdate(decidePlanUpdate, { args: [{ approve: true }] }))).toBe(
+        'no plan is waiting for a decision (phase executing)',
+      );
       fx.latch.open();
       await pevResult(client, id);
     });
@@ -89,7 +113,11 @@ describe('plan confirmation timeout (time-skipping server)', () => {
     fx.fake.script(answer.plan([{ id: 'step-1', description: 'Add 1 and 1' }]));
     const out = await withWorker({ env, activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await startPev(client, taskQueue, { task: 'Add 1 and 1.', options: { searchAttributes: false }, pev: { mode: 'plan', confirmPlan: true } });
+      const id = await startPev(client, taskQueue, {
+        task: 'Add 1 and 1.',
+        options: { searchAttributes: false },
+        pev: { mode: 'plan', confirmPlan: true },
+      });
       await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');
       await env.sleep('23 hours');
       const stillWaiting = (await agents.state(id)) as PevStateView;
@@ -97,7 +125,11 @@ describe('plan confirmation timeout (time-skipping server)', () => {
       return { stillWaiting, result: await pevResult(client, id) };
     });
     expect(out.stillWaiting.pev.phase).toBe('confirming');
-    expect(out.result).toMatchObject({ stopReason: 'plan_not_confirmed', finalText: 'The plan was not confirmed within 24 h.', pev: { endReason: 'plan_not_confirmed' } });
+    expect(out.result).toMatchObject({
+      stopReason: 'plan_not_confirmed',
+      finalText: 'The plan was not confirmed within 24 h.',
+      pev: { endReason: 'plan_not_confirmed' },
+    });
     expect(fx.fake.requests).toHaveLength(1);
     expect(fx.calls).toEqual([]);
   });

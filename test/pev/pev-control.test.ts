@@ -2,7 +2,19 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { FALLBACK, PRIMARY, answer, messageText, pevFixture, pevProgress, pevResult, roleOf, startPev, waitFor, type PevFixture } from './pev-kit';
+import {
+  FALLBACK,
+  PRIMARY,
+  answer,
+  messageText,
+  pevFixture,
+  pevProgress,
+  pevResult,
+  roleOf,
+  startPev,
+  waitFor,
+  type PevFixture,
+} from './pev-kit';
 
 const PHASE = defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD');
 
@@ -31,13 +43,23 @@ describe('PEV limits, steering and approvals on a real server', () => {
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-planning-limit');
       return res;
     });
-    expect(result.pev.trace[0]).toEqual({ type: 'planningEnded', cycle: 1, rounds: 2, reason: 'max_planning_rounds', todoIds: ['task-1'] });
+    expect(result.pev.trace[0]).toEqual({
+      type: 'planningEnded',
+      cycle: 1,
+      rounds: 2,
+      reason: 'max_planning_rounds',
+      todoIds: ['task-1'],
+    });
     expect(result).toMatchObject({ stopReason: 'completed', finalText: '2' });
     expect(messageText(fx.fake.requests[1])).toContain('Planning round 2 of at most 2');
   });
 
   it('ends a todo at the executor-round limit, and the run at the cycle limit, each with its own reason', async () => {
-    const notYet = answer.executed('still working', { taskCompleted: false, shouldContinue: true, nextAction: 'continue' });
+    const notYet = answer.executed('still working', {
+      taskCompleted: false,
+      shouldContinue: true,
+      nextAction: 'continue',
+    });
     fx.fake.script(
       answer.plan([{ id: 'task-1', description: 'Add 4 and 4' }]),
       reply.toolCalls([{ name: 'add', arguments: { a: 4, b: 4 } }]),
@@ -46,13 +68,28 @@ describe('PEV limits, steering and approvals on a real server', () => {
       answer.improve('Report the sum'),
     );
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const id = await startPev(client, taskQueue, { task: 'Add 4 and 4.', pev: { limits: { maxExecutorRounds: 3, maxCycles: 1 } } });
+      const id = await startPev(client, taskQueue, {
+        task: 'Add 4 and 4.',
+        pev: { limits: { maxExecutorRounds: 3, maxCycles: 1 } },
+      });
       const res = await pevResult(client, id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-executor-and-cycle-limits');
       return res;
     });
-    expect(result.todos).toEqual([expect.objectContaining({ id: 'task-1', status: 'failed', endReason: 'max_executor_rounds', rounds: 3, result: 'still working' })]);
-    expect(result).toMatchObject({ status: 'completed', stopReason: 'max_cycles', pev: { cycles: 1, verified: false, endReason: 'max_cycles' } });
+    expect(result.todos).toEqual([
+      expect.objectContaining({
+        id: 'task-1',
+        status: 'failed',
+        endReason: 'max_executor_rounds',
+        rounds: 3,
+        result: 'still working',
+      }),
+    ]);
+    expect(result).toMatchObject({
+      status: 'completed',
+      stopReason: 'max_cycles',
+      pev: { cycles: 1, verified: false, endReason: 'max_cycles' },
+    });
     expect(result.finalText).toContain('Still open:\n- Report the sum');
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'executor', 'verifier']);
     expect(fx.fake.pending()).toBe(0);
@@ -70,7 +107,13 @@ describe('PEV limits, steering and approvals on a real server', () => {
       const id = await startPev(client, taskQueue, { task: 'Run the slow step.' });
       await waitFor(() => fx.calls.includes('slow_step:one'), 'the slow step to start');
       const progress = await pevProgress(client, id);
-      expect(progress).toMatchObject({ phase: 'executing', cycle: 1, round: 1, currentTodoId: 'task-1', todos: [expect.objectContaining({ id: 'task-1', status: 'executing' })] });
+      expect(progress).toMatchObject({
+        phase: 'executing',
+        cycle: 1,
+        round: 1,
+        currentTodoId: 'task-1',
+        todos: [expect.objectContaining({ id: 'task-1', status: 'executing' })],
+      });
       expect((await client.workflow.getHandle(id).describe()).typedSearchAttributes.get(PHASE)).toBe('executing');
       await agents.steer(id, 'Use label two from now on.');
       await waitForState(agents, id, (s) => s.steeringQueued === 1);
@@ -99,7 +142,10 @@ describe('PEV limits, steering and approvals on a real server', () => {
       const id = await startPev(client, taskQueue, { task: 'Delete old.txt.', options: { approve: ['delete_file'] } });
       const waiting = await waitForState(agents, id, (s) => s.pendingApprovals.length === 1);
       expect(waiting.status).toBe('awaiting_approval');
-      expect((waiting as typeof waiting & { pev: { phase: string; currentTodoId: string } }).pev).toMatchObject({ phase: 'executing', currentTodoId: 'task-1' });
+      expect((waiting as typeof waiting & { pev: { phase: string; currentTodoId: string } }).pev).toMatchObject({
+        phase: 'executing',
+        currentTodoId: 'task-1',
+      });
       expect(fx.calls).toEqual([]);
       await agents.approve(id, waiting.pendingApprovals[0].toolCallId);
       const res = await pevResult(client, id);
@@ -111,7 +157,10 @@ describe('PEV limits, steering and approvals on a real server', () => {
   });
 
   it('a stop during the executor phase ends the run with stopped', async () => {
-    fx.fake.script(answer.plan([{ id: 'task-1', description: 'Run the slow step' }]), reply.toolCalls([{ name: 'slow_step', arguments: { label: 'x' } }]));
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'Run the slow step' }]),
+      reply.toolCalls([{ name: 'slow_step', arguments: { label: 'x' } }]),
+    );
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await startPev(client, taskQueue, { task: 'Run the slow step.' });
@@ -125,12 +174,21 @@ describe('PEV limits, steering and approvals on a real server', () => {
     expect(fx.fake.requests).toHaveLength(2);
   });
 
-  it('a role on its own model fails over down the run\'s chain without moving the other roles', async () => {
+  it("a role on its own model fails over down the run's chain without moving the other roles", async () => {
     const executorModel = 'anthropic/claude-haiku-4-5';
-    fx.fake.script(answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]), reply.error(529), answer.executed('3'), answer.verified('1 + 2 = 3'));
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]),
+      reply.error(529),
+      answer.executed('3'),
+      answer.verified('1 + 2 = 3'),
+    );
     const { result, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await startPev(client, taskQueue, { task: 'Add 1 and 2.', options: { fallbacks: [FALLBACK] }, pev: { models: { executor: executorModel } } });
+      const id = await startPev(client, taskQueue, {
+        task: 'Add 1 and 2.',
+        options: { fallbacks: [FALLBACK] },
+        pev: { models: { executor: executorModel } },
+      });
       const res = await pevResult(client, id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-role-failover');
       return { result: res, state: await agents.state(id) };
@@ -142,11 +200,16 @@ describe('PEV limits, steering and approvals on a real server', () => {
       'openai:gpt-4o-mini',
       'anthropic:claude-sonnet-4-6',
     ]);
-    expect(state.events.filter((e) => e.type === 'provider_switch')).toEqual([expect.objectContaining({ fromModel: executorModel, toModel: FALLBACK })]);
+    expect(state.events.filter((e) => e.type === 'provider_switch')).toEqual([
+      expect.objectContaining({ fromModel: executorModel, toModel: FALLBACK }),
+    ]);
   });
 
   it('the run-wide turn limit counts the turns of every role', async () => {
-    fx.fake.script(answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]), reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]));
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]),
+    );
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const id = await startPev(client, taskQueue, { task: 'Add 1 and 2.', options: { limits: { maxTurns: 2 } } });
       return pevResult(client, id);

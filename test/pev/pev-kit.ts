@@ -38,11 +38,21 @@ export const answer = {
         todos: todos.map((t, i) => ({ priority: i + 1, status: 'pending', ...t })),
       }),
     ),
-  executed: (summary: string, fields: Record<string, unknown> = { taskCompleted: true, nextAction: 'complete' }): FakeReply =>
-    reply.text(JSON.stringify({ type: 'component', component: 'executor-response', summary, ...fields })),
+  executed: (
+    summary: string,
+    fields: Record<string, unknown> = { taskCompleted: true, nextAction: 'complete' },
+  ): FakeReply => reply.text(JSON.stringify({ type: 'component', component: 'executor-response', summary, ...fields })),
   verified: (summary: string): FakeReply =>
     reply.text(
-      JSON.stringify({ type: 'component', component: 'verifier-response', allCompleted: true, userNeedsSatisfied: true, overallFeedback: 'ok', summary, tasks: [] }),
+      JSON.stringify({
+        type: 'component',
+        component: 'verifier-response',
+        allCompleted: true,
+        userNeedsSatisfied: true,
+        overallFeedback: 'ok',
+        summary,
+        tasks: [],
+      }),
     ),
   improve: (...improvements: string[]): FakeReply =>
     reply.text(
@@ -67,16 +77,24 @@ export interface StartPev {
 
 /** Starts `pevAgentWorkflow` with a config built the way the client builds it. */
 export async function startPev(client: Client, taskQueue: string, start: StartPev): Promise<string> {
-  const config = buildAgentConfig({ model: 'anthropic/claude-sonnet-4-6', tools: {}, ...start.options, task: start.task, kind: 'pev' });
+  const config = buildAgentConfig({
+    model: 'anthropic/claude-sonnet-4-6',
+    tools: {},
+    ...start.options,
+    task: start.task,
+    kind: 'pev',
+  });
   const input: PevWorkflowInput = { config, ...(start.pev ? { pev: start.pev } : {}) };
   const id = start.id ?? `pev-${crypto.randomUUID()}`;
   await client.workflow.start(AGENT_WORKFLOWS.pev, { workflowId: id, taskQueue, args: [input] });
   return id;
 }
 
-export const pevResult = (client: Client, id: string): Promise<PevAgentResult> => client.workflow.getHandle(id).result() as Promise<PevAgentResult>;
+export const pevResult = (client: Client, id: string): Promise<PevAgentResult> =>
+  client.workflow.getHandle(id).result() as Promise<PevAgentResult>;
 
-export const pevProgress = (client: Client, id: string): Promise<PevProgress> => client.workflow.getHandle(id).query(pevProgressQuery);
+export const pevProgress = (client: Client, id: string): Promise<PevProgress> =>
+  client.workflow.getHandle(id).query(pevProgressQuery);
 
 /** The system prompt of a recorded Anthropic request. */
 export function systemOf(request: RecordedRequest): string {
@@ -88,7 +106,13 @@ export function systemOf(request: RecordedRequest): string {
 /** Which role a recorded request was made for, read from its system prompt. */
 export function roleOf(request: RecordedRequest): string {
   const system = systemOf(request);
-  return system.startsWith('# Planner') ? 'planner' : system.startsWith('# Executor') ? 'executor' : system.startsWith('# Verifier') ? 'verifier' : 'unknown';
+  return system.startsWith('# Planner')
+    ? 'planner'
+    : system.startsWith('# Executor')
+      ? 'executor'
+      : system.startsWith('# Verifier')
+        ? 'verifier'
+        : 'unknown';
 }
 
 /** All text a recorded Anthropic request sends in its messages. */

@@ -5,9 +5,27 @@ import { answer, messageText, pevFixture, pevResult, startPev, type PevFixture }
 
 const TASK = 'Add 2 and 2.';
 const plan = answer.plan([{ id: 'task-1', description: 'Add 2 and 2' }]);
-const planJson = JSON.stringify({ type: 'component', component: 'planner-response', summary: 's', needsMorePlanning: false, todos: [{ id: 'task-1', description: 'Add 2 and 2', priority: 1, status: 'pending' }] });
-const execJson = JSON.stringify({ type: 'component', component: 'executor-response', summary: '2 + 2 = 4', taskCompleted: true });
-const verifyJson = JSON.stringify({ type: 'component', component: 'verifier-response', allCompleted: true, userNeedsSatisfied: true, summary: 'It is 4.', tasks: [{ id: 'task-1', completed: true, feedback: 'ok' }] });
+const planJson = JSON.stringify({
+  type: 'component',
+  component: 'planner-response',
+  summary: 's',
+  needsMorePlanning: false,
+  todos: [{ id: 'task-1', description: 'Add 2 and 2', priority: 1, status: 'pending' }],
+});
+const execJson = JSON.stringify({
+  type: 'component',
+  component: 'executor-response',
+  summary: '2 + 2 = 4',
+  taskCompleted: true,
+});
+const verifyJson = JSON.stringify({
+  type: 'component',
+  component: 'verifier-response',
+  allCompleted: true,
+  userNeedsSatisfied: true,
+  summary: 'It is 4.',
+  tasks: [{ id: 'task-1', completed: true, feedback: 'ok' }],
+});
 const executed = answer.executed('2 + 2 = 4');
 const verified = answer.verified('It is 4.');
 const text = (t: string) => reply.text(t);
@@ -26,9 +44,24 @@ const recovered = (result: PevAgentResult) => {
 };
 
 const cases: Case[] = [
-  { name: 'planner: fenced with prose around it', steps: [text(`Here is the plan:\n\`\`\`json\n${planJson}\n\`\`\`\nGood luck.`), executed, verified], corrections: [], check: recovered },
-  { name: 'planner: trailing text after the object', steps: [text(`${planJson} -- that is all`), executed, verified], corrections: [], check: recovered },
-  { name: 'planner: truncated', steps: [text(planJson.slice(0, -3)), executed, verified], corrections: [], check: recovered },
+  {
+    name: 'planner: fenced with prose around it',
+    steps: [text(`Here is the plan:\n\`\`\`json\n${planJson}\n\`\`\`\nGood luck.`), executed, verified],
+    corrections: [],
+    check: recovered,
+  },
+  {
+    name: 'planner: trailing text after the object',
+    steps: [text(`${planJson} -- that is all`), executed, verified],
+    corrections: [],
+    check: recovered,
+  },
+  {
+    name: 'planner: truncated',
+    steps: [text(planJson.slice(0, -3)), executed, verified],
+    corrections: [],
+    check: recovered,
+  },
   {
     name: 'planner: missing todos, corrected after the re-ask',
     steps: [text('{"type":"component","component":"planner-response","summary":"thinking"}'), plan, executed, verified],
@@ -40,7 +73,12 @@ const cases: Case[] = [
   },
   {
     name: 'planner: wrong types twice, fallback to one task carrying the request',
-    steps: [text(planJson.replace('"needsMorePlanning":false', '"needsMorePlanning":"perhaps"')), text('{"todos":"add things"}'), executed, verified],
+    steps: [
+      text(planJson.replace('"needsMorePlanning":false', '"needsMorePlanning":"perhaps"')),
+      text('{"todos":"add things"}'),
+      executed,
+      verified,
+    ],
     corrections: ['reask:planner', 'fallback:planner'],
     check: (result) => {
       expect(result.finalText).toBe('It is 4.');
@@ -57,8 +95,18 @@ const cases: Case[] = [
       expect(fx.calls).toEqual([]);
     },
   },
-  { name: 'executor: fenced with trailing text', steps: [plan, text(`\`\`\`json\n${execJson}\n\`\`\` done.`), verified], corrections: [], check: recovered },
-  { name: 'executor: truncated', steps: [plan, text(execJson.slice(0, -1)), verified], corrections: [], check: recovered },
+  {
+    name: 'executor: fenced with trailing text',
+    steps: [plan, text(`\`\`\`json\n${execJson}\n\`\`\` done.`), verified],
+    corrections: [],
+    check: recovered,
+  },
+  {
+    name: 'executor: truncated',
+    steps: [plan, text(execJson.slice(0, -1)), verified],
+    corrections: [],
+    check: recovered,
+  },
   {
     name: 'executor: wrong type, corrected after the re-ask',
     steps: [plan, text(execJson.replace('"taskCompleted":true', '"taskCompleted":1')), executed, verified],
@@ -75,11 +123,23 @@ const cases: Case[] = [
     corrections: ['reask:executor', 'fallback:executor'],
     check: (result) => {
       expect(result.finalText).toBe('It is 4.');
-      expect(result.todos).toEqual([expect.objectContaining({ status: 'completed', endReason: 'fallback', result: 'The answer is 4.' })]);
+      expect(result.todos).toEqual([
+        expect.objectContaining({ status: 'completed', endReason: 'fallback', result: 'The answer is 4.' }),
+      ]);
     },
   },
-  { name: 'verifier: fenced', steps: [plan, executed, text(`\`\`\`\n${verifyJson}\n\`\`\``)], corrections: [], check: recovered },
-  { name: 'verifier: truncated in the task list', steps: [plan, executed, text(verifyJson.slice(0, verifyJson.indexOf('"feedback"')))], corrections: [], check: recovered },
+  {
+    name: 'verifier: fenced',
+    steps: [plan, executed, text(`\`\`\`\n${verifyJson}\n\`\`\``)],
+    corrections: [],
+    check: recovered,
+  },
+  {
+    name: 'verifier: truncated in the task list',
+    steps: [plan, executed, text(verifyJson.slice(0, verifyJson.indexOf('"feedback"')))],
+    corrections: [],
+    check: recovered,
+  },
   {
     name: 'verifier: missing summary, corrected after the re-ask',
     steps: [plan, executed, text('{"allCompleted":true,"userNeedsSatisfied":true}'), verified],
@@ -94,7 +154,11 @@ const cases: Case[] = [
     steps: [plan, executed, text('{"allCompleted":"yes"}'), text('{"allCompleted":"yes","userNeedsSatisfied":"very"}')],
     corrections: ['reask:verifier', 'fallback:verifier'],
     check: (result) => {
-      expect(result).toMatchObject({ status: 'completed', stopReason: 'unverified', pev: { verified: false, endReason: 'unverified' } });
+      expect(result).toMatchObject({
+        status: 'completed',
+        stopReason: 'unverified',
+        pev: { verified: false, endReason: 'unverified' },
+      });
       expect(result.finalText).toBe('Add 2 and 2\n2 + 2 = 4');
     },
   },
@@ -114,10 +178,17 @@ describe('malformed answers of every role, on a real server', () => {
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const id = await startPev(client, taskQueue, { task: TASK });
       const res = await pevResult(client, id);
-      await saveHistoryIfRecording(client.workflow.getHandle(id), `pev-malformed-${String(index + 1).padStart(2, '0')}`);
+      await saveHistoryIfRecording(
+        client.workflow.getHandle(id),
+        `pev-malformed-${String(index + 1).padStart(2, '0')}`,
+      );
       return res;
     });
-    expect(result.pev.trace.filter((e) => e.type === 'reask' || e.type === 'fallback').map((e) => `${e.type}:${'role' in e ? e.role : ''}`)).toEqual(corrections);
+    expect(
+      result.pev.trace
+        .filter((e) => e.type === 'reask' || e.type === 'fallback')
+        .map((e) => `${e.type}:${'role' in e ? e.role : ''}`),
+    ).toEqual(corrections);
     check(result, fx);
     expect(fx.fake.pending()).toBe(0);
     expect(fx.fake.requests.map((r) => r.error)).toEqual(steps.map(() => undefined));

@@ -22,14 +22,28 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
   });
 
   it('loads business context per role from Markdown into each role system prompt (started through the client)', async () => {
-    fx.fake.script(answer.plan([{ id: 'task-1', description: 'List the workspace' }]), answer.executed('nothing to list'), answer.verified('The workspace is empty.'));
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'List the workspace' }]),
+      answer.executed('nothing to list'),
+      answer.verified('The workspace is empty.'),
+    );
     const { result, state } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'What is in the workspace?', kind: 'pev', model: PRIMARY, tools: {}, pev: { promptsDir: EXAMPLE_PROMPTS } });
+      const id = await agents.start({
+        task: 'What is in the workspace?',
+        kind: 'pev',
+        model: PRIMARY,
+        tools: {},
+        pev: { promptsDir: EXAMPLE_PROMPTS },
+      });
       const res = (await agents.result(id)) as PevAgentResult;
       return { result: res, state: (await agents.state(id)) as PevStateView };
     });
-    expect(result).toMatchObject({ kind: 'pev', finalText: 'The workspace is empty.', todos: [expect.objectContaining({ id: 'task-1', status: 'completed' })] });
+    expect(result).toMatchObject({
+      kind: 'pev',
+      finalText: 'The workspace is empty.',
+      todos: [expect.objectContaining({ id: 'task-1', status: 'completed' })],
+    });
     const [planner, executor, verifier] = fx.fake.requests.map(systemOf);
     expect(planner).toContain('# Workspace assistant: planning');
     expect(executor).toContain('# Workspace assistant: execution');
@@ -42,10 +56,24 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
   it('refuses bad PEV options before starting and fails a run whose prompts directory is missing with an actionable error', async () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      await expect(agents.start({ task: 't', kind: 'pev', model: PRIMARY, pev: { limits: { maxCycles: 0 }, models: { planner: 'gpt' } } })).rejects.toThrow(
-        new AgentClientError('invalid run options: pev.limits.maxCycles must be a positive integer, got 0; pev.models.planner "gpt" must look like provider/model'),
+      await expect(
+        agents.start({
+          task: 't',
+          kind: 'pev',
+          model: PRIMARY,
+          pev: { limits: { maxCycles: 0 }, models: { planner: 'gpt' } },
+        }),
+      ).rejects.toThrow(
+        new AgentClientError(
+          'invalid run options: pev.limits.maxCycles must be a positive integer, got 0; pev.models.planner "gpt" must look like provider/model',
+        ),
       );
-      const id = await agents.start({ task: 't', kind: 'pev', model: PRIMARY, pev: { promptsDir: '/nonexistent/prompts' } });
+      const id = await agents.start({
+        task: 't',
+        kind: 'pev',
+        model: PRIMARY,
+        pev: { promptsDir: '/nonexistent/prompts' },
+      });
       const err = await client.workflow
         .getHandle(id)
         .result()
@@ -56,7 +84,9 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
       expect(err).toBeInstanceOf(WorkflowFailedError);
       const activityFailure = (err as WorkflowFailedError).cause;
       expect(activityFailure?.cause).toMatchObject({ type: 'PevPromptsError', nonRetryable: true });
-      expect(String((activityFailure?.cause as Error | undefined)?.message)).toMatch(/Prompts directory \/nonexistent\/prompts does not exist/);
+      expect(String((activityFailure?.cause as Error | undefined)?.message)).toMatch(
+        /Prompts directory \/nonexistent\/prompts does not exist/,
+      );
     });
     expect(fx.fake.requests).toHaveLength(0);
   });
@@ -76,7 +106,13 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
     );
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Add 1+2 and 3+4.', kind: 'pev', model: PRIMARY, tools: {}, pev: { mode: 'plan' } });
+      const id = await agents.start({
+        task: 'Add 1+2 and 3+4.',
+        kind: 'pev',
+        model: PRIMARY,
+        tools: {},
+        pev: { mode: 'plan' },
+      });
       const res = (await agents.result(id)) as PevAgentResult;
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-plan-mode');
       return res;

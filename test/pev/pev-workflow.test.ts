@@ -1,7 +1,17 @@
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { anthropicMessages } from '../agent/agent-kit';
-import { FALLBACK, answer, messageText, pevFixture, pevResult, roleOf, startPev, systemOf, type PevFixture } from './pev-kit';
+import {
+  FALLBACK,
+  answer,
+  messageText,
+  pevFixture,
+  pevResult,
+  roleOf,
+  startPev,
+  systemOf,
+  type PevFixture,
+} from './pev-kit';
 
 describe('planner → executor → verifier on a real server, replaying every workflow task', () => {
   let fx: PevFixture;
@@ -30,26 +40,56 @@ describe('planner → executor → verifier on a real server, replaying every wo
         { id: 'task-3', description: 'Add 10 to 5' },
       ]),
       reply.toolCalls([{ name: 'add', arguments: { a: 5, b: 10 } }]),
-      answer.executed('5 + 10 = 15', { todos: [{ id: 'task-3', description: 'Add 10 to 5', priority: 2, status: 'completed' }] }),
+      answer.executed('5 + 10 = 15', {
+        todos: [{ id: 'task-3', description: 'Add 10 to 5', priority: 2, status: 'completed' }],
+      }),
       answer.verified('The sum of 2 and 3 is 5; adding 10 gives 15.'),
     );
-    const { result, phases } = await withWorker({ activities: fx.pevActivities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
-      const id = await startPev(client, taskQueue, { task: 'Add 2 and 3, note it, then add 10.', pev: { models: { executor: FALLBACK } } });
-      const res = await pevResult(client, id);
-      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-two-cycles');
-      const { events } = await fx.agents(client, taskQueue).state(id);
-      return { result: res, phases: events.flatMap((e) => (e.type === 'phase' ? [`${e.cycle}:${e.phase}${e.todoId ? `:${e.todoId}` : ''}`] : [])) };
-    });
+    const { result, phases } = await withWorker(
+      { activities: fx.pevActivities, maxCachedWorkflows: 0 },
+      async ({ client, taskQueue }) => {
+        const id = await startPev(client, taskQueue, {
+          task: 'Add 2 and 3, note it, then add 10.',
+          pev: { models: { executor: FALLBACK } },
+        });
+        const res = await pevResult(client, id);
+        await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-two-cycles');
+        const { events } = await fx.agents(client, taskQueue).state(id);
+        return {
+          result: res,
+          phases: events.flatMap((e) =>
+            e.type === 'phase' ? [`${e.cycle}:${e.phase}${e.todoId ? `:${e.todoId}` : ''}`] : [],
+          ),
+        };
+      },
+    );
     // Watchers and traces see the rounds as phase events.
-    expect(phases).toEqual(['1:planning', '1:executing:task-1', '1:executing:task-2', '1:verifying', '2:planning', '2:executing:task-3', '2:verifying', '2:done']);
+    expect(phases).toEqual([
+      '1:planning',
+      '1:executing:task-1',
+      '1:executing:task-2',
+      '1:verifying',
+      '2:planning',
+      '2:executing:task-3',
+      '2:verifying',
+      '2:done',
+    ]);
 
-    expect(result).toMatchObject({ status: 'completed', stopReason: 'completed', finalText: 'The sum of 2 and 3 is 5; adding 10 gives 15.' });
+    expect(result).toMatchObject({
+      status: 'completed',
+      stopReason: 'completed',
+      finalText: 'The sum of 2 and 3 is 5; adding 10 gives 15.',
+    });
     expect(result.pev).toMatchObject({ cycles: 2, verified: true, endReason: 'completed' });
     expect(result.todos.map((t) => [t.id, t.status, t.endReason])).toEqual([
       ['task-1', 'completed', 'taskCompleted'],
       ['task-3', 'completed', 'todoStatus'],
     ]);
-    expect(result.pev.trace.map((e) => `${e.cycle}:${e.type}${'reason' in e ? `:${e.reason}` : ''}${'passed' in e ? `:${e.passed}` : ''}`)).toEqual([
+    expect(
+      result.pev.trace.map(
+        (e) => `${e.cycle}:${e.type}${'reason' in e ? `:${e.reason}` : ''}${'passed' in e ? `:${e.passed}` : ''}`,
+      ),
+    ).toEqual([
       '1:planningEnded:planned',
       '1:todoEnded:taskCompleted',
       '1:todoEnded:nextAction',
@@ -79,7 +119,10 @@ describe('planner → executor → verifier on a real server, replaying every wo
     expect(requests[0].body.tool_choice).toEqual({ type: 'none' });
     expect(requests[1].body.tool_choice).toBeUndefined();
     // Structured output: OpenAI gets the role's JSON schema natively, Anthropic as an instruction.
-    expect(requests[1].body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'executor-response', schema: { required: expect.arrayContaining(['summary']) } } });
+    expect(requests[1].body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'executor-response', schema: { required: expect.arrayContaining(['summary']) } },
+    });
     expect(systemOf(requests[0])).toContain('The JSON must conform to this JSON Schema (named "planner-response")');
     // The verifier's improvements reach the planner of the next cycle; the plan is recited to the executor.
     expect(messageText(requests[6])).toContain('- Also add 10 to the sum');
@@ -99,19 +142,27 @@ describe('planner → executor → verifier on a real server, replaying every wo
       answer.executed('still 5'),
       answer.verified('2 + 3 = 5'),
     );
-    const { result, state } = await withWorker({ activities: fx.pevActivities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
-      const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.' });
-      const res = await pevResult(client, id);
-      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-dedupe');
-      return { result: res, state: await agents.state(id) };
-    });
+    const { result, state } = await withWorker(
+      { activities: fx.pevActivities, maxCachedWorkflows: 0 },
+      async ({ client, taskQueue }) => {
+        const agents = fx.agents(client, taskQueue);
+        const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.' });
+        const res = await pevResult(client, id);
+        await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-dedupe');
+        return { result: res, state: await agents.state(id) };
+      },
+    );
     expect(result.finalText).toBe('2 + 3 = 5');
     expect(fx.calls).toEqual(['add:2+3']);
     const reused = result.pev.trace.filter((e) => e.type === 'toolReused');
-    expect(reused).toEqual([expect.objectContaining({ type: 'toolReused', cycle: 1, todoId: 'task-2', toolName: 'add' })]);
+    expect(reused).toEqual([
+      expect.objectContaining({ type: 'toolReused', cycle: 1, todoId: 'task-2', toolName: 'add' }),
+    ]);
     const execution = state.events.filter((e) => e.type === 'tool_execution');
-    expect(execution.map((e) => (e.type === 'tool_execution' ? e.skipped ?? 'ran' : ''))).toEqual(['ran', expect.stringMatching(/^reused the result of /)]);
+    expect(execution.map((e) => (e.type === 'tool_execution' ? (e.skipped ?? 'ran') : ''))).toEqual([
+      'ran',
+      expect.stringMatching(/^reused the result of /),
+    ]);
     // The model receives the earlier result, marked as reused.
     const messages = anthropicMessages(fx.fake.requests[4].body);
     const toolResults = messages.flatMap((m) => m.blocks).filter((b) => b.type === 'tool_result');
@@ -119,7 +170,10 @@ describe('planner → executor → verifier on a real server, replaying every wo
     const [first, second] = toolResults.map((b) => b.content);
     expect(first).toEqual([{ type: 'text', text: '5' }]);
     expect(second).toEqual([
-      { type: 'text', text: `[Identical call already made as ${String(toolResults[0].tool_use_id)}; its result is reused and the tool was not run again.]` },
+      {
+        type: 'text',
+        text: `[Identical call already made as ${String(toolResults[0].tool_use_id)}; its result is reused and the tool was not run again.]`,
+      },
       { type: 'text', text: '5' },
     ]);
   });
@@ -144,19 +198,27 @@ describe('PEV across continue-as-new', () => {
       answer.executed('5 again'),
       answer.verified('Both sums are 5.'),
     );
-    const { result, lastRun, state, watched } = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
-      const id = await startPev(client, taskQueue, { task: 'Add 2 and 3 twice.', options: { continueAsNewAfterTurns: 2 } });
-      const watched: string[] = [];
-      for await (const item of agents.watch(id)) if (item.topic === 'events') watched.push(item.event.type);
-      const res = await pevResult(client, id);
-      const handle = client.workflow.getHandle(id);
-      await saveHistoryIfRecording(handle, 'pev-continue-as-new');
-      return { result: res, lastRun: await handle.fetchHistory(), state: await agents.state(id), watched };
-    });
+    const { result, lastRun, state, watched } = await withWorker(
+      { activities: fx.pevActivities },
+      async ({ client, taskQueue }) => {
+        const agents = fx.agents(client, taskQueue);
+        const id = await startPev(client, taskQueue, {
+          task: 'Add 2 and 3 twice.',
+          options: { continueAsNewAfterTurns: 2 },
+        });
+        const watched: string[] = [];
+        for await (const item of agents.watch(id)) if (item.topic === 'events') watched.push(item.event.type);
+        const res = await pevResult(client, id);
+        const handle = client.workflow.getHandle(id);
+        await saveHistoryIfRecording(handle, 'pev-continue-as-new');
+        return { result: res, lastRun: await handle.fetchHistory(), state: await agents.state(id), watched };
+      },
+    );
     const started = lastRun.events?.[0]?.workflowExecutionStartedEventAttributes;
     expect(started?.continuedExecutionRunId).toBeTruthy();
-    const scheduled = (lastRun.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    const scheduled = (lastRun.events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+      .filter(Boolean);
     expect(scheduled).not.toContain('preparePevPrompts');
     expect(scheduled).not.toContain('pinTools');
     expect(result).toMatchObject({ stopReason: 'completed', finalText: 'Both sums are 5.' });
@@ -168,7 +230,20 @@ describe('PEV across continue-as-new', () => {
     // A watcher follows the rounds across the new run to the end.
     expect(watched).toEqual(state.events.map((e) => e.type));
     expect(fx.calls).toEqual(['add:2+3']);
-    expect(result.pev.trace.map((e) => e.type)).toEqual(['planningEnded', 'todoEnded', 'toolReused', 'todoEnded', 'verified']);
-    expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'executor', 'executor', 'verifier']);
+    expect(result.pev.trace.map((e) => e.type)).toEqual([
+      'planningEnded',
+      'todoEnded',
+      'toolReused',
+      'todoEnded',
+      'verified',
+    ]);
+    expect(fx.fake.requests.map(roleOf)).toEqual([
+      'planner',
+      'executor',
+      'executor',
+      'executor',
+      'executor',
+      'verifier',
+    ]);
   });
 });

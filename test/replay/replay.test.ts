@@ -7,7 +7,12 @@ import { REPO_ROOT } from '../kit/env';
 import { HISTORIES_DIR, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
 function committedHistories(): HistoryAndWorkflowId[] {
-  const files = fs.existsSync(HISTORIES_DIR) ? fs.readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json')).sort() : [];
+  const files = fs.existsSync(HISTORIES_DIR)
+    ? fs
+        .readdirSync(HISTORIES_DIR)
+        .filter((file) => file.endsWith('.json'))
+        .sort()
+    : [];
   return files.map((file) => ({
     workflowId: path.basename(file, '.json'),
     history: JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8')),
@@ -31,7 +36,9 @@ describe('replay gate', () => {
   it('replays every committed history against the current workflow code without error', async () => {
     const results = await replayAll(workflowBundle(), histories);
     expect(results).toHaveLength(histories.length);
-    const failures = results.filter((result) => result.error !== undefined).map((result) => `${result.workflowId}: ${result.error?.message}`);
+    const failures = results
+      .filter((result) => result.error !== undefined)
+      .map((result) => `${result.workflowId}: ${result.error?.message}`);
     expect(failures).toEqual([]);
   });
 

@@ -31,7 +31,10 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
       config,
       JSON.stringify({
         mcpServers: {
-          files: { command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir] },
+          files: {
+            command: process.execPath,
+            args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir],
+          },
           everything: { url: everything.url },
         },
       }),
@@ -52,15 +55,21 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     );
     const { address, namespace } = await testConnection();
     const cli = await withWorker({ activities: fx.activities }, ({ taskQueue }) =>
-      runCli(['run', '--model', PRIMARY, '--mcp', config, '--tools', 'write_file,echo', '--json', 'Write a file and echo.'], {
-        env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue },
-      }),
+      runCli(
+        ['run', '--model', PRIMARY, '--mcp', config, '--tools', 'write_file,echo', '--json', 'Write a file and echo.'],
+        {
+          env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue },
+        },
+      ),
     );
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'completed', finalText: 'All done.' });
     expect(fs.readFileSync(target, 'utf8')).toBe('written via the CLI run');
-    expect((fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name).sort()).toEqual(['echo', 'write_file']);
+    expect((fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name).sort()).toEqual([
+      'echo',
+      'write_file',
+    ]);
     const results = anthropicMessages(fx.fake.requests[1].body)
       .at(-1)!
       .blocks.filter((b) => b.type === 'tool_result')
@@ -90,7 +99,11 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
       const id = await agents.start({
         task: 'Write a file, echo, read it back.',
         model: PRIMARY,
-        tools: { mcpConfig, allow: ['write_file', 'read_text_file', 'echo', 'whoami'], context: { resourceId: 'doc-1', taskId: 'task-1' } },
+        tools: {
+          mcpConfig,
+          allow: ['write_file', 'read_text_file', 'echo', 'whoami'],
+          context: { resourceId: 'doc-1', taskId: 'task-1' },
+        },
       });
       const res = await agents.result(id);
       return { result: res, runId: (await client.workflow.getHandle(id).describe()).runId };
@@ -108,7 +121,13 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     expect(results(1)).toEqual([expect.stringContaining('Successfully wrote'), expect.stringContaining('Echo: ping')]);
     expect(results(2)).toEqual([expect.stringContaining('written by the agent'), expect.any(String)]);
     const content = JSON.parse(results(2)[1]) as string | { type: string; text: string }[];
-    const whoami = JSON.parse(typeof content === 'string' ? content : content.map((b) => b.text).join('')) as { meta: Record<string, unknown> };
-    expect(whoami.meta).toMatchObject({ currentResourceId: 'doc-1', currentTaskId: 'task-1', idempotencyKey: expect.stringMatching(new RegExp(`^${runId}:`)) });
+    const whoami = JSON.parse(typeof content === 'string' ? content : content.map((b) => b.text).join('')) as {
+      meta: Record<string, unknown>;
+    };
+    expect(whoami.meta).toMatchObject({
+      currentResourceId: 'doc-1',
+      currentTaskId: 'task-1',
+      idempotencyKey: expect.stringMatching(new RegExp(`^${runId}:`)),
+    });
   });
 });

@@ -23,7 +23,10 @@ async function countingListener(): Promise<{ port: number; connections: () => nu
 async function httpServer(handler: http.RequestListener): Promise<{ port: number; close: () => Promise<void> }> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('http_fetch SSRF guard', () => {
@@ -49,7 +52,9 @@ describe('http_fetch SSRF guard', () => {
         res.end('z'.repeat(50_000));
       } else {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end('<html><head><title>T</title><script>evil()</script></head><body><h1>Heading</h1><p>Some <b>bold</b> text.</p></body></html>');
+        res.end(
+          '<html><head><title>T</title><script>evil()</script></head><body><h1>Heading</h1><p>Some <b>bold</b> text.</p></body></html>',
+        );
       }
     });
   });
@@ -60,9 +65,14 @@ describe('http_fetch SSRF guard', () => {
 
   const registry = () =>
     createToolRegistry({
-      builtins: { files: false, webSearch: false, fetch: { policy: { allow: [{ address: '127.0.0.1', port: site.port }] }, limits: { maxBytes: 10_000 } } },
+      builtins: {
+        files: false,
+        webSearch: false,
+        fetch: { policy: { allow: [{ address: '127.0.0.1', port: site.port }] }, limits: { maxBytes: 10_000 } },
+      },
     });
-  const fetchUrl = (url: string) => registry().execute({ runId: 'r', toolCallId: 'c', name: 'http_fetch', args: { url }, selection });
+  const fetchUrl = (url: string) =>
+    registry().execute({ runId: 'r', toolCallId: 'c', name: 'http_fetch', args: { url }, selection });
 
   it('fetches an allowed page, follows a relative redirect and extracts readable text from HTML', async () => {
     const out = await fetchUrl(`http://127.0.0.1:${site.port}/redirect-relative`);
@@ -78,11 +88,23 @@ describe('http_fetch SSRF guard', () => {
     const port = (silent.address() as AddressInfo).port;
     try {
       const registry = createToolRegistry({
-        builtins: { files: false, webSearch: false, fetch: { policy: { allow: [{ address: '127.0.0.1', port }] }, limits: { timeoutMs: 300 } } },
+        builtins: {
+          files: false,
+          webSearch: false,
+          fetch: { policy: { allow: [{ address: '127.0.0.1', port }] }, limits: { timeoutMs: 300 } },
+        },
       });
-      const out = await registry.execute({ runId: 'r', toolCallId: 'c', name: 'http_fetch', args: { url: `http://127.0.0.1:${port}/` }, selection });
+      const out = await registry.execute({
+        runId: 'r',
+        toolCallId: 'c',
+        name: 'http_fetch',
+        args: { url: `http://127.0.0.1:${port}/` },
+        selection,
+      });
       expect(out).toMatchObject({ isError: true });
-      expect(out.content).toBe(`Tool "http_fetch" failed: No complete response from http://127.0.0.1:${port} within 300 ms.`);
+      expect(out.content).toBe(
+        `Tool "http_fetch" failed: No complete response from http://127.0.0.1:${port} within 300 ms.`,
+      );
     } finally {
       silent.close();
     }

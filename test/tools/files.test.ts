@@ -29,8 +29,14 @@ describe('file tools jailed to the workspace root', () => {
   afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
   it('reads, writes, lists and searches inside the root', async () => {
-    expect(await run('fs_read', { path: 'src/a.txt' })).toMatchObject({ isError: false, content: 'hello inside\nsecond line\n' });
-    expect(await run('fs_write', { path: 'new/dir/b.txt', content: 'made' })).toMatchObject({ isError: false, content: 'Wrote 4 bytes to new/dir/b.txt.' });
+    expect(await run('fs_read', { path: 'src/a.txt' })).toMatchObject({
+      isError: false,
+      content: 'hello inside\nsecond line\n',
+    });
+    expect(await run('fs_write', { path: 'new/dir/b.txt', content: 'made' })).toMatchObject({
+      isError: false,
+      content: 'Wrote 4 bytes to new/dir/b.txt.',
+    });
     expect(fs.readFileSync(path.join(ws, 'new/dir/b.txt'), 'utf8')).toBe('made');
     const listing = (await run('fs_list', { path: '.', recursive: true })).content.split('\n');
     expect(listing).toEqual(expect.arrayContaining(['src/', 'src/a.txt', 'new/dir/b.txt', 'link-to-secret (symlink)']));

@@ -30,7 +30,11 @@ describe('side-effecting tool on a real Temporal server', () => {
 
   it('is retried with the same idempotency key after its worker is killed between the effect and completion', async () => {
     const { client, address, namespace } = await testConnection();
-    const files = { ledger: path.join(dir, 'ledger.txt'), invocations: path.join(dir, 'invocations.txt'), killFile: path.join(dir, 'killed') };
+    const files = {
+      ledger: path.join(dir, 'ledger.txt'),
+      invocations: path.join(dir, 'invocations.txt'),
+      killFile: path.join(dir, 'killed'),
+    };
     const taskQueue = `tools-idempotency-${crypto.randomUUID()}`;
     const workerEnv = {
       TEMPORAL_TEST_ADDRESS: address,
@@ -49,7 +53,9 @@ describe('side-effecting tool on a real Temporal server', () => {
     const handle = await client.workflow.start('toolCallsWorkflow', {
       taskQueue,
       workflowId: `tools-idempotency-${crypto.randomUUID()}`,
-      args: [{ catalog, calls: [{ toolCallId: 'call-1', name: 'charge_card', args: { amountCents: 500 }, selection: {} }] }],
+      args: [
+        { catalog, calls: [{ toolCallId: 'call-1', name: 'charge_card', args: { amountCents: 500 }, selection: {} }] },
+      ],
     });
     expect(await exited(first)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(fs.readFileSync(files.ledger, 'utf8')).toBe(`${handle.firstExecutionRunId}:call-1 500\n`);

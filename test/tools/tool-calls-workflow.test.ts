@@ -43,21 +43,29 @@ describe('toolCallsWorkflow on a real server', () => {
     const tools = registry(executed);
     const catalog = await tools.catalog({});
     const calls = [
-      ...['a', 'b', 'c', 'd'].map((text) => ({ toolCallId: `call-${text}`, name: 'label', args: { text }, selection: {} })),
+      ...['a', 'b', 'c', 'd'].map((text) => ({
+        toolCallId: `call-${text}`,
+        name: 'label',
+        args: { text },
+        selection: {},
+      })),
       { toolCallId: 'call-x', name: 'no_such_tool', args: {}, selection: {} },
       { toolCallId: 'call-f', name: 'flaky', args: {}, selection: {} },
       { toolCallId: 'call-bad', name: 'label', args: { text: 7 }, selection: {} },
     ];
-    const { results, history } = await withWorker({ activities: createToolActivities(tools) }, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start('toolCallsWorkflow', {
-        taskQueue,
-        workflowId: `tool-calls-${crypto.randomUUID()}`,
-        args: [{ catalog, calls, parallelism: 2 }],
-      });
-      const results = (await handle.result()) as ExecuteToolOutput[];
-      await saveHistoryIfRecording(handle, 'tool-calls');
-      return { results, history: await handle.fetchHistory() };
-    });
+    const { results, history } = await withWorker(
+      { activities: createToolActivities(tools) },
+      async ({ client, taskQueue }) => {
+        const handle = await client.workflow.start('toolCallsWorkflow', {
+          taskQueue,
+          workflowId: `tool-calls-${crypto.randomUUID()}`,
+          args: [{ catalog, calls, parallelism: 2 }],
+        });
+        const results = (await handle.result()) as ExecuteToolOutput[];
+        await saveHistoryIfRecording(handle, 'tool-calls');
+        return { results, history: await handle.fetchHistory() };
+      },
+    );
 
     expect(results.map((r) => [r.isError, r.content.split('\n')[0]])).toEqual([
       [false, 'label a'],

@@ -16,7 +16,11 @@ export { AGENT_STORE_FAILURE, type AgentActivityDeps, type ModelCaller } from '.
  * local-disk store (`DURABLE_AGENTS_STORE_DIR`) and the model caller to the LLM layer.
  */
 export function createAgentActivities(deps: Partial<AgentActivityDeps> & { tools: ToolActivities }): AgentActivities {
-  const full: AgentActivityDeps = { store: deps.store ?? new FileContentStore(), llm: deps.llm ?? { complete, stream }, tools: deps.tools };
+  const full: AgentActivityDeps = {
+    store: deps.store ?? new FileContentStore(),
+    llm: deps.llm ?? { complete, stream },
+    tools: deps.tools,
+  };
   return {
     callModel: modelCallActivity(full),
     appendMessages: appendMessagesActivity(full.store),

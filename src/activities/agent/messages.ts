@@ -25,7 +25,12 @@ function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
 }
 
 /** Stores one body and returns the metadata the workflow keeps. */
-export async function storeBody(store: ContentStore, seq: number, kind: MessageMeta['kind'], body: StoredBody): Promise<{ meta: MessageMeta; entry: LogEntry }> {
+export async function storeBody(
+  store: ContentStore,
+  seq: number,
+  kind: MessageMeta['kind'],
+  body: StoredBody,
+): Promise<{ meta: MessageMeta; entry: LogEntry }> {
   const hash = await fromStore(() => store.put(body));
   const meta: MessageMeta = { seq, kind, hash, tokens: estimateBodyTokens(body) };
   if (body.role === 'toolResult') {
@@ -38,8 +43,15 @@ export async function storeBody(store: ContentStore, seq: number, kind: MessageM
 export function appendMessagesActivity(store: ContentStore) {
   return async function appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]> {
     const now = Date.now();
-    const stored = await Promise.all(input.drafts.map((d, i) => storeBody(store, input.startSeq + i, d.kind, bodyOf(d, now))));
-    await fromStore(() => store.writeEntries(input.conversationId, stored.map((s) => s.entry)));
+    const stored = await Promise.all(
+      input.drafts.map((d, i) => storeBody(store, input.startSeq + i, d.kind, bodyOf(d, now))),
+    );
+    await fromStore(() =>
+      store.writeEntries(
+        input.conversationId,
+        stored.map((s) => s.entry),
+      ),
+    );
     return stored.map((s) => s.meta);
   };
 }

@@ -22,7 +22,12 @@ function activitySignal(): AbortSignal | undefined {
  * Heartbeats while the stream delivers, so a stalled provider is noticed by the heartbeat timeout,
  * and publishes the output to the run's stream for watchers.
  */
-async function streamWithHeartbeats(llm: ModelCaller, request: ModelRequest, seq: number, signal?: AbortSignal): Promise<AssistantMessage> {
+async function streamWithHeartbeats(
+  llm: ModelCaller,
+  request: ModelRequest,
+  seq: number,
+  signal?: AbortSignal,
+): Promise<AssistantMessage> {
   const assembler = new MessageAssembler();
   const tokens = openTokenPublisher({ seq, model: request.model });
   let events = 0;
@@ -53,7 +58,13 @@ function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
 export function modelCallActivity(deps: AgentActivityDeps) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
     const { store, llm } = deps;
-    const messages = await loadProviderView(store, input.conversationId, input.view, input.toSeq, providerOf(input.model));
+    const messages = await loadProviderView(
+      store,
+      input.conversationId,
+      input.view,
+      input.toSeq,
+      providerOf(input.model),
+    );
     if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
     const specsHash = input.toolSpecsHash;
     const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
@@ -73,7 +84,9 @@ export function modelCallActivity(deps: AgentActivityDeps) {
       },
     };
     const signal = activitySignal();
-    const message = input.stream ? await streamWithHeartbeats(llm, request, input.writeSeq, signal) : await llm.complete(request, { signal });
+    const message = input.stream
+      ? await streamWithHeartbeats(llm, request, input.writeSeq, signal)
+      : await llm.complete(request, { signal });
     const hash = await fromStore(() => store.put(message));
     await fromStore(() => store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]));
     const toolCalls = toolCallRequests(message);

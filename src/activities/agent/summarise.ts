@@ -23,7 +23,8 @@ export function transcriptOf(logged: readonly LoggedBody[]): string {
       const text = textOf(body);
       if (text) lines.push(`ASSISTANT: ${text}`);
       for (const block of body.content) {
-        if (block.type === 'toolCall') lines.push(`ASSISTANT called ${block.name}(${JSON.stringify(block.arguments)}) [${block.id}]`);
+        if (block.type === 'toolCall')
+          lines.push(`ASSISTANT called ${block.name}(${JSON.stringify(block.arguments)}) [${block.id}]`);
       }
     } else if (body.role === 'toolResult') {
       const text = textOf(body);
@@ -55,6 +56,12 @@ export function summariseActivity(deps: AgentActivityDeps) {
     const answer = await deps.llm.complete(request);
     const body = { role: 'summary' as const, text: textOf(answer), timestamp: Date.now() };
     const summaryHash = await fromStore(() => deps.store.put(body));
-    return { summaryHash, summaryTokens: estimateBodyTokens(body), usage: answer.usage, cost: answer.cost, model: input.model };
+    return {
+      summaryHash,
+      summaryTokens: estimateBodyTokens(body),
+      usage: answer.usage,
+      cost: answer.cost,
+      model: input.model,
+    };
   };
 }

@@ -31,7 +31,10 @@ function batchInterval(env: NodeJS.ProcessEnv): number {
 
 const NO_PUBLISHER: TokenPublisher = { push: () => undefined, close: async () => undefined };
 
-export function openTokenPublisher(call: { seq: number; model: string }, env: NodeJS.ProcessEnv = process.env): TokenPublisher {
+export function openTokenPublisher(
+  call: { seq: number; model: string },
+  env: NodeJS.ProcessEnv = process.env,
+): TokenPublisher {
   const interval = batchInterval(env);
   let client: WorkflowStreamClient;
   try {
@@ -43,7 +46,9 @@ export function openTokenPublisher(call: { seq: number; model: string }, env: No
   }
   const topic = client.topic<TokenDelta>(TOKENS_TOPIC);
   // Several pieces per batch keep the watcher's view moving between two signals.
-  const pieces = new TokenPieces({ ...call, attempt: Context.current().info.attempt }, interval / 4, (delta) => topic.publish(delta));
+  const pieces = new TokenPieces({ ...call, attempt: Context.current().info.attempt }, interval / 4, (delta) =>
+    topic.publish(delta),
+  );
   return {
     push: (event) => pieces.push(event, Date.now()),
     async close() {

@@ -13,7 +13,14 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
       const specs = toToolSpecs(catalog);
       const toolSpecsHash = specs.length > 0 ? await fromStore(() => store.put(specs)) : undefined;
       return {
-        tools: catalog.tools.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint }) => ({ name, mode, timeoutMs, retry, sideEffects, fingerprint })),
+        tools: catalog.tools.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint }) => ({
+          name,
+          mode,
+          timeoutMs,
+          retry,
+          sideEffects,
+          fingerprint,
+        })),
         ...(toolSpecsHash ? { toolSpecsHash } : {}),
         ...(catalog.unavailableServers?.length ? { unavailableServers: catalog.unavailableServers } : {}),
       };

@@ -11,13 +11,19 @@ export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {
-    if (err instanceof StoreError) throw ApplicationFailure.nonRetryable(err.message, AGENT_STORE_FAILURE, { code: err.code });
+    if (err instanceof StoreError)
+      throw ApplicationFailure.nonRetryable(err.message, AGENT_STORE_FAILURE, { code: err.code });
     throw err;
   }
 }
 
 /** The logged bodies `[view.fromSeq, toSeq)` in log order. */
-export async function readLogged(store: ContentStore, conversationId: string, fromSeq: number, toSeq: number): Promise<LoggedBody[]> {
+export async function readLogged(
+  store: ContentStore,
+  conversationId: string,
+  fromSeq: number,
+  toSeq: number,
+): Promise<LoggedBody[]> {
   return fromStore(async () => {
     const entries = await store.readEntries(conversationId, fromSeq, toSeq);
     const bodies = await Promise.all(entries.map((e) => store.get<StoredBody>(e.hash)));
@@ -25,7 +31,10 @@ export async function readLogged(store: ContentStore, conversationId: string, fr
   });
 }
 
-export async function readSummary(store: ContentStore, view: ConversationView): Promise<{ text: string; timestamp: number } | undefined> {
+export async function readSummary(
+  store: ContentStore,
+  view: ConversationView,
+): Promise<{ text: string; timestamp: number } | undefined> {
   if (!view.summaryHash) return undefined;
   const hash = view.summaryHash;
   const body = await fromStore(() => store.get<StoredBody>(hash));
@@ -40,6 +49,9 @@ export async function loadProviderView(
   toSeq: number,
   provider: ProviderId,
 ): Promise<Message[]> {
-  const [logged, summary] = await Promise.all([readLogged(store, conversationId, view.fromSeq, toSeq), readSummary(store, view)]);
+  const [logged, summary] = await Promise.all([
+    readLogged(store, conversationId, view.fromSeq, toSeq),
+    readSummary(store, view),
+  ]);
   return toProviderMessages(logged, provider, summary);
 }

@@ -7,5 +7,8 @@ import { reuseToolResultActivity } from './reuse-tool-result';
 export { loadPevPrompts, shippedCoreDir, PEV_PROMPTS_ERROR } from './load-prompts';
 
 export function createPevActivities(deps: { store: ContentStore }): PevActivities {
-  return { preparePevPrompts: preparePevPromptsActivity(deps.store), reuseToolResult: reuseToolResultActivity(deps.store) };
+  return {
+    preparePevPrompts: preparePevPromptsActivity(deps.store),
+    reuseToolResult: reuseToolResultActivity(deps.store),
+  };
 }

@@ -6,7 +6,12 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { BUSINESS_CONTEXT_PLACEHOLDER, CORE_ROLE_NAMES, type LoadPevPromptsInput, type PevPrompts } from '../../shared/pev';
+import {
+  BUSINESS_CONTEXT_PLACEHOLDER,
+  CORE_ROLE_NAMES,
+  type LoadPevPromptsInput,
+  type PevPrompts,
+} from '../../shared/pev';
 
 /** Error type of a prompts directory that cannot be used (not retried: fixing it needs a person). */
 export const PEV_PROMPTS_ERROR = 'PevPromptsError';
@@ -42,7 +47,9 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
   if (dir) {
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) {
-      throw promptsError(`Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business context files.`);
+      throw promptsError(
+        `Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business context files.`,
+      );
     }
   }
   const shipped = shippedCoreDir();
@@ -52,10 +59,14 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
     const override = dir ? await readIfExists(path.join(dir, 'core', `${role}.md`)) : undefined;
     const template = override ?? (await readIfExists(path.join(shipped, `${role}.md`)));
     if (template === undefined) {
-      throw promptsError(`No core template for role "${role}": add ${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`);
+      throw promptsError(
+        `No core template for role "${role}": add ${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`,
+      );
     }
     if (!template.includes(BUSINESS_CONTEXT_PLACEHOLDER)) {
-      throw promptsError(`The core template of role "${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`);
+      throw promptsError(
+        `The core template of role "${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`,
+      );
     }
     prompts.templates[role] = template;
     const context = dir ? await readIfExists(path.join(dir, `${role}.md`)) : undefined;
@@ -63,4 +74,3 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
   }
   return prompts;
 }
-

@@ -1,6 +1,12 @@
 /** Stores each role's system prompt and response format once per run, so model calls carry only a hash. */
 import type { StoredCallPrompt } from '../../shared/agent/activity-types';
-import { coreRoles, responseFormatOf, systemPromptOf, type PreparePevPromptsInput, type PreparedPevPrompts } from '../../shared/pev';
+import {
+  coreRoles,
+  responseFormatOf,
+  systemPromptOf,
+  type PreparePevPromptsInput,
+  type PreparedPevPrompts,
+} from '../../shared/pev';
 import type { ContentStore } from '../../store';
 import { fromStore } from '../agent/view';
 import { loadPevPrompts } from './load-prompts';
@@ -13,7 +19,10 @@ export function preparePevPromptsActivity(store: ContentStore) {
     for (const role of Object.keys(prompts.templates)) {
       const systemPrompt = systemPromptOf(prompts, role);
       const definition = known[role];
-      const body: StoredCallPrompt = { systemPrompt, ...(input.structuredOutput && definition ? { responseFormat: responseFormatOf(definition) } : {}) };
+      const body: StoredCallPrompt = {
+        systemPrompt,
+        ...(input.structuredOutput && definition ? { responseFormat: responseFormatOf(definition) } : {}),
+      };
       const promptHash = await fromStore(() => store.put(body));
       prepared.roles[role] = { promptHash, systemPromptChars: systemPrompt.length };
     }

@@ -11,7 +11,10 @@ export function reuseToolResultActivity(store: ContentStore) {
   return async function reuseToolResult(input: ReuseToolResultInput): Promise<MessageMeta> {
     const earlier = await fromStore(() => store.get<StoredBody>(input.fromHash));
     if (earlier.role !== 'toolResult') {
-      throw ApplicationFailure.nonRetryable(`Body ${input.fromHash} is a ${earlier.role} message, not a tool result.`, 'PevReuseError');
+      throw ApplicationFailure.nonRetryable(
+        `Body ${input.fromHash} is a ${earlier.role} message, not a tool result.`,
+        'PevReuseError',
+      );
     }
     const { meta, entry } = await storeBody(store, input.seq, 'toolResult', {
       ...earlier,

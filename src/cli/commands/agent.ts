@@ -42,7 +42,10 @@ const positiveInt = (value: string): number => {
   return n;
 };
 const spec = (value: string): string => {
-  if (!/^[^/\s]+\/\S+$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a model spec (provider/model, e.g. anthropic/claude-sonnet-4-6).`);
+  if (!/^[^/\s]+\/\S+$/.test(value))
+    throw new InvalidArgumentError(
+      `"${value}" is not a model spec (provider/model, e.g. anthropic/claude-sonnet-4-6).`,
+    );
   return value;
 };
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -54,7 +57,8 @@ function parseArgsJson(text: string): Record<string, unknown> {
   } catch (err) {
     throw new AgentClientError(`--args is not valid JSON: ${(err as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
   return value as Record<string, unknown>;
 }
 
@@ -84,7 +88,8 @@ interface RunOptions {
 
 const roleModel = (value: string, previous: string[] = []): string[] => {
   const [role, model] = value.split('=', 2);
-  if (!role || !model) throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
+  if (!role || !model)
+    throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
   spec(model);
   return [...previous, value];
 };
@@ -96,18 +101,30 @@ function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(o.maxExecutorRounds ? { maxExecutorRounds: o.maxExecutorRounds } : {}),
     ...(o.maxCycles ? { maxCycles: o.maxCycles } : {}),
   };
-  const given = o.mode !== undefined || o.roleModel?.length || o.prompts !== undefined || o.confirmPlan || Object.keys(limits).length > 0;
+  const given =
+    o.mode !== undefined ||
+    o.roleModel?.length ||
+    o.prompts !== undefined ||
+    o.confirmPlan ||
+    Object.keys(limits).length > 0;
   if (!given) return undefined;
-  if (o.agent !== 'pev') throw new AgentClientError('--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only');
-  if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan') throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
+  if (o.agent !== 'pev')
+    throw new AgentClientError(
+      '--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only',
+    );
+  if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan')
+    throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
   let promptsDir: string | undefined;
   if (o.prompts) {
     promptsDir = path.resolve(o.prompts);
-    if (!fs.statSync(promptsDir, { throwIfNoEntry: false })?.isDirectory()) throw new AgentClientError(`--prompts ${promptsDir} is not a directory`);
+    if (!fs.statSync(promptsDir, { throwIfNoEntry: false })?.isDirectory())
+      throw new AgentClientError(`--prompts ${promptsDir} is not a directory`);
   }
   return {
     ...(o.mode ? { mode: o.mode as PevOptions['mode'] } : {}),
-    ...(o.roleModel?.length ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) } : {}),
+    ...(o.roleModel?.length
+      ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) }
+      : {}),
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(o.confirmPlan ? { confirmPlan: true } : {}),
@@ -130,7 +147,11 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
     .argument('<task>', 'what the agent should do')
     .option('--agent <kind>', `agent kind: ${Object.keys(AGENT_WORKFLOWS).join(' | ')}`, 'react')
     .option('--model <spec>', `model spec, e.g. anthropic/claude-sonnet-4-6 (default: $${MODEL_ENV})`, spec)
-    .option('--fallback <spec>', 'fallback model, tried in order when the model keeps failing (repeatable)', (v: string, p: string[]) => collect(spec(v), p))
+    .option(
+      '--fallback <spec>',
+      'fallback model, tried in order when the model keeps failing (repeatable)',
+      (v: string, p: string[]) => collect(spec(v), p),
+    )
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--tools <names>', 'comma-separated tool names or prefix* patterns the agent may use (default: all)')
     .option('--mcp <file>', 'mcpServers JSON config whose tools the agent may use')
@@ -140,15 +161,28 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
     .option('--json', 'print the result as one JSON object')
     .option('--stream', 'stream model calls, publishing their tokens to watchers (`watch`)')
     .option('--watch', 'print events and tokens while the run works, then the result (implies --stream)')
-    .option('--mode <mode>', 'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)')
-    .option('--role-model <role=spec>', 'pev agent: model of one role, e.g. executor=openai/gpt-4o-mini (repeatable)', roleModel)
-    .option('--prompts <dir>', 'pev agent: directory with <role>.md business context and optional core/<role>.md templates')
+    .option(
+      '--mode <mode>',
+      'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)',
+    )
+    .option(
+      '--role-model <role=spec>',
+      'pev agent: model of one role, e.g. executor=openai/gpt-4o-mini (repeatable)',
+      roleModel,
+    )
+    .option(
+      '--prompts <dir>',
+      'pev agent: directory with <role>.md business context and optional core/<role>.md templates',
+    )
     .option('--max-planning-rounds <n>', 'pev agent: planner rounds per cycle (default 3)', positiveInt)
     .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
     .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
     .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
     .action(async (task: string, o: RunOptions) => {
-      if (!isAgentKind(o.agent)) throw new AgentClientError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+      if (!isAgentKind(o.agent))
+        throw new AgentClientError(
+          `unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`,
+        );
       const model = o.model ?? deps.env[MODEL_ENV];
       if (!model) throw new AgentClientError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
       spec(model);
@@ -160,11 +194,18 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
       let workspaceRoot: string | undefined;
       if (o.workspace) {
         workspaceRoot = path.resolve(o.workspace);
-        if (!fs.statSync(workspaceRoot, { throwIfNoEntry: false })?.isDirectory()) throw new AgentClientError(`--workspace ${workspaceRoot} is not a directory`);
+        if (!fs.statSync(workspaceRoot, { throwIfNoEntry: false })?.isDirectory())
+          throw new AgentClientError(`--workspace ${workspaceRoot} is not a directory`);
       }
-      const allow = o.tools ? o.tools.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+      const allow = o.tools
+        ? o.tools
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : undefined;
       const pev = pevOptionsOf(o);
-      if (o.watch && (o.detach || o.json)) throw new AgentClientError('--watch prints as the run works; it cannot be combined with --detach or --json');
+      if (o.watch && (o.detach || o.json))
+        throw new AgentClientError('--watch prints as the run works; it cannot be combined with --detach or --json');
       await withClient(async (agents) => {
         const id = await agents.start({
           task,
@@ -172,7 +213,11 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
           model,
           fallbacks: o.fallback,
           ...(o.maxTurns ? { limits: { maxTurns: o.maxTurns } } : {}),
-          tools: { ...(allow ? { allow } : {}), ...(mcpConfigPath ? { mcpConfigPath } : {}), ...(workspaceRoot ? { workspaceRoot } : {}) },
+          tools: {
+            ...(allow ? { allow } : {}),
+            ...(mcpConfigPath ? { mcpConfigPath } : {}),
+            ...(workspaceRoot ? { workspaceRoot } : {}),
+          },
           approve: o.approve,
           ...(o.stream || o.watch ? { stream: true } : {}),
           ...(pev ? { pev } : {}),
@@ -195,13 +240,19 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
 
   const watchRun = async (agents: AgentClient, id: string, o: { json?: boolean; tokens?: boolean; from?: number }) => {
     const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
-    for await (const item of agents.watch(id, { tokens: o.tokens !== false, ...(o.from !== undefined ? { fromOffset: o.from } : {}) })) printer.print(item);
+    for await (const item of agents.watch(id, {
+      tokens: o.tokens !== false,
+      ...(o.from !== undefined ? { fromOffset: o.from } : {}),
+    }))
+      printer.print(item);
     printer.endLine();
   };
 
   program
     .command('watch')
-    .description('Follow a run as it works: its events and, for runs started with --stream, the model tokens; ends when the run ends.')
+    .description(
+      'Follow a run as it works: its events and, for runs started with --stream, the model tokens; ends when the run ends.',
+    )
     .argument('<id>')
     .option('--json', 'print one JSON object per line (topic, offset, event or delta)')
     .option('--no-tokens', 'events only')
@@ -210,21 +261,27 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
       if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${v}" is not an offset (0 or more).`);
       return n;
     })
-    .action((id: string, o: { json?: boolean; tokens?: boolean; from?: number }) => withClient((agents) => watchRun(agents, id, o)));
+    .action((id: string, o: { json?: boolean; tokens?: boolean; from?: number }) =>
+      withClient((agents) => watchRun(agents, id, o)),
+    );
 
   program
     .command('steer')
     .description('Redirect a running agent: remaining tool calls of its turn are skipped, TEXT goes to the model next.')
     .argument('<id>')
     .argument('<text>')
-    .action((id: string, text: string) => withClient(async (agents) => deps.out(`steering sent (message ${await agents.steer(id, text)})`)));
+    .action((id: string, text: string) =>
+      withClient(async (agents) => deps.out(`steering sent (message ${await agents.steer(id, text)})`)),
+    );
 
   program
     .command('follow-up')
     .description('Queue TEXT for when the agent would otherwise finish; it starts a new turn.')
     .argument('<id>')
     .argument('<text>')
-    .action((id: string, text: string) => withClient(async (agents) => deps.out(`follow-up queued (message ${await agents.followUp(id, text)})`)));
+    .action((id: string, text: string) =>
+      withClient(async (agents) => deps.out(`follow-up queued (message ${await agents.followUp(id, text)})`)),
+    );
 
   program
     .command('approve')
@@ -324,7 +381,9 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
         if (o.json) return deps.out(json(runs));
         if (runs.length === 0) return deps.out('no agent runs');
         for (const r of runs) {
-          deps.out(`${r.id}  ${r.kind ?? '?'}  ${r.agentStatus ?? r.status.toLowerCase()}  ${r.model ?? ''}  $${(r.costUsd ?? 0).toFixed(4)}  ${r.startTime}`);
+          deps.out(
+            `${r.id}  ${r.kind ?? '?'}  ${r.agentStatus ?? r.status.toLowerCase()}  ${r.model ?? ''}  $${(r.costUsd ?? 0).toFixed(4)}  ${r.startTime}`,
+          );
         }
       }),
     );

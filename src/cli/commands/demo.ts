@@ -23,10 +23,15 @@ interface DemoOptions {
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('Run a sample agent job end to end: start a dev server when none is reachable, a worker in-process, one run; print its result and UI link.')
+    .description(
+      'Run a sample agent job end to end: start a dev server when none is reachable, a worker in-process, one run; print its result and UI link.',
+    )
     .option('--port <port>', 'port of the local dev server to use or start', parsePort, 7233)
     .option('--ui-port <port>', 'Web UI port of that server (default: port + 1000)', parsePort)
-    .option('--model <provider/model>', 'model to use (default: by the provider key set, else the built-in scripted model)')
+    .option(
+      '--model <provider/model>',
+      'model to use (default: by the provider key set, else the built-in scripted model)',
+    )
     .option('--timeout <seconds>', 'give up waiting for the run after this long', parseSeconds, 300)
     .option('--no-wait', 'exit right after the run, stopping a dev server the demo started')
     .action(async (options: DemoOptions) => {
@@ -38,7 +43,9 @@ export function registerDemoCommand(program: Command): void {
         const workflowId = await runDemoAgent(server, options, out);
         out(`Listed by: temporal workflow list --address ${server.address} --query 'WorkflowId="${workflowId}"'`);
         if (server.origin.startsWith('started') && options.wait) {
-          out('The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in .temporal/dev.db).');
+          out(
+            'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in .temporal/dev.db).',
+          );
           await new Promise<void>((resolve) => {
             process.once('SIGINT', resolve);
             process.once('SIGTERM', resolve);
@@ -90,7 +97,11 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
   printer.endLine();
 }
 
-async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (line: string) => void): Promise<string> {
+async function runDemoAgent(
+  server: TemporalServer,
+  options: DemoOptions,
+  out: (line: string) => void,
+): Promise<string> {
   const settings = { ...connectionSettingsFromEnv(), address: server.address, namespace: server.namespace };
   const model = await chooseDemoModel(process.env, options.model);
   out(model.note);
@@ -109,7 +120,13 @@ async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (
     out(`Task: ${job.task}`);
     const agents = new AgentClient(client, taskQueue);
     const result = await worker.runUntil(async () => {
-      await agents.start({ id: workflowId, task: job.task, model: model.model, tools: { allow: job.tools, workspaceRoot: job.workspaceRoot }, stream: true });
+      await agents.start({
+        id: workflowId,
+        task: job.task,
+        model: model.model,
+        tools: { allow: job.tools, workspaceRoot: job.workspaceRoot },
+        stream: true,
+      });
       out('Live (the same view as `durable-agents watch <id>`):');
       const watching = showLive(agents, workflowId);
       const done = await withTimeout(agents.result(workflowId), options.timeout * 1000, () => {
@@ -121,7 +138,9 @@ async function runDemoAgent(server: TemporalServer, options: DemoOptions, out: (
     });
     const { runId } = await client.workflow.getHandle(workflowId).describe();
     out(`Workflow: ${workflowId} (run ${runId})`);
-    out(`Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ${result.finalText}`);
+    out(
+      `Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ${result.finalText}`,
+    );
     if (result.error) out(`Error: ${result.error.message}`);
     if (result.status !== 'completed') process.exitCode = 1;
     if (server.uiUrl) out(`Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`);

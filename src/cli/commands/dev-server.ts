@@ -7,7 +7,9 @@ import { parsePort } from '../options';
 export function registerDevServerCommand(program: Command): void {
   program
     .command('dev-server')
-    .description('Start a local Temporal dev server (Web UI, runs kept in .temporal/dev.db, project search attributes).')
+    .description(
+      'Start a local Temporal dev server (Web UI, runs kept in .temporal/dev.db, project search attributes).',
+    )
     .option('--port <port>', 'front-end gRPC port', parsePort, 7233)
     .option('--ui-port <port>', 'Web UI port (default: port + 1000)', parsePort)
     .option('--ip <ip>', 'address to bind', '127.0.0.1')

@@ -16,7 +16,9 @@ export function registerWorkerCommand(program: Command): void {
       if (options.taskQueue) settings.taskQueue = options.taskQueue;
       await checkSearchAttributes(settings);
       await runWorker(settings, () =>
-        process.stdout.write(`Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}). Ctrl-C stops it.\n`),
+        process.stdout.write(
+          `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}). Ctrl-C stops it.\n`,
+        ),
       );
       process.stdout.write('Worker stopped.\n');
     });
@@ -27,7 +29,10 @@ async function checkSearchAttributes(settings: ConnectionSettings): Promise<void
   const client = await connectClient(settings);
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);
-    if (registered.length) process.stdout.write(`Registered the search attributes ${registered.join(', ')} in namespace ${settings.namespace}.\n`);
+    if (registered.length)
+      process.stdout.write(
+        `Registered the search attributes ${registered.join(', ')} in namespace ${settings.namespace}.\n`,
+      );
   } catch (error) {
     if (!(error instanceof SetupError)) throw error;
     process.stderr.write(`durable-agents: warning: ${error.message}\n`);

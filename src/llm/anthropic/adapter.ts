@@ -29,7 +29,8 @@ const STOP_REASONS: Record<string, StopReason> = {
   refusal: 'refusal',
 };
 
-export const anthropicStopReason = (raw: string | null | undefined): StopReason => (raw ? (STOP_REASONS[raw] ?? 'stop') : 'stop');
+export const anthropicStopReason = (raw: string | null | undefined): StopReason =>
+  raw ? (STOP_REASONS[raw] ?? 'stop') : 'stop';
 
 function usageOf(u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsage> | undefined, base?: Usage): Usage {
   return {
@@ -41,7 +42,12 @@ function usageOf(u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsa
 }
 
 function builderFor(call: ResolvedCall): EventBuilder {
-  return new EventBuilder({ provider: call.provider.id, model: call.model, prices: call.info.prices, timestamp: Date.now() });
+  return new EventBuilder({
+    provider: call.provider.id,
+    model: call.model,
+    prices: call.info.prices,
+    timestamp: Date.now(),
+  });
 }
 
 /** The whole-response path, expressed as the events a stream of the same response would give. */
@@ -50,7 +56,8 @@ export function eventsFromAnthropicMessage(message: Anthropic.Message, builder: 
   message.content.forEach((block, i) => {
     const key = String(i);
     if (block.type === 'text') events.push(...builder.text(key, block.text));
-    else if (block.type === 'thinking') events.push(...builder.thinking(key, block.thinking, { signature: block.signature }));
+    else if (block.type === 'thinking')
+      events.push(...builder.thinking(key, block.thinking, { signature: block.signature }));
     else if (block.type === 'redacted_thinking') events.push(...builder.thinking(key, block.data, { redacted: true }));
     else if (block.type === 'tool_use') {
       events.push(...builder.toolCallStart(key, block.id, block.name));
@@ -60,7 +67,13 @@ export function eventsFromAnthropicMessage(message: Anthropic.Message, builder: 
     }
     events.push(...builder.end(key));
   });
-  events.push(...builder.finish(anthropicStopReason(message.stop_reason), message.stop_reason ?? undefined, usageOf(message.usage)));
+  events.push(
+    ...builder.finish(
+      anthropicStopReason(message.stop_reason),
+      message.stop_reason ?? undefined,
+      usageOf(message.usage),
+    ),
+  );
   return events;
 }
 
@@ -81,7 +94,8 @@ async function* streamAnthropic(call: ResolvedCall): AsyncGenerator<StreamEvent>
         const key = String(event.index);
         const block = event.content_block;
         if (block.type === 'text') yield* builder.text(key, block.text);
-        else if (block.type === 'thinking') yield* builder.thinking(key, block.thinking, { signature: block.signature });
+        else if (block.type === 'thinking')
+          yield* builder.thinking(key, block.thinking, { signature: block.signature });
         else if (block.type === 'redacted_thinking') yield* builder.thinking(key, block.data, { redacted: true });
         else if (block.type === 'tool_use') yield* builder.toolCallStart(key, block.id, block.name);
         break;

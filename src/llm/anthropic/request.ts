@@ -27,12 +27,18 @@ export const MIN_THINKING_BUDGET = 1024;
 const DEFAULT_MAX_TOKENS = 16_384;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
-export function toAnthropicParams(request: ModelRequest, providerId: string, model: string, info: ResolvedModelInfo): Params {
+export function toAnthropicParams(
+  request: ModelRequest,
+  providerId: string,
+  model: string,
+  info: ResolvedModelInfo,
+): Params {
   const options: CallOptions = request.options ?? {};
   const cache = options.cache !== false;
   const messages = toAnthropicMessages(request.messages, providerId, model);
   const maxTokens = options.maxTokens ?? Math.min(info.maxOutputTokens, DEFAULT_MAX_TOKENS);
-  const wantsThinking = options.thinkingBudget !== undefined && options.thinkingBudget > 0 && (info.capabilities.thinking || !info.known);
+  const wantsThinking =
+    options.thinkingBudget !== undefined && options.thinkingBudget > 0 && (info.capabilities.thinking || !info.known);
   // With thinking on, an assistant turn that ends in tool calls must start with a signed thinking
   // block. A turn handed over from another provider has none, so thinking waits for the next turn.
   // Thinking also cannot go with a forced tool choice; the explicit choice wins.
@@ -54,7 +60,9 @@ export function toAnthropicParams(request: ModelRequest, providerId: string, mod
   // Without tools there is nothing to choose; both APIs refuse a tool_choice alone.
   if (options.toolChoice && options.tools?.length) params.tool_choice = toolChoice(options.toolChoice);
   if (thinking) {
-    params.thinking = info.capabilities.adaptiveThinking ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: budget };
+    params.thinking = info.capabilities.adaptiveThinking
+      ? { type: 'adaptive' }
+      : { type: 'enabled', budget_tokens: budget };
   } else {
     // Anthropic refuses temperature and top_p together with thinking.
     if (options.temperature !== undefined) params.temperature = options.temperature;
@@ -83,7 +91,8 @@ export function toAnthropicMessages(messages: Message[], providerId: string, mod
   };
   for (const message of messages) {
     if (message.role === 'user') {
-      const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+      const content =
+        typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
       push('user', content.flatMap(userBlock));
     } else if (message.role === 'toolResult') {
       push('user', [
@@ -103,7 +112,8 @@ export function toAnthropicMessages(messages: Message[], providerId: string, mod
         } else if (block.type === 'thinking') {
           if (!sameFamily) continue;
           if (block.redacted) blocks.push({ type: 'redacted_thinking', data: block.thinking });
-          else if (block.signature) blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+          else if (block.signature)
+            blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
         } else {
           blocks.push({ type: 'tool_use', id: toAnthropicToolId(block.id), name: block.name, input: block.arguments });
         }
@@ -119,7 +129,11 @@ function userBlock(block: TextBlock | ImageBlock): ContentBlockParam[] {
   return [
     {
       type: 'image',
-      source: { type: 'base64', media_type: block.mediaType as Anthropic.Base64ImageSource['media_type'], data: block.data },
+      source: {
+        type: 'base64',
+        media_type: block.mediaType as Anthropic.Base64ImageSource['media_type'],
+        data: block.data,
+      },
     },
   ];
 }
@@ -127,7 +141,8 @@ function userBlock(block: TextBlock | ImageBlock): ContentBlockParam[] {
 function tailToolTurnHasThinking(messages: MessageParam[]): boolean {
   const tail = messages[messages.length - 1];
   const previous = messages[messages.length - 2];
-  const inToolLoop = tail?.role === 'user' && Array.isArray(tail.content) && tail.content.some((b) => b.type === 'tool_result');
+  const inToolLoop =
+    tail?.role === 'user' && Array.isArray(tail.content) && tail.content.some((b) => b.type === 'tool_result');
   if (!inToolLoop || previous?.role !== 'assistant' || !Array.isArray(previous.content)) return true;
   const first = previous.content[0];
   return first?.type === 'thinking' || first?.type === 'redacted_thinking';

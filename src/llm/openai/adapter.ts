@@ -56,17 +56,26 @@ function reasoningOf(m: object | null | undefined): string {
 /** Gemini's OpenAI endpoint puts a thought signature in `extra_content` on each tool call. */
 function extraContentOf(call: object): Record<string, unknown> | undefined {
   const extra = (call as { extra_content?: unknown }).extra_content;
-  return typeof extra === 'object' && extra !== null && !Array.isArray(extra) ? (extra as Record<string, unknown>) : undefined;
+  return typeof extra === 'object' && extra !== null && !Array.isArray(extra)
+    ? (extra as Record<string, unknown>)
+    : undefined;
 }
 
 const missingId = (index: number, timestamp: number): string => `call_${timestamp.toString(36)}_${index}`;
 
 function builderFor(call: ResolvedCall): { builder: EventBuilder; timestamp: number } {
   const timestamp = Date.now();
-  return { builder: new EventBuilder({ provider: call.provider.id, model: call.model, prices: call.info.prices, timestamp }), timestamp };
+  return {
+    builder: new EventBuilder({ provider: call.provider.id, model: call.model, prices: call.info.prices, timestamp }),
+    timestamp,
+  };
 }
 
-export function eventsFromChatCompletion(completion: OpenAI.Chat.ChatCompletion, builder: EventBuilder, timestamp: number): StreamEvent[] {
+export function eventsFromChatCompletion(
+  completion: OpenAI.Chat.ChatCompletion,
+  builder: EventBuilder,
+  timestamp: number,
+): StreamEvent[] {
   const events = builder.start(completion.id);
   const choice = completion.choices[0];
   if (!choice) throw llmFailure(LLM_FAILURE.serverError, `response ${completion.id} has no choices`);

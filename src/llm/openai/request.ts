@@ -25,7 +25,12 @@ type AssistantParam = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reason
 /** `extra_content` is Gemini's extension carrying a thought signature. */
 type ToolCallParam = OpenAI.Chat.ChatCompletionMessageFunctionToolCall & { extra_content?: unknown };
 
-export function toOpenAIParams(request: ModelRequest, providerId: string, model: string, info: ResolvedModelInfo): Params {
+export function toOpenAIParams(
+  request: ModelRequest,
+  providerId: string,
+  model: string,
+  info: ResolvedModelInfo,
+): Params {
   const options: CallOptions = request.options ?? {};
   const nativeJson = info.capabilities.jsonMode || !info.known;
   const instruction = jsonInstruction(options.responseFormat);
@@ -47,7 +52,10 @@ export function toOpenAIParams(request: ModelRequest, providerId: string, model:
   if (options.topP !== undefined && !reasoningModel) params.top_p = options.topP;
   if (options.stopSequences?.length) params.stop = options.stopSequences;
   if (options.tools?.length) {
-    params.tools = options.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    params.tools = options.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
   }
   // Without tools there is nothing to choose; both APIs refuse a tool_choice alone.
   if (options.toolChoice && options.tools?.length) params.tool_choice = toolChoice(options.toolChoice);
@@ -56,10 +64,14 @@ export function toOpenAIParams(request: ModelRequest, providerId: string, model:
     params.response_format =
       format.type === 'json'
         ? { type: 'json_object' }
-        : { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false } };
+        : {
+            type: 'json_schema',
+            json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false },
+          };
   }
   if (options.thinkingBudget && reasoningModel) {
-    params.reasoning_effort = options.thinkingBudget <= 2048 ? 'low' : options.thinkingBudget <= 8192 ? 'medium' : 'high';
+    params.reasoning_effort =
+      options.thinkingBudget <= 2048 ? 'low' : options.thinkingBudget <= 8192 ? 'medium' : 'high';
   }
   return params;
 }
@@ -74,7 +86,10 @@ export function toOpenAIMessages(messages: Message[], providerId: string, model:
   let pendingImages: UserPart[] = [];
   const flushImages = (): void => {
     if (pendingImages.length === 0) return;
-    out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages] });
+    out.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages],
+    });
     pendingImages = [];
   };
   for (const message of messages) {
@@ -83,9 +98,7 @@ export function toOpenAIMessages(messages: Message[], providerId: string, model:
       if (typeof message.content === 'string') out.push({ role: 'user', content: message.content });
       else out.push({ role: 'user', content: message.content.map(userPart) });
     } else if (message.role === 'toolResult') {
-      const text = message.content
-        .map((b) => (b.type === 'text' ? b.text : '(image attached below)'))
-        .join('\n');
+      const text = message.content.map((b) => (b.type === 'text' ? b.text : '(image attached below)')).join('\n');
       pendingImages.push(...message.content.filter((b): b is ImageBlock => b.type === 'image').map(userPart));
       out.push({ role: 'tool', tool_call_id: toOpenAIToolId(message.toolCallId), content: text });
     } else {
@@ -96,14 +109,20 @@ export function toOpenAIMessages(messages: Message[], providerId: string, model:
       const sameModel = providerId !== 'openai' && message.provider === providerId && message.model === model;
       const toolCalls = message.content.flatMap((b): ToolCallParam[] => {
         if (b.type !== 'toolCall') return [];
-        const call: ToolCallParam = { id: toOpenAIToolId(b.id), type: 'function', function: { name: b.name, arguments: JSON.stringify(b.arguments) } };
+        const call: ToolCallParam = {
+          id: toOpenAIToolId(b.id),
+          type: 'function',
+          function: { name: b.name, arguments: JSON.stringify(b.arguments) },
+        };
         if (sameModel && b.providerExtras?.extra_content) call.extra_content = b.providerExtras.extra_content;
         return [call];
       });
       if (!text && toolCalls.length === 0) continue;
       const assistant: AssistantParam = { role: 'assistant', content: text || null };
       if (toolCalls.length) assistant.tool_calls = toolCalls;
-      const reasoning = message.content.flatMap((b) => (b.type === 'thinking' && !b.redacted ? [b.thinking] : [])).join('');
+      const reasoning = message.content
+        .flatMap((b) => (b.type === 'thinking' && !b.redacted ? [b.thinking] : []))
+        .join('');
       if (reasoning && sameModel) {
         assistant.reasoning_content = reasoning;
       }

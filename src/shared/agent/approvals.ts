@@ -42,12 +42,23 @@ function predicateHolds(args: Record<string, unknown>, p: ArgPredicate): boolean
 }
 
 /** True when a rule asks for approval of this call. */
-export function ruleRequiresApproval(rules: readonly ApprovalRule[] | undefined, tool: string, args: Record<string, unknown>): boolean {
-  return (rules ?? []).some((r) => matchesToolPattern(tool, [r.tool]) && (r.when ?? []).every((p) => predicateHolds(args, p)));
+export function ruleRequiresApproval(
+  rules: readonly ApprovalRule[] | undefined,
+  tool: string,
+  args: Record<string, unknown>,
+): boolean {
+  return (rules ?? []).some(
+    (r) => matchesToolPattern(tool, [r.tool]) && (r.when ?? []).every((p) => predicateHolds(args, p)),
+  );
 }
 
 /** How one call is carried out this run, after approval rules are applied to the tool's own mode. */
-export function classifyCall(mode: ToolMode, rules: readonly ApprovalRule[] | undefined, tool: string, args: Record<string, unknown>): ToolMode {
+export function classifyCall(
+  mode: ToolMode,
+  rules: readonly ApprovalRule[] | undefined,
+  tool: string,
+  args: Record<string, unknown>,
+): ToolMode {
   if (mode === 'server' && ruleRequiresApproval(rules, tool, args)) return 'approval';
   return mode;
 }
@@ -95,19 +106,27 @@ export interface ApprovalDecisionInput {
  * Why a decision must be refused, or undefined when it may be applied. Used by the update validator,
  * so a refused decision never enters history.
  */
-export function decisionRefusal(approvals: readonly PendingApproval[], input: ApprovalDecisionInput): string | undefined {
+export function decisionRefusal(
+  approvals: readonly PendingApproval[],
+  input: ApprovalDecisionInput,
+): string | undefined {
   if (!input || typeof input.toolCallId !== 'string') return 'a decision needs a toolCallId';
-  if (input.decision !== 'approve' && input.decision !== 'reject') return `decision must be "approve" or "reject", got ${JSON.stringify(input.decision)}`;
+  if (input.decision !== 'approve' && input.decision !== 'reject')
+    return `decision must be "approve" or "reject", got ${JSON.stringify(input.decision)}`;
   const record = approvals.find((a) => a.toolCallId === input.toolCallId);
   if (!record) return `no approval is pending for tool call ${input.toolCallId}`;
   if (record.state !== 'pending') return `tool call ${input.toolCallId} was already ${record.state}`;
   if (input.argsHash !== record.argsHash) {
     return `the arguments of tool call ${input.toolCallId} differ from the ones approved (argsHash ${record.argsHash}, got ${String(input.argsHash)})`;
   }
-  if (input.editedArgs !== undefined && (input.editedArgs === null || typeof input.editedArgs !== 'object' || Array.isArray(input.editedArgs))) {
+  if (
+    input.editedArgs !== undefined &&
+    (input.editedArgs === null || typeof input.editedArgs !== 'object' || Array.isArray(input.editedArgs))
+  ) {
     return 'edited arguments must be a JSON object';
   }
-  if (input.editedArgs !== undefined && input.decision !== 'approve') return 'edited arguments only go with an approval';
+  if (input.editedArgs !== undefined && input.decision !== 'approve')
+    return 'edited arguments only go with an approval';
   return undefined;
 }
 

@@ -66,14 +66,22 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
 export function configProblems(config: AgentConfig): string[] {
   const problems = limitProblems(config.limits);
   if (typeof config.task !== 'string' || config.task.trim() === '') problems.push('the task is empty');
-  const specs = [config.resolver.primary, ...config.resolver.fallbacks, ...(config.resolver.budget ?? []).map((b) => b.model)];
+  const specs = [
+    config.resolver.primary,
+    ...config.resolver.fallbacks,
+    ...(config.resolver.budget ?? []).map((b) => b.model),
+  ];
   for (const spec of specs) {
-    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec)) problems.push(`model spec "${String(spec)}" must look like provider/model`);
+    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec))
+      problems.push(`model spec "${String(spec)}" must look like provider/model`);
   }
   if (!(config.resolver.attemptsPerProvider >= 1)) problems.push('attemptsPerProvider must be at least 1');
   const { thresholdRatio, keepRecentRatio } = config.context;
-  if (!(thresholdRatio > 0 && thresholdRatio <= 1)) problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);
-  if (!(keepRecentRatio > 0 && keepRecentRatio < thresholdRatio)) problems.push('context.keepRecentRatio must be positive and below thresholdRatio');
-  if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1)) problems.push('continueAsNewAfterTurns must be at least 1');
+  if (!(thresholdRatio > 0 && thresholdRatio <= 1))
+    problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);
+  if (!(keepRecentRatio > 0 && keepRecentRatio < thresholdRatio))
+    problems.push('context.keepRecentRatio must be positive and below thresholdRatio');
+  if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
+    problems.push('continueAsNewAfterTurns must be at least 1');
   return problems;
 }

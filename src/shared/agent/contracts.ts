@@ -16,7 +16,8 @@ export const AGENT_WORKFLOWS = {
 
 export type AgentKind = keyof typeof AGENT_WORKFLOWS;
 
-export const isAgentKind = (kind: string): kind is AgentKind => Object.prototype.hasOwnProperty.call(AGENT_WORKFLOWS, kind);
+export const isAgentKind = (kind: string): kind is AgentKind =>
+  Object.prototype.hasOwnProperty.call(AGENT_WORKFLOWS, kind);
 
 /** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
 export interface AgentWorkflowInput {
@@ -61,7 +62,9 @@ export interface ToolResultInput {
   isError?: boolean;
 }
 /** Result of a client tool call the run is waiting for. */
-export const submitToolResultUpdate = defineUpdate<{ toolCallId: string; accepted: true }, [ToolResultInput]>('submitToolResult');
+export const submitToolResultUpdate = defineUpdate<{ toolCallId: string; accepted: true }, [ToolResultInput]>(
+  'submitToolResult',
+);
 
 /** The run's state: status, turn, messages (metadata), usage, cost, pending approvals and client calls, limits, events. */
 export const stateQuery = defineQuery<AgentStateView>('state');

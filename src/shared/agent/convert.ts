@@ -32,7 +32,11 @@ function handOver(m: AssistantMessage, provider: ProviderId): AssistantMessage {
 }
 
 /** Builds the provider messages for a call to `provider`, in log order. */
-export function toProviderMessages(entries: readonly LoggedBody[], provider: ProviderId, summary?: { text: string; timestamp: number }): Message[] {
+export function toProviderMessages(
+  entries: readonly LoggedBody[],
+  provider: ProviderId,
+  summary?: { text: string; timestamp: number },
+): Message[] {
   const out: Message[] = summary ? [summaryMessage(summary.text, summary.timestamp)] : [];
   for (const { kind, body } of entries) {
     if (kind === 'user' && body.role === 'user') out.push(body);

@@ -15,7 +15,14 @@ export type AgentEvent = EventBase &
   (
     | { type: 'turn_start'; model: string }
     | { type: 'turn_end'; model: string; provider: string; stopReason: StopReason; toolCalls: number; usage: Usage }
-    | { type: 'tool_execution'; toolCallId: string; tool: string; durationMs: number; isError: boolean; skipped?: string }
+    | {
+        type: 'tool_execution';
+        toolCallId: string;
+        tool: string;
+        durationMs: number;
+        isError: boolean;
+        skipped?: string;
+      }
     | { type: 'client_tool_request'; toolCallId: string; tool: string }
     | { type: 'client_tool_result'; toolCallId: string; tool: string; isError: boolean; timedOut?: boolean }
     | { type: 'approval_required'; toolCallId: string; tool: string; argsHash: string }

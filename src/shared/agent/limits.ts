@@ -25,16 +25,23 @@ export interface Spent {
 /** The limit the run has reached before starting another turn, if any. */
 export function limitReached(limits: AgentLimits, spent: Spent): AgentStopReason | undefined {
   if (spent.turn >= limits.maxTurns) return 'max_turns';
-  if (limits.maxTotalTokens !== undefined && totalTokens(spent.usage) >= limits.maxTotalTokens * BUDGET_STOP_RATIO) return 'token_budget';
-  if (limits.maxCostUsd !== undefined && spent.cost.total >= limits.maxCostUsd * BUDGET_STOP_RATIO) return 'cost_budget';
+  if (limits.maxTotalTokens !== undefined && totalTokens(spent.usage) >= limits.maxTotalTokens * BUDGET_STOP_RATIO)
+    return 'token_budget';
+  if (limits.maxCostUsd !== undefined && spent.cost.total >= limits.maxCostUsd * BUDGET_STOP_RATIO)
+    return 'cost_budget';
   return undefined;
 }
 
 /** How close the run is to each limit (1 = reached). */
-export function limitRatios(limits: AgentLimits, spent: Spent): { usedTurnsRatio: number; usedTokensRatio?: number; usedCostRatio?: number } {
+export function limitRatios(
+  limits: AgentLimits,
+  spent: Spent,
+): { usedTurnsRatio: number; usedTokensRatio?: number; usedCostRatio?: number } {
   return {
     usedTurnsRatio: spent.turn / limits.maxTurns,
-    ...(limits.maxTotalTokens === undefined ? {} : { usedTokensRatio: totalTokens(spent.usage) / limits.maxTotalTokens }),
+    ...(limits.maxTotalTokens === undefined
+      ? {}
+      : { usedTokensRatio: totalTokens(spent.usage) / limits.maxTotalTokens }),
     ...(limits.maxCostUsd === undefined ? {} : { usedCostRatio: spent.cost.total / limits.maxCostUsd }),
   };
 }
@@ -43,13 +50,16 @@ export function limitRatios(limits: AgentLimits, spent: Spent): { usedTurnsRatio
 export function limitProblems(limits: AgentLimits): string[] {
   const problems: string[] = [];
   const positiveInt = (name: string, v: number | undefined): void => {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) problems.push(`${name} must be a positive integer, got ${v}`);
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      problems.push(`${name} must be a positive integer, got ${v}`);
   };
   positiveInt('maxTurns', limits.maxTurns);
   positiveInt('maxToolCallsPerTurn', limits.maxToolCallsPerTurn);
   positiveInt('approvalTimeoutMs', limits.approvalTimeoutMs);
-  if (limits.maxTotalTokens !== undefined && !(limits.maxTotalTokens > 0)) problems.push(`maxTotalTokens must be positive, got ${limits.maxTotalTokens}`);
-  if (limits.maxCostUsd !== undefined && !(limits.maxCostUsd > 0)) problems.push(`maxCostUsd must be positive, got ${limits.maxCostUsd}`);
+  if (limits.maxTotalTokens !== undefined && !(limits.maxTotalTokens > 0))
+    problems.push(`maxTotalTokens must be positive, got ${limits.maxTotalTokens}`);
+  if (limits.maxCostUsd !== undefined && !(limits.maxCostUsd > 0))
+    problems.push(`maxCostUsd must be positive, got ${limits.maxCostUsd}`);
   for (const [tool, ms] of Object.entries(limits.toolTimeoutsMs ?? {})) positiveInt(`toolTimeoutsMs.${tool}`, ms);
   return problems;
 }

@@ -19,7 +19,8 @@ export function messageProblem(msg: QueuedMessage): string | undefined {
 export function enqueueOnce(owner: QueueOwner, queue: QueuedMessage[], msg: QueuedMessage): boolean {
   if (messageProblem(msg) !== undefined || owner.seenMessageIds.includes(msg.id)) return false;
   owner.seenMessageIds.push(msg.id);
-  if (owner.seenMessageIds.length > SEEN_IDS_KEPT) owner.seenMessageIds.splice(0, owner.seenMessageIds.length - SEEN_IDS_KEPT);
+  if (owner.seenMessageIds.length > SEEN_IDS_KEPT)
+    owner.seenMessageIds.splice(0, owner.seenMessageIds.length - SEEN_IDS_KEPT);
   queue.push({ id: msg.id, text: msg.text });
   return true;
 }

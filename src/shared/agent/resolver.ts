@@ -41,7 +41,11 @@ export interface ModelSwitch {
 
 export const DEFAULT_ATTEMPTS_PER_PROVIDER = 3;
 
-export function resolverPolicy(primary: string, fallbacks: string[] = [], extra: Partial<ResolverPolicy> = {}): ResolverPolicy {
+export function resolverPolicy(
+  primary: string,
+  fallbacks: string[] = [],
+  extra: Partial<ResolverPolicy> = {},
+): ResolverPolicy {
   return { primary, fallbacks, attemptsPerProvider: DEFAULT_ATTEMPTS_PER_PROVIDER, failoverOnOverload: true, ...extra };
 }
 
@@ -72,7 +76,12 @@ export interface Spend {
  * Picks the model of the next turn: an operator's request first, then the next budget rule whose
  * threshold the spend crossed. Returns the switch, if the model changed.
  */
-export function resolveTurnModel(policy: ResolverPolicy, state: ResolverState, spend: Spend, operatorModel?: string): ModelSwitch | undefined {
+export function resolveTurnModel(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  spend: Spend,
+  operatorModel?: string,
+): ModelSwitch | undefined {
   if (operatorModel !== undefined && operatorModel !== state.operatorModel) {
     state.operatorModel = operatorModel;
     return moveTo(state, operatorModel, 'operator request');
@@ -104,28 +113,44 @@ export interface ModelFailure {
  * After the model activity failed (its retry policy exhausted, or a non-retried type): the next
  * model in the chain, or undefined when the run cannot go on.
  */
-export function failoverAfter(policy: ResolverPolicy, state: ResolverState, failure: ModelFailure): ModelSwitch | undefined {
-  if (!(PROVIDER_SWITCH_LLM_FAILURES as readonly string[]).includes(failure.type) && !isRetryableLlmFailure(failure.type)) return undefined;
+export function failoverAfter(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  failure: ModelFailure,
+): ModelSwitch | undefined {
+  if (
+    !(PROVIDER_SWITCH_LLM_FAILURES as readonly string[]).includes(failure.type) &&
+    !isRetryableLlmFailure(failure.type)
+  )
+    return undefined;
   const models = chain(policy);
   while (state.chainIndex + 1 < models.length) {
     state.chainIndex += 1;
     const next = models[state.chainIndex];
     if (next === state.current) continue;
     state.operatorModel = undefined;
-    const why = failure.type === LLM_FAILURE.overloaded ? 'overloaded' : `${failure.type} after ${policy.attemptsPerProvider} attempts`;
+    const why =
+      failure.type === LLM_FAILURE.overloaded
+        ? 'overloaded'
+        : `${failure.type} after ${policy.attemptsPerProvider} attempts`;
     return moveTo(state, next, `failover: ${state.current} ${why}`);
   }
   return undefined;
 }
 
 /** Whether another model remains in the chain after the current one. */
-export const hasFallback = (policy: ResolverPolicy, state: ResolverState): boolean => state.chainIndex + 1 < chain(policy).length;
+export const hasFallback = (policy: ResolverPolicy, state: ResolverState): boolean =>
+  state.chainIndex + 1 < chain(policy).length;
 
 /**
  * Failure types the model activity must not retry: the LLM layer's non-retryable ones, and
  * overload when the run can fail over instead.
  */
-export function nonRetryableModelFailures(policy: ResolverPolicy, state: ResolverState, base: readonly string[]): string[] {
+export function nonRetryableModelFailures(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  base: readonly string[],
+): string[] {
   const types = [...base];
   if (policy.failoverOnOverload && hasFallback(policy, state)) types.push(LLM_FAILURE.overloaded);
   return types;

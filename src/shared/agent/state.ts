@@ -66,7 +66,9 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     pendingApprovals: state.approvals
       .filter((a) => a.state === 'pending')
       .map(({ toolCallId, tool, args, argsHash }) => ({ toolCallId, tool, args, argsHash })),
-    clientToolRequests: state.clientTools.filter((c) => c.result === undefined).map(({ toolCallId, tool, args }) => ({ toolCallId, tool, args })),
+    clientToolRequests: state.clientTools
+      .filter((c) => c.result === undefined)
+      .map(({ toolCallId, tool, args }) => ({ toolCallId, tool, args })),
     limits: { ...state.config.limits, ...limitRatios(state.config.limits, spent) },
     steeringQueued: state.steering.length,
     followUpsQueued: state.followUps.length,

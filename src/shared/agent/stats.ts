@@ -36,7 +36,8 @@ export function emptyStats(startedAt: number): RunStats {
 
 function toolStats(stats: RunStats, tool: string): ToolStats {
   // Own properties only: a tool may be named like an Object.prototype member.
-  if (!Object.prototype.hasOwnProperty.call(stats.tools, tool)) stats.tools[tool] = { calls: 0, errors: 0, skipped: 0, totalMs: 0, maxMs: 0 };
+  if (!Object.prototype.hasOwnProperty.call(stats.tools, tool))
+    stats.tools[tool] = { calls: 0, errors: 0, skipped: 0, totalMs: 0, maxMs: 0 };
   return stats.tools[tool];
 }
 

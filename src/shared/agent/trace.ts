@@ -105,7 +105,13 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
       step.usage = e.usage;
       if (startedAt !== undefined) step.modelMs = e.at - startedAt;
     } else if (e.type === 'tool_execution') {
-      stepOf(e).tools.push({ toolCallId: e.toolCallId, tool: e.tool, durationMs: e.durationMs, isError: e.isError, ...(e.skipped ? { skipped: e.skipped } : {}) });
+      stepOf(e).tools.push({
+        toolCallId: e.toolCallId,
+        tool: e.tool,
+        durationMs: e.durationMs,
+        isError: e.isError,
+        ...(e.skipped ? { skipped: e.skipped } : {}),
+      });
     } else if (e.type !== 'done') {
       const text = note(e);
       if (text) stepOf(e).notes.push(text);

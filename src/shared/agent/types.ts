@@ -14,7 +14,8 @@ import type { ResolverPolicy, ResolverState } from './resolver';
  * Seed 000's message split. The first four are sent to the model (a summary as a user message);
  * the last three are kept in the conversation log only.
  */
-export type AgentMessageKind = 'user' | 'assistant' | 'toolResult' | 'summary' | 'contextNote' | 'systemEvent' | 'toolLog';
+export type AgentMessageKind =
+  'user' | 'assistant' | 'toolResult' | 'summary' | 'contextNote' | 'systemEvent' | 'toolLog';
 
 export const MODEL_VISIBLE_KINDS: readonly AgentMessageKind[] = ['user', 'assistant', 'toolResult', 'summary'];
 
@@ -151,7 +152,8 @@ export interface AgentConfig {
   activityTaskQueue?: string;
 }
 
-export type AgentStatus = 'running' | 'awaiting_approval' | 'awaiting_client_tools' | 'completed' | 'stopped' | 'failed';
+export type AgentStatus =
+  'running' | 'awaiting_approval' | 'awaiting_client_tools' | 'completed' | 'stopped' | 'failed';
 
 /** Why a run ended. Limits each have their own reason. */
 export type AgentStopReason =

@@ -25,7 +25,9 @@ export interface TokenDelta {
 }
 
 /** One item a watcher receives, with its offset in the run's stream (resume with `fromOffset`). */
-export type WatchItem = { topic: typeof EVENTS_TOPIC; offset: number; event: AgentEvent } | { topic: typeof TOKENS_TOPIC; offset: number; delta: TokenDelta };
+export type WatchItem =
+  | { topic: typeof EVENTS_TOPIC; offset: number; event: AgentEvent }
+  | { topic: typeof TOKENS_TOPIC; offset: number; delta: TokenDelta };
 
 /** Stream entries a run keeps in memory; older ones are truncated (a watcher that fell behind resumes at the oldest kept). */
 export const STREAM_ENTRIES_KEPT = 500;

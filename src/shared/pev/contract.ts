@@ -94,13 +94,16 @@ const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isI
 export function pevOptionProblems(options: PevOptions | undefined): string[] {
   if (!options) return [];
   const problems: string[] = [];
-  if (options.mode !== undefined && options.mode !== 'pev' && options.mode !== 'plan') problems.push(`pev.mode must be "pev" or "plan", got "${String(options.mode)}"`);
+  if (options.mode !== undefined && options.mode !== 'pev' && options.mode !== 'plan')
+    problems.push(`pev.mode must be "pev" or "plan", got "${String(options.mode)}"`);
   for (const [name, value] of Object.entries(options.limits ?? {})) {
-    if (!(name in DEFAULT_PEV_LIMITS)) problems.push(`pev.limits.${name} is not a limit; known: ${Object.keys(DEFAULT_PEV_LIMITS).join(', ')}`);
+    if (!(name in DEFAULT_PEV_LIMITS))
+      problems.push(`pev.limits.${name} is not a limit; known: ${Object.keys(DEFAULT_PEV_LIMITS).join(', ')}`);
     else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
   }
   for (const [role, spec] of Object.entries(options.models ?? {})) {
-    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec)) problems.push(`pev.models.${role} "${String(spec)}" must look like provider/model`);
+    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec))
+      problems.push(`pev.models.${role} "${String(spec)}" must look like provider/model`);
   }
   return problems;
 }

@@ -8,8 +8,7 @@ import { jsonrepair } from 'jsonrepair';
 export type ExtractMethod = 'direct' | 'fenced' | 'embedded' | 'repaired';
 
 export type ExtractResult =
-  | { ok: true; value: Record<string, unknown>; method: ExtractMethod }
-  | { ok: false; reason: string };
+  { ok: true; value: Record<string, unknown>; method: ExtractMethod } | { ok: false; reason: string };
 
 const FENCE = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)(?:```|$)/g;
 

@@ -75,7 +75,13 @@ export {
   type LedgerEntry,
   type ToolLedger,
 } from './tool-dedupe';
-export type { LoadPevPromptsInput, PreparePevPromptsInput, PreparedPevPrompts, ReuseToolResultInput, PevActivities } from './activity-types';
+export type {
+  LoadPevPromptsInput,
+  PreparePevPromptsInput,
+  PreparedPevPrompts,
+  ReuseToolResultInput,
+  PevActivities,
+} from './activity-types';
 export {
   pevProgressQuery,
   decidePlanUpdate,

@@ -7,9 +7,7 @@ import type { z } from 'zod';
 import { extractJsonObject, type ExtractMethod } from './extract-json';
 import { jsonSchemaOf, type PevRoleDefinition } from './roles';
 
-export type ParsedAnswer<T> =
-  | { ok: true; value: T; method: ExtractMethod }
-  | { ok: false; problems: string[] };
+export type ParsedAnswer<T> = { ok: true; value: T; method: ExtractMethod } | { ok: false; problems: string[] };
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.length ? issue.path.map(String).join('.') : '(root)';

@@ -28,7 +28,9 @@ export function renderTemplate(template: string, vars: Readonly<Record<string, s
 export function systemPromptOf(prompts: PevPrompts, role: string): string {
   const template = prompts.templates[role];
   if (template === undefined) {
-    throw new TypeError(`No core template for role "${role}"; templates exist for: ${Object.keys(prompts.templates).join(', ')}.`);
+    throw new TypeError(
+      `No core template for role "${role}"; templates exist for: ${Object.keys(prompts.templates).join(', ')}.`,
+    );
   }
   const context = prompts.businessContext[role]?.trim() || NO_BUSINESS_CONTEXT;
   return renderTemplate(template, { businessContext: context });
@@ -46,7 +48,8 @@ const STATUS_MARK: Record<string, string> = {
 export function planRecitation(todos: readonly PevTodo[], currentId?: string): string {
   if (todos.length === 0) return '## Current plan\n(no tasks)';
   const lines = todos.map(
-    (t) => `${STATUS_MARK[t.status] ?? '[ ]'} ${t.id} (priority ${t.priority}, ${t.status})${t.id === currentId ? ' <- current' : ''}: ${t.description}`,
+    (t) =>
+      `${STATUS_MARK[t.status] ?? '[ ]'} ${t.id} (priority ${t.priority}, ${t.status})${t.id === currentId ? ' <- current' : ''}: ${t.description}`,
   );
   return ['## Current plan', ...lines].join('\n');
 }
@@ -100,7 +103,12 @@ export function executorTask(args: {
 }
 
 /** The verifier's user message. */
-export function verifierTask(args: { request: string; todos: readonly PevTodo[]; cycle: number; maxCycles: number }): string {
+export function verifierTask(args: {
+  request: string;
+  todos: readonly PevTodo[];
+  cycle: number;
+  maxCycles: number;
+}): string {
   return [
     `## User request\n${args.request}`,
     planRecitation(args.todos),

@@ -51,7 +51,9 @@ export const coreRoles = (): RoleRegistry => ({ planner: plannerRole, executor: 
 /** A registry with one more (or one replaced) agent type. */
 export function withRole<T>(registry: RoleRegistry, role: PevRoleDefinition<T>): RoleRegistry {
   if (!/^[a-z][a-z0-9-]*$/.test(role.name)) {
-    throw new TypeError(`Role name "${role.name}" must be lower-case letters, digits and dashes, starting with a letter.`);
+    throw new TypeError(
+      `Role name "${role.name}" must be lower-case letters, digits and dashes, starting with a letter.`,
+    );
   }
   return { ...registry, [role.name]: role as PevRoleDefinition };
 }
@@ -73,5 +75,10 @@ export function jsonSchemaOf(role: PevRoleDefinition): Record<string, unknown> {
 
 /** The `responseFormat` call option asking the provider for a role's JSON answer. */
 export function responseFormatOf(role: PevRoleDefinition): ResponseFormat {
-  return { type: 'jsonSchema', name: role.component.replace(/[^a-zA-Z0-9_-]/g, '_'), schema: jsonSchemaOf(role), strict: false };
+  return {
+    type: 'jsonSchema',
+    name: role.component.replace(/[^a-zA-Z0-9_-]/g, '_'),
+    schema: jsonSchemaOf(role),
+    strict: false,
+  };
 }

@@ -51,7 +51,9 @@ export const executorResponseSchema = z.object({
   /** The primary completion signal; when absent, `nextAction` and then the todo's status decide. */
   taskCompleted: looseBoolean.optional(),
   shouldContinue: looseBoolean.optional(),
-  nextAction: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(NEXT_ACTIONS)).optional(),
+  nextAction: z
+    .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(NEXT_ACTIONS))
+    .optional(),
   todos: z.array(todoSchema).default([]),
 });
 export type ExecutorResponse = z.output<typeof executorResponseSchema>;
@@ -78,14 +80,16 @@ export const verifierResponseSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['summary'],
-        message: 'summary is required when allCompleted and userNeedsSatisfied are both true: it is the final answer to the user',
+        message:
+          'summary is required when allCompleted and userNeedsSatisfied are both true: it is the final answer to the user',
       });
     }
     if (!passed && !v.improvements?.some((i) => i.trim())) {
       ctx.addIssue({
         code: 'custom',
         path: ['improvements'],
-        message: 'improvements (a non-empty array of strings) are required when allCompleted or userNeedsSatisfied is false',
+        message:
+          'improvements (a non-empty array of strings) are required when allCompleted or userNeedsSatisfied is false',
       });
     }
   });

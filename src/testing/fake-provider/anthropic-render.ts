@@ -24,7 +24,12 @@ const ERROR_TYPES: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-export function anthropicErrorBody(status: number, message: string, errorType?: string, requestId?: string): Record<string, unknown> {
+export function anthropicErrorBody(
+  status: number,
+  message: string,
+  errorType?: string,
+  requestId?: string,
+): Record<string, unknown> {
   const type = errorType ?? ERROR_TYPES[status] ?? 'api_error';
   return { type: 'error', error: { type, message }, request_id: requestId };
 }
@@ -70,12 +75,24 @@ export interface SseEvent {
   data: string;
 }
 
-const ev = (event: string, data: Record<string, unknown>): SseEvent => ({ event, data: JSON.stringify({ type: event, ...data }) });
+const ev = (event: string, data: Record<string, unknown>): SseEvent => ({
+  event,
+  data: JSON.stringify({ type: event, ...data }),
+});
 
 export function anthropicEvents(reply: PreparedReply, id: string, model: string): SseEvent[] {
   const events: SseEvent[] = [
     ev('message_start', {
-      message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: usageJson(reply, 1) },
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: usageJson(reply, 1),
+      },
     }),
     ev('ping', {}),
   ];
@@ -83,18 +100,31 @@ export function anthropicEvents(reply: PreparedReply, id: string, model: string)
     switch (block.type) {
       case 'text':
         events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } }));
-        for (const text of pieces(block.text)) events.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text } }));
+        for (const text of pieces(block.text))
+          events.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text } }));
         break;
       case 'thinking':
-        events.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
-        for (const thinking of pieces(block.thinking)) events.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } }));
-        events.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }));
+        events.push(
+          ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+        );
+        for (const thinking of pieces(block.thinking))
+          events.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } }));
+        events.push(
+          ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }),
+        );
         break;
       case 'redactedThinking':
-        events.push(ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data: block.data } }));
+        events.push(
+          ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data: block.data } }),
+        );
         break;
       case 'toolCall':
-        events.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
+        events.push(
+          ev('content_block_start', {
+            index,
+            content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+          }),
+        );
         for (const partial_json of pieces(block.raw, 5)) {
           events.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } }));
         }
@@ -103,7 +133,10 @@ export function anthropicEvents(reply: PreparedReply, id: string, model: string)
     events.push(ev('content_block_stop', { index }));
   });
   events.push(
-    ev('message_delta', { delta: { stop_reason: STOP[reply.stop], stop_sequence: null }, usage: { output_tokens: reply.usage.output } }),
+    ev('message_delta', {
+      delta: { stop_reason: STOP[reply.stop], stop_sequence: null },
+      usage: { output_tokens: reply.usage.output },
+    }),
     ev('message_stop', {}),
   );
   return events;

@@ -23,7 +23,13 @@ const ERROR_TYPES: Record<number, string> = {
   429: 'rate_limit_exceeded',
 };
 
-export function openaiErrorBody(status: number, message: string, errorType?: string, code?: string, param: string | null = null): Record<string, unknown> {
+export function openaiErrorBody(
+  status: number,
+  message: string,
+  errorType?: string,
+  code?: string,
+  param: string | null = null,
+): Record<string, unknown> {
   return { error: { message, type: errorType ?? ERROR_TYPES[status] ?? 'server_error', param, code: code ?? null } };
 }
 
@@ -34,11 +40,20 @@ function usageJson(reply: PreparedReply): Record<string, unknown> {
     completion_tokens: reply.usage.output,
     total_tokens: prompt + reply.usage.output,
     prompt_tokens_details: { cached_tokens: reply.usage.cacheRead, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
-function parts(reply: PreparedReply): { text: string; reasoning: string; calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[] } {
+function parts(reply: PreparedReply): {
+  text: string;
+  reasoning: string;
+  calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[];
+} {
   let text = '';
   let reasoning = '';
   const calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[] = [];
@@ -54,12 +69,27 @@ function parts(reply: PreparedReply): { text: string; reasoning: string; calls: 
 const extraContent = (c: { thoughtSignature?: string }): Record<string, unknown> =>
   c.thoughtSignature ? { extra_content: { google: { thought_signature: c.thoughtSignature } } } : {};
 
-export function openaiCompletion(reply: PreparedReply, id: string, model: string, created: number): Record<string, unknown> {
+export function openaiCompletion(
+  reply: PreparedReply,
+  id: string,
+  model: string,
+  created: number,
+): Record<string, unknown> {
   const { text, reasoning, calls } = parts(reply);
-  const message: Record<string, unknown> = { role: 'assistant', content: text === '' && calls.length ? null : text, refusal: null, annotations: [] };
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: text === '' && calls.length ? null : text,
+    refusal: null,
+    annotations: [],
+  };
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.length) {
-    message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw }, ...extraContent(c) }));
+    message.tool_calls = calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.raw },
+      ...extraContent(c),
+    }));
   }
   return {
     id,
@@ -73,21 +103,50 @@ export function openaiCompletion(reply: PreparedReply, id: string, model: string
   };
 }
 
-export function openaiChunks(reply: PreparedReply, id: string, model: string, created: number, includeUsage: boolean): SseEvent[] {
+export function openaiChunks(
+  reply: PreparedReply,
+  id: string,
+  model: string,
+  created: number,
+  includeUsage: boolean,
+): SseEvent[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseEvent => ({
-    data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }),
+    data: JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: 'fp_fake',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    }),
   });
   const { text, reasoning, calls } = parts(reply);
   const out: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const piece of pieces(reasoning)) out.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(text)) out.push(chunk({ content: piece }));
   calls.forEach((c, index) => {
-    out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' }, ...extraContent(c) }] }));
+    out.push(
+      chunk({
+        tool_calls: [
+          { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' }, ...extraContent(c) },
+        ],
+      }),
+    );
     for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   out.push(chunk({}, FINISH[reply.stop]));
   if (includeUsage) {
-    out.push({ data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [], usage: usageJson(reply) }) });
+    out.push({
+      data: JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        system_fingerprint: 'fp_fake',
+        choices: [],
+        usage: usageJson(reply),
+      }),
+    });
   }
   out.push({ data: '[DONE]' });
   return out;

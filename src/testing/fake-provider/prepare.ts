@@ -9,7 +9,14 @@ export type PreparedBlock =
    * `input` is what a whole (non-streamed) Anthropic body carries: the parsed arguments, or the
    * raw text when it does not parse, as Anthropic-compatible servers pass unparseable output on.
    */
-  | { type: 'toolCall'; id: string; name: string; raw: string; input: Record<string, unknown> | string; thoughtSignature?: string };
+  | {
+      type: 'toolCall';
+      id: string;
+      name: string;
+      raw: string;
+      input: Record<string, unknown> | string;
+      thoughtSignature?: string;
+    };
 
 export interface PreparedReply {
   blocks: PreparedBlock[];
@@ -53,7 +60,18 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
   const stop: FakeStopReason = step.truncate
     ? 'length'
     : (step.stopReason ?? (blocks.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop'));
-  const outputChars = blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'thinking' ? b.thinking.length : b.type === 'toolCall' ? b.raw.length : 0), 0);
+  const outputChars = blocks.reduce(
+    (n, b) =>
+      n +
+      (b.type === 'text'
+        ? b.text.length
+        : b.type === 'thinking'
+          ? b.thinking.length
+          : b.type === 'toolCall'
+            ? b.raw.length
+            : 0),
+    0,
+  );
   const usage = {
     input: step.usage?.input ?? Math.max(1, Math.ceil(ctx.requestChars / 4)),
     output: step.usage?.output ?? Math.max(1, Math.ceil(outputChars / 4)),
@@ -68,7 +86,9 @@ const half = (s: string): string => s.slice(0, Math.ceil(s.length / 2));
 function parseObject(raw: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : raw;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : raw;
   } catch {
     return raw;
   }

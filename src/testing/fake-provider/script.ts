@@ -106,10 +106,24 @@ export type FakeResponder = (request: RecordedRequest) => FakeStep | Promise<Fak
 
 /** Step builders, so scripts read as what the model does. */
 export const reply = {
-  text: (text: string, extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({ kind: 'reply', content: [{ type: 'text', text }], ...extra }),
-  blocks: (content: FakeBlock[], extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({ kind: 'reply', content, ...extra }),
+  text: (text: string, extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({
+    kind: 'reply',
+    content: [{ type: 'text', text }],
+    ...extra,
+  }),
+  blocks: (content: FakeBlock[], extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({
+    kind: 'reply',
+    content,
+    ...extra,
+  }),
   toolCalls: (
-    calls: { name: string; arguments?: Record<string, unknown>; rawArguments?: string; id?: string; thoughtSignature?: boolean }[],
+    calls: {
+      name: string;
+      arguments?: Record<string, unknown>;
+      rawArguments?: string;
+      id?: string;
+      thoughtSignature?: boolean;
+    }[],
     extra: Partial<Omit<FakeReply, 'kind' | 'content'>> & { text?: string } = {},
   ): FakeReply => {
     const { text, ...rest } = extra;
@@ -117,7 +131,11 @@ export const reply = {
     content.push(...calls.map((c) => ({ type: 'toolCall' as const, ...c })));
     return { kind: 'reply', content, ...rest };
   },
-  error: (status: number, extra: Omit<FakeError, 'kind' | 'status'> = {}): FakeError => ({ kind: 'error', status, ...extra }),
+  error: (status: number, extra: Omit<FakeError, 'kind' | 'status'> = {}): FakeError => ({
+    kind: 'error',
+    status,
+    ...extra,
+  }),
   reset: (delayMs?: number): FakeReset => ({ kind: 'reset', delayMs }),
   hang: (): FakeHang => ({ kind: 'hang' }),
 };

@@ -7,7 +7,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicErrorBody, anthropicEvents, anthropicMessage, anthropicStreamError, type SseEvent } from './anthropic-render';
+import {
+  anthropicErrorBody,
+  anthropicEvents,
+  anthropicMessage,
+  anthropicStreamError,
+  type SseEvent,
+} from './anthropic-render';
 import { validateAnthropicRequest } from './anthropic-validate';
 import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } from './openai-render';
 import { validateOpenAIRequest } from './openai-validate';
@@ -77,7 +83,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const anthropic = ANTHROPIC_PATH.exec(path);
     const match = anthropic ?? OPENAI_PATH.exec(path);
     if (req.method !== 'POST' || !match) {
-      sendJson(res, 404, { error: { type: 'not_found_error', message: `fake provider: no route for ${req.method} ${path}` } });
+      sendJson(res, 404, {
+        error: { type: 'not_found_error', message: `fake provider: no route for ${req.method} ${path}` },
+      });
       return;
     }
     const api: FakeApi = anthropic ? 'anthropic' : 'openai';
@@ -89,7 +97,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       method: req.method,
       path,
       prefix,
-      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      ),
       body: {},
       stream: false,
       status: 0,
@@ -99,13 +109,21 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       record.status = status;
       record.error = message;
       const requestId = `req_fake_${record.seq}`;
-      sendJson(res, status, api === 'anthropic' ? anthropicErrorBody(status, message, undefined, requestId) : openaiErrorBody(status, message, undefined, undefined, param), {
-        [api === 'anthropic' ? 'request-id' : 'x-request-id']: requestId,
-      });
+      sendJson(
+        res,
+        status,
+        api === 'anthropic'
+          ? anthropicErrorBody(status, message, undefined, requestId)
+          : openaiErrorBody(status, message, undefined, undefined, param),
+        {
+          [api === 'anthropic' ? 'request-id' : 'x-request-id']: requestId,
+        },
+      );
     };
     try {
       const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('body must be a JSON object');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('body must be a JSON object');
       record.body = parsed as Record<string, unknown>;
     } catch (err) {
       refuse(400, `Request body is not valid JSON: ${(err as Error).message}`);
@@ -164,9 +182,29 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       record.status = 200;
       const first: SseEvent[] =
         record.api === 'anthropic'
-          ? [{ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: `msg_fake_${record.seq}`, type: 'message', role: 'assistant', model: String(record.body.model), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }) }]
+          ? [
+              {
+                event: 'message_start',
+                data: JSON.stringify({
+                  type: 'message_start',
+                  message: {
+                    id: `msg_fake_${record.seq}`,
+                    type: 'message',
+                    role: 'assistant',
+                    model: String(record.body.model),
+                    content: [],
+                    stop_reason: null,
+                    stop_sequence: null,
+                    usage: { input_tokens: 1, output_tokens: 1 },
+                  },
+                }),
+              },
+            ]
           : [];
-      const error = record.api === 'anthropic' ? anthropicStreamError(step.status, message, step.errorType) : openaiStreamError(step.status, message, step.errorType, step.code);
+      const error =
+        record.api === 'anthropic'
+          ? anthropicStreamError(step.status, message, step.errorType)
+          : openaiStreamError(step.status, message, step.errorType, step.code);
       sendSse(res, [...first, error], { [idHeader]: requestId });
       return;
     }
@@ -186,7 +224,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
     });
     for (const b of reply.blocks) {
-      if (!anthropic && b.type === 'toolCall' && b.thoughtSignature) thoughtSignatures.set(`${record.prefix}\n${b.id}`, b.thoughtSignature);
+      if (!anthropic && b.type === 'toolCall' && b.thoughtSignature)
+        thoughtSignatures.set(`${record.prefix}\n${b.id}`, b.thoughtSignature);
     }
     if (!anthropic && reply.blocks.some((b) => b.type === 'thinking')) {
       for (const b of reply.blocks) if (b.type === 'toolCall') reasoningCalls.add(`${record.prefix}\n${b.id}`);
@@ -197,11 +236,19 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     record.status = 200;
     const created = 1_700_000_000 + record.seq;
     if (!record.stream) {
-      sendJson(res, 200, anthropic ? anthropicMessage(reply, id, model) : openaiCompletion(reply, id, model, created), headers);
+      sendJson(
+        res,
+        200,
+        anthropic ? anthropicMessage(reply, id, model) : openaiCompletion(reply, id, model, created),
+        headers,
+      );
       return;
     }
-    const includeUsage = (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-    const events = anthropic ? anthropicEvents(reply, id, model) : openaiChunks(reply, id, model, created, includeUsage);
+    const includeUsage =
+      (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const events = anthropic
+      ? anthropicEvents(reply, id, model)
+      : openaiChunks(reply, id, model, created, includeUsage);
     const dropAfter = step.breakAfterEvents;
     if (dropAfter !== undefined) record.error = `connection dropped after ${dropAfter} events (scripted)`;
     const sent = dropAfter === undefined ? events : events.slice(0, dropAfter);
@@ -218,7 +265,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { type: 'api_error', message: `fake provider crashed: ${(err as Error).message}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, {
+          error: { type: 'api_error', message: `fake provider crashed: ${(err as Error).message}` },
+        });
       else res.destroy();
     });
   });
@@ -276,7 +326,8 @@ const sseHeaders = (headers: Record<string, string>): Record<string, string> => 
   ...headers,
 });
 
-const sseText = (events: SseEvent[]): string => events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
+const sseText = (events: SseEvent[]): string =>
+  events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
 
 function sendSse(res: ServerResponse, events: SseEvent[], headers: Record<string, string>, dropAfter = false): void {
   res.writeHead(200, sseHeaders(headers));

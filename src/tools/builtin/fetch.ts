@@ -24,7 +24,12 @@ export interface FetchedPage {
   truncated: boolean;
 }
 
-function requestOnce(url: URL, policy: SsrfPolicy, limits: FetchLimits, signal: AbortSignal): Promise<{ res: http.IncomingMessage; body: Buffer; truncated: boolean }> {
+function requestOnce(
+  url: URL,
+  policy: SsrfPolicy,
+  limits: FetchLimits,
+  signal: AbortSignal,
+): Promise<{ res: http.IncomingMessage; body: Buffer; truncated: boolean }> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
@@ -33,7 +38,10 @@ function requestOnce(url: URL, policy: SsrfPolicy, limits: FetchLimits, signal: 
         method: 'GET',
         agent: false,
         lookup: guardedLookup(defaultPort(url), policy),
-        headers: { 'user-agent': 'durable-agents-fetch/0.1', accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5' },
+        headers: {
+          'user-agent': 'durable-agents-fetch/0.1',
+          accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
+        },
         signal,
       },
       (res) => {
@@ -68,13 +76,20 @@ function requestOnce(url: URL, policy: SsrfPolicy, limits: FetchLimits, signal: 
  * connecting, and the address a host name resolves to is checked at connect time. Redirects are
  * followed by hand for that reason.
  */
-export async function guardedFetch(raw: string, policy: SsrfPolicy = {}, limits: FetchLimits = DEFAULT_FETCH_LIMITS, outer?: AbortSignal): Promise<FetchedPage> {
+export async function guardedFetch(
+  raw: string,
+  policy: SsrfPolicy = {},
+  limits: FetchLimits = DEFAULT_FETCH_LIMITS,
+  outer?: AbortSignal,
+): Promise<FetchedPage> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
   let url = checkUrl(raw, policy);
   for (let hop = 0; ; hop++) {
     const { res, body, truncated } = await requestOnce(url, policy, limits, signal).catch((err: unknown) => {
-      throw deadline.aborted ? new Error(`No complete response from ${url.origin} within ${limits.timeoutMs} ms.`) : err;
+      throw deadline.aborted
+        ? new Error(`No complete response from ${url.origin} within ${limits.timeoutMs} ms.`)
+        : err;
     });
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
@@ -91,7 +106,8 @@ export async function guardedFetch(raw: string, policy: SsrfPolicy = {}, limits:
 export function pageText(page: FetchedPage): string {
   const type = page.contentType.toLowerCase();
   const text = page.body.toString('utf8');
-  if (type.includes('html')) return convert(text, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] });
+  if (type.includes('html'))
+    return convert(text, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] });
   if (type === '' || type.startsWith('text/') || /json|xml|javascript|yaml/.test(type)) return text;
   return `[${page.contentType} content, ${page.body.length} bytes; not shown as text]`;
 }
@@ -101,7 +117,8 @@ export function createFetchTool(options: { policy?: SsrfPolicy; limits?: Partial
   const limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   return defineTool({
     name: 'http_fetch',
-    description: 'Fetch a public web page or document by URL (GET) and return its readable text. Internal and private addresses are refused.',
+    description:
+      'Fetch a public web page or document by URL (GET) and return its readable text. Internal and private addresses are refused.',
     parameters: z.object({ url: z.string().min(1).max(8192).describe('Absolute http(s) URL') }),
     timeoutMs: limits.timeoutMs + 5_000,
     async execute({ url }, ctx) {

@@ -60,7 +60,11 @@ export const fsWrite = defineTool({
     await mkdir(path.dirname(file), { recursive: true });
     // Re-check the parent after creating it, and never follow a symlink at the final component.
     await resolveInWorkspace(root, path.relative(root, path.dirname(file)) || '.');
-    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+    const handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+      0o644,
+    );
     try {
       await handle.writeFile(content, 'utf8');
     } finally {
@@ -97,13 +101,16 @@ export const fsList = defineTool({
     };
     await walk(dir);
     if (lines.length === 0) return '(empty directory)';
-    return lines.length >= MAX_LIST_ENTRIES ? `${lines.join('\n')}\n…[listing stopped at ${MAX_LIST_ENTRIES} entries]` : lines.join('\n');
+    return lines.length >= MAX_LIST_ENTRIES
+      ? `${lines.join('\n')}\n…[listing stopped at ${MAX_LIST_ENTRIES} entries]`
+      : lines.join('\n');
   },
 });
 
 export const fsSearch = defineTool({
   name: 'fs_search',
-  description: 'Search the text files of a workspace directory for a literal string. Returns "file:line: text" for each match.',
+  description:
+    'Search the text files of a workspace directory for a literal string. Returns "file:line: text" for each match.',
   parameters: z.object({
     query: z.string().min(1).max(1000).describe('Text to look for (not a regular expression)'),
     path: z.string().max(4096).default('.').describe('Directory relative to the workspace root'),
@@ -138,7 +145,9 @@ export const fsSearch = defineTool({
     };
     await visit(start);
     if (matches.length === 0) return `No matches for "${query}".`;
-    return matches.length >= MAX_SEARCH_MATCHES ? `${matches.join('\n')}\n…[stopped at ${MAX_SEARCH_MATCHES} matches]` : matches.join('\n');
+    return matches.length >= MAX_SEARCH_MATCHES
+      ? `${matches.join('\n')}\n…[stopped at ${MAX_SEARCH_MATCHES} matches]`
+      : matches.join('\n');
   },
 });
 

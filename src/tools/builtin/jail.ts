@@ -32,7 +32,8 @@ async function realpathOrUndefined(p: string): Promise<string | undefined> {
 export async function resolveInWorkspace(root: string | undefined, userPath: string): Promise<string> {
   if (!root) throw new PathRefusedError('File tools are disabled: this run has no workspace root.');
   if (userPath.includes('\0')) throw new PathRefusedError('Path contains a NUL byte.');
-  if (/%[0-9a-fA-F]{2}/.test(userPath)) throw new PathRefusedError(`Path "${userPath}" contains percent-encoding; give the plain path.`);
+  if (/%[0-9a-fA-F]{2}/.test(userPath))
+    throw new PathRefusedError(`Path "${userPath}" contains percent-encoding; give the plain path.`);
   const realRoot = await realpath(root).catch(() => {
     throw new PathRefusedError('The workspace root does not exist.');
   });
@@ -41,7 +42,8 @@ export async function resolveInWorkspace(root: string | undefined, userPath: str
 
   const existing = await realpathOrUndefined(lexical);
   if (existing !== undefined) {
-    if (!isInside(realRoot, existing)) throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
+    if (!isInside(realRoot, existing))
+      throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
     return existing;
   }
   // New file or directory: the nearest existing ancestor decides where it would really be created.

@@ -22,14 +22,17 @@ export interface SsrfPolicy {
 export function blockedAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
   return range === 'unicast' ? undefined : `${parsed.toString()} is a ${range} address`;
 }
 
 function allowed(policy: SsrfPolicy, address: string, port: number): boolean {
   const normal = ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
-  return (policy.allow ?? []).some((a) => a.port === port && ipaddr.isValid(a.address) && ipaddr.process(a.address).toString() === normal);
+  return (policy.allow ?? []).some(
+    (a) => a.port === port && ipaddr.isValid(a.address) && ipaddr.process(a.address).toString() === normal,
+  );
 }
 
 /** Checks an address about to be connected to. Throws {@link UrlRefusedError}. */
@@ -56,7 +59,8 @@ export function checkUrl(raw: string, policy: SsrfPolicy): URL {
   } catch {
     throw new UrlRefusedError(`"${raw}" is not a valid absolute URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlRefusedError(`Only http and https URLs can be fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UrlRefusedError(`Only http and https URLs can be fetched, not ${url.protocol}`);
   if (url.username || url.password) throw new UrlRefusedError('URLs with credentials are not fetched.');
   const port = defaultPort(url);
   const host = url.hostname.replace(/^\[|\]$/g, '');

@@ -22,11 +22,21 @@ export function braveSearchProvider(options: { apiKey: string; baseUrl?: string 
       const url = new URL('/res/v1/web/search', base);
       url.searchParams.set('q', query);
       url.searchParams.set('count', String(count));
-      const res = await fetch(url, { headers: { accept: 'application/json', 'x-subscription-token': options.apiKey }, signal });
-      if (res.status === 429 || res.status >= 500) throw new RetryableToolError(`Search service answered ${res.status}.`);
+      const res = await fetch(url, {
+        headers: { accept: 'application/json', 'x-subscription-token': options.apiKey },
+        signal,
+      });
+      if (res.status === 429 || res.status >= 500)
+        throw new RetryableToolError(`Search service answered ${res.status}.`);
       if (!res.ok) throw new Error(`Search service answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-      const body = (await res.json()) as { web?: { results?: { title?: string; url?: string; description?: string }[] } };
-      return (body.web?.results ?? []).map((r) => ({ title: r.title ?? '', url: r.url ?? '', snippet: r.description ?? '' }));
+      const body = (await res.json()) as {
+        web?: { results?: { title?: string; url?: string; description?: string }[] };
+      };
+      return (body.web?.results ?? []).map((r) => ({
+        title: r.title ?? '',
+        url: r.url ?? '',
+        snippet: r.description ?? '',
+      }));
     },
   };
 }

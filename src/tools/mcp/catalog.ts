@@ -34,7 +34,11 @@ function sanitize(name: string): string {
  * and never exempt a tool from approval; they are treated as side-effecting, so they get an
  * idempotency key.
  */
-export async function listMcpTools(pool: McpPool, servers: NamedMcpServer[], localNames: ReadonlySet<string>): Promise<McpListing> {
+export async function listMcpTools(
+  pool: McpPool,
+  servers: NamedMcpServer[],
+  localNames: ReadonlySet<string>,
+): Promise<McpListing> {
   const unavailable: McpListing['unavailable'] = [];
   const listed = await Promise.all(
     servers.map(async (server) => {
@@ -47,7 +51,8 @@ export async function listMcpTools(pool: McpPool, servers: NamedMcpServer[], loc
     }),
   );
   const uses = new Map<string, number>();
-  for (const { tools } of listed) for (const t of tools) uses.set(sanitize(t.name), (uses.get(sanitize(t.name)) ?? 0) + 1);
+  for (const { tools } of listed)
+    for (const t of tools) uses.set(sanitize(t.name), (uses.get(sanitize(t.name)) ?? 0) + 1);
   const routes: McpRoute[] = [];
   for (const { server, tools } of listed) {
     for (const tool of tools) {
@@ -105,6 +110,7 @@ export function mcpResultText(result: CallToolResult): string {
         return JSON.stringify(block);
     }
   });
-  if (parts.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent, null, 2);
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    return JSON.stringify(result.structuredContent, null, 2);
   return parts.join('\n');
 }

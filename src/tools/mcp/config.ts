@@ -25,7 +25,11 @@ export const mcpConfigSchema = z.object({
   mcpServers: z.record(z.string(), z.union([stdioServer, httpServer])).superRefine((servers, ctx) => {
     for (const name of Object.keys(servers)) {
       if (!SERVER_NAME.test(name)) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `server name "${name}": server names use letters, digits, "_" and "-" (at most 32)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `server name "${name}": server names use letters, digits, "_" and "-" (at most 32)`,
+        });
       }
     }
   }),
@@ -52,12 +56,17 @@ export function isStdioServer(config: McpServerConfig): config is McpStdioServer
 function expand(value: string, env: NodeJS.ProcessEnv, where: string): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const found = env[name];
-    if (found === undefined) throw new McpConfigError(`${where} refers to \${${name}}, which is not set in the worker's environment.`);
+    if (found === undefined)
+      throw new McpConfigError(`${where} refers to \${${name}}, which is not set in the worker's environment.`);
     return found;
   });
 }
 
-function expandAll(record: Record<string, string> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> | undefined {
+function expandAll(
+  record: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): Record<string, string> | undefined {
   if (!record) return undefined;
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, env, `${where} "${k}"`)]));
 }
@@ -81,17 +90,26 @@ function validate(json: unknown, source: string): z.output<typeof mcpConfigSchem
 }
 
 /** Parses config text. Disabled servers are left out; `${VAR}` in env values and headers is expanded. */
-export function parseMcpConfig(text: string, source = 'MCP config', env: NodeJS.ProcessEnv = process.env): NamedMcpServer[] {
+export function parseMcpConfig(
+  text: string,
+  source = 'MCP config',
+  env: NodeJS.ProcessEnv = process.env,
+): NamedMcpServer[] {
   return mcpServersFrom(parseJson(text, source), source, env);
 }
 
 /** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
-export function mcpServersFrom(json: unknown, source = 'MCP config', env: NodeJS.ProcessEnv = process.env): NamedMcpServer[] {
+export function mcpServersFrom(
+  json: unknown,
+  source = 'MCP config',
+  env: NodeJS.ProcessEnv = process.env,
+): NamedMcpServer[] {
   return Object.entries(validate(json, source).mcpServers)
     .filter(([, config]) => !config.disabled)
     .map(([name, config]) => {
       const where = `${source}: server "${name}"`;
-      if (isStdioServer(config)) return { name, config: { ...config, env: expandAll(config.env, env, `${where} env`) } };
+      if (isStdioServer(config))
+        return { name, config: { ...config, env: expandAll(config.env, env, `${where} env`) } };
       return { name, config: { ...config, headers: expandAll(config.headers, env, `${where} header`) } };
     });
 }

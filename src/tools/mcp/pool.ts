@@ -2,7 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isStdioServer, type NamedMcpServer } from './config';
 
 const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
@@ -40,14 +46,23 @@ function transportFor(server: NamedMcpServer): { transport: Transport; stderrTai
   const { config } = server;
   if (isStdioServer(config)) {
     // The SDK merges `env` over a small safe default (PATH, HOME, …), not over the worker's whole environment.
-    const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd,
+      stderr: 'pipe',
+    });
     let tail = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
     });
     return { transport, stderrTail: () => tail.trim() };
   }
-  return { transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }), stderrTail: () => '' };
+  return {
+    transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+    stderrTail: () => '',
+  };
 }
 
 function toMcpTool(tool: Tool): McpTool {
@@ -87,7 +102,9 @@ export class McpPool {
       } catch (err) {
         await client.close().catch(() => undefined);
         const stderr = stderrTail();
-        throw new McpConnectionError(`Cannot connect to MCP server "${server.name}": ${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`);
+        throw new McpConnectionError(
+          `Cannot connect to MCP server "${server.name}": ${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`,
+        );
       }
       return connection;
     })();
@@ -160,7 +177,10 @@ export class McpPool {
         await this.discard(server, connection);
         throw new McpConnectionError(`MCP server "${server.name}" connection failed: ${(err as Error).message}`);
       }
-      return { content: [{ type: 'text', text: `MCP server "${server.name}" returned an error: ${(err as Error).message}` }], isError: true };
+      return {
+        content: [{ type: 'text', text: `MCP server "${server.name}" returned an error: ${(err as Error).message}` }],
+        isError: true,
+      };
     }
   }
 

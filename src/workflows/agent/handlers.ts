@@ -25,14 +25,16 @@ const running = (ctx: RunContext): boolean => ctx.state.stopReason === undefined
 
 function updateBudgetRefusal(ctx: RunContext): string | undefined {
   if (!running(ctx)) return `the run has ended (${ctx.state.stopReason})`;
-  if (ctx.state.updatesHandled >= MAX_UPDATES_PER_RUN) return 'this run has taken its share of updates; retry in a moment, after it continues as new';
+  if (ctx.state.updatesHandled >= MAX_UPDATES_PER_RUN)
+    return 'this run has taken its share of updates; retry in a moment, after it continues as new';
   return undefined;
 }
 
 function toolResultRefusal(ctx: RunContext, input: ToolResultInput): string | undefined {
   if (!input || typeof input.toolCallId !== 'string') return 'a tool result needs a toolCallId';
   if (typeof input.content !== 'string') return 'a tool result needs string content';
-  if (input.content.length > MAX_CLIENT_RESULT_CHARS) return `a tool result may hold at most ${MAX_CLIENT_RESULT_CHARS} characters`;
+  if (input.content.length > MAX_CLIENT_RESULT_CHARS)
+    return `a tool result may hold at most ${MAX_CLIENT_RESULT_CHARS} characters`;
   const request = ctx.state.clientTools.find((c) => c.toolCallId === input.toolCallId);
   if (!request) return `no client tool call ${input.toolCallId} is waiting for a result`;
   if (request.result) return `tool call ${input.toolCallId} already has a result`;
@@ -55,10 +57,14 @@ export function registerHandlers(ctx: RunContext): void {
     state.stopRequested ??= { reason: 'stopped', ...(input?.note ? { note: input.note } : {}) };
   });
   setHandler(switchModelSignal, (input) => {
-    if (input && typeof input.model === 'string' && /^[^/\s]+\/\S+$/.test(input.model)) state.operatorModel = { model: input.model, note: input.note };
+    if (input && typeof input.model === 'string' && /^[^/\s]+\/\S+$/.test(input.model))
+      state.operatorModel = { model: input.model, note: input.note };
   });
   setHandler(setPlanSignal, (plan) => {
-    if (Array.isArray(plan)) state.plan = plan.filter((p) => p && typeof p.title === 'string').map((p, i) => ({ id: String(p.id ?? i + 1), title: p.title, done: p.done === true }));
+    if (Array.isArray(plan))
+      state.plan = plan
+        .filter((p) => p && typeof p.title === 'string')
+        .map((p, i) => ({ id: String(p.id ?? i + 1), title: p.title, done: p.done === true }));
   });
   setHandler(
     decideApprovalUpdate,

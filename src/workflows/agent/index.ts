@@ -1,6 +1,22 @@
 export { reactAgentWorkflow, runAgentWorkflow, AGENT_CONFIG_FAILURE } from './workflow';
-export { runAgentLoop, startConversation, finish, fail, recordAnswer, turnEndHook, closeUnanswered, shouldContinueAsNew, type LoopOutcome } from './loop';
-export { callModelWithFailover, compactIfNeeded, resolveModel, modelFailureOf, type ModelCallOverrides } from './model-step';
+export {
+  runAgentLoop,
+  startConversation,
+  finish,
+  fail,
+  recordAnswer,
+  turnEndHook,
+  closeUnanswered,
+  shouldContinueAsNew,
+  type LoopOutcome,
+} from './loop';
+export {
+  callModelWithFailover,
+  compactIfNeeded,
+  resolveModel,
+  modelFailureOf,
+  type ModelCallOverrides,
+} from './model-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
 export { appendDrafts, injectFollowUps, injectSteering } from './messages';
 export { createAgentIO, type AgentIO } from './io';

@@ -42,7 +42,11 @@ export interface AgentIO {
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
 const STREAM_HEARTBEAT_TIMEOUT = '1 minute';
-const MODEL_RETRY_BASE: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' };
+const MODEL_RETRY_BASE: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+};
 const HOOK_RETRY: RetryPolicy = { maximumAttempts: 3, initialInterval: '1 second' };
 
 function toolRetry(tool: PinnedTool): RetryPolicy {
@@ -56,7 +60,11 @@ function toolRetry(tool: PinnedTool): RetryPolicy {
 /** The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool. */
 export function createAgentIO(options: { taskQueue?: string; stream?: boolean } = {}): AgentIO {
   const queue = options.taskQueue ? { taskQueue: options.taskQueue } : {};
-  const plain = proxyActivities<AgentActivities>({ ...queue, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
+  const plain = proxyActivities<AgentActivities>({
+    ...queue,
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 5 },
+  });
   const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
       ...queue,

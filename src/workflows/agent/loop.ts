@@ -58,18 +58,33 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
   state.status = finalStatus(reason);
   if (reason === 'error' && state.error && state.config.hooks?.onError) {
     try {
-      await ctx.io.onError(state.config.hooks.onError, { conversationId: state.conversationId, message: state.error.message, failureType: state.error.type, retryable: state.error.retryable });
+      await ctx.io.onError(state.config.hooks.onError, {
+        conversationId: state.conversationId,
+        message: state.error.message,
+        failureType: state.error.type,
+        retryable: state.error.retryable,
+      });
     } catch (err) {
       // Seed 000: a failing on-error hook must not mask the original error.
       if (isCancellation(err)) throw err;
     }
   }
-  emit(ctx, { type: 'done', stopReason: reason, finalText: state.finalText, turns: state.turn, usage: state.usage, costUsd: state.cost.total });
+  emit(ctx, {
+    type: 'done',
+    stopReason: reason,
+    finalText: state.finalText,
+    turns: state.turn,
+    usage: state.usage,
+    costUsd: state.cost.total,
+  });
   publishSearchAttributes(ctx, 'done');
   return 'finished';
 }
 
-export async function fail(ctx: RunContext, error: { message: string; type?: string; retryable: boolean }): Promise<LoopOutcome> {
+export async function fail(
+  ctx: RunContext,
+  error: { message: string; type?: string; retryable: boolean },
+): Promise<LoopOutcome> {
   ctx.state.error = error;
   emit(ctx, { type: 'error', message: error.message, failureType: error.type, retryable: error.retryable });
   return finish(ctx, 'error');
@@ -84,7 +99,14 @@ export async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promi
   state.cost = addCost(state.cost, out.cost);
   state.lastStopReason = out.stopReason;
   if (out.text) state.finalText = out.text;
-  emit(ctx, { type: 'turn_end', model: state.resolver.current, provider: out.provider, stopReason: out.stopReason, toolCalls: out.toolCalls.length, usage: out.usage });
+  emit(ctx, {
+    type: 'turn_end',
+    model: state.resolver.current,
+    provider: out.provider,
+    stopReason: out.stopReason,
+    toolCalls: out.toolCalls.length,
+    usage: out.usage,
+  });
   const hook = state.config.hooks?.onMessage;
   if (hook) {
     try {
@@ -138,7 +160,8 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
     publishSearchAttributes(ctx, 'model');
     await compactIfNeeded(ctx);
     const step = await callModelWithFailover(ctx);
-    if (!step.ok) return fail(ctx, { message: step.failure.message, type: step.failure.type, retryable: step.failure.retryable });
+    if (!step.ok)
+      return fail(ctx, { message: step.failure.message, type: step.failure.type, retryable: step.failure.retryable });
     const out = step.output;
     await recordAnswer(ctx, out);
 
@@ -153,14 +176,23 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
     }
 
     if (out.toolCalls.length === 0) {
-      if (out.stopReason === 'error') return fail(ctx, { message: out.errorMessage ?? 'the model returned an error', type: 'ModelError', retryable: false });
+      if (out.stopReason === 'error')
+        return fail(ctx, {
+          message: out.errorMessage ?? 'the model returned an error',
+          type: 'ModelError',
+          retryable: false,
+        });
       const stop = stopRequest(ctx);
       if (stop) return finish(ctx, stop.reason);
       if (await injectFollowUps(ctx)) continue;
       return finish(ctx, 'completed');
     }
     if (out.toolCalls.length > state.config.limits.maxToolCallsPerTurn) {
-      await closeUnanswered(ctx, out, `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`);
+      await closeUnanswered(
+        ctx,
+        out,
+        `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`,
+      );
       return finish(ctx, 'max_tool_calls');
     }
     publishSearchAttributes(ctx, 'tools');
@@ -170,7 +202,11 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
 }
 
 /** Gives every tool call of an answer a synthetic result, so the conversation stays valid for any later call. */
-export async function closeUnanswered(ctx: RunContext, out: ModelCallOutput, text = 'Not run: the run ended before this tool call.'): Promise<void> {
+export async function closeUnanswered(
+  ctx: RunContext,
+  out: ModelCallOutput,
+  text = 'Not run: the run ended before this tool call.',
+): Promise<void> {
   if (out.toolCalls.length === 0) return;
   await appendDrafts(
     ctx,

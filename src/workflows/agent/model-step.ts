@@ -6,7 +6,12 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } f
 import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activity-types';
 import { planRecitation } from '../../shared/agent/convert';
 import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../shared/agent/context-plan';
-import { failoverAfter, nonRetryableModelFailures, resolveTurnModel, type ModelFailure } from '../../shared/agent/resolver';
+import {
+  failoverAfter,
+  nonRetryableModelFailures,
+  resolveTurnModel,
+  type ModelFailure,
+} from '../../shared/agent/resolver';
 import { providerOf } from '../../shared/agent/state';
 import { estimateTextTokens } from '../../shared/agent/tokens';
 import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../shared/llm-errors';
@@ -23,7 +28,11 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
     const type = cause.type ?? LLM_FAILURE.unknown;
-    return { type, retryable: !cause.nonRetryable && (isRetryableLlmFailure(type) || !type.startsWith('Llm')), message: cause.message };
+    return {
+      type,
+      retryable: !cause.nonRetryable && (isRetryableLlmFailure(type) || !type.startsWith('Llm')),
+      message: cause.message,
+    };
   }
   if (cause instanceof TimeoutFailure) return { type: LLM_FAILURE.timeout, retryable: true, message: cause.message };
   const message = cause instanceof Error ? cause.message : String(cause);
@@ -34,7 +43,10 @@ function retryFor(ctx: RunContext): ModelRetry {
   const { resolver } = ctx.state.config;
   return {
     maximumAttempts: resolver.attemptsPerProvider,
-    nonRetryableErrorTypes: nonRetryableModelFailures(resolver, ctx.state.resolver, [...NON_RETRYABLE_LLM_FAILURES, 'AgentStoreError']),
+    nonRetryableErrorTypes: nonRetryableModelFailures(resolver, ctx.state.resolver, [
+      ...NON_RETRYABLE_LLM_FAILURES,
+      'AgentStoreError',
+    ]),
   };
 }
 
@@ -71,31 +83,51 @@ export async function compactIfNeeded(ctx: RunContext, force = false): Promise<b
   const toSeq = state.messages[plan.splitIndex].seq;
   const model = state.config.context.summaryModel ?? state.resolver.current;
   try {
-    const out = await ctx.io.summarise({ conversationId: state.conversationId, view: state.view, toSeq, model }, retryFor(ctx));
+    const out = await ctx.io.summarise(
+      { conversationId: state.conversationId, view: state.view, toSeq, model },
+      retryFor(ctx),
+    );
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
     const summarised = plan.splitIndex;
     state.messages.splice(0, summarised);
     state.view = { fromSeq: toSeq, summaryHash: out.summaryHash, summaryTokens: out.summaryTokens };
     const tokensAfter = contextTokens(state.messages, state.view.summaryTokens, overhead);
-    emit(ctx, { type: 'context_compacted', summarisedMessages: summarised, tokensBefore: plan.tokensBefore, tokensAfter });
+    emit(ctx, {
+      type: 'context_compacted',
+      summarisedMessages: summarised,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter,
+    });
     return true;
   } catch (err) {
     if (isCancellation(err)) throw err;
     // The run goes on uncompacted; the model call reports a context overflow if there is one.
     const failure = modelFailureOf(err);
-    emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: `summary failed: ${failure.message}` });
+    emit(ctx, {
+      type: 'model_failure',
+      model,
+      failureType: failure.type,
+      retryable: failure.retryable,
+      message: `summary failed: ${failure.message}`,
+    });
     return false;
   }
 }
 
-export type ModelStepResult = { ok: true; output: ModelCallOutput } | { ok: false; failure: ModelFailure & { message: string } };
+export type ModelStepResult =
+  { ok: true; output: ModelCallOutput } | { ok: false; failure: ModelFailure & { message: string } };
 
 /** What another agent kind sets per call (its role's system prompt, structured output, tool choice). */
-export type ModelCallOverrides = Partial<Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash'>>;
+export type ModelCallOverrides = Partial<
+  Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash'>
+>;
 
 /** Calls the model on the current view, failing over to the next model of the chain when the provider keeps failing. */
-export async function callModelWithFailover(ctx: RunContext, overrides: ModelCallOverrides = {}): Promise<ModelStepResult> {
+export async function callModelWithFailover(
+  ctx: RunContext,
+  overrides: ModelCallOverrides = {},
+): Promise<ModelStepResult> {
   const { state } = ctx;
   let compactedForLength = false;
   for (;;) {
@@ -122,7 +154,13 @@ export async function callModelWithFailover(ctx: RunContext, overrides: ModelCal
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = modelFailureOf(err);
-      emit(ctx, { type: 'model_failure', model, failureType: failure.type, retryable: failure.retryable, message: failure.message });
+      emit(ctx, {
+        type: 'model_failure',
+        model,
+        failureType: failure.type,
+        retryable: failure.retryable,
+        message: failure.message,
+      });
       if (failure.type === LLM_FAILURE.contextTooLong && !compactedForLength) {
         compactedForLength = true;
         if (await compactIfNeeded(ctx, true)) continue;

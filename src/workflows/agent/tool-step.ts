@@ -32,7 +32,8 @@ interface PlannedCall {
 
 function effectiveMode(ctx: RunContext, tool: PinnedTool, call: ToolCallRequest): ToolMode {
   const { config } = ctx.state;
-  const base: ToolMode = tool.mode === 'server' && matchesToolPattern(tool.name, config.tools.approve) ? 'approval' : tool.mode;
+  const base: ToolMode =
+    tool.mode === 'server' && matchesToolPattern(tool.name, config.tools.approve) ? 'approval' : tool.mode;
   return classifyCall(base, config.approvals, tool.name, call.arguments);
 }
 
@@ -40,7 +41,12 @@ function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: numb
   const { state } = ctx;
   return calls.map((call, i) => {
     const seq = startSeq + i;
-    if (call.malformed) return { call, seq, result: { text: `Not run: ${call.malformed}. Call the tool again with complete arguments.`, isError: true } };
+    if (call.malformed)
+      return {
+        call,
+        seq,
+        result: { text: `Not run: ${call.malformed}. Call the tool again with complete arguments.`, isError: true },
+      };
     const tool = state.tools.find((t) => t.name === call.name);
     if (!tool) {
       const names = state.tools.map((t) => t.name).join(', ') || 'none';
@@ -49,7 +55,14 @@ function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: numb
     const mode = effectiveMode(ctx, tool, call);
     if (mode === 'approval') {
       const hash = argsHash(call.arguments);
-      state.approvals.push({ toolCallId: call.id, tool: call.name, args: call.arguments, argsHash: hash, turn: state.turn, state: 'pending' });
+      state.approvals.push({
+        toolCallId: call.id,
+        tool: call.name,
+        args: call.arguments,
+        argsHash: hash,
+        turn: state.turn,
+        state: 'pending',
+      });
       emit(ctx, { type: 'approval_required', toolCallId: call.id, tool: call.name, argsHash: hash });
     } else if (mode === 'client') {
       state.clientTools.push({ toolCallId: call.id, tool: call.name, args: call.arguments, turn: state.turn });
@@ -69,12 +82,23 @@ async function awaitDecisions(ctx: RunContext): Promise<void> {
   const timeoutMs = state.config.limits.approvalTimeoutMs;
   state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
   publishSearchAttributes(ctx, state.status);
-  const settled = await condition(() => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0, timeoutMs);
+  const settled = await condition(
+    () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
+    timeoutMs,
+  );
   state.status = 'running';
   publishSearchAttributes(ctx, 'tools');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
-    emit(ctx, { type: 'approval_decided', toolCallId: a.toolCallId, tool: a.tool, decision: 'rejected', by: 'timeout', edited: false, reason: a.reason });
+    emit(ctx, {
+      type: 'approval_decided',
+      toolCallId: a.toolCallId,
+      tool: a.tool,
+      decision: 'rejected',
+      by: 'timeout',
+      edited: false,
+      reason: a.reason,
+    });
   }
   for (const c of state.clientTools.filter((r) => r.result === undefined)) {
     c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
@@ -93,7 +117,10 @@ function settle(ctx: RunContext, planned: PlannedCall[]): void {
     }
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id);
     if (approval?.state === 'rejected') {
-      const why = approval.decidedBy === 'timeout' ? `Not approved: ${approval.reason}.` : `Rejected by the user${approval.reason ? `: ${approval.reason}` : '.'}`;
+      const why =
+        approval.decidedBy === 'timeout'
+          ? `Not approved: ${approval.reason}.`
+          : `Rejected by the user${approval.reason ? `: ${approval.reason}` : '.'}`;
       p.result = { text: `${why} The tool was not run.`, isError: true };
     }
   }
@@ -136,7 +163,9 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   const tool = p.tool as PinnedTool;
   const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
   const args = approval?.editedArgs ?? p.call.arguments;
-  const note = approval?.editedArgs ? `Note: the user edited the arguments before approving; the tool ran with ${stableStringify(args)}.` : undefined;
+  const note = approval?.editedArgs
+    ? `Note: the user edited the arguments before approving; the tool ran with ${stableStringify(args)}.`
+    : undefined;
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;
   try {
@@ -156,25 +185,49 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
       tool,
       timeoutMs,
     );
-    emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: out.durationMs, isError: out.isError });
+    emit(ctx, {
+      type: 'tool_execution',
+      toolCallId: p.call.id,
+      tool: tool.name,
+      durationMs: out.durationMs,
+      isError: out.isError,
+    });
     return { meta: out.meta };
   } catch (err) {
     if (isCancellation(err)) throw err;
     emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });
-    return { draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: tool.name, text: failureText(tool.name, err, timeoutMs), isError: true } };
+    return {
+      draft: {
+        kind: 'toolResult',
+        toolCallId: p.call.id,
+        toolName: tool.name,
+        text: failureText(tool.name, err, timeoutMs),
+        isError: true,
+      },
+    };
   }
 }
 
 /** Writes the drafts of a group (results decided in the workflow) and records all metadata in log order. */
-async function record(ctx: RunContext, metas: MessageMeta[], drafts: { seq: number; draft: MessageDraft }[]): Promise<void> {
+async function record(
+  ctx: RunContext,
+  metas: MessageMeta[],
+  drafts: { seq: number; draft: MessageDraft }[],
+): Promise<void> {
   const { state } = ctx;
   drafts.sort((a, b) => a.seq - b.seq);
   // One write per run of consecutive positions.
-  for (let i = 0; i < drafts.length; ) {
+  for (let i = 0; i < drafts.length;) {
     let j = i + 1;
     while (j < drafts.length && drafts[j].seq === drafts[j - 1].seq + 1) j++;
     const run = drafts.slice(i, j);
-    metas.push(...(await ctx.io.appendMessages({ conversationId: state.conversationId, startSeq: run[0].seq, drafts: run.map((d) => d.draft) })));
+    metas.push(
+      ...(await ctx.io.appendMessages({
+        conversationId: state.conversationId,
+        startSeq: run[0].seq,
+        drafts: run.map((d) => d.draft),
+      })),
+    );
     i = j;
   }
   metas.sort((a, b) => a.seq - b.seq);
@@ -187,18 +240,32 @@ async function record(ctx: RunContext, metas: MessageMeta[], drafts: { seq: numb
       } catch (err) {
         if (isCancellation(err)) throw err;
         const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-        emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: cause instanceof Error ? cause.message : String(cause) });
+        emit(ctx, {
+          type: 'hook_failed',
+          hook: 'onMessage',
+          message: cause instanceof Error ? cause.message : String(cause),
+        });
       }
     }
   }
 }
 
 async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string): Promise<string[]> {
-  const drafts = rest.map((p) => ({ seq: p.seq, draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft }));
+  const drafts = rest.map((p) => ({
+    seq: p.seq,
+    draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft,
+  }));
   for (const p of rest) {
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
     if (approval) approval.state = 'rejected';
-    emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: p.call.name, durationMs: 0, isError: true, skipped: text });
+    emit(ctx, {
+      type: 'tool_execution',
+      toolCallId: p.call.id,
+      tool: p.call.name,
+      durationMs: 0,
+      isError: true,
+      skipped: text,
+    });
   }
   await record(ctx, [], drafts);
   return rest.map((p) => p.call.name);
@@ -228,24 +295,57 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
       break;
     }
     const batch = batches[b];
-    const done = await Promise.all(batch.map((p) => (runnable(ctx, p) ? execute(ctx, p) : Promise.resolve<Executed>({}))));
+    const done = await Promise.all(
+      batch.map((p) => (runnable(ctx, p) ? execute(ctx, p) : Promise.resolve<Executed>({}))),
+    );
     const metas = done.flatMap((d) => (d.meta ? [d.meta] : []));
     const drafts = batch.flatMap((p, i) => {
       const d = done[i];
       if (d.draft) return [{ seq: p.seq, draft: d.draft }];
       if (p.result) {
-        if (p.mode === 'client') emit(ctx, { type: 'client_tool_result', toolCallId: p.call.id, tool: p.call.name, isError: p.result.isError });
-        return [{ seq: p.seq, draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text: p.result.text, isError: p.result.isError } as MessageDraft }];
+        if (p.mode === 'client')
+          emit(ctx, {
+            type: 'client_tool_result',
+            toolCallId: p.call.id,
+            tool: p.call.name,
+            isError: p.result.isError,
+          });
+        return [
+          {
+            seq: p.seq,
+            draft: {
+              kind: 'toolResult',
+              toolCallId: p.call.id,
+              toolName: p.call.name,
+              text: p.result.text,
+              isError: p.result.isError,
+            } as MessageDraft,
+          },
+        ];
       }
       if (!runnable(ctx, p)) {
-        return [{ seq: p.seq, draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text: SKIPPED_BY_STOP, isError: true } as MessageDraft }];
+        return [
+          {
+            seq: p.seq,
+            draft: {
+              kind: 'toolResult',
+              toolCallId: p.call.id,
+              toolName: p.call.name,
+              text: SKIPPED_BY_STOP,
+              isError: true,
+            } as MessageDraft,
+          },
+        ];
       }
       return [];
     });
     await record(ctx, metas, drafts);
   }
   const decided = state.approvals.filter((a) => a.state !== 'pending');
-  state.approvals = [...decided.slice(-DECIDED_APPROVALS_KEPT), ...state.approvals.filter((a) => a.state === 'pending')];
+  state.approvals = [
+    ...decided.slice(-DECIDED_APPROVALS_KEPT),
+    ...state.approvals.filter((a) => a.state === 'pending'),
+  ];
   // Every call of the turn has its result now, including client calls cut short by steering or stop.
   const answered = new Set(calls.map((c) => c.id));
   state.clientTools = state.clientTools.filter((c) => !answered.has(c.toolCallId));

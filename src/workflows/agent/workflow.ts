@@ -1,5 +1,12 @@
 /** The ReAct agent workflow, and the run scaffolding any agent kind can reuse. */
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { configProblems } from '../../shared/agent/config';
 import type { AgentWorkflowInput } from '../../shared/agent/contracts';
 import { carryState, initialState, restoreState, resultOf } from '../../shared/agent/state';
@@ -17,13 +24,21 @@ export const AGENT_CONFIG_FAILURE = 'AgentConfigError';
  * Runs `loop` as a durable agent: state (fresh or carried), handlers, search attributes,
  * cancellation as a clean stop, and continue-as-new (handlers drained first) when the loop asks.
  */
-export async function runAgentWorkflow(input: AgentWorkflowInput, loop: (ctx: RunContext) => Promise<LoopOutcome>): Promise<AgentResult> {
+export async function runAgentWorkflow(
+  input: AgentWorkflowInput,
+  loop: (ctx: RunContext) => Promise<LoopOutcome>,
+): Promise<AgentResult> {
   const problems = configProblems(input.config);
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
+  if (problems.length > 0)
+    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
   const stream = openRunStream(input.streamState);
-  const ctx = newRunContext(state, createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }), stream);
+  const ctx = newRunContext(
+    state,
+    createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }),
+    stream,
+  );
   registerHandlers(ctx);
   publishSearchAttributes(ctx, 'start');
 
@@ -39,7 +54,11 @@ export async function runAgentWorkflow(input: AgentWorkflowInput, loop: (ctx: Ru
   // Awaited outside the cancellable root scope: a cancelled run still returns its final state.
   await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
   if (outcome === 'continue_as_new') {
-    return continueAsNew<typeof reactAgentWorkflow>({ config: input.config, carry: carryState(state), streamState: stream.carry() });
+    return continueAsNew<typeof reactAgentWorkflow>({
+      config: input.config,
+      carry: carryState(state),
+      streamState: stream.carry(),
+    });
   }
   return resultOf(info.workflowId, state);
 }

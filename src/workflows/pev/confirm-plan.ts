@@ -17,10 +17,14 @@ export const MAX_PLAN_FEEDBACK_CHARS = 8_000;
 function decisionRefusal(pctx: PevContext, input: PlanDecisionInput): string | undefined {
   if (pctx.agent.state.stopReason !== undefined) return `the run has ended (${pctx.agent.state.stopReason})`;
   if (!input || typeof input.approve !== 'boolean') return 'a plan decision needs approve: true or false';
-  if (input.feedback !== undefined && (typeof input.feedback !== 'string' || input.feedback.length > MAX_PLAN_FEEDBACK_CHARS)) {
+  if (
+    input.feedback !== undefined &&
+    (typeof input.feedback !== 'string' || input.feedback.length > MAX_PLAN_FEEDBACK_CHARS)
+  ) {
     return `feedback must be a string of at most ${MAX_PLAN_FEEDBACK_CHARS} characters`;
   }
-  if (pctx.pev.progress.phase !== 'confirming') return `no plan is waiting for a decision (phase ${pctx.pev.progress.phase})`;
+  if (pctx.pev.progress.phase !== 'confirming')
+    return `no plan is waiting for a decision (phase ${pctx.pev.progress.phase})`;
   if (pctx.pev.planDecision) return 'this plan has already been decided';
   return undefined;
 }
@@ -30,7 +34,10 @@ export function registerPlanDecision(pctx: PevContext): void {
     decidePlanUpdate,
     (input) => {
       pctx.agent.state.updatesHandled += 1;
-      pctx.pev.planDecision = { approve: input.approve, ...(input.feedback?.trim() ? { feedback: input.feedback.trim() } : {}) };
+      pctx.pev.planDecision = {
+        approve: input.approve,
+        ...(input.feedback?.trim() ? { feedback: input.feedback.trim() } : {}),
+      };
       return { approved: input.approve, cycle: pctx.pev.progress.cycle };
     },
     {
@@ -62,7 +69,12 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
     setPhase(pctx, 'done');
     return finish(pctx.agent, 'completed');
   }
-  trace(pctx, { type: 'planDecided', approved: decision.approve, by: 'user', ...(decision.feedback ? { feedback: decision.feedback } : {}) });
+  trace(pctx, {
+    type: 'planDecided',
+    approved: decision.approve,
+    by: 'user',
+    ...(decision.feedback ? { feedback: decision.feedback } : {}),
+  });
   if (decision.approve) {
     setPhase(pctx, 'executing');
   } else {

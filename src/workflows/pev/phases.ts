@@ -33,7 +33,8 @@ import {
 import { appendDrafts, emit, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
 
-export type Structured<T> = { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
+export type Structured<T> =
+  { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
 
 export function setPhase(pctx: PevContext, phase: PevPhase): void {
   const { progress } = pctx.pev;
@@ -50,7 +51,11 @@ export function setPhase(pctx: PevContext, phase: PevPhase): void {
 /** The todos as the agent's plan, so the `state` view shows them too. */
 function mirrorPlan(pctx: PevContext): void {
   const { todos } = pctx.pev.progress;
-  pctx.agent.state.plan = todos.map((t) => ({ id: t.id, title: `${t.description} (${t.status})`, done: t.status === 'completed' }));
+  pctx.agent.state.plan = todos.map((t) => ({
+    id: t.id,
+    title: `${t.description} (${t.status})`,
+    done: t.status === 'completed',
+  }));
 }
 
 const say = (pctx: PevContext, text: string) => appendDrafts(pctx.agent, [{ kind: 'user', text }]);
@@ -68,7 +73,12 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
     const parsed =
       turn.kind === 'answer'
         ? parseRoleAnswer(role, turn.text)
-        : { ok: false as const, problems: [`the ${role.name} called tools (${turn.kind === 'toolsRefused' ? turn.tools.join(', ') : ''}); it never calls tools`] };
+        : {
+            ok: false as const,
+            problems: [
+              `the ${role.name} called tools (${turn.kind === 'toolsRefused' ? turn.tools.join(', ') : ''}); it never calls tools`,
+            ],
+          };
     if (parsed.ok) return { kind: 'valid', value: parsed.value };
     if (attempt === 2) {
       trace(pctx, { type: 'fallback', role: role.name, problems: parsed.problems });
@@ -99,13 +109,24 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
     await say(
       pctx,
       round === 1
-        ? plannerTask({ request: pev.request, cycle: progress.cycle, maxPlanningRounds: options.limits.maxPlanningRounds, todos: progress.todos, improvements: progress.improvements })
+        ? plannerTask({
+            request: pev.request,
+            cycle: progress.cycle,
+            maxPlanningRounds: options.limits.maxPlanningRounds,
+            todos: progress.todos,
+            improvements: progress.improvements,
+          })
         : plannerContinue(round, options.limits.maxPlanningRounds),
     );
     const answer = await askRole(pctx, plannerRole);
     if (answer.kind === 'end') return answer.outcome;
     if (answer.kind === 'invalid') {
-      endPlanning(pctx, plannerFallback({ request: pev.request, improvements: progress.improvements, lastValid }), round, 'fallback');
+      endPlanning(
+        pctx,
+        plannerFallback({ request: pev.request, improvements: progress.improvements, lastValid }),
+        round,
+        'fallback',
+      );
       return undefined;
     }
     lastValid = answer.value;
@@ -135,8 +156,19 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
   todo.status = 'executing';
   progress.currentTodoId = todo.id;
   mirrorPlan(pctx);
-  emit(pctx.agent, { type: 'phase', phase: 'executing', cycle: progress.cycle, todoId: todo.id, todo: todo.description });
-  let prompt: string | undefined = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
+  emit(pctx.agent, {
+    type: 'phase',
+    phase: 'executing',
+    cycle: progress.cycle,
+    todoId: todo.id,
+    todo: todo.description,
+  });
+  let prompt: string | undefined = executorTask({
+    request: pev.request,
+    todo,
+    round: todo.rounds + 1,
+    maxExecutorRounds: max,
+  });
   let reasked = false;
   for (;;) {
     if (todo.rounds >= max) {
@@ -199,7 +231,15 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
   const ended = await endIfStoppedOrLimited(pctx.agent);
   if (ended) return ended;
   progress.round = 1;
-  await say(pctx, verifierTask({ request: pev.request, todos: progress.todos, cycle: progress.cycle, maxCycles: options.limits.maxCycles }));
+  await say(
+    pctx,
+    verifierTask({
+      request: pev.request,
+      todos: progress.todos,
+      cycle: progress.cycle,
+      maxCycles: options.limits.maxCycles,
+    }),
+  );
   const answer = await askRole(pctx, verifierRole);
   if (answer.kind === 'end') return answer.outcome;
   if (answer.kind === 'invalid') {
@@ -209,7 +249,11 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
     return undefined;
   }
   const decision = afterVerifier(answer.value, progress.cycle, options.limits);
-  trace(pctx, { type: 'verified', passed: decision.next === 'finish', improvements: decision.next === 'finish' ? [] : decision.improvements });
+  trace(pctx, {
+    type: 'verified',
+    passed: decision.next === 'finish',
+    improvements: decision.next === 'finish' ? [] : decision.improvements,
+  });
   if (decision.next === 'finish') {
     pev.endReason = 'completed';
     state.finalText = decision.finalText;

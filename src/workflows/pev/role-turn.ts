@@ -98,8 +98,21 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
       note: reuseNote(earlier),
     });
     state.messages.push(meta);
-    emit(pctx.agent, { type: 'tool_execution', toolCallId: call.id, tool: call.name, durationMs: 0, isError: false, skipped: `reused the result of ${earlier.toolCallId}` });
-    trace(pctx, { type: 'toolReused', todoId: pctx.pev.progress.currentTodoId, toolName: call.name, toolCallId: call.id, reusedFrom: earlier.toolCallId });
+    emit(pctx.agent, {
+      type: 'tool_execution',
+      toolCallId: call.id,
+      tool: call.name,
+      durationMs: 0,
+      isError: false,
+      skipped: `reused the result of ${earlier.toolCallId}`,
+    });
+    trace(pctx, {
+      type: 'toolReused',
+      todoId: pctx.pev.progress.currentTodoId,
+      toolName: call.name,
+      toolCallId: call.id,
+      reusedFrom: earlier.toolCallId,
+    });
   }
   return rest;
 }
@@ -112,7 +125,8 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
     // A result of arguments the approver edited does not belong to the arguments the model wrote.
     if (state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined)) continue;
     const meta = state.messages.find((m) => m.kind === 'toolResult' && m.toolCallId === call.id);
-    if (meta && !meta.isError) pctx.pev.ledger = recordToolResult(pctx.pev.ledger, call, { resultHash: meta.hash, isError: false });
+    if (meta && !meta.isError)
+      pctx.pev.ledger = recordToolResult(pctx.pev.ledger, call, { resultHash: meta.hash, isError: false });
   }
 }
 
@@ -125,7 +139,11 @@ export const PEV_ROLE_FAILURE = 'PevRoleError';
 function promptHashOf(pctx: PevContext, role: string): string {
   const prepared = pctx.pev.prompts?.roles[role];
   // A plain Error here would fail the workflow task and retry it forever; fail the run instead.
-  if (!prepared) throw ApplicationFailure.nonRetryable(`Role "${role}" has no prepared prompt; prepared roles: ${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`, PEV_ROLE_FAILURE);
+  if (!prepared)
+    throw ApplicationFailure.nonRetryable(
+      `Role "${role}" has no prepared prompt; prepared roles: ${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`,
+      PEV_ROLE_FAILURE,
+    );
   return prepared.promptHash;
 }
 
@@ -168,7 +186,10 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       recitation: role.usesTools ? planRecitation(progress.todos, progress.currentTodoId) : undefined,
     });
   });
-  if (!step.ok) return end(await fail(ctx, { message: step.failure.message, type: step.failure.type, retryable: step.failure.retryable }));
+  if (!step.ok)
+    return end(
+      await fail(ctx, { message: step.failure.message, type: step.failure.type, retryable: step.failure.retryable }),
+    );
   const out = step.output;
   await recordAnswer(ctx, out);
 
@@ -179,15 +200,30 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
     return end(await fail(ctx, state.error ?? { message: 'on-turn-end hook failed', retryable: false }));
   }
   if (out.toolCalls.length === 0) {
-    if (out.stopReason === 'error') return end(await fail(ctx, { message: out.errorMessage ?? 'the model returned an error', type: 'ModelError', retryable: false }));
+    if (out.stopReason === 'error')
+      return end(
+        await fail(ctx, {
+          message: out.errorMessage ?? 'the model returned an error',
+          type: 'ModelError',
+          retryable: false,
+        }),
+      );
     return { kind: 'answer', text: out.text };
   }
   if (!role.usesTools) {
-    await closeUnanswered(ctx, out, `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`);
+    await closeUnanswered(
+      ctx,
+      out,
+      `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`,
+    );
     return { kind: 'toolsRefused', tools: out.toolCalls.map((c) => c.name) };
   }
   if (out.toolCalls.length > state.config.limits.maxToolCallsPerTurn) {
-    await closeUnanswered(ctx, out, `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`);
+    await closeUnanswered(
+      ctx,
+      out,
+      `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`,
+    );
     return end(await finish(ctx, 'max_tool_calls'));
   }
   const toRun = await reuseIdenticalCalls(pctx, out.toolCalls);

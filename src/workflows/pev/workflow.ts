@@ -4,7 +4,15 @@
  * switching, limits, hooks, events, references instead of transcripts, continue-as-new); this
  * file adds the phases, the prompts, the `pev` progress and the todo list in the result.
  */
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { configProblems } from '../../shared/agent/config';
 import { stateQuery } from '../../shared/agent/contracts';
 import { carryState, initialState, restoreState, resultOf, stateView } from '../../shared/agent/state';
@@ -19,7 +27,19 @@ import {
   type PevStateView,
   type PevWorkflowInput,
 } from '../../shared/pev';
-import { AGENT_CONFIG_FAILURE, createAgentIO, emit, finish, injectFollowUps, newRunContext, publishSearchAttributes, registerHandlers, shouldContinueAsNew, startConversation, type LoopOutcome } from '../agent';
+import {
+  AGENT_CONFIG_FAILURE,
+  createAgentIO,
+  emit,
+  finish,
+  injectFollowUps,
+  newRunContext,
+  publishSearchAttributes,
+  registerHandlers,
+  shouldContinueAsNew,
+  startConversation,
+  type LoopOutcome,
+} from '../agent';
 import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { openRunStream } from '../agent/run-stream';
 import { createPevIO } from './io';
@@ -83,24 +103,42 @@ function resultOfPev(id: string, pctx: PevContext): PevAgentResult {
   const base = resultOf(id, pctx.agent.state);
   const { pev } = pctx;
   const endReason = pev.endReason;
-  const stopReason = base.stopReason === 'completed' && endReason !== undefined && endReason !== 'completed' ? endReason : base.stopReason;
+  const stopReason =
+    base.stopReason === 'completed' && endReason !== undefined && endReason !== 'completed'
+      ? endReason
+      : base.stopReason;
   return {
     ...base,
     stopReason,
     todos: pev.progress.todos,
-    pev: { mode: pev.options.mode, cycles: pev.progress.cycle, verified: endReason === 'completed', ...(endReason ? { endReason } : {}), trace: pev.progress.trace },
+    pev: {
+      mode: pev.options.mode,
+      cycles: pev.progress.cycle,
+      verified: endReason === 'completed',
+      ...(endReason ? { endReason } : {}),
+      trace: pev.progress.trace,
+    },
   };
 }
 
 /** Planner → Executor → Verifier rounds (seed 001), or seed 004's Plan mode with `pev.mode: 'plan'`. */
 export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
   const problems = [...configProblems(input.config), ...pevOptionProblems(input.pev)];
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
+  if (problems.length > 0)
+    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
   const stream = openRunStream(input.streamState);
-  const agent = newRunContext(state, createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }), stream);
-  const pctx: PevContext = { agent, pev: input.pevCarry ?? initialPevState(input), io: createPevIO({ taskQueue: input.config.activityTaskQueue }) };
+  const agent = newRunContext(
+    state,
+    createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }),
+    stream,
+  );
+  const pctx: PevContext = {
+    agent,
+    pev: input.pevCarry ?? initialPevState(input),
+    io: createPevIO({ taskQueue: input.config.activityTaskQueue }),
+  };
   registerHandlers(agent);
   setHandler(stateQuery, (): PevStateView => ({ ...stateView(agent.workflowId, state), pev: pctx.pev.progress }));
   setHandler(pevProgressQuery, () => pctx.pev.progress);
@@ -119,7 +157,13 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   stream.detach();
   await condition(allHandlersFinished);
   if (outcome === 'continue_as_new') {
-    return continueAsNew<typeof pevAgentWorkflow>({ config: input.config, carry: carryState(state), pev: input.pev, pevCarry: pctx.pev, streamState: stream.carry() });
+    return continueAsNew<typeof pevAgentWorkflow>({
+      config: input.config,
+      carry: carryState(state),
+      pev: input.pev,
+      pevCarry: pctx.pev,
+      streamState: stream.carry(),
+    });
   }
   return resultOfPev(info.workflowId, pctx);
 }
