@@ -1,8 +1,8 @@
 import type { ModelCaller } from './agent/deps';
 import { createAgentActivities } from './agent';
-import { helloActivities } from './hello';
+import { helloActivities } from '../../test/kit/hello-activity';
 import { createPevActivities } from './pev';
-import { createToolActivities } from './tools';
+import { createToolActivities } from './tool-activities';
 import { FileContentStore, type ContentStore } from '../store';
 import { createToolRegistry, type ToolRegistry } from '../tools';
 

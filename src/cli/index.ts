@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { registerAgentCommands } from './commands/agent';
-import { registerDemoCommand } from './commands/demo';
-import { registerDevServerCommand } from './commands/dev-server';
-import { registerWorkerCommand } from './commands/worker';
+import { registerAgentCommands } from './commands/agent-commands';
+import { registerDemoCommand } from './commands/demo-command';
+import { registerDevServerCommand } from './commands/dev-server-command';
+import { registerWorkerCommand } from './commands/worker-command';
 
 /** The `durable-agents` command line. */
 export function buildProgram(): Command {

@@ -1,6 +1,6 @@
 /** How `watch` and `run --watch` print a run as it works: tokens inline, one line per event. */
-import type { AgentEvent } from '../shared/agent/events';
-import { TOKENS_TOPIC, type WatchItem } from '../shared/agent/watch';
+import type { AgentEvent } from '../contracts/agent-events';
+import { TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 

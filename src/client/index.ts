@@ -5,4 +5,4 @@ export {
   type StartAgentOptions,
   type WatchOptions,
 } from './agent-client';
-export { AgentClientError } from './errors';
+export { AgentClientError } from './client-errors';

@@ -2,9 +2,10 @@
  * Turns provider output, streamed or whole, into the neutral event sequence. Both `complete`
  * and `stream` go through it, so a response yields the same message either way.
  */
-import type { StopReason, ToolCallBlock, Usage } from '../shared/messages';
-import { computeCost, type ModelPrices } from '../shared/model-registry';
-import type { StreamEvent } from '../shared/stream-events';
+import type { StopReason, ToolCallBlock, Usage } from '../contracts/message-model';
+import { computeCost } from '../policy/model-registry';
+import { type ModelPrices } from '../contracts/model-info';
+import type { StreamEvent } from '../contracts/stream-events';
 import { markTruncated, toolCallFromRaw } from './tool-arguments';
 
 type OpenBlock =

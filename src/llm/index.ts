@@ -3,28 +3,25 @@
  * the types in `src/shared` and call these functions through activities.
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { isRetryableLlmFailure, LLM_FAILURE } from '../shared/llm-errors';
-import type { AssistantMessage, ModelRequest } from '../shared/messages';
-import {
-  computeCost,
-  lookupModel,
-  splitModelSpec,
-  type ModelSpec,
-  type ResolvedModelInfo,
-} from '../shared/model-registry';
-import { MessageAssembler, type StreamEvent } from '../shared/stream-events';
+import { isRetryableLlmFailure } from '../policy/llm-failure-policy';
+import { LLM_FAILURE } from '../contracts/failure-types';
+import type { AssistantMessage, ModelRequest } from '../contracts/message-model';
+import { computeCost, lookupModel, splitModelSpec } from '../policy/model-registry';
+import { type ModelSpec, type ResolvedModelInfo } from '../contracts/model-info';
+import { MessageAssembler } from './message-assembler';
+import { type StreamEvent } from '../contracts/stream-events';
 import { anthropicAdapter } from './anthropic/adapter';
-import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './config';
-import { classifyError, type ErrorContext } from './errors';
+import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './llm-config';
+import { classifyError, type ErrorContext } from './classify-error';
 import { configFailure, llmFailure } from './failures';
 import { openaiAdapter } from './openai/adapter';
 import type { CallContext, ProviderAdapter, ResolvedCall } from './types';
 import { requestProblems } from './validate-request';
 
-export { classifyError, retryAfterFromHeaders } from './errors';
-export type { ErrorContext } from './errors';
-export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './config';
-export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './config';
+export { classifyError, retryAfterFromHeaders } from './classify-error';
+export type { ErrorContext } from './classify-error';
+export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './llm-config';
+export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './llm-config';
 export type { CallContext } from './types';
 export type { LlmFailureDetails } from './failures';
 export { parseToolArguments } from './tool-arguments';

@@ -1,5 +1,5 @@
 /** Response-format instructions for APIs without a native JSON mode. */
-import type { ResponseFormat } from '../shared/messages';
+import type { ResponseFormat } from '../contracts/message-model';
 
 /** The system-prompt addition that asks for JSON output, or undefined for plain text. */
 export function jsonInstruction(format: ResponseFormat | undefined): string | undefined {

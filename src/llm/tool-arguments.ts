@@ -5,7 +5,7 @@
  * never wrote.
  */
 import { jsonrepair } from 'jsonrepair';
-import type { ToolCallBlock } from '../shared/messages';
+import type { ToolCallBlock } from '../contracts/message-model';
 
 export type ParsedArguments =
   | { ok: true; arguments: Record<string, unknown>; repaired: boolean }

@@ -1,8 +1,8 @@
 /** Types shared by the provider adapters. */
-import type { AssistantMessage, ModelRequest } from '../shared/messages';
-import type { ResolvedModelInfo } from '../shared/model-registry';
-import type { StreamEvent } from '../shared/stream-events';
-import type { LlmConfig, ProviderConfig } from './config';
+import type { AssistantMessage, ModelRequest } from '../contracts/message-model';
+import type { ResolvedModelInfo } from '../contracts/model-info';
+import type { StreamEvent } from '../contracts/stream-events';
+import type { LlmConfig, ProviderConfig } from './llm-config';
 
 /** Per-call context: cancellation and configuration (defaults to `loadLlmConfig()`). */
 export interface CallContext {

@@ -3,7 +3,7 @@
  * names the message and tool call at fault instead of a provider's 400 (and costs no request).
  * Mirrors the rules both APIs enforce.
  */
-import type { ModelRequest } from '../shared/messages';
+import type { ModelRequest } from '../contracts/message-model';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 

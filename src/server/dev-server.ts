@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../shared/constants';
+import { SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { isListening } from './ports';
-import { SetupError } from './errors';
+import { SetupError } from '../connection/setup-error';
 
 /** How to start `temporal server start-dev`. */
 export interface DevServerOptions {

@@ -1,4 +1,4 @@
-export { SetupError } from './errors';
+export { SetupError } from '../connection/setup-error';
 export { findTemporalCli, findTestServer, pythonScriptsDirs, type FoundCli, type CliSource } from './find-cli';
 export {
   startDevServer,

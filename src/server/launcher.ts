@@ -1,8 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { connectClient, connectionSettingsFromEnv } from '../client/connection';
-import { SetupError } from './errors';
+import { connectClient, connectionSettingsFromEnv } from '../connection/connection-settings';
+import { SetupError } from '../connection/setup-error';
 import { searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from './find-cli';
 import { isListening } from './ports';

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { SEARCH_ATTRIBUTES } from '../shared/constants';
-import { SetupError } from './errors';
+import { SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
+import { SetupError } from '../connection/setup-error';
 
 type AttributeName = keyof typeof SEARCH_ATTRIBUTES;
 

@@ -3,7 +3,7 @@
  * log per conversation that orders them. Activities read and write it; the workflow only holds
  * hashes and log positions. Other backends implement the same interface.
  */
-import type { AgentMessageKind } from '../shared/agent/types';
+import type { AgentMessageKind } from '../contracts/agent-run';
 
 /** One position of a conversation log. */
 export interface LogEntry {

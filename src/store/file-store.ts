@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { stableStringify } from '../shared/agent/approvals';
+import { canonicalJson } from '../common/canonical-json';
 import { StoreError, type ContentStore, type LogEntry } from './content-store';
 
 /** Environment variable naming the store directory. */
@@ -37,7 +37,7 @@ export class FileContentStore implements ContentStore {
   }
 
   async put(body: unknown): Promise<string> {
-    const text = stableStringify(body);
+    const text = canonicalJson(body);
     const hash = crypto.createHash('sha256').update(text).digest('hex');
     const file = this.bodyPath(hash);
     try {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolCallContext, ToolMode, ToolRetry } from '../shared/tool-catalog';
+import type { ToolCallContext, ToolMode, ToolRetry } from '../contracts/tool-catalog';
 
 /** What a tool implementation receives besides its validated arguments. */
 export interface ToolExecutionContext {

@@ -2,15 +2,14 @@ import { z } from 'zod';
 import {
   DEFAULT_TOOL_MAX_OUTPUT_CHARS,
   DEFAULT_TOOL_TIMEOUT_MS,
-  idempotencyKey,
-  isToolAllowed,
   type ExecuteToolInput,
   type ExecuteToolOutput,
   type ToolCatalog,
   type ToolCatalogEntry,
   type ToolSelection,
   type ToolSource,
-} from '../shared/tool-catalog';
+} from '../contracts/tool-catalog';
+import { idempotencyKey, isToolAllowed } from '../policy/tool-selection';
 import {
   RetryableToolError,
   TOOL_NAME_PATTERN,
@@ -20,9 +19,9 @@ import {
   type ToolExecutionContext,
 } from './define';
 import { toolFingerprint } from './fingerprint';
-import { capOutput, errorText, formatToolResult } from './format';
+import { capOutput, errorText, formatToolResult } from './format-result';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
-import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
+import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/mcp-config';
 import { McpConnectionError, McpPool } from './mcp/pool';
 import {
   DEFAULT_ARGUMENT_LIMITS,

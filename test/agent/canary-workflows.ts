@@ -1,8 +1,8 @@
 // Test-only workflows: the ReAct agent with a plausible regression (search attributes no longer
 // upserted), which changes the command sequence. Replaying recorded agent histories against it
 // must fail with a determinism error: proof that the agent's replay set can catch a change.
-import type { AgentWorkflowInput } from '../../src/shared/agent/contracts';
-import type { AgentResult } from '../../src/shared/agent/types';
+import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
+import type { AgentResult } from '../../src/contracts/agent-run';
 import { runAgentLoop, runAgentWorkflow } from '../../src/workflows/agent';
 
 export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<AgentResult> {

@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { runCli } from '../kit/cli';

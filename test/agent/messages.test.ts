@@ -1,6 +1,6 @@
 import { reply } from '../../src/testing/fake-provider';
-import { AgentClientError } from '../../src/client/index';
-import { stateQuery } from '../../src/shared/agent/contracts';
+import { AgentClientError } from '../../src/client';
+import { stateQuery } from '../../src/contracts/agent-workflows';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, agentFixture, anthropicMessages, waitFor, waitForState, type AgentFixture } from './agent-kit';
 

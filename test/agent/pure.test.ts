@@ -4,26 +4,29 @@ import {
   classifyCall,
   decisionRefusal,
   expireApprovals,
-  stableStringify,
-} from '../../src/shared/agent/approvals';
-import { buildAgentConfig, configProblems } from '../../src/shared/agent/config';
-import { planCompaction, safeSplitPoints } from '../../src/shared/agent/context-plan';
-import { planRecitation, toProviderMessages, type LoggedBody } from '../../src/shared/agent/convert';
-import { pushEvent, type AgentEvent } from '../../src/shared/agent/events';
-import { defaultLimits, limitReached } from '../../src/shared/agent/limits';
-import { drain, enqueueOnce } from '../../src/shared/agent/queues';
+} from '../../src/policy/approval-rules';
+import { canonicalJson } from '../../src/common/canonical-json';
+import { buildAgentConfig, configProblems } from '../../src/policy/agent-config';
+import { planCompaction, safeSplitPoints } from '../../src/policy/context-plan';
+import { planRecitation, toProviderMessages } from '../../src/policy/provider-view';
+import { type LoggedBody } from '../../src/contracts/stored-body';
+import { pushEvent } from '../../src/policy/event-log';
+import { type AgentEvent } from '../../src/contracts/agent-events';
+import { defaultLimits, limitReached } from '../../src/policy/limits';
+import { drain, enqueueOnce } from '../../src/policy/queues';
 import {
   failoverAfter,
   initialResolverState,
   nonRetryableModelFailures,
   resolveTurnModel,
   resolverPolicy,
-} from '../../src/shared/agent/resolver';
-import { carryState, initialState, restoreState, resultOf } from '../../src/shared/agent/state';
-import { estimateBodyTokens, estimateTextTokens } from '../../src/shared/agent/tokens';
-import type { MessageMeta, PendingApproval } from '../../src/shared/agent/types';
-import { LLM_FAILURE } from '../../src/shared/llm-errors';
-import { emptyCost, emptyUsage, type AssistantMessage } from '../../src/shared/messages';
+} from '../../src/policy/resolver';
+import { carryState, initialState, restoreState, resultOf } from '../../src/policy/agent-state';
+import { estimateBodyTokens, estimateTextTokens } from '../../src/policy/token-estimate';
+import type { MessageMeta } from '../../src/contracts/agent-run';
+import type { PendingApproval } from '../../src/contracts/approval';
+import { LLM_FAILURE } from '../../src/contracts/failure-types';
+import { emptyCost, emptyUsage, type AssistantMessage } from '../../src/contracts/message-model';
 
 const pending = (over: Partial<PendingApproval> = {}): PendingApproval => ({
   toolCallId: 'c1',
@@ -37,7 +40,7 @@ const pending = (over: Partial<PendingApproval> = {}): PendingApproval => ({
 
 describe('approvals', () => {
   it('hashes arguments independently of key order and distinguishes values', () => {
-    expect(stableStringify({ b: 1, a: { d: [1, 2], c: null } })).toBe('{"a":{"c":null,"d":[1,2]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, 2], c: null } })).toBe('{"a":{"c":null,"d":[1,2]},"b":1}');
     expect(argsHash({ a: 1, b: 2 })).toBe(argsHash({ b: 2, a: 1 }));
     expect(argsHash({ a: 1 })).not.toBe(argsHash({ a: 2 }));
     expect(argsHash({ path: '/tmp/x' })).toMatch(/^[0-9a-f]{14}$/);

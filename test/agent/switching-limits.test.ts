@@ -1,9 +1,9 @@
 import { reply } from '../../src/testing/fake-provider';
-import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/shared/agent/activity-types';
-import type { AgentEvent } from '../../src/shared/agent/events';
+import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/contracts/agent-activities';
+import type { AgentEvent } from '../../src/contracts/agent-events';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { CHEAP, FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
-import type { StartAgentOptions } from '../../src/client/index';
+import type { StartAgentOptions } from '../../src/client';
 
 const hookLog: {
   turnEnds: HookTurnEndInput[];

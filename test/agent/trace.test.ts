@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../../src/shared/agent/events';
-import { emptyStats, recordStats } from '../../src/shared/agent/stats';
-import { traceSteps } from '../../src/shared/agent/trace';
-import { emptyUsage } from '../../src/shared/messages';
+import type { AgentEvent } from '../../src/contracts/agent-events';
+import { emptyStats, recordStats } from '../../src/policy/run-stats';
+import { traceSteps } from '../../src/client/trace';
+import { emptyUsage } from '../../src/contracts/message-model';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';

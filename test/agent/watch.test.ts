@@ -1,7 +1,7 @@
-import { AgentClient, AgentClientError } from '../../src/client/index';
-import type { AgentEvent } from '../../src/shared/agent/events';
-import { TokenPieces } from '../../src/shared/agent/token-pieces';
-import type { TokenDelta, WatchItem } from '../../src/shared/agent/watch';
+import { AgentClient, AgentClientError } from '../../src/client';
+import type { AgentEvent } from '../../src/contracts/agent-events';
+import { TokenPieces } from '../../src/activities/agent/token-pieces';
+import type { TokenDelta, WatchItem } from '../../src/contracts/watch-topics';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';

@@ -1,4 +1,4 @@
-import { helloActivities } from '../../src/activities/hello';
+import { helloActivities } from '../kit/hello-activity';
 import { helloWorkflow } from '../../src/workflows';
 import { createTimeSkippingEnv, saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 

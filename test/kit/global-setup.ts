@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { connectClient, connectionSettingsFromEnv } from '../../src/client/connection';
+import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { findTemporalCli } from '../../src/server/find-cli';
 import { ensureSearchAttributes } from '../../src/server/search-attributes';
 import { freePort } from '../../src/server/ports';

@@ -1,5 +1,5 @@
 import { complete, healthCheck } from '../../src/llm';
-import type { CallOptions, Message } from '../../src/shared/messages';
+import type { CallOptions, Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 

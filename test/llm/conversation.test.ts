@@ -1,6 +1,6 @@
 import { complete, streamMessage, stream } from '../../src/llm';
-import { toolCallsOf, type AssistantMessage, type Message } from '../../src/shared/messages';
-import type { StreamEvent } from '../../src/shared/stream-events';
+import { toolCallsOf, type AssistantMessage, type Message } from '../../src/contracts/message-model';
+import type { StreamEvent } from '../../src/contracts/stream-events';
 import { reply, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
 import { configFor, EVERY_ADAPTER, normalized, toolResult, TOOLS, user } from './support';
 

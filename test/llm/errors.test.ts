@@ -1,7 +1,8 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { complete, stream, streamMessage } from '../../src/llm';
-import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES } from '../../src/shared/llm-errors';
-import type { StreamEvent } from '../../src/shared/stream-events';
+import { LLM_FAILURE } from '../../src/contracts/failure-types';
+import { NON_RETRYABLE_LLM_FAILURES } from '../../src/policy/llm-failure-policy';
+import type { StreamEvent } from '../../src/contracts/stream-events';
 import { reply, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
 import { configFor, EVERY_ADAPTER, user } from './support';
 

@@ -1,5 +1,5 @@
 import { complete, streamMessage } from '../../src/llm';
-import { toolCallsOf, type AssistantMessage, type Message } from '../../src/shared/messages';
+import { toolCallsOf, type AssistantMessage, type Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider, type RecordedRequest } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 

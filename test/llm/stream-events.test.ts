@@ -1,4 +1,5 @@
-import { assembleMessage, MessageAssembler, type StreamEvent, type UsageEvent } from '../../src/shared/stream-events';
+import { assembleMessage, MessageAssembler } from '../../src/llm/message-assembler';
+import { type StreamEvent, type UsageEvent } from '../../src/contracts/stream-events';
 
 const start: StreamEvent = {
   type: 'start',

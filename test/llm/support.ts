@@ -1,6 +1,6 @@
 /** Helpers shared by the LLM-layer tests. */
 import { loadLlmConfig, type LlmConfig } from '../../src/llm';
-import type { AssistantMessage, Message, ToolResultMessage, ToolSpec } from '../../src/shared/messages';
+import type { AssistantMessage, Message, ToolResultMessage, ToolSpec } from '../../src/contracts/message-model';
 import { fakeProviderEnv, type FakeProvider } from '../../src/testing/fake-provider';
 
 /** One spec per adapter path: both Anthropic-format providers and both OpenAI-format ones. */

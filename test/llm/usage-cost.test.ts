@@ -1,5 +1,5 @@
 import { complete, loadLlmConfig, streamMessage } from '../../src/llm';
-import { computeCost, lookupModel } from '../../src/shared/model-registry';
+import { computeCost, lookupModel } from '../../src/policy/model-registry';
 import { reply, startFakeProvider, fakeProviderEnv, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, TOOLS, user } from './support';
 

@@ -1,26 +1,22 @@
+import { DEFAULT_PEV_LIMITS } from '../../src/policy/pev/pev-options';
 import {
-  DEFAULT_PEV_LIMITS,
   afterPlannerRound,
   afterVerifier,
   applyPlan,
-  canonicalJson,
-  coreRoles,
   executorOutcome,
-  findReusable,
   nextOpenTodo,
-  parseRoleAnswer,
-  planRecitation,
-  recordToolResult,
-  responseFormatOf,
-  reuseNote,
-  roleOf,
-  systemPromptOf,
-  withRole,
+} from '../../src/policy/pev/decisions';
+import { canonicalJson } from '../../src/common/canonical-json';
+import { coreRoles, responseFormatOf, roleOf, withRole } from '../../src/policy/pev/roles';
+import { findReusable, recordToolResult, reuseNote } from '../../src/policy/pev/tool-dedupe';
+import { parseRoleAnswer } from '../../src/policy/pev/parse-answer';
+import { planRecitation, systemPromptOf } from '../../src/policy/pev/prompt-template';
+import {
   type ExecutorResponse,
-  type PevTodo,
   type PlannerResponse,
   type VerifierResponse,
-} from '../../src/shared/pev';
+} from '../../src/policy/pev/answer-schemas';
+import { type PevTodo } from '../../src/contracts/pev-progress';
 import { z } from 'zod';
 
 const limits = DEFAULT_PEV_LIMITS;

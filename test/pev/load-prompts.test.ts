@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { PEV_PROMPTS_ERROR, loadPevPrompts } from '../../src/activities/pev/load-prompts';
-import { systemPromptOf } from '../../src/shared/pev';
+import { systemPromptOf } from '../../src/policy/pev/prompt-template';
 import { preparePevPromptsActivity } from '../../src/activities/pev/prepare-prompts';
-import type { StoredCallPrompt } from '../../src/shared/agent/activity-types';
+import type { StoredCallPrompt } from '../../src/contracts/agent-activities';
 import { FileContentStore } from '../../src/store';
 
 let dir: string;

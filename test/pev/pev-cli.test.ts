@@ -1,9 +1,9 @@
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import type { PevStateView } from '../../src/shared/pev';
+import type { PevStateView } from '../../src/contracts/pev-run';
 import path from 'node:path';
 import { FALLBACK, PRIMARY, answer, pevFixture, waitFor, type PevFixture } from './pev-kit';
 

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { decidePlanUpdate, type PevStateView } from '../../src/shared/pev';
+import { decidePlanUpdate, type PevStateView } from '../../src/contracts/pev-run';
 import { reply } from '../../src/testing/fake-provider';
 import { createTimeSkippingEnv, saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';

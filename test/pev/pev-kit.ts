@@ -5,10 +5,12 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createPevActivities } from '../../src/activities/pev';
-import { buildAgentConfig, type AgentOptions } from '../../src/shared/agent/config';
-import { AGENT_WORKFLOWS } from '../../src/shared/agent/contracts';
-import type { PevAgentResult, PevOptions, PevProgress, PevWorkflowInput } from '../../src/shared/pev';
-import { pevProgressQuery } from '../../src/shared/pev';
+import { buildAgentConfig } from '../../src/policy/agent-config';
+import { type AgentOptions } from '../../src/contracts/agent-options';
+import { AGENT_WORKFLOWS } from '../../src/contracts/agent-workflows';
+import type { PevAgentResult, PevOptions, PevWorkflowInput } from '../../src/contracts/pev-run';
+import type { PevProgress } from '../../src/contracts/pev-progress';
+import { pevProgressQuery } from '../../src/contracts/pev-run';
 import { reply, type FakeReply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { agentFixture, anthropicMessages, type AgentFixture } from '../agent/agent-kit';
 

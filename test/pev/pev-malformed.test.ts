@@ -1,5 +1,5 @@
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
-import type { PevAgentResult } from '../../src/shared/pev';
+import type { PevAgentResult } from '../../src/contracts/pev-run';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { answer, messageText, pevFixture, pevResult, startPev, type PevFixture } from './pev-kit';
 

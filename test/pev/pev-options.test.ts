@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { reply } from '../../src/testing/fake-provider';
-import type { PevAgentResult, PevStateView } from '../../src/shared/pev';
-import { AgentClientError } from '../../src/client/errors';
+import type { PevAgentResult, PevStateView } from '../../src/contracts/pev-run';
+import { AgentClientError } from '../../src/client/client-errors';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
 import { PRIMARY, answer, messageText, pevFixture, roleOf, systemOf, waitFor, type PevFixture } from './pev-kit';

@@ -2,7 +2,7 @@
 // the activity). Replaying a recorded hello history against it must fail with a determinism error,
 // which proves the replay gate can fail at all.
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { HelloActivities } from '../../src/shared/hello';
+import type { HelloActivities } from '../kit/hello-contract';
 
 const { composeGreeting } = proxyActivities<HelloActivities>({ startToCloseTimeout: '30 seconds' });
 

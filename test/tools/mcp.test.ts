@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { effectiveToolMode, findTool, type ExecuteToolInput, type ToolSelection } from '../../src/shared/tool-catalog';
+import { effectiveToolMode, findTool } from '../../src/policy/tool-selection';
+import { type ExecuteToolInput, type ToolSelection } from '../../src/contracts/tool-catalog';
 import {
   McpConfigError,
   ToolRegistry,

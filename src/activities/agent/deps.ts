@@ -1,7 +1,7 @@
 /** What the agent activities need from the rest of the worker. */
-import type { AssistantMessage, ModelRequest } from '../../shared/messages';
-import type { StreamEvent } from '../../shared/stream-events';
-import type { ToolActivities } from '../../shared/tool-catalog';
+import type { AssistantMessage, ModelRequest } from '../../contracts/message-model';
+import type { StreamEvent } from '../../contracts/stream-events';
+import type { ToolActivities } from '../../contracts/tool-catalog';
 import type { ContentStore } from '../../store';
 
 /** The LLM layer's entry points, as the model-call activity uses them. */

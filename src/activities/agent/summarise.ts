@@ -1,10 +1,10 @@
 /** The summariser: folds the older part of a conversation into one summary, with a (cheaper) model. */
-import type { SummariseInput, SummariseOutput } from '../../shared/agent/activity-types';
-import type { LoggedBody } from '../../shared/agent/convert';
-import { estimateBodyTokens } from '../../shared/agent/tokens';
-import { textOf, type ModelRequest } from '../../shared/messages';
+import type { SummariseInput, SummariseOutput } from '../../contracts/agent-activities';
+import type { LoggedBody } from '../../contracts/stored-body';
+import { estimateBodyTokens } from '../../policy/token-estimate';
+import { textOf, type ModelRequest } from '../../contracts/message-model';
 import type { AgentActivityDeps } from './deps';
-import { fromStore, readLogged, readSummary } from './view';
+import { fromStore, readLogged, readSummary } from './conversation-view';
 
 const SUMMARY_SYSTEM_PROMPT =
   'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that lets the agent ' +

@@ -6,9 +6,9 @@
  */
 import { Context, log } from '@temporalio/activity';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
-import type { StreamEvent } from '../../shared/stream-events';
-import { TokenPieces } from '../../shared/agent/token-pieces';
-import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../shared/agent/watch';
+import type { StreamEvent } from '../../contracts/stream-events';
+import { TokenPieces } from './token-pieces';
+import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../contracts/watch-topics';
 
 /** Environment variable: ms between two token batches (signals) of one model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';

@@ -6,12 +6,9 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  BUSINESS_CONTEXT_PLACEHOLDER,
-  CORE_ROLE_NAMES,
-  type LoadPevPromptsInput,
-  type PevPrompts,
-} from '../../shared/pev';
+import { BUSINESS_CONTEXT_PLACEHOLDER, type PevPrompts } from '../../policy/pev/prompt-template';
+import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
+import { type LoadPevPromptsInput } from '../../contracts/pev-activities';
 
 /** Error type of a prompts directory that cannot be used (not retried: fixing it needs a person). */
 export const PEV_PROMPTS_ERROR = 'PevPromptsError';

@@ -1,10 +1,10 @@
 /** Answers a repeated tool call from the stored result of the identical earlier call (tool-call dedupe). */
-import type { StoredBody } from '../../shared/agent/convert';
-import type { ReuseToolResultInput } from '../../shared/pev';
-import type { MessageMeta } from '../../shared/agent/types';
+import type { StoredBody } from '../../contracts/stored-body';
+import type { ReuseToolResultInput } from '../../contracts/pev-activities';
+import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore } from '../../store';
-import { storeBody } from '../agent/messages';
-import { fromStore } from '../agent/view';
+import { storeBody } from '../agent/append-messages';
+import { fromStore } from '../agent/conversation-view';
 import { ApplicationFailure } from '@temporalio/common';
 
 export function reuseToolResultActivity(store: ContentStore) {

@@ -1,11 +1,11 @@
 /** Anthropic Messages adapter, shared by `anthropic/…` and `minimax/…`. */
 import Anthropic from '@anthropic-ai/sdk';
-import type { StopReason, Usage } from '../../shared/messages';
-import type { StreamEvent } from '../../shared/stream-events';
-import { assembleMessage } from '../../shared/stream-events';
+import type { StopReason, Usage } from '../../contracts/message-model';
+import type { StreamEvent } from '../../contracts/stream-events';
+import { assembleMessage } from '../message-assembler';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
-import { LLM_FAILURE } from '../../shared/llm-errors';
+import { LLM_FAILURE } from '../../contracts/failure-types';
 import type { ProviderAdapter, ResolvedCall } from '../types';
 import { toAnthropicParams } from './request';
 

@@ -12,8 +12,15 @@
  *   tools, tool choice and thinking.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { CallOptions, ImageBlock, Message, ModelRequest, TextBlock, ToolChoice } from '../../shared/messages';
-import type { ResolvedModelInfo } from '../../shared/model-registry';
+import type {
+  CallOptions,
+  ImageBlock,
+  Message,
+  ModelRequest,
+  TextBlock,
+  ToolChoice,
+} from '../../contracts/message-model';
+import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { toAnthropicToolId } from '../tool-ids';
 import { jsonInstruction } from '../response-format';
 

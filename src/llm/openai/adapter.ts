@@ -1,8 +1,9 @@
 /** OpenAI Chat Completions adapter, shared by `openai/…` and `openai-compatible/…`. */
 import OpenAI from 'openai';
-import { LLM_FAILURE } from '../../shared/llm-errors';
-import type { StopReason, Usage } from '../../shared/messages';
-import { assembleMessage, type StreamEvent } from '../../shared/stream-events';
+import { LLM_FAILURE } from '../../contracts/failure-types';
+import type { StopReason, Usage } from '../../contracts/message-model';
+import { assembleMessage } from '../message-assembler';
+import { type StreamEvent } from '../../contracts/stream-events';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
 import type { ProviderAdapter, ResolvedCall } from '../types';

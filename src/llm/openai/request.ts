@@ -12,8 +12,15 @@
  *   the caller); JSON mode also needs the word "JSON" in the prompt, so the instruction is added.
  */
 import type OpenAI from 'openai';
-import type { CallOptions, ImageBlock, Message, ModelRequest, TextBlock, ToolChoice } from '../../shared/messages';
-import type { ResolvedModelInfo } from '../../shared/model-registry';
+import type {
+  CallOptions,
+  ImageBlock,
+  Message,
+  ModelRequest,
+  TextBlock,
+  ToolChoice,
+} from '../../contracts/message-model';
+import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { jsonInstruction } from '../response-format';
 import { toOpenAIToolId } from '../tool-ids';
 

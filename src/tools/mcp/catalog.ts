@@ -4,9 +4,9 @@ import {
   DEFAULT_TOOL_TIMEOUT_MS,
   type ToolCallContext,
   type ToolCatalogEntry,
-} from '../../shared/tool-catalog';
+} from '../../contracts/tool-catalog';
 import { toolFingerprint } from '../fingerprint';
-import type { NamedMcpServer } from './config';
+import type { NamedMcpServer } from './mcp-config';
 import type { McpPool, McpTool } from './pool';
 
 /** A catalogue entry of an MCP tool plus what routing a call to its server needs. */

@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isStdioServer, type NamedMcpServer } from './config';
+import { isStdioServer, type NamedMcpServer } from './mcp-config';
 
 const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
 

@@ -3,12 +3,13 @@
  * kind builds a RunContext with its own state and calls `runAgentLoop`, or the single steps.
  */
 import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { ModelCallOutput } from '../../shared/agent/activity-types';
-import { limitReached } from '../../shared/agent/limits';
-import { finalStatus } from '../../shared/agent/state';
-import type { AgentState, AgentStopReason } from '../../shared/agent/types';
-import { addCost, addUsage } from '../../shared/messages';
-import { appendDrafts, injectFollowUps, injectSteering } from './messages';
+import type { ModelCallOutput } from '../../contracts/agent-activities';
+import { limitReached } from '../../policy/limits';
+import { finalStatus } from '../../policy/agent-state';
+import type { AgentState } from '../../contracts/agent-run';
+import type { AgentStopReason } from '../../contracts/run-status';
+import { addCost, addUsage } from '../../contracts/message-model';
+import { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 import { callModelWithFailover, compactIfNeeded, resolveModel } from './model-step';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 import { runToolCalls } from './tool-step';

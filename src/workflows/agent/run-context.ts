@@ -1,11 +1,12 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { pushEvent, type AgentEvent } from '../../shared/agent/events';
-import { emptyStats, recordStats } from '../../shared/agent/stats';
-import type { AgentState } from '../../shared/agent/types';
-import type { AgentIO } from './io';
-import type { RunStream } from './run-stream';
+import { pushEvent } from '../../policy/event-log';
+import { type AgentEvent } from '../../contracts/agent-events';
+import { emptyStats, recordStats } from '../../policy/run-stats';
+import type { AgentState } from '../../contracts/agent-run';
+import type { AgentIO } from './agent-io';
+import type { RunStream } from './watch-stream';
 
 export interface RunContext {
   state: AgentState;

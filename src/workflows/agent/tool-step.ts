@@ -5,12 +5,15 @@
  * result, executed or synthetic.
  */
 import { ActivityFailure, TimeoutFailure, condition, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { MessageDraft } from '../../shared/agent/activity-types';
-import { argsHash, classifyCall, expireApprovals, formatDuration, stableStringify } from '../../shared/agent/approvals';
-import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../shared/agent/types';
-import { DEFAULT_TOOL_PARALLELISM, matchesToolPattern } from '../../shared/tool-catalog';
-import type { ToolMode } from '../../shared/tool-catalog';
-import { injectSteering } from './messages';
+import type { MessageDraft } from '../../contracts/agent-activities';
+import { argsHash, classifyCall, expireApprovals } from '../../policy/approval-rules';
+import { formatDuration } from '../../common/duration';
+import { canonicalJson } from '../../common/canonical-json';
+import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
+import { DEFAULT_TOOL_PARALLELISM } from '../../contracts/tool-catalog';
+import { matchesToolPattern } from '../../policy/tool-selection';
+import type { ToolMode } from '../../contracts/tool-catalog';
+import { injectSteering } from './user-messages';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
@@ -164,7 +167,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
   const args = approval?.editedArgs ?? p.call.arguments;
   const note = approval?.editedArgs
-    ? `Note: the user edited the arguments before approving; the tool ran with ${stableStringify(args)}.`
+    ? `Note: the user edited the arguments before approving; the tool ran with ${canonicalJson(args)}.`
     : undefined;
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;

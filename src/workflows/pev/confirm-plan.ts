@@ -5,8 +5,8 @@
  * the approval timeout ends the run as `plan_not_confirmed`.
  */
 import { condition, setHandler } from '@temporalio/workflow';
-import { formatDuration } from '../../shared/agent/approvals';
-import { decidePlanUpdate, type PlanDecisionInput } from '../../shared/pev';
+import { formatDuration } from '../../common/duration';
+import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/pev-run';
 import { finish, publishSearchAttributes, type LoopOutcome } from '../agent';
 import { setPhase } from './phases';
 import { endIfStoppedOrLimited, trace, type PevContext } from './role-turn';

@@ -4,32 +4,18 @@
  * and otherwise moves `progress.phase` on. Phases start only from states a query can show and
  * continue-as-new can carry: a cycle's start, or between two todos.
  */
+import { afterPlannerRound, afterVerifier, applyPlan, executorOutcome, nextOpenTodo } from '../../policy/pev/decisions';
+import { correctiveReask, parseRoleAnswer } from '../../policy/pev/parse-answer';
 import {
-  afterPlannerRound,
-  afterVerifier,
-  applyPlan,
-  correctiveReask,
   executorFallback,
-  executorOutcome,
-  executorRole,
-  executorTask,
-  nextOpenTodo,
-  parseRoleAnswer,
-  plannerContinue,
   plannerFallback,
-  plannerRole,
-  plannerTask,
   unfinishedFinalText,
   unverifiedFinalText,
-  verifierRole,
-  verifierTask,
-  type PevPhase,
-  type PevRoleDefinition,
-  type PevTodo,
-  type PlannerResponse,
-  type PlanningEndReason,
-  type TodoEndReason,
-} from '../../shared/pev';
+} from '../../policy/pev/fallbacks';
+import { executorRole, plannerRole, verifierRole, type PevRoleDefinition } from '../../policy/pev/roles';
+import { executorTask, plannerContinue, plannerTask, verifierTask } from '../../policy/pev/prompt-template';
+import { type PevPhase, type PevTodo, type PlanningEndReason, type TodoEndReason } from '../../contracts/pev-progress';
+import { type PlannerResponse } from '../../policy/pev/answer-schemas';
 import { appendDrafts, emit, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
 

@@ -4,19 +4,15 @@
  * structured output, then the tool phase with tool-call dedupe in front of it.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { limitReached } from '../../shared/agent/limits';
-import { initialResolverState } from '../../shared/agent/resolver';
-import type { ToolCallRequest } from '../../shared/agent/types';
-import {
-  findReusable,
-  planRecitation,
-  recordToolResult,
-  reuseNote,
-  type PevActivities,
-  type PevRoleDefinition,
-  type PevState,
-  type PevTraceEntry,
-} from '../../shared/pev';
+import { limitReached } from '../../policy/limits';
+import { initialResolverState } from '../../policy/resolver';
+import type { ToolCallRequest } from '../../contracts/agent-run';
+import { findReusable, recordToolResult, reuseNote } from '../../policy/pev/tool-dedupe';
+import { planRecitation } from '../../policy/pev/prompt-template';
+import { type PevActivities } from '../../contracts/pev-activities';
+import { type PevRoleDefinition } from '../../policy/pev/roles';
+import { type PevState } from '../../contracts/pev-run';
+import { type PevTraceEntry } from '../../contracts/pev-progress';
 import {
   callModelWithFailover,
   closeUnanswered,
