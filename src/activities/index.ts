@@ -1,6 +1,5 @@
 import type { ModelCaller } from './agent/deps';
 import { createAgentActivities } from './agent';
-import { helloActivities } from '../../test/kit/hello-activity';
 import { createPevActivities } from './pev';
 import { createToolActivities } from './tool-activities';
 import { FileContentStore, type ContentStore } from '../store';
@@ -30,7 +29,6 @@ export function createActivities(deps: ActivityDependencies = {}): WorkerActivit
   const tools = createToolActivities(registry);
   return {
     activities: {
-      ...helloActivities(),
       ...tools,
       ...createAgentActivities({ store, tools, llm: deps.llm }),
       ...createPevActivities({ store }),

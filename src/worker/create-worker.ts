@@ -34,7 +34,7 @@ export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string
       );
     return explicit;
   }
-  const beside = path.join(__dirname, BUNDLE_FILE_NAME);
+  const beside = path.join(__dirname, '..', BUNDLE_FILE_NAME);
   return fs.existsSync(beside) ? beside : undefined;
 }
 
@@ -80,7 +80,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: options.activities,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('./workflows') }),
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
     ...options.workerOptions,
   });
 }

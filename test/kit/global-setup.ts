@@ -5,7 +5,7 @@ import { ensureSearchAttributes } from '../../src/server/search-attributes';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
-import { REPO_ROOT, TEST_ENV } from './env';
+import { REPO_ROOT, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES } from './env';
 
 declare global {
   var __durableAgentsDevServer: RunningDevServer | undefined;
@@ -43,11 +43,11 @@ export default async function globalSetup(): Promise<void> {
   }
 
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
-    workflowsPath: path.join(REPO_ROOT, 'src', 'workflows', 'index.ts'),
-    // Workflow code may only import src/workflows and src/shared (lint-enforced); type-only imports vanish.
-    sourceRoots: ['workflows', 'shared']
+    workflowsPath: TEST_WORKFLOWS,
+    // Workflow code may only import the sandbox-safe layers (lint-enforced); type-only imports vanish.
+    sourceRoots: ['common', 'contracts', 'policy', 'workflows']
       .map((dir) => path.join(REPO_ROOT, 'src', dir))
-      .concat(path.join(REPO_ROOT, 'package-lock.json')),
+      .concat(TEST_WORKFLOW_FILES, path.join(REPO_ROOT, 'package-lock.json')),
     cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
   });
 }
