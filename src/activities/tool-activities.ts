@@ -1,3 +1,4 @@
+import { AGENT_FAILURE } from '../contracts/failure-types';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type {
   ExecuteToolInput,
@@ -11,18 +12,10 @@ import { McpConfigError } from '../tools/mcp/mcp-config';
 import { McpConnectionError } from '../tools/mcp/pool';
 import type { ToolRegistry } from '../tools/registry';
 
-/** Failure types a workflow (or retry policy) can branch on. */
-export const TOOL_FAILURE_TYPES = {
-  config: 'McpConfigError',
-  connection: 'McpConnectionError',
-  retryable: 'RetryableToolError',
-} as const;
-
 function toFailure(err: unknown): unknown {
-  if (err instanceof McpConfigError) return ApplicationFailure.nonRetryable(err.message, TOOL_FAILURE_TYPES.config);
-  if (err instanceof McpConnectionError)
-    return ApplicationFailure.retryable(err.message, TOOL_FAILURE_TYPES.connection);
-  if (err instanceof RetryableToolError) return ApplicationFailure.retryable(err.message, TOOL_FAILURE_TYPES.retryable);
+  if (err instanceof McpConfigError) return ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.mcpConfig);
+  if (err instanceof McpConnectionError) return ApplicationFailure.retryable(err.message, AGENT_FAILURE.mcpConnection);
+  if (err instanceof RetryableToolError) return ApplicationFailure.retryable(err.message, AGENT_FAILURE.retryableTool);
   return err;
 }
 

@@ -1,7 +1,12 @@
 /**
- * Failure types of the LLM layer. Activities throw `ApplicationFailure`s carrying one of these
- * as `type`; workflows branch on the type (never on message text), e.g. to switch provider when
- * a model is overloaded or to compact the conversation when the context is too long.
+ * Every failure type the project raises or branches on, in one place. Activities throw
+ * `ApplicationFailure`s carrying one of these as `type`, workflows fail runs with them, and retry
+ * policies list them; code branches on the type, never on message text.
+ */
+
+/**
+ * Failure types of the LLM layer, e.g. to switch provider when a model is overloaded or to compact
+ * the conversation when the context is too long (how each is treated: `policy/llm-failure-policy.ts`).
  */
 export const LLM_FAILURE = {
   /** 429. Retryable; `nextRetryDelay` follows `retry-after-ms` / `retry-after` when given. */
@@ -35,3 +40,29 @@ export const LLM_FAILURE = {
 } as const;
 
 export type LlmFailureType = (typeof LLM_FAILURE)[keyof typeof LLM_FAILURE];
+
+/** Failure types of the agent runtime, its tools and the PEV workflow. */
+export const AGENT_FAILURE = {
+  /** A config the workflow refuses to run (one line per problem). Fails the run. */
+  config: 'AgentConfigError',
+  /** A content-store problem (a gap in a log, a missing body). Not retryable. */
+  store: 'AgentStoreError',
+  /** The model answered with an error stop reason and nothing else. */
+  model: 'ModelError',
+  /** The on-turn-end hook activity failed; the run ends with this error. */
+  hookFailed: 'HookFailed',
+  /** A PEV role without a prepared prompt (a misconfigured agent type). Fails the run. */
+  pevRole: 'PevRoleError',
+  /** A prompts directory that cannot be used. Not retryable: fixing it needs a person. */
+  pevPrompts: 'PevPromptsError',
+  /** An earlier tool result that cannot be reused. Not retryable. */
+  pevReuse: 'PevReuseError',
+  /** A bad MCP server config. Not retryable. */
+  mcpConfig: 'McpConfigError',
+  /** An MCP server that could not be reached or broke the connection. Retryable. */
+  mcpConnection: 'McpConnectionError',
+  /** A tool that asked to be retried (`RetryableToolError`). Retryable. */
+  retryableTool: 'RetryableToolError',
+} as const;
+
+export type AgentFailureType = (typeof AGENT_FAILURE)[keyof typeof AGENT_FAILURE];

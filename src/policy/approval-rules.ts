@@ -43,15 +43,25 @@ export function ruleRequiresApproval(
   );
 }
 
-/** How one call is carried out this run, after approval rules are applied to the tool's own mode. */
-export function classifyCall(
-  mode: ToolMode,
-  rules: readonly ApprovalRule[] | undefined,
-  tool: string,
+/** What a run says about approvals: its `approve` list (tool names or patterns) and its rules. */
+export interface RunApprovals {
+  approve?: readonly string[];
+  rules?: readonly ApprovalRule[];
+}
+
+/**
+ * The one decision of how a call is carried out this run: the tool's own mode, raised from
+ * `server` to `approval` when the run's `approve` list names the tool or one of its rules matches
+ * the call's arguments. Client tools stay client tools.
+ */
+export function callMode(
+  tool: { name: string; mode: ToolMode },
   args: Record<string, unknown>,
+  run: RunApprovals,
 ): ToolMode {
-  if (mode === 'server' && ruleRequiresApproval(rules, tool, args)) return 'approval';
-  return mode;
+  if (tool.mode !== 'server') return tool.mode;
+  const approved = matchesToolPattern(tool.name, run.approve) || ruleRequiresApproval(run.rules, tool.name, args);
+  return approved ? 'approval' : 'server';
 }
 
 /** Hash of a call's arguments; an approval must quote it. */

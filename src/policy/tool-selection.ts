@@ -1,11 +1,5 @@
 /** Which tools a run may use and how a call finds its catalogue entry. Pure functions over the tool contract. */
-import type {
-  ExecuteToolOutput,
-  ToolCatalog,
-  ToolCatalogEntry,
-  ToolMode,
-  ToolSelection,
-} from '../contracts/tool-catalog';
+import type { ExecuteToolOutput, ToolCatalog, ToolCatalogEntry, ToolSelection } from '../contracts/tool-catalog';
 import type { ToolSpec } from '../contracts/message-model';
 
 /** The idempotency key a side-effecting tool receives: the same on every retry of the same call. */
@@ -23,12 +17,6 @@ export function matchesToolPattern(name: string, patterns: readonly string[] | u
 export function isToolAllowed(name: string, selection: ToolSelection): boolean {
   if (matchesToolPattern(name, selection.deny)) return false;
   return selection.allow === undefined || matchesToolPattern(name, selection.allow);
-}
-
-/** The mode a run uses for a tool: a selection's `approve` list can raise a server tool to `approval`. */
-export function effectiveToolMode(entry: ToolCatalogEntry, selection: ToolSelection): ToolMode {
-  if (entry.mode === 'server' && matchesToolPattern(entry.name, selection.approve)) return 'approval';
-  return entry.mode;
 }
 
 /** The tool list a model request carries. */

@@ -1,10 +1,4 @@
-import {
-  applyDecision,
-  argsHash,
-  classifyCall,
-  decisionRefusal,
-  expireApprovals,
-} from '../../src/policy/approval-rules';
+import { applyDecision, argsHash, callMode, decisionRefusal, expireApprovals } from '../../src/policy/approval-rules';
 import { canonicalJson } from '../../src/common/canonical-json';
 import { buildAgentConfig, configProblems } from '../../src/policy/agent-config';
 import { planCompaction, safeSplitPoints } from '../../src/policy/context-plan';
@@ -87,22 +81,18 @@ describe('approvals', () => {
     expect(list[1].state).toBe('approved');
   });
 
-  it('classifies by tool pattern and by predicates on the arguments', () => {
-    const rules = [{ tool: 'fs_write', when: [{ path: 'path', matches: '^/etc/' }] }, { tool: 'shell_*' }];
-    expect(classifyCall('server', rules, 'fs_write', { path: '/etc/passwd' })).toBe('approval');
-    expect(classifyCall('server', rules, 'fs_write', { path: '/tmp/x' })).toBe('server');
-    expect(classifyCall('server', rules, 'shell_run', {})).toBe('approval');
-    expect(classifyCall('client', rules, 'shell_run', {})).toBe('client');
-    expect(
-      classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', exists: true }] }], 'pay', {
-        opts: { amount: 5 },
-      }),
-    ).toBe('approval');
-    expect(
-      classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', equals: 5 }] }], 'pay', {
-        opts: { amount: 6 },
-      }),
-    ).toBe('server');
+  it('decides the mode of a call in one place: own mode, approve list and rules', () => {
+    const run = { rules: [{ tool: 'fs_write', when: [{ path: 'path', matches: '^/etc/' }] }, { tool: 'shell_*' }] };
+    const server = (name: string) => ({ name, mode: 'server' as const });
+    expect(callMode(server('fs_write'), { path: '/etc/passwd' }, run)).toBe('approval');
+    expect(callMode(server('fs_write'), { path: '/tmp/x' }, run)).toBe('server');
+    expect(callMode(server('shell_run'), {}, run)).toBe('approval');
+    expect(callMode({ name: 'shell_run', mode: 'client' }, {}, run)).toBe('client');
+    expect(callMode(server('fs_read'), {}, { ...run, approve: ['fs_*'] })).toBe('approval');
+    expect(callMode({ name: 'fs_read', mode: 'client' }, {}, { approve: ['*'] })).toBe('client');
+    const pay = (when: object) => ({ rules: [{ tool: 'pay', when: [{ path: 'opts.amount', ...when }] }] });
+    expect(callMode(server('pay'), { opts: { amount: 5 } }, pay({ exists: true }))).toBe('approval');
+    expect(callMode(server('pay'), { opts: { amount: 6 } }, pay({ equals: 5 }))).toBe('server');
   });
 });
 

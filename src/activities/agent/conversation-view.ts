@@ -1,11 +1,11 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Message, ProviderId } from '../../contracts/message-model';
 import { toProviderMessages } from '../../policy/provider-view';
 import { type LoggedBody, type StoredBody } from '../../contracts/stored-body';
 import type { ConversationView } from '../../contracts/agent-run';
 import { StoreError, type ContentStore } from '../../store';
-import { AGENT_STORE_FAILURE } from './deps';
 
 /** Runs a store operation, turning store errors into non-retryable typed failures. */
 export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
@@ -13,7 +13,7 @@ export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
     return await op();
   } catch (err) {
     if (err instanceof StoreError)
-      throw ApplicationFailure.nonRetryable(err.message, AGENT_STORE_FAILURE, { code: err.code });
+      throw ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.store, { code: err.code });
     throw err;
   }
 }

@@ -16,6 +16,3 @@ export interface AgentActivityDeps {
   /** The worker's tool activities; `runTool` delegates to `executeTool` and stores the result. */
   tools: ToolActivities;
 }
-
-/** Failure type of content-store problems (a gap in a log, a missing body): not retryable. */
-export const AGENT_STORE_FAILURE = 'AgentStoreError';

@@ -9,7 +9,7 @@ import { modelCallActivity } from './model-call';
 import { summariseActivity } from './summarise';
 import { toolActivities } from './run-tool';
 
-export { AGENT_STORE_FAILURE, type AgentActivityDeps, type ModelCaller } from './deps';
+export { type AgentActivityDeps, type ModelCaller } from './deps';
 
 /**
  * The agent activities. `tools` are the worker's tool activities; the store defaults to the

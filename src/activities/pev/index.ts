@@ -4,7 +4,7 @@ import type { ContentStore } from '../../store';
 import { preparePevPromptsActivity } from './prepare-prompts';
 import { reuseToolResultActivity } from './reuse-tool-result';
 
-export { loadPevPrompts, shippedCoreDir, PEV_PROMPTS_ERROR } from './load-prompts';
+export { loadPevPrompts, shippedCoreDir } from './load-prompts';
 
 export function createPevActivities(deps: { store: ContentStore }): PevActivities {
   return {

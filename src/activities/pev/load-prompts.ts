@@ -2,6 +2,7 @@
  * Loads the prompt texts of a Planner → Executor → Verifier run from disk: the core templates
  * shipped in `prompts/core/`, optional overrides, and per-role business context in Markdown.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,11 +11,8 @@ import { BUSINESS_CONTEXT_PLACEHOLDER, type PevPrompts } from '../../policy/pev/
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
 import { type LoadPevPromptsInput } from '../../contracts/pev-activities';
 
-/** Error type of a prompts directory that cannot be used (not retried: fixing it needs a person). */
-export const PEV_PROMPTS_ERROR = 'PevPromptsError';
-
 function promptsError(message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: PEV_PROMPTS_ERROR, message, nonRetryable: true });
+  return ApplicationFailure.create({ type: AGENT_FAILURE.pevPrompts, message, nonRetryable: true });
 }
 
 /** The `prompts/core` directory shipped with the package, found from this file upward. */

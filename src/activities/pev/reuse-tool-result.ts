@@ -1,4 +1,5 @@
 /** Answers a repeated tool call from the stored result of the identical earlier call (tool-call dedupe). */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
 import type { ReuseToolResultInput } from '../../contracts/pev-activities';
 import type { MessageMeta } from '../../contracts/agent-run';
@@ -13,7 +14,7 @@ export function reuseToolResultActivity(store: ContentStore) {
     if (earlier.role !== 'toolResult') {
       throw ApplicationFailure.nonRetryable(
         `Body ${input.fromHash} is a ${earlier.role} message, not a tool result.`,
-        'PevReuseError',
+        AGENT_FAILURE.pevReuse,
       );
     }
     const { meta, entry } = await storeBody(store, input.seq, 'toolResult', {

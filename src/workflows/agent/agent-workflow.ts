@@ -1,4 +1,5 @@
 /** The ReAct agent workflow, and the run scaffolding any agent kind can reuse. */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -17,9 +18,6 @@ import { runAgentLoop, type LoopOutcome } from './loop';
 import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
 import { openRunStream } from './watch-stream';
 
-/** Failure type of a config the workflow refuses to run. */
-export const AGENT_CONFIG_FAILURE = 'AgentConfigError';
-
 /**
  * Runs `loop` as a durable agent: state (fresh or carried), handlers, search attributes,
  * cancellation as a clean stop, and continue-as-new (handlers drained first) when the loop asks.
@@ -30,7 +28,7 @@ export async function runAgentWorkflow(
 ): Promise<AgentResult> {
   const problems = configProblems(input.config);
   if (problems.length > 0)
-    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
+    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_FAILURE.config);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
   const stream = openRunStream(input.streamState);

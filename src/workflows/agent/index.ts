@@ -1,4 +1,4 @@
-export { reactAgentWorkflow, runAgentWorkflow, AGENT_CONFIG_FAILURE } from './agent-workflow';
+export { reactAgentWorkflow, runAgentWorkflow } from './agent-workflow';
 export {
   runAgentLoop,
   startConversation,

@@ -2,6 +2,7 @@
  * The durable agent loop (seed 000's run_agent_turn as workflow code). Reusable: another agent
  * kind builds a RunContext with its own state and calls `runAgentLoop`, or the single steps.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { ModelCallOutput } from '../../contracts/agent-activities';
 import { limitReached } from '../../policy/limits';
@@ -138,7 +139,11 @@ export async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promis
   } catch (err) {
     if (isCancellation(err)) throw err;
     emit(ctx, { type: 'hook_failed', hook: 'onTurnEnd', message: errorText(err) });
-    state.error = { message: `on-turn-end hook failed: ${errorText(err)}`, type: 'HookFailed', retryable: false };
+    state.error = {
+      message: `on-turn-end hook failed: ${errorText(err)}`,
+      type: AGENT_FAILURE.hookFailed,
+      retryable: false,
+    };
     return 'failed';
   }
 }
@@ -180,7 +185,7 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
       if (out.stopReason === 'error')
         return fail(ctx, {
           message: out.errorMessage ?? 'the model returned an error',
-          type: 'ModelError',
+          type: AGENT_FAILURE.model,
           retryable: false,
         });
       const stop = stopRequest(ctx);

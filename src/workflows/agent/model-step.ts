@@ -2,6 +2,7 @@
  * One model call of a turn: pick the model (operator, budget), compact the context when it is
  * too big, call the model, and fail over down the chain when a provider keeps failing.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
@@ -42,7 +43,7 @@ function retryFor(ctx: RunContext): ModelRetry {
     maximumAttempts: resolver.attemptsPerProvider,
     nonRetryableErrorTypes: nonRetryableModelFailures(resolver, ctx.state.resolver, [
       ...NON_RETRYABLE_LLM_FAILURES,
-      'AgentStoreError',
+      AGENT_FAILURE.store,
     ]),
   };
 }

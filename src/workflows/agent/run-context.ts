@@ -1,4 +1,5 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
+import type { DistributiveOmit } from '../../common/types';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { pushEvent } from '../../policy/event-log';
@@ -22,7 +23,6 @@ export interface RunContext {
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
 export const workflowNow = (): number => new Date().getTime();
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type EventInput = DistributiveOmit<AgentEvent, 'at' | 'turn'>;
 
 export function emit(ctx: RunContext, event: EventInput): void {

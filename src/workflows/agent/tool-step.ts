@@ -6,12 +6,11 @@
  */
 import { ActivityFailure, TimeoutFailure, condition, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { MessageDraft } from '../../contracts/agent-activities';
-import { argsHash, classifyCall, expireApprovals } from '../../policy/approval-rules';
+import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM } from '../../contracts/tool-catalog';
-import { matchesToolPattern } from '../../policy/tool-selection';
 import type { ToolMode } from '../../contracts/tool-catalog';
 import { injectSteering } from './user-messages';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
@@ -33,13 +32,6 @@ interface PlannedCall {
   result?: { text: string; isError: boolean };
 }
 
-function effectiveMode(ctx: RunContext, tool: PinnedTool, call: ToolCallRequest): ToolMode {
-  const { config } = ctx.state;
-  const base: ToolMode =
-    tool.mode === 'server' && matchesToolPattern(tool.name, config.tools.approve) ? 'approval' : tool.mode;
-  return classifyCall(base, config.approvals, tool.name, call.arguments);
-}
-
 function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: number): PlannedCall[] {
   const { state } = ctx;
   return calls.map((call, i) => {
@@ -55,7 +47,8 @@ function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: numb
       const names = state.tools.map((t) => t.name).join(', ') || 'none';
       return { call, seq, result: { text: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true } };
     }
-    const mode = effectiveMode(ctx, tool, call);
+    const { config } = state;
+    const mode = callMode(tool, call.arguments, { approve: config.tools.approve, rules: config.approvals });
     if (mode === 'approval') {
       const hash = argsHash(call.arguments);
       state.approvals.push({

@@ -4,6 +4,7 @@
  * switching, limits, hooks, events, references instead of transcripts, continue-as-new); this
  * file adds the phases, the prompts, the `pev` progress and the todo list in the result.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -26,7 +27,6 @@ import {
   type PevWorkflowInput,
 } from '../../contracts/pev-run';
 import {
-  AGENT_CONFIG_FAILURE,
   createAgentIO,
   emit,
   finish,
@@ -123,7 +123,7 @@ function resultOfPev(id: string, pctx: PevContext): PevAgentResult {
 export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
   const problems = [...configProblems(input.config), ...pevOptionProblems(input.pev)];
   if (problems.length > 0)
-    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_CONFIG_FAILURE);
+    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_FAILURE.config);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
   const stream = openRunStream(input.streamState);

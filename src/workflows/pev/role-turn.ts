@@ -3,6 +3,8 @@
  * into the conversation, the role's model (with its own failover chain), system prompt and
  * structured output, then the tool phase with tool-call dedupe in front of it.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
+import type { DistributiveOmit } from '../../common/types';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
 import { initialResolverState } from '../../policy/resolver';
@@ -44,8 +46,6 @@ export type TurnResult =
   | { kind: 'toolsRefused'; tools: string[] }
   /** The run ended (stop, limit, error, hook). */
   | { kind: 'end'; outcome: LoopOutcome };
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Trace entries kept in state; the oldest are dropped past this. */
 export const MAX_TRACE_ENTRIES = 300;
@@ -128,9 +128,6 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
 
 const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
 
-/** Failure type of a role without prompts (a misconfigured agent type), never retried. */
-export const PEV_ROLE_FAILURE = 'PevRoleError';
-
 /** The stored system prompt (and response format) of a role. */
 function promptHashOf(pctx: PevContext, role: string): string {
   const prepared = pctx.pev.prompts?.roles[role];
@@ -138,7 +135,7 @@ function promptHashOf(pctx: PevContext, role: string): string {
   if (!prepared)
     throw ApplicationFailure.nonRetryable(
       `Role "${role}" has no prepared prompt; prepared roles: ${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`,
-      PEV_ROLE_FAILURE,
+      AGENT_FAILURE.pevRole,
     );
   return prepared.promptHash;
 }
@@ -200,7 +197,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       return end(
         await fail(ctx, {
           message: out.errorMessage ?? 'the model returned an error',
-          type: 'ModelError',
+          type: AGENT_FAILURE.model,
           retryable: false,
         }),
       );
