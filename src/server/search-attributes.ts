@@ -1,17 +1,15 @@
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { SetupError } from '../connection/setup-error';
 
-type AttributeName = keyof typeof SEARCH_ATTRIBUTES;
+type AttributeName = string;
 
-/** `KeywordList` -> `KEYWORD_LIST`, the SDK's name of the indexed value type. */
+/** The SDK's indexed value type of a project search attribute. */
 function indexedType(name: AttributeName) {
-  const type = SEARCH_ATTRIBUTES[name].replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() as Parameters<
-    typeof encodeSearchAttributeIndexedValueType
-  >[0];
-  const encoded = encodeSearchAttributeIndexedValueType(type);
-  if (encoded === undefined) throw new Error(`Unknown search attribute type ${SEARCH_ATTRIBUTES[name]} of ${name}`);
+  const key = Object.values(AGENT_SEARCH_ATTRIBUTES).find((k) => k.name === name);
+  const encoded = key && encodeSearchAttributeIndexedValueType(key.type);
+  if (encoded === undefined) throw new Error(`Unknown project search attribute ${name}`);
   return encoded;
 }
 

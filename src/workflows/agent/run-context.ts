@@ -1,7 +1,7 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
 import type { DistributiveOmit } from '../../common/types';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
 import { pushEvent } from '../../policy/event-log';
 import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
@@ -41,15 +41,6 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
   state.stats ??= emptyStats(info.startTime.getTime());
   return { state, io, workflowId: info.workflowId, runId: info.runId, published: {}, ...(stream ? { stream } : {}) };
 }
-
-const SA = {
-  kind: defineSearchAttributeKey('DurableAgentKind', 'KEYWORD'),
-  phase: defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD'),
-  model: defineSearchAttributeKey('DurableAgentModel', 'KEYWORD'),
-  status: defineSearchAttributeKey('DurableAgentStatus', 'KEYWORD'),
-  awaitingApproval: defineSearchAttributeKey('DurableAgentAwaitingApproval', 'BOOL'),
-  costUsd: defineSearchAttributeKey('DurableAgentCostUsd', 'DOUBLE'),
-};
 
 /** Upserts the DurableAgent* search attributes when one of them changed. */
 export function publishSearchAttributes(ctx: RunContext, phase: string): void {
