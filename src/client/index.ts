@@ -1,3 +1,4 @@
+/** `durable-agents` and `durable-agents/client`: start, steer, approve, watch and inspect agent runs. */
 export {
   AgentClient,
   approvalArgsHash,
@@ -6,3 +7,12 @@ export {
   type WatchOptions,
 } from './agent-client';
 export { AgentClientError } from './client-errors';
+export {
+  connectClient,
+  connectionSettingsFromEnv,
+  unreachableMessage,
+  DEFAULT_ADDRESS,
+  type ConnectionSettings,
+} from '../connection/connection-settings';
+export { SetupError } from '../connection/setup-error';
+export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';

@@ -10,7 +10,7 @@ import { canonicalJson } from '../../src/common/canonical-json';
 import { coreRoles, responseFormatOf, roleOf, withRole } from '../../src/policy/pev/roles';
 import { findReusable, recordToolResult, reuseNote } from '../../src/policy/pev/tool-dedupe';
 import { parseRoleAnswer } from '../../src/policy/pev/parse-answer';
-import { planRecitation, systemPromptOf } from '../../src/policy/pev/prompt-template';
+import { todoRecitation, systemPromptOf } from '../../src/policy/pev/prompt-template';
 import {
   type ExecutorResponse,
   type PlannerResponse,
@@ -238,7 +238,7 @@ describe('prompts and agent types', () => {
   });
 
   test('the plan recitation marks statuses and the current todo', () => {
-    const text = planRecitation([todo('a', 1, 'completed'), todo('b', 2, 'executing')], 'b');
+    const text = todoRecitation([todo('a', 1, 'completed'), todo('b', 2, 'executing')], 'b');
     expect(text).toBe(
       '## Current plan\n[x] a (priority 1, completed): do a\n[>] b (priority 2, executing) <- current: do b',
     );

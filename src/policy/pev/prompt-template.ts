@@ -45,7 +45,7 @@ const STATUS_MARK: Record<string, string> = {
 };
 
 /** The current plan recited at the end of the context (seed 003), so it is never lost mid-conversation. */
-export function planRecitation(todos: readonly PevTodo[], currentId?: string): string {
+export function todoRecitation(todos: readonly PevTodo[], currentId?: string): string {
   if (todos.length === 0) return '## Current plan\n(no tasks)';
   const lines = todos.map(
     (t) =>
@@ -70,7 +70,7 @@ export function plannerTask(args: {
 }): string {
   const parts = [`## User request\n${args.request}`];
   if (args.improvements.length) {
-    parts.push(results(args.todos), planRecitation(args.todos));
+    parts.push(results(args.todos), todoRecitation(args.todos));
     parts.push(
       `## Improvements from the verifier (cycle ${args.cycle - 1})\n${args.improvements.map((i) => `- ${i}`).join('\n')}\n\n` +
         'Plan the next cycle so that these improvements are addressed. Keep ids of tasks that are already completed and keep their status "completed"; give new tasks new ids.',
@@ -111,7 +111,7 @@ export function verifierTask(args: {
 }): string {
   return [
     `## User request\n${args.request}`,
-    planRecitation(args.todos),
+    todoRecitation(args.todos),
     results(args.todos) || '## Task results so far\n(none)',
     `Verification of cycle ${args.cycle} of at most ${args.maxCycles}. Answer with the verifier-response JSON object.`,
   ].join('\n\n');

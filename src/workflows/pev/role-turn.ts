@@ -10,7 +10,7 @@ import { limitReached } from '../../policy/limits';
 import { initialResolverState } from '../../policy/resolver';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { findReusable, recordToolResult, reuseNote } from '../../policy/pev/tool-dedupe';
-import { planRecitation } from '../../policy/pev/prompt-template';
+import { todoRecitation } from '../../policy/pev/prompt-template';
 import { type PevActivities } from '../../contracts/pev-activities';
 import { type PevRoleDefinition } from '../../policy/pev/roles';
 import { type PevState } from '../../contracts/pev-run';
@@ -176,7 +176,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       systemPrompt: undefined,
       promptHash: promptHashOf(pctx, role.name),
       toolChoice: role.usesTools ? undefined : 'none',
-      recitation: role.usesTools ? planRecitation(progress.todos, progress.currentTodoId) : undefined,
+      recitation: role.usesTools ? todoRecitation(progress.todos, progress.currentTodoId) : undefined,
     });
   });
   if (!step.ok)
