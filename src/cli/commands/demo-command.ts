@@ -8,7 +8,7 @@ import { ensureSearchAttributes } from '../../server/search-attributes';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';
-import { parsePort, parseSeconds } from '../options';
+import { parsePort, parseSeconds } from '../option-parsers';
 import { SetupError } from '../../connection/setup-error';
 
 interface DemoOptions {

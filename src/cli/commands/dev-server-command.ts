@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDbFilename, startLocalServer } from '../../server/launcher';
-import { parsePort } from '../options';
+import { parsePort } from '../option-parsers';
 
 /** `durable-agents dev-server`: a local Temporal dev server with its Web UI and a persistent database. */
 export function registerDevServerCommand(program: Command): void {
