@@ -11,10 +11,10 @@ export type PevPhase = 'planning' | 'confirming' | 'executing' | 'verifying' | '
 
 /** Why one todo's executor loop ended. */
 export type TodoEndReason =
-  | 'taskCompleted' // the executor's `taskCompleted` said so
-  | 'nextAction' // `nextAction` was `complete` or `skip`
-  | 'todoStatus' // the todo's status in the executor's todo list said so
-  | 'gaveUp' // `taskCompleted: false` with `shouldContinue: false`
+  | 'task_completed' // the executor's `taskCompleted` said so
+  | 'next_action' // `nextAction` was `complete` or `skip`
+  | 'todo_status' // the todo's status in the executor's todo list said so
+  | 'gave_up' // `taskCompleted: false` with `shouldContinue: false`
   | 'max_executor_rounds' // the round limit, the backstop
   | 'fallback'; // no valid answer even after the corrective re-ask
 
@@ -54,13 +54,13 @@ export interface PevLimits {
 
 /** What happened, in order; front-ends and tests read it from the progress query and the result. */
 export type PevTraceEntry =
-  | { type: 'planningEnded'; cycle: number; rounds: number; reason: PlanningEndReason; todoIds: string[] }
-  | { type: 'todoEnded'; cycle: number; todoId: string; rounds: number; status: TodoStatus; reason: TodoEndReason }
+  | { type: 'planning_ended'; cycle: number; rounds: number; reason: PlanningEndReason; todoIds: string[] }
+  | { type: 'todo_ended'; cycle: number; todoId: string; rounds: number; status: TodoStatus; reason: TodoEndReason }
   | { type: 'verified'; cycle: number; passed: boolean; improvements: string[] }
-  | { type: 'planDecided'; cycle: number; approved: boolean; by: 'user' | 'timeout'; feedback?: string }
+  | { type: 'plan_decided'; cycle: number; approved: boolean; by: 'user' | 'timeout'; feedback?: string }
   | { type: 'reask'; cycle: number; role: string; problems: string[] }
   | { type: 'fallback'; cycle: number; role: string; problems: string[] }
-  | { type: 'toolReused'; cycle: number; todoId?: string; toolName: string; toolCallId: string; reusedFrom: string };
+  | { type: 'tool_reused'; cycle: number; todoId?: string; toolName: string; toolCallId: string; reusedFrom: string };
 
 export interface PevProgress {
   phase: PevPhase;

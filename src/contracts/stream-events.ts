@@ -13,50 +13,50 @@ export interface StartEvent {
   timestamp: number;
 }
 export interface TextStartEvent {
-  type: 'textStart';
+  type: 'text_start';
   index: number;
 }
 export interface TextDeltaEvent {
-  type: 'textDelta';
+  type: 'text_delta';
   index: number;
   delta: string;
 }
 export interface TextEndEvent {
-  type: 'textEnd';
+  type: 'text_end';
   index: number;
   text: string;
 }
 export interface ThinkingStartEvent {
-  type: 'thinkingStart';
+  type: 'thinking_start';
   index: number;
 }
 export interface ThinkingDeltaEvent {
-  type: 'thinkingDelta';
+  type: 'thinking_delta';
   index: number;
   delta: string;
 }
 export interface ThinkingEndEvent {
-  type: 'thinkingEnd';
+  type: 'thinking_end';
   index: number;
   thinking: string;
   signature?: string;
   redacted?: boolean;
 }
 export interface ToolCallStartEvent {
-  type: 'toolCallStart';
+  type: 'tool_call_start';
   index: number;
   id: string;
   name: string;
 }
 /** `delta` is a raw fragment of the argument JSON, as the provider sent it. */
 export interface ToolCallDeltaEvent {
-  type: 'toolCallDelta';
+  type: 'tool_call_delta';
   index: number;
   delta: string;
 }
 /** The finished call, arguments parsed (or `malformed` set). */
 export interface ToolCallEndEvent {
-  type: 'toolCallEnd';
+  type: 'tool_call_end';
   index: number;
   toolCall: ToolCallBlock;
 }

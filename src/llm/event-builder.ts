@@ -53,11 +53,11 @@ export class EventBuilder {
       if (delta === '') return events;
       block = { kind: 'text', index: this.nextIndex++, text: '' };
       this.open.set(key, block);
-      events.push({ type: 'textStart', index: block.index });
+      events.push({ type: 'text_start', index: block.index });
     }
     if (block.kind !== 'text' || delta === '') return events;
     block.text += delta;
-    events.push({ type: 'textDelta', index: block.index, delta });
+    events.push({ type: 'text_delta', index: block.index, delta });
     return events;
   }
 
@@ -68,14 +68,14 @@ export class EventBuilder {
       if (delta === '' && !extra.signature && !extra.redacted) return events;
       block = { kind: 'thinking', index: this.nextIndex++, thinking: '' };
       this.open.set(key, block);
-      events.push({ type: 'thinkingStart', index: block.index });
+      events.push({ type: 'thinking_start', index: block.index });
     }
     if (block.kind !== 'thinking') return events;
     if (extra.signature) block.signature = (block.signature ?? '') + extra.signature;
     if (extra.redacted) block.redacted = true;
     if (delta !== '') {
       block.thinking += delta;
-      events.push({ type: 'thinkingDelta', index: block.index, delta });
+      events.push({ type: 'thinking_delta', index: block.index, delta });
     }
     return events;
   }
@@ -85,14 +85,14 @@ export class EventBuilder {
     if (existing) return [];
     const block: OpenBlock = { kind: 'toolCall', index: this.nextIndex++, id, name, raw: '' };
     this.open.set(key, block);
-    return [{ type: 'toolCallStart', index: block.index, id, name }];
+    return [{ type: 'tool_call_start', index: block.index, id, name }];
   }
 
   toolCallDelta(key: string, delta: string): StreamEvent[] {
     const block = this.open.get(key);
     if (!block || block.kind !== 'toolCall' || delta === '') return [];
     block.raw += delta;
-    return [{ type: 'toolCallDelta', index: block.index, delta }];
+    return [{ type: 'tool_call_delta', index: block.index, delta }];
   }
 
   /** Provider data that must travel with the call (see `ToolCallBlock.providerExtras`). */
@@ -108,9 +108,9 @@ export class EventBuilder {
     this.open.delete(key);
     switch (block.kind) {
       case 'text':
-        return [{ type: 'textEnd', index: block.index, text: block.text }];
+        return [{ type: 'text_end', index: block.index, text: block.text }];
       case 'thinking': {
-        const event: StreamEvent = { type: 'thinkingEnd', index: block.index, thinking: block.thinking };
+        const event: StreamEvent = { type: 'thinking_end', index: block.index, thinking: block.thinking };
         if (block.signature) event.signature = block.signature;
         if (block.redacted) event.redacted = true;
         return [event];
@@ -132,7 +132,7 @@ export class EventBuilder {
     for (const pending of this.pendingToolCalls.sort((a, b) => a.index - b.index)) {
       const cut = stopReason === 'length' && pending.index === lastIndex;
       events.push({
-        type: 'toolCallEnd',
+        type: 'tool_call_end',
         index: pending.index,
         toolCall: cut ? markTruncated(pending.call, pending.raw) : pending.call,
       });

@@ -21,17 +21,17 @@ export class MessageAssembler {
       case 'start':
         this.start = event;
         break;
-      case 'textEnd':
+      case 'text_end':
         this.blocks.set(event.index, { type: 'text', text: event.text });
         break;
-      case 'thinkingEnd': {
+      case 'thinking_end': {
         const block: AssistantContent = { type: 'thinking', thinking: event.thinking };
         if (event.signature !== undefined) block.signature = event.signature;
         if (event.redacted) block.redacted = true;
         this.blocks.set(event.index, block);
         break;
       }
-      case 'toolCallEnd':
+      case 'tool_call_end':
         this.blocks.set(event.index, event.toolCall);
         break;
       case 'usage':

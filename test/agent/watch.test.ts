@@ -32,15 +32,15 @@ describe('token pieces', () => {
   it('join deltas of one block until the block changes or the piece is old enough, tool pieces naming their tool', () => {
     const out: TokenDelta[] = [];
     const pieces = new TokenPieces({ seq: 3, attempt: 2, model: PRIMARY }, 100, (d) => out.push(d));
-    pieces.push({ type: 'thinkingDelta', index: 0, delta: 'Hm' }, 0);
-    pieces.push({ type: 'thinkingDelta', index: 0, delta: 'm.' }, 10);
-    pieces.push({ type: 'textDelta', index: 1, delta: 'Hel' }, 20);
-    pieces.push({ type: 'textDelta', index: 1, delta: '' }, 30);
-    pieces.push({ type: 'textDelta', index: 1, delta: 'lo' }, 120);
-    pieces.push({ type: 'textDelta', index: 1, delta: '!' }, 130);
-    pieces.push({ type: 'toolCallStart', index: 2, id: 'c', name: 'add' }, 140);
-    pieces.push({ type: 'toolCallDelta', index: 2, delta: '{"a":' }, 150);
-    pieces.push({ type: 'toolCallDelta', index: 2, delta: '1}' }, 160);
+    pieces.push({ type: 'thinking_delta', index: 0, delta: 'Hm' }, 0);
+    pieces.push({ type: 'thinking_delta', index: 0, delta: 'm.' }, 10);
+    pieces.push({ type: 'text_delta', index: 1, delta: 'Hel' }, 20);
+    pieces.push({ type: 'text_delta', index: 1, delta: '' }, 30);
+    pieces.push({ type: 'text_delta', index: 1, delta: 'lo' }, 120);
+    pieces.push({ type: 'text_delta', index: 1, delta: '!' }, 130);
+    pieces.push({ type: 'tool_call_start', index: 2, id: 'c', name: 'add' }, 140);
+    pieces.push({ type: 'tool_call_delta', index: 2, delta: '{"a":' }, 150);
+    pieces.push({ type: 'tool_call_delta', index: 2, delta: '1}' }, 160);
     expect(out.map((d) => [d.kind, d.text, d.tool])).toEqual([
       ['thinking', 'Hmm.', undefined],
       ['text', 'Hello', undefined],

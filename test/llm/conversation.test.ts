@@ -125,17 +125,17 @@ describe('stream events', () => {
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('start');
     expect(types.slice(-2)).toEqual(['usage', 'done']);
-    expect(types.filter((t) => t === 'textDelta').length).toBeGreaterThan(1);
-    expect(types.filter((t) => t === 'thinkingDelta').length).toBeGreaterThan(1);
-    expect(types.filter((t) => t === 'toolCallDelta').length).toBeGreaterThan(1);
+    expect(types.filter((t) => t === 'text_delta').length).toBeGreaterThan(1);
+    expect(types.filter((t) => t === 'thinking_delta').length).toBeGreaterThan(1);
+    expect(types.filter((t) => t === 'tool_call_delta').length).toBeGreaterThan(1);
     for (const [start, end] of [
-      ['thinkingStart', 'thinkingEnd'],
-      ['textStart', 'textEnd'],
-      ['toolCallStart', 'toolCallEnd'],
+      ['thinking_start', 'thinking_end'],
+      ['text_start', 'text_end'],
+      ['tool_call_start', 'tool_call_end'],
     ]) {
       expect(types.indexOf(start as StreamEvent['type'])).toBeLessThan(types.indexOf(end as StreamEvent['type']));
     }
-    const deltas = events.flatMap((e) => (e.type === 'toolCallDelta' ? [e.delta] : [])).join('');
+    const deltas = events.flatMap((e) => (e.type === 'tool_call_delta' ? [e.delta] : [])).join('');
     expect(JSON.parse(deltas)).toEqual({ path: 'docs/a-long-file-name.md' });
   });
 });

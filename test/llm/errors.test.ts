@@ -175,7 +175,7 @@ describe('failures inside a stream', () => {
     });
     expect(failure.type).toBe(LLM_FAILURE.connection);
     expect(failure.nonRetryable).toBe(false);
-    expect(events.some((e) => e.type === 'textDelta')).toBe(true);
+    expect(events.some((e) => e.type === 'text_delta')).toBe(true);
     expect(events.some((e) => e.type === 'done')).toBe(false);
     expect(fake.requests).toHaveLength(1);
   });
@@ -192,7 +192,7 @@ describe('cancellation and configuration failures', () => {
         { signal: controller.signal, config: configFor(fake) },
       )) {
         events.push(e);
-        if (e.type === 'textDelta') controller.abort();
+        if (e.type === 'text_delta') controller.abort();
       }
     });
     expect(failure.type).toBe(LLM_FAILURE.aborted);
@@ -201,7 +201,7 @@ describe('cancellation and configuration failures', () => {
       failureType: LLM_FAILURE.aborted,
       retryable: false,
     });
-    expect(events.filter((e) => e.type === 'textDelta')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'text_delta')).toHaveLength(1);
   });
 
   it.each(SPECS)('%s: aborting the signal cancels the call as a non-retryable LlmAborted', async (spec) => {
@@ -240,7 +240,7 @@ describe('cancellation and configuration failures', () => {
           { signal: streamed.signal, config: configFor(fake) },
         )) {
           events.push(e);
-          if (e.type === 'textDelta') streamed.abort(cancelled);
+          if (e.type === 'text_delta') streamed.abort(cancelled);
         }
       })().catch((e: unknown) => e);
       expect(thrown).toBe(cancelled);

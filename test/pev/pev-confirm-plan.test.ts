@@ -63,9 +63,9 @@ describe('Plan mode with plan confirmation', () => {
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'planner', 'executor', 'executor', 'verifier']);
     expect(fx.calls).toEqual(['add:2+2']);
     expect(result).toMatchObject({ stopReason: 'completed', finalText: 'It is 4.', pev: { mode: 'plan', cycles: 1 } });
-    expect(result.pev.trace.filter((e) => e.type === 'planDecided')).toEqual([
-      { type: 'planDecided', cycle: 1, approved: false, by: 'user', feedback: 'Use 2 and 2 instead.' },
-      { type: 'planDecided', cycle: 1, approved: true, by: 'user' },
+    expect(result.pev.trace.filter((e) => e.type === 'plan_decided')).toEqual([
+      { type: 'plan_decided', cycle: 1, approved: false, by: 'user', feedback: 'Use 2 and 2 instead.' },
+      { type: 'plan_decided', cycle: 1, approved: true, by: 'user' },
     ]);
   });
 

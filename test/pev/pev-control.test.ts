@@ -44,7 +44,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
       return res;
     });
     expect(result.pev.trace[0]).toEqual({
-      type: 'planningEnded',
+      type: 'planning_ended',
       cycle: 1,
       rounds: 2,
       reason: 'max_planning_rounds',

@@ -90,7 +90,7 @@ const cases: Case[] = [
     check: (result) => {
       expect(result.finalText).toBe('It is 4.');
       expect(result.todos).toEqual([expect.objectContaining({ id: 'task-1', description: TASK, status: 'completed' })]);
-      expect(result.pev.trace[2]).toMatchObject({ type: 'planningEnded', reason: 'fallback' });
+      expect(result.pev.trace[2]).toMatchObject({ type: 'planning_ended', reason: 'fallback' });
     },
   },
   {
@@ -125,7 +125,7 @@ const cases: Case[] = [
     check: (result, fx) => {
       recovered(result);
       expect(messageText(fx.fake.requests[2])).toContain('taskCompleted: Invalid input: expected boolean');
-      expect(result.todos[0]).toMatchObject({ rounds: 2, endReason: 'taskCompleted' });
+      expect(result.todos[0]).toMatchObject({ rounds: 2, endReason: 'task_completed' });
     },
   },
   {

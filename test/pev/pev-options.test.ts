@@ -119,7 +119,7 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
     });
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'verifier']);
     expect(result.pev).toMatchObject({ mode: 'plan', cycles: 1, endReason: 'max_cycles' });
-    expect(result.pev.trace[0]).toMatchObject({ type: 'planningEnded', reason: 'max_planning_rounds' });
+    expect(result.pev.trace[0]).toMatchObject({ type: 'planning_ended', reason: 'max_planning_rounds' });
     expect(result.finalText).toBe('Add 1 and 2\n3\n\nAdd 3 and 4\n7\n\nStill open:\n- Also multiply them');
   });
 

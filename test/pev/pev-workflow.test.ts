@@ -82,8 +82,8 @@ describe('planner → executor → verifier on a real server, replaying every wo
     });
     expect(result.pev).toMatchObject({ cycles: 2, verified: true, endReason: 'completed' });
     expect(result.todos.map((t) => [t.id, t.status, t.endReason])).toEqual([
-      ['task-1', 'completed', 'taskCompleted'],
-      ['task-3', 'completed', 'todoStatus'],
+      ['task-1', 'completed', 'task_completed'],
+      ['task-3', 'completed', 'todo_status'],
     ]);
     expect(
       result.pev.trace.map(
@@ -154,9 +154,9 @@ describe('planner → executor → verifier on a real server, replaying every wo
     );
     expect(result.finalText).toBe('2 + 3 = 5');
     expect(fx.calls).toEqual(['add:2+3']);
-    const reused = result.pev.trace.filter((e) => e.type === 'toolReused');
+    const reused = result.pev.trace.filter((e) => e.type === 'tool_reused');
     expect(reused).toEqual([
-      expect.objectContaining({ type: 'toolReused', cycle: 1, todoId: 'task-2', toolName: 'add' }),
+      expect.objectContaining({ type: 'tool_reused', cycle: 1, todoId: 'task-2', toolName: 'add' }),
     ]);
     const execution = state.events.filter((e) => e.type === 'tool_execution');
     expect(execution.map((e) => (e.type === 'tool_execution' ? (e.skipped ?? 'ran') : ''))).toEqual([
@@ -231,10 +231,10 @@ describe('PEV across continue-as-new', () => {
     expect(watched).toEqual(state.events.map((e) => e.type));
     expect(fx.calls).toEqual(['add:2+3']);
     expect(result.pev.trace.map((e) => e.type)).toEqual([
-      'planningEnded',
-      'todoEnded',
-      'toolReused',
-      'todoEnded',
+      'planning_ended',
+      'todo_ended',
+      'tool_reused',
+      'todo_ended',
       'verified',
     ]);
     expect(fx.fake.requests.map(roleOf)).toEqual([

@@ -17,10 +17,10 @@ export class TokenPieces {
   ) {}
 
   push(event: StreamEvent, now: number): void {
-    if (event.type === 'textDelta') this.add(event.index, 'text', event.delta, now);
-    else if (event.type === 'thinkingDelta') this.add(event.index, 'thinking', event.delta, now);
-    else if (event.type === 'toolCallStart') this.tools.set(event.index, event.name);
-    else if (event.type === 'toolCallDelta') this.add(event.index, 'tool_call', event.delta, now);
+    if (event.type === 'text_delta') this.add(event.index, 'text', event.delta, now);
+    else if (event.type === 'thinking_delta') this.add(event.index, 'thinking', event.delta, now);
+    else if (event.type === 'tool_call_start') this.tools.set(event.index, event.name);
+    else if (event.type === 'tool_call_delta') this.add(event.index, 'tool_call', event.delta, now);
   }
 
   /** Sends the piece being joined, if any. */

@@ -6,12 +6,12 @@ import type { TodoStatus } from '../../contracts/pev-progress';
 import { isVerified } from './answer-schemas';
 import type { PevLimits, PevTodo, PlanningEndReason, TodoEndReason } from '../../contracts/pev-progress';
 
-export type PlannerDecision = { next: 'planAgain' } | { next: 'execute'; reason: PlanningEndReason };
+export type PlannerDecision = { next: 'plan_again' } | { next: 'execute'; reason: PlanningEndReason };
 
 /** After a valid planner answer in `round` (1-based): another planning round, or on to execution. */
 export function afterPlannerRound(answer: PlannerResponse, round: number, limits: PevLimits): PlannerDecision {
   if (!answer.needsMorePlanning) return { next: 'execute', reason: 'planned' };
-  return round < limits.maxPlanningRounds ? { next: 'planAgain' } : { next: 'execute', reason: 'max_planning_rounds' };
+  return round < limits.maxPlanningRounds ? { next: 'plan_again' } : { next: 'execute', reason: 'max_planning_rounds' };
 }
 
 export type TodoOutcome =
@@ -24,18 +24,18 @@ export type TodoOutcome =
  * unless `nextAction` is `skip` or `shouldContinue` is `false` (the executor gave up).
  */
 export function executorOutcome(answer: ExecutorResponse, todoId: string): TodoOutcome {
-  if (answer.taskCompleted === true) return { done: true, status: 'completed', reason: 'taskCompleted' };
+  if (answer.taskCompleted === true) return { done: true, status: 'completed', reason: 'task_completed' };
   if (answer.taskCompleted === false) {
-    if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'nextAction' };
-    if (answer.shouldContinue === false) return { done: true, status: 'failed', reason: 'gaveUp' };
+    if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'next_action' };
+    if (answer.shouldContinue === false) return { done: true, status: 'failed', reason: 'gave_up' };
     return { done: false };
   }
-  if (answer.nextAction === 'complete') return { done: true, status: 'completed', reason: 'nextAction' };
-  if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'nextAction' };
+  if (answer.nextAction === 'complete') return { done: true, status: 'completed', reason: 'next_action' };
+  if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'next_action' };
   if (answer.nextAction) return { done: false };
   const own = answer.todos.find((t) => t.id === todoId);
   if (own && (own.status === 'completed' || own.status === 'skipped' || own.status === 'failed')) {
-    return { done: true, status: own.status, reason: 'todoStatus' };
+    return { done: true, status: own.status, reason: 'todo_status' };
   }
   return { done: false };
 }

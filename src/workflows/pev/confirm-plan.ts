@@ -63,14 +63,14 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   const decision = pev.planDecision;
   pev.planDecision = undefined;
   if (!decided || !decision) {
-    trace(pctx, { type: 'planDecided', approved: false, by: 'timeout' });
+    trace(pctx, { type: 'plan_decided', approved: false, by: 'timeout' });
     pev.endReason = 'plan_not_confirmed';
     state.finalText = `The plan was not confirmed within ${formatDuration(timeoutMs)}.`;
     setPhase(pctx, 'done');
     return finish(pctx.agent, 'completed');
   }
   trace(pctx, {
-    type: 'planDecided',
+    type: 'plan_decided',
     approved: decision.approve,
     by: 'user',
     ...(decision.feedback ? { feedback: decision.feedback } : {}),

@@ -62,7 +62,7 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
         : {
             ok: false as const,
             problems: [
-              `the ${role.name} called tools (${turn.kind === 'toolsRefused' ? turn.tools.join(', ') : ''}); it never calls tools`,
+              `the ${role.name} called tools (${turn.kind === 'tools_refused' ? turn.tools.join(', ') : ''}); it never calls tools`,
             ],
           };
     if (parsed.ok) return { kind: 'valid', value: parsed.value };
@@ -78,7 +78,7 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
 function endPlanning(pctx: PevContext, plan: PlannerResponse, rounds: number, reason: PlanningEndReason): void {
   const { progress } = pctx.pev;
   progress.todos = applyPlan(progress.todos, plan.todos, progress.cycle);
-  trace(pctx, { type: 'planningEnded', rounds, reason, todoIds: progress.todos.map((t) => t.id) });
+  trace(pctx, { type: 'planning_ended', rounds, reason, todoIds: progress.todos.map((t) => t.id) });
   setPhase(pctx, pctx.pev.options.confirmPlan ? 'confirming' : 'executing');
 }
 
@@ -127,7 +127,7 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
 function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
   todo.status = status;
   todo.endReason = reason;
-  trace(pctx, { type: 'todoEnded', todoId: todo.id, rounds: todo.rounds, status, reason });
+  trace(pctx, { type: 'todo_ended', todoId: todo.id, rounds: todo.rounds, status, reason });
   mirrorPlan(pctx);
 }
 

@@ -43,7 +43,7 @@ export type TurnResult =
   /** The role called tools; their results are in the conversation. */
   | { kind: 'tools' }
   /** A role without tools called some; they got "not run" results. */
-  | { kind: 'toolsRefused'; tools: string[] }
+  | { kind: 'tools_refused'; tools: string[] }
   /** The run ended (stop, limit, error, hook). */
   | { kind: 'end'; outcome: LoopOutcome };
 
@@ -103,7 +103,7 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
       skipped: `reused the result of ${earlier.toolCallId}`,
     });
     trace(pctx, {
-      type: 'toolReused',
+      type: 'tool_reused',
       todoId: pctx.pev.progress.currentTodoId,
       toolName: call.name,
       toolCallId: call.id,
@@ -209,7 +209,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       out,
       `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`,
     );
-    return { kind: 'toolsRefused', tools: out.toolCalls.map((c) => c.name) };
+    return { kind: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
   }
   if (out.toolCalls.length > state.config.limits.maxToolCallsPerTurn) {
     await closeUnanswered(
