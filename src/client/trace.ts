@@ -1,5 +1,5 @@
 /**
- * A run's trace (seed 004's AgentTrace): how it ended, what it spent, model and tool totals, and
+ * A run's trace: how it ended, what it spent, model and tool totals, and
  * its steps turn by turn as far as the kept events reach. Built from the state query's answer.
  */
 import type { Usage } from '../contracts/message-model';

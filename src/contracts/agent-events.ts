@@ -1,5 +1,5 @@
 /**
- * The run's trace: seed 000's AgentEvent and seed 003's event vocabulary as one discriminated
+ * The run's trace: every event of the loop as one discriminated
  * union of JSON-safe data. Kept (bounded) in workflow state and readable by the state query.
  */
 import type { StopReason, Usage } from './message-model';

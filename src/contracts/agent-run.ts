@@ -12,7 +12,7 @@ import type { AgentStatus, AgentStopReason } from './run-status';
 import type { ResolverPolicy, ResolverState } from './model-resolution';
 
 /**
- * Seed 000's message split. The first four are sent to the model (a summary as a user message);
+ * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary as a user message);
  * the last three are kept in the conversation log only.
  */
 export type AgentMessageKind =
@@ -83,7 +83,7 @@ export interface AgentLimits {
   approvalTimeoutMs: number;
 }
 
-/** Seed 000's TurnHooks: names of user-supplied activities registered on the worker. */
+/** Turn hooks: names of user-supplied activities registered on the worker. */
 export interface AgentHooks {
   /** `(HookTurnEndInput) => boolean`; false stops the run, a failure stops it with an error. */
   onTurnEnd?: string;
@@ -104,7 +104,7 @@ export interface ContextPolicy {
   summaryModel?: string;
 }
 
-/** One todo of a plan recited at the end of the context each turn (seed 003). */
+/** One todo of a plan recited at the end of the context each turn. */
 export interface PlanItem {
   id: string;
   title: string;

@@ -44,9 +44,9 @@ export interface PevTodo {
 }
 
 export interface PevLimits {
-  /** Planner rounds per cycle (seed 001: 3). */
+  /** Planner rounds per cycle (default 3). */
   maxPlanningRounds: number;
-  /** Executor rounds per todo (seed 001: 10). */
+  /** Executor rounds per todo (default 10). */
   maxExecutorRounds: number;
   /** Planner → executor → verifier cycles per run. */
   maxCycles: number;

@@ -14,7 +14,7 @@ import type { ToolLedger } from './pev-progress';
 
 /**
  * - `pev`: planner rounds, executor per todo, verifier; improvements start another cycle.
- * - `plan`: seed 004's Plan mode as a preset of the same workflow: one planning round, one cycle,
+ * - `plan`: Plan mode as a preset of the same workflow: one planning round, one cycle,
  *   the verifier's answer is the summary (limits given explicitly still win).
  */
 export type PevMode = 'pev' | 'plan';
@@ -30,7 +30,7 @@ export interface PevOptions {
   structuredOutput?: boolean;
   /**
    * Wait for the caller to approve each plan ({@link decidePlanUpdate}) before executing it
-   * (seed 004: the plan goes back to the user). A rejection's feedback goes to the planner.
+   * (the plan goes back to the user). A rejection's feedback goes to the planner.
    */
   confirmPlan?: boolean;
 }

@@ -83,11 +83,11 @@ export interface ToolSelection {
   workspaceRoot?: string;
   /** Tool names or patterns that must be approved by a human before they run (overrides the tool's own mode). */
   approve?: string[];
-  /** The run's context (seed 001: `currentResourceId` / `currentTaskId`), given to every tool call of the run. */
+  /** The run's context (`currentResourceId` / `currentTaskId`), given to every tool call of the run. */
   context?: ToolCallContext;
 }
 
-/** Context a tool call carries (seed 001). MCP tools receive it in `_meta` of the call request. */
+/** Context a tool call carries. MCP tools receive it in `_meta` of the call request. */
 export interface ToolCallContext {
   resourceId?: string;
   taskId?: string;

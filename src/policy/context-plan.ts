@@ -1,5 +1,5 @@
 /**
- * Context transform planning (seed 000 Context Management): when the conversation the model
+ * Compaction planning (docs/design.md, Compaction): when the conversation the model
  * would see passes a share of its window, the older part is summarised. The split never separates
  * a tool call from its result.
  */

@@ -4,7 +4,7 @@ import type { Cost, Usage } from '../contracts/message-model';
 import type { AgentLimits } from '../contracts/agent-run';
 import type { AgentStopReason } from '../contracts/run-status';
 
-/** Budgets stop the run at this share, leaving room for the turn that would cross them (seed 003). */
+/** Budgets stop the run at this share, leaving room for the turn that would cross them (see docs/design.md, Limits). */
 export const BUDGET_STOP_RATIO = 0.95;
 export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 16;

@@ -1,7 +1,7 @@
 /**
  * The one conversion from the agent's log to the provider view, done at the model-call boundary
- * (seed 000 Message Split): app-only kinds are dropped, a summary becomes a user message, and
- * reasoning signed by another provider is not handed over (Context Handoff).
+ * (docs/design.md, Bodies by reference): app-only kinds are dropped, a summary becomes a user message, and
+ * reasoning signed by another provider is not handed over (provider switching).
  */
 import type { LoggedBody } from '../contracts/stored-body';
 import type { AssistantMessage, Message, ProviderId, UserMessage } from '../contracts/message-model';
@@ -35,7 +35,7 @@ export function toProviderMessages(
   return out;
 }
 
-/** Seed 003's plan recitation: the todo list as text, put at the end of the context each turn. */
+/** Plan recitation: the todo list as text, put at the end of the context each turn. */
 export function planRecitation(plan: readonly PlanItem[] | undefined): string | undefined {
   if (!plan || plan.length === 0) return undefined;
   const lines = plan.map((t, i) => `${t.done ? '[x]' : '[ ]'} ${i + 1}. ${t.title}`);

@@ -1,5 +1,5 @@
 /**
- * Seed 000's Context Handoff as a pure policy over workflow state: each turn picks the model;
+ * Provider switching as a pure policy over workflow state (docs/design.md): each turn picks the model;
  * a failure of the current provider may move the run down its fallback chain. Every switch comes
  * back with its reason so the workflow records it as an event.
  */

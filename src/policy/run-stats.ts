@@ -1,5 +1,5 @@
 /**
- * Running totals of a run (seed 004's trace statistics): model calls and their time, each tool's
+ * Running totals of a run (the trace's statistics): model calls and their time, each tool's
  * calls, errors and time. Kept up to date from the events as they are recorded, so they stay whole
  * when old events are dropped from state or left behind by continue-as-new. Workflow time only.
  */

@@ -7,7 +7,7 @@ export interface ToolExecutionContext {
   toolCallId: string;
   /** `runId:toolCallId`: the same on every retry of the same call. Side-effecting tools should dedupe on it. */
   idempotencyKey: string;
-  /** Seed 001's per-call context (`currentResourceId` / `currentTaskId`). */
+  /** The per-call context (`currentResourceId` / `currentTaskId`). */
   context: ToolCallContext;
   /** The run's workspace root, when it has one. Built-in file tools refuse every path without it. */
   workspaceRoot?: string;

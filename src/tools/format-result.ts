@@ -1,7 +1,7 @@
-/** The text a tool call that returned nothing produces (seed 002). */
+/** The text a tool call that returned nothing produces. */
 export const SUCCESS_TEXT = 'Success (the tool returned no output).';
 
-/** Seed 002's formatting: strings as they are, nothing as a success text, everything else as JSON. */
+/** Result formatting: strings as they are, nothing as a success text, everything else as JSON. */
 export function formatToolResult(value: unknown): string {
   if (value === undefined || value === null) return SUCCESS_TEXT;
   if (typeof value === 'string') return value.length > 0 ? value : SUCCESS_TEXT;

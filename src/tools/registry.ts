@@ -102,7 +102,7 @@ export class ToolRegistry {
 
   /**
    * Registers methods of an object or functions of a module as `<prefix><name>`, each with the
-   * zod schema and description from `specs` (seed 002's discovery, with schemas in place of
+   * zod schema and description from `specs` (discovery, with schemas in place of
    * signature inference). Every spec must name a function of `target`. Returns the tool names.
    */
   registerFunctions(target: object, specs: Record<string, FunctionSpec>, options: { prefix?: string } = {}): string[] {

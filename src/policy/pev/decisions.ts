@@ -19,7 +19,7 @@ export type TodoOutcome =
   | { done: true; status: Extract<TodoStatus, 'completed' | 'skipped' | 'failed'>; reason: TodoEndReason };
 
 /**
- * Seed 001's flow control, in its order: `taskCompleted`, then `nextAction`, then the current
+ * The executor's flow control, in its order: `taskCompleted`, then `nextAction`, then the current
  * todo's status in the executor's own todo list. `taskCompleted: false` keeps the todo going
  * unless `nextAction` is `skip` or `shouldContinue` is `false` (the executor gave up).
  */

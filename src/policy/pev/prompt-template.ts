@@ -1,5 +1,5 @@
 /**
- * Seed 001's two prompt layers: a core template per role (role, duties, output contract) with a
+ * Two prompt layers: a core template per role (role, duties, output contract) with a
  * `{{businessContext}}` placeholder, and a business context per role written in Markdown. The
  * texts are loaded by an activity (`src/activities/pev`); assembly here is pure.
  */
@@ -44,7 +44,7 @@ const STATUS_MARK: Record<string, string> = {
   skipped: '[-]',
 };
 
-/** The current plan recited at the end of the context (seed 003), so it is never lost mid-conversation. */
+/** The current plan recited at the end of the context  (plan recitation), so it is never lost mid-conversation. */
 export function todoRecitation(todos: readonly PevTodo[], currentId?: string): string {
   if (todos.length === 0) return '## Current plan\n(no tasks)';
   const lines = todos.map(

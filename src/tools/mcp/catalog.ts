@@ -84,7 +84,7 @@ export async function listMcpTools(
 
 /**
  * Per-call context travels in the request's `_meta`, never in the arguments (which must match the
- * server's schema): `currentResourceId`, `currentTaskId` (seed 001) and `idempotencyKey`.
+ * server's schema): `currentResourceId`, `currentTaskId` and `idempotencyKey`.
  */
 export function callMeta(context: ToolCallContext | undefined, idempotencyKey: string): Record<string, unknown> {
   const meta: Record<string, unknown> = { idempotencyKey };

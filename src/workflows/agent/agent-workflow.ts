@@ -61,7 +61,7 @@ export async function runAgentWorkflow(
   return resultOf(info.workflowId, state);
 }
 
-/** A tool-calling ReAct agent (seed 004): think, act with tools, observe, until it answers. */
+/** A tool-calling ReAct agent: think, act with tools, observe, until it answers. */
 export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<AgentResult> {
   return runAgentWorkflow(input, runAgentLoop);
 }

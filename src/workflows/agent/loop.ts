@@ -1,5 +1,5 @@
 /**
- * The durable agent loop (seed 000's run_agent_turn as workflow code). Reusable: another agent
+ * The durable agent loop (docs/design.md, The turn loop). Reusable: another agent
  * kind builds a RunContext with its own state and calls `runAgentLoop`, or the single steps.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
@@ -67,7 +67,7 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
         retryable: state.error.retryable,
       });
     } catch (err) {
-      // Seed 000: a failing on-error hook must not mask the original error.
+      // A failing on-error hook must not mask the original error.
       if (isCancellation(err)) throw err;
     }
   }
@@ -120,7 +120,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promi
   }
 }
 
-/** Seed 000's on-turn-end: false stops the run; a failure stops it with an error. */
+/** The on-turn-end hook: false stops the run; a failure stops it with an error. */
 export async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promise<'go' | 'stop' | 'failed'> {
   const { state } = ctx;
   const hook = state.config.hooks?.onTurnEnd;

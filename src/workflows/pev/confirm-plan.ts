@@ -1,5 +1,5 @@
 /**
- * Seed 004's plan confirmation (`confirmPlan`): the plan waits in the `confirming` phase for the
+ * Plan confirmation (`confirmPlan`): the plan waits in the `confirming` phase for the
  * caller's decision, given by an update so the caller sees it accepted or refused. Approval starts
  * execution; a rejection's feedback goes back to the planner in the same cycle; no decision within
  * the approval timeout ends the run as `plan_not_confirmed`.

@@ -1,5 +1,5 @@
 /**
- * `pevAgentWorkflow`: seed 001's Planner → Executor → Verifier rounds as a durable agent run.
+ * `pevAgentWorkflow`: Planner → Executor → Verifier rounds as a durable agent run.
  * Everything of the agent loop carries over (steering, follow-ups, approvals, stop, provider
  * switching, limits, hooks, events, references instead of transcripts, continue-as-new); this
  * file adds the phases, the prompts, the `pev` progress and the todo list in the result.
@@ -119,7 +119,7 @@ function resultOfPev(id: string, pctx: PevContext): PevAgentResult {
   };
 }
 
-/** Planner → Executor → Verifier rounds (seed 001), or seed 004's Plan mode with `pev.mode: 'plan'`. */
+/** Planner → Executor → Verifier rounds, or Plan mode (one planning round, one cycle) with `pev.mode: 'plan'`. */
 export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
   const problems = [...configProblems(input.config), ...pevOptionProblems(input.pev)];
   if (problems.length > 0)

@@ -133,7 +133,7 @@ function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], rea
 
 /**
  * Executor rounds on one todo. A round is one model turn: tool calls lead to the next round with
- * their results; a JSON answer is judged by seed 001's flow control; the round limit is the backstop.
+ * their results; a JSON answer is judged by the executor's flow control (`executorOutcome`); the round limit is the backstop.
  */
 async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome | undefined> {
   const { pev } = pctx;
