@@ -2,7 +2,7 @@ import { reply } from '../../src/testing/fake-provider';
 import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/contracts/agent-activities';
 import type { AgentEvent } from '../../src/contracts/agent-events';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { CHEAP, FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
+import { CHEAP, FALLBACK, PRIMARY, useAgentFixture } from './agent-kit';
 import type { StartAgentOptions } from '../../src/client';
 
 const hookLog: {
@@ -39,15 +39,7 @@ const switches = (events: AgentEvent[]) =>
   events.filter((e): e is Extract<AgentEvent, { type: 'provider_switch' }> => e.type === 'provider_switch');
 
 describe('provider switching', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture(hooks);
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture(hooks);
 
   async function run(options: Omit<StartAgentOptions, 'task'> & { task?: string }, history?: string) {
     return withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -129,15 +121,7 @@ describe('provider switching', () => {
 });
 
 describe('limits and hooks', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture(hooks);
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture(hooks);
 
   async function run(options: Omit<StartAgentOptions, 'task'>, history?: string) {
     return withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {

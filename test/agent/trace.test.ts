@@ -5,7 +5,7 @@ import { emptyUsage } from '../../src/contracts/message-model';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
+import { FALLBACK, PRIMARY, useAgentFixture } from './agent-kit';
 
 const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 2 };
 const events: AgentEvent[] = [
@@ -90,11 +90,7 @@ describe('trace statistics', () => {
 });
 
 describe('trace of a run on a real server', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('keeps whole totals across continue-as-new and failover, and shows them with the steps in the CLI', async () => {
     fx.fake.script(

@@ -5,7 +5,7 @@ import type { TokenDelta, WatchItem } from '../../src/contracts/watch-topics';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, waitFor, type AgentFixture } from './agent-kit';
+import { PRIMARY, useAgentFixture, waitFor } from './agent-kit';
 
 const FIRST = 'Let me take the first step, which takes a while; the answer follows after it.';
 const FINAL = 'Both steps are done: the sum is 7, and step A finished as planned.';
@@ -55,16 +55,7 @@ describe('token pieces', () => {
 });
 
 describe('watching a run', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-    fx.resetLatch();
-  });
+  const fx = useAgentFixture();
 
   it('delivers events and streamed tokens while the run works, follows continue-as-new, and ends with the run', async () => {
     fx.fake.script(

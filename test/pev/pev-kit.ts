@@ -12,7 +12,8 @@ import type { PevAgentResult, PevOptions, PevWorkflowInput } from '../../src/con
 import type { PevProgress } from '../../src/contracts/pev-progress';
 import { pevProgressQuery } from '../../src/contracts/pev-run';
 import { reply, type FakeReply, type RecordedRequest } from '../../src/testing/fake-provider';
-import { agentFixture, anthropicMessages, type AgentFixture } from '../agent/agent-kit';
+import { agentFixture, anthropicMessages, resetFixture, type AgentFixture } from '../agent/agent-kit';
+import { useOnce } from '../kit/lifecycle';
 
 export { PRIMARY, FALLBACK, waitFor } from '../agent/agent-kit';
 
@@ -124,3 +125,6 @@ export function messageText(request: RecordedRequest): string {
     .map((b) => (typeof b.text === 'string' ? b.text : JSON.stringify(b.content ?? '')))
     .join('\n');
 }
+
+/** The PEV fixture for the enclosing describe block: started once, reset before each test, closed after. */
+export const usePevFixture = (): PevFixture => useOnce(pevFixture, (fx) => fx.close(), resetFixture);

@@ -1,7 +1,7 @@
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import type { PevAgentResult } from '../../src/contracts/pev-run';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { answer, messageText, pevFixture, pevResult, startPev, type PevFixture } from './pev-kit';
+import { answer, messageText, usePevFixture, pevResult, startPev, type PevFixture } from './pev-kit';
 
 const TASK = 'Add 2 and 2.';
 const plan = answer.plan([{ id: 'task-1', description: 'Add 2 and 2' }]);
@@ -181,11 +181,7 @@ const cases: Case[] = [
 ];
 
 describe('malformed answers of every role, on a real server', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = usePevFixture();
 
   test.each(cases)('$name', async ({ steps, corrections, check, history }) => {
     fx.fake.reset();

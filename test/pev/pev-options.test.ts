@@ -5,21 +5,12 @@ import type { PevAgentResult, PevStateView } from '../../src/contracts/pev-run';
 import { AgentClientError } from '../../src/client/client-errors';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { PRIMARY, answer, messageText, pevFixture, roleOf, systemOf, waitFor, type PevFixture } from './pev-kit';
+import { PRIMARY, answer, messageText, usePevFixture, roleOf, systemOf, waitFor } from './pev-kit';
 
 const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
 
 describe('PEV options, prompts and follow-ups on a real server', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-    fx.resetLatch();
-  });
+  const fx = usePevFixture();
 
   it('loads business context per role from Markdown into each role system prompt (started through the client)', async () => {
     fx.fake.script(

@@ -5,7 +5,7 @@ import {
   FALLBACK,
   answer,
   messageText,
-  pevFixture,
+  usePevFixture,
   pevResult,
   roleOf,
   startPev,
@@ -13,16 +13,27 @@ import {
   type PevFixture,
 } from './pev-kit';
 
+/** Two todos that each add 2 and 3 (the second with `second.args`), then the verifier's summary. */
+function scriptTwoAdds(
+  fx: PevFixture,
+  second: { description: string; args: Record<string, number>; result: string },
+  summary: string,
+): void {
+  fx.fake.script(
+    answer.plan([
+      { id: 'task-1', description: 'Add 2 and 3' },
+      { id: 'task-2', description: second.description },
+    ]),
+    reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+    answer.executed('5'),
+    reply.toolCalls([{ name: 'add', arguments: second.args }]),
+    answer.executed(second.result),
+    answer.verified(summary),
+  );
+}
+
 describe('planner → executor → verifier on a real server, replaying every workflow task', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = usePevFixture();
 
   it('runs two cycles: improvements go back to the planner and finalText is the verifier summary', async () => {
     fx.fake.script(
@@ -131,17 +142,7 @@ describe('planner → executor → verifier on a real server, replaying every wo
   });
 
   it('answers a repeated identical tool call from the earlier result without running the tool again', async () => {
-    fx.fake.script(
-      answer.plan([
-        { id: 'task-1', description: 'Add 2 and 3' },
-        { id: 'task-2', description: 'Double-check 2 + 3' },
-      ]),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
-      answer.executed('5'),
-      reply.toolCalls([{ name: 'add', arguments: { b: 3, a: 2 } }]),
-      answer.executed('still 5'),
-      answer.verified('2 + 3 = 5'),
-    );
+    scriptTwoAdds(fx, { description: 'Double-check 2 + 3', args: { b: 3, a: 2 }, result: 'still 5' }, '2 + 3 = 5');
     const { result, state } = await withWorker(
       { activities: fx.pevActivities, maxCachedWorkflows: 0 },
       async ({ client, taskQueue }) => {
@@ -180,23 +181,13 @@ describe('planner → executor → verifier on a real server, replaying every wo
 });
 
 describe('PEV across continue-as-new', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = usePevFixture();
 
   it('hands over between todos and carries the todos, the prompts and the dedupe ledger into the new run', async () => {
-    fx.fake.script(
-      answer.plan([
-        { id: 'task-1', description: 'Add 2 and 3' },
-        { id: 'task-2', description: 'Add 2 and 3 again' },
-      ]),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
-      answer.executed('5'),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
-      answer.executed('5 again'),
-      answer.verified('Both sums are 5.'),
+    scriptTwoAdds(
+      fx,
+      { description: 'Add 2 and 3 again', args: { a: 2, b: 3 }, result: '5 again' },
+      'Both sums are 5.',
     );
     const { result, lastRun, state, watched } = await withWorker(
       { activities: fx.pevActivities },

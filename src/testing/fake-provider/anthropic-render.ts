@@ -1,15 +1,5 @@
 /** Anthropic Messages wire format: whole responses, SSE event streams and error bodies. */
-import { pieces, type PreparedReply } from './prepare';
-import type { FakeStopReason } from './script';
-
-const STOP: Record<FakeStopReason, string> = {
-  stop: 'end_turn',
-  toolUse: 'tool_use',
-  length: 'max_tokens',
-  stopSequence: 'stop_sequence',
-  contentFilter: 'refusal',
-  refusal: 'refusal',
-};
+import { WIRE_STOP_REASONS, pieces, type PreparedReply } from './prepare';
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -64,7 +54,7 @@ export function anthropicMessage(reply: PreparedReply, id: string, model: string
     role: 'assistant',
     model,
     content: reply.blocks.map(blockJson),
-    stop_reason: STOP[reply.stop],
+    stop_reason: WIRE_STOP_REASONS[reply.stop].anthropic,
     stop_sequence: null,
     usage: usageJson(reply, reply.usage.output),
   };
@@ -134,7 +124,7 @@ export function anthropicEvents(reply: PreparedReply, id: string, model: string)
   });
   events.push(
     ev('message_delta', {
-      delta: { stop_reason: STOP[reply.stop], stop_sequence: null },
+      delta: { stop_reason: WIRE_STOP_REASONS[reply.stop].anthropic, stop_sequence: null },
       usage: { output_tokens: reply.usage.output },
     }),
     ev('message_stop', {}),

@@ -100,3 +100,13 @@ export function pieces(text: string, size = 8): string[] {
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
+
+/** How each wire format spells a scripted stop reason: Anthropic `stop_reason`, OpenAI `finish_reason`. */
+export const WIRE_STOP_REASONS: Record<FakeStopReason, { anthropic: string; openai: string }> = {
+  stop: { anthropic: 'end_turn', openai: 'stop' },
+  toolUse: { anthropic: 'tool_use', openai: 'tool_calls' },
+  length: { anthropic: 'max_tokens', openai: 'length' },
+  stopSequence: { anthropic: 'stop_sequence', openai: 'stop' },
+  contentFilter: { anthropic: 'refusal', openai: 'content_filter' },
+  refusal: { anthropic: 'refusal', openai: 'stop' },
+};
