@@ -7,13 +7,17 @@ import { plural } from './watch-output';
 
 function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string {
   const u = r.usage;
-  return `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`;
+  return (
+    `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ` +
+    `${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`
+  );
 }
 
 /** How a run ended, without its final text. */
 export function formatSummary(r: AgentResult): string {
   const lines = [
-    `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ${usageLine(r)}`,
+    `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ` +
+      `${usageLine(r)}`,
   ];
   if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
   return lines.join('\n');
@@ -37,7 +41,8 @@ export function formatState(s: AgentStateView): string {
   const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
   if (pev) {
     lines.push(
-      `phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`,
+      `phase ${pev.phase} · cycle ${pev.cycle} · round ` +
+        `${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`,
     );
     for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
   }
@@ -52,13 +57,16 @@ const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000)
 /** The trace as text: how the run ended, model and tool totals, then its steps. */
 export function formatTrace(t: RunTrace): string {
   const lines = [
-    `${t.id} (${t.kind}): ${t.status}${t.stopReason ? ` (${t.stopReason})` : ''} · ${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
-    `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
+    `${t.id} (${t.kind}): ${t.status}${t.stopReason ? ` (${t.stopReason})` : ''} · ` +
+      `${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
+    `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ` +
+      `${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
   ];
   if (t.modelCalls !== undefined) {
     const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';
     lines.push(
-      `model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ${plural(t.modelFailures ?? 0, 'failure')}`,
+      `model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ` +
+        `${plural(t.modelFailures ?? 0, 'failure')}`,
     );
   }
   const tools = Object.entries(t.tools).sort(([a], [b]) => a.localeCompare(b));
@@ -69,7 +77,8 @@ export function formatTrace(t: RunTrace): string {
         .filter(Boolean)
         .join(', ');
       lines.push(
-        `  ${name}: ${plural(s.calls, 'call')}, ${seconds(s.totalMs)} (max ${seconds(s.maxMs)})${extra ? `, ${extra}` : ''}`,
+        `  ${name}: ${plural(s.calls, 'call')}, ${seconds(s.totalMs)} (max ` +
+          `${seconds(s.maxMs)})${extra ? `, ${extra}` : ''}`,
       );
     }
   }
@@ -90,7 +99,8 @@ export function formatTrace(t: RunTrace): string {
     lines.push(`  turn ${step.turn}: ${answer}`);
     for (const c of step.tools) {
       lines.push(
-        `    ${c.tool} (${c.toolCallId}) ${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`,
+        `    ${c.tool} (${c.toolCallId}) ` +
+          `${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`,
       );
     }
     for (const n of step.notes) lines.push(`    ${n}`);

@@ -168,7 +168,8 @@ export class AgentClient {
     if (!found) {
       const ids = state.pendingApprovals.map((a) => a.toolCallId);
       throw new AgentClientError(
-        `run "${id}" has no pending approval for tool call "${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
+        `run "${id}" has no pending approval for tool call ` +
+          `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
       );
     }
     return found;
@@ -192,7 +193,9 @@ export class AgentClient {
     );
   }
 
-  /** Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner. */
+  /**
+   * Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner.
+   */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     return this.call(id, (h) =>
       h.executeUpdate(decidePlanUpdate, { args: [{ approve, ...(feedback ? { feedback } : {}) }] }),

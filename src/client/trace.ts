@@ -56,7 +56,10 @@ function note(e: AgentEvent): string | undefined {
     case 'approval_required':
       return `approval asked for ${e.tool} (${e.toolCallId})`;
     case 'approval_decided':
-      return `${e.tool} (${e.toolCallId}) ${e.decision}${e.by === 'timeout' ? ' by timeout' : ''}${e.edited ? ' with edited arguments' : ''}`;
+      return (
+        `${e.tool} (${e.toolCallId}) ` +
+        `${e.decision}${e.by === 'timeout' ? ' by timeout' : ''}${e.edited ? ' with edited arguments' : ''}`
+      );
     case 'steering':
       return 'steered';
     case 'follow_up':

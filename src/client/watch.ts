@@ -67,7 +67,9 @@ export async function* watchRun(
   yield* eventsAfter(seen, reads);
 }
 
-/** The ended run's events after the last one the watch saw, from its state (or, with no worker to answer, its result). */
+/**
+ * The ended run's events after the last one the watch saw, from its state (or, with no worker to answer, its result).
+ */
 async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerator<WatchItem, void, undefined> {
   if (seen.last?.type === 'done') return;
   let events: AgentEvent[];

@@ -72,8 +72,10 @@ export function unreachableMessage(
 ): string {
   const why = detail ? ` (${detail})` : '';
   return settings.addressFromEnv
-    ? `Cannot reach the Temporal server at TEMPORAL_ADDRESS=${settings.address}${why}: start it, fix the address, or unset TEMPORAL_ADDRESS to use a local dev server.`
-    : `No Temporal server at ${settings.address}${why}: start one with \`durable-agents dev-server\`, or point TEMPORAL_ADDRESS at yours.`;
+    ? `Cannot reach the Temporal server at TEMPORAL_ADDRESS=${settings.address}${why}: start it, fix the ` +
+        `address, or unset TEMPORAL_ADDRESS to use a local dev server.`
+    : `No Temporal server at ${settings.address}${why}: start one with \`durable-agents dev-server\`, or ` +
+        `point TEMPORAL_ADDRESS at yours.`;
 }
 
 /** A client connection for starting and inspecting runs; refuses with a one-line {@link SetupError}. */

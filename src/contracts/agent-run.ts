@@ -12,7 +12,8 @@ import type { AgentStatus, AgentStopReason } from './run-status';
 import type { ResolverPolicy, ResolverState } from './model-resolution';
 
 /**
- * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary as a user message);
+ * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
+ * as a user message);
  * the last three are kept in the conversation log only.
  */
 export type AgentMessageKind =

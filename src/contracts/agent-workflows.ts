@@ -62,7 +62,9 @@ export const submitToolResultUpdate = defineUpdate<{ toolCallId: string; accepte
   'submitToolResult',
 );
 
-/** The run's state: status, turn, messages (metadata), usage, cost, pending approvals and client calls, limits, events. */
+/**
+ * The run's state: status, turn, messages (metadata), usage, cost, pending approvals and client calls, limits, events.
+ */
 export const stateQuery = defineQuery<AgentStateView>('state');
 
 /** Names shared by the worker, the client and the workflows. */

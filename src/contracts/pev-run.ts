@@ -78,7 +78,10 @@ export interface PevWorkflowInput extends AgentWorkflowInput {
 
 /** The agent's result plus the todo list; `finalText` is the verifier's summary when it confirmed the work. */
 export interface PevAgentResult extends Omit<AgentResult, 'stopReason'> {
-  /** The agent's stop reason, or the PEV reason (`max_cycles`, `unverified`, `plan_not_confirmed`) when the rounds ended without a confirmed summary. */
+  /**
+   * The agent's stop reason, or the PEV reason (`max_cycles`, `unverified`, `plan_not_confirmed`) when the rounds ended
+   * without a confirmed summary.
+   */
   stopReason: AgentResult['stopReason'] | Exclude<PevEndReason, 'completed'>;
   todos: PevTodo[];
   pev: { mode: PevMode; cycles: number; verified: boolean; endReason?: PevEndReason; trace: PevProgress['trace'] };

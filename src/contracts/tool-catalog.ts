@@ -48,7 +48,9 @@ export interface ToolCatalog {
   unavailableServers?: { name: string; error: string }[];
 }
 
-/** One server of an `mcpServers` config: `command`/`args`/`env`/`cwd` for stdio, `url`/`headers` for Streamable HTTP. */
+/**
+ * One server of an `mcpServers` config: `command`/`args`/`env`/`cwd` for stdio, `url`/`headers` for Streamable HTTP.
+ */
 export interface McpServerSpec {
   type?: 'stdio' | 'http' | 'streamable-http' | 'streamableHttp';
   command?: string;

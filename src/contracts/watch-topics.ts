@@ -29,7 +29,10 @@ export type WatchItem =
   | { topic: typeof EVENTS_TOPIC; offset: number; event: AgentEvent }
   | { topic: typeof TOKENS_TOPIC; offset: number; delta: TokenDelta };
 
-/** Stream entries a run keeps in memory; older ones are truncated (a watcher that fell behind resumes at the oldest kept). */
+/**
+ * Stream entries a run keeps in memory; older ones are truncated (a watcher that fell behind resumes at the oldest
+ * kept).
+ */
 export const STREAM_ENTRIES_KEPT = 500;
 /** Stream entries carried across continue-as-new. */
 export const STREAM_ENTRIES_CARRIED = 100;

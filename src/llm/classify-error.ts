@@ -41,8 +41,18 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
-const CONTEXT_TOO_LONG =
-  /prompt is too long|context[ _]length|maximum context|context window|too many (input )?tokens|input is too long|reduce the length/i;
+const CONTEXT_TOO_LONG = new RegExp(
+  [
+    'prompt is too long',
+    'context[ _]length',
+    'maximum context',
+    'context window',
+    'too many (input )?tokens',
+    'input is too long',
+    'reduce the length',
+  ].join('|'),
+  'i',
+);
 const QUOTA = /insufficient_quota|credit balance|billing|exceeded your current quota/i;
 const CONTENT_FILTERED = /content[ _](management )?policy|content[ _]filter|safety system|flagged as/i;
 

@@ -51,7 +51,8 @@ export function parseModelSpec(spec: string, config?: LlmConfig): ParsedModelSpe
   const provider = providers[parsed.provider];
   if (!provider) {
     throw configFailure(
-      `Unknown provider "${parsed.provider}" in model spec "${spec}". Known providers: ${Object.keys(providers).sort().join(', ')}. ` +
+      `Unknown provider "${parsed.provider}" in model spec "${spec}". Known providers: ` +
+        `${Object.keys(providers).sort().join(', ')}. ` +
         `Declare others under "providers" in the config file.`,
     );
   }
@@ -74,7 +75,8 @@ function resolveCall(
   const provider: ProviderConfig = config.providers[spec.provider];
   if (!provider.baseUrl) {
     throw configFailure(
-      `Provider "${provider.id}" has no base URL: set ${provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL' : `"baseUrl" for it in the config file`}.`,
+      `Provider "${provider.id}" has no base URL: set ` +
+        (provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL.' : '"baseUrl" for it in the config file.'),
     );
   }
   const problems = requestProblems(request);

@@ -126,7 +126,10 @@ function builtinProviders(env: Env): Record<string, ProviderConfig> {
 export interface LoadLlmConfigOptions {
   /** Defaults to `process.env`. */
   env?: Env;
-  /** Config file path; `null` reads no file. Defaults to `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if present. */
+  /**
+   * Config file path; `null` reads no file. Defaults to `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if
+   * present.
+   */
   file?: string | null;
   /** Config given inline instead of (or on top of) a file. */
   inline?: LlmConfigFile;

@@ -6,5 +6,7 @@ export function jsonInstruction(format: ResponseFormat | undefined): string | un
   if (!format || format.type === 'text') return undefined;
   const base = 'Respond with a single JSON value only: no prose before or after it, and no Markdown code fences.';
   if (format.type === 'json') return base;
-  return `${base} The JSON must conform to this JSON Schema (named "${format.name}"):\n${JSON.stringify(format.schema)}`;
+  return (
+    `${base} The JSON must conform to this JSON Schema (named ` + `"${format.name}"):\n${JSON.stringify(format.schema)}`
+  );
 }

@@ -35,7 +35,8 @@ export function requestProblems(request: ModelRequest): string[] {
     if (message.role === 'toolResult') {
       if (!open.includes(message.toolCallId)) {
         problems.push(
-          `messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant message just before it`,
+          `messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant ` +
+            `message just before it`,
         );
       }
       open = open.filter((id) => id !== message.toolCallId);
@@ -51,7 +52,8 @@ export function requestProblems(request: ModelRequest): string[] {
   });
   if (open.length)
     problems.push(
-      `messages[${openAt}]: tool calls ${open.join(', ')} have no result (every call needs one, even a skipped or failed call)`,
+      `messages[${openAt}]: tool calls ${open.join(', ')} have no result (every call needs one, even a ` +
+        `skipped or failed call)`,
     );
   return problems;
 }

@@ -82,7 +82,10 @@ export function decisionRefusal(
   if (!record) return `no approval is pending for tool call ${input.toolCallId}`;
   if (record.state !== 'pending') return `tool call ${input.toolCallId} was already ${record.state}`;
   if (input.argsHash !== record.argsHash) {
-    return `the arguments of tool call ${input.toolCallId} differ from the ones approved (argsHash ${record.argsHash}, got ${String(input.argsHash)})`;
+    return (
+      `the arguments of tool call ${input.toolCallId} differ from the ones approved (argsHash ` +
+      `${record.argsHash}, got ${String(input.argsHash)})`
+    );
   }
   if (
     input.editedArgs !== undefined &&

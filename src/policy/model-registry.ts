@@ -139,7 +139,8 @@ export function splitModelSpec(spec: string): ModelSpec {
   const model = slash > 0 ? trimmed.slice(slash + 1) : '';
   if (!provider || !model || /\s/.test(trimmed)) {
     throw new Error(
-      `Invalid model spec ${JSON.stringify(spec)}: expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-5", ` +
+      `Invalid model spec ${JSON.stringify(spec)}: expected "<provider>/<model>", e.g. ` +
+        `"anthropic/claude-sonnet-4-5", ` +
         `"openai/gpt-5-mini", "minimax/MiniMax-M2.5" or "openai-compatible/llama3.1".`,
     );
   }

@@ -1,4 +1,7 @@
-/** Steering and follow-up queues (docs/design.md, Steering and follow-ups) with duplicate delivery dropped by message id. */
+/**
+ * Steering and follow-up queues (docs/design.md, Steering and follow-ups) with duplicate delivery dropped by message
+ * id.
+ */
 import type { QueuedMessage } from '../contracts/agent-run';
 
 /** Ids remembered for de-duplication. */

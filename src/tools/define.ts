@@ -22,7 +22,9 @@ export interface ToolOptions {
   /** Default 60 s. */
   timeoutMs?: number;
   retry?: ToolRetry;
-  /** Default false. Side-effecting tools get an idempotency key and are not retried on an ambiguous timeout by default. */
+  /**
+   * Default false. Side-effecting tools get an idempotency key and are not retried on an ambiguous timeout by default.
+   */
   sideEffects?: boolean;
   /** Default 32,000 characters. */
   maxOutputChars?: number;
@@ -56,7 +58,9 @@ export interface FunctionSpec<S extends z.ZodObject = z.ZodObject> extends ToolO
   parameters: S;
 }
 
-/** Thrown for misuse of the registry (bad names, duplicates, missing schemas): a programming error, not a tool result. */
+/**
+ * Thrown for misuse of the registry (bad names, duplicates, missing schemas): a programming error, not a tool result.
+ */
 export class ToolRegistrationError extends Error {
   override name = 'ToolRegistrationError';
 }

@@ -137,7 +137,8 @@ export class ToolRegistry {
     if (refused.length > 0) {
       const list = refused.map((s) => `"${s.name}" (${isStdioServer(s.config) ? s.config.command : ''})`).join(', ');
       throw new McpConfigError(
-        `This worker does not start the MCP server command of ${list}; it allows: ${[...allowed!].join(', ') || '(none)'}.`,
+        `This worker does not start the MCP server command of ${list}; it allows: ` +
+          `${[...allowed!].join(', ') || '(none)'}.`,
       );
     }
     return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
@@ -200,7 +201,8 @@ export class ToolRegistry {
     const entry = resolved.kind === 'local' ? resolved.tool.entry : resolved.route.entry;
     if (input.fingerprint && entry.fingerprint !== input.fingerprint) {
       return done(
-        `Tool "${name}" changed since this run's tool catalogue was pinned (its description or parameters differ); it was not run.`,
+        `Tool "${name}" changed since this run's tool catalogue was pinned (its description or parameters ` +
+          `differ); it was not run.`,
         true,
       );
     }

@@ -8,7 +8,10 @@ import { fromStore } from './conversation-view';
 
 export function toolActivities(store: ContentStore, tools: ToolActivities) {
   return {
-    /** The run's catalogue: tool specs go to the store (the model call reads them by hash), execution data to the workflow. */
+    /**
+     * The run's catalogue: tool specs go to the store (the model call reads them by hash), execution data to the
+     * workflow.
+     */
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
       const catalog = await tools.listTools(input.selection);
       const specs = toToolSpecs(catalog);

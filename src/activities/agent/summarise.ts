@@ -7,7 +7,8 @@ import type { AgentActivityDeps } from './deps';
 import { fromStore, readLogged, readSummary } from './conversation-view';
 
 const SUMMARY_SYSTEM_PROMPT =
-  'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that lets the agent ' +
+  'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that ' +
+  'lets the agent ' +
   'continue the task: the goal, decisions made, facts learned from tool results (with exact names, paths, numbers), ' +
   'what failed and why, and what remains to do. No preamble.';
 
@@ -48,7 +49,9 @@ export function summariseActivity(deps: AgentActivityDeps) {
       messages: [
         {
           role: 'user',
-          content: `${previous ? `Summary so far:\n${previous.text}\n\n` : ''}Conversation to fold into the summary:\n${transcript}`,
+          content:
+            `${previous ? `Summary so far:\n${previous.text}\n\n` : ''}Conversation to fold into the ` +
+            `summary:\n${transcript}`,
           timestamp: Date.now(),
         },
       ],

@@ -19,7 +19,10 @@ export interface TokenPublisher {
   close(): Promise<void>;
 }
 
-/** The batch interval from the environment; a value that is not a number of ms (50 or more) is reported and replaced by the default. */
+/**
+ * The batch interval from the environment; a value that is not a number of ms (50 or more) is reported and replaced by
+ * the default.
+ */
 function batchInterval(env: NodeJS.ProcessEnv): number {
   const raw = env[TOKEN_BATCH_ENV];
   if (raw === undefined) return DEFAULT_TOKEN_BATCH_MS;

@@ -43,7 +43,8 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) {
       throw promptsError(
-        `Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business context files.`,
+        `Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business ` +
+          `context files.`,
       );
     }
   }
@@ -55,12 +56,15 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
     const template = override ?? (await readIfExists(path.join(shipped, `${role}.md`)));
     if (template === undefined) {
       throw promptsError(
-        `No core template for role "${role}": add ${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`,
+        `No core template for role "${role}": add ` +
+          `${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`,
       );
     }
     if (!template.includes(BUSINESS_CONTEXT_PLACEHOLDER)) {
       throw promptsError(
-        `The core template of role "${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`,
+        `The core template of role ` +
+          `"${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ` +
+          `${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`,
       );
     }
     prompts.templates[role] = template;

@@ -158,7 +158,8 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
   program
     .command('watch')
     .description(
-      'Follow a run as it works: its events and, for runs started with --stream, the model tokens; ends when the run ends.',
+      'Follow a run as it works: its events and, for runs started with --stream, the model tokens; ends when ' +
+        'the run ends.',
     )
     .argument('<id>')
     .option('--json', 'print one JSON object per line (topic, offset, event or delta)')
@@ -289,7 +290,8 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
         if (runs.length === 0) return deps.out('no agent runs');
         for (const r of runs) {
           deps.out(
-            `${r.id}  ${r.kind ?? '?'}  ${r.agentStatus ?? r.status.toLowerCase()}  ${r.model ?? ''}  $${(r.costUsd ?? 0).toFixed(4)}  ${r.startTime}`,
+            `${r.id}  ${r.kind ?? '?'}  ${r.agentStatus ?? r.status.toLowerCase()}  ${r.model ?? ''}  ` +
+              `$${(r.costUsd ?? 0).toFixed(4)}  ${r.startTime}`,
           );
         }
       }),

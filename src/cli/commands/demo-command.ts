@@ -24,7 +24,8 @@ export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description(
-      'Run a sample agent job end to end: start a dev server when none is reachable, a worker in-process, one run; print its result and UI link.',
+      'Run a sample agent job end to end: start a dev server when none is reachable, a worker in-process, ' +
+        'one run; print its result and UI link.',
     )
     .option('--port <port>', 'port of the local dev server to use or start', parsePort, 7233)
     .option('--ui-port <port>', 'Web UI port of that server (default: port + 1000)', parsePort)
@@ -44,7 +45,8 @@ export function registerDemoCommand(program: Command): void {
         out(`Listed by: temporal workflow list --address ${server.address} --query 'WorkflowId="${workflowId}"'`);
         if (server.origin.startsWith('started') && options.wait) {
           out(
-            'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in .temporal/dev.db).',
+            'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in ' +
+              '.temporal/dev.db).',
           );
           await new Promise<void>((resolve) => {
             process.once('SIGINT', resolve);
@@ -64,7 +66,10 @@ function describeServer(server: TemporalServer): string {
     case 'already-running':
       return `Temporal: using the server already running at ${server.address}`;
     case 'started-cli':
-      return `Temporal: started a dev server at ${server.address} (CLI ${server.cli?.path}, found via ${server.cli?.source})`;
+      return (
+        `Temporal: started a dev server at ${server.address} (CLI ${server.cli?.path}, found via ` +
+        `${server.cli?.source})`
+      );
     case 'started-download':
       return `Temporal: started a dev server at ${server.address} from the SDK's downloaded CLI`;
   }
@@ -139,7 +144,8 @@ async function runDemoAgent(
     const { runId } = await client.workflow.getHandle(workflowId).describe();
     out(`Workflow: ${workflowId} (run ${runId})`);
     out(
-      `Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ${result.finalText}`,
+      `Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ` +
+        `${result.finalText}`,
     );
     if (result.error) out(`Error: ${result.error.message}`);
     if (result.status !== 'completed') process.exitCode = 1;

@@ -25,7 +25,8 @@ export function registerDevServerCommand(program: Command): void {
       });
       const from = server.cli ? `CLI ${server.cli.path}` : "the SDK's downloaded CLI";
       process.stdout.write(
-        `Temporal dev server at ${server.address} (${from}, database ${dbFilename})\nWeb UI: ${server.uiUrl}\nPress Ctrl-C to stop.\n`,
+        `Temporal dev server at ${server.address} (${from}, database ${dbFilename})\nWeb UI: ` +
+          `${server.uiUrl}\nPress Ctrl-C to stop.\n`,
       );
       await waitForStopSignal();
       await server.stop();

@@ -21,7 +21,8 @@ export function registerWorkerCommand(program: Command): void {
       await checkSearchAttributes(settings);
       await runWorker(settings, () =>
         process.stdout.write(
-          `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}). Ctrl-C stops it.\n`,
+          `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ` +
+            `${settings.namespace}). Ctrl-C stops it.\n`,
         ),
       );
       process.stdout.write('Worker stopped.\n');

@@ -78,7 +78,8 @@ export const verifierResponseSchema = z
         code: 'custom',
         path: ['summary'],
         message:
-          'summary is required when allCompleted and userNeedsSatisfied are both true: it is the final answer to the user',
+          'summary is required when allCompleted and userNeedsSatisfied are both true: it is the final ' +
+          'answer to the user',
       });
     }
     if (!passed && !v.improvements?.some((i) => i.trim())) {

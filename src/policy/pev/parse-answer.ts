@@ -32,7 +32,8 @@ export function correctiveReask(role: PevRoleDefinition, problems: string[]): st
     `Your previous answer could not be used as a ${role.component} JSON object:`,
     ...problems.map((p) => `- ${p}`),
     '',
-    `Answer again with exactly one JSON object (no prose, no code fence) with "type": "component" and "component": "${role.component}", following this JSON Schema:`,
+    `Answer again with exactly one JSON object (no prose, no code fence) with "type": "component" and ` +
+      `"component": "${role.component}", following this JSON Schema:`,
     JSON.stringify(jsonSchemaOf(role)),
   ].join('\n');
 }

@@ -49,7 +49,8 @@ export function todoRecitation(todos: readonly PevTodo[], currentId?: string): s
   if (todos.length === 0) return '## Current plan\n(no tasks)';
   const lines = todos.map(
     (t) =>
-      `${STATUS_MARK[t.status] ?? '[ ]'} ${t.id} (priority ${t.priority}, ${t.status})${t.id === currentId ? ' <- current' : ''}: ${t.description}`,
+      `${STATUS_MARK[t.status] ?? '[ ]'} ${t.id} (priority ${t.priority}, ` +
+      `${t.status})${t.id === currentId ? ' <- current' : ''}: ${t.description}`,
   );
   return ['## Current plan', ...lines].join('\n');
 }
@@ -72,8 +73,10 @@ export function plannerTask(args: {
   if (args.improvements.length) {
     parts.push(results(args.todos), todoRecitation(args.todos));
     parts.push(
-      `## Improvements from the verifier (cycle ${args.cycle - 1})\n${args.improvements.map((i) => `- ${i}`).join('\n')}\n\n` +
-        'Plan the next cycle so that these improvements are addressed. Keep ids of tasks that are already completed and keep their status "completed"; give new tasks new ids.',
+      `## Improvements from the verifier (cycle ` +
+        `${args.cycle - 1})\n${args.improvements.map((i) => `- ${i}`).join('\n')}\n\n` +
+        'Plan the next cycle so that these improvements are addressed. Keep ids of tasks that are already ' +
+        'completed and keep their status "completed"; give new tasks new ids.',
     );
   }
   parts.push(`Planning round 1 of at most ${args.maxPlanningRounds}. Answer with the planner-response JSON object.`);
@@ -82,7 +85,10 @@ export function plannerTask(args: {
 
 /** The planner's user message asking for another round after `needsMorePlanning: true`. */
 export function plannerContinue(round: number, maxPlanningRounds: number): string {
-  return `Planning round ${round} of at most ${maxPlanningRounds}. Refine the plan; set needsMorePlanning to false once it is complete. Answer with the planner-response JSON object.`;
+  return (
+    `Planning round ${round} of at most ${maxPlanningRounds}. Refine the plan; set needsMorePlanning to ` +
+    `false once it is complete. Answer with the planner-response JSON object.`
+  );
 }
 
 /** The executor's user message for one round of one todo (the plan itself is recited at every turn). */
@@ -98,7 +104,8 @@ export function executorTask(args: {
       : `## Continue the current task: ${args.todo.id}\n${args.todo.description}`;
   return [
     head,
-    `Executor round ${args.round} of at most ${args.maxExecutorRounds} for this task. Check the conversation for results you already have before calling a tool. Finish with the executor-response JSON object.`,
+    `Executor round ${args.round} of at most ${args.maxExecutorRounds} for this task. Check the conversation ` +
+      `for results you already have before calling a tool. Finish with the executor-response JSON object.`,
   ].join('\n\n');
 }
 

@@ -83,7 +83,8 @@ function validate(json: unknown, source: string): z.output<typeof mcpConfigSchem
   const parsed = mcpConfigSchema.safeParse(json);
   if (!parsed.success) {
     throw new McpConfigError(
-      `${source} is not a valid mcpServers config (each server needs "command" for stdio or "url" for Streamable HTTP):\n${z.prettifyError(parsed.error)}`,
+      `${source} is not a valid mcpServers config (each server needs "command" for stdio or "url" for ` +
+        `Streamable HTTP):\n${z.prettifyError(parsed.error)}`,
     );
   }
   return parsed.data;

@@ -103,7 +103,8 @@ export class McpPool {
         await client.close().catch(() => undefined);
         const stderr = stderrTail();
         throw new McpConnectionError(
-          `Cannot connect to MCP server "${server.name}": ${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`,
+          `Cannot connect to MCP server "${server.name}": ` +
+            `${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`,
         );
       }
       return connection;

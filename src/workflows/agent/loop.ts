@@ -197,7 +197,8 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
       await closeUnanswered(
         ctx,
         out,
-        `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`,
+        `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ` +
+          `${state.config.limits.maxToolCallsPerTurn}.`,
       );
       return finish(ctx, 'max_tool_calls');
     }

@@ -54,7 +54,10 @@ function initialPevState(input: PevWorkflowInput): PevState {
   };
 }
 
-/** A follow-up (or steering too late to redirect anything) after the rounds ended is a new request: planning starts again. */
+/**
+ * A follow-up (or steering too late to redirect anything) after the rounds ended is a new request: planning starts
+ * again.
+ */
 async function takeFollowUps(pctx: PevContext): Promise<boolean> {
   const { state } = pctx.agent;
   const texts = [...state.steering, ...state.followUps].map((m) => m.text);

@@ -62,7 +62,8 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
         : {
             ok: false as const,
             problems: [
-              `the ${role.name} called tools (${turn.kind === 'tools_refused' ? turn.tools.join(', ') : ''}); it never calls tools`,
+              `the ${role.name} called tools ` +
+                `(${turn.kind === 'tools_refused' ? turn.tools.join(', ') : ''}); it never calls tools`,
             ],
           };
     if (parsed.ok) return { kind: 'valid', value: parsed.value };
@@ -133,7 +134,8 @@ function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], rea
 
 /**
  * Executor rounds on one todo. A round is one model turn: tool calls lead to the next round with
- * their results; a JSON answer is judged by the executor's flow control (`executorOutcome`); the round limit is the backstop.
+ * their results; a JSON answer is judged by the executor's flow control (`executorOutcome`); the round limit is the
+ * backstop.
  */
 async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome | undefined> {
   const { pev } = pctx;

@@ -134,7 +134,8 @@ function promptHashOf(pctx: PevContext, role: string): string {
   // A plain Error here would fail the workflow task and retry it forever; fail the run instead.
   if (!prepared)
     throw ApplicationFailure.nonRetryable(
-      `Role "${role}" has no prepared prompt; prepared roles: ${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`,
+      `Role "${role}" has no prepared prompt; prepared roles: ` +
+        `${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`,
       AGENT_FAILURE.pevRole,
     );
   return prepared.promptHash;
@@ -215,7 +216,8 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
     await closeUnanswered(
       ctx,
       out,
-      `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`,
+      `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ` +
+        `${state.config.limits.maxToolCallsPerTurn}.`,
     );
     return end(await finish(ctx, 'max_tool_calls'));
   }
