@@ -2,4 +2,4 @@
 export * from './canonical-json';
 export * from './duration';
 export * from './hash';
-export * from './types';
+export * from './type-helpers';

@@ -10,19 +10,19 @@ import { computeCost, lookupModel, splitModelSpec } from '../policy/model-regist
 import { type ModelSpec, type ResolvedModelInfo } from '../contracts/model-info';
 import { MessageAssembler } from './message-assembler';
 import { type StreamEvent } from '../contracts/stream-events';
-import { anthropicAdapter } from './anthropic/adapter';
+import { anthropicAdapter } from './anthropic/anthropic-adapter';
 import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './llm-config';
 import { classifyError, type ErrorContext } from './classify-error';
 import { configFailure, llmFailure } from './failures';
-import { openaiAdapter } from './openai/adapter';
-import type { CallContext, ProviderAdapter, ResolvedCall } from './types';
+import { openaiAdapter } from './openai/openai-adapter';
+import type { CallContext, ProviderAdapter, ResolvedCall } from './adapter-types';
 import { requestProblems } from './validate-request';
 
 export { classifyError, retryAfterFromHeaders } from './classify-error';
 export type { ErrorContext } from './classify-error';
 export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './llm-config';
 export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './llm-config';
-export type { CallContext } from './types';
+export type { CallContext } from './adapter-types';
 export type { LlmFailureDetails } from './failures';
 export { parseToolArguments } from './tool-arguments';
 export { requestProblems } from './validate-request';

@@ -19,4 +19,4 @@ export {
 } from './launcher';
 export { buildWorkflowBundle } from './workflow-bundle';
 export { freePort, isListening, parseAddress } from './ports';
-export { ensureSearchAttributes, missingSearchAttributes } from './search-attributes';
+export { ensureSearchAttributes, missingSearchAttributes } from './search-attribute-registration';

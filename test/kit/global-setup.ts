@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { findTemporalCli } from '../../src/server/find-cli';
-import { ensureSearchAttributes } from '../../src/server/search-attributes';
+import { ensureSearchAttributes } from '../../src/server/search-attribute-registration';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';

@@ -4,7 +4,7 @@ import { createActivities } from '../../activities';
 import { AgentClient } from '../../client';
 import { connectionSettingsFromEnv, connectClient } from '../../connection/connection-settings';
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
-import { ensureSearchAttributes } from '../../server/search-attributes';
+import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';

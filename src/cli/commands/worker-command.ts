@@ -5,7 +5,7 @@ import {
   type ConnectionSettings,
 } from '../../connection/connection-settings';
 import { SetupError } from '../../connection/setup-error';
-import { ensureSearchAttributes } from '../../server/search-attributes';
+import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, runWorker } from '../../worker/create-worker';
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */

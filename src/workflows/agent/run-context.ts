@@ -1,5 +1,5 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
-import type { DistributiveOmit } from '../../common/types';
+import type { DistributiveOmit } from '../../common/type-helpers';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
 import { pushEvent } from '../../policy/event-log';

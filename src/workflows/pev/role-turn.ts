@@ -4,7 +4,7 @@
  * structured output, then the tool phase with tool-call dedupe in front of it.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import type { DistributiveOmit } from '../../common/types';
+import type { DistributiveOmit } from '../../common/type-helpers';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
 import { initialResolverState } from '../../policy/resolver';

@@ -6,8 +6,8 @@ import { assembleMessage } from '../message-assembler';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
 import { LLM_FAILURE } from '../../contracts/failure-types';
-import type { ProviderAdapter, ResolvedCall } from '../types';
-import { toAnthropicParams } from './request';
+import type { ProviderAdapter, ResolvedCall } from '../adapter-types';
+import { toAnthropicParams } from './anthropic-request';
 
 function client(call: ResolvedCall): Anthropic {
   return new Anthropic({

@@ -6,8 +6,8 @@ import { assembleMessage } from '../message-assembler';
 import { type StreamEvent } from '../../contracts/stream-events';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
-import type { ProviderAdapter, ResolvedCall } from '../types';
-import { toOpenAIParams } from './request';
+import type { ProviderAdapter, ResolvedCall } from '../adapter-types';
+import { toOpenAIParams } from './openai-request';
 
 function client(call: ResolvedCall): OpenAI {
   return new OpenAI({
