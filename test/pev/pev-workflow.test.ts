@@ -101,12 +101,12 @@ describe('planner → executor → verifier on a real server, replaying every wo
         (e) => `${e.cycle}:${e.type}${'reason' in e ? `:${e.reason}` : ''}${'passed' in e ? `:${e.passed}` : ''}`,
       ),
     ).toEqual([
-      '1:planningEnded:planned',
-      '1:todoEnded:taskCompleted',
-      '1:todoEnded:nextAction',
+      '1:planning_ended:planned',
+      '1:todo_ended:task_completed',
+      '1:todo_ended:next_action',
       '1:verified:false',
-      '2:planningEnded:planned',
-      '2:todoEnded:todoStatus',
+      '2:planning_ended:planned',
+      '2:todo_ended:todo_status',
       '2:verified:true',
     ]);
     expect(fx.calls).toEqual(['add:2+3', 'write_note:sum 5', 'add:5+10']);
