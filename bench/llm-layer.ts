@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     messages.push(message);
     for (const c of toolCallsOf(message)) {
       messages.push({
-        role: 'toolResult',
+        role: 'tool_result',
         toolCallId: c.id,
         toolName: c.name,
         content: [{ type: 'text', text: 't'.repeat(4096) }],

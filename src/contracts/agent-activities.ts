@@ -53,8 +53,8 @@ export interface ModelCallOutput {
 /** A message that originates in the workflow, written to the log by `appendMessages`. */
 export type MessageDraft =
   | { kind: 'user'; text: string }
-  | { kind: 'toolResult'; toolCallId: string; toolName: string; text: string; isError: boolean }
-  | { kind: 'contextNote' | 'systemEvent' | 'toolLog'; text: string };
+  | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
+  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string };
 
 export interface AppendMessagesInput {
   conversationId: string;

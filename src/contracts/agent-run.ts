@@ -17,9 +17,9 @@ import type { ResolverPolicy, ResolverState } from './model-resolution';
  * the last three are kept in the conversation log only.
  */
 export type AgentMessageKind =
-  'user' | 'assistant' | 'toolResult' | 'summary' | 'contextNote' | 'systemEvent' | 'toolLog';
+  'user' | 'assistant' | 'tool_result' | 'summary' | 'context_note' | 'system_event' | 'tool_log';
 
-export const MODEL_VISIBLE_KINDS: readonly AgentMessageKind[] = ['user', 'assistant', 'toolResult', 'summary'];
+export const MODEL_VISIBLE_KINDS: readonly AgentMessageKind[] = ['user', 'assistant', 'tool_result', 'summary'];
 
 /** What the workflow keeps of one message. */
 export interface MessageMeta {

@@ -20,7 +20,7 @@ export interface ThinkingBlock {
 }
 
 export interface ToolCallBlock {
-  type: 'toolCall';
+  type: 'tool_call';
   /** Provider-neutral id; adapters map it to each provider's id format. */
   id: string;
   name: string;
@@ -51,7 +51,7 @@ export interface UserMessage {
 }
 
 export interface ToolResultMessage {
-  role: 'toolResult';
+  role: 'tool_result';
   toolCallId: string;
   toolName: string;
   content: (TextBlock | ImageBlock)[];
@@ -77,10 +77,10 @@ export interface Cost {
 /** Normalized stop reasons. `raw` on the message keeps the provider's own value. */
 export type StopReason =
   | 'stop' // natural end of turn
-  | 'toolUse' // the model asked for tool calls
+  | 'tool_use' // the model asked for tool calls
   | 'length' // cut by max tokens
-  | 'stopSequence'
-  | 'contentFilter'
+  | 'stop_sequence'
+  | 'content_filter'
   | 'refusal'
   | 'error'
   | 'aborted';
@@ -109,7 +109,7 @@ export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: st
 export type ResponseFormat =
   | { type: 'text' }
   | { type: 'json' }
-  | { type: 'jsonSchema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
 
 /** A tool as the model sees it. */
 export interface ToolSpec {
@@ -168,7 +168,7 @@ export const totalTokens = (u: Usage): number =>
   u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
 
 export const toolCallsOf = (m: AssistantMessage): ToolCallBlock[] =>
-  m.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
+  m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
 
 export const textOf = (m: AssistantMessage | UserMessage | ToolResultMessage): string =>
   typeof m.content === 'string'

@@ -26,7 +26,7 @@ export interface PevOptions {
   limits?: Partial<PevLimits>;
   /** Worker-side directory with `<role>.md` business context and optional `core/<role>.md` overrides. */
   promptsDir?: string;
-  /** Ask providers for schema-constrained JSON (`responseFormat: jsonSchema`). Default true. */
+  /** Ask providers for schema-constrained JSON (`responseFormat` of type `json_schema`). Default true. */
   structuredOutput?: boolean;
   /**
    * Wait for the caller to approve each plan ({@link decidePlanUpdate}) before executing it

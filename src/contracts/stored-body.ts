@@ -8,7 +8,7 @@ export type StoredBody =
   | AssistantMessage
   | ToolResultMessage
   | { role: 'summary'; text: string; timestamp: number }
-  | { role: 'contextNote' | 'systemEvent' | 'toolLog'; text: string; timestamp: number };
+  | { role: 'context_note' | 'system_event' | 'tool_log'; text: string; timestamp: number };
 
 export interface LoggedBody {
   kind: AgentMessageKind;

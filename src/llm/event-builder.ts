@@ -11,7 +11,7 @@ import { markTruncated, toolCallFromRaw } from './tool-arguments';
 type OpenBlock =
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
-  | { kind: 'toolCall'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
+  | { kind: 'tool_call'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
 
 export interface BuilderStart {
   provider: string;
@@ -83,14 +83,14 @@ export class EventBuilder {
   toolCallStart(key: string, id: string, name: string): StreamEvent[] {
     const existing = this.open.get(key);
     if (existing) return [];
-    const block: OpenBlock = { kind: 'toolCall', index: this.nextIndex++, id, name, raw: '' };
+    const block: OpenBlock = { kind: 'tool_call', index: this.nextIndex++, id, name, raw: '' };
     this.open.set(key, block);
     return [{ type: 'tool_call_start', index: block.index, id, name }];
   }
 
   toolCallDelta(key: string, delta: string): StreamEvent[] {
     const block = this.open.get(key);
-    if (!block || block.kind !== 'toolCall' || delta === '') return [];
+    if (!block || block.kind !== 'tool_call' || delta === '') return [];
     block.raw += delta;
     return [{ type: 'tool_call_delta', index: block.index, delta }];
   }
@@ -98,7 +98,7 @@ export class EventBuilder {
   /** Provider data that must travel with the call (see `ToolCallBlock.providerExtras`). */
   toolCallExtras(key: string, extras: Record<string, unknown>): void {
     const block = this.open.get(key);
-    if (block?.kind === 'toolCall') block.extras = { ...block.extras, ...extras };
+    if (block?.kind === 'tool_call') block.extras = { ...block.extras, ...extras };
   }
 
   /** Ends one block. Text and thinking end now; tool calls end at `finish`. */
@@ -115,7 +115,7 @@ export class EventBuilder {
         if (block.redacted) event.redacted = true;
         return [event];
       }
-      case 'toolCall': {
+      case 'tool_call': {
         const call = toolCallFromRaw(block.id, block.name, block.raw);
         if (block.extras) call.providerExtras = block.extras;
         this.pendingToolCalls.push({ index: block.index, call, raw: block.raw });

@@ -32,7 +32,7 @@ export function requestProblems(request: ModelRequest): string[] {
   let open: string[] = [];
   let openAt = -1;
   request.messages.forEach((message, i) => {
-    if (message.role === 'toolResult') {
+    if (message.role === 'tool_result') {
       if (!open.includes(message.toolCallId)) {
         problems.push(
           `messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant ` +
@@ -46,7 +46,7 @@ export function requestProblems(request: ModelRequest): string[] {
       problems.push(`messages[${openAt}]: tool calls ${open.join(', ')} have no result before messages[${i}]`);
     open = [];
     if (message.role === 'assistant') {
-      open = message.content.flatMap((b) => (b.type === 'toolCall' ? [b.id] : []));
+      open = message.content.flatMap((b) => (b.type === 'tool_call' ? [b.id] : []));
       openAt = i;
     }
   });

@@ -5,6 +5,7 @@
  */
 import type { ContextPolicy, MessageMeta } from '../contracts/agent-run';
 import { MODEL_VISIBLE_KINDS } from '../contracts/agent-run';
+import { kindOf } from './legacy-values';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_THRESHOLD_RATIO = 0.8;
@@ -15,7 +16,7 @@ export const defaultContextPolicy = (): ContextPolicy => ({
   keepRecentRatio: DEFAULT_KEEP_RECENT_RATIO,
 });
 
-const visible = (m: MessageMeta): boolean => MODEL_VISIBLE_KINDS.includes(m.kind);
+const visible = (m: MessageMeta): boolean => MODEL_VISIBLE_KINDS.includes(kindOf(m));
 
 /** Estimated tokens of what the model sees: summary, visible messages, and fixed overhead (system prompt, tools). */
 export function contextTokens(messages: readonly MessageMeta[], summaryTokens: number, overheadTokens: number): number {

@@ -29,7 +29,7 @@ export function toProviderMessages(
   for (const { kind, body } of entries) {
     if (kind === 'user' && body.role === 'user') out.push(body);
     else if (kind === 'assistant' && body.role === 'assistant') out.push(handOver(body, provider));
-    else if (kind === 'toolResult' && body.role === 'toolResult') out.push(body);
+    else if (kind === 'tool_result' && body.role === 'tool_result') out.push(body);
     else if (kind === 'summary' && body.role === 'summary') out.push(summaryMessage(body.text, body.timestamp));
   }
   return out;

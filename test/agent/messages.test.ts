@@ -92,7 +92,7 @@ describe('steering, follow-ups, stop and cancellation', () => {
     expect(res).toMatchObject({ status: 'stopped', stopReason: 'stopped', turns: 1 });
     expect(fx.calls).toEqual(['slow_step:A']);
     const kinds = state.messages.map((m) => m.kind);
-    expect(kinds).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
+    expect(kinds).toEqual(['user', 'assistant', 'tool_result', 'tool_result']);
     const callIds = state.messages[1].toolCallIds;
     expect(state.messages.slice(2).map((m) => m.toolCallId)).toEqual(callIds);
     expect(state.messages[3].isError).toBe(true);

@@ -164,13 +164,13 @@ describe('token estimates', () => {
       role: 'assistant',
       content: [
         { type: 'text', text: 'abcd'.repeat(10) },
-        { type: 'toolCall', id: 'x'.repeat(400), name: 'add', arguments: { a: 1 } },
+        { type: 'tool_call', id: 'x'.repeat(400), name: 'add', arguments: { a: 1 } },
       ],
       provider: 'anthropic',
       model: 'm',
       usage: emptyUsage(),
       cost: emptyCost(),
-      stopReason: 'toolUse',
+      stopReason: 'tool_use',
       timestamp: 0,
     };
     expect(estimateBodyTokens(m)).toBe(4 + 10 + 1 + Math.ceil('{"a":1}'.length / 4));
@@ -193,8 +193,8 @@ describe('context plan', () => {
   const log = [
     meta(0, 'user', 100),
     meta(1, 'assistant', 500, { toolCallIds: ['a', 'b'] }),
-    meta(2, 'toolResult', 500, { toolCallId: 'a' }),
-    meta(3, 'toolResult', 500, { toolCallId: 'b' }),
+    meta(2, 'tool_result', 500, { toolCallId: 'a' }),
+    meta(3, 'tool_result', 500, { toolCallId: 'b' }),
     meta(4, 'assistant', 100),
     meta(5, 'user', 100),
   ];
@@ -212,7 +212,7 @@ describe('context plan', () => {
   });
 
   it('ignores kinds the model never sees', () => {
-    const notes = [meta(0, 'user', 10), meta(1, 'contextNote', 5000), meta(2, 'toolLog', 5000)];
+    const notes = [meta(0, 'user', 10), meta(1, 'context_note', 5000), meta(2, 'tool_log', 5000)];
     expect(planCompaction(notes, 0, 0, { thresholdRatio: 0.8, keepRecentRatio: 0.3 }, 1000)).toBeUndefined();
   });
 });
@@ -235,9 +235,9 @@ describe('conversion to the provider view', () => {
   it('drops app-only kinds, turns summaries into user messages and hands over signed reasoning only to its provider', () => {
     const logged: LoggedBody[] = [
       { kind: 'user', body: { role: 'user', content: 'hi', timestamp: 0 } },
-      { kind: 'contextNote', body: { role: 'contextNote', text: 'switched queue', timestamp: 0 } },
+      { kind: 'context_note', body: { role: 'context_note', text: 'switched queue', timestamp: 0 } },
       { kind: 'assistant', body: assistant('anthropic') },
-      { kind: 'toolLog', body: { role: 'toolLog', text: 'ran', timestamp: 0 } },
+      { kind: 'tool_log', body: { role: 'tool_log', text: 'ran', timestamp: 0 } },
     ];
     const same = toProviderMessages(logged, 'anthropic', { text: 'earlier', timestamp: 0 });
     expect(same.map((m) => m.role)).toEqual(['user', 'user', 'assistant']);

@@ -41,7 +41,7 @@ describe('file content store', () => {
   it('keeps entries written concurrently and out of order, a rewrite at a position wins', async () => {
     const hashes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.put({ n: i })));
     await Promise.all(
-      hashes.map((hash, seq) => store.writeEntries('conv', [{ seq: 19 - seq, kind: 'toolResult', hash }])),
+      hashes.map((hash, seq) => store.writeEntries('conv', [{ seq: 19 - seq, kind: 'tool_result', hash }])),
     );
     await store.writeEntries('conv', [{ seq: 5, kind: 'assistant', hash: hashes[0] }]);
     const entries = await store.readEntries('conv', 0, 20);

@@ -23,7 +23,7 @@ const events: AgentEvent[] = [
     type: 'turn_end',
     model: PRIMARY,
     provider: 'anthropic',
-    stopReason: 'toolUse',
+    stopReason: 'tool_use',
     toolCalls: 2,
     usage,
     at: 1_400,
@@ -77,7 +77,7 @@ describe('trace statistics', () => {
   it('group the kept events into steps, one a turn', () => {
     const steps = traceSteps(events);
     expect(steps.map((s) => [s.turn, s.modelMs, s.stopReason, s.tools.map((t) => t.tool)])).toEqual([
-      [1, 400, 'toolUse', ['add', 'constructor', 'add']],
+      [1, 400, 'tool_use', ['add', 'constructor', 'add']],
       [2, 400, 'stop', []],
     ]);
     expect(steps[0].notes).toEqual([`${PRIMARY} failed: LlmOverloaded`, 'steered']);

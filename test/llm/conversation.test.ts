@@ -75,7 +75,7 @@ describe('one conversation through every adapter', () => {
         expect(fake.requests.every((r) => r.stream === (mode === 'stream'))).toBe(true);
         const [first, second, third] = turns;
         expect(first.content).toEqual([{ type: 'text', text: 'Hello! What should I look at?' }]);
-        expect(second.stopReason).toBe('toolUse');
+        expect(second.stopReason).toBe('tool_use');
         expect(toolCallsOf(second).map((c) => [c.name, c.arguments, c.malformed])).toEqual([
           ['read_file', { path: 'README.md' }, undefined],
           ['list_dir', { path: 'src', depth: 2 }, undefined],
@@ -112,7 +112,7 @@ describe('stream events', () => {
       reply.blocks([
         { type: 'thinking', thinking: 'The user wants the file; I should read it.' },
         { type: 'text', text: 'Reading it now, one moment please.' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'docs/a-long-file-name.md' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'docs/a-long-file-name.md' } },
       ]),
     );
     const events: StreamEvent[] = [];

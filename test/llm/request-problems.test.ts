@@ -6,12 +6,12 @@ import { configFor, toolResult, TOOLS, user } from './support';
 
 const assistantCalling = (...ids: string[]): AssistantMessage => ({
   role: 'assistant',
-  content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 'read_file', arguments: {} })),
+  content: ids.map((id) => ({ type: 'tool_call' as const, id, name: 'read_file', arguments: {} })),
   provider: 'anthropic',
   model: 'claude-sonnet-4-6',
   usage: emptyUsage(),
   cost: emptyCost(),
-  stopReason: 'toolUse',
+  stopReason: 'tool_use',
   timestamp: 1,
 });
 

@@ -229,7 +229,7 @@ describe('prompts and agent types', () => {
       value: { approved: true },
     });
     expect(responseFormatOf(reviewer)).toMatchObject({
-      type: 'jsonSchema',
+      type: 'json_schema',
       name: 'reviewer-response',
       schema: { required: ['type', 'component', 'approved'] },
     });

@@ -92,7 +92,7 @@ describe('prepared prompts', () => {
     expect(planner.systemPrompt).toContain('Workspace assistant: planning');
     expect(planner.systemPrompt!.length).toBe(prepared.roles.planner!.systemPromptChars);
     expect(planner.responseFormat).toMatchObject({
-      type: 'jsonSchema',
+      type: 'json_schema',
       name: 'planner-response',
       schema: { required: expect.arrayContaining(['todos']) },
     });

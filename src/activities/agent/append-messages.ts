@@ -10,9 +10,9 @@ function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
   switch (draft.kind) {
     case 'user':
       return { role: 'user', content: draft.text, timestamp };
-    case 'toolResult':
+    case 'tool_result':
       return {
-        role: 'toolResult',
+        role: 'tool_result',
         toolCallId: draft.toolCallId,
         toolName: draft.toolName,
         content: [{ type: 'text', text: draft.text }],
@@ -33,7 +33,7 @@ export async function storeBody(
 ): Promise<{ meta: MessageMeta; entry: LogEntry }> {
   const hash = await fromStore(() => store.put(body));
   const meta: MessageMeta = { seq, kind, hash, tokens: estimateBodyTokens(body) };
-  if (body.role === 'toolResult') {
+  if (body.role === 'tool_result') {
     meta.toolCallId = body.toolCallId;
     meta.isError = body.isError;
   }

@@ -2,6 +2,7 @@
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Message, ProviderId } from '../../contracts/message-model';
+import { currentBody, kindOf } from '../../policy/legacy-values';
 import { toProviderMessages } from '../../policy/provider-view';
 import { type LoggedBody, type StoredBody } from '../../contracts/stored-body';
 import type { ConversationView } from '../../contracts/agent-run';
@@ -28,7 +29,7 @@ export async function readLogged(
   return fromStore(async () => {
     const entries = await store.readEntries(conversationId, fromSeq, toSeq);
     const bodies = await Promise.all(entries.map((e) => store.get<StoredBody>(e.hash)));
-    return entries.map((e, i) => ({ kind: e.kind, body: bodies[i] }));
+    return entries.map((e, i) => ({ kind: kindOf(e), body: currentBody(bodies[i]) }));
   });
 }
 

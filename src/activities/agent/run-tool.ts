@@ -42,8 +42,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       });
       const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
-      const { meta, entry } = await storeBody(store, input.seq, 'toolResult', {
-        role: 'toolResult',
+      const { meta, entry } = await storeBody(store, input.seq, 'tool_result', {
+        role: 'tool_result',
         toolCallId: input.toolCallId,
         toolName: input.name,
         content: [{ type: 'text', text }],

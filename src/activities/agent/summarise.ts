@@ -24,10 +24,10 @@ export function transcriptOf(logged: readonly LoggedBody[]): string {
       const text = textOf(body);
       if (text) lines.push(`ASSISTANT: ${text}`);
       for (const block of body.content) {
-        if (block.type === 'toolCall')
+        if (block.type === 'tool_call')
           lines.push(`ASSISTANT called ${block.name}(${JSON.stringify(block.arguments)}) [${block.id}]`);
       }
-    } else if (body.role === 'toolResult') {
+    } else if (body.role === 'tool_result') {
       const text = textOf(body);
       const cut = text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} …[cut]` : text;
       lines.push(`TOOL ${body.toolName} [${body.toolCallId}]${body.isError ? ' ERROR' : ''}: ${cut}`);

@@ -22,10 +22,10 @@ function client(call: ResolvedCall): Anthropic {
 const STOP_REASONS: Record<string, StopReason> = {
   end_turn: 'stop',
   pause_turn: 'stop',
-  tool_use: 'toolUse',
+  tool_use: 'tool_use',
   max_tokens: 'length',
   model_context_window_exceeded: 'length',
-  stop_sequence: 'stopSequence',
+  stop_sequence: 'stop_sequence',
   refusal: 'refusal',
 };
 

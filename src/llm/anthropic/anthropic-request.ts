@@ -101,7 +101,7 @@ export function toAnthropicMessages(messages: Message[], providerId: string, mod
       const content =
         typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
       push('user', content.flatMap(userBlock));
-    } else if (message.role === 'toolResult') {
+    } else if (message.role === 'tool_result') {
       push('user', [
         {
           type: 'tool_result',

@@ -24,16 +24,16 @@ function client(call: ResolvedCall): OpenAI {
 const STOP_REASONS: Record<string, StopReason> = {
   stop: 'stop',
   length: 'length',
-  tool_calls: 'toolUse',
-  function_call: 'toolUse',
-  content_filter: 'contentFilter',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  content_filter: 'content_filter',
 };
 
 /** Some compatible servers end a tool-calling turn with `stop`; the calls decide. */
 function stopReason(raw: string | null | undefined, hasToolCalls: boolean, refused: boolean): StopReason {
   if (refused) return 'refusal';
   const mapped = raw ? (STOP_REASONS[raw] ?? 'stop') : 'stop';
-  return mapped === 'stop' && hasToolCalls ? 'toolUse' : mapped;
+  return mapped === 'stop' && hasToolCalls ? 'tool_use' : mapped;
 }
 
 /** OpenAI counts cached tokens inside `prompt_tokens`; the neutral model counts them apart. */

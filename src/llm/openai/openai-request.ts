@@ -100,11 +100,11 @@ export function toOpenAIMessages(messages: Message[], providerId: string, model:
     pendingImages = [];
   };
   for (const message of messages) {
-    if (message.role !== 'toolResult') flushImages();
+    if (message.role !== 'tool_result') flushImages();
     if (message.role === 'user') {
       if (typeof message.content === 'string') out.push({ role: 'user', content: message.content });
       else out.push({ role: 'user', content: message.content.map(userPart) });
-    } else if (message.role === 'toolResult') {
+    } else if (message.role === 'tool_result') {
       const text = message.content.map((b) => (b.type === 'text' ? b.text : '(image attached below)')).join('\n');
       pendingImages.push(...message.content.filter((b): b is ImageBlock => b.type === 'image').map(userPart));
       out.push({ role: 'tool', tool_call_id: toOpenAIToolId(message.toolCallId), content: text });
@@ -115,7 +115,7 @@ export function toOpenAIMessages(messages: Message[], providerId: string, model:
         .join('');
       const sameModel = providerId !== 'openai' && message.provider === providerId && message.model === model;
       const toolCalls = message.content.flatMap((b): ToolCallParam[] => {
-        if (b.type !== 'toolCall') return [];
+        if (b.type !== 'tool_call') return [];
         const call: ToolCallParam = {
           id: toOpenAIToolId(b.id),
           type: 'function',

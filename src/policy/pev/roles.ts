@@ -76,7 +76,7 @@ export function jsonSchemaOf(role: PevRoleDefinition): Record<string, unknown> {
 /** The `responseFormat` call option asking the provider for a role's JSON answer. */
 export function responseFormatOf(role: PevRoleDefinition): ResponseFormat {
   return {
-    type: 'jsonSchema',
+    type: 'json_schema',
     name: role.component.replace(/[^a-zA-Z0-9_-]/g, '_'),
     schema: jsonSchemaOf(role),
     strict: false,

@@ -42,7 +42,7 @@ function blockJson(block: PreparedReply['blocks'][number]): Record<string, unkno
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
     case 'redactedThinking':
       return { type: 'redacted_thinking', data: block.data };
-    case 'toolCall':
+    case 'tool_call':
       return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
   }
 }
@@ -108,7 +108,7 @@ export function anthropicEvents(reply: PreparedReply, id: string, model: string)
           ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data: block.data } }),
         );
         break;
-      case 'toolCall':
+      case 'tool_call':
         events.push(
           ev('content_block_start', {
             index,

@@ -42,15 +42,15 @@ function usageJson(reply: PreparedReply): Record<string, unknown> {
 function parts(reply: PreparedReply): {
   text: string;
   reasoning: string;
-  calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[];
+  calls: Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>[];
 } {
   let text = '';
   let reasoning = '';
-  const calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[] = [];
+  const calls: Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>[] = [];
   for (const b of reply.blocks) {
     if (b.type === 'text') text += b.text;
     else if (b.type === 'thinking') reasoning += b.thinking;
-    else if (b.type === 'toolCall') calls.push(b);
+    else if (b.type === 'tool_call') calls.push(b);
   }
   return { text, reasoning, calls };
 }

@@ -224,11 +224,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
     });
     for (const b of reply.blocks) {
-      if (!anthropic && b.type === 'toolCall' && b.thoughtSignature)
+      if (!anthropic && b.type === 'tool_call' && b.thoughtSignature)
         thoughtSignatures.set(`${record.prefix}\n${b.id}`, b.thoughtSignature);
     }
     if (!anthropic && reply.blocks.some((b) => b.type === 'thinking')) {
-      for (const b of reply.blocks) if (b.type === 'toolCall') reasoningCalls.add(`${record.prefix}\n${b.id}`);
+      for (const b of reply.blocks) if (b.type === 'tool_call') reasoningCalls.add(`${record.prefix}\n${b.id}`);
     }
     const model = String(record.body.model);
     const id = anthropic ? `msg_fake_${record.seq}` : `chatcmpl-fake-${record.seq}`;

@@ -217,6 +217,6 @@ export async function closeUnanswered(
   if (out.toolCalls.length === 0) return;
   await appendDrafts(
     ctx,
-    out.toolCalls.map((c) => ({ kind: 'toolResult', toolCallId: c.id, toolName: c.name, text, isError: true })),
+    out.toolCalls.map((c) => ({ kind: 'tool_result', toolCallId: c.id, toolName: c.name, text, isError: true })),
   );
 }

@@ -72,7 +72,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
     emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });
     return {
       draft: {
-        kind: 'toolResult',
+        kind: 'tool_result',
         toolCallId: p.call.id,
         toolName: tool.name,
         text: failureText(tool.name, err, timeoutMs),
@@ -127,7 +127,7 @@ async function record(
 async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string): Promise<string[]> {
   const drafts = rest.map((p) => ({
     seq: p.seq,
-    draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft,
+    draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft,
   }));
   for (const p of rest) {
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
@@ -188,7 +188,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
           {
             seq: p.seq,
             draft: {
-              kind: 'toolResult',
+              kind: 'tool_result',
               toolCallId: p.call.id,
               toolName: p.call.name,
               text: p.result.text,
@@ -202,7 +202,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
           {
             seq: p.seq,
             draft: {
-              kind: 'toolResult',
+              kind: 'tool_result',
               toolCallId: p.call.id,
               toolName: p.call.name,
               text: SKIPPED_BY_STOP,

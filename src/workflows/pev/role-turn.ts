@@ -4,6 +4,7 @@
  * structured output, then the tool phase with tool-call dedupe in front of it.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
+import { kindOf } from '../../policy/legacy-values';
 import type { DistributiveOmit } from '../../common/type-helpers';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
@@ -120,7 +121,7 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
     if (call.malformed) continue;
     // A result of arguments the approver edited does not belong to the arguments the model wrote.
     if (state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined)) continue;
-    const meta = state.messages.find((m) => m.kind === 'toolResult' && m.toolCallId === call.id);
+    const meta = state.messages.find((m) => kindOf(m) === 'tool_result' && m.toolCallId === call.id);
     if (meta && !meta.isError)
       pctx.pev.ledger = recordToolResult(pctx.pev.ledger, call, { resultHash: meta.hash, isError: false });
   }
