@@ -175,7 +175,7 @@ describe('watching a run', () => {
         /^\[turn 1\] calling anthropic\/claude-sonnet-4-6$/,
         /^Stepping first\.$/,
         /^\(slow_step arguments\) \{"label":"C"\}$/,
-        /^\[turn 1\] anthropic\/claude-sonnet-4-6 answered \(toolUse\): 1 tool call, \d+ in \/ \d+ out tokens$/,
+        /^\[turn 1\] anthropic\/claude-sonnet-4-6 answered \(tool_use\): 1 tool call, \d+ in \/ \d+ out tokens$/,
         /^\[turn 1\] tool slow_step \(toolu_cw\) ran in \d+ ms$/,
         /^\[turn 2\] calling/,
         /^It is done\.$/,

@@ -139,3 +139,31 @@ export const reply = {
   reset: (delayMs?: number): FakeReset => ({ kind: 'reset', delayMs }),
   hang: (): FakeHang => ({ kind: 'hang' }),
 };
+
+/** Options of `startFakeProvider`. */
+export interface FakeProviderOptions {
+  /** Defaults to an ephemeral port. */
+  port?: number;
+  /** When set, only this API key is accepted (others get 401); otherwise any non-empty key is. */
+  apiKey?: string;
+}
+
+export interface FakeProvider {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Base URL for the Anthropic SDK (`baseURL`); `prefix` stands in for another provider, e.g. `/minimax`. */
+  anthropicBaseUrl: (prefix?: string) => string;
+  /** Base URL for the OpenAI SDK (`baseURL`), ending in `/v1`. */
+  openaiBaseUrl: (prefix?: string) => string;
+  /** Queues steps; each request takes the next one. */
+  script: (...steps: FakeStep[]) => void;
+  /** Answers requests when the queue is empty; `undefined` removes it. */
+  respond: (responder: FakeResponder | undefined) => void;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Steps still queued. */
+  pending: () => number;
+  /** Clears queue, responder and recorded requests. */
+  reset: () => void;
+  close: () => Promise<void>;
+}

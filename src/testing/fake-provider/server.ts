@@ -18,34 +18,16 @@ import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } fr
 import { validateOpenAIRequest } from './openai-validate';
 import { bearer, readBody, sendJson, sendSse, sseHeaders, sseText } from './http-io';
 import { prepareReply } from './prepare';
-import type { FakeApi, FakeError, FakeReply, FakeResponder, FakeStep, RecordedRequest } from './script';
-
-export interface FakeProviderOptions {
-  /** Defaults to an ephemeral port. */
-  port?: number;
-  /** When set, only this API key is accepted (others get 401); otherwise any non-empty key is. */
-  apiKey?: string;
-}
-
-export interface FakeProvider {
-  /** `http://127.0.0.1:<port>` */
-  url: string;
-  /** Base URL for the Anthropic SDK (`baseURL`); `prefix` stands in for another provider, e.g. `/minimax`. */
-  anthropicBaseUrl: (prefix?: string) => string;
-  /** Base URL for the OpenAI SDK (`baseURL`), ending in `/v1`. */
-  openaiBaseUrl: (prefix?: string) => string;
-  /** Queues steps; each request takes the next one. */
-  script: (...steps: FakeStep[]) => void;
-  /** Answers requests when the queue is empty; `undefined` removes it. */
-  respond: (responder: FakeResponder | undefined) => void;
-  /** Every request received, in order. */
-  readonly requests: RecordedRequest[];
-  /** Steps still queued. */
-  pending: () => number;
-  /** Clears queue, responder and recorded requests. */
-  reset: () => void;
-  close: () => Promise<void>;
-}
+import type {
+  FakeApi,
+  FakeError,
+  FakeProvider,
+  FakeProviderOptions,
+  FakeReply,
+  FakeResponder,
+  FakeStep,
+  RecordedRequest,
+} from './script';
 
 const ANTHROPIC_PATH = /^(.*)\/v1\/messages$/;
 const OPENAI_PATH = /^(.*?)(?:\/v1)?\/chat\/completions$/;
