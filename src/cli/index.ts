@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommands } from './commands/agent';
+import { registerCodecServerCommand } from './commands/codec-server';
 import { registerDemoCommand } from './commands/demo';
 import { registerDevServerCommand } from './commands/dev-server';
 import { registerWorkerCommand } from './commands/worker';
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
   registerDevServerCommand(program);
   registerWorkerCommand(program);
   registerDemoCommand(program);
+  registerCodecServerCommand(program);
   registerAgentCommands(program);
   return program;
 }
