@@ -2,7 +2,8 @@
  * Content-store references inside a payload's JSON, and their expansion. Workflow histories hold
  * references, not bodies: a message's `{seq, kind, hash, …}` metadata, and named hash fields such
  * as a conversation view's `summaryHash`. Expanding puts each body beside its reference (`body`
- * beside a message's `hash`, `summaryBody` beside `summaryHash`, …) and leaves the reference as it was.
+ * beside a message's `hash`, `summaryBody` beside `summaryHash`, …) and leaves the reference as it
+ * was. The body goes first in its object, so a one-line preview (the Web UI's timeline) shows text.
  */
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -18,6 +19,8 @@ export type BodyLookup = (hash: string) => Promise<BodyLookupResult>;
 /** One place a body goes: `target[key]`, with `target[key + 'Missing']` when it cannot be read. */
 interface Slot {
   target: Record<string, unknown>;
+  /** The reference field (`hash`, `summaryHash`, …). */
+  field: string;
   key: string;
   hash: string;
 }
@@ -35,7 +38,7 @@ function slotFor(target: Record<string, unknown>, field: string): Slot | undefin
   const hash = target[field];
   const key = bodyKeyOf(field);
   if (typeof hash !== 'string' || !HASH.test(hash) || key in target || `${key}Missing` in target) return undefined;
-  return { target, key, hash };
+  return { target, field, key, hash };
 }
 
 /** Every reference in `root`, in document order (walked without recursion, so any depth is safe). */
@@ -87,12 +90,27 @@ export async function expandReferences(
       i < max ? lookup(slot.hash) : { missing: `not expanded: more than ${max} references in one payload` },
     ),
   );
+  const added = new Map<Record<string, unknown>, Map<string, [string, unknown]>>();
   slots.forEach((slot, i) => {
     const result = results[i];
-    if ('body' in result) slot.target[slot.key] = result.body;
-    else slot.target[`${slot.key}Missing`] = result.missing;
+    const entry: [string, unknown] =
+      'body' in result ? [slot.key, result.body] : [`${slot.key}Missing`, result.missing];
+    const fields = added.get(slot.target) ?? new Map<string, [string, unknown]>();
+    added.set(slot.target, fields.set(slot.field, entry));
   });
+  for (const [target, fields] of added) placeFirst(target, fields);
   return slots.length;
+}
+
+/** Rewrites `target` in place with the body entries first, in the order of their reference fields. */
+function placeFirst(target: Record<string, unknown>, fields: Map<string, [string, unknown]>): void {
+  const before = Object.entries(target);
+  for (const [key] of before) delete target[key];
+  for (const [key] of before) {
+    const body = fields.get(key);
+    if (body) target[body[0]] = body[1];
+  }
+  for (const [key, value] of before) target[key] = value;
 }
 
 /**

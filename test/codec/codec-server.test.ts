@@ -82,6 +82,17 @@ describe('codec server over real HTTP', () => {
         ],
       }),
     });
+    // Bodies come first, so a one-line preview (the Web UI's timeline) shows text rather than a hash.
+    expect(Object.keys(output.meta as object)).toEqual(['body', 'seq', 'kind', 'hash', 'tokens']);
+    expect(Object.keys(input)).toEqual([
+      'toolSpecsBody',
+      'promptBody',
+      'conversationId',
+      'view',
+      'toolSpecsHash',
+      'promptHash',
+    ]);
+    expect(Object.keys(input.view as object)).toEqual(['summaryBody', 'fromSeq', 'summaryHash', 'summaryTokens']);
     expect(input.view).toEqual({
       ...callModelInput.view,
       summaryBody: { role: 'summary', text: 'Earlier: the user greeted.', timestamp: 3 },
