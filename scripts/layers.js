@@ -15,7 +15,8 @@ const LAYERS = {
   connection: ['common', 'contracts'],
   worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection'],
   client: ['common', 'contracts', 'policy', 'connection'],
-  server: ['common', 'contracts', 'connection'],
+  codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
+  server: ['common', 'contracts', 'connection', 'codec'],
   testing: ['common', 'contracts', 'policy'],
   cli: [
     'common',
@@ -29,6 +30,7 @@ const LAYERS = {
     'worker',
     'client',
     'server',
+    'codec',
     'testing',
   ],
 };

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommands } from './commands/agent-commands';
+import { registerCodecServerCommand } from './commands/codec-server-command';
 import { registerDemoCommand } from './commands/demo-command';
 import { registerDevServerCommand } from './commands/dev-server-command';
 import { registerWorkerCommand } from './commands/worker-command';
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
   registerDevServerCommand(program);
   registerWorkerCommand(program);
   registerDemoCommand(program);
+  registerCodecServerCommand(program);
   registerAgentCommands(program);
   return program;
 }

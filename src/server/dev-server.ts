@@ -24,6 +24,8 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** Receives each line the server writes (stdout and stderr). */
   onLog?: (line: string) => void;
+  /** Codec server the Web UI decodes payloads with (`--ui-codec-endpoint`). */
+  uiCodecEndpoint?: string;
 }
 
 /** A dev server this process started. */
@@ -43,6 +45,8 @@ export function devServerArgs(options: DevServerOptions): string[] {
   args.push('--log-level', options.logLevel ?? 'warn');
   if (options.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
+  if (options.uiPort !== undefined && options.uiCodecEndpoint)
+    args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   args.push(...searchAttributeArgs());
   return args;

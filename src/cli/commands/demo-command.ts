@@ -10,6 +10,8 @@ import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';
 import { parsePort, parseSeconds } from '../option-parsers';
 import { SetupError } from '../../connection/setup-error';
+import { codecLine } from './dev-server-command';
+import { waitForStopSignal } from '../stop-signal';
 
 interface DemoOptions {
   wait: boolean;
@@ -17,6 +19,7 @@ interface DemoOptions {
   uiPort?: number;
   model?: string;
   timeout: number;
+  codec: boolean;
 }
 
 /** `durable-agents demo`: server (started when none answers), in-process worker, one agent run. */
@@ -35,10 +38,11 @@ export function registerDemoCommand(program: Command): void {
     )
     .option('--timeout <seconds>', 'give up waiting for the run after this long', parseSeconds, 300)
     .option('--no-wait', 'exit right after the run, stopping a dev server the demo started')
+    .option('--no-codec', 'start no codec server for a dev server the demo starts (the Web UI then shows hashes)')
     .action(async (options: DemoOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
       configureWorkerLogging('WARN');
-      const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort });
+      const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort, codec: options.codec });
       try {
         out(describeServer(server));
         const workflowId = await runDemoAgent(server, options, out);
@@ -48,10 +52,7 @@ export function registerDemoCommand(program: Command): void {
             'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in ' +
               '.temporal/dev.db).',
           );
-          await new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
-          });
+          await waitForStopSignal();
         }
       } finally {
         await server.stop();
@@ -150,6 +151,7 @@ async function runDemoAgent(
     if (result.error) out(`Error: ${result.error.message}`);
     if (result.status !== 'completed') process.exitCode = 1;
     if (server.uiUrl) out(`Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`);
+    if (server.codecUrl) out(codecLine(server.codecUrl, workflowId));
     return workflowId;
   } finally {
     await close();
