@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CRITIQUE_PROMPT, REVISE_PROMPT, type ReflectResult } from '../../examples/reflect-agent';
 import { buildAgentConfig } from '../../src/policy/agent-config';
 import { reply } from '../../src/testing/fake-provider';
+import { REPO_ROOT } from '../kit/env';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, anthropicMessages, cancelRun, holdReply, useAgentFixture, waitFor } from './agent-kit';
 
@@ -79,5 +82,17 @@ describe('an agent kind written with hooks only: answer, self-critique, revised 
       reflect: { stage: 'answer', draft: 'A first answer.' },
     });
     expect(fx.fake.requests).toHaveLength(1);
+  });
+
+  it("the README's excerpt is this kind's code, line for line in order", () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Agent kinds'));
+    const excerpt = /```ts\n([\s\S]*?)```/.exec(section)![1];
+    const source = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'reflect-agent.ts'), 'utf8').split('\n');
+    let at = 0;
+    for (const line of excerpt.split('\n').filter((l) => l.trim() !== '')) {
+      at = source.indexOf(line, at);
+      expect({ line, found: at >= 0 }).toEqual({ line, found: true });
+    }
   });
 });
