@@ -16,6 +16,7 @@ import {
   type ConnectionSettings,
 } from './client/connection';
 import { SetupError } from './server/errors';
+import { storeFromEnv, type ContentStore } from './store';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
 export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
@@ -91,10 +92,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
  */
 export async function runWorker(
   settings: ConnectionSettings = connectionSettingsFromEnv(),
-  onReady?: (worker: Worker) => void,
+  onReady?: (worker: Worker, info: { store: string }) => void,
 ): Promise<void> {
-  const connection = await connectWorker(settings);
-  const { activities, close } = createActivities();
+  const store = await openStore();
+  let connection: NativeConnection;
+  try {
+    connection = await connectWorker(settings);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { activities, close } = createActivities({ store });
   try {
     const worker = await createWorker({
       connection,
@@ -102,10 +110,20 @@ export async function runWorker(
       taskQueue: settings.taskQueue,
       activities,
     });
-    onReady?.(worker);
+    onReady?.(worker, { store: store.description });
     await worker.run();
   } finally {
     await close();
+    await store.close();
     await connection.close();
+  }
+}
+
+/** The content store the environment selects (see `storeFromEnv`); refuses with a one-line {@link SetupError}. */
+export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<ContentStore> {
+  try {
+    return await storeFromEnv(env);
+  } catch (error) {
+    throw new SetupError(error instanceof Error ? error.message : String(error));
   }
 }

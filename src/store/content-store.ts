@@ -1,8 +1,9 @@
 /**
- * The content store: message bodies addressed by the hash of their content, and one append-only
- * log per conversation that orders them. Activities read and write it; the workflow only holds
- * hashes and log positions. Other backends implement the same interface.
+ * The content store: message bodies addressed by the hash of their content, and one log per
+ * conversation that orders them. Activities read and write it; the workflow only holds hashes and
+ * log positions. Two backends implement it: files on one disk and a shared PostgreSQL database.
  */
+import { stableStringify } from '../shared/agent/approvals';
 import type { AgentMessageKind } from '../shared/agent/types';
 
 /** One position of a conversation log. */
@@ -12,18 +13,79 @@ export interface LogEntry {
   hash: string;
 }
 
+/**
+ * Which write of a position is the newest: the activity's first scheduled time (Temporal server
+ * clock), then its attempt number. A retry of an activity has the same scheduled time and a
+ * higher attempt; an activity the workflow schedules after another failed has a later scheduled
+ * time. So a superseded attempt that finishes late never replaces what a newer one wrote.
+ */
+export interface WriteOrder {
+  scheduledAt: number;
+  attempt: number;
+}
+
+/** A compaction summary: the body `hash` stands for the log positions `[fromSeq, toSeq)`. */
+export interface SummaryRecord {
+  fromSeq: number;
+  toSeq: number;
+  hash: string;
+}
+
+/** Everything the store holds of one conversation, in log order; positions may have gaps. */
+export interface ConversationLog {
+  entries: LogEntry[];
+  summaries: SummaryRecord[];
+}
+
+/** A conversation the store knows, with the time of its last write (ms since the epoch). */
+export interface StoredConversation {
+  id: string;
+  lastWriteAt: number;
+}
+
+/** What {@link ContentStore.deleteConversations} removed. */
+export interface DeletedCounts {
+  conversations: number;
+  entries: number;
+  bodies: number;
+}
+
 export interface ContentStore {
-  /** Stores a JSON body; returns its content hash (the same body always gives the same hash). */
-  put(body: unknown): Promise<string>;
+  /** A name for messages: the directory or the database, never a password. */
+  readonly description: string;
+  /**
+   * Stores a JSON body; returns its content hash (the same body always gives the same hash).
+   * `conversationId` records that the conversation uses the body, so retention can find it.
+   */
+  put(body: unknown, conversationId?: string): Promise<string>;
   /** The body stored under `hash`; throws {@link StoreError} `not_found` when absent. */
   get<T = unknown>(hash: string): Promise<T>;
+  /** The bodies of `hashes`, in the same order (one round trip where the backend allows). */
+  getMany<T = unknown>(hashes: readonly string[]): Promise<T[]>;
   /**
-   * Writes entries at their positions. Writing the same entry again (an activity retry) is harmless;
-   * a later write at the same position replaces the earlier one.
+   * Writes entries at their positions. A position keeps the write with the newest
+   * {@link WriteOrder} (ties: the later write); without `order` a write counts as scheduled now.
+   * Writing the same entry again (an activity retry) is harmless.
    */
-  writeEntries(conversationId: string, entries: readonly LogEntry[]): Promise<void>;
+  writeEntries(conversationId: string, entries: readonly LogEntry[], order?: WriteOrder): Promise<void>;
   /** Entries `[fromSeq, toSeq)`; throws {@link StoreError} `gap` when one is missing. */
   readEntries(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]>;
+  /**
+   * Records that the summary body `hash` replaced positions `[fromSeq, toSeq)`. One summary per
+   * `toSeq`, kept by the same {@link WriteOrder} rule as log entries.
+   */
+  recordSummary(conversationId: string, summary: SummaryRecord, order?: WriteOrder): Promise<void>;
+  /** The whole log and its summaries; empty when the store has nothing of the conversation. */
+  readLog(conversationId: string): Promise<ConversationLog>;
+  /** Every conversation with a log entry or a recorded body. */
+  listConversations(): Promise<StoredConversation[]>;
+  /**
+   * Deletes the logs of these conversations and every body only they used; a body another
+   * conversation recorded stays.
+   */
+  deleteConversations(ids: readonly string[]): Promise<DeletedCounts>;
+  /** Releases connections; the store is unusable afterwards. */
+  close(): Promise<void>;
 }
 
 export type StoreErrorCode = 'not_found' | 'gap' | 'corrupt' | 'bad_input';
@@ -35,5 +97,80 @@ export class StoreError extends Error {
   ) {
     super(message);
     this.name = 'StoreError';
+  }
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+const KINDS: ReadonlySet<string> = new Set<AgentMessageKind>([
+  'user',
+  'assistant',
+  'toolResult',
+  'summary',
+  'contextNote',
+  'systemEvent',
+  'toolLog',
+]);
+/** Longest conversation id accepted (Temporal's workflow ids are limited to 1,000 bytes by default). */
+const MAX_ID_CHARS = 1_000;
+const MAX_SEQ = 2 ** 31 - 1;
+
+export function checkHash(hash: unknown): string {
+  if (typeof hash !== 'string' || !HASH.test(hash))
+    throw new StoreError('bad_input', `${JSON.stringify(hash)} is not a content hash (64 lowercase hex digits)`);
+  return hash;
+}
+
+export function checkConversationId(id: unknown): string {
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS || id.includes('\0'))
+    throw new StoreError(
+      'bad_input',
+      `a conversation id must be a non-empty string of at most ${MAX_ID_CHARS} characters`,
+    );
+  return id;
+}
+
+const isSeq = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_SEQ;
+
+export function checkRange(fromSeq: unknown, toSeq: unknown): void {
+  if (!isSeq(fromSeq) || !isSeq(toSeq))
+    throw new StoreError('bad_input', `log positions must be integers from 0 to ${MAX_SEQ}, got ${fromSeq}..${toSeq}`);
+}
+
+export function checkEntries(entries: readonly LogEntry[]): void {
+  for (const e of entries) {
+    if (!e || !isSeq(e.seq) || !KINDS.has(e.kind) || typeof e.hash !== 'string' || !HASH.test(e.hash))
+      throw new StoreError('bad_input', `bad log entry ${JSON.stringify(e)}`);
+  }
+  const seqs = new Set(entries.map((e) => e.seq));
+  if (seqs.size !== entries.length) throw new StoreError('bad_input', 'a write names one log position twice');
+}
+
+/** The order of a write; "now" (this host's clock, attempt 0) when the writer gives none. */
+export function orderOf(order: WriteOrder | undefined): WriteOrder {
+  if (order === undefined) return { scheduledAt: Date.now(), attempt: 0 };
+  if (!Number.isSafeInteger(order.scheduledAt) || !Number.isSafeInteger(order.attempt) || order.attempt < 0)
+    throw new StoreError('bad_input', `bad write order ${JSON.stringify(order)}`);
+  return order;
+}
+
+/** Whether a write ordered `next` replaces one ordered `current` (ties go to the later write). */
+export const supersedes = (next: WriteOrder, current: WriteOrder): boolean =>
+  next.scheduledAt > current.scheduledAt ||
+  (next.scheduledAt === current.scheduledAt && next.attempt >= current.attempt);
+
+export function checkSummary(summary: SummaryRecord): void {
+  checkHash(summary?.hash);
+  checkRange(summary.fromSeq, summary.toSeq);
+  if (summary.toSeq < summary.fromSeq) throw new StoreError('bad_input', 'a summary must end at or after its start');
+}
+
+/** A body as stored: stable JSON text (object keys sorted). */
+export function bodyText(body: unknown): string {
+  if (body === undefined || typeof body === 'function' || typeof body === 'symbol' || typeof body === 'bigint')
+    throw new StoreError('bad_input', `a body must be JSON data, got ${typeof body}`);
+  try {
+    return stableStringify(body);
+  } catch (err) {
+    throw new StoreError('bad_input', `a body must be JSON data: ${(err as Error).message}`);
   }
 }

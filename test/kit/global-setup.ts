@@ -6,14 +6,17 @@ import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { REPO_ROOT, TEST_ENV } from './env';
+import { TEST_PG_URL_ENV, startPostgres, type RunningPostgres } from './postgres';
 
 declare global {
   var __durableAgentsDevServer: RunningDevServer | undefined;
+  var __durableAgentsPostgres: RunningPostgres | undefined;
 }
 
 /**
  * Once per jest run: use TEMPORAL_ADDRESS when it answers, otherwise start one in-memory dev server
- * on free ports; bundle the workflow code once. Tests read both from the environment (see ./env).
+ * on free ports; start a PostgreSQL server (unless DURABLE_AGENTS_TEST_PG_URL names one); bundle
+ * the workflow code once. Tests read all three from the environment (see ./env, ./postgres).
  */
 export default async function globalSetup(): Promise<void> {
   const cli = findTemporalCli();
@@ -50,4 +53,15 @@ export default async function globalSetup(): Promise<void> {
       .concat(path.join(REPO_ROOT, 'package-lock.json')),
     cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
   });
+
+  if (!process.env[TEST_PG_URL_ENV]) {
+    try {
+      globalThis.__durableAgentsPostgres = await startPostgres();
+    } catch (error) {
+      // jest skips the teardown when the setup fails: stop what was started here.
+      await globalThis.__durableAgentsDevServer?.stop();
+      throw error;
+    }
+    process.env[TEST_PG_URL_ENV] = globalThis.__durableAgentsPostgres.url;
+  }
 }

@@ -19,3 +19,6 @@ export interface AgentActivityDeps {
 
 /** Failure type of content-store problems (a gap in a log, a missing body): not retryable. */
 export const AGENT_STORE_FAILURE = 'AgentStoreError';
+
+/** Failure type of a store that cannot be reached (database down, connection broken): retried. */
+export const AGENT_STORE_UNAVAILABLE = 'AgentStoreUnavailable';

@@ -8,7 +8,7 @@ import { textOf, toolCallsOf, type AssistantMessage, type ModelRequest, type Too
 import { MessageAssembler } from '../../shared/stream-events';
 import type { AgentActivityDeps, ModelCaller } from './deps';
 import { openTokenPublisher } from './token-publisher';
-import { fromStore, loadProviderView } from './view';
+import { currentWriteOrder, fromStore, loadProviderView } from './view';
 
 function activitySignal(): AbortSignal | undefined {
   try {
@@ -87,8 +87,11 @@ export function modelCallActivity(deps: AgentActivityDeps) {
     const message = input.stream
       ? await streamWithHeartbeats(llm, request, input.writeSeq, signal)
       : await llm.complete(request, { signal });
-    const hash = await fromStore(() => store.put(message));
-    await fromStore(() => store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]));
+    const hash = await fromStore(() => store.put(message, input.conversationId));
+    const order = currentWriteOrder();
+    await fromStore(() =>
+      store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
+    );
     const toolCalls = toolCallRequests(message);
     return {
       meta: {

@@ -3,7 +3,7 @@ import type { PinToolsInput, PinToolsOutput, RunToolInput, RunToolOutput } from 
 import { toToolSpecs, type ToolActivities } from '../../shared/tool-catalog';
 import type { ContentStore } from '../../store';
 import { storeBody } from './messages';
-import { fromStore } from './view';
+import { currentWriteOrder, fromStore } from './view';
 
 export function toolActivities(store: ContentStore, tools: ToolActivities) {
   return {
@@ -11,7 +11,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
       const catalog = await tools.listTools(input.selection);
       const specs = toToolSpecs(catalog);
-      const toolSpecsHash = specs.length > 0 ? await fromStore(() => store.put(specs)) : undefined;
+      const toolSpecsHash =
+        specs.length > 0 ? await fromStore(() => store.put(specs, input.conversationId)) : undefined;
       return {
         tools: catalog.tools.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint }) => ({
           name,
@@ -38,7 +39,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       });
       const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
-      const { meta, entry } = await storeBody(store, input.seq, 'toolResult', {
+      const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'toolResult', {
         role: 'toolResult',
         toolCallId: input.toolCallId,
         toolName: input.name,
@@ -46,7 +47,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         isError: output.isError,
         timestamp: Date.now(),
       });
-      await fromStore(() => store.writeEntries(input.conversationId, [entry]));
+      const order = currentWriteOrder();
+      await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
       return { meta, isError: output.isError, durationMs: output.durationMs };
     },
   };

@@ -4,7 +4,7 @@ import type { ReuseToolResultInput } from '../../shared/pev';
 import type { MessageMeta } from '../../shared/agent/types';
 import type { ContentStore } from '../../store';
 import { storeBody } from '../agent/messages';
-import { fromStore } from '../agent/view';
+import { currentWriteOrder, fromStore } from '../agent/view';
 import { ApplicationFailure } from '@temporalio/common';
 
 export function reuseToolResultActivity(store: ContentStore) {
@@ -16,13 +16,14 @@ export function reuseToolResultActivity(store: ContentStore) {
         'PevReuseError',
       );
     }
-    const { meta, entry } = await storeBody(store, input.seq, 'toolResult', {
+    const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'toolResult', {
       ...earlier,
       toolCallId: input.toolCallId,
       content: [{ type: 'text', text: input.note }, ...earlier.content],
       timestamp: Date.now(),
     });
-    await fromStore(() => store.writeEntries(input.conversationId, [entry]));
+    const order = currentWriteOrder();
+    await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
     return meta;
   };
 }

@@ -5,7 +5,7 @@ import { AgentClient } from '../../client/index';
 import { connectionSettingsFromEnv, connectClient } from '../../client/connection';
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
 import { ensureSearchAttributes } from '../../server/search-attributes';
-import { configureWorkerLogging, connectWorker, createWorker } from '../../worker';
+import { configureWorkerLogging, connectWorker, createWorker, openStore } from '../../worker';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';
 import { parsePort, parseSeconds } from '../options';
@@ -108,7 +108,8 @@ async function runDemoAgent(
   const job = prepareDemoTask(process.cwd());
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
-  const { activities, close } = createActivities();
+  const store = await openStore();
+  const { activities, close } = createActivities({ store });
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
@@ -147,6 +148,7 @@ async function runDemoAgent(
     return workflowId;
   } finally {
     await close();
+    await store.close();
     await model.close();
     await client.connection.close();
     await connection.close();

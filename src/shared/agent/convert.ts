@@ -4,11 +4,12 @@
  * reasoning signed by another provider is not handed over (Context Handoff).
  */
 import type { AssistantMessage, Message, ProviderId, ToolResultMessage, UserMessage } from '../messages';
+import type { UserOrigin } from './activity-types';
 import type { AgentMessageKind, PlanItem } from './types';
 
 /** A body in the content store, as written by the activities. */
 export type StoredBody =
-  | UserMessage
+  | (UserMessage & { origin?: UserOrigin })
   | AssistantMessage
   | ToolResultMessage
   | { role: 'summary'; text: string; timestamp: number }
@@ -31,6 +32,12 @@ function handOver(m: AssistantMessage, provider: ProviderId): AssistantMessage {
   return { ...m, content: content.length > 0 ? content : [{ type: 'text', text: '' }] };
 }
 
+/** A stored user message as the provider sees it: where it came from stays in the store. */
+function userMessage(body: UserMessage & { origin?: UserOrigin }): UserMessage {
+  if (body.origin === undefined) return body;
+  return { role: body.role, content: body.content, timestamp: body.timestamp };
+}
+
 /** Builds the provider messages for a call to `provider`, in log order. */
 export function toProviderMessages(
   entries: readonly LoggedBody[],
@@ -39,7 +46,7 @@ export function toProviderMessages(
 ): Message[] {
   const out: Message[] = summary ? [summaryMessage(summary.text, summary.timestamp)] : [];
   for (const { kind, body } of entries) {
-    if (kind === 'user' && body.role === 'user') out.push(body);
+    if (kind === 'user' && body.role === 'user') out.push(userMessage(body));
     else if (kind === 'assistant' && body.role === 'assistant') out.push(handOver(body, provider));
     else if (kind === 'toolResult' && body.role === 'toolResult') out.push(body);
     else if (kind === 'summary' && body.role === 'summary') out.push(summaryMessage(body.text, body.timestamp));

@@ -1,0 +1,58 @@
+/** What only the file store does: file names for any conversation id, torn lines, reading only appended lines. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FileContentStore } from '../../src/store';
+
+describe('file content store', () => {
+  let dir: string;
+  let store: FileContentStore;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
+    store = new FileContentStore(dir);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('gives any conversation id its own log file inside the store, and lists it by its id', async () => {
+    const h = await store.put('x');
+    const ids = ['plain-id', '../escape', 'a/b/c', '.hidden', 'x'.repeat(300)];
+    for (const id of ids) {
+      await store.writeEntries(id, [{ seq: 0, kind: 'user', hash: h }]);
+      expect(await store.readEntries(id, 0, 1)).toHaveLength(1);
+    }
+    expect(fs.readdirSync(path.join(dir, 'logs'))).toHaveLength(5);
+    expect(fs.existsSync(path.join(dir, 'escape.jsonl'))).toBe(false);
+    expect((await new FileContentStore(dir).listConversations()).map((c) => c.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('skips the torn line of a crashed writer and keeps the lines written after it', async () => {
+    const h = await store.put('x');
+    await store.writeEntries('conv', [{ seq: 0, kind: 'user', hash: h }]);
+    const file = path.join(dir, 'logs', 'conv.jsonl');
+    fs.appendFileSync(file, '{"seq":1,"kind":"assis');
+    const reader = new FileContentStore(dir);
+    await expect(reader.readEntries('conv', 0, 2)).rejects.toMatchObject({ code: 'gap' });
+    await store.writeEntries('conv', [{ seq: 1, kind: 'assistant', hash: h }]);
+    expect(await reader.readEntries('conv', 0, 2)).toEqual([
+      { seq: 0, kind: 'user', hash: h },
+      { seq: 1, kind: 'assistant', hash: h },
+    ]);
+  });
+
+  it('reads only what was appended since its last read, and starts over when the log is replaced', async () => {
+    const h = await store.put('x');
+    await store.writeEntries('conv', [{ seq: 0, kind: 'user', hash: h }]);
+    expect(await store.readEntries('conv', 0, 1)).toHaveLength(1);
+    const file = path.join(dir, 'logs', 'conv.jsonl');
+    // Overwrite the bytes already read (same size, same file): only a reader that reads them again notices.
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace(/"seq":0/, '"seq":9'), { flag: 'r+' });
+    await store.writeEntries('conv', [{ seq: 1, kind: 'user', hash: h }]);
+    expect(await store.readEntries('conv', 0, 2)).toHaveLength(2);
+    await expect(new FileContentStore(dir).readEntries('conv', 0, 2)).rejects.toMatchObject({ code: 'gap' });
+    // Replaced by another file (retention deleted it, a run wrote again): read from the start.
+    fs.rmSync(file);
+    await store.writeEntries('conv', [{ seq: 0, kind: 'assistant', hash: h }]);
+    expect(await store.readLog('conv')).toEqual({ entries: [{ seq: 0, kind: 'assistant', hash: h }], summaries: [] });
+  });
+});
