@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAgentCommands } from './commands/agent';
 import { registerDemoCommand } from './commands/demo';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerStoreCommands } from './commands/store';
 import { registerWorkerCommand } from './commands/worker';
 
 /** The `durable-agents` command line. */
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerWorkerCommand(program);
   registerDemoCommand(program);
   registerAgentCommands(program);
+  registerStoreCommands(program);
   return program;
 }
 
