@@ -132,7 +132,14 @@ export class FileContentStore implements ContentStore {
   }
 
   async getMany<T = unknown>(hashes: readonly string[]): Promise<T[]> {
-    return Promise.all(hashes.map((h) => this.get<T>(h)));
+    // Cached bodies without a promise each: a long view is mostly cache hits.
+    const out = hashes.map((h) => this.bodies.get<T>(checkHash(h)));
+    await Promise.all(
+      out.map(async (value, i) => {
+        if (value === undefined) out[i] = await this.get<T>(hashes[i]);
+      }),
+    );
+    return out as T[];
   }
 
   async get<T = unknown>(hash: string): Promise<T> {
