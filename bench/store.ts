@@ -68,7 +68,7 @@ async function measure(name: string, open: () => Promise<ContentStore>): Promise
   ]);
   for (let turn = 1; turn <= TURNS; turn++) {
     const start = process.hrtime.bigint();
-    const messages = await env.run(read, seq);
+    const messages = (await env.run(read, seq)) as unknown[];
     const elapsed = ms(start);
     if (messages.length !== seq) throw new Error(`read ${messages.length} messages, expected ${seq}`);
     const checkpoint = CHECKPOINTS.find((c) => turn > c - WINDOW && turn <= c);

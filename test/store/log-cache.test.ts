@@ -33,7 +33,11 @@ describe('settled-log cache of the view read', () => {
     await store.writeEntries(id, [{ seq, kind: 'user', hash }], order);
   }
   const texts = (logged: { body: unknown }[]) => logged.map((l) => (l.body as { content: string }).content);
-  const inRun = (runId: string) => new MockActivityEnvironment({ workflowExecution: { workflowId: id, runId } });
+  /** Runs functions inside an activity of the run `runId`, as a worker does. */
+  const inRun = (runId: string) => {
+    const env = new MockActivityEnvironment({ workflowExecution: { workflowId: id, runId } });
+    return { run: <T>(fn: () => Promise<T>): Promise<T> => env.run(fn) as Promise<T> };
+  };
 
   it('reads only the positions added since the previous model call of the run', async () => {
     const run = inRun(crypto.randomUUID());
