@@ -37,6 +37,7 @@ export class FileLog {
   lastWriteAt = 0;
   private offset = 0;
   private inode = -1;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(readonly file: string) {}
 
@@ -54,8 +55,17 @@ export class FileLog {
     this.inode = -1;
   }
 
-  /** Reads what was appended since the last call (everything after a delete or replacement). */
-  async refresh(): Promise<void> {
+  /**
+   * Reads what was appended since the last call (everything after a delete or replacement).
+   * Calls run one after another: two reads of the same bytes would move the position twice.
+   */
+  refresh(): Promise<void> {
+    const next = this.queue.then(() => this.readAppended());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async readAppended(): Promise<void> {
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(this.file, 'r');

@@ -56,3 +56,32 @@ describe('file content store', () => {
     expect(await store.readLog('conv')).toEqual({ entries: [{ seq: 0, kind: 'assistant', hash: h }], summaries: [] });
   });
 });
+
+describe('file content store under concurrent use of one instance', () => {
+  it('keeps its read position right when several reads of one log find new lines at once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-race-'));
+    try {
+      const reader = new FileContentStore(dir);
+      const writer = new FileContentStore(dir);
+      const h = await writer.put('x');
+      let seq = 0;
+      const write = (n: number) =>
+        writer.writeEntries(
+          'conv',
+          Array.from({ length: n }, () => ({ seq: seq++, kind: 'toolResult' as const, hash: h })),
+        );
+      await write(1);
+      expect(await reader.readEntries('conv', 0, 1)).toHaveLength(1);
+      for (let round = 0; round < 5; round++) {
+        await write(4);
+        const reads = await Promise.all([0, 1, 2].map(() => reader.readLog('conv')));
+        expect(reads.map((r) => r.entries.length)).toEqual([seq, seq, seq]);
+        // More than was read at once: a reader that counted those bytes twice now skips lines.
+        await write(12);
+        expect(await reader.readEntries('conv', 0, seq)).toHaveLength(seq);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
