@@ -3,7 +3,7 @@
 // ~2 KiB text plus two tool calls, and how request size grows over a 200-turn tool conversation.
 // Run: node -r ./scripts/register-ts.js bench/llm-layer.ts [callsPerCase]
 import { complete, loadLlmConfig, streamMessage } from '../src/llm';
-import { toolCallsOf, type Message } from '../src/shared/messages';
+import { toolCallsOf, type Message } from '../src/contracts/message-model';
 import { fakeProviderEnv, reply, startFakeProvider } from '../src/testing/fake-provider';
 
 const CALLS = Number(process.argv[2] ?? 200);
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     messages.push(message);
     for (const c of toolCallsOf(message)) {
       messages.push({
-        role: 'toolResult',
+        role: 'tool_result',
         toolCallId: c.id,
         toolName: c.name,
         content: [{ type: 'text', text: 't'.repeat(4096) }],

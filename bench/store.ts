@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { loadProviderView } from '../src/activities/agent/view';
+import { loadProviderView } from '../src/activities/agent/conversation-view';
 import { FileContentStore, PostgresContentStore, type ContentStore } from '../src/store';
 import { startPostgres } from '../test/kit/postgres';
 
@@ -27,19 +27,19 @@ function assistant(turn: number) {
     role: 'assistant',
     content: [
       { type: 'text', text: `${turn} ${'r'.repeat(1024)}` },
-      { type: 'toolCall', id: `toolu_${turn}`, name: 'lookup', arguments: { n: turn } },
+      { type: 'tool_call', id: `toolu_${turn}`, name: 'lookup', arguments: { n: turn } },
     ],
     provider: 'anthropic',
     model: 'claude-sonnet-4-6',
     usage: { inputTokens: 1000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 },
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    stopReason: 'toolUse',
+    stopReason: 'tool_use',
     timestamp: turn,
   };
 }
 
 const toolResult = (turn: number) => ({
-  role: 'toolResult',
+  role: 'tool_result',
   toolCallId: `toolu_${turn}`,
   toolName: 'lookup',
   content: [{ type: 'text', text: `${turn} ${'t'.repeat(4096)}` }],
@@ -85,7 +85,7 @@ async function measure(name: string, open: () => Promise<ContentStore>): Promise
     const a = await store.put(assistant(turn), id);
     await store.writeEntries(id, [{ seq: seq++, kind: 'assistant', hash: a }]);
     const r = await store.put(toolResult(turn), id);
-    await store.writeEntries(id, [{ seq: seq++, kind: 'toolResult', hash: r }]);
+    await store.writeEntries(id, [{ seq: seq++, kind: 'tool_result', hash: r }]);
   }
   const fresh = await open();
   const takeover = new MockActivityEnvironment({ workflowExecution: { workflowId: id, runId: crypto.randomUUID() } });

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import type { ExecuteToolInput, ToolSelection } from '../src/shared/tool-catalog';
+import type { ExecuteToolInput, ToolSelection } from '../src/contracts/tool-catalog';
 import { ToolRegistry, defineTool } from '../src/tools';
 
 const CALLS = Number(process.argv[2] ?? 500);

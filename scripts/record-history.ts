@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { connectClient, connectionSettingsFromEnv } from '../src/client/connection';
+import { connectClient, connectionSettingsFromEnv } from '../src/connection/connection-settings';
 
 const HISTORIES_DIR = path.join(__dirname, '..', 'test', 'histories');
 

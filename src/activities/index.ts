@@ -1,8 +1,7 @@
 import type { ModelCaller } from './agent/deps';
 import { createAgentActivities } from './agent';
-import { helloActivities } from './hello';
 import { createPevActivities } from './pev';
-import { createToolActivities } from './tools';
+import { createToolActivities } from './tool-activities';
 import { FileContentStore, type ContentStore } from '../store';
 import { createToolRegistry, type ToolRegistry } from '../tools';
 
@@ -30,7 +29,6 @@ export function createActivities(deps: ActivityDependencies = {}): WorkerActivit
   const tools = createToolActivities(registry);
   return {
     activities: {
-      ...helloActivities(),
       ...tools,
       ...createAgentActivities({ store, tools, llm: deps.llm }),
       ...createPevActivities({ store }),

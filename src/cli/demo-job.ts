@@ -70,7 +70,8 @@ export async function chooseDemoModel(env: NodeJS.ProcessEnv, requested?: string
     model: 'anthropic/claude-sonnet-4-6',
     scripted: true,
     note:
-      'Model: the built-in scripted model, not a real LLM: no ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so a local fake ' +
+      'Model: the built-in scripted model, not a real LLM: no ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so ' +
+      'a local fake ' +
       'Anthropic API answers from a fixed script (set a key to use a real provider).',
     close: () => fake.close(),
   };

@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { registerAgentCommands } from './commands/agent';
-import { registerDemoCommand } from './commands/demo';
-import { registerDevServerCommand } from './commands/dev-server';
-import { registerStoreCommands } from './commands/store';
-import { registerWorkerCommand } from './commands/worker';
+import { registerAgentCommands } from './commands/agent-commands';
+import { registerCodecServerCommand } from './commands/codec-server-command';
+import { registerDemoCommand } from './commands/demo-command';
+import { registerDevServerCommand } from './commands/dev-server-command';
+import { registerStoreCommands } from './commands/store-commands';
+import { registerWorkerCommand } from './commands/worker-command';
 
 /** The `durable-agents` command line. */
 export function buildProgram(): Command {
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerDevServerCommand(program);
   registerWorkerCommand(program);
   registerDemoCommand(program);
+  registerCodecServerCommand(program);
   registerAgentCommands(program);
   registerStoreCommands(program);
   return program;

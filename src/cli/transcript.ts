@@ -3,12 +3,14 @@
  * `transcript` command prints. Built from the log and the bodies only, so it works after Temporal
  * has dropped the run's history.
  */
-import type { StoredBody } from '../shared/agent/convert';
-import type { AgentMessageKind } from '../shared/agent/types';
+import type { UserOrigin } from '../contracts/agent-activities';
+import type { AgentMessageKind } from '../contracts/agent-run';
+import type { StoredBody } from '../contracts/stored-body';
+import { currentBody, kindOf } from '../policy/legacy-values';
 import type { ContentStore } from '../store';
 
 export type TranscriptItem =
-  | { type: 'user'; seq: number; origin?: 'task' | 'steering' | 'follow_up'; text: string; timestamp?: number }
+  | { type: 'user'; seq: number; origin?: UserOrigin; text: string; timestamp?: number }
   | {
       type: 'assistant';
       seq: number;
@@ -62,11 +64,11 @@ function itemOf(seq: number, kind: AgentMessageKind, body: StoredBody): Transcri
           .trim(),
         thinking: body.content.flatMap((b) => (b.type === 'thinking' && !b.redacted ? [b.thinking] : [])),
         toolCalls: body.content.flatMap((b) =>
-          b.type === 'toolCall' ? [{ id: b.id, name: b.name, arguments: b.arguments }] : [],
+          b.type === 'tool_call' ? [{ id: b.id, name: b.name, arguments: b.arguments }] : [],
         ),
         timestamp: body.timestamp,
       };
-    case 'toolResult':
+    case 'tool_result':
       return {
         type: 'tool_result',
         seq,
@@ -85,7 +87,7 @@ function itemOf(seq: number, kind: AgentMessageKind, body: StoredBody): Transcri
 export async function buildTranscript(store: ContentStore, id: string): Promise<TranscriptItem[]> {
   const log = await store.readLog(id);
   const load = async (hash: string): Promise<StoredBody | string> =>
-    store.get<StoredBody>(hash).catch((err: Error) => `body ${hash} could not be read: ${err.message}`);
+    store.get<StoredBody>(hash).then(currentBody, (err: Error) => `body ${hash} could not be read: ${err.message}`);
   const bodies = await Promise.all(log.entries.map((e) => load(e.hash)));
   const summaries = await Promise.all(log.summaries.map(async (s) => ({ ...s, body: await load(s.hash) })));
   const items: TranscriptItem[] = [];
@@ -108,7 +110,7 @@ export async function buildTranscript(store: ContentStore, id: string): Promise<
     items.push(
       typeof body === 'string'
         ? { type: 'missing', seq: entry.seq, reason: body }
-        : itemOf(entry.seq, entry.kind, body),
+        : itemOf(entry.seq, kindOf(entry), body),
     );
     expected = entry.seq + 1;
   });
@@ -137,7 +139,8 @@ export function formatTranscript(items: readonly TranscriptItem[]): string {
         break;
       case 'tool_result':
         lines.push(
-          `#${item.seq} tool ${item.toolName} [${item.toolCallId}]${item.isError ? ' ERROR' : ''}: ${indent(item.text)}`,
+          `#${item.seq} tool ${item.toolName} [${item.toolCallId}]${item.isError ? ' ERROR' : ''}: ` +
+            indent(item.text),
         );
         break;
       case 'summary':

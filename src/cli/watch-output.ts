@@ -1,6 +1,6 @@
 /** How `watch` and `run --watch` print a run as it works: tokens inline, one line per event. */
-import type { AgentEvent } from '../shared/agent/events';
-import { TOKENS_TOPIC, type WatchItem } from '../shared/agent/watch';
+import type { AgentEvent } from '../contracts/agent-events';
+import { TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -11,17 +11,34 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
     case 'turn_start':
       return `${at} calling ${e.model}`;
     case 'turn_end':
-      return `${at} ${e.model} answered (${e.stopReason}): ${plural(e.toolCalls, 'tool call')}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens`;
+      return (
+        `${at} ${e.model} answered (${e.stopReason}): ${plural(e.toolCalls, 'tool call')}, ` +
+        `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens`
+      );
     case 'tool_execution':
-      return `${at} tool ${e.tool} (${e.toolCallId}) ${e.skipped ? `skipped: ${e.skipped}` : `${e.isError ? 'failed' : 'ran'} in ${e.durationMs} ms`}`;
+      return (
+        `${at} tool ${e.tool} (${e.toolCallId}) ` +
+        `${e.skipped ? `skipped: ${e.skipped}` : `${e.isError ? 'failed' : 'ran'} in ${e.durationMs} ms`}`
+      );
     case 'client_tool_request':
       return `${at} waiting for the client's result of ${e.tool} (${e.toolCallId})`;
     case 'client_tool_result':
-      return `${at} client result of ${e.tool} (${e.toolCallId})${e.timedOut ? ': timed out' : e.isError ? ': error' : ''}`;
+      return (
+        `${at} client result of ${e.tool} ` +
+        `(${e.toolCallId})${e.timedOut ? ': timed out' : e.isError ? ': error' : ''}`
+      );
     case 'approval_required':
-      return `${at} ${e.tool} (${e.toolCallId}) needs approval${runId ? `: durable-agents approve ${runId} ${e.toolCallId}  |  durable-agents reject ${runId} ${e.toolCallId}` : ''}`;
+      return (
+        `${at} ${e.tool} (${e.toolCallId}) needs approval` +
+        (runId
+          ? `: durable-agents approve ${runId} ${e.toolCallId}  |  durable-agents reject ${runId} ${e.toolCallId}`
+          : '')
+      );
     case 'approval_decided':
-      return `${at} ${e.tool} (${e.toolCallId}) ${e.decision}${e.by === 'timeout' ? ' (timed out)' : ''}${e.edited ? ' with edited arguments' : ''}${e.reason ? `: ${e.reason}` : ''}`;
+      return (
+        `${at} ${e.tool} (${e.toolCallId}) ${e.decision}${e.by === 'timeout' ? ' (timed out)' : ''}` +
+        `${e.edited ? ' with edited arguments' : ''}${e.reason ? `: ${e.reason}` : ''}`
+      );
     case 'steering':
       return `${at} steered${e.skippedTools.length ? `; skipped ${e.skippedTools.join(', ')}` : ''}`;
     case 'follow_up':
@@ -29,7 +46,10 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
     case 'provider_switch':
       return `${at} switched ${e.fromModel} -> ${e.toModel}: ${e.reason}`;
     case 'context_compacted':
-      return `${at} context compacted: ${plural(e.summarisedMessages, 'message')} summarised, ~${e.tokensBefore} -> ~${e.tokensAfter} tokens`;
+      return (
+        `${at} context compacted: ${plural(e.summarisedMessages, 'message')} summarised, ` +
+        `~${e.tokensBefore} -> ~${e.tokensAfter} tokens`
+      );
     case 'hook_failed':
       return `${at} ${e.hook} hook failed: ${e.message}`;
     case 'model_failure':

@@ -4,8 +4,9 @@
  */
 import crypto from 'node:crypto';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { argsHash as hashArgs } from '../shared/agent/approvals';
-import { buildAgentConfig, configProblems, type AgentOptions } from '../shared/agent/config';
+import { argsHash as hashArgs } from '../policy/approval-rules';
+import { buildAgentConfig, configProblems } from '../policy/agent-config';
+import { type AgentOptions } from '../contracts/agent-options';
 import {
   AGENT_WORKFLOWS,
   decideApprovalUpdate,
@@ -18,14 +19,15 @@ import {
   submitToolResultUpdate,
   switchModelSignal,
   type AgentWorkflowInput,
-  type ApprovalDecisionResult,
-} from '../shared/agent/contracts';
-import type { AgentResult, AgentStateView, PlanItem } from '../shared/agent/types';
-import { traceOf, type RunTrace } from '../shared/agent/trace';
-import type { WatchItem } from '../shared/agent/watch';
-import { DEFAULT_TASK_QUEUE } from '../shared/constants';
-import { decidePlanUpdate, pevOptionProblems, type PevOptions, type PevWorkflowInput } from '../shared/pev';
-import { AgentClientError, explain } from './errors';
+} from '../contracts/agent-workflows';
+import { type ApprovalDecisionResult } from '../contracts/approval';
+import type { AgentResult, AgentStateView, PlanItem } from '../contracts/agent-run';
+import { traceOf, type RunTrace } from './trace';
+import type { WatchItem } from '../contracts/watch-topics';
+import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
+import { decidePlanUpdate, type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
+import { pevOptionProblems } from '../policy/pev/pev-options';
+import { AgentClientError, explain } from './client-errors';
 import { watchRun, type WatchOptions } from './watch';
 
 export type { WatchOptions } from './watch';
@@ -166,7 +168,8 @@ export class AgentClient {
     if (!found) {
       const ids = state.pendingApprovals.map((a) => a.toolCallId);
       throw new AgentClientError(
-        `run "${id}" has no pending approval for tool call "${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
+        `run "${id}" has no pending approval for tool call ` +
+          `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
       );
     }
     return found;
@@ -190,7 +193,9 @@ export class AgentClient {
     );
   }
 
-  /** Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner. */
+  /**
+   * Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner.
+   */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     return this.call(id, (h) =>
       h.executeUpdate(decidePlanUpdate, { args: [{ approve, ...(feedback ? { feedback } : {}) }] }),

@@ -1,3 +1,4 @@
+/** `durable-agents` and `durable-agents/client`: start, steer, approve, watch and inspect agent runs. */
 export {
   AgentClient,
   approvalArgsHash,
@@ -5,4 +6,13 @@ export {
   type StartAgentOptions,
   type WatchOptions,
 } from './agent-client';
-export { AgentClientError } from './errors';
+export { AgentClientError } from './client-errors';
+export {
+  connectClient,
+  connectionSettingsFromEnv,
+  unreachableMessage,
+  DEFAULT_ADDRESS,
+  type ConnectionSettings,
+} from '../connection/connection-settings';
+export { SetupError } from '../connection/setup-error';
+export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';

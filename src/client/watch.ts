@@ -4,11 +4,11 @@
  * always ends with the run's last events.
  */
 import type { Client } from '@temporalio/client';
-import type { AgentEvent } from '../shared/agent/events';
-import type { AgentResult, AgentStateView } from '../shared/agent/types';
-import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../shared/agent/watch';
-import { explain } from './errors';
-import { followRunStream, type StreamEntry } from './run-stream';
+import type { AgentEvent } from '../contracts/agent-events';
+import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
+import { explain } from './client-errors';
+import { followRunStream, type StreamEntry } from './stream-poller';
 
 export interface WatchOptions {
   /** Stream offset to start from (the `offset` of the last item seen, plus one); default the oldest kept. */
@@ -67,7 +67,9 @@ export async function* watchRun(
   yield* eventsAfter(seen, reads);
 }
 
-/** The ended run's events after the last one the watch saw, from its state (or, with no worker to answer, its result). */
+/**
+ * The ended run's events after the last one the watch saw, from its state (or, with no worker to answer, its result).
+ */
 async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerator<WatchItem, void, undefined> {
   if (seen.last?.type === 'done') return;
   let events: AgentEvent[];

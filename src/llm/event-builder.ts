@@ -2,15 +2,16 @@
  * Turns provider output, streamed or whole, into the neutral event sequence. Both `complete`
  * and `stream` go through it, so a response yields the same message either way.
  */
-import type { StopReason, ToolCallBlock, Usage } from '../shared/messages';
-import { computeCost, type ModelPrices } from '../shared/model-registry';
-import type { StreamEvent } from '../shared/stream-events';
+import type { StopReason, ToolCallBlock, Usage } from '../contracts/message-model';
+import { computeCost } from '../policy/model-registry';
+import { type ModelPrices } from '../contracts/model-info';
+import type { StreamEvent } from '../contracts/stream-events';
 import { markTruncated, toolCallFromRaw } from './tool-arguments';
 
 type OpenBlock =
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
-  | { kind: 'toolCall'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
+  | { kind: 'tool_call'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
 
 export interface BuilderStart {
   provider: string;
@@ -52,11 +53,11 @@ export class EventBuilder {
       if (delta === '') return events;
       block = { kind: 'text', index: this.nextIndex++, text: '' };
       this.open.set(key, block);
-      events.push({ type: 'textStart', index: block.index });
+      events.push({ type: 'text_start', index: block.index });
     }
     if (block.kind !== 'text' || delta === '') return events;
     block.text += delta;
-    events.push({ type: 'textDelta', index: block.index, delta });
+    events.push({ type: 'text_delta', index: block.index, delta });
     return events;
   }
 
@@ -67,14 +68,14 @@ export class EventBuilder {
       if (delta === '' && !extra.signature && !extra.redacted) return events;
       block = { kind: 'thinking', index: this.nextIndex++, thinking: '' };
       this.open.set(key, block);
-      events.push({ type: 'thinkingStart', index: block.index });
+      events.push({ type: 'thinking_start', index: block.index });
     }
     if (block.kind !== 'thinking') return events;
     if (extra.signature) block.signature = (block.signature ?? '') + extra.signature;
     if (extra.redacted) block.redacted = true;
     if (delta !== '') {
       block.thinking += delta;
-      events.push({ type: 'thinkingDelta', index: block.index, delta });
+      events.push({ type: 'thinking_delta', index: block.index, delta });
     }
     return events;
   }
@@ -82,22 +83,22 @@ export class EventBuilder {
   toolCallStart(key: string, id: string, name: string): StreamEvent[] {
     const existing = this.open.get(key);
     if (existing) return [];
-    const block: OpenBlock = { kind: 'toolCall', index: this.nextIndex++, id, name, raw: '' };
+    const block: OpenBlock = { kind: 'tool_call', index: this.nextIndex++, id, name, raw: '' };
     this.open.set(key, block);
-    return [{ type: 'toolCallStart', index: block.index, id, name }];
+    return [{ type: 'tool_call_start', index: block.index, id, name }];
   }
 
   toolCallDelta(key: string, delta: string): StreamEvent[] {
     const block = this.open.get(key);
-    if (!block || block.kind !== 'toolCall' || delta === '') return [];
+    if (!block || block.kind !== 'tool_call' || delta === '') return [];
     block.raw += delta;
-    return [{ type: 'toolCallDelta', index: block.index, delta }];
+    return [{ type: 'tool_call_delta', index: block.index, delta }];
   }
 
   /** Provider data that must travel with the call (see `ToolCallBlock.providerExtras`). */
   toolCallExtras(key: string, extras: Record<string, unknown>): void {
     const block = this.open.get(key);
-    if (block?.kind === 'toolCall') block.extras = { ...block.extras, ...extras };
+    if (block?.kind === 'tool_call') block.extras = { ...block.extras, ...extras };
   }
 
   /** Ends one block. Text and thinking end now; tool calls end at `finish`. */
@@ -107,14 +108,14 @@ export class EventBuilder {
     this.open.delete(key);
     switch (block.kind) {
       case 'text':
-        return [{ type: 'textEnd', index: block.index, text: block.text }];
+        return [{ type: 'text_end', index: block.index, text: block.text }];
       case 'thinking': {
-        const event: StreamEvent = { type: 'thinkingEnd', index: block.index, thinking: block.thinking };
+        const event: StreamEvent = { type: 'thinking_end', index: block.index, thinking: block.thinking };
         if (block.signature) event.signature = block.signature;
         if (block.redacted) event.redacted = true;
         return [event];
       }
-      case 'toolCall': {
+      case 'tool_call': {
         const call = toolCallFromRaw(block.id, block.name, block.raw);
         if (block.extras) call.providerExtras = block.extras;
         this.pendingToolCalls.push({ index: block.index, call, raw: block.raw });
@@ -131,7 +132,7 @@ export class EventBuilder {
     for (const pending of this.pendingToolCalls.sort((a, b) => a.index - b.index)) {
       const cut = stopReason === 'length' && pending.index === lastIndex;
       events.push({
-        type: 'toolCallEnd',
+        type: 'tool_call_end',
         index: pending.index,
         toolCall: cut ? markTruncated(pending.call, pending.raw) : pending.call,
       });

@@ -1,6 +1,7 @@
 /** Constructors for the LLM layer's typed Temporal failures. */
 import { ApplicationFailure } from '@temporalio/common';
-import { isRetryableLlmFailure, LLM_FAILURE, type LlmFailureType } from '../shared/llm-errors';
+import { isRetryableLlmFailure } from '../policy/llm-failure-policy';
+import { LLM_FAILURE, type LlmFailureType } from '../contracts/failure-types';
 
 /** JSON-safe facts about a provider failure, carried as the failure's first detail. */
 export interface LlmFailureDetails {

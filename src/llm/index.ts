@@ -3,29 +3,26 @@
  * the types in `src/shared` and call these functions through activities.
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { isRetryableLlmFailure, LLM_FAILURE } from '../shared/llm-errors';
-import type { AssistantMessage, ModelRequest } from '../shared/messages';
-import {
-  computeCost,
-  lookupModel,
-  splitModelSpec,
-  type ModelSpec,
-  type ResolvedModelInfo,
-} from '../shared/model-registry';
-import { MessageAssembler, type StreamEvent } from '../shared/stream-events';
-import { anthropicAdapter } from './anthropic/adapter';
-import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './config';
-import { classifyError, type ErrorContext } from './errors';
+import { isRetryableLlmFailure } from '../policy/llm-failure-policy';
+import { LLM_FAILURE } from '../contracts/failure-types';
+import type { AssistantMessage, ModelRequest } from '../contracts/message-model';
+import { computeCost, lookupModel, splitModelSpec } from '../policy/model-registry';
+import { type ModelSpec, type ResolvedModelInfo } from '../contracts/model-info';
+import { MessageAssembler } from './message-assembler';
+import { type StreamEvent } from '../contracts/stream-events';
+import { anthropicAdapter } from './anthropic/anthropic-adapter';
+import { loadLlmConfig, readApiKey, type LlmConfig, type ProviderApi, type ProviderConfig } from './llm-config';
+import { classifyError, type ErrorContext } from './classify-error';
 import { configFailure, llmFailure } from './failures';
-import { openaiAdapter } from './openai/adapter';
-import type { CallContext, ProviderAdapter, ResolvedCall } from './types';
+import { openaiAdapter } from './openai/openai-adapter';
+import type { CallContext, ProviderAdapter, ResolvedCall } from './adapter-types';
 import { requestProblems } from './validate-request';
 
-export { classifyError, retryAfterFromHeaders } from './errors';
-export type { ErrorContext } from './errors';
-export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './config';
-export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './config';
-export type { CallContext } from './types';
+export { classifyError, retryAfterFromHeaders } from './classify-error';
+export type { ErrorContext } from './classify-error';
+export { loadLlmConfig, DEFAULT_TIMEOUT_MS, CONFIG_PATH_ENV, DEFAULT_CONFIG_FILE } from './llm-config';
+export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './llm-config';
+export type { CallContext } from './adapter-types';
 export type { LlmFailureDetails } from './failures';
 export { parseToolArguments } from './tool-arguments';
 export { requestProblems } from './validate-request';
@@ -54,7 +51,8 @@ export function parseModelSpec(spec: string, config?: LlmConfig): ParsedModelSpe
   const provider = providers[parsed.provider];
   if (!provider) {
     throw configFailure(
-      `Unknown provider "${parsed.provider}" in model spec "${spec}". Known providers: ${Object.keys(providers).sort().join(', ')}. ` +
+      `Unknown provider "${parsed.provider}" in model spec "${spec}". Known providers: ` +
+        `${Object.keys(providers).sort().join(', ')}. ` +
         `Declare others under "providers" in the config file.`,
     );
   }
@@ -77,7 +75,8 @@ function resolveCall(
   const provider: ProviderConfig = config.providers[spec.provider];
   if (!provider.baseUrl) {
     throw configFailure(
-      `Provider "${provider.id}" has no base URL: set ${provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL' : `"baseUrl" for it in the config file`}.`,
+      `Provider "${provider.id}" has no base URL: set ` +
+        (provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL.' : '"baseUrl" for it in the config file.'),
     );
   }
   const problems = requestProblems(request);

@@ -5,7 +5,7 @@
  * never wrote.
  */
 import { jsonrepair } from 'jsonrepair';
-import type { ToolCallBlock } from '../shared/messages';
+import type { ToolCallBlock } from '../contracts/message-model';
 
 export type ParsedArguments =
   | { ok: true; arguments: Record<string, unknown>; repaired: boolean }
@@ -69,8 +69,8 @@ function incompleteReason(text: string): string | undefined {
 /** Builds the neutral tool-call block from raw argument text. */
 export function toolCallFromRaw(id: string, name: string, raw: string): ToolCallBlock {
   const parsed = parseToolArguments(raw);
-  if (parsed.ok) return { type: 'toolCall', id, name, arguments: parsed.arguments };
-  return { type: 'toolCall', id, name, arguments: {}, malformed: parsed.malformed };
+  if (parsed.ok) return { type: 'tool_call', id, name, arguments: parsed.arguments };
+  return { type: 'tool_call', id, name, arguments: {}, malformed: parsed.malformed };
 }
 
 /** Marks a call whose arguments the output-token limit cut off. Such a call must never run. */

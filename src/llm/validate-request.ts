@@ -3,7 +3,7 @@
  * names the message and tool call at fault instead of a provider's 400 (and costs no request).
  * Mirrors the rules both APIs enforce.
  */
-import type { ModelRequest } from '../shared/messages';
+import type { ModelRequest } from '../contracts/message-model';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -32,10 +32,11 @@ export function requestProblems(request: ModelRequest): string[] {
   let open: string[] = [];
   let openAt = -1;
   request.messages.forEach((message, i) => {
-    if (message.role === 'toolResult') {
+    if (message.role === 'tool_result') {
       if (!open.includes(message.toolCallId)) {
         problems.push(
-          `messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant message just before it`,
+          `messages[${i}]: tool result for "${message.toolCallId}" does not answer a call of the assistant ` +
+            `message just before it`,
         );
       }
       open = open.filter((id) => id !== message.toolCallId);
@@ -45,13 +46,14 @@ export function requestProblems(request: ModelRequest): string[] {
       problems.push(`messages[${openAt}]: tool calls ${open.join(', ')} have no result before messages[${i}]`);
     open = [];
     if (message.role === 'assistant') {
-      open = message.content.flatMap((b) => (b.type === 'toolCall' ? [b.id] : []));
+      open = message.content.flatMap((b) => (b.type === 'tool_call' ? [b.id] : []));
       openAt = i;
     }
   });
   if (open.length)
     problems.push(
-      `messages[${openAt}]: tool calls ${open.join(', ')} have no result (every call needs one, even a skipped or failed call)`,
+      `messages[${openAt}]: tool calls ${open.join(', ')} have no result (every call needs one, even a ` +
+        `skipped or failed call)`,
     );
   return problems;
 }

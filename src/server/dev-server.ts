@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../shared/constants';
+import { SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { isListening } from './ports';
-import { SetupError } from './errors';
+import { SetupError } from '../connection/setup-error';
 
 /** How to start `temporal server start-dev`. */
 export interface DevServerOptions {
@@ -24,6 +24,8 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** Receives each line the server writes (stdout and stderr). */
   onLog?: (line: string) => void;
+  /** Codec server the Web UI decodes payloads with (`--ui-codec-endpoint`). */
+  uiCodecEndpoint?: string;
 }
 
 /** A dev server this process started. */
@@ -43,6 +45,8 @@ export function devServerArgs(options: DevServerOptions): string[] {
   args.push('--log-level', options.logLevel ?? 'warn');
   if (options.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
+  if (options.uiPort !== undefined && options.uiCodecEndpoint)
+    args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   args.push(...searchAttributeArgs());
   return args;
@@ -66,11 +70,13 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     if (port !== undefined && (await isListening(ip, port))) {
       if (what === 'gRPC' && (await serves(`${ip}:${port}`))) {
         throw new SetupError(
-          `A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop it before starting another on this port.`,
+          `A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop ` +
+            `it before starting another on this port.`,
         );
       }
       throw new SetupError(
-        `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose another port with --port, ` +
+        `Port ${port} (Temporal ${what}) is already in use on ${ip}: stop whatever listens there, choose ` +
+          `another port with --port, ` +
           `or, if it is a Temporal server, use it with TEMPORAL_ADDRESS=${ip}:${options.port}.`,
       );
     }
@@ -116,7 +122,8 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   }
   await running.stop(2000);
   throw new SetupError(
-    `The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ${lastMeaningfulLine(recent)}`,
+    `The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ` +
+      `${lastMeaningfulLine(recent)}`,
   );
 }
 

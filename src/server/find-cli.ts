@@ -58,7 +58,8 @@ export function findTestServer(options: FindCliOptions = {}): string | undefined
  */
 export function pythonScriptsDirs(python = 'python3', env: NodeJS.ProcessEnv = process.env): string[] {
   const query =
-    'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))';
+    'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name ' +
+    '+ "_user"))';
   try {
     const out = execFileSync(python, ['-c', query], {
       env,

@@ -1,4 +1,4 @@
-export { SetupError } from './errors';
+export { SetupError } from '../connection/setup-error';
 export { findTemporalCli, findTestServer, pythonScriptsDirs, type FoundCli, type CliSource } from './find-cli';
 export {
   startDevServer,
@@ -19,4 +19,4 @@ export {
 } from './launcher';
 export { buildWorkflowBundle } from './workflow-bundle';
 export { freePort, isListening, parseAddress } from './ports';
-export { ensureSearchAttributes, missingSearchAttributes } from './search-attributes';
+export { ensureSearchAttributes, missingSearchAttributes } from './search-attribute-registration';

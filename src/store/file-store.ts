@@ -272,6 +272,7 @@ function missing(conversationId: string, seq: number, logExists: boolean, where:
     : `${where} does not have conversation ${conversationId}`;
   return (
     `${what}: the file store is one host's disk, so a run that moved to another worker finds nothing here. ` +
-    'Give every worker the same PostgreSQL store (DURABLE_AGENTS_STORE_URL) or the same DURABLE_AGENTS_STORE_DIR on a shared volume.'
+    'Give every worker the same PostgreSQL store (DURABLE_AGENTS_STORE_URL) ' +
+    'or the same DURABLE_AGENTS_STORE_DIR on a shared volume.'
   );
 }

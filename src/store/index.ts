@@ -10,6 +10,6 @@ export {
   type WriteOrder,
 } from './content-store';
 export { DEFAULT_STORE_DIR, FileContentStore, STORE_DIR_ENV, defaultStoreDir } from './file-store';
-export { storeFromEnv } from './from-env';
+export { openStore, storeFromEnv } from './from-env';
 export { STORE_URL_ENV, SCHEMA_VERSION, redactUrl } from './postgres-schema';
 export { PostgresContentStore } from './postgres-store';

@@ -82,7 +82,8 @@ export function parseStoreUrl(url: string): URL {
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
     throw new StoreError(
       'bad_input',
-      `${STORE_URL_ENV} must start with postgres:// or postgresql:// (got ${parsed.protocol}//…); expected postgres://USER:PASSWORD@HOST:5432/DATABASE`,
+      `${STORE_URL_ENV} must start with postgres:// or postgresql:// (got ${parsed.protocol}//…); ` +
+        'expected postgres://USER:PASSWORD@HOST:5432/DATABASE',
     );
   if (!parsed.hostname && !parsed.searchParams.get('host'))
     throw new StoreError(
@@ -131,7 +132,8 @@ export async function migrate(pool: pg.Pool): Promise<number> {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await client.query(
-        'CREATE TABLE IF NOT EXISTS durable_agents_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+        'CREATE TABLE IF NOT EXISTS durable_agents_schema ' +
+          '(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
       );
       const { rows } = await client.query<{ version: number }>(
         'SELECT coalesce(max(version), 0)::int AS version FROM durable_agents_schema',
@@ -139,7 +141,8 @@ export async function migrate(pool: pg.Pool): Promise<number> {
       const current = rows[0].version;
       if (current > SCHEMA_VERSION)
         throw new Error(
-          `The store's database schema is version ${current}, newer than this worker knows (${SCHEMA_VERSION}): upgrade the worker.`,
+          `The store's database schema is version ${current}, newer than this worker knows ` +
+            `(${SCHEMA_VERSION}): upgrade the worker.`,
         );
       for (const step of MIGRATIONS.filter((m) => m.version > current)) {
         await client.query('BEGIN');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolCallContext, ToolMode, ToolRetry } from '../shared/tool-catalog';
+import type { ToolCallContext, ToolMode, ToolRetry } from '../contracts/tool-catalog';
 
 /** What a tool implementation receives besides its validated arguments. */
 export interface ToolExecutionContext {
@@ -7,7 +7,7 @@ export interface ToolExecutionContext {
   toolCallId: string;
   /** `runId:toolCallId`: the same on every retry of the same call. Side-effecting tools should dedupe on it. */
   idempotencyKey: string;
-  /** Seed 001's per-call context (`currentResourceId` / `currentTaskId`). */
+  /** The per-call context (`currentResourceId` / `currentTaskId`). */
   context: ToolCallContext;
   /** The run's workspace root, when it has one. Built-in file tools refuse every path without it. */
   workspaceRoot?: string;
@@ -22,7 +22,9 @@ export interface ToolOptions {
   /** Default 60 s. */
   timeoutMs?: number;
   retry?: ToolRetry;
-  /** Default false. Side-effecting tools get an idempotency key and are not retried on an ambiguous timeout by default. */
+  /**
+   * Default false. Side-effecting tools get an idempotency key and are not retried on an ambiguous timeout by default.
+   */
   sideEffects?: boolean;
   /** Default 32,000 characters. */
   maxOutputChars?: number;
@@ -56,7 +58,9 @@ export interface FunctionSpec<S extends z.ZodObject = z.ZodObject> extends ToolO
   parameters: S;
 }
 
-/** Thrown for misuse of the registry (bad names, duplicates, missing schemas): a programming error, not a tool result. */
+/**
+ * Thrown for misuse of the registry (bad names, duplicates, missing schemas): a programming error, not a tool result.
+ */
 export class ToolRegistrationError extends Error {
   override name = 'ToolRegistrationError';
 }

@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** JSON with object keys sorted, so equal schemas hash equally whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+import { canonicalJson } from '../common/canonical-json';
 
 /** Hash of what the model is told about a tool (and which server owns it). */
 export function toolFingerprint(parts: {

@@ -8,7 +8,7 @@ export {
   type ToolOptions,
 } from './define';
 export { ToolRegistry, type ToolRegistryOptions } from './registry';
-export { builtinTools, type BuiltinToolOptions } from './builtin/index';
+export { builtinTools, type BuiltinToolOptions } from './builtin';
 export { guardedFetch } from './builtin/fetch';
 export { braveSearchProvider, type WebSearchProvider, type WebSearchResult } from './builtin/web-search';
 export { McpPool } from './mcp/pool';
@@ -19,9 +19,9 @@ export {
   readMcpConfigFile,
   McpConfigError,
   type NamedMcpServer,
-} from './mcp/config';
+} from './mcp/mcp-config';
 
-import { builtinTools, type BuiltinToolOptions } from './builtin/index';
+import { builtinTools, type BuiltinToolOptions } from './builtin';
 import { ToolRegistry, type ToolRegistryOptions } from './registry';
 
 /** Environment variable with the comma-separated stdio commands a worker lets runs' MCP configs start. */

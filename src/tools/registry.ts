@@ -2,15 +2,14 @@ import { z } from 'zod';
 import {
   DEFAULT_TOOL_MAX_OUTPUT_CHARS,
   DEFAULT_TOOL_TIMEOUT_MS,
-  idempotencyKey,
-  isToolAllowed,
   type ExecuteToolInput,
   type ExecuteToolOutput,
   type ToolCatalog,
   type ToolCatalogEntry,
   type ToolSelection,
   type ToolSource,
-} from '../shared/tool-catalog';
+} from '../contracts/tool-catalog';
+import { idempotencyKey, isToolAllowed } from '../policy/tool-selection';
 import {
   RetryableToolError,
   TOOL_NAME_PATTERN,
@@ -20,9 +19,9 @@ import {
   type ToolExecutionContext,
 } from './define';
 import { toolFingerprint } from './fingerprint';
-import { capOutput, errorText, formatToolResult } from './format';
+import { capOutput, errorText, formatToolResult } from './format-result';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
-import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/config';
+import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/mcp-config';
 import { McpConnectionError, McpPool } from './mcp/pool';
 import {
   DEFAULT_ARGUMENT_LIMITS,
@@ -103,7 +102,7 @@ export class ToolRegistry {
 
   /**
    * Registers methods of an object or functions of a module as `<prefix><name>`, each with the
-   * zod schema and description from `specs` (seed 002's discovery, with schemas in place of
+   * zod schema and description from `specs` (discovery, with schemas in place of
    * signature inference). Every spec must name a function of `target`. Returns the tool names.
    */
   registerFunctions(target: object, specs: Record<string, FunctionSpec>, options: { prefix?: string } = {}): string[] {
@@ -138,7 +137,8 @@ export class ToolRegistry {
     if (refused.length > 0) {
       const list = refused.map((s) => `"${s.name}" (${isStdioServer(s.config) ? s.config.command : ''})`).join(', ');
       throw new McpConfigError(
-        `This worker does not start the MCP server command of ${list}; it allows: ${[...allowed!].join(', ') || '(none)'}.`,
+        `This worker does not start the MCP server command of ${list}; it allows: ` +
+          `${[...allowed!].join(', ') || '(none)'}.`,
       );
     }
     return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
@@ -201,7 +201,8 @@ export class ToolRegistry {
     const entry = resolved.kind === 'local' ? resolved.tool.entry : resolved.route.entry;
     if (input.fingerprint && entry.fingerprint !== input.fingerprint) {
       return done(
-        `Tool "${name}" changed since this run's tool catalogue was pinned (its description or parameters differ); it was not run.`,
+        `Tool "${name}" changed since this run's tool catalogue was pinned (its description or parameters ` +
+          `differ); it was not run.`,
         true,
       );
     }

@@ -1,5 +1,3 @@
 /** Every workflow the worker registers. The worker bundles this file. */
-export { helloWorkflow } from './hello';
 export { reactAgentWorkflow } from './agent';
-export { toolCallsWorkflow } from './tools-proxy';
 export { pevAgentWorkflow } from './pev';

@@ -8,12 +8,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { createAgentActivities } from '../../src/activities/agent';
-import { createToolActivities } from '../../src/activities/tools';
-import { AgentClient } from '../../src/client/index';
-import type { AgentStateView } from '../../src/shared/agent/types';
+import { createToolActivities } from '../../src/activities/tool-activities';
+import { AgentClient } from '../../src/client';
+import type { AgentStateView } from '../../src/contracts/agent-run';
 import { startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { FileContentStore } from '../../src/store';
+import { useOnce } from '../kit/lifecycle';
 
 export const PRIMARY = 'anthropic/claude-sonnet-4-6';
 export const FALLBACK = 'openai/gpt-4o-mini';
@@ -184,3 +185,18 @@ export function anthropicMessages(
     blocks: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
   }));
 }
+
+/** Clears what one test leaves behind: the fake's script and requests, the tool log, the latch. */
+export function resetFixture(fx: AgentFixture): void {
+  fx.fake.reset();
+  fx.calls.length = 0;
+  fx.resetLatch();
+}
+
+/** The agent fixture for the enclosing describe block: started once, reset before each test, closed after. */
+export const useAgentFixture = (extraActivities: Record<string, unknown> = {}): AgentFixture =>
+  useOnce(
+    () => agentFixture(extraActivities),
+    (fx) => fx.close(),
+    resetFixture,
+  );

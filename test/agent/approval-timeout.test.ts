@@ -1,21 +1,12 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { reply } from '../../src/testing/fake-provider';
-import { createTimeSkippingEnv, saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, anthropicMessages, waitForState, type AgentFixture } from './agent-kit';
+import { useTimeSkippingEnv, saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, anthropicMessages, useAgentFixture, waitForState } from './agent-kit';
 
 // Long waits are driven with env.sleep and queries, never an awaited update: the time-skipping
 // server does not skip time while a client awaits an update (sdk-typescript#1549).
 describe('approval timeout (time-skipping server)', () => {
-  let fx: AgentFixture;
-  let env: TestWorkflowEnvironment;
-  beforeAll(async () => {
-    fx = await agentFixture();
-    env = await createTimeSkippingEnv();
-  });
-  afterAll(async () => {
-    await env?.teardown();
-    await fx?.close();
-  });
+  const fx = useAgentFixture();
+  const env = useTimeSkippingEnv();
 
   it('an approval nobody decides within 24 h resolves as a rejection the model reads', async () => {
     fx.fake.script(

@@ -1,21 +1,13 @@
 import { CommanderError } from 'commander';
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { runCli } from '../kit/cli';
 import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, waitFor, waitForState, type AgentFixture } from './agent-kit';
+import { PRIMARY, useAgentFixture, waitFor, waitForState } from './agent-kit';
 
 describe('agent CLI', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture();
 
   it('runs a multi-turn tool-calling run with an approval, from run --detach to result --json', async () => {
     fx.fake.script(
@@ -130,11 +122,7 @@ describe('agent CLI', () => {
 });
 
 describe('agent CLI as a process', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('run --json prints one result object; unknown ids and bad arguments print one line and exit non-zero', async () => {
     fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 4, b: 5 } }]), reply.text('Nine.'));

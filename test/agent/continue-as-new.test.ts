@@ -1,17 +1,9 @@
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { CHEAP, PRIMARY, agentFixture, anthropicMessages, type AgentFixture } from './agent-kit';
+import { CHEAP, PRIMARY, useAgentFixture, anthropicMessages } from './agent-kit';
 
 describe('continue-as-new and context compaction', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture();
 
   it('continues as new every N turns, carrying the conversation by reference', async () => {
     fx.fake.script(
@@ -70,11 +62,7 @@ describe('continue-as-new and context compaction', () => {
 });
 
 describe('context too long', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('compacts and retries once when the provider says the context is too long', async () => {
     fx.fake.script(

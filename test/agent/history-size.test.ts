@@ -1,18 +1,14 @@
 import { temporal } from '@temporalio/proto';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
+import { PRIMARY, useAgentFixture } from './agent-kit';
 
 const eventBytes = (e: temporal.api.history.v1.IHistoryEvent): number =>
   temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
 
 // The 200-turn figure is measured by `npm run bench`; this keeps a shorter run honest in every test pass.
 describe('history growth', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('adds the same number of history bytes per turn however long the conversation gets', async () => {
     const turns = 30;

@@ -1,22 +1,9 @@
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import {
-  FALLBACK,
-  PRIMARY,
-  agentFixture,
-  anthropicMessages,
-  waitFor,
-  waitForState,
-  type AgentFixture,
-} from './agent-kit';
+import { FALLBACK, PRIMARY, useAgentFixture, anthropicMessages, waitFor, waitForState } from './agent-kit';
 
 describe('agent loop on a real server', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => fx.fake.reset());
+  const fx = useAgentFixture();
 
   it('runs a multi-turn tool-calling conversation to its final answer', async () => {
     fx.fake.script(
@@ -115,12 +102,7 @@ describe('agent loop on a real server', () => {
 });
 
 describe('streaming, plan recitation and operator switch', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => fx.fake.reset());
+  const fx = useAgentFixture();
 
   it('streams model calls (heartbeating) and recites the plan at the end of every request', async () => {
     fx.fake.script(

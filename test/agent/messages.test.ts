@@ -1,8 +1,8 @@
 import { reply } from '../../src/testing/fake-provider';
-import { AgentClientError } from '../../src/client/index';
-import { stateQuery } from '../../src/shared/agent/contracts';
+import { AgentClientError } from '../../src/client';
+import { stateQuery } from '../../src/contracts/agent-workflows';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, anthropicMessages, waitFor, waitForState, type AgentFixture } from './agent-kit';
+import { PRIMARY, useAgentFixture, anthropicMessages, waitFor, waitForState } from './agent-kit';
 
 /** Every text a request's messages carry (text blocks and tool results), in order. */
 function texts(body: Record<string, unknown>): string[] {
@@ -17,16 +17,7 @@ function texts(body: Record<string, unknown>): string[] {
 }
 
 describe('steering, follow-ups, stop and cancellation', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-    fx.resetLatch();
-  });
+  const fx = useAgentFixture();
 
   it('steering during a three-tool turn skips the remaining tools and the next request carries every result and the steering text', async () => {
     fx.fake.script(
@@ -101,7 +92,7 @@ describe('steering, follow-ups, stop and cancellation', () => {
     expect(res).toMatchObject({ status: 'stopped', stopReason: 'stopped', turns: 1 });
     expect(fx.calls).toEqual(['slow_step:A']);
     const kinds = state.messages.map((m) => m.kind);
-    expect(kinds).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
+    expect(kinds).toEqual(['user', 'assistant', 'tool_result', 'tool_result']);
     const callIds = state.messages[1].toolCallIds;
     expect(state.messages.slice(2).map((m) => m.toolCallId)).toEqual(callIds);
     expect(state.messages[3].isError).toBe(true);
@@ -132,15 +123,7 @@ describe('steering, follow-ups, stop and cancellation', () => {
 });
 
 describe('approvals and client tools', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture();
 
   it('approve, the same approval twice, an unknown id, and reject with a reason each behave as specified', async () => {
     fx.fake.script(
@@ -295,11 +278,7 @@ describe('approvals and client tools', () => {
 });
 
 describe('search attributes', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('show the kind, model, status and a run waiting for approval, filterable by query', async () => {
     fx.fake.script(

@@ -1,14 +1,10 @@
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, agentFixture, waitFor, waitForState, type AgentFixture } from './agent-kit';
+import { FALLBACK, PRIMARY, useAgentFixture, waitFor, waitForState } from './agent-kit';
 
 // Every workflow task replays the whole history: the loop must make the same commands each time.
 describe('agent loop with the workflow cache off', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('approval, steering, failover, continue-as-new and a watcher all replay on every task', async () => {
     fx.fake.script(

@@ -1,29 +1,26 @@
-import {
-  applyDecision,
-  argsHash,
-  classifyCall,
-  decisionRefusal,
-  expireApprovals,
-  stableStringify,
-} from '../../src/shared/agent/approvals';
-import { buildAgentConfig, configProblems } from '../../src/shared/agent/config';
-import { planCompaction, safeSplitPoints } from '../../src/shared/agent/context-plan';
-import { planRecitation, toProviderMessages, type LoggedBody } from '../../src/shared/agent/convert';
-import { pushEvent, type AgentEvent } from '../../src/shared/agent/events';
-import { defaultLimits, limitReached } from '../../src/shared/agent/limits';
-import { drain, enqueueOnce } from '../../src/shared/agent/queues';
+import { applyDecision, argsHash, callMode, decisionRefusal, expireApprovals } from '../../src/policy/approval-rules';
+import { canonicalJson } from '../../src/common/canonical-json';
+import { buildAgentConfig, configProblems } from '../../src/policy/agent-config';
+import { planCompaction, safeSplitPoints } from '../../src/policy/context-plan';
+import { planRecitation, toProviderMessages } from '../../src/policy/provider-view';
+import { type LoggedBody } from '../../src/contracts/stored-body';
+import { pushEvent } from '../../src/policy/event-log';
+import { type AgentEvent } from '../../src/contracts/agent-events';
+import { defaultLimits, limitReached } from '../../src/policy/limits';
+import { drain, enqueueOnce } from '../../src/policy/queues';
 import {
   failoverAfter,
   initialResolverState,
   nonRetryableModelFailures,
   resolveTurnModel,
   resolverPolicy,
-} from '../../src/shared/agent/resolver';
-import { carryState, initialState, restoreState, resultOf } from '../../src/shared/agent/state';
-import { estimateBodyTokens, estimateTextTokens } from '../../src/shared/agent/tokens';
-import type { MessageMeta, PendingApproval } from '../../src/shared/agent/types';
-import { LLM_FAILURE } from '../../src/shared/llm-errors';
-import { emptyCost, emptyUsage, type AssistantMessage } from '../../src/shared/messages';
+} from '../../src/policy/resolver';
+import { carryState, initialState, restoreState, resultOf } from '../../src/policy/agent-state';
+import { estimateBodyTokens, estimateTextTokens } from '../../src/policy/token-estimate';
+import type { MessageMeta } from '../../src/contracts/agent-run';
+import type { PendingApproval } from '../../src/contracts/approval';
+import { LLM_FAILURE } from '../../src/contracts/failure-types';
+import { emptyCost, emptyUsage, type AssistantMessage } from '../../src/contracts/message-model';
 
 const pending = (over: Partial<PendingApproval> = {}): PendingApproval => ({
   toolCallId: 'c1',
@@ -37,7 +34,7 @@ const pending = (over: Partial<PendingApproval> = {}): PendingApproval => ({
 
 describe('approvals', () => {
   it('hashes arguments independently of key order and distinguishes values', () => {
-    expect(stableStringify({ b: 1, a: { d: [1, 2], c: null } })).toBe('{"a":{"c":null,"d":[1,2]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, 2], c: null } })).toBe('{"a":{"c":null,"d":[1,2]},"b":1}');
     expect(argsHash({ a: 1, b: 2 })).toBe(argsHash({ b: 2, a: 1 }));
     expect(argsHash({ a: 1 })).not.toBe(argsHash({ a: 2 }));
     expect(argsHash({ path: '/tmp/x' })).toMatch(/^[0-9a-f]{14}$/);
@@ -84,22 +81,18 @@ describe('approvals', () => {
     expect(list[1].state).toBe('approved');
   });
 
-  it('classifies by tool pattern and by predicates on the arguments', () => {
-    const rules = [{ tool: 'fs_write', when: [{ path: 'path', matches: '^/etc/' }] }, { tool: 'shell_*' }];
-    expect(classifyCall('server', rules, 'fs_write', { path: '/etc/passwd' })).toBe('approval');
-    expect(classifyCall('server', rules, 'fs_write', { path: '/tmp/x' })).toBe('server');
-    expect(classifyCall('server', rules, 'shell_run', {})).toBe('approval');
-    expect(classifyCall('client', rules, 'shell_run', {})).toBe('client');
-    expect(
-      classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', exists: true }] }], 'pay', {
-        opts: { amount: 5 },
-      }),
-    ).toBe('approval');
-    expect(
-      classifyCall('server', [{ tool: 'pay', when: [{ path: 'opts.amount', equals: 5 }] }], 'pay', {
-        opts: { amount: 6 },
-      }),
-    ).toBe('server');
+  it('decides the mode of a call in one place: own mode, approve list and rules', () => {
+    const run = { rules: [{ tool: 'fs_write', when: [{ path: 'path', matches: '^/etc/' }] }, { tool: 'shell_*' }] };
+    const server = (name: string) => ({ name, mode: 'server' as const });
+    expect(callMode(server('fs_write'), { path: '/etc/passwd' }, run)).toBe('approval');
+    expect(callMode(server('fs_write'), { path: '/tmp/x' }, run)).toBe('server');
+    expect(callMode(server('shell_run'), {}, run)).toBe('approval');
+    expect(callMode({ name: 'shell_run', mode: 'client' }, {}, run)).toBe('client');
+    expect(callMode(server('fs_read'), {}, { ...run, approve: ['fs_*'] })).toBe('approval');
+    expect(callMode({ name: 'fs_read', mode: 'client' }, {}, { approve: ['*'] })).toBe('client');
+    const pay = (when: object) => ({ rules: [{ tool: 'pay', when: [{ path: 'opts.amount', ...when }] }] });
+    expect(callMode(server('pay'), { opts: { amount: 5 } }, pay({ exists: true }))).toBe('approval');
+    expect(callMode(server('pay'), { opts: { amount: 6 } }, pay({ equals: 5 }))).toBe('server');
   });
 });
 
@@ -171,13 +164,13 @@ describe('token estimates', () => {
       role: 'assistant',
       content: [
         { type: 'text', text: 'abcd'.repeat(10) },
-        { type: 'toolCall', id: 'x'.repeat(400), name: 'add', arguments: { a: 1 } },
+        { type: 'tool_call', id: 'x'.repeat(400), name: 'add', arguments: { a: 1 } },
       ],
       provider: 'anthropic',
       model: 'm',
       usage: emptyUsage(),
       cost: emptyCost(),
-      stopReason: 'toolUse',
+      stopReason: 'tool_use',
       timestamp: 0,
     };
     expect(estimateBodyTokens(m)).toBe(4 + 10 + 1 + Math.ceil('{"a":1}'.length / 4));
@@ -200,8 +193,8 @@ describe('context plan', () => {
   const log = [
     meta(0, 'user', 100),
     meta(1, 'assistant', 500, { toolCallIds: ['a', 'b'] }),
-    meta(2, 'toolResult', 500, { toolCallId: 'a' }),
-    meta(3, 'toolResult', 500, { toolCallId: 'b' }),
+    meta(2, 'tool_result', 500, { toolCallId: 'a' }),
+    meta(3, 'tool_result', 500, { toolCallId: 'b' }),
     meta(4, 'assistant', 100),
     meta(5, 'user', 100),
   ];
@@ -219,7 +212,7 @@ describe('context plan', () => {
   });
 
   it('ignores kinds the model never sees', () => {
-    const notes = [meta(0, 'user', 10), meta(1, 'contextNote', 5000), meta(2, 'toolLog', 5000)];
+    const notes = [meta(0, 'user', 10), meta(1, 'context_note', 5000), meta(2, 'tool_log', 5000)];
     expect(planCompaction(notes, 0, 0, { thresholdRatio: 0.8, keepRecentRatio: 0.3 }, 1000)).toBeUndefined();
   });
 });
@@ -242,9 +235,9 @@ describe('conversion to the provider view', () => {
   it('drops app-only kinds, turns summaries into user messages and hands over signed reasoning only to its provider', () => {
     const logged: LoggedBody[] = [
       { kind: 'user', body: { role: 'user', content: 'hi', timestamp: 0 } },
-      { kind: 'contextNote', body: { role: 'contextNote', text: 'switched queue', timestamp: 0 } },
+      { kind: 'context_note', body: { role: 'context_note', text: 'switched queue', timestamp: 0 } },
       { kind: 'assistant', body: assistant('anthropic') },
-      { kind: 'toolLog', body: { role: 'toolLog', text: 'ran', timestamp: 0 } },
+      { kind: 'tool_log', body: { role: 'tool_log', text: 'ran', timestamp: 0 } },
     ];
     const same = toProviderMessages(logged, 'anthropic', { text: 'earlier', timestamp: 0 });
     expect(same.map((m) => m.role)).toEqual(['user', 'user', 'assistant']);

@@ -1,9 +1,9 @@
 import { reply } from '../../src/testing/fake-provider';
-import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/shared/agent/activity-types';
-import type { AgentEvent } from '../../src/shared/agent/events';
+import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/contracts/agent-activities';
+import type { AgentEvent } from '../../src/contracts/agent-events';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { CHEAP, FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
-import type { StartAgentOptions } from '../../src/client/index';
+import { CHEAP, FALLBACK, PRIMARY, useAgentFixture } from './agent-kit';
+import type { StartAgentOptions } from '../../src/client';
 
 const hookLog: {
   turnEnds: HookTurnEndInput[];
@@ -27,7 +27,7 @@ const hooks = {
   },
   async persistMessage(input: HookMessageInput): Promise<void> {
     hookLog.messages.push(input);
-    if (input.message.kind === 'toolResult') throw new Error('database unavailable');
+    if (input.message.kind === 'tool_result') throw new Error('database unavailable');
   },
   async notifyError(input: HookErrorInput): Promise<void> {
     hookLog.errors.push(input);
@@ -39,15 +39,7 @@ const switches = (events: AgentEvent[]) =>
   events.filter((e): e is Extract<AgentEvent, { type: 'provider_switch' }> => e.type === 'provider_switch');
 
 describe('provider switching', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture(hooks);
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture(hooks);
 
   async function run(options: Omit<StartAgentOptions, 'task'> & { task?: string }, history?: string) {
     return withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -129,15 +121,7 @@ describe('provider switching', () => {
 });
 
 describe('limits and hooks', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture(hooks);
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = useAgentFixture(hooks);
 
   async function run(options: Omit<StartAgentOptions, 'task'>, history?: string) {
     return withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -178,7 +162,13 @@ describe('limits and hooks', () => {
     const { result, state } = await run({ model: PRIMARY, limits: { maxToolCallsPerTurn: 2 } });
     expect(result).toMatchObject({ stopReason: 'max_tool_calls', turns: 1 });
     expect(fx.calls).toEqual([]);
-    expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'toolResult']);
+    expect(state.messages.map((m) => m.kind)).toEqual([
+      'user',
+      'assistant',
+      'tool_result',
+      'tool_result',
+      'tool_result',
+    ]);
   });
 
   it('on-turn-end returning false stops the run; a failing on-message hook is recorded and the run goes on', async () => {
@@ -196,11 +186,11 @@ describe('limits and hooks', () => {
     expect(hookLog.turnEnds[0]).toMatchObject({ model: PRIMARY, turnUsage: { inputTokens: 10, outputTokens: 5 } });
     // The failing hook was retried under its retry policy, then recorded; each message reached it.
     const seen = new Map(hookLog.messages.map((m) => [m.message.seq, m.message.kind]));
-    expect([...seen.values()]).toEqual(['assistant', 'toolResult', 'assistant']);
+    expect([...seen.values()]).toEqual(['assistant', 'tool_result', 'assistant']);
     expect(state.events.filter((e) => e.type === 'hook_failed')).toHaveLength(1);
     // the second turn's tool call never ran, but has a result
     expect(fx.calls).toEqual(['add:1+1']);
-    expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'toolResult']);
+    expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'tool_result', 'assistant', 'tool_result']);
   });
 
   it("an on-turn-end hook that keeps failing ends the run with an error, and the turn's tool calls get results", async () => {
@@ -215,7 +205,7 @@ describe('limits and hooks', () => {
     expect(result.error?.message).toContain('credit service down');
     expect(state.events.find((e) => e.type === 'hook_failed')).toMatchObject({ hook: 'onTurnEnd' });
     expect(fx.calls).toEqual([]);
-    expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'toolResult']);
+    expect(state.messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'tool_result']);
   });
 
   it('a per-tool timeout override stops the tool itself: one attempt, an error result the model can read', async () => {

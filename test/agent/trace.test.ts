@@ -1,11 +1,11 @@
-import type { AgentEvent } from '../../src/shared/agent/events';
-import { emptyStats, recordStats } from '../../src/shared/agent/stats';
-import { traceSteps } from '../../src/shared/agent/trace';
-import { emptyUsage } from '../../src/shared/messages';
+import type { AgentEvent } from '../../src/contracts/agent-events';
+import { emptyStats, recordStats } from '../../src/policy/run-stats';
+import { traceSteps } from '../../src/client/trace';
+import { emptyUsage } from '../../src/contracts/message-model';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, agentFixture, type AgentFixture } from './agent-kit';
+import { FALLBACK, PRIMARY, useAgentFixture } from './agent-kit';
 
 const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 2 };
 const events: AgentEvent[] = [
@@ -23,7 +23,7 @@ const events: AgentEvent[] = [
     type: 'turn_end',
     model: PRIMARY,
     provider: 'anthropic',
-    stopReason: 'toolUse',
+    stopReason: 'tool_use',
     toolCalls: 2,
     usage,
     at: 1_400,
@@ -77,7 +77,7 @@ describe('trace statistics', () => {
   it('group the kept events into steps, one a turn', () => {
     const steps = traceSteps(events);
     expect(steps.map((s) => [s.turn, s.modelMs, s.stopReason, s.tools.map((t) => t.tool)])).toEqual([
-      [1, 400, 'toolUse', ['add', 'constructor', 'add']],
+      [1, 400, 'tool_use', ['add', 'constructor', 'add']],
       [2, 400, 'stop', []],
     ]);
     expect(steps[0].notes).toEqual([`${PRIMARY} failed: LlmOverloaded`, 'steered']);
@@ -90,11 +90,7 @@ describe('trace statistics', () => {
 });
 
 describe('trace of a run on a real server', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useAgentFixture();
 
   it('keeps whole totals across continue-as-new and failover, and shows them with the steps in the CLI', async () => {
     fx.fake.script(

@@ -1,11 +1,11 @@
-import { AgentClient, AgentClientError } from '../../src/client/index';
-import type { AgentEvent } from '../../src/shared/agent/events';
-import { TokenPieces } from '../../src/shared/agent/token-pieces';
-import type { TokenDelta, WatchItem } from '../../src/shared/agent/watch';
+import { AgentClient, AgentClientError } from '../../src/client';
+import type { AgentEvent } from '../../src/contracts/agent-events';
+import { TokenPieces } from '../../src/activities/agent/token-pieces';
+import type { TokenDelta, WatchItem } from '../../src/contracts/watch-topics';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, agentFixture, waitFor, type AgentFixture } from './agent-kit';
+import { PRIMARY, useAgentFixture, waitFor } from './agent-kit';
 
 const FIRST = 'Let me take the first step, which takes a while; the answer follows after it.';
 const FINAL = 'Both steps are done: the sum is 7, and step A finished as planned.';
@@ -32,15 +32,15 @@ describe('token pieces', () => {
   it('join deltas of one block until the block changes or the piece is old enough, tool pieces naming their tool', () => {
     const out: TokenDelta[] = [];
     const pieces = new TokenPieces({ seq: 3, attempt: 2, model: PRIMARY }, 100, (d) => out.push(d));
-    pieces.push({ type: 'thinkingDelta', index: 0, delta: 'Hm' }, 0);
-    pieces.push({ type: 'thinkingDelta', index: 0, delta: 'm.' }, 10);
-    pieces.push({ type: 'textDelta', index: 1, delta: 'Hel' }, 20);
-    pieces.push({ type: 'textDelta', index: 1, delta: '' }, 30);
-    pieces.push({ type: 'textDelta', index: 1, delta: 'lo' }, 120);
-    pieces.push({ type: 'textDelta', index: 1, delta: '!' }, 130);
-    pieces.push({ type: 'toolCallStart', index: 2, id: 'c', name: 'add' }, 140);
-    pieces.push({ type: 'toolCallDelta', index: 2, delta: '{"a":' }, 150);
-    pieces.push({ type: 'toolCallDelta', index: 2, delta: '1}' }, 160);
+    pieces.push({ type: 'thinking_delta', index: 0, delta: 'Hm' }, 0);
+    pieces.push({ type: 'thinking_delta', index: 0, delta: 'm.' }, 10);
+    pieces.push({ type: 'text_delta', index: 1, delta: 'Hel' }, 20);
+    pieces.push({ type: 'text_delta', index: 1, delta: '' }, 30);
+    pieces.push({ type: 'text_delta', index: 1, delta: 'lo' }, 120);
+    pieces.push({ type: 'text_delta', index: 1, delta: '!' }, 130);
+    pieces.push({ type: 'tool_call_start', index: 2, id: 'c', name: 'add' }, 140);
+    pieces.push({ type: 'tool_call_delta', index: 2, delta: '{"a":' }, 150);
+    pieces.push({ type: 'tool_call_delta', index: 2, delta: '1}' }, 160);
     expect(out.map((d) => [d.kind, d.text, d.tool])).toEqual([
       ['thinking', 'Hmm.', undefined],
       ['text', 'Hello', undefined],
@@ -55,16 +55,7 @@ describe('token pieces', () => {
 });
 
 describe('watching a run', () => {
-  let fx: AgentFixture;
-  beforeAll(async () => {
-    fx = await agentFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-    fx.resetLatch();
-  });
+  const fx = useAgentFixture();
 
   it('delivers events and streamed tokens while the run works, follows continue-as-new, and ends with the run', async () => {
     fx.fake.script(
@@ -184,7 +175,7 @@ describe('watching a run', () => {
         /^\[turn 1\] calling anthropic\/claude-sonnet-4-6$/,
         /^Stepping first\.$/,
         /^\(slow_step arguments\) \{"label":"C"\}$/,
-        /^\[turn 1\] anthropic\/claude-sonnet-4-6 answered \(toolUse\): 1 tool call, \d+ in \/ \d+ out tokens$/,
+        /^\[turn 1\] anthropic\/claude-sonnet-4-6 answered \(tool_use\): 1 tool call, \d+ in \/ \d+ out tokens$/,
         /^\[turn 1\] tool slow_step \(toolu_cw\) ran in \d+ ms$/,
         /^\[turn 2\] calling/,
         /^It is done\.$/,

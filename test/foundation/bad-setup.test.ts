@@ -44,6 +44,20 @@ describe('bad setup, tried as a new user would', () => {
     }
   });
 
+  it('names the taken codec port before starting anything', async () => {
+    const codecPort = await freePort();
+    const squatter = await listen(codecPort);
+    try {
+      const port = await freePort();
+      const result = await runCli(['dev-server', '--port', String(port), '--codec-port', String(codecPort)]);
+      expect(expectOneLineFailure(result)).toBe(
+        `durable-agents: Port ${codecPort} (codec server) is already in use on 127.0.0.1: stop whatever listens there, or choose another port (codec-server --port, dev-server --codec-port).`,
+      );
+    } finally {
+      squatter.close();
+    }
+  });
+
   it('says a running Temporal server already holds the port instead of starting a second one', async () => {
     const port = (await testConnection()).address.split(':').pop()!;
     const result = await runCli(['dev-server', '--port', port, '--ui-port', String(await freePort())]);

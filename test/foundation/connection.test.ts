@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectionSettingsFromEnv } from '../../src/client/connection';
+import { connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 
 function tempFile(name: string, content: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'da-conn-')), name);

@@ -13,18 +13,27 @@ import { HISTORIES_DIR, testConnection, workflowBundle } from '../kit/temporal';
 
 const temporalCli = process.env.DURABLE_AGENTS_TEST_CLI!;
 
-async function startDevServerCommand(port: number, uiPort: number, dbFilename: string) {
-  const child = spawnCli([
-    'dev-server',
-    '--port',
-    String(port),
-    '--ui-port',
-    String(uiPort),
-    '--db-filename',
-    dbFilename,
-  ]);
+async function startDevServerCommand(
+  port: number,
+  uiPort: number,
+  dbFilename: string,
+  cwd: string,
+  extra: string[] = [],
+) {
+  const child = spawnCli(
+    ['dev-server', '--port', String(port), '--ui-port', String(uiPort), '--db-filename', dbFilename, ...extra],
+    { cwd },
+  );
   const output = await waitForOutput(child, /Press Ctrl-C to stop/);
   return { child, output };
+}
+
+/** The codec endpoint the Web UI was started with (its settings API). */
+async function uiCodecEndpoint(uiPort: number): Promise<string> {
+  const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
+    Codec: { Endpoint: string };
+  };
+  return settings.Codec.Endpoint;
 }
 
 async function replayAgainstCurrentCode(
@@ -57,8 +66,11 @@ describe('dev-server and demo commands', () => {
     const [port, uiPort] = [await freePort(), await freePort()];
     const address = `127.0.0.1:${port}`;
 
-    const first = await startDevServerCommand(port, uiPort, dbFilename);
+    const first = await startDevServerCommand(port, uiPort, dbFilename, dir);
     expect(first.output).toContain(`Web UI: http://localhost:${uiPort}`);
+    // A codec server in-process, on 8081 or a free port when that is taken, and the UI reads through it.
+    const codecUrl = /^Codec server: (http:\/\/127\.0\.0\.1:\d+) /m.exec(first.output)![1];
+    expect(await uiCodecEndpoint(uiPort)).toBe(codecUrl);
     const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('<html');
@@ -76,6 +88,13 @@ describe('dev-server and demo commands', () => {
       expect(demo.stdout).toContain(
         `Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/${workflowId}/`,
       );
+      // The history, read through the codec server, shows the notes file the fs_read tool returned.
+      const shown = execFileSync(
+        temporalCli,
+        ['workflow', 'show', '--address', address, '-w', workflowId, '--codec-endpoint', codecUrl, '--detailed'],
+        { encoding: 'utf8' },
+      );
+      expect(shown).toContain('result[0].meta.body.content[0].text: # Launch checklist\n- [x] Write the design notes');
 
       const listed = execFileSync(
         temporalCli,
@@ -116,8 +135,10 @@ describe('dev-server and demo commands', () => {
       expect(await stopProcess(first.child)).toBe(0);
     }
 
-    const second = await startDevServerCommand(port, uiPort, dbFilename);
+    const second = await startDevServerCommand(port, uiPort, dbFilename, dir, ['--no-codec']);
     try {
+      expect(second.output).not.toContain('Codec server');
+      expect(await uiCodecEndpoint(uiPort)).toBe('');
       const description = await describeRun(address, workflowId);
       expect(description.status.name).toBe('COMPLETED');
     } finally {
@@ -145,6 +166,9 @@ describe('dev-server and demo commands', () => {
       /^Result \(completed, 3 turns, .*\): Still open: Record the replay histories; Ship the docker-compose stack\.$/m,
     );
     expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/demo-`);
+    expect(demo.stdout).toMatch(
+      /^Codec server: http:\/\/127\.0\.0\.1:\d+ \(message bodies in the Web UI; temporal workflow show --codec-endpoint http:\/\/127\.0\.0\.1:\d+ --detailed -w demo-\S+\)$/m,
+    );
     expect(fs.statSync(path.join(dir, '.temporal', 'dev.db')).size).toBeGreaterThan(0);
   });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import YAML from 'yaml';
-import { SEARCH_ATTRIBUTES } from '../../src/shared/constants';
+import { SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
 import { PostgresContentStore } from '../../src/store';
 import { parseStoreUrl } from '../../src/store/postgres-schema';
 import { testPostgresUrl } from '../kit/postgres';

@@ -1,5 +1,5 @@
-import { helloActivities } from '../../src/activities/hello';
-import { helloWorkflow } from '../../src/workflows';
+import { helloActivities } from '../kit/hello-activity';
+import { helloWorkflow } from '../kit/hello-workflow';
 import { createTimeSkippingEnv, saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 
 describe('test kit', () => {

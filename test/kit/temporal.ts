@@ -14,6 +14,7 @@ import {
 } from '@temporalio/worker';
 import { findTestServer } from '../../src/server/find-cli';
 import { REPO_ROOT, TEST_ENV } from './env';
+import { useOnce } from './lifecycle';
 
 /** A connection to the jest run's Temporal server. */
 export interface TestConnection {
@@ -152,3 +153,7 @@ export async function saveHistoryIfRecording(handle: WorkflowHandle, name: strin
   fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);
   return file;
 }
+
+/** A time-skipping environment for the enclosing describe block, torn down after it. */
+export const useTimeSkippingEnv = (): TestWorkflowEnvironment =>
+  useOnce(createTimeSkippingEnv, (env) => env.teardown());

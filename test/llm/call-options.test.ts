@@ -1,5 +1,5 @@
 import { complete, healthCheck } from '../../src/llm';
-import type { CallOptions, Message } from '../../src/shared/messages';
+import type { CallOptions, Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 
@@ -84,12 +84,12 @@ describe('call options on the wire', () => {
 
   it('response formats: native on OpenAI, an instruction on Anthropic', async () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-    const gpt = await bodyFor(GPT, { responseFormat: { type: 'jsonSchema', name: 'answer', schema, strict: true } });
+    const gpt = await bodyFor(GPT, { responseFormat: { type: 'json_schema', name: 'answer', schema, strict: true } });
     expect(gpt.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } });
     expect((await bodyFor(GPT, { responseFormat: { type: 'json' } })).response_format).toEqual({ type: 'json_object' });
     const claude = await bodyFor(
       CLAUDE,
-      { responseFormat: { type: 'jsonSchema', name: 'answer', schema } },
+      { responseFormat: { type: 'json_schema', name: 'answer', schema } },
       [user('hi')],
       'Be exact.',
     );
@@ -105,12 +105,12 @@ describe('call options on the wire', () => {
       { role: 'user', content: [{ type: 'text', text: 'What is this?' }, image], timestamp: 1 },
       {
         role: 'assistant',
-        content: [{ type: 'toolCall', id: 'call_1', name: 'read_file', arguments: { path: 'x.png' } }],
+        content: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: 'x.png' } }],
         provider: 'openai',
         model: 'gpt-5-mini',
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
         cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        stopReason: 'toolUse',
+        stopReason: 'tool_use',
         timestamp: 2,
       },
       { ...toolResult('call_1', 'read_file', 'the file:'), content: [{ type: 'text', text: 'the file:' }, image] },
@@ -149,11 +149,11 @@ describe('healthCheck', () => {
 describe('stop reasons', () => {
   it.each([
     ['stop', CLAUDE, 'stop', 'end_turn'],
-    ['stopSequence', CLAUDE, 'stopSequence', 'stop_sequence'],
+    ['stop_sequence', CLAUDE, 'stop_sequence', 'stop_sequence'],
     ['refusal', CLAUDE, 'refusal', 'refusal'],
     ['length', CLAUDE, 'length', 'max_tokens'],
     ['stop', GPT, 'stop', 'stop'],
-    ['contentFilter', GPT, 'contentFilter', 'content_filter'],
+    ['content_filter', GPT, 'content_filter', 'content_filter'],
     ['length', GPT, 'length', 'length'],
   ] as const)('scripted %s on %s is normalized to %s, keeping the raw %s', async (scripted, spec, normalized, raw) => {
     fake.script(reply.text('words', { stopReason: scripted }));

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { complete, loadLlmConfig, parseModelSpec } from '../../src/llm';
-import { LLM_FAILURE } from '../../src/shared/llm-errors';
-import { splitModelSpec } from '../../src/shared/model-registry';
+import { LLM_FAILURE } from '../../src/contracts/failure-types';
+import { splitModelSpec } from '../../src/policy/model-registry';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider';
 import { user } from './support';
 

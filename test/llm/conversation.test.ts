@@ -1,6 +1,6 @@
 import { complete, streamMessage, stream } from '../../src/llm';
-import { toolCallsOf, type AssistantMessage, type Message } from '../../src/shared/messages';
-import type { StreamEvent } from '../../src/shared/stream-events';
+import { toolCallsOf, type AssistantMessage, type Message } from '../../src/contracts/message-model';
+import type { StreamEvent } from '../../src/contracts/stream-events';
 import { reply, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
 import { configFor, EVERY_ADAPTER, normalized, toolResult, TOOLS, user } from './support';
 
@@ -75,7 +75,7 @@ describe('one conversation through every adapter', () => {
         expect(fake.requests.every((r) => r.stream === (mode === 'stream'))).toBe(true);
         const [first, second, third] = turns;
         expect(first.content).toEqual([{ type: 'text', text: 'Hello! What should I look at?' }]);
-        expect(second.stopReason).toBe('toolUse');
+        expect(second.stopReason).toBe('tool_use');
         expect(toolCallsOf(second).map((c) => [c.name, c.arguments, c.malformed])).toEqual([
           ['read_file', { path: 'README.md' }, undefined],
           ['list_dir', { path: 'src', depth: 2 }, undefined],
@@ -112,7 +112,7 @@ describe('stream events', () => {
       reply.blocks([
         { type: 'thinking', thinking: 'The user wants the file; I should read it.' },
         { type: 'text', text: 'Reading it now, one moment please.' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'docs/a-long-file-name.md' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'docs/a-long-file-name.md' } },
       ]),
     );
     const events: StreamEvent[] = [];
@@ -125,17 +125,17 @@ describe('stream events', () => {
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('start');
     expect(types.slice(-2)).toEqual(['usage', 'done']);
-    expect(types.filter((t) => t === 'textDelta').length).toBeGreaterThan(1);
-    expect(types.filter((t) => t === 'thinkingDelta').length).toBeGreaterThan(1);
-    expect(types.filter((t) => t === 'toolCallDelta').length).toBeGreaterThan(1);
+    expect(types.filter((t) => t === 'text_delta').length).toBeGreaterThan(1);
+    expect(types.filter((t) => t === 'thinking_delta').length).toBeGreaterThan(1);
+    expect(types.filter((t) => t === 'tool_call_delta').length).toBeGreaterThan(1);
     for (const [start, end] of [
-      ['thinkingStart', 'thinkingEnd'],
-      ['textStart', 'textEnd'],
-      ['toolCallStart', 'toolCallEnd'],
+      ['thinking_start', 'thinking_end'],
+      ['text_start', 'text_end'],
+      ['tool_call_start', 'tool_call_end'],
     ]) {
       expect(types.indexOf(start as StreamEvent['type'])).toBeLessThan(types.indexOf(end as StreamEvent['type']));
     }
-    const deltas = events.flatMap((e) => (e.type === 'toolCallDelta' ? [e.delta] : [])).join('');
+    const deltas = events.flatMap((e) => (e.type === 'tool_call_delta' ? [e.delta] : [])).join('');
     expect(JSON.parse(deltas)).toEqual({ path: 'docs/a-long-file-name.md' });
   });
 });

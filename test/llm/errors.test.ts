@@ -1,7 +1,8 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { complete, stream, streamMessage } from '../../src/llm';
-import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES } from '../../src/shared/llm-errors';
-import type { StreamEvent } from '../../src/shared/stream-events';
+import { LLM_FAILURE } from '../../src/contracts/failure-types';
+import { NON_RETRYABLE_LLM_FAILURES } from '../../src/policy/llm-failure-policy';
+import type { StreamEvent } from '../../src/contracts/stream-events';
 import { reply, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
 import { configFor, EVERY_ADAPTER, user } from './support';
 
@@ -174,7 +175,7 @@ describe('failures inside a stream', () => {
     });
     expect(failure.type).toBe(LLM_FAILURE.connection);
     expect(failure.nonRetryable).toBe(false);
-    expect(events.some((e) => e.type === 'textDelta')).toBe(true);
+    expect(events.some((e) => e.type === 'text_delta')).toBe(true);
     expect(events.some((e) => e.type === 'done')).toBe(false);
     expect(fake.requests).toHaveLength(1);
   });
@@ -191,7 +192,7 @@ describe('cancellation and configuration failures', () => {
         { signal: controller.signal, config: configFor(fake) },
       )) {
         events.push(e);
-        if (e.type === 'textDelta') controller.abort();
+        if (e.type === 'text_delta') controller.abort();
       }
     });
     expect(failure.type).toBe(LLM_FAILURE.aborted);
@@ -200,7 +201,7 @@ describe('cancellation and configuration failures', () => {
       failureType: LLM_FAILURE.aborted,
       retryable: false,
     });
-    expect(events.filter((e) => e.type === 'textDelta')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'text_delta')).toHaveLength(1);
   });
 
   it.each(SPECS)('%s: aborting the signal cancels the call as a non-retryable LlmAborted', async (spec) => {
@@ -239,7 +240,7 @@ describe('cancellation and configuration failures', () => {
           { signal: streamed.signal, config: configFor(fake) },
         )) {
           events.push(e);
-          if (e.type === 'textDelta') streamed.abort(cancelled);
+          if (e.type === 'text_delta') streamed.abort(cancelled);
         }
       })().catch((e: unknown) => e);
       expect(thrown).toBe(cancelled);

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { complete } from '../../src/llm';
-import { toolCallsOf, type Message } from '../../src/shared/messages';
+import { toolCallsOf, type Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 
@@ -23,7 +23,7 @@ describe('fake provider: wire format as the official SDKs parse it', () => {
     const step = reply.blocks([
       { type: 'thinking', thinking: 'Plan: read.' },
       { type: 'text', text: 'Reading.' },
-      { type: 'toolCall', name: 'read_file', arguments: { path: 'a' }, id: 'toolu_fixed' },
+      { type: 'tool_call', name: 'read_file', arguments: { path: 'a' }, id: 'toolu_fixed' },
     ]);
     fake.script(step, step);
     const params = { model: MODEL, max_tokens: 4096, messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -195,7 +195,7 @@ describe('fake provider: validation like the real APIs', () => {
     fake.script(
       reply.blocks([
         { type: 'thinking', thinking: 'hmm' },
-        { type: 'toolCall', name: 'x', arguments: {}, id: 'call_r1' },
+        { type: 'tool_call', name: 'x', arguments: {}, id: 'call_r1' },
       ]),
     );
     await openai.chat.completions.create({ model: 'deepseek-reasoner', messages: [{ role: 'user', content: 'a' }] });

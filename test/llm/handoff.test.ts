@@ -1,5 +1,5 @@
 import { complete, streamMessage } from '../../src/llm';
-import { toolCallsOf, type AssistantMessage, type Message } from '../../src/shared/messages';
+import { toolCallsOf, type AssistantMessage, type Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider, type RecordedRequest } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 
@@ -40,12 +40,12 @@ describe('a conversation handed between providers', () => {
         reply.blocks([
           { type: 'thinking', thinking: 'I need the README first.' },
           { type: 'text', text: 'Reading the README.' },
-          { type: 'toolCall', name: 'read_file', arguments: { path: 'README.md' } },
+          { type: 'tool_call', name: 'read_file', arguments: { path: 'README.md' } },
         ]),
         // A compatible server with reasoning output and its own id style (not valid for Anthropic).
         reply.blocks([
           { type: 'thinking', thinking: 'Now the folder.' },
-          { type: 'toolCall', id: 'functions.list_dir:0', name: 'list_dir', arguments: { path: 'src' } },
+          { type: 'tool_call', id: 'functions.list_dir:0', name: 'list_dir', arguments: { path: 'src' } },
         ]),
         reply.blocks([
           { type: 'thinking', thinking: 'Both read; summarise.' },
@@ -112,7 +112,7 @@ describe('a conversation handed between providers', () => {
     fake.script(
       reply.blocks([
         { type: 'redactedThinking', data: 'EqQBCgIYAhIM-opaque' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'a' } },
       ]),
       reply.text('done'),
     );
@@ -138,7 +138,7 @@ describe('a conversation handed between providers', () => {
     fake.script(
       reply.blocks([
         { type: 'thinking', thinking: 'Need the file.' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'a' } },
       ]),
       reply.text('same model'),
       reply.text('other model'),
@@ -186,7 +186,7 @@ describe('a conversation handed between providers', () => {
     fake.script(
       reply.blocks([
         { type: 'thinking', thinking: 'M2 reasoning' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'a' } },
       ]),
       reply.text('same model'),
       reply.text('other model'),
@@ -208,7 +208,7 @@ describe('a conversation handed between providers', () => {
     fake.script(
       reply.blocks([
         { type: 'thinking', thinking: 'secret plan' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'a' } },
       ]),
     );
     const config = configFor(fake);

@@ -3,7 +3,7 @@
  * with the providers' API keys in the environment. Costs a few cents per model.
  */
 import { complete, streamMessage } from '../../src/llm';
-import { toolCallsOf, type Message } from '../../src/shared/messages';
+import { toolCallsOf, type Message } from '../../src/contracts/message-model';
 import { TOOLS, toolResult, user } from './support';
 
 const specs = (process.env.DURABLE_AGENTS_LIVE_MODELS ?? '')

@@ -1,17 +1,17 @@
 import { complete, requestProblems } from '../../src/llm';
-import type { AssistantMessage, Message } from '../../src/shared/messages';
-import { emptyCost, emptyUsage } from '../../src/shared/messages';
+import type { AssistantMessage, Message } from '../../src/contracts/message-model';
+import { emptyCost, emptyUsage } from '../../src/contracts/message-model';
 import { startFakeProvider } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 
 const assistantCalling = (...ids: string[]): AssistantMessage => ({
   role: 'assistant',
-  content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 'read_file', arguments: {} })),
+  content: ids.map((id) => ({ type: 'tool_call' as const, id, name: 'read_file', arguments: {} })),
   provider: 'anthropic',
   model: 'claude-sonnet-4-6',
   usage: emptyUsage(),
   cost: emptyCost(),
-  stopReason: 'toolUse',
+  stopReason: 'tool_use',
   timestamp: 1,
 });
 

@@ -1,4 +1,5 @@
-import { assembleMessage, MessageAssembler, type StreamEvent, type UsageEvent } from '../../src/shared/stream-events';
+import { assembleMessage, MessageAssembler } from '../../src/llm/message-assembler';
+import { type StreamEvent, type UsageEvent } from '../../src/contracts/stream-events';
 
 const start: StreamEvent = {
   type: 'start',
@@ -17,26 +18,26 @@ describe('MessageAssembler', () => {
   it('orders blocks by index, whatever order their ends arrive in', () => {
     const message = assembleMessage([
       start,
-      { type: 'textStart', index: 1 },
-      { type: 'textDelta', index: 1, delta: 'partial' },
-      { type: 'textEnd', index: 1, text: 'final text' },
-      { type: 'toolCallEnd', index: 2, toolCall: { type: 'toolCall', id: 't1', name: 'x', arguments: { a: 1 } } },
-      { type: 'thinkingEnd', index: 0, thinking: 'why', signature: 'sig' },
+      { type: 'text_start', index: 1 },
+      { type: 'text_delta', index: 1, delta: 'partial' },
+      { type: 'text_end', index: 1, text: 'final text' },
+      { type: 'tool_call_end', index: 2, toolCall: { type: 'tool_call', id: 't1', name: 'x', arguments: { a: 1 } } },
+      { type: 'thinking_end', index: 0, thinking: 'why', signature: 'sig' },
       usage,
-      { type: 'done', stopReason: 'toolUse', rawStopReason: 'tool_use' },
+      { type: 'done', stopReason: 'tool_use', rawStopReason: 'tool_use' },
     ]);
     expect(message).toEqual({
       role: 'assistant',
       content: [
         { type: 'thinking', thinking: 'why', signature: 'sig' },
         { type: 'text', text: 'final text' },
-        { type: 'toolCall', id: 't1', name: 'x', arguments: { a: 1 } },
+        { type: 'tool_call', id: 't1', name: 'x', arguments: { a: 1 } },
       ],
       provider: 'anthropic',
       model: 'claude-sonnet-4-6',
       usage: usage.usage,
       cost: usage.cost,
-      stopReason: 'toolUse',
+      stopReason: 'tool_use',
       rawStopReason: 'tool_use',
       responseId: 'msg_1',
       timestamp: 42,
@@ -47,9 +48,9 @@ describe('MessageAssembler', () => {
     const assembler = new MessageAssembler();
     for (const e of [
       start,
-      { type: 'textEnd', index: 0, text: 'done part' },
-      { type: 'textStart', index: 1 },
-      { type: 'textDelta', index: 1, delta: 'cut' },
+      { type: 'text_end', index: 0, text: 'done part' },
+      { type: 'text_start', index: 1 },
+      { type: 'text_delta', index: 1, delta: 'cut' },
     ] as StreamEvent[]) {
       assembler.push(e);
     }

@@ -1,6 +1,6 @@
 /** Helpers shared by the LLM-layer tests. */
 import { loadLlmConfig, type LlmConfig } from '../../src/llm';
-import type { AssistantMessage, Message, ToolResultMessage, ToolSpec } from '../../src/shared/messages';
+import type { AssistantMessage, Message, ToolResultMessage, ToolSpec } from '../../src/contracts/message-model';
 import { fakeProviderEnv, type FakeProvider } from '../../src/testing/fake-provider';
 
 /** One spec per adapter path: both Anthropic-format providers and both OpenAI-format ones. */
@@ -23,7 +23,7 @@ export function configFor(
 export const user = (text: string): Message => ({ role: 'user', content: text, timestamp: 1 });
 
 export const toolResult = (toolCallId: string, toolName: string, text: string, isError = false): ToolResultMessage => ({
-  role: 'toolResult',
+  role: 'tool_result',
   toolCallId,
   toolName,
   content: [{ type: 'text', text }],
@@ -51,7 +51,7 @@ export const TOOLS: ToolSpec[] = [
 export function normalized(message: AssistantMessage): unknown {
   let n = 0;
   return {
-    content: message.content.map((b) => (b.type === 'toolCall' ? { ...b, id: `call-${n++}` } : b)),
+    content: message.content.map((b) => (b.type === 'tool_call' ? { ...b, id: `call-${n++}` } : b)),
     stopReason: message.stopReason,
     usage: message.usage,
   };

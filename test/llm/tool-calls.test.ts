@@ -1,5 +1,5 @@
 import { complete, parseToolArguments, streamMessage, toAnthropicToolId, toOpenAIToolId } from '../../src/llm';
-import { toolCallsOf } from '../../src/shared/messages';
+import { toolCallsOf } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, EVERY_ADAPTER, TOOLS, user } from './support';
 

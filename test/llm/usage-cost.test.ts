@@ -1,5 +1,5 @@
 import { complete, loadLlmConfig, streamMessage } from '../../src/llm';
-import { computeCost, lookupModel } from '../../src/shared/model-registry';
+import { computeCost, lookupModel } from '../../src/policy/model-registry';
 import { reply, startFakeProvider, fakeProviderEnv, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, TOOLS, user } from './support';
 
@@ -115,7 +115,7 @@ describe('prompt-cache breakpoints', () => {
     fake.script(
       reply.blocks([
         { type: 'thinking', thinking: 'hm' },
-        { type: 'toolCall', name: 'read_file', arguments: { path: 'a' } },
+        { type: 'tool_call', name: 'read_file', arguments: { path: 'a' } },
       ]),
       reply.text('done'),
     );
@@ -134,7 +134,7 @@ describe('prompt-cache breakpoints', () => {
           user('go'),
           first,
           {
-            role: 'toolResult',
+            role: 'tool_result',
             toolCallId: call.id,
             toolName: call.name,
             content: [{ type: 'text', text: 'x' }],

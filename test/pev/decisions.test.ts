@@ -1,26 +1,22 @@
+import { DEFAULT_PEV_LIMITS } from '../../src/policy/pev/pev-options';
 import {
-  DEFAULT_PEV_LIMITS,
   afterPlannerRound,
   afterVerifier,
   applyPlan,
-  canonicalJson,
-  coreRoles,
   executorOutcome,
-  findReusable,
   nextOpenTodo,
-  parseRoleAnswer,
-  planRecitation,
-  recordToolResult,
-  responseFormatOf,
-  reuseNote,
-  roleOf,
-  systemPromptOf,
-  withRole,
+} from '../../src/policy/pev/decisions';
+import { canonicalJson } from '../../src/common/canonical-json';
+import { coreRoles, responseFormatOf, roleOf, withRole } from '../../src/policy/pev/roles';
+import { findReusable, recordToolResult, reuseNote } from '../../src/policy/pev/tool-dedupe';
+import { parseRoleAnswer } from '../../src/policy/pev/parse-answer';
+import { todoRecitation, systemPromptOf } from '../../src/policy/pev/prompt-template';
+import {
   type ExecutorResponse,
-  type PevTodo,
   type PlannerResponse,
   type VerifierResponse,
-} from '../../src/shared/pev';
+} from '../../src/policy/pev/answer-schemas';
+import { type PevTodo } from '../../src/contracts/pev-progress';
 import { z } from 'zod';
 
 const limits = DEFAULT_PEV_LIMITS;
@@ -54,7 +50,7 @@ describe('planner rounds', () => {
   });
 
   test('needsMorePlanning asks for another round until the round limit', () => {
-    expect(afterPlannerRound(plan(true), 2, limits)).toEqual({ next: 'planAgain' });
+    expect(afterPlannerRound(plan(true), 2, limits)).toEqual({ next: 'plan_again' });
     expect(afterPlannerRound(plan(true), 3, limits)).toEqual({ next: 'execute', reason: 'max_planning_rounds' });
   });
 });
@@ -64,7 +60,7 @@ describe('executor flow control', () => {
     [
       'taskCompleted true wins over everything',
       { taskCompleted: true, nextAction: 'continue' },
-      { done: true, status: 'completed', reason: 'taskCompleted' },
+      { done: true, status: 'completed', reason: 'task_completed' },
     ],
     [
       'taskCompleted false keeps going even with nextAction complete',
@@ -74,17 +70,17 @@ describe('executor flow control', () => {
     [
       'taskCompleted false with skip skips',
       { taskCompleted: false, nextAction: 'skip' },
-      { done: true, status: 'skipped', reason: 'nextAction' },
+      { done: true, status: 'skipped', reason: 'next_action' },
     ],
     [
       'taskCompleted false with shouldContinue false gives up',
       { taskCompleted: false, shouldContinue: false },
-      { done: true, status: 'failed', reason: 'gaveUp' },
+      { done: true, status: 'failed', reason: 'gave_up' },
     ],
     [
       'nextAction complete without taskCompleted',
       { nextAction: 'complete' },
-      { done: true, status: 'completed', reason: 'nextAction' },
+      { done: true, status: 'completed', reason: 'next_action' },
     ],
     [
       'nextAction retry continues and hides the todo status',
@@ -94,7 +90,7 @@ describe('executor flow control', () => {
     [
       'the todo status decides last',
       { todos: [{ ...todo('t', 1, 'completed') }] },
-      { done: true, status: 'completed', reason: 'todoStatus' },
+      { done: true, status: 'completed', reason: 'todo_status' },
     ],
     [
       'another todo marked completed does not end this one',
@@ -116,7 +112,7 @@ describe('todo order and plans', () => {
 
   test('a re-plan keeps the result of a todo it keeps completed and resets one it reopens', () => {
     const previous = [
-      { ...todo('a', 1, 'completed'), result: 'A done', rounds: 2, endReason: 'taskCompleted' as const },
+      { ...todo('a', 1, 'completed'), result: 'A done', rounds: 2, endReason: 'task_completed' as const },
       { ...todo('b', 2, 'failed'), result: 'B failed', rounds: 10 },
     ];
     const next = applyPlan(
@@ -137,7 +133,7 @@ describe('todo order and plans', () => {
         rounds: 2,
         cycle: 1,
         result: 'A done',
-        endReason: 'taskCompleted',
+        endReason: 'task_completed',
       },
       { id: 'b', description: 'do b better', priority: 1, status: 'pending', rounds: 0, cycle: 2 },
     ]);
@@ -233,7 +229,7 @@ describe('prompts and agent types', () => {
       value: { approved: true },
     });
     expect(responseFormatOf(reviewer)).toMatchObject({
-      type: 'jsonSchema',
+      type: 'json_schema',
       name: 'reviewer-response',
       schema: { required: ['type', 'component', 'approved'] },
     });
@@ -242,7 +238,7 @@ describe('prompts and agent types', () => {
   });
 
   test('the plan recitation marks statuses and the current todo', () => {
-    const text = planRecitation([todo('a', 1, 'completed'), todo('b', 2, 'executing')], 'b');
+    const text = todoRecitation([todo('a', 1, 'completed'), todo('b', 2, 'executing')], 'b');
     expect(text).toBe(
       '## Current plan\n[x] a (priority 1, completed): do a\n[>] b (priority 2, executing) <- current: do b',
     );

@@ -2,10 +2,11 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { PEV_PROMPTS_ERROR, loadPevPrompts } from '../../src/activities/pev/load-prompts';
-import { systemPromptOf } from '../../src/shared/pev';
+import { loadPevPrompts } from '../../src/activities/pev/load-prompts';
+import { AGENT_FAILURE } from '../../src/contracts/failure-types';
+import { systemPromptOf } from '../../src/policy/pev/prompt-template';
 import { preparePevPromptsActivity } from '../../src/activities/pev/prepare-prompts';
-import type { StoredCallPrompt } from '../../src/shared/agent/activity-types';
+import type { StoredCallPrompt } from '../../src/contracts/agent-activities';
 import { FileContentStore } from '../../src/store';
 
 let dir: string;
@@ -22,7 +23,7 @@ async function expectPromptsError(promise: Promise<unknown>, message: RegExp): P
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(ApplicationFailure);
-  expect(err).toMatchObject({ type: PEV_PROMPTS_ERROR, nonRetryable: true });
+  expect(err).toMatchObject({ type: AGENT_FAILURE.pevPrompts, nonRetryable: true });
   expect((err as Error).message).toMatch(message);
 }
 
@@ -91,7 +92,7 @@ describe('prepared prompts', () => {
     expect(planner.systemPrompt).toContain('Workspace assistant: planning');
     expect(planner.systemPrompt!.length).toBe(prepared.roles.planner!.systemPromptChars);
     expect(planner.responseFormat).toMatchObject({
-      type: 'jsonSchema',
+      type: 'json_schema',
       name: 'planner-response',
       schema: { required: expect.arrayContaining(['todos']) },
     });

@@ -1,16 +1,8 @@
-import {
-  correctiveReask,
-  executorFallback,
-  executorRole,
-  extractJsonObject,
-  parseRoleAnswer,
-  plannerFallback,
-  plannerRole,
-  unverifiedFinalText,
-  verifierRole,
-  type PevRoleDefinition,
-  type PevTodo,
-} from '../../src/shared/pev';
+import { correctiveReask, parseRoleAnswer } from '../../src/policy/pev/parse-answer';
+import { executorFallback, plannerFallback, unverifiedFinalText } from '../../src/policy/pev/fallbacks';
+import { executorRole, plannerRole, verifierRole, type PevRoleDefinition } from '../../src/policy/pev/roles';
+import { extractJsonObject } from '../../src/policy/pev/extract-json';
+import { type PevTodo } from '../../src/contracts/pev-progress';
 
 const plannerJson = JSON.stringify({
   type: 'component',

@@ -1,20 +1,16 @@
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import type { PevStateView } from '../../src/shared/pev';
+import type { PevStateView } from '../../src/contracts/pev-run';
 import path from 'node:path';
-import { FALLBACK, PRIMARY, answer, pevFixture, waitFor, type PevFixture } from './pev-kit';
+import { FALLBACK, PRIMARY, answer, usePevFixture, waitFor } from './pev-kit';
 
 const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
 
 describe('PEV through the CLI', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = usePevFixture();
 
   it('state --json shows phase, cycle, round, current todo and todo statuses; result --json carries finalText and the todos', async () => {
     fx.fake.script(

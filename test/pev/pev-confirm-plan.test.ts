@@ -1,10 +1,9 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { decidePlanUpdate, type PevStateView } from '../../src/shared/pev';
+import { decidePlanUpdate, type PevStateView } from '../../src/contracts/pev-run';
 import { reply } from '../../src/testing/fake-provider';
-import { createTimeSkippingEnv, saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { useTimeSkippingEnv, saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { answer, messageText, pevFixture, pevProgress, pevResult, roleOf, startPev, type PevFixture } from './pev-kit';
+import { answer, messageText, usePevFixture, pevProgress, pevResult, roleOf, startPev } from './pev-kit';
 
 /** The validator's reason of a refused update. */
 const refusal = (update: Promise<unknown>): Promise<string | undefined> =>
@@ -14,11 +13,7 @@ const refusal = (update: Promise<unknown>): Promise<string | undefined> =>
   );
 
 describe('Plan mode with plan confirmation', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = usePevFixture();
 
   it('waits for the decision on each plan; a rejection sends its feedback to the planner, an approval starts execution', async () => {
     fx.fake.script(
@@ -63,9 +58,9 @@ describe('Plan mode with plan confirmation', () => {
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'planner', 'executor', 'executor', 'verifier']);
     expect(fx.calls).toEqual(['add:2+2']);
     expect(result).toMatchObject({ stopReason: 'completed', finalText: 'It is 4.', pev: { mode: 'plan', cycles: 1 } });
-    expect(result.pev.trace.filter((e) => e.type === 'planDecided')).toEqual([
-      { type: 'planDecided', cycle: 1, approved: false, by: 'user', feedback: 'Use 2 and 2 instead.' },
-      { type: 'planDecided', cycle: 1, approved: true, by: 'user' },
+    expect(result.pev.trace.filter((e) => e.type === 'plan_decided')).toEqual([
+      { type: 'plan_decided', cycle: 1, approved: false, by: 'user', feedback: 'Use 2 and 2 instead.' },
+      { type: 'plan_decided', cycle: 1, approved: true, by: 'user' },
     ]);
   });
 
@@ -98,16 +93,8 @@ describe('Plan mode with plan confirmation', () => {
 });
 
 describe('plan confirmation timeout (time-skipping server)', () => {
-  let fx: PevFixture;
-  let env: TestWorkflowEnvironment;
-  beforeAll(async () => {
-    fx = await pevFixture();
-    env = await createTimeSkippingEnv();
-  });
-  afterAll(async () => {
-    await env?.teardown();
-    await fx?.close();
-  });
+  const fx = usePevFixture();
+  const env = useTimeSkippingEnv();
 
   it('a plan nobody confirms within the approval timeout ends the run as plan_not_confirmed', async () => {
     fx.fake.script(answer.plan([{ id: 'step-1', description: 'Add 1 and 1' }]));

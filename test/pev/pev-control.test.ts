@@ -7,28 +7,18 @@ import {
   PRIMARY,
   answer,
   messageText,
-  pevFixture,
+  usePevFixture,
   pevProgress,
   pevResult,
   roleOf,
   startPev,
   waitFor,
-  type PevFixture,
 } from './pev-kit';
 
 const PHASE = defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD');
 
 describe('PEV limits, steering and approvals on a real server', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-    fx.resetLatch();
-  });
+  const fx = usePevFixture();
 
   it('ends planning at the planning-round limit with its own reason and executes the last plan', async () => {
     fx.fake.script(
@@ -44,7 +34,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
       return res;
     });
     expect(result.pev.trace[0]).toEqual({
-      type: 'planningEnded',
+      type: 'planning_ended',
       cycle: 1,
       rounds: 2,
       reason: 'max_planning_rounds',

@@ -5,12 +5,15 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createPevActivities } from '../../src/activities/pev';
-import { buildAgentConfig, type AgentOptions } from '../../src/shared/agent/config';
-import { AGENT_WORKFLOWS } from '../../src/shared/agent/contracts';
-import type { PevAgentResult, PevOptions, PevProgress, PevWorkflowInput } from '../../src/shared/pev';
-import { pevProgressQuery } from '../../src/shared/pev';
+import { buildAgentConfig } from '../../src/policy/agent-config';
+import { type AgentOptions } from '../../src/contracts/agent-options';
+import { AGENT_WORKFLOWS } from '../../src/contracts/agent-workflows';
+import type { PevAgentResult, PevOptions, PevWorkflowInput } from '../../src/contracts/pev-run';
+import type { PevProgress } from '../../src/contracts/pev-progress';
+import { pevProgressQuery } from '../../src/contracts/pev-run';
 import { reply, type FakeReply, type RecordedRequest } from '../../src/testing/fake-provider';
-import { agentFixture, anthropicMessages, type AgentFixture } from '../agent/agent-kit';
+import { agentFixture, anthropicMessages, resetFixture, type AgentFixture } from '../agent/agent-kit';
+import { useOnce } from '../kit/lifecycle';
 
 export { PRIMARY, FALLBACK, waitFor } from '../agent/agent-kit';
 
@@ -122,3 +125,6 @@ export function messageText(request: RecordedRequest): string {
     .map((b) => (typeof b.text === 'string' ? b.text : JSON.stringify(b.content ?? '')))
     .join('\n');
 }
+
+/** The PEV fixture for the enclosing describe block: started once, reset before each test, closed after. */
+export const usePevFixture = (): PevFixture => useOnce(pevFixture, (fx) => fx.close(), resetFixture);

@@ -1,7 +1,7 @@
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
-import type { PevAgentResult } from '../../src/shared/pev';
+import type { PevAgentResult } from '../../src/contracts/pev-run';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { answer, messageText, pevFixture, pevResult, startPev, type PevFixture } from './pev-kit';
+import { answer, messageText, usePevFixture, pevResult, startPev, type PevFixture } from './pev-kit';
 
 const TASK = 'Add 2 and 2.';
 const plan = answer.plan([{ id: 'task-1', description: 'Add 2 and 2' }]);
@@ -32,6 +32,8 @@ const text = (t: string) => reply.text(t);
 
 interface Case {
   name: string;
+  /** File name of the recorded history (test/histories). */
+  history: string;
   steps: FakeStep[];
   /** `reask:<role>` / `fallback:<role>` entries of the trace, in order. */
   corrections: string[];
@@ -46,24 +48,28 @@ const recovered = (result: PevAgentResult) => {
 const cases: Case[] = [
   {
     name: 'planner: fenced with prose around it',
+    history: 'pev-malformed-planner-fenced',
     steps: [text(`Here is the plan:\n\`\`\`json\n${planJson}\n\`\`\`\nGood luck.`), executed, verified],
     corrections: [],
     check: recovered,
   },
   {
     name: 'planner: trailing text after the object',
+    history: 'pev-malformed-planner-trailing-text',
     steps: [text(`${planJson} -- that is all`), executed, verified],
     corrections: [],
     check: recovered,
   },
   {
     name: 'planner: truncated',
+    history: 'pev-malformed-planner-truncated',
     steps: [text(planJson.slice(0, -3)), executed, verified],
     corrections: [],
     check: recovered,
   },
   {
     name: 'planner: missing todos, corrected after the re-ask',
+    history: 'pev-malformed-planner-missing-todos-reasked',
     steps: [text('{"type":"component","component":"planner-response","summary":"thinking"}'), plan, executed, verified],
     corrections: ['reask:planner'],
     check: (result, fx) => {
@@ -73,6 +79,7 @@ const cases: Case[] = [
   },
   {
     name: 'planner: wrong types twice, fallback to one task carrying the request',
+    history: 'pev-malformed-planner-wrong-types-fallback',
     steps: [
       text(planJson.replace('"needsMorePlanning":false', '"needsMorePlanning":"perhaps"')),
       text('{"todos":"add things"}'),
@@ -83,11 +90,12 @@ const cases: Case[] = [
     check: (result) => {
       expect(result.finalText).toBe('It is 4.');
       expect(result.todos).toEqual([expect.objectContaining({ id: 'task-1', description: TASK, status: 'completed' })]);
-      expect(result.pev.trace[2]).toMatchObject({ type: 'planningEnded', reason: 'fallback' });
+      expect(result.pev.trace[2]).toMatchObject({ type: 'planning_ended', reason: 'fallback' });
     },
   },
   {
     name: 'planner: calls a tool, refused and re-asked',
+    history: 'pev-malformed-planner-calls-tool',
     steps: [reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 2 } }]), plan, executed, verified],
     corrections: ['reask:planner'],
     check: (result, fx) => {
@@ -97,28 +105,32 @@ const cases: Case[] = [
   },
   {
     name: 'executor: fenced with trailing text',
+    history: 'pev-malformed-executor-fenced',
     steps: [plan, text(`\`\`\`json\n${execJson}\n\`\`\` done.`), verified],
     corrections: [],
     check: recovered,
   },
   {
     name: 'executor: truncated',
+    history: 'pev-malformed-executor-truncated',
     steps: [plan, text(execJson.slice(0, -1)), verified],
     corrections: [],
     check: recovered,
   },
   {
     name: 'executor: wrong type, corrected after the re-ask',
+    history: 'pev-malformed-executor-wrong-type-reasked',
     steps: [plan, text(execJson.replace('"taskCompleted":true', '"taskCompleted":1')), executed, verified],
     corrections: ['reask:executor'],
     check: (result, fx) => {
       recovered(result);
       expect(messageText(fx.fake.requests[2])).toContain('taskCompleted: Invalid input: expected boolean');
-      expect(result.todos[0]).toMatchObject({ rounds: 2, endReason: 'taskCompleted' });
+      expect(result.todos[0]).toMatchObject({ rounds: 2, endReason: 'task_completed' });
     },
   },
   {
     name: 'executor: prose twice, fallback takes the prose as the result',
+    history: 'pev-malformed-executor-prose-fallback',
     steps: [plan, text('I added them.'), text('The answer is 4.'), verified],
     corrections: ['reask:executor', 'fallback:executor'],
     check: (result) => {
@@ -130,18 +142,21 @@ const cases: Case[] = [
   },
   {
     name: 'verifier: fenced',
+    history: 'pev-malformed-verifier-fenced',
     steps: [plan, executed, text(`\`\`\`\n${verifyJson}\n\`\`\``)],
     corrections: [],
     check: recovered,
   },
   {
     name: 'verifier: truncated in the task list',
+    history: 'pev-malformed-verifier-truncated',
     steps: [plan, executed, text(verifyJson.slice(0, verifyJson.indexOf('"feedback"')))],
     corrections: [],
     check: recovered,
   },
   {
     name: 'verifier: missing summary, corrected after the re-ask',
+    history: 'pev-malformed-verifier-missing-summary-reasked',
     steps: [plan, executed, text('{"allCompleted":true,"userNeedsSatisfied":true}'), verified],
     corrections: ['reask:verifier'],
     check: (result, fx) => {
@@ -151,6 +166,7 @@ const cases: Case[] = [
   },
   {
     name: 'verifier: wrong types twice, the run ends unverified with the todo results',
+    history: 'pev-malformed-verifier-wrong-types-unverified',
     steps: [plan, executed, text('{"allCompleted":"yes"}'), text('{"allCompleted":"yes","userNeedsSatisfied":"very"}')],
     corrections: ['reask:verifier', 'fallback:verifier'],
     check: (result) => {
@@ -165,23 +181,16 @@ const cases: Case[] = [
 ];
 
 describe('malformed answers of every role, on a real server', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = usePevFixture();
 
-  test.each(cases.map((c, i) => ({ ...c, index: i })))('$name', async ({ steps, corrections, check, index }) => {
+  test.each(cases)('$name', async ({ steps, corrections, check, history }) => {
     fx.fake.reset();
     fx.calls.length = 0;
     fx.fake.script(...steps);
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const id = await startPev(client, taskQueue, { task: TASK });
       const res = await pevResult(client, id);
-      await saveHistoryIfRecording(
-        client.workflow.getHandle(id),
-        `pev-malformed-${String(index + 1).padStart(2, '0')}`,
-      );
+      await saveHistoryIfRecording(client.workflow.getHandle(id), history);
       return res;
     });
     expect(

@@ -1,25 +1,16 @@
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { reply } from '../../src/testing/fake-provider';
-import type { PevAgentResult, PevStateView } from '../../src/shared/pev';
-import { AgentClientError } from '../../src/client/errors';
+import type { PevAgentResult, PevStateView } from '../../src/contracts/pev-run';
+import { AgentClientError } from '../../src/client/client-errors';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
-import { PRIMARY, answer, messageText, pevFixture, roleOf, systemOf, waitFor, type PevFixture } from './pev-kit';
+import { PRIMARY, answer, messageText, usePevFixture, roleOf, systemOf, waitFor } from './pev-kit';
 
 const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
 
 describe('PEV options, prompts and follow-ups on a real server', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-    fx.resetLatch();
-  });
+  const fx = usePevFixture();
 
   it('loads business context per role from Markdown into each role system prompt (started through the client)', async () => {
     fx.fake.script(
@@ -119,7 +110,7 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
     });
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'verifier']);
     expect(result.pev).toMatchObject({ mode: 'plan', cycles: 1, endReason: 'max_cycles' });
-    expect(result.pev.trace[0]).toMatchObject({ type: 'planningEnded', reason: 'max_planning_rounds' });
+    expect(result.pev.trace[0]).toMatchObject({ type: 'planning_ended', reason: 'max_planning_rounds' });
     expect(result.finalText).toBe('Add 1 and 2\n3\n\nAdd 3 and 4\n7\n\nStill open:\n- Also multiply them');
   });
 

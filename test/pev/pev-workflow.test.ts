@@ -5,7 +5,7 @@ import {
   FALLBACK,
   answer,
   messageText,
-  pevFixture,
+  usePevFixture,
   pevResult,
   roleOf,
   startPev,
@@ -13,16 +13,27 @@ import {
   type PevFixture,
 } from './pev-kit';
 
+/** Two todos that each add 2 and 3 (the second with `second.args`), then the verifier's summary. */
+function scriptTwoAdds(
+  fx: PevFixture,
+  second: { description: string; args: Record<string, number>; result: string },
+  summary: string,
+): void {
+  fx.fake.script(
+    answer.plan([
+      { id: 'task-1', description: 'Add 2 and 3' },
+      { id: 'task-2', description: second.description },
+    ]),
+    reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+    answer.executed('5'),
+    reply.toolCalls([{ name: 'add', arguments: second.args }]),
+    answer.executed(second.result),
+    answer.verified(summary),
+  );
+}
+
 describe('planner → executor → verifier on a real server, replaying every workflow task', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => {
-    fx.fake.reset();
-    fx.calls.length = 0;
-  });
+  const fx = usePevFixture();
 
   it('runs two cycles: improvements go back to the planner and finalText is the verifier summary', async () => {
     fx.fake.script(
@@ -82,20 +93,20 @@ describe('planner → executor → verifier on a real server, replaying every wo
     });
     expect(result.pev).toMatchObject({ cycles: 2, verified: true, endReason: 'completed' });
     expect(result.todos.map((t) => [t.id, t.status, t.endReason])).toEqual([
-      ['task-1', 'completed', 'taskCompleted'],
-      ['task-3', 'completed', 'todoStatus'],
+      ['task-1', 'completed', 'task_completed'],
+      ['task-3', 'completed', 'todo_status'],
     ]);
     expect(
       result.pev.trace.map(
         (e) => `${e.cycle}:${e.type}${'reason' in e ? `:${e.reason}` : ''}${'passed' in e ? `:${e.passed}` : ''}`,
       ),
     ).toEqual([
-      '1:planningEnded:planned',
-      '1:todoEnded:taskCompleted',
-      '1:todoEnded:nextAction',
+      '1:planning_ended:planned',
+      '1:todo_ended:task_completed',
+      '1:todo_ended:next_action',
       '1:verified:false',
-      '2:planningEnded:planned',
-      '2:todoEnded:todoStatus',
+      '2:planning_ended:planned',
+      '2:todo_ended:todo_status',
       '2:verified:true',
     ]);
     expect(fx.calls).toEqual(['add:2+3', 'write_note:sum 5', 'add:5+10']);
@@ -131,17 +142,7 @@ describe('planner → executor → verifier on a real server, replaying every wo
   });
 
   it('answers a repeated identical tool call from the earlier result without running the tool again', async () => {
-    fx.fake.script(
-      answer.plan([
-        { id: 'task-1', description: 'Add 2 and 3' },
-        { id: 'task-2', description: 'Double-check 2 + 3' },
-      ]),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
-      answer.executed('5'),
-      reply.toolCalls([{ name: 'add', arguments: { b: 3, a: 2 } }]),
-      answer.executed('still 5'),
-      answer.verified('2 + 3 = 5'),
-    );
+    scriptTwoAdds(fx, { description: 'Double-check 2 + 3', args: { b: 3, a: 2 }, result: 'still 5' }, '2 + 3 = 5');
     const { result, state } = await withWorker(
       { activities: fx.pevActivities, maxCachedWorkflows: 0 },
       async ({ client, taskQueue }) => {
@@ -154,9 +155,9 @@ describe('planner → executor → verifier on a real server, replaying every wo
     );
     expect(result.finalText).toBe('2 + 3 = 5');
     expect(fx.calls).toEqual(['add:2+3']);
-    const reused = result.pev.trace.filter((e) => e.type === 'toolReused');
+    const reused = result.pev.trace.filter((e) => e.type === 'tool_reused');
     expect(reused).toEqual([
-      expect.objectContaining({ type: 'toolReused', cycle: 1, todoId: 'task-2', toolName: 'add' }),
+      expect.objectContaining({ type: 'tool_reused', cycle: 1, todoId: 'task-2', toolName: 'add' }),
     ]);
     const execution = state.events.filter((e) => e.type === 'tool_execution');
     expect(execution.map((e) => (e.type === 'tool_execution' ? (e.skipped ?? 'ran') : ''))).toEqual([
@@ -180,23 +181,13 @@ describe('planner → executor → verifier on a real server, replaying every wo
 });
 
 describe('PEV across continue-as-new', () => {
-  let fx: PevFixture;
-  beforeAll(async () => {
-    fx = await pevFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = usePevFixture();
 
   it('hands over between todos and carries the todos, the prompts and the dedupe ledger into the new run', async () => {
-    fx.fake.script(
-      answer.plan([
-        { id: 'task-1', description: 'Add 2 and 3' },
-        { id: 'task-2', description: 'Add 2 and 3 again' },
-      ]),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
-      answer.executed('5'),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
-      answer.executed('5 again'),
-      answer.verified('Both sums are 5.'),
+    scriptTwoAdds(
+      fx,
+      { description: 'Add 2 and 3 again', args: { a: 2, b: 3 }, result: '5 again' },
+      'Both sums are 5.',
     );
     const { result, lastRun, state, watched } = await withWorker(
       { activities: fx.pevActivities },
@@ -231,10 +222,10 @@ describe('PEV across continue-as-new', () => {
     expect(watched).toEqual(state.events.map((e) => e.type));
     expect(fx.calls).toEqual(['add:2+3']);
     expect(result.pev.trace.map((e) => e.type)).toEqual([
-      'planningEnded',
-      'todoEnded',
-      'toolReused',
-      'todoEnded',
+      'planning_ended',
+      'todo_ended',
+      'tool_reused',
+      'todo_ended',
       'verified',
     ]);
     expect(fx.fake.requests.map(roleOf)).toEqual([

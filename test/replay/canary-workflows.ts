@@ -1,12 +1,10 @@
-// Test-only workflows: helloWorkflow with a deliberately changed command sequence (a timer before
-// the activity). Replaying a recorded hello history against it must fail with a determinism error,
-// which proves the replay gate can fail at all.
-import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { HelloActivities } from '../../src/shared/hello';
+// The canary of the replay gate: the ReAct agent with a plausible regression (search attributes no
+// longer upserted), which changes the command sequence. Replaying a recorded agent history against
+// it must fail with a determinism error: proof that the gate can fail at all.
+import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
+import type { AgentResult } from '../../src/contracts/agent-run';
+import { runAgentLoop, runAgentWorkflow } from '../../src/workflows/agent';
 
-const { composeGreeting } = proxyActivities<HelloActivities>({ startToCloseTimeout: '30 seconds' });
-
-export async function helloWorkflow(name: string): Promise<string> {
-  await sleep('1 second');
-  return composeGreeting(name);
+export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<AgentResult> {
+  return runAgentWorkflow({ ...input, config: { ...input.config, searchAttributes: false } }, runAgentLoop);
 }

@@ -144,7 +144,9 @@ describe.each(backends)('$name', (backend) => {
 
   it('never lets a superseded attempt replace a newer write, but lets a later activity rewrite', async () => {
     const id = conv();
-    const [first, retry, zombie, workflow, late] = await Promise.all([0, 1, 2, 3, 4].map(() => entry(5, 'toolResult')));
+    const [first, retry, zombie, workflow, late] = await Promise.all(
+      [0, 1, 2, 3, 4].map(() => entry(5, 'tool_result')),
+    );
     await a.writeEntries(id, [first], { scheduledAt: 1_000, attempt: 1 });
     await b.writeEntries(id, [retry], { scheduledAt: 1_000, attempt: 2 });
     // Attempt 1 on a worker presumed dead finishes after attempt 2 wrote.

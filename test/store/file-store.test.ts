@@ -68,7 +68,7 @@ describe('file content store under concurrent use of one instance', () => {
       const write = (n: number) =>
         writer.writeEntries(
           'conv',
-          Array.from({ length: n }, () => ({ seq: seq++, kind: 'toolResult' as const, hash: h })),
+          Array.from({ length: n }, () => ({ seq: seq++, kind: 'tool_result' as const, hash: h })),
         );
       await write(1);
       expect(await reader.readEntries('conv', 0, 1)).toHaveLength(1);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { readLogged } from '../../src/activities/agent/view';
+import { readLogged } from '../../src/activities/agent/conversation-view';
 import { FileContentStore, type LogEntry } from '../../src/store';
 
 describe('settled-log cache of the view read', () => {

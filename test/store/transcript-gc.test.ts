@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { createAgentActivities } from '../../src/activities/agent';
-import { createToolActivities } from '../../src/activities/tools';
+import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client/index';
 import type { TranscriptItem } from '../../src/cli/transcript';
 import { FileContentStore, PostgresContentStore, type ContentStore } from '../../src/store';
@@ -84,7 +84,7 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
     fake.script(
       reply.blocks([
         { type: 'thinking', thinking: 'Two notes: alpha first.' },
-        { type: 'toolCall', name: 'write_note', arguments: { text: long('alpha') }, id: 'toolu_n1' },
+        { type: 'tool_call', name: 'write_note', arguments: { text: long('alpha') }, id: 'toolu_n1' },
       ]),
       reply.toolCalls([{ name: 'write_note', arguments: { text: long('beta') }, id: 'toolu_n2' }]),
       reply.text('The user asked for notes; alpha note written.'),

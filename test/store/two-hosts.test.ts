@@ -129,9 +129,9 @@ describe('two worker hosts, one run', () => {
         expect((await store.readLog(id)).entries.map((e) => e.kind)).toEqual([
           'user',
           'assistant',
-          'toolResult',
+          'tool_result',
           'assistant',
-          'toolResult',
+          'tool_result',
           'assistant',
         ]);
       } finally {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { ToolSelection } from '../../src/shared/tool-catalog';
+import type { ToolSelection } from '../../src/contracts/tool-catalog';
 import { createToolRegistry } from '../../src/tools';
 import { blockedAddressReason } from '../../src/tools/builtin/ssrf';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolSelection } from '../../src/shared/tool-catalog';
+import type { ToolSelection } from '../../src/contracts/tool-catalog';
 import { createToolRegistry } from '../../src/tools';
 
 describe('file tools jailed to the workspace root', () => {

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { defaultPayloadConverter } from '@temporalio/common';
-import type { ExecuteToolOutput } from '../../src/shared/tool-catalog';
-import { ToolRegistry } from '../../src/tools';
+import { AgentClient } from '../../src/client';
+import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { TEST_ENV } from '../kit/env';
 import { testConnection } from '../kit/temporal';
-import { chargeTool } from './fixtures/charge-tool';
 import { spawnTs } from './fixtures/ts-child';
 
 const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
@@ -18,17 +17,20 @@ const exited = (child: ChildProcess): Promise<{ code: number | null; signal: Nod
 
 describe('side-effecting tool on a real Temporal server', () => {
   let dir: string;
+  let fake: FakeProvider;
   const children: ChildProcess[] = [];
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-idem-'));
+    fake = await startFakeProvider();
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await Promise.all(children.map(exited));
+    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is retried with the same idempotency key after its worker is killed between the effect and completion', async () => {
+  it('is retried with the same idempotency key on the agent tool path after its worker is killed mid-call', async () => {
     const { client, address, namespace } = await testConnection();
     const files = {
       ledger: path.join(dir, 'ledger.txt'),
@@ -37,6 +39,7 @@ describe('side-effecting tool on a real Temporal server', () => {
     };
     const taskQueue = `tools-idempotency-${crypto.randomUUID()}`;
     const workerEnv = {
+      ...fakeProviderEnv(fake),
       TEMPORAL_TEST_ADDRESS: address,
       TEMPORAL_TEST_NAMESPACE: namespace,
       TEMPORAL_TEST_TASK_QUEUE: taskQueue,
@@ -44,30 +47,32 @@ describe('side-effecting tool on a real Temporal server', () => {
       CHARGE_LEDGER: files.ledger,
       CHARGE_INVOCATIONS: files.invocations,
       CHARGE_KILL_FILE: files.killFile,
+      CHARGE_STORE_DIR: path.join(dir, 'store'),
     };
     const workerFile = path.join(__dirname, 'fixtures', 'tool-worker.ts');
-    const catalog = await new ToolRegistry().register(chargeTool(files)).catalog({});
+    fake.script(
+      reply.toolCalls([{ id: 'toolu_charge', name: 'charge_card', arguments: { amountCents: 500 } }]),
+      reply.text('Charged.'),
+    );
 
     const first = spawnTs(workerFile, workerEnv);
     children.push(first);
-    const handle = await client.workflow.start('toolCallsWorkflow', {
-      taskQueue,
-      workflowId: `tools-idempotency-${crypto.randomUUID()}`,
-      args: [
-        { catalog, calls: [{ toolCallId: 'call-1', name: 'charge_card', args: { amountCents: 500 }, selection: {} }] },
-      ],
-    });
+    const agents = new AgentClient(client, taskQueue);
+    const id = await agents.start({ task: 'Charge 500 cents.', model: 'anthropic/claude-sonnet-4-6', tools: {} });
+    const handle = client.workflow.getHandle(id);
     expect(await exited(first)).toEqual({ code: null, signal: 'SIGKILL' });
-    expect(fs.readFileSync(files.ledger, 'utf8')).toBe(`${handle.firstExecutionRunId}:call-1 500\n`);
+    const key = `${(await handle.describe()).runId}:toolu_charge`;
+    expect(fs.readFileSync(files.ledger, 'utf8')).toBe(`${key} 500\n`);
 
     const second = spawnTs(workerFile, workerEnv);
     children.push(second);
-    const [result] = (await handle.result()) as ExecuteToolOutput[];
+    const result = await agents.result(id);
     second.kill('SIGTERM');
     await exited(second);
 
-    const key = `${handle.firstExecutionRunId}:call-1`;
-    expect(result).toMatchObject({ isError: false, content: `Already charged under ${key}.` });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Charged.' });
+    // The model read the retried attempt's answer: the charge was not made twice.
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain(`Already charged under ${key}.`);
     const invocations = fs.readFileSync(files.invocations, 'utf8').trim().split('\n');
     expect(invocations.map((line) => line.replace(/ pid=\d+$/, ''))).toEqual([`${key} attempt=1`, `${key} attempt=2`]);
     const pids = invocations.map((line) => line.match(/pid=(\d+)$/)![1]);
@@ -76,8 +81,8 @@ describe('side-effecting tool on a real Temporal server', () => {
 
     const history = await handle.fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
-    expect(scheduled).toHaveLength(1);
-    expect(scheduled[0].activityTaskScheduledEventAttributes!.activityType!.name).toBe('executeTool');
-    expect(defaultPayloadConverter.fromPayload(scheduled[0].userMetadata!.summary!)).toBe('tool: charge_card');
+    const toolRuns = scheduled.filter((e) => e.activityTaskScheduledEventAttributes!.activityType!.name === 'runTool');
+    expect(toolRuns).toHaveLength(1);
+    expect(defaultPayloadConverter.fromPayload(toolRuns[0].userMetadata!.summary!)).toBe('tool: charge_card');
   });
 });

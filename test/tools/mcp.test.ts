@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { effectiveToolMode, findTool, type ExecuteToolInput, type ToolSelection } from '../../src/shared/tool-catalog';
+import { callMode } from '../../src/policy/approval-rules';
+import { findTool } from '../../src/policy/tool-selection';
+import { type ExecuteToolInput, type ToolSelection } from '../../src/contracts/tool-catalog';
 import {
   McpConfigError,
   ToolRegistry,
@@ -269,7 +271,7 @@ describe('MCP tools from real servers', () => {
     const catalog = await newRegistry().catalog(selection);
     const echo = findTool(catalog, 'echo')!; // the server marks it readOnlyHint: true
     expect(echo.mode).toBe('server');
-    expect(effectiveToolMode(echo, selection)).toBe('approval');
+    expect(callMode(echo, {}, { approve: selection.approve })).toBe('approval');
   });
 
   it('rejects unusable config files with a message that says what to fix', async () => {

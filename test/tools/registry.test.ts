@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ExecuteToolInput, ToolSelection } from '../../src/shared/tool-catalog';
+import type { ExecuteToolInput, ToolSelection } from '../../src/contracts/tool-catalog';
 import { ToolRegistrationError, ToolRegistry, defineTool } from '../../src/tools';
 
 function call(

@@ -1,15 +1,15 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
 import { complete, stream } from '../../llm';
-import type { AgentActivities } from '../../shared/agent/activity-types';
-import type { ToolActivities } from '../../shared/tool-catalog';
+import type { AgentActivities } from '../../contracts/agent-activities';
+import type { ToolActivities } from '../../contracts/tool-catalog';
 import { FileContentStore } from '../../store';
 import type { AgentActivityDeps } from './deps';
-import { appendMessagesActivity } from './messages';
+import { appendMessagesActivity } from './append-messages';
 import { modelCallActivity } from './model-call';
 import { summariseActivity } from './summarise';
-import { toolActivities } from './tools';
+import { toolActivities } from './run-tool';
 
-export { AGENT_STORE_FAILURE, type AgentActivityDeps, type ModelCaller } from './deps';
+export { type AgentActivityDeps, type ModelCaller } from './deps';
 
 /**
  * The agent activities. `tools` are the worker's tool activities; the store defaults to the

@@ -1,14 +1,20 @@
 /** The model-call activity: reads the conversation by reference, calls the model, stores the answer. */
 import { Context } from '@temporalio/activity';
-import type { ModelCallInput, ModelCallOutput, StoredCallPrompt } from '../../shared/agent/activity-types';
-import { providerOf } from '../../shared/agent/state';
-import { estimateBodyTokens } from '../../shared/agent/tokens';
-import type { ToolCallRequest } from '../../shared/agent/types';
-import { textOf, toolCallsOf, type AssistantMessage, type ModelRequest, type ToolSpec } from '../../shared/messages';
-import { MessageAssembler } from '../../shared/stream-events';
+import type { ModelCallInput, ModelCallOutput, StoredCallPrompt } from '../../contracts/agent-activities';
+import { providerOf } from '../../policy/agent-state';
+import { estimateBodyTokens } from '../../policy/token-estimate';
+import type { ToolCallRequest } from '../../contracts/agent-run';
+import {
+  textOf,
+  toolCallsOf,
+  type AssistantMessage,
+  type ModelRequest,
+  type ToolSpec,
+} from '../../contracts/message-model';
+import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps, ModelCaller } from './deps';
 import { openTokenPublisher } from './token-publisher';
-import { currentWriteOrder, fromStore, loadProviderView } from './view';
+import { currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 
 function activitySignal(): AbortSignal | undefined {
   try {

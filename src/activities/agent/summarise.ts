@@ -1,13 +1,14 @@
 /** The summariser: folds the older part of a conversation into one summary, with a (cheaper) model. */
-import type { SummariseInput, SummariseOutput } from '../../shared/agent/activity-types';
-import type { LoggedBody } from '../../shared/agent/convert';
-import { estimateBodyTokens } from '../../shared/agent/tokens';
-import { textOf, type ModelRequest } from '../../shared/messages';
+import type { SummariseInput, SummariseOutput } from '../../contracts/agent-activities';
+import type { LoggedBody } from '../../contracts/stored-body';
+import { estimateBodyTokens } from '../../policy/token-estimate';
+import { textOf, type ModelRequest } from '../../contracts/message-model';
 import type { AgentActivityDeps } from './deps';
-import { currentWriteOrder, fromStore, readLogged, readSummary } from './view';
+import { currentWriteOrder, fromStore, readLogged, readSummary } from './conversation-view';
 
 const SUMMARY_SYSTEM_PROMPT =
-  'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that lets the agent ' +
+  'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that ' +
+  'lets the agent ' +
   'continue the task: the goal, decisions made, facts learned from tool results (with exact names, paths, numbers), ' +
   'what failed and why, and what remains to do. No preamble.';
 
@@ -23,10 +24,10 @@ export function transcriptOf(logged: readonly LoggedBody[]): string {
       const text = textOf(body);
       if (text) lines.push(`ASSISTANT: ${text}`);
       for (const block of body.content) {
-        if (block.type === 'toolCall')
+        if (block.type === 'tool_call')
           lines.push(`ASSISTANT called ${block.name}(${JSON.stringify(block.arguments)}) [${block.id}]`);
       }
-    } else if (body.role === 'toolResult') {
+    } else if (body.role === 'tool_result') {
       const text = textOf(body);
       const cut = text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} …[cut]` : text;
       lines.push(`TOOL ${body.toolName} [${body.toolCallId}]${body.isError ? ' ERROR' : ''}: ${cut}`);
@@ -48,7 +49,9 @@ export function summariseActivity(deps: AgentActivityDeps) {
       messages: [
         {
           role: 'user',
-          content: `${previous ? `Summary so far:\n${previous.text}\n\n` : ''}Conversation to fold into the summary:\n${transcript}`,
+          content:
+            `${previous ? `Summary so far:\n${previous.text}\n\n` : ''}Conversation to fold into the ` +
+            `summary:\n${transcript}`,
           timestamp: Date.now(),
         },
       ],

@@ -6,9 +6,9 @@
  */
 import { Context, log } from '@temporalio/activity';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
-import type { StreamEvent } from '../../shared/stream-events';
-import { TokenPieces } from '../../shared/agent/token-pieces';
-import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../shared/agent/watch';
+import type { StreamEvent } from '../../contracts/stream-events';
+import { TokenPieces } from './token-pieces';
+import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../contracts/watch-topics';
 
 /** Environment variable: ms between two token batches (signals) of one model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
@@ -19,7 +19,10 @@ export interface TokenPublisher {
   close(): Promise<void>;
 }
 
-/** The batch interval from the environment; a value that is not a number of ms (50 or more) is reported and replaced by the default. */
+/**
+ * The batch interval from the environment; a value that is not a number of ms (50 or more) is reported and replaced by
+ * the default.
+ */
 function batchInterval(env: NodeJS.ProcessEnv): number {
   const raw = env[TOKEN_BATCH_ENV];
   if (raw === undefined) return DEFAULT_TOKEN_BATCH_MS;

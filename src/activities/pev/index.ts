@@ -1,10 +1,10 @@
 /** The activities of the Planner → Executor → Verifier workflow beyond the agent loop's own. */
-import type { PevActivities } from '../../shared/pev';
+import type { PevActivities } from '../../contracts/pev-activities';
 import type { ContentStore } from '../../store';
 import { preparePevPromptsActivity } from './prepare-prompts';
 import { reuseToolResultActivity } from './reuse-tool-result';
 
-export { loadPevPrompts, shippedCoreDir, PEV_PROMPTS_ERROR } from './load-prompts';
+export { loadPevPrompts, shippedCoreDir } from './load-prompts';
 
 export function createPevActivities(deps: { store: ContentStore }): PevActivities {
   return {

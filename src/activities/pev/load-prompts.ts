@@ -2,22 +2,17 @@
  * Loads the prompt texts of a Planner → Executor → Verifier run from disk: the core templates
  * shipped in `prompts/core/`, optional overrides, and per-role business context in Markdown.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  BUSINESS_CONTEXT_PLACEHOLDER,
-  CORE_ROLE_NAMES,
-  type LoadPevPromptsInput,
-  type PevPrompts,
-} from '../../shared/pev';
-
-/** Error type of a prompts directory that cannot be used (not retried: fixing it needs a person). */
-export const PEV_PROMPTS_ERROR = 'PevPromptsError';
+import { BUSINESS_CONTEXT_PLACEHOLDER, type PevPrompts } from '../../policy/pev/prompt-template';
+import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
+import { type LoadPevPromptsInput } from '../../contracts/pev-activities';
 
 function promptsError(message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: PEV_PROMPTS_ERROR, message, nonRetryable: true });
+  return ApplicationFailure.create({ type: AGENT_FAILURE.pevPrompts, message, nonRetryable: true });
 }
 
 /** The `prompts/core` directory shipped with the package, found from this file upward. */
@@ -48,7 +43,8 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) {
       throw promptsError(
-        `Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business context files.`,
+        `Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business ` +
+          `context files.`,
       );
     }
   }
@@ -60,12 +56,15 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
     const template = override ?? (await readIfExists(path.join(shipped, `${role}.md`)));
     if (template === undefined) {
       throw promptsError(
-        `No core template for role "${role}": add ${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`,
+        `No core template for role "${role}": add ` +
+          `${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`,
       );
     }
     if (!template.includes(BUSINESS_CONTEXT_PLACEHOLDER)) {
       throw promptsError(
-        `The core template of role "${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`,
+        `The core template of role ` +
+          `"${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ` +
+          `${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`,
       );
     }
     prompts.templates[role] = template;

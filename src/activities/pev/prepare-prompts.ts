@@ -1,14 +1,10 @@
 /** Stores each role's system prompt and response format once per run, so model calls carry only a hash. */
-import type { StoredCallPrompt } from '../../shared/agent/activity-types';
-import {
-  coreRoles,
-  responseFormatOf,
-  systemPromptOf,
-  type PreparePevPromptsInput,
-  type PreparedPevPrompts,
-} from '../../shared/pev';
+import type { StoredCallPrompt } from '../../contracts/agent-activities';
+import { coreRoles, responseFormatOf } from '../../policy/pev/roles';
+import { systemPromptOf } from '../../policy/pev/prompt-template';
+import { type PreparePevPromptsInput, type PreparedPevPrompts } from '../../contracts/pev-activities';
 import type { ContentStore } from '../../store';
-import { fromStore } from '../agent/view';
+import { fromStore } from '../agent/conversation-view';
 import { loadPevPrompts } from './load-prompts';
 
 export function preparePevPromptsActivity(store: ContentStore) {

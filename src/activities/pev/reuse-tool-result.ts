@@ -1,22 +1,24 @@
 /** Answers a repeated tool call from the stored result of the identical earlier call (tool-call dedupe). */
-import type { StoredBody } from '../../shared/agent/convert';
-import type { ReuseToolResultInput } from '../../shared/pev';
-import type { MessageMeta } from '../../shared/agent/types';
+import { currentBody } from '../../policy/legacy-values';
+import { AGENT_FAILURE } from '../../contracts/failure-types';
+import type { StoredBody } from '../../contracts/stored-body';
+import type { ReuseToolResultInput } from '../../contracts/pev-activities';
+import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore } from '../../store';
-import { storeBody } from '../agent/messages';
-import { currentWriteOrder, fromStore } from '../agent/view';
+import { storeBody } from '../agent/append-messages';
+import { currentWriteOrder, fromStore } from '../agent/conversation-view';
 import { ApplicationFailure } from '@temporalio/common';
 
 export function reuseToolResultActivity(store: ContentStore) {
   return async function reuseToolResult(input: ReuseToolResultInput): Promise<MessageMeta> {
-    const earlier = await fromStore(() => store.get<StoredBody>(input.fromHash));
-    if (earlier.role !== 'toolResult') {
+    const earlier = currentBody(await fromStore(() => store.get<StoredBody>(input.fromHash)));
+    if (earlier.role !== 'tool_result') {
       throw ApplicationFailure.nonRetryable(
         `Body ${input.fromHash} is a ${earlier.role} message, not a tool result.`,
-        'PevReuseError',
+        AGENT_FAILURE.pevReuse,
       );
     }
-    const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'toolResult', {
+    const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'tool_result', {
       ...earlier,
       toolCallId: input.toolCallId,
       content: [{ type: 'text', text: input.note }, ...earlier.content],

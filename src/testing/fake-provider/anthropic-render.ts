@@ -1,15 +1,5 @@
 /** Anthropic Messages wire format: whole responses, SSE event streams and error bodies. */
-import { pieces, type PreparedReply } from './prepare';
-import type { FakeStopReason } from './script';
-
-const STOP: Record<FakeStopReason, string> = {
-  stop: 'end_turn',
-  toolUse: 'tool_use',
-  length: 'max_tokens',
-  stopSequence: 'stop_sequence',
-  contentFilter: 'refusal',
-  refusal: 'refusal',
-};
+import { WIRE_STOP_REASONS, pieces, type PreparedReply } from './prepare';
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -52,7 +42,7 @@ function blockJson(block: PreparedReply['blocks'][number]): Record<string, unkno
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
     case 'redactedThinking':
       return { type: 'redacted_thinking', data: block.data };
-    case 'toolCall':
+    case 'tool_call':
       return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
   }
 }
@@ -64,7 +54,7 @@ export function anthropicMessage(reply: PreparedReply, id: string, model: string
     role: 'assistant',
     model,
     content: reply.blocks.map(blockJson),
-    stop_reason: STOP[reply.stop],
+    stop_reason: WIRE_STOP_REASONS[reply.stop].anthropic,
     stop_sequence: null,
     usage: usageJson(reply, reply.usage.output),
   };
@@ -118,7 +108,7 @@ export function anthropicEvents(reply: PreparedReply, id: string, model: string)
           ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data: block.data } }),
         );
         break;
-      case 'toolCall':
+      case 'tool_call':
         events.push(
           ev('content_block_start', {
             index,
@@ -134,7 +124,7 @@ export function anthropicEvents(reply: PreparedReply, id: string, model: string)
   });
   events.push(
     ev('message_delta', {
-      delta: { stop_reason: STOP[reply.stop], stop_sequence: null },
+      delta: { stop_reason: WIRE_STOP_REASONS[reply.stop].anthropic, stop_sequence: null },
       usage: { output_tokens: reply.usage.output },
     }),
     ev('message_stop', {}),

@@ -38,7 +38,10 @@ export function validateAnthropicRequest(body: Obj, ctx: AnthropicValidationCont
     if (i === 0 && m.role !== 'user') return 'messages: first message must use the "user" role';
     const prev = messages[i - 1];
     if (i > 0 && isObj(prev) && prev.role === m.role)
-      return `messages: roles must alternate between "user" and "assistant", but found multiple "${m.role}" roles in a row (${where})`;
+      return (
+        `messages: roles must alternate between "user" and "assistant", but found multiple "${m.role}" ` +
+        `roles in a row (${where})`
+      );
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     if (!Array.isArray(blocks)) return `${where}.content: Input should be a valid list or string`;
     const isFinalAssistant = m.role === 'assistant' && i === messages.length - 1;
@@ -50,11 +53,19 @@ export function validateAnthropicRequest(body: Obj, ctx: AnthropicValidationCont
       const resultIds = results.map((b) => String(b.tool_use_id));
       const missing = pendingToolUse.filter((id) => !resultIds.includes(id));
       if (missing.length) {
-        return `${where}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+        return (
+          `${where}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ` +
+          `${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in ` +
+          `the next message.`
+        );
       }
       const unexpected = resultIds.filter((id) => !pendingToolUse.includes(id));
       if (unexpected.length) {
-        return `${where}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+        return (
+          `${where}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ` +
+          `${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block ` +
+          `in the previous message.`
+        );
       }
       const firstOther = blocks.findIndex((b) => !(isObj(b) && b.type === 'tool_result'));
       if (results.length && firstOther !== -1 && firstOther < results.length)
@@ -78,7 +89,10 @@ export function validateAnthropicRequest(body: Obj, ctx: AnthropicValidationCont
   if (pendingToolUse.length && messages.length > 0) {
     const last = messages[messages.length - 1] as Obj;
     if (last.role === 'assistant')
-      return 'This model does not support assistant message prefill with tool use; the conversation must end with a user message.';
+      return (
+        'This model does not support assistant message prefill with tool use; the conversation must end ' +
+        'with a user message.'
+      );
   }
   return validateThinking(body, messages);
 }
@@ -198,7 +212,11 @@ function validateThinking(body: Obj, messages: unknown[]): string | undefined {
   if (inToolLoop && prev && Array.isArray(prev.content)) {
     const first = prev.content[0] as Obj | undefined;
     if (first?.type !== 'thinking' && first?.type !== 'redacted_thinking') {
-      return `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
+      return (
+        `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or ` +
+        `\`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final ` +
+        `\`assistant\` message must start with a thinking block.`
+      );
     }
   }
   return undefined;

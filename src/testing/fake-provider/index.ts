@@ -15,16 +15,18 @@
  * An empty script answers 500 "script exhausted" (recorded with `error`), which the LLM layer
  * classifies as a retryable `LlmServerError`: give activities a bounded retry policy in tests.
  */
-import type { FakeProvider } from './server';
+import type { FakeProvider } from './script';
 
 export { startFakeProvider } from './server';
-export type { FakeProvider, FakeProviderOptions } from './server';
+
 export { reply } from './script';
 export type {
   FakeApi,
   FakeBlock,
   FakeError,
   FakeHang,
+  FakeProvider,
+  FakeProviderOptions,
   FakeReply,
   FakeReset,
   FakeResponder,

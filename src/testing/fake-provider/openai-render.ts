@@ -1,16 +1,6 @@
 /** OpenAI Chat Completions wire format: whole responses, SSE chunks and error bodies. */
-import { pieces, type PreparedReply } from './prepare';
+import { WIRE_STOP_REASONS, pieces, type PreparedReply } from './prepare';
 import type { SseEvent } from './anthropic-render';
-import type { FakeStopReason } from './script';
-
-const FINISH: Record<FakeStopReason, string> = {
-  stop: 'stop',
-  toolUse: 'tool_calls',
-  length: 'length',
-  stopSequence: 'stop',
-  contentFilter: 'content_filter',
-  refusal: 'stop',
-};
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -52,15 +42,15 @@ function usageJson(reply: PreparedReply): Record<string, unknown> {
 function parts(reply: PreparedReply): {
   text: string;
   reasoning: string;
-  calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[];
+  calls: Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>[];
 } {
   let text = '';
   let reasoning = '';
-  const calls: Extract<PreparedReply['blocks'][number], { type: 'toolCall' }>[] = [];
+  const calls: Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>[] = [];
   for (const b of reply.blocks) {
     if (b.type === 'text') text += b.text;
     else if (b.type === 'thinking') reasoning += b.thinking;
-    else if (b.type === 'toolCall') calls.push(b);
+    else if (b.type === 'tool_call') calls.push(b);
   }
   return { text, reasoning, calls };
 }
@@ -96,7 +86,7 @@ export function openaiCompletion(
     object: 'chat.completion',
     created,
     model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: FINISH[reply.stop] }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: WIRE_STOP_REASONS[reply.stop].openai }],
     usage: usageJson(reply),
     service_tier: 'default',
     system_fingerprint: 'fp_fake',
@@ -134,7 +124,7 @@ export function openaiChunks(
     );
     for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
-  out.push(chunk({}, FINISH[reply.stop]));
+  out.push(chunk({}, WIRE_STOP_REASONS[reply.stop].openai));
   if (includeUsage) {
     out.push({
       data: JSON.stringify({

@@ -38,7 +38,8 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
     for (const knob of ['temperature', 'top_p'] as const) {
       if (body[knob] !== undefined && body[knob] !== 1) {
         return fail(
-          `Unsupported value: '${knob}' does not support ${String(body[knob])} with this model. Only the default (1) value is supported.`,
+          `Unsupported value: '${knob}' does not support ${String(body[knob])} with this model. Only the ` +
+            `default (1) value is supported.`,
           knob,
         );
       }
@@ -57,7 +58,8 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
       return fail(`Invalid value for '${where}.role'.`, `${where}.role`);
     if (m.role !== 'tool' && pending.length) {
       return fail(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
+          `'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
         `${where}.role`,
       );
     }
@@ -95,7 +97,8 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
             return fail(`Missing required parameter: '${at}.id'.`, `${at}.id`);
           if (c.id.length > 40)
             return fail(
-              `Invalid '${at}.id': string too long. Expected a string with maximum length 40, but got a string with length ${c.id.length} instead.`,
+              `Invalid '${at}.id': string too long. Expected a string with maximum length 40, but got a ` +
+                `string with length ${c.id.length} instead.`,
               `${at}.id`,
             );
           const fn = c.function;
@@ -112,7 +115,8 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
               : undefined;
           if (signature !== undefined && given !== signature) {
             return fail(
-              `Function call is missing a thought_signature in functionCall parts. Function call \`${String(fn.name)}\`, position ${i}.`,
+              `Function call is missing a thought_signature in functionCall parts. Function call ` +
+                `\`${String(fn.name)}\`, position ${i}.`,
               `${at}.extra_content`,
             );
           }
@@ -153,7 +157,8 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
   }
   if (pending.length) {
     return fail(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
+        `'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
       'messages',
     );
   }
@@ -191,7 +196,8 @@ function validateTools(tools: unknown, choice: unknown): OpenAIValidationError |
       const fn = isObj(t) ? t.function : undefined;
       if (!isObj(t) || t.type !== 'function' || !isObj(fn) || typeof fn.name !== 'string' || !TOOL_NAME.test(fn.name)) {
         return fail(
-          `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+          `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that ` +
+            `matches the pattern '^[a-zA-Z0-9_-]+$'.`,
           `tools[${i}].function.name`,
         );
       }

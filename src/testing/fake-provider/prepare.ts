@@ -10,7 +10,7 @@ export type PreparedBlock =
    * raw text when it does not parse, as Anthropic-compatible servers pass unparseable output on.
    */
   | {
-      type: 'toolCall';
+      type: 'tool_call';
       id: string;
       name: string;
       raw: string;
@@ -39,10 +39,10 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
         return { type: 'thinking', thinking: b.thinking, signature: b.signature ?? ctx.sign(b.thinking) };
       case 'redactedThinking':
         return { type: 'redactedThinking', data: b.data };
-      case 'toolCall': {
+      case 'tool_call': {
         const raw = b.rawArguments ?? JSON.stringify(b.arguments ?? {});
         const id = b.id ?? ctx.newToolId();
-        const block: PreparedBlock = { type: 'toolCall', id, name: b.name, raw, input: parseObject(raw) };
+        const block: PreparedBlock = { type: 'tool_call', id, name: b.name, raw, input: parseObject(raw) };
         if (b.thoughtSignature) block.thoughtSignature = ctx.sign(`tool:${id}`);
         return block;
       }
@@ -52,14 +52,14 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
     const last = blocks[blocks.length - 1];
     if (last.type === 'text') last.text = half(last.text);
     else if (last.type === 'thinking') last.thinking = half(last.thinking);
-    else if (last.type === 'toolCall') {
+    else if (last.type === 'tool_call') {
       last.raw = half(last.raw);
       last.input = parseObject(last.raw);
     }
   }
   const stop: FakeStopReason = step.truncate
     ? 'length'
-    : (step.stopReason ?? (blocks.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop'));
+    : (step.stopReason ?? (blocks.some((b) => b.type === 'tool_call') ? 'tool_use' : 'stop'));
   const outputChars = blocks.reduce(
     (n, b) =>
       n +
@@ -67,7 +67,7 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
         ? b.text.length
         : b.type === 'thinking'
           ? b.thinking.length
-          : b.type === 'toolCall'
+          : b.type === 'tool_call'
             ? b.raw.length
             : 0),
     0,
@@ -100,3 +100,13 @@ export function pieces(text: string, size = 8): string[] {
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
+
+/** How each wire format spells a scripted stop reason: Anthropic `stop_reason`, OpenAI `finish_reason`. */
+export const WIRE_STOP_REASONS: Record<FakeStopReason, { anthropic: string; openai: string }> = {
+  stop: { anthropic: 'end_turn', openai: 'stop' },
+  tool_use: { anthropic: 'tool_use', openai: 'tool_calls' },
+  length: { anthropic: 'max_tokens', openai: 'length' },
+  stop_sequence: { anthropic: 'stop_sequence', openai: 'stop' },
+  content_filter: { anthropic: 'refusal', openai: 'content_filter' },
+  refusal: { anthropic: 'refusal', openai: 'stop' },
+};

@@ -14,7 +14,7 @@ export type FakeBlock =
    * serialized. `id` defaults to a fresh id in the endpoint's own format.
    */
   | {
-      type: 'toolCall';
+      type: 'tool_call';
       name: string;
       arguments?: Record<string, unknown>;
       rawArguments?: string;
@@ -32,12 +32,12 @@ export interface FakeUsage {
   cacheWrite?: number;
 }
 
-export type FakeStopReason = 'stop' | 'toolUse' | 'length' | 'stopSequence' | 'contentFilter' | 'refusal';
+export type FakeStopReason = 'stop' | 'tool_use' | 'length' | 'stop_sequence' | 'content_filter' | 'refusal';
 
 export interface FakeReply {
   kind: 'reply';
   content: FakeBlock[];
-  /** Defaults to `toolUse` when the content has tool calls, else `stop`; `truncate` forces `length`. */
+  /** Defaults to `tool_use` when the content has tool calls, else `stop`; `truncate` forces `length`. */
   stopReason?: FakeStopReason;
   /** Cut the output as a token limit would: the last block loses its second half. */
   truncate?: boolean;
@@ -128,7 +128,7 @@ export const reply = {
   ): FakeReply => {
     const { text, ...rest } = extra;
     const content: FakeBlock[] = text ? [{ type: 'text', text }] : [];
-    content.push(...calls.map((c) => ({ type: 'toolCall' as const, ...c })));
+    content.push(...calls.map((c) => ({ type: 'tool_call' as const, ...c })));
     return { kind: 'reply', content, ...rest };
   },
   error: (status: number, extra: Omit<FakeError, 'kind' | 'status'> = {}): FakeError => ({
@@ -139,3 +139,31 @@ export const reply = {
   reset: (delayMs?: number): FakeReset => ({ kind: 'reset', delayMs }),
   hang: (): FakeHang => ({ kind: 'hang' }),
 };
+
+/** Options of `startFakeProvider`. */
+export interface FakeProviderOptions {
+  /** Defaults to an ephemeral port. */
+  port?: number;
+  /** When set, only this API key is accepted (others get 401); otherwise any non-empty key is. */
+  apiKey?: string;
+}
+
+export interface FakeProvider {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Base URL for the Anthropic SDK (`baseURL`); `prefix` stands in for another provider, e.g. `/minimax`. */
+  anthropicBaseUrl: (prefix?: string) => string;
+  /** Base URL for the OpenAI SDK (`baseURL`), ending in `/v1`. */
+  openaiBaseUrl: (prefix?: string) => string;
+  /** Queues steps; each request takes the next one. */
+  script: (...steps: FakeStep[]) => void;
+  /** Answers requests when the queue is empty; `undefined` removes it. */
+  respond: (responder: FakeResponder | undefined) => void;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Steps still queued. */
+  pending: () => number;
+  /** Clears queue, responder and recorded requests. */
+  reset: () => void;
+  close: () => Promise<void>;
+}

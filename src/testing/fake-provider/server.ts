@@ -1,8 +1,7 @@
 /**
- * A local HTTP server speaking the Anthropic Messages and OpenAI Chat Completions wire formats,
- * answering from a per-test script. Any path prefix works (`/minimax/v1/messages`,
- * `/compat/v1/chat/completions`), so one server can stand in for several providers; thinking
- * signatures are bound to the prefix that issued them.
+ * A local HTTP server speaking the Anthropic Messages and OpenAI Chat Completions formats from a
+ * per-test script. Any path prefix works (`/minimax/v1/messages`, `/compat/v1/chat/completions`),
+ * so one server stands in for several providers; thinking signatures are bound to their prefix.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -17,35 +16,18 @@ import {
 import { validateAnthropicRequest } from './anthropic-validate';
 import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } from './openai-render';
 import { validateOpenAIRequest } from './openai-validate';
+import { bearer, readBody, sendJson, sendSse, sseHeaders, sseText } from './http-io';
 import { prepareReply } from './prepare';
-import type { FakeApi, FakeError, FakeReply, FakeResponder, FakeStep, RecordedRequest } from './script';
-
-export interface FakeProviderOptions {
-  /** Defaults to an ephemeral port. */
-  port?: number;
-  /** When set, only this API key is accepted (others get 401); otherwise any non-empty key is. */
-  apiKey?: string;
-}
-
-export interface FakeProvider {
-  /** `http://127.0.0.1:<port>` */
-  url: string;
-  /** Base URL for the Anthropic SDK (`baseURL`); `prefix` stands in for another provider, e.g. `/minimax`. */
-  anthropicBaseUrl: (prefix?: string) => string;
-  /** Base URL for the OpenAI SDK (`baseURL`), ending in `/v1`. */
-  openaiBaseUrl: (prefix?: string) => string;
-  /** Queues steps; each request takes the next one. */
-  script: (...steps: FakeStep[]) => void;
-  /** Answers requests when the queue is empty; `undefined` removes it. */
-  respond: (responder: FakeResponder | undefined) => void;
-  /** Every request received, in order. */
-  readonly requests: RecordedRequest[];
-  /** Steps still queued. */
-  pending: () => number;
-  /** Clears queue, responder and recorded requests. */
-  reset: () => void;
-  close: () => Promise<void>;
-}
+import type {
+  FakeApi,
+  FakeError,
+  FakeProvider,
+  FakeProviderOptions,
+  FakeReply,
+  FakeResponder,
+  FakeStep,
+  RecordedRequest,
+} from './script';
 
 const ANTHROPIC_PATH = /^(.*)\/v1\/messages$/;
 const OPENAI_PATH = /^(.*?)(?:\/v1)?\/chat\/completions$/;
@@ -224,11 +206,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
     });
     for (const b of reply.blocks) {
-      if (!anthropic && b.type === 'toolCall' && b.thoughtSignature)
+      if (!anthropic && b.type === 'tool_call' && b.thoughtSignature)
         thoughtSignatures.set(`${record.prefix}\n${b.id}`, b.thoughtSignature);
     }
     if (!anthropic && reply.blocks.some((b) => b.type === 'thinking')) {
-      for (const b of reply.blocks) if (b.type === 'toolCall') reasoningCalls.add(`${record.prefix}\n${b.id}`);
+      for (const b of reply.blocks) if (b.type === 'tool_call') reasoningCalls.add(`${record.prefix}\n${b.id}`);
     }
     const model = String(record.body.model);
     const id = anthropic ? `msg_fake_${record.seq}` : `chatcmpl-fake-${record.seq}`;
@@ -297,44 +279,4 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function bearer(headers: Record<string, string>): string | undefined {
-  const auth = headers.authorization;
-  return auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-const sseHeaders = (headers: Record<string, string>): Record<string, string> => ({
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  ...headers,
-});
-
-const sseText = (events: SseEvent[]): string =>
-  events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
-
-function sendSse(res: ServerResponse, events: SseEvent[], headers: Record<string, string>, dropAfter = false): void {
-  res.writeHead(200, sseHeaders(headers));
-  const text = sseText(events);
-  if (dropAfter) {
-    res.write(text, () => res.socket?.destroy());
-    return;
-  }
-  res.end(text);
 }

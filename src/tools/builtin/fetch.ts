@@ -118,7 +118,8 @@ export function createFetchTool(options: { policy?: SsrfPolicy; limits?: Partial
   return defineTool({
     name: 'http_fetch',
     description:
-      'Fetch a public web page or document by URL (GET) and return its readable text. Internal and private addresses are refused.',
+      'Fetch a public web page or document by URL (GET) and return its readable text. Internal and private ' +
+      'addresses are refused.',
     parameters: z.object({ url: z.string().min(1).max(8192).describe('Absolute http(s) URL') }),
     timeoutMs: limits.timeoutMs + 5_000,
     async execute({ url }, ctx) {

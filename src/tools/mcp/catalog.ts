@@ -4,9 +4,9 @@ import {
   DEFAULT_TOOL_TIMEOUT_MS,
   type ToolCallContext,
   type ToolCatalogEntry,
-} from '../../shared/tool-catalog';
+} from '../../contracts/tool-catalog';
 import { toolFingerprint } from '../fingerprint';
-import type { NamedMcpServer } from './config';
+import type { NamedMcpServer } from './mcp-config';
 import type { McpPool, McpTool } from './pool';
 
 /** A catalogue entry of an MCP tool plus what routing a call to its server needs. */
@@ -84,7 +84,7 @@ export async function listMcpTools(
 
 /**
  * Per-call context travels in the request's `_meta`, never in the arguments (which must match the
- * server's schema): `currentResourceId`, `currentTaskId` (seed 001) and `idempotencyKey`.
+ * server's schema): `currentResourceId`, `currentTaskId` and `idempotencyKey`.
  */
 export function callMeta(context: ToolCallContext | undefined, idempotencyKey: string): Record<string, unknown> {
   const meta: Record<string, unknown> = { idempotencyKey };

@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isStdioServer, type NamedMcpServer } from './config';
+import { isStdioServer, type NamedMcpServer } from './mcp-config';
 
 const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
 
@@ -103,7 +103,8 @@ export class McpPool {
         await client.close().catch(() => undefined);
         const stderr = stderrTail();
         throw new McpConnectionError(
-          `Cannot connect to MCP server "${server.name}": ${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`,
+          `Cannot connect to MCP server "${server.name}": ` +
+            `${(err as Error).message}${stderr ? `\nServer stderr:\n${stderr}` : ''}`,
         );
       }
       return connection;

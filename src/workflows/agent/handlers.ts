@@ -1,6 +1,6 @@
 /** Signal, update and query handlers of an agent run; each delegates to a pure function. */
 import { setHandler } from '@temporalio/workflow';
-import { applyDecision, decisionRefusal } from '../../shared/agent/approvals';
+import { applyDecision, decisionRefusal } from '../../policy/approval-rules';
 import {
   decideApprovalUpdate,
   followUpSignal,
@@ -11,9 +11,9 @@ import {
   submitToolResultUpdate,
   switchModelSignal,
   type ToolResultInput,
-} from '../../shared/agent/contracts';
-import { enqueueOnce } from '../../shared/agent/queues';
-import { stateView } from '../../shared/agent/state';
+} from '../../contracts/agent-workflows';
+import { enqueueOnce } from '../../policy/queues';
+import { stateView } from '../../policy/agent-state';
 import { emit, type RunContext } from './run-context';
 
 /** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */

@@ -1,4 +1,4 @@
-export { reactAgentWorkflow, runAgentWorkflow, AGENT_CONFIG_FAILURE } from './workflow';
+export { reactAgentWorkflow, runAgentWorkflow } from './agent-workflow';
 export {
   runAgentLoop,
   startConversation,
@@ -18,7 +18,7 @@ export {
   type ModelCallOverrides,
 } from './model-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
-export { appendDrafts, injectFollowUps, injectSteering } from './messages';
-export { createAgentIO, type AgentIO } from './io';
+export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
+export { createAgentIO, type AgentIO } from './agent-io';
 export { emit, newRunContext, publishSearchAttributes, workflowNow, type RunContext } from './run-context';
 export { registerHandlers } from './handlers';

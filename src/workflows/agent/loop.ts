@@ -1,14 +1,16 @@
 /**
- * The durable agent loop (seed 000's run_agent_turn as workflow code). Reusable: another agent
+ * The durable agent loop (docs/design.md, The turn loop). Reusable: another agent
  * kind builds a RunContext with its own state and calls `runAgentLoop`, or the single steps.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { ModelCallOutput } from '../../shared/agent/activity-types';
-import { limitReached } from '../../shared/agent/limits';
-import { finalStatus } from '../../shared/agent/state';
-import type { AgentState, AgentStopReason } from '../../shared/agent/types';
-import { addCost, addUsage } from '../../shared/messages';
-import { appendDrafts, injectFollowUps, injectSteering } from './messages';
+import type { ModelCallOutput } from '../../contracts/agent-activities';
+import { limitReached } from '../../policy/limits';
+import { finalStatus } from '../../policy/agent-state';
+import type { AgentState } from '../../contracts/agent-run';
+import type { AgentStopReason } from '../../contracts/run-status';
+import { addCost, addUsage } from '../../contracts/message-model';
+import { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 import { callModelWithFailover, compactIfNeeded, resolveModel } from './model-step';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 import { runToolCalls } from './tool-step';
@@ -65,7 +67,7 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
         retryable: state.error.retryable,
       });
     } catch (err) {
-      // Seed 000: a failing on-error hook must not mask the original error.
+      // A failing on-error hook must not mask the original error.
       if (isCancellation(err)) throw err;
     }
   }
@@ -118,7 +120,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promi
   }
 }
 
-/** Seed 000's on-turn-end: false stops the run; a failure stops it with an error. */
+/** The on-turn-end hook: false stops the run; a failure stops it with an error. */
 export async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promise<'go' | 'stop' | 'failed'> {
   const { state } = ctx;
   const hook = state.config.hooks?.onTurnEnd;
@@ -137,7 +139,11 @@ export async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promis
   } catch (err) {
     if (isCancellation(err)) throw err;
     emit(ctx, { type: 'hook_failed', hook: 'onTurnEnd', message: errorText(err) });
-    state.error = { message: `on-turn-end hook failed: ${errorText(err)}`, type: 'HookFailed', retryable: false };
+    state.error = {
+      message: `on-turn-end hook failed: ${errorText(err)}`,
+      type: AGENT_FAILURE.hookFailed,
+      retryable: false,
+    };
     return 'failed';
   }
 }
@@ -179,7 +185,7 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
       if (out.stopReason === 'error')
         return fail(ctx, {
           message: out.errorMessage ?? 'the model returned an error',
-          type: 'ModelError',
+          type: AGENT_FAILURE.model,
           retryable: false,
         });
       const stop = stopRequest(ctx);
@@ -191,7 +197,8 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
       await closeUnanswered(
         ctx,
         out,
-        `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`,
+        `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ` +
+          `${state.config.limits.maxToolCallsPerTurn}.`,
       );
       return finish(ctx, 'max_tool_calls');
     }
@@ -210,6 +217,6 @@ export async function closeUnanswered(
   if (out.toolCalls.length === 0) return;
   await appendDrafts(
     ctx,
-    out.toolCalls.map((c) => ({ kind: 'toolResult', toolCallId: c.id, toolName: c.name, text, isError: true })),
+    out.toolCalls.map((c) => ({ kind: 'tool_result', toolCallId: c.id, toolName: c.name, text, isError: true })),
   );
 }

@@ -2,22 +2,20 @@
  * One model call of a turn: pick the model (operator, budget), compact the context when it is
  * too big, call the model, and fail over down the chain when a provider keeps failing.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
-import type { ModelCallInput, ModelCallOutput } from '../../shared/agent/activity-types';
-import { planRecitation } from '../../shared/agent/convert';
-import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../shared/agent/context-plan';
-import {
-  failoverAfter,
-  nonRetryableModelFailures,
-  resolveTurnModel,
-  type ModelFailure,
-} from '../../shared/agent/resolver';
-import { providerOf } from '../../shared/agent/state';
-import { estimateTextTokens } from '../../shared/agent/tokens';
-import { LLM_FAILURE, NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../shared/llm-errors';
-import { addCost, addUsage, totalTokens } from '../../shared/messages';
-import { lookupModel } from '../../shared/model-registry';
-import type { ModelRetry } from './io';
+import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
+import { planRecitation } from '../../policy/provider-view';
+import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../policy/context-plan';
+import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
+import { type ModelFailure } from '../../contracts/model-resolution';
+import { providerOf } from '../../policy/agent-state';
+import { estimateTextTokens } from '../../policy/token-estimate';
+import { LLM_FAILURE } from '../../contracts/failure-types';
+import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
+import { addCost, addUsage, totalTokens } from '../../contracts/message-model';
+import { lookupModel } from '../../policy/model-registry';
+import type { ModelRetry } from './agent-io';
 import { emit, type RunContext } from './run-context';
 
 /** Tokens the tool specs are assumed to take, per tool. */
@@ -45,7 +43,7 @@ function retryFor(ctx: RunContext): ModelRetry {
     maximumAttempts: resolver.attemptsPerProvider,
     nonRetryableErrorTypes: nonRetryableModelFailures(resolver, ctx.state.resolver, [
       ...NON_RETRYABLE_LLM_FAILURES,
-      'AgentStoreError',
+      AGENT_FAILURE.store,
     ]),
   };
 }

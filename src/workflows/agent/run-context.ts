@@ -1,11 +1,13 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
+import type { DistributiveOmit } from '../../common/type-helpers';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { defineSearchAttributeKey } from '@temporalio/common';
-import { pushEvent, type AgentEvent } from '../../shared/agent/events';
-import { emptyStats, recordStats } from '../../shared/agent/stats';
-import type { AgentState } from '../../shared/agent/types';
-import type { AgentIO } from './io';
-import type { RunStream } from './run-stream';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
+import { pushEvent } from '../../policy/event-log';
+import { type AgentEvent } from '../../contracts/agent-events';
+import { emptyStats, recordStats } from '../../policy/run-stats';
+import type { AgentState } from '../../contracts/agent-run';
+import type { AgentIO } from './agent-io';
+import type { RunStream } from './watch-stream';
 
 export interface RunContext {
   state: AgentState;
@@ -21,7 +23,6 @@ export interface RunContext {
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
 export const workflowNow = (): number => new Date().getTime();
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type EventInput = DistributiveOmit<AgentEvent, 'at' | 'turn'>;
 
 export function emit(ctx: RunContext, event: EventInput): void {
@@ -40,15 +41,6 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
   state.stats ??= emptyStats(info.startTime.getTime());
   return { state, io, workflowId: info.workflowId, runId: info.runId, published: {}, ...(stream ? { stream } : {}) };
 }
-
-const SA = {
-  kind: defineSearchAttributeKey('DurableAgentKind', 'KEYWORD'),
-  phase: defineSearchAttributeKey('DurableAgentPhase', 'KEYWORD'),
-  model: defineSearchAttributeKey('DurableAgentModel', 'KEYWORD'),
-  status: defineSearchAttributeKey('DurableAgentStatus', 'KEYWORD'),
-  awaitingApproval: defineSearchAttributeKey('DurableAgentAwaitingApproval', 'BOOL'),
-  costUsd: defineSearchAttributeKey('DurableAgentCostUsd', 'DOUBLE'),
-};
 
 /** Upserts the DurableAgent* search attributes when one of them changed. */
 export function publishSearchAttributes(ctx: RunContext, phase: string): void {

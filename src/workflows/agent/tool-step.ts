@@ -1,17 +1,16 @@
 /**
- * The tool phase of a turn: classify each call (server / client / needs approval), wait for
- * approvals and client results, then run the calls in order, in parallel where the tools allow,
- * checking for steering and stop between executions. Every call the model made gets exactly one
- * result, executed or synthetic.
+ * The tool phase of a turn: plan the calls and wait for decisions (`tool-plan.ts`), then run them
+ * in order, in parallel where the tools allow, checking for steering and stop between executions.
+ * Every call the model made gets exactly one result, executed or synthetic.
  */
-import { ActivityFailure, TimeoutFailure, condition, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { MessageDraft } from '../../shared/agent/activity-types';
-import { argsHash, classifyCall, expireApprovals, formatDuration, stableStringify } from '../../shared/agent/approvals';
-import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../shared/agent/types';
-import { DEFAULT_TOOL_PARALLELISM, matchesToolPattern } from '../../shared/tool-catalog';
-import type { ToolMode } from '../../shared/tool-catalog';
-import { injectSteering } from './messages';
-import { emit, publishSearchAttributes, type RunContext } from './run-context';
+import { ActivityFailure, TimeoutFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import type { MessageDraft } from '../../contracts/agent-activities';
+import { formatDuration } from '../../common/duration';
+import { canonicalJson } from '../../common/canonical-json';
+import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
+import { injectSteering } from './user-messages';
+import { awaitDecisions, groups, plan, runnable, settle, type PlannedCall } from './tool-plan';
+import { emit, type RunContext } from './run-context';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -20,131 +19,6 @@ export const SKIPPED_BY_STOP = 'Not run: the run was stopped before this tool ca
 
 /** Decided approvals kept so a repeated decision is refused as "already decided". */
 const DECIDED_APPROVALS_KEPT = 50;
-
-interface PlannedCall {
-  call: ToolCallRequest;
-  seq: number;
-  tool?: PinnedTool;
-  mode?: ToolMode;
-  /** A result decided without running the tool (malformed, unknown, rejected, client-submitted). */
-  result?: { text: string; isError: boolean };
-}
-
-function effectiveMode(ctx: RunContext, tool: PinnedTool, call: ToolCallRequest): ToolMode {
-  const { config } = ctx.state;
-  const base: ToolMode =
-    tool.mode === 'server' && matchesToolPattern(tool.name, config.tools.approve) ? 'approval' : tool.mode;
-  return classifyCall(base, config.approvals, tool.name, call.arguments);
-}
-
-function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: number): PlannedCall[] {
-  const { state } = ctx;
-  return calls.map((call, i) => {
-    const seq = startSeq + i;
-    if (call.malformed)
-      return {
-        call,
-        seq,
-        result: { text: `Not run: ${call.malformed}. Call the tool again with complete arguments.`, isError: true },
-      };
-    const tool = state.tools.find((t) => t.name === call.name);
-    if (!tool) {
-      const names = state.tools.map((t) => t.name).join(', ') || 'none';
-      return { call, seq, result: { text: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true } };
-    }
-    const mode = effectiveMode(ctx, tool, call);
-    if (mode === 'approval') {
-      const hash = argsHash(call.arguments);
-      state.approvals.push({
-        toolCallId: call.id,
-        tool: call.name,
-        args: call.arguments,
-        argsHash: hash,
-        turn: state.turn,
-        state: 'pending',
-      });
-      emit(ctx, { type: 'approval_required', toolCallId: call.id, tool: call.name, argsHash: hash });
-    } else if (mode === 'client') {
-      state.clientTools.push({ toolCallId: call.id, tool: call.name, args: call.arguments, turn: state.turn });
-      emit(ctx, { type: 'client_tool_request', toolCallId: call.id, tool: call.name });
-    }
-    return { call, seq, tool, mode };
-  });
-}
-
-const unsettled = (ctx: RunContext): boolean =>
-  ctx.state.approvals.some((a) => a.state === 'pending') || ctx.state.clientTools.some((c) => c.result === undefined);
-
-/** Pauses for approvals and client results; a timeout resolves what is left as rejections the model can read. */
-async function awaitDecisions(ctx: RunContext): Promise<void> {
-  const { state } = ctx;
-  if (!unsettled(ctx)) return;
-  const timeoutMs = state.config.limits.approvalTimeoutMs;
-  state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
-  publishSearchAttributes(ctx, state.status);
-  const settled = await condition(
-    () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
-    timeoutMs,
-  );
-  state.status = 'running';
-  publishSearchAttributes(ctx, 'tools');
-  if (settled) return;
-  for (const a of expireApprovals(state.approvals, timeoutMs)) {
-    emit(ctx, {
-      type: 'approval_decided',
-      toolCallId: a.toolCallId,
-      tool: a.tool,
-      decision: 'rejected',
-      by: 'timeout',
-      edited: false,
-      reason: a.reason,
-    });
-  }
-  for (const c of state.clientTools.filter((r) => r.result === undefined)) {
-    c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
-    emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });
-  }
-}
-
-/** Turns decisions and client results into results, leaving only calls that must execute. */
-function settle(ctx: RunContext, planned: PlannedCall[]): void {
-  for (const p of planned) {
-    if (p.result || !p.mode || p.mode === 'server') continue;
-    if (p.mode === 'client') {
-      const req = ctx.state.clientTools.find((c) => c.toolCallId === p.call.id);
-      if (req?.result) p.result = { text: req.result.content, isError: req.result.isError };
-      continue;
-    }
-    const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id);
-    if (approval?.state === 'rejected') {
-      const why =
-        approval.decidedBy === 'timeout'
-          ? `Not approved: ${approval.reason}.`
-          : `Rejected by the user${approval.reason ? `: ${approval.reason}` : '.'}`;
-      p.result = { text: `${why} The tool was not run.`, isError: true };
-    }
-  }
-}
-
-/** Whether a call without a result may run now: a server call, or one whose approval was given. */
-function runnable(ctx: RunContext, p: PlannedCall): boolean {
-  if (p.result || !p.tool) return false;
-  if (p.mode === 'server') return true;
-  return p.mode === 'approval' && ctx.state.approvals.some((a) => a.toolCallId === p.call.id && a.state === 'approved');
-}
-
-/** Consecutive calls that may run together: side-effecting tools run alone. */
-function groups(planned: PlannedCall[]): PlannedCall[][] {
-  const out: PlannedCall[][] = [];
-  for (const p of planned) {
-    const last = out[out.length - 1];
-    const alone = !p.result && p.tool?.sideEffects === true;
-    const lastAlone = last?.some((q) => !q.result && q.tool?.sideEffects === true);
-    if (!last || alone || lastAlone || last.length >= DEFAULT_TOOL_PARALLELISM) out.push([p]);
-    else last.push(p);
-  }
-  return out;
-}
 
 function failureText(name: string, err: unknown, timeoutMs: number): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -164,7 +38,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
   const args = approval?.editedArgs ?? p.call.arguments;
   const note = approval?.editedArgs
-    ? `Note: the user edited the arguments before approving; the tool ran with ${stableStringify(args)}.`
+    ? `Note: the user edited the arguments before approving; the tool ran with ${canonicalJson(args)}.`
     : undefined;
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;
@@ -198,7 +72,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
     emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });
     return {
       draft: {
-        kind: 'toolResult',
+        kind: 'tool_result',
         toolCallId: p.call.id,
         toolName: tool.name,
         text: failureText(tool.name, err, timeoutMs),
@@ -253,7 +127,7 @@ async function record(
 async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string): Promise<string[]> {
   const drafts = rest.map((p) => ({
     seq: p.seq,
-    draft: { kind: 'toolResult', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft,
+    draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft,
   }));
   for (const p of rest) {
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
@@ -314,7 +188,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
           {
             seq: p.seq,
             draft: {
-              kind: 'toolResult',
+              kind: 'tool_result',
               toolCallId: p.call.id,
               toolName: p.call.name,
               text: p.result.text,
@@ -328,7 +202,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
           {
             seq: p.seq,
             draft: {
-              kind: 'toolResult',
+              kind: 'tool_result',
               toolCallId: p.call.id,
               toolName: p.call.name,
               text: SKIPPED_BY_STOP,

@@ -1,12 +1,12 @@
 /**
- * Seed 004's plan confirmation (`confirmPlan`): the plan waits in the `confirming` phase for the
+ * Plan confirmation (`confirmPlan`): the plan waits in the `confirming` phase for the
  * caller's decision, given by an update so the caller sees it accepted or refused. Approval starts
  * execution; a rejection's feedback goes back to the planner in the same cycle; no decision within
  * the approval timeout ends the run as `plan_not_confirmed`.
  */
 import { condition, setHandler } from '@temporalio/workflow';
-import { formatDuration } from '../../shared/agent/approvals';
-import { decidePlanUpdate, type PlanDecisionInput } from '../../shared/pev';
+import { formatDuration } from '../../common/duration';
+import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/pev-run';
 import { finish, publishSearchAttributes, type LoopOutcome } from '../agent';
 import { setPhase } from './phases';
 import { endIfStoppedOrLimited, trace, type PevContext } from './role-turn';
@@ -63,14 +63,14 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   const decision = pev.planDecision;
   pev.planDecision = undefined;
   if (!decided || !decision) {
-    trace(pctx, { type: 'planDecided', approved: false, by: 'timeout' });
+    trace(pctx, { type: 'plan_decided', approved: false, by: 'timeout' });
     pev.endReason = 'plan_not_confirmed';
     state.finalText = `The plan was not confirmed within ${formatDuration(timeoutMs)}.`;
     setPhase(pctx, 'done');
     return finish(pctx.agent, 'completed');
   }
   trace(pctx, {
-    type: 'planDecided',
+    type: 'plan_decided',
     approved: decision.approve,
     by: 'user',
     ...(decision.feedback ? { feedback: decision.feedback } : {}),

@@ -4,32 +4,18 @@
  * and otherwise moves `progress.phase` on. Phases start only from states a query can show and
  * continue-as-new can carry: a cycle's start, or between two todos.
  */
+import { afterPlannerRound, afterVerifier, applyPlan, executorOutcome, nextOpenTodo } from '../../policy/pev/decisions';
+import { correctiveReask, parseRoleAnswer } from '../../policy/pev/parse-answer';
 import {
-  afterPlannerRound,
-  afterVerifier,
-  applyPlan,
-  correctiveReask,
   executorFallback,
-  executorOutcome,
-  executorRole,
-  executorTask,
-  nextOpenTodo,
-  parseRoleAnswer,
-  plannerContinue,
   plannerFallback,
-  plannerRole,
-  plannerTask,
   unfinishedFinalText,
   unverifiedFinalText,
-  verifierRole,
-  verifierTask,
-  type PevPhase,
-  type PevRoleDefinition,
-  type PevTodo,
-  type PlannerResponse,
-  type PlanningEndReason,
-  type TodoEndReason,
-} from '../../shared/pev';
+} from '../../policy/pev/fallbacks';
+import { executorRole, plannerRole, verifierRole, type PevRoleDefinition } from '../../policy/pev/roles';
+import { executorTask, plannerContinue, plannerTask, verifierTask } from '../../policy/pev/prompt-template';
+import { type PevPhase, type PevTodo, type PlanningEndReason, type TodoEndReason } from '../../contracts/pev-progress';
+import { type PlannerResponse } from '../../policy/pev/answer-schemas';
 import { appendDrafts, emit, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
 
@@ -76,7 +62,8 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
         : {
             ok: false as const,
             problems: [
-              `the ${role.name} called tools (${turn.kind === 'toolsRefused' ? turn.tools.join(', ') : ''}); it never calls tools`,
+              `the ${role.name} called tools ` +
+                `(${turn.kind === 'tools_refused' ? turn.tools.join(', ') : ''}); it never calls tools`,
             ],
           };
     if (parsed.ok) return { kind: 'valid', value: parsed.value };
@@ -92,7 +79,7 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
 function endPlanning(pctx: PevContext, plan: PlannerResponse, rounds: number, reason: PlanningEndReason): void {
   const { progress } = pctx.pev;
   progress.todos = applyPlan(progress.todos, plan.todos, progress.cycle);
-  trace(pctx, { type: 'planningEnded', rounds, reason, todoIds: progress.todos.map((t) => t.id) });
+  trace(pctx, { type: 'planning_ended', rounds, reason, todoIds: progress.todos.map((t) => t.id) });
   setPhase(pctx, pctx.pev.options.confirmPlan ? 'confirming' : 'executing');
 }
 
@@ -141,13 +128,14 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
 function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
   todo.status = status;
   todo.endReason = reason;
-  trace(pctx, { type: 'todoEnded', todoId: todo.id, rounds: todo.rounds, status, reason });
+  trace(pctx, { type: 'todo_ended', todoId: todo.id, rounds: todo.rounds, status, reason });
   mirrorPlan(pctx);
 }
 
 /**
  * Executor rounds on one todo. A round is one model turn: tool calls lead to the next round with
- * their results; a JSON answer is judged by seed 001's flow control; the round limit is the backstop.
+ * their results; a JSON answer is judged by the executor's flow control (`executorOutcome`); the round limit is the
+ * backstop.
  */
 async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome | undefined> {
   const { pev } = pctx;

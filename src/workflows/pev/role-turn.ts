@@ -3,20 +3,19 @@
  * into the conversation, the role's model (with its own failover chain), system prompt and
  * structured output, then the tool phase with tool-call dedupe in front of it.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
+import { kindOf } from '../../policy/legacy-values';
+import type { DistributiveOmit } from '../../common/type-helpers';
 import { ApplicationFailure } from '@temporalio/workflow';
-import { limitReached } from '../../shared/agent/limits';
-import { initialResolverState } from '../../shared/agent/resolver';
-import type { ToolCallRequest } from '../../shared/agent/types';
-import {
-  findReusable,
-  planRecitation,
-  recordToolResult,
-  reuseNote,
-  type PevActivities,
-  type PevRoleDefinition,
-  type PevState,
-  type PevTraceEntry,
-} from '../../shared/pev';
+import { limitReached } from '../../policy/limits';
+import { initialResolverState } from '../../policy/resolver';
+import type { ToolCallRequest } from '../../contracts/agent-run';
+import { findReusable, recordToolResult, reuseNote } from '../../policy/pev/tool-dedupe';
+import { todoRecitation } from '../../policy/pev/prompt-template';
+import { type PevActivities } from '../../contracts/pev-activities';
+import { type PevRoleDefinition } from '../../policy/pev/roles';
+import { type PevState } from '../../contracts/pev-run';
+import { type PevTraceEntry } from '../../contracts/pev-progress';
 import {
   callModelWithFailover,
   closeUnanswered,
@@ -45,11 +44,9 @@ export type TurnResult =
   /** The role called tools; their results are in the conversation. */
   | { kind: 'tools' }
   /** A role without tools called some; they got "not run" results. */
-  | { kind: 'toolsRefused'; tools: string[] }
+  | { kind: 'tools_refused'; tools: string[] }
   /** The run ended (stop, limit, error, hook). */
   | { kind: 'end'; outcome: LoopOutcome };
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Trace entries kept in state; the oldest are dropped past this. */
 export const MAX_TRACE_ENTRIES = 300;
@@ -107,7 +104,7 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
       skipped: `reused the result of ${earlier.toolCallId}`,
     });
     trace(pctx, {
-      type: 'toolReused',
+      type: 'tool_reused',
       todoId: pctx.pev.progress.currentTodoId,
       toolName: call.name,
       toolCallId: call.id,
@@ -124,7 +121,7 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
     if (call.malformed) continue;
     // A result of arguments the approver edited does not belong to the arguments the model wrote.
     if (state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined)) continue;
-    const meta = state.messages.find((m) => m.kind === 'toolResult' && m.toolCallId === call.id);
+    const meta = state.messages.find((m) => kindOf(m) === 'tool_result' && m.toolCallId === call.id);
     if (meta && !meta.isError)
       pctx.pev.ledger = recordToolResult(pctx.pev.ledger, call, { resultHash: meta.hash, isError: false });
   }
@@ -132,17 +129,15 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
 
 const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
 
-/** Failure type of a role without prompts (a misconfigured agent type), never retried. */
-export const PEV_ROLE_FAILURE = 'PevRoleError';
-
 /** The stored system prompt (and response format) of a role. */
 function promptHashOf(pctx: PevContext, role: string): string {
   const prepared = pctx.pev.prompts?.roles[role];
   // A plain Error here would fail the workflow task and retry it forever; fail the run instead.
   if (!prepared)
     throw ApplicationFailure.nonRetryable(
-      `Role "${role}" has no prepared prompt; prepared roles: ${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`,
-      PEV_ROLE_FAILURE,
+      `Role "${role}" has no prepared prompt; prepared roles: ` +
+        `${Object.keys(pctx.pev.prompts?.roles ?? {}).join(', ') || 'none'}.`,
+      AGENT_FAILURE.pevRole,
     );
   return prepared.promptHash;
 }
@@ -183,7 +178,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       systemPrompt: undefined,
       promptHash: promptHashOf(pctx, role.name),
       toolChoice: role.usesTools ? undefined : 'none',
-      recitation: role.usesTools ? planRecitation(progress.todos, progress.currentTodoId) : undefined,
+      recitation: role.usesTools ? todoRecitation(progress.todos, progress.currentTodoId) : undefined,
     });
   });
   if (!step.ok)
@@ -204,7 +199,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       return end(
         await fail(ctx, {
           message: out.errorMessage ?? 'the model returned an error',
-          type: 'ModelError',
+          type: AGENT_FAILURE.model,
           retryable: false,
         }),
       );
@@ -216,13 +211,14 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
       out,
       `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`,
     );
-    return { kind: 'toolsRefused', tools: out.toolCalls.map((c) => c.name) };
+    return { kind: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
   }
   if (out.toolCalls.length > state.config.limits.maxToolCallsPerTurn) {
     await closeUnanswered(
       ctx,
       out,
-      `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ${state.config.limits.maxToolCallsPerTurn}.`,
+      `Not run: the turn asked for ${out.toolCalls.length} tool calls; the limit is ` +
+        `${state.config.limits.maxToolCallsPerTurn}.`,
     );
     return end(await finish(ctx, 'max_tool_calls'));
   }

@@ -1,0 +1,44 @@
+// The layers of src/ and what each may import (its own folder always). One table, read by
+// eslint.config.mjs (one no-restricted-imports rule per folder) and by the import-graph test.
+'use strict';
+
+/** Folder under src/ → folders under src/ it may import from. */
+const LAYERS = {
+  common: [],
+  contracts: ['common'],
+  policy: ['common', 'contracts'],
+  workflows: ['common', 'contracts', 'policy'],
+  connection: ['common', 'contracts'],
+  store: ['common', 'contracts', 'policy', 'connection'],
+  llm: ['common', 'contracts', 'policy'],
+  tools: ['common', 'contracts', 'policy'],
+  activities: ['common', 'contracts', 'policy', 'store', 'llm', 'tools'],
+  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection'],
+  client: ['common', 'contracts', 'policy', 'connection'],
+  codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
+  server: ['common', 'contracts', 'connection', 'codec'],
+  testing: ['common', 'contracts', 'policy'],
+  cli: [
+    'common',
+    'contracts',
+    'policy',
+    'store',
+    'llm',
+    'tools',
+    'activities',
+    'connection',
+    'worker',
+    'client',
+    'server',
+    'codec',
+    'testing',
+  ],
+};
+
+/** Layers whose code runs in the workflow sandbox (deterministic, no Node built-ins). */
+const SANDBOX_LAYERS = ['common', 'contracts', 'policy', 'workflows'];
+
+/** Folders a layer must not import: every other layer not in its list. */
+const forbidden = (layer) => Object.keys(LAYERS).filter((other) => other !== layer && !LAYERS[layer].includes(other));
+
+module.exports = { LAYERS, SANDBOX_LAYERS, forbidden };

@@ -1,0 +1,75 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  CODEC_TOKEN_ENV,
+  DEFAULT_CODEC_PORT,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_UI_ORIGINS,
+  normalizeOrigin,
+  startCodecServer,
+} from '../../codec';
+import { parsePort } from '../option-parsers';
+import { waitForStopSignal } from '../stop-signal';
+
+interface CodecServerCommandOptions {
+  port: number;
+  bind: string;
+  origin?: string[];
+  token?: string;
+  maxBodyBytes: number;
+}
+
+/**
+ * `durable-agents codec-server`: Temporal's remote codec protocol, showing message bodies where
+ * history holds references.
+ */
+export function registerCodecServerCommand(program: Command): void {
+  program
+    .command('codec-server')
+    .description(
+      "Serve Temporal's remote codec protocol so the Web UI and `temporal workflow show --codec-endpoint` " +
+        'show message bodies, not hashes.',
+    )
+    .option('--port <port>', 'port to listen on', parsePort, DEFAULT_CODEC_PORT)
+    .option('--bind <host>', 'address to bind; beyond loopback a token is required', '127.0.0.1')
+    .option(
+      '--origin <url>',
+      `Web UI origin allowed to call it (repeatable; default ${DEFAULT_UI_ORIGINS.join(' and ')})`,
+      collectOrigin,
+    )
+    .option('--token <token>', `bearer token every request must carry (default: $${CODEC_TOKEN_ENV})`)
+    .option('--max-body-bytes <bytes>', 'largest request body accepted', parseBytes, DEFAULT_MAX_BODY_BYTES)
+    .action(async (options: CodecServerCommandOptions) => {
+      const token = options.token ?? (process.env[CODEC_TOKEN_ENV] || undefined);
+      const server = await startCodecServer({
+        port: options.port,
+        host: options.bind,
+        origins: options.origin,
+        token,
+        maxBodyBytes: options.maxBodyBytes,
+      });
+      process.stdout.write(
+        `Codec server at ${server.url} (origins ${server.origins.join(', ')}; ` +
+          `${token ? 'bearer token required' : 'no token'}), reading ${server.store}\n` +
+          `Use: temporal workflow show --codec-endpoint ${server.url} --detailed -w <id>, ` +
+          `or temporal server start-dev --ui-codec-endpoint ${server.url}\n` +
+          'Press Ctrl-C to stop.\n',
+      );
+      await waitForStopSignal();
+      await server.close();
+    });
+}
+
+function collectOrigin(value: string, previous: string[] = []): string[] {
+  try {
+    return [...previous, normalizeOrigin(value)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function parseBytes(value: string): number {
+  const bytes = Number(value);
+  if (!Number.isInteger(bytes) || bytes < 1)
+    throw new InvalidArgumentError(`"${value}" is not a positive number of bytes.`);
+  return bytes;
+}

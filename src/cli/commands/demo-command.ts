@@ -1,0 +1,173 @@
+import crypto from 'node:crypto';
+import type { Command } from 'commander';
+import { createActivities } from '../../activities';
+import { AgentClient } from '../../client';
+import { connectionSettingsFromEnv, connectClient } from '../../connection/connection-settings';
+import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
+import { ensureSearchAttributes } from '../../server/search-attribute-registration';
+import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
+import { openStore } from '../../store';
+import { chooseDemoModel, prepareDemoTask } from '../demo-job';
+import { WatchPrinter } from '../watch-output';
+import { parsePort, parseSeconds } from '../option-parsers';
+import { SetupError } from '../../connection/setup-error';
+import { codecLine } from './dev-server-command';
+import { waitForStopSignal } from '../stop-signal';
+
+interface DemoOptions {
+  wait: boolean;
+  port: number;
+  uiPort?: number;
+  model?: string;
+  timeout: number;
+  codec: boolean;
+}
+
+/** `durable-agents demo`: server (started when none answers), in-process worker, one agent run. */
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'Run a sample agent job end to end: start a dev server when none is reachable, a worker in-process, ' +
+        'one run; print its result and UI link.',
+    )
+    .option('--port <port>', 'port of the local dev server to use or start', parsePort, 7233)
+    .option('--ui-port <port>', 'Web UI port of that server (default: port + 1000)', parsePort)
+    .option(
+      '--model <provider/model>',
+      'model to use (default: by the provider key set, else the built-in scripted model)',
+    )
+    .option('--timeout <seconds>', 'give up waiting for the run after this long', parseSeconds, 300)
+    .option('--no-wait', 'exit right after the run, stopping a dev server the demo started')
+    .option('--no-codec', 'start no codec server for a dev server the demo starts (the Web UI then shows hashes)')
+    .action(async (options: DemoOptions) => {
+      const out = (line: string) => process.stdout.write(`${line}\n`);
+      configureWorkerLogging('WARN');
+      const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort, codec: options.codec });
+      try {
+        out(describeServer(server));
+        const workflowId = await runDemoAgent(server, options, out);
+        out(`Listed by: temporal workflow list --address ${server.address} --query 'WorkflowId="${workflowId}"'`);
+        if (server.origin.startsWith('started') && options.wait) {
+          out(
+            'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in ' +
+              '.temporal/dev.db).',
+          );
+          await waitForStopSignal();
+        }
+      } finally {
+        await server.stop();
+      }
+    });
+}
+
+function describeServer(server: TemporalServer): string {
+  switch (server.origin) {
+    case 'TEMPORAL_ADDRESS':
+      return `Temporal: using TEMPORAL_ADDRESS=${server.address}`;
+    case 'already-running':
+      return `Temporal: using the server already running at ${server.address}`;
+    case 'started-cli':
+      return (
+        `Temporal: started a dev server at ${server.address} (CLI ${server.cli?.path}, found via ` +
+        `${server.cli?.source})`
+      );
+    case 'started-download':
+      return `Temporal: started a dev server at ${server.address} from the SDK's downloaded CLI`;
+  }
+}
+
+/** Prints the run's events and tokens as they come, indented; a failed watch only loses the view. */
+async function showLive(agents: AgentClient, workflowId: string): Promise<void> {
+  let lineStart = true;
+  const write = (text: string) => {
+    const parts = text.split('\n');
+    parts.forEach((part, i) => {
+      if (part) {
+        if (lineStart) process.stdout.write('  ');
+        process.stdout.write(part);
+        lineStart = false;
+      }
+      if (i < parts.length - 1) {
+        process.stdout.write('\n');
+        lineStart = true;
+      }
+    });
+  };
+  const printer = new WatchPrinter(write);
+  try {
+    for await (const item of agents.watch(workflowId)) printer.print(item);
+  } catch (err) {
+    printer.endLine();
+    write(`(live view stopped: ${err instanceof Error ? err.message : String(err)})\n`);
+  }
+  printer.endLine();
+}
+
+async function runDemoAgent(
+  server: TemporalServer,
+  options: DemoOptions,
+  out: (line: string) => void,
+): Promise<string> {
+  const settings = { ...connectionSettingsFromEnv(), address: server.address, namespace: server.namespace };
+  const model = await chooseDemoModel(process.env, options.model);
+  out(model.note);
+  const job = prepareDemoTask(process.cwd());
+  const connection = await connectWorker(settings);
+  const client = await connectClient(settings);
+  const store = await openStore();
+  const { activities, close } = createActivities({ store });
+  try {
+    const registered = await ensureSearchAttributes(client, settings.namespace);
+    if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
+    // A queue of its own, so a long-running worker with older code never takes the demo's tasks.
+    const taskQueue = `demo-${crypto.randomUUID()}`;
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, activities });
+    const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    out(`Worker: in-process on task queue ${taskQueue}`);
+    out(`Task: ${job.task}`);
+    const agents = new AgentClient(client, taskQueue);
+    const result = await worker.runUntil(async () => {
+      await agents.start({
+        id: workflowId,
+        task: job.task,
+        model: model.model,
+        tools: { allow: job.tools, workspaceRoot: job.workspaceRoot },
+        stream: true,
+      });
+      out('Live (the same view as `durable-agents watch <id>`):');
+      const watching = showLive(agents, workflowId);
+      const done = await withTimeout(agents.result(workflowId), options.timeout * 1000, () => {
+        const link = server.uiUrl ? `: see ${runUiUrl(server.uiUrl, settings.namespace, workflowId)}` : '';
+        return new SetupError(`The demo run ${workflowId} did not finish within ${options.timeout} s${link}`);
+      });
+      await watching;
+      return done;
+    });
+    const { runId } = await client.workflow.getHandle(workflowId).describe();
+    out(`Workflow: ${workflowId} (run ${runId})`);
+    out(
+      `Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ` +
+        `${result.finalText}`,
+    );
+    if (result.error) out(`Error: ${result.error.message}`);
+    if (result.status !== 'completed') process.exitCode = 1;
+    if (server.uiUrl) out(`Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`);
+    if (server.codecUrl) out(codecLine(server.codecUrl, workflowId));
+    return workflowId;
+  } finally {
+    await close();
+    await store.close();
+    await model.close();
+    await client.connection.close();
+    await connection.close();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,115 @@
+/** Commander option parsers of the CLI and what they build (one readable line per bad value). */
+import fs from 'node:fs';
+import path from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import { AgentClientError } from '../client';
+import type { PevOptions } from '../contracts/pev-run';
+
+/** Commander parser for a TCP port option. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new InvalidArgumentError(`"${value}" is not a port (1-65535).`);
+  return port;
+}
+
+/** Commander parser for a positive number of seconds. */
+export function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new InvalidArgumentError(`"${value}" is not a positive number of seconds.`);
+  return seconds;
+}
+
+export const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
+  return n;
+};
+export const spec = (value: string): string => {
+  if (!/^[^/\s]+\/\S+$/.test(value))
+    throw new InvalidArgumentError(
+      `"${value}" is not a model spec (provider/model, e.g. anthropic/claude-sonnet-4-6).`,
+    );
+  return value;
+};
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function parseArgsJson(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new AgentClientError(`--args is not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
+  return value as Record<string, unknown>;
+}
+
+export interface RunOptions {
+  agent: string;
+  model?: string;
+  fallback?: string[];
+  maxTurns?: number;
+  tools?: string;
+  mcp?: string;
+  approve?: string[];
+  workspace?: string;
+  detach?: boolean;
+  json?: boolean;
+  stream?: boolean;
+  watch?: boolean;
+  mode?: string;
+  roleModel?: string[];
+  prompts?: string;
+  maxPlanningRounds?: number;
+  maxExecutorRounds?: number;
+  maxCycles?: number;
+  confirmPlan?: boolean;
+}
+
+export const roleModel = (value: string, previous: string[] = []): string[] => {
+  const [role, model] = value.split('=', 2);
+  if (!role || !model)
+    throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
+  spec(model);
+  return [...previous, value];
+};
+
+/** The `--agent pev` options of `run`, or undefined when none was given. */
+export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
+  const limits = {
+    ...(o.maxPlanningRounds ? { maxPlanningRounds: o.maxPlanningRounds } : {}),
+    ...(o.maxExecutorRounds ? { maxExecutorRounds: o.maxExecutorRounds } : {}),
+    ...(o.maxCycles ? { maxCycles: o.maxCycles } : {}),
+  };
+  const given =
+    o.mode !== undefined ||
+    o.roleModel?.length ||
+    o.prompts !== undefined ||
+    o.confirmPlan ||
+    Object.keys(limits).length > 0;
+  if (!given) return undefined;
+  if (o.agent !== 'pev')
+    throw new AgentClientError(
+      '--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only',
+    );
+  if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan')
+    throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
+  let promptsDir: string | undefined;
+  if (o.prompts) {
+    promptsDir = path.resolve(o.prompts);
+    if (!fs.statSync(promptsDir, { throwIfNoEntry: false })?.isDirectory())
+      throw new AgentClientError(`--prompts ${promptsDir} is not a directory`);
+  }
+  return {
+    ...(o.mode ? { mode: o.mode as PevOptions['mode'] } : {}),
+    ...(o.roleModel?.length
+      ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) }
+      : {}),
+    ...(promptsDir ? { promptsDir } : {}),
+    ...(Object.keys(limits).length ? { limits } : {}),
+    ...(o.confirmPlan ? { confirmPlan: true } : {}),
+  };
+}

@@ -1,0 +1,110 @@
+/** Text forms of results, state and traces for the agent commands. */
+import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import { totalTokens } from '../contracts/message-model';
+import type { PevProgress } from '../contracts/pev-progress';
+import type { RunTrace } from '../client/trace';
+import { plural } from './watch-output';
+
+function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string {
+  const u = r.usage;
+  return (
+    `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ` +
+    `${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`
+  );
+}
+
+/** How a run ended, without its final text. */
+export function formatSummary(r: AgentResult): string {
+  const lines = [
+    `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ` +
+      `${usageLine(r)}`,
+  ];
+  if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
+  return lines.join('\n');
+}
+
+export function formatResult(r: AgentResult): string {
+  return [r.finalText || '(no final text)', '', formatSummary(r)].join('\n');
+}
+
+export function formatState(s: AgentStateView): string {
+  const lines = [
+    `${s.id} (${s.kind}): ${s.status}${s.stopReason ? ` (${s.stopReason})` : ''}`,
+    `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
+  ];
+  for (const a of s.pendingApprovals)
+    lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
+  for (const c of s.clientToolRequests)
+    lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
+  if (s.steeringQueued || s.followUpsQueued)
+    lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
+  const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
+  if (pev) {
+    lines.push(
+      `phase ${pev.phase} · cycle ${pev.cycle} · round ` +
+        `${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`,
+    );
+    for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
+  }
+  const last = s.events.slice(-5).map((e) => e.type);
+  if (last.length) lines.push(`recent events: ${last.join(', ')}`);
+  if (s.error) lines.push(`error: ${s.error.type ?? 'error'}: ${s.error.message}`);
+  return lines.join('\n');
+}
+
+const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
+
+/** The trace as text: how the run ended, model and tool totals, then its steps. */
+export function formatTrace(t: RunTrace): string {
+  const lines = [
+    `${t.id} (${t.kind}): ${t.status}${t.stopReason ? ` (${t.stopReason})` : ''} · ` +
+      `${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
+    `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ` +
+      `${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
+  ];
+  if (t.modelCalls !== undefined) {
+    const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';
+    lines.push(
+      `model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ` +
+        `${plural(t.modelFailures ?? 0, 'failure')}`,
+    );
+  }
+  const tools = Object.entries(t.tools).sort(([a], [b]) => a.localeCompare(b));
+  if (tools.length) {
+    lines.push('tools:');
+    for (const [name, s] of tools) {
+      const extra = [s.errors ? plural(s.errors, 'error') : '', s.skipped ? `${s.skipped} not run` : '']
+        .filter(Boolean)
+        .join(', ');
+      lines.push(
+        `  ${name}: ${plural(s.calls, 'call')}, ${seconds(s.totalMs)} (max ` +
+          `${seconds(s.maxMs)})${extra ? `, ${extra}` : ''}`,
+      );
+    }
+  }
+  if (t.droppedEvents)
+    lines.push(
+      `(${plural(t.droppedEvents, 'earlier event')} no longer kept: the first steps are missing; the totals are whole)`,
+    );
+  if (t.steps.length) lines.push('steps:');
+  for (const step of t.steps) {
+    const answer = [
+      step.model,
+      step.modelMs !== undefined ? seconds(step.modelMs) : '',
+      step.stopReason ?? '',
+      step.usage ? `${step.usage.inputTokens} in / ${step.usage.outputTokens} out` : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    lines.push(`  turn ${step.turn}: ${answer}`);
+    for (const c of step.tools) {
+      lines.push(
+        `    ${c.tool} (${c.toolCallId}) ` +
+          `${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`,
+      );
+    }
+    for (const n of step.notes) lines.push(`    ${n}`);
+  }
+  if (t.finalText) lines.push(`final: ${t.finalText}`);
+  return lines.join('\n');
+}

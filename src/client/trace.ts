@@ -1,0 +1,152 @@
+/**
+ * A run's trace: how it ended, what it spent, model and tool totals, and
+ * its steps turn by turn as far as the kept events reach. Built from the state query's answer.
+ */
+import type { Usage } from '../contracts/message-model';
+import type { AgentEvent } from '../contracts/agent-events';
+import type { ToolStats } from '../contracts/agent-run';
+import type { AgentStateView } from '../contracts/agent-run';
+import type { AgentStatus, AgentStopReason } from '../contracts/run-status';
+
+export interface TraceToolCall {
+  toolCallId: string;
+  tool: string;
+  durationMs: number;
+  isError: boolean;
+  skipped?: string;
+}
+
+/** One turn: the model's answer and the tool calls it asked for. */
+export interface TraceStep {
+  turn: number;
+  model: string;
+  /** From the turn's start to its answer; absent while it waits or when its start was dropped. */
+  modelMs?: number;
+  stopReason?: string;
+  usage?: Usage;
+  tools: TraceToolCall[];
+  /** Other things that happened in the turn: approvals, steering, switches, failures. */
+  notes: string[];
+}
+
+export interface RunTrace {
+  id: string;
+  kind: string;
+  status: AgentStatus;
+  stopReason?: AgentStopReason;
+  turns: number;
+  model: string;
+  usage: Usage;
+  costUsd: number;
+  finalText: string;
+  /** From the start of the run (its first run, across continue-as-new) to its last event. */
+  elapsedMs?: number;
+  modelCalls?: number;
+  modelMs?: number;
+  modelFailures?: number;
+  firstAnswerMs?: number;
+  tools: Record<string, ToolStats>;
+  steps: TraceStep[];
+  /** Events no longer kept, so the steps before them are missing (the totals are whole). */
+  droppedEvents: number;
+}
+
+function note(e: AgentEvent): string | undefined {
+  switch (e.type) {
+    case 'approval_required':
+      return `approval asked for ${e.tool} (${e.toolCallId})`;
+    case 'approval_decided':
+      return (
+        `${e.tool} (${e.toolCallId}) ` +
+        `${e.decision}${e.by === 'timeout' ? ' by timeout' : ''}${e.edited ? ' with edited arguments' : ''}`
+      );
+    case 'steering':
+      return 'steered';
+    case 'follow_up':
+      return 'follow-up';
+    case 'provider_switch':
+      return `switched ${e.fromModel} -> ${e.toModel} (${e.reason})`;
+    case 'model_failure':
+      return `${e.model} failed: ${e.failureType}`;
+    case 'context_compacted':
+      return `compacted ${e.summarisedMessages} messages`;
+    case 'client_tool_request':
+      return `client tool ${e.tool} (${e.toolCallId}) requested`;
+    case 'hook_failed':
+      return `${e.hook} hook failed`;
+    case 'continued_as_new':
+      return 'continued as new';
+    case 'phase':
+      return `${e.phase}${e.todoId ? ` todo ${e.todoId}` : ''} (cycle ${e.cycle})`;
+    case 'error':
+      return `error: ${e.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Groups the kept events into steps, turn by turn. */
+export function traceSteps(events: AgentEvent[]): TraceStep[] {
+  const steps: TraceStep[] = [];
+  let current: TraceStep | undefined;
+  let startedAt: number | undefined;
+  const stepOf = (e: AgentEvent & { model?: string }): TraceStep => {
+    if (!current || current.turn !== e.turn) {
+      current = { turn: e.turn, model: e.model ?? '', tools: [], notes: [] };
+      steps.push(current);
+      startedAt = undefined;
+    }
+    return current;
+  };
+  for (const e of events) {
+    if (e.type === 'turn_start') {
+      stepOf(e).model = e.model;
+      startedAt = e.at;
+    } else if (e.type === 'turn_end') {
+      const step = stepOf(e);
+      step.model = e.model;
+      step.stopReason = e.stopReason;
+      step.usage = e.usage;
+      if (startedAt !== undefined) step.modelMs = e.at - startedAt;
+    } else if (e.type === 'tool_execution') {
+      stepOf(e).tools.push({
+        toolCallId: e.toolCallId,
+        tool: e.tool,
+        durationMs: e.durationMs,
+        isError: e.isError,
+        ...(e.skipped ? { skipped: e.skipped } : {}),
+      });
+    } else if (e.type !== 'done') {
+      const text = note(e);
+      if (text) stepOf(e).notes.push(text);
+    }
+  }
+  return steps;
+}
+
+export function traceOf(view: AgentStateView): RunTrace {
+  const s = view.stats;
+  return {
+    id: view.id,
+    kind: view.kind,
+    status: view.status,
+    ...(view.stopReason ? { stopReason: view.stopReason } : {}),
+    turns: view.turn,
+    model: view.model,
+    usage: view.usage,
+    costUsd: view.costUsd,
+    finalText: view.finalText,
+    ...(s
+      ? {
+          elapsedMs: s.lastEventAt - s.startedAt,
+          modelCalls: s.modelCalls,
+          modelMs: s.modelMs,
+          modelFailures: s.modelFailures,
+          ...(s.firstAnswerMs !== undefined ? { firstAnswerMs: s.firstAnswerMs } : {}),
+        }
+      : {}),
+    tools: s?.tools ?? {},
+    steps: traceSteps(view.events),
+    droppedEvents: view.droppedEvents,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The payload codec behind the codec server: decoding shows each content-store reference of a
+ * `json/plain` payload with its body beside it; encoding is the identity. The payloads a worker
+ * writes are never changed: this only serves what operators read.
+ */
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { ContentStore } from '../store';
+import { expandReferences, sharedLookup } from './references';
+import { Redactor } from './redact';
+
+const JSON_PLAIN = 'json/plain';
+
+export interface ReferenceCodecOptions {
+  store: ContentStore;
+  /** Applied to every decoded payload. Default: redacts nothing. */
+  redactor?: Redactor;
+  /** References expanded per payload. Default 1000. */
+  maxReferences?: number;
+}
+
+/** A {@link PayloadCodec} that expands content-store references for reading. */
+export class ReferenceCodec implements PayloadCodec {
+  private readonly redactor: Redactor;
+
+  constructor(private readonly options: ReferenceCodecOptions) {
+    this.redactor = options.redactor ?? new Redactor([]);
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads;
+  }
+
+  /** Payloads it does not understand come back unchanged (the same objects); a missing body is marked. */
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    const lookup = sharedLookup((hash) => this.options.store.get(hash));
+    return Promise.all(
+      payloads.map(async (payload) => {
+        const value = jsonOf(payload);
+        if (value === undefined) return this.redactor.payload(payload);
+        const found = await expandReferences(value, lookup, { maxReferences: this.options.maxReferences });
+        if (found === 0) return this.redactor.payload(payload);
+        return this.redactor.payload({ ...payload, data: new TextEncoder().encode(JSON.stringify(value)) });
+      }),
+    );
+  }
+}
+
+/** The parsed value of a `json/plain` payload; undefined for any other encoding or unparsable data. */
+function jsonOf(payload: Payload): unknown {
+  const encoding = payload.metadata?.encoding;
+  if (!encoding || Buffer.from(encoding).toString('utf8') !== JSON_PLAIN || !payload.data) return undefined;
+  try {
+    return JSON.parse(Buffer.from(payload.data).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

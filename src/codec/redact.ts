@@ -1,0 +1,67 @@
+/**
+ * Redaction of provider credentials from what the codec server returns. Stored bodies should
+ * never hold a key; this is the second line: every value of the worker's key variables is
+ * replaced wherever it appears in a returned payload.
+ */
+import type { Payload } from '@temporalio/common';
+import { loadLlmConfig } from '../llm/llm-config';
+
+export const REDACTED = '[redacted]';
+
+/** Values shorter than this are not treated as secrets (they would match ordinary text). */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The credentials a worker with this environment holds: the key variable of every configured
+ * provider (built-in and those named in `durable-agents.json`), the providers' extra header
+ * values, and every `*_API_KEY` variable (Temporal Cloud, web search, …).
+ */
+export function workerSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  const config = loadLlmConfig({ env });
+  const values: (string | undefined)[] = [];
+  for (const provider of Object.values(config.providers)) {
+    values.push(env[provider.apiKeyEnv], ...Object.values(provider.headers ?? {}));
+  }
+  for (const [name, value] of Object.entries(env)) if (name.endsWith('_API_KEY')) values.push(value);
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+/** Replaces known secret values in bytes; returns the input itself when none occurs. */
+export class Redactor {
+  private readonly secrets: Buffer[];
+
+  constructor(secrets: readonly string[]) {
+    const unique = [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET_LENGTH))];
+    // Longest first, so a secret that contains another is replaced whole.
+    this.secrets = unique.sort((a, b) => b.length - a.length).map((s) => Buffer.from(s, 'utf8'));
+  }
+
+  get size(): number {
+    return this.secrets.length;
+  }
+
+  bytes(data: Uint8Array): Uint8Array {
+    let buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    let changed = false;
+    for (const secret of this.secrets) {
+      if (buffer.indexOf(secret) === -1) continue;
+      // latin1 maps bytes to characters one to one, so any payload (text or not) survives the round trip.
+      const parts = buffer.toString('latin1').split(secret.toString('latin1'));
+      buffer = Buffer.from(parts.join(REDACTED), 'latin1');
+      changed = true;
+    }
+    return changed ? new Uint8Array(buffer) : data;
+  }
+
+  /** The payload with secrets replaced in its data and metadata; the same object when there were none. */
+  payload(payload: Payload): Payload {
+    if (this.secrets.length === 0) return payload;
+    const data = payload.data ? this.bytes(payload.data) : payload.data;
+    let metadata = payload.metadata;
+    for (const [key, value] of Object.entries(payload.metadata ?? {})) {
+      const clean = value ? this.bytes(value) : value;
+      if (clean !== value) metadata = { ...metadata, [key]: clean };
+    }
+    return data === payload.data && metadata === payload.metadata ? payload : { ...payload, data, metadata };
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Content-store references inside a payload's JSON, and their expansion. Workflow histories hold
+ * references, not bodies: a message's `{seq, kind, hash, …}` metadata, and named hash fields such
+ * as a conversation view's `summaryHash`. Expanding puts each body beside its reference (`body`
+ * beside a message's `hash`, `summaryBody` beside `summaryHash`, …) and leaves the reference as it
+ * was. The body goes first in its object, so a one-line preview (the Web UI's timeline) shows text.
+ */
+
+const HASH = /^[0-9a-f]{64}$/;
+
+/** Fields of the activity and state contracts that name a stored body by its content hash. */
+export const REFERENCE_FIELDS = ['summaryHash', 'toolSpecsHash', 'promptHash', 'fromHash', 'resultHash'] as const;
+
+/** What a lookup found for one hash: the body, or why there is none. */
+export type BodyLookupResult = { body: unknown } | { missing: string };
+
+export type BodyLookup = (hash: string) => Promise<BodyLookupResult>;
+
+/** One place a body goes: `target[key]`, with `target[key + 'Missing']` when it cannot be read. */
+interface Slot {
+  target: Record<string, unknown>;
+  /** The reference field (`hash`, `summaryHash`, …). */
+  field: string;
+  key: string;
+  hash: string;
+}
+
+/** The key a body is put under, beside the reference field `field`. */
+export function bodyKeyOf(field: string): string {
+  return field === 'hash' ? 'body' : `${field.slice(0, -'Hash'.length)}Body`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function slotFor(target: Record<string, unknown>, field: string): Slot | undefined {
+  const hash = target[field];
+  const key = bodyKeyOf(field);
+  if (typeof hash !== 'string' || !HASH.test(hash) || key in target || `${key}Missing` in target) return undefined;
+  return { target, field, key, hash };
+}
+
+/** Every reference in `root`, in document order (walked without recursion, so any depth is safe). */
+export function findReferences(root: unknown): Slot[] {
+  const slots: Slot[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
+      continue;
+    }
+    if (!isObject(value)) continue;
+    // A message's metadata (or a log entry): a dense log position beside its body's hash.
+    if (typeof value.seq === 'number') {
+      const slot = slotFor(value, 'hash');
+      if (slot) slots.push(slot);
+    }
+    for (const field of REFERENCE_FIELDS) {
+      const slot = slotFor(value, field);
+      if (slot) slots.push(slot);
+    }
+    const children = Object.values(value);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return slots;
+}
+
+/** Options of {@link expandReferences}. */
+export interface ExpandOptions {
+  /** References expanded in one value; the rest are marked as not expanded. Default 1000. */
+  maxReferences?: number;
+}
+
+/**
+ * Puts the body of every reference in `root` beside it, in place. A body that cannot be read is
+ * marked (`bodyMissing`, `summaryBodyMissing`, …) with the reason. Returns how many references
+ * were found.
+ */
+export async function expandReferences(
+  root: unknown,
+  lookup: BodyLookup,
+  options: ExpandOptions = {},
+): Promise<number> {
+  const slots = findReferences(root);
+  const max = options.maxReferences ?? 1000;
+  const results = await Promise.all(
+    slots.map((slot, i): Promise<BodyLookupResult> | BodyLookupResult =>
+      i < max ? lookup(slot.hash) : { missing: `not expanded: more than ${max} references in one payload` },
+    ),
+  );
+  const added = new Map<Record<string, unknown>, Map<string, [string, unknown]>>();
+  slots.forEach((slot, i) => {
+    const result = results[i];
+    const entry: [string, unknown] =
+      'body' in result ? [slot.key, result.body] : [`${slot.key}Missing`, result.missing];
+    const fields = added.get(slot.target) ?? new Map<string, [string, unknown]>();
+    added.set(slot.target, fields.set(slot.field, entry));
+  });
+  for (const [target, fields] of added) placeFirst(target, fields);
+  return slots.length;
+}
+
+/** Rewrites `target` in place with the body entries first, in the order of their reference fields. */
+function placeFirst(target: Record<string, unknown>, fields: Map<string, [string, unknown]>): void {
+  const before = Object.entries(target);
+  for (const [key] of before) delete target[key];
+  for (const [key] of before) {
+    const body = fields.get(key);
+    if (body) target[body[0]] = body[1];
+  }
+  for (const [key, value] of before) target[key] = value;
+}
+
+/**
+ * A lookup that reads each hash once however often it is asked (bodies are content-addressed, so
+ * a body never changes), with at most `concurrency` reads in flight.
+ */
+export function sharedLookup(read: (hash: string) => Promise<unknown>, concurrency = 16): BodyLookup {
+  const seen = new Map<string, Promise<BodyLookupResult>>();
+  const waiting: (() => void)[] = [];
+  let active = 0;
+  const slot = async (): Promise<void> => {
+    if (active < concurrency) {
+      active++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else active--;
+  };
+  return (hash) => {
+    let result = seen.get(hash);
+    if (!result) {
+      result = (async (): Promise<BodyLookupResult> => {
+        await slot();
+        try {
+          return { body: await read(hash) };
+        } catch (error) {
+          return { missing: missingReason(error) };
+        } finally {
+          release();
+        }
+      })();
+      seen.set(hash, result);
+    }
+    return result;
+  };
+}
+
+function missingReason(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'not_found') return 'not in the content store';
+  const message = error instanceof Error ? error.message : String(error);
+  return `content store error: ${message.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
+}

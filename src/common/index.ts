@@ -1,0 +1,5 @@
+/** Generic helpers with no dependencies, safe in workflow code. */
+export * from './canonical-json';
+export * from './duration';
+export * from './hash';
+export * from './type-helpers';

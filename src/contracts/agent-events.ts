@@ -1,0 +1,51 @@
+/**
+ * The run's trace: every event of the loop as one discriminated
+ * union of JSON-safe data. Kept (bounded) in workflow state and readable by the state query.
+ */
+import type { StopReason, Usage } from './message-model';
+import type { AgentStopReason } from './run-status';
+
+interface EventBase {
+  /** Workflow time in ms since the epoch. */
+  at: number;
+  turn: number;
+}
+
+export type AgentEvent = EventBase &
+  (
+    | { type: 'turn_start'; model: string }
+    | { type: 'turn_end'; model: string; provider: string; stopReason: StopReason; toolCalls: number; usage: Usage }
+    | {
+        type: 'tool_execution';
+        toolCallId: string;
+        tool: string;
+        durationMs: number;
+        isError: boolean;
+        skipped?: string;
+      }
+    | { type: 'client_tool_request'; toolCallId: string; tool: string }
+    | { type: 'client_tool_result'; toolCallId: string; tool: string; isError: boolean; timedOut?: boolean }
+    | { type: 'approval_required'; toolCallId: string; tool: string; argsHash: string }
+    | {
+        type: 'approval_decided';
+        toolCallId: string;
+        tool: string;
+        decision: 'approved' | 'rejected';
+        by: 'user' | 'timeout';
+        edited: boolean;
+        reason?: string;
+      }
+    | { type: 'steering'; messageId: string; skippedTools: string[] }
+    | { type: 'follow_up'; messageId: string }
+    | { type: 'provider_switch'; fromModel: string; toModel: string; reason: string }
+    | { type: 'context_compacted'; summarisedMessages: number; tokensBefore: number; tokensAfter: number }
+    | { type: 'hook_failed'; hook: 'onTurnEnd' | 'onMessage' | 'onError'; message: string }
+    | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
+    | { type: 'continued_as_new'; runs: number }
+    /** A phase of a multi-role run (e.g. pev's planning, executing a todo, verifying). */
+    | { type: 'phase'; phase: string; cycle: number; todoId?: string; todo?: string }
+    | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }
+    | { type: 'error'; message: string; failureType?: string; retryable: boolean }
+  );
+
+export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,31 @@
+/** The options a caller starts a run with; the policy fills in the rest of the config. */
+import type { ToolSelection } from './tool-catalog';
+import type { ApprovalRule } from './approval';
+
+import type { BudgetRule } from './model-resolution';
+import type { AgentHooks, AgentLimits, ContextPolicy, PlanItem } from './agent-run';
+
+export interface AgentOptions {
+  task: string;
+  kind?: string;
+  model: string;
+  fallbacks?: string[];
+  /** Attempts one provider gets before failing over. */
+  attemptsPerProvider?: number;
+  budget?: BudgetRule[];
+  systemPrompt?: string;
+  limits?: Partial<AgentLimits>;
+  tools?: ToolSelection;
+  /** Tool names or patterns that need approval this run. */
+  approve?: string[];
+  approvals?: ApprovalRule[];
+  hooks?: AgentHooks;
+  context?: Partial<ContextPolicy>;
+  maxTokens?: number;
+  temperature?: number;
+  stream?: boolean;
+  plan?: PlanItem[];
+  continueAsNewAfterTurns?: number;
+  searchAttributes?: boolean;
+  activityTaskQueue?: string;
+}

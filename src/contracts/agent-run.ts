@@ -1,0 +1,258 @@
+/**
+ * Agent state and configuration: plain JSON, carried across continue-as-new and returned by the
+ * state query. Message bodies never live here, only small per-message metadata; the bodies sit in
+ * the content store under their hashes.
+ */
+
+import type { Cost, StopReason, Usage } from './message-model';
+import type { ToolMode, ToolRetry, ToolSelection } from './tool-catalog';
+import type { AgentEvent } from './agent-events';
+import type { ApprovalRule, PendingApproval } from './approval';
+import type { AgentStatus, AgentStopReason } from './run-status';
+import type { ResolverPolicy, ResolverState } from './model-resolution';
+
+/**
+ * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
+ * as a user message);
+ * the last three are kept in the conversation log only.
+ */
+export type AgentMessageKind =
+  'user' | 'assistant' | 'tool_result' | 'summary' | 'context_note' | 'system_event' | 'tool_log';
+
+export const MODEL_VISIBLE_KINDS: readonly AgentMessageKind[] = ['user', 'assistant', 'tool_result', 'summary'];
+
+/** What the workflow keeps of one message. */
+export interface MessageMeta {
+  /** Position in the conversation log (0-based, dense). */
+  seq: number;
+  kind: AgentMessageKind;
+  /** Content hash of the body in the content store. */
+  hash: string;
+  tokens: number;
+  /** Spec of the model that wrote an assistant message. */
+  model?: string;
+  /** Tool calls an assistant message made. */
+  toolCallIds?: string[];
+  /** The call a tool result answers. */
+  toolCallId?: string;
+  isError?: boolean;
+}
+
+/** A tool call as the workflow sees it (arguments included: approvals bind to them). */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The arguments could not be parsed or were cut off: never executed. */
+  malformed?: string;
+}
+
+/** How the run executes one tool, pinned from the tool catalogue at the start of the run. */
+export interface PinnedTool {
+  name: string;
+  mode: ToolMode;
+  timeoutMs: number;
+  retry?: ToolRetry;
+  sideEffects: boolean;
+  fingerprint: string;
+}
+
+export interface ClientToolRequest {
+  toolCallId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  turn: number;
+  result?: { content: string; isError: boolean };
+}
+
+/** A message a client sent into the run (steering or follow-up). */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+}
+
+export interface AgentLimits {
+  maxTurns: number;
+  /** Total tokens (input + output + cache) of the run; the run stops at 95 % of it. */
+  maxTotalTokens?: number;
+  /** Total cost in USD; the run stops at 95 % of it. */
+  maxCostUsd?: number;
+  maxToolCallsPerTurn: number;
+  /** Per-tool start-to-close timeout overrides, by tool name. */
+  toolTimeoutsMs?: Record<string, number>;
+  /** How long an approval or a client tool result may take before it resolves as a rejection. */
+  approvalTimeoutMs: number;
+}
+
+/** Turn hooks: names of user-supplied activities registered on the worker. */
+export interface AgentHooks {
+  /** `(HookTurnEndInput) => boolean`; false stops the run, a failure stops it with an error. */
+  onTurnEnd?: string;
+  /** `(HookMessageInput) => void`; a failure is recorded as an event and the run goes on. */
+  onMessage?: string;
+  /** `(HookErrorInput) => void`; a failure is ignored. */
+  onError?: string;
+}
+
+export interface ContextPolicy {
+  /** Context window of the model in tokens; absent = taken from the model registry (or 128k). */
+  windowTokens?: number;
+  /** Compact when the estimated context passes this share of the window. Default 0.8. */
+  thresholdRatio: number;
+  /** Recent tokens always kept verbatim. Default 30 % of the window. */
+  keepRecentRatio: number;
+  /** Model that writes summaries; absent = the model of the turn. */
+  summaryModel?: string;
+}
+
+/** One todo of a plan recited at the end of the context each turn. */
+export interface PlanItem {
+  id: string;
+  title: string;
+  done: boolean;
+}
+
+/** Everything a run is started with. */
+export interface AgentConfig {
+  /** `react` or `pev`; recorded in the DurableAgentKind search attribute. */
+  kind: string;
+  task: string;
+  systemPrompt?: string;
+  resolver: ResolverPolicy;
+  limits: AgentLimits;
+  tools: ToolSelection;
+  /** Extra approval rules (per tool, or a predicate on the arguments). */
+  approvals?: ApprovalRule[];
+  hooks?: AgentHooks;
+  context: ContextPolicy;
+  maxTokens?: number;
+  temperature?: number;
+  /** Use the streaming model activity (heartbeats while tokens arrive). */
+  stream?: boolean;
+  plan?: PlanItem[];
+  /** Continue-as-new after this many turns in one run (besides Temporal's suggestion). */
+  continueAsNewAfterTurns?: number;
+  /** Upsert the DurableAgent* search attributes (the server must have them registered). Default true. */
+  searchAttributes?: boolean;
+  /** Task queue of the model and tool activities; absent = the workflow's queue. */
+  activityTaskQueue?: string;
+}
+
+/** Which part of the log the model sees: an optional summary, then `fromSeq` onwards. */
+export interface ConversationView {
+  fromSeq: number;
+  summaryHash?: string;
+  summaryTokens: number;
+}
+
+/** The workflow's whole state. Plain JSON. */
+export interface AgentState {
+  conversationId: string;
+  config: AgentConfig;
+  status: AgentStatus;
+  stopReason?: AgentStopReason;
+  turn: number;
+  /** Turns taken in the current run (reset by continue-as-new). */
+  turnsThisRun: number;
+  /** Messages from `view.fromSeq` on (earlier ones were summarised). */
+  messages: MessageMeta[];
+  nextSeq: number;
+  view: ConversationView;
+  usage: Usage;
+  cost: Cost;
+  resolver: ResolverState;
+  tools: PinnedTool[];
+  /** Content hash of the tool specs shown to the model. */
+  toolSpecsHash?: string;
+  steering: QueuedMessage[];
+  followUps: QueuedMessage[];
+  /** Recent message ids, to drop duplicate deliveries. */
+  seenMessageIds: string[];
+  approvals: PendingApproval[];
+  clientTools: ClientToolRequest[];
+  events: AgentEvent[];
+  /** Events dropped from the front of `events` to keep state small. */
+  droppedEvents: number;
+  stopRequested?: { reason: 'stopped' | 'cancelled'; note?: string };
+  /** Spec of the model an operator asked for; taken by the resolver at the next turn. */
+  operatorModel?: { model: string; note?: string };
+  plan?: PlanItem[];
+  finalText: string;
+  lastStopReason?: StopReason;
+  error?: { message: string; type?: string; retryable: boolean };
+  updatesHandled: number;
+  runs: number;
+  /** Running totals for the trace (absent in state carried from runs that predate them). */
+  stats?: RunStats;
+}
+
+/** What `run --json` and `result --json` print, and what the workflow returns. */
+export interface AgentResult {
+  id: string;
+  kind: string;
+  status: AgentStatus;
+  stopReason: AgentStopReason;
+  finalText: string;
+  turns: number;
+  usage: Usage;
+  costUsd: number;
+  model: string;
+  messages: number;
+  error?: { message: string; type?: string; retryable: boolean };
+  /** Model and tool totals and timings (see `trace`). */
+  stats?: RunStats;
+}
+
+/** What the state query returns. */
+export interface AgentStateView {
+  id: string;
+  kind: string;
+  status: AgentStatus;
+  stopReason?: AgentStopReason;
+  turn: number;
+  model: string;
+  provider: string;
+  usage: Usage;
+  costUsd: number;
+  finalText: string;
+  messages: MessageMeta[];
+  pendingApprovals: { toolCallId: string; tool: string; args: Record<string, unknown>; argsHash: string }[];
+  clientToolRequests: { toolCallId: string; tool: string; args: Record<string, unknown> }[];
+  limits: AgentLimits & { usedTurnsRatio: number; usedTokensRatio?: number; usedCostRatio?: number };
+  steeringQueued: number;
+  followUpsQueued: number;
+  plan?: PlanItem[];
+  events: AgentEvent[];
+  droppedEvents: number;
+  error?: { message: string; type?: string; retryable: boolean };
+  stats?: RunStats;
+}
+
+/** Totals of one tool's calls in a run (see `RunStats`). */
+export interface ToolStats {
+  calls: number;
+  errors: number;
+  /** Calls that never ran (skipped by steering or stop, refused, over a limit). */
+  skipped: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export interface RunStats {
+  /** Workflow time the run started (ms since the epoch). */
+  startedAt: number;
+  /** Workflow time of the last recorded event. */
+  lastEventAt: number;
+  modelCalls: number;
+  /** Time from each turn's start to its answer, summed (includes failover and compaction). */
+  modelMs: number;
+  modelFailures: number;
+  /** From the start to the first model answer. */
+  firstAnswerMs?: number;
+  tools: Record<string, ToolStats>;
+  /** Start of the turn waiting for its answer. */
+  turnStartedAt?: number;
+}
+
+/** The part of the state that survives continue-as-new (message bodies stay in the store). */
+export type CarriedState = Omit<AgentState, 'config' | 'turnsThisRun' | 'updatesHandled' | 'approvals' | 'clientTools'>;

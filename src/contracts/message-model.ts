@@ -1,0 +1,179 @@
+/**
+ * The provider-neutral message model. Plain JSON only: these values cross the
+ * workflow/activity boundary, live in workflow state and survive continue-as-new.
+ */
+
+export type ProviderId = 'anthropic' | 'minimax' | 'openai' | 'openai-compatible' | (string & {});
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** Reasoning the model showed. `signature` (Anthropic) is only valid for the provider that wrote it. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+  /** Anthropic `redacted_thinking`: opaque data, returned verbatim to the same provider only. */
+  redacted?: boolean;
+}
+
+export interface ToolCallBlock {
+  type: 'tool_call';
+  /** Provider-neutral id; adapters map it to each provider's id format. */
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Set when the model's argument JSON could not be parsed (or only partially): never execute such a call. */
+  malformed?: { raw: string; reason: string };
+  /**
+   * Provider data to hand back verbatim with this call, to the same provider and model only
+   * (e.g. `extra_content` with a Gemini thought signature on its OpenAI-compatible endpoint).
+   */
+  providerExtras?: Record<string, unknown>;
+}
+
+export interface ImageBlock {
+  type: 'image';
+  mediaType: string;
+  /** Base64 data. */
+  data: string;
+}
+
+export type UserContent = TextBlock | ImageBlock;
+export type AssistantContent = TextBlock | ThinkingBlock | ToolCallBlock;
+
+export interface UserMessage {
+  role: 'user';
+  content: string | UserContent[];
+  timestamp: number;
+}
+
+export interface ToolResultMessage {
+  role: 'tool_result';
+  toolCallId: string;
+  toolName: string;
+  content: (TextBlock | ImageBlock)[];
+  isError: boolean;
+  timestamp: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface Cost {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+/** Normalized stop reasons. `raw` on the message keeps the provider's own value. */
+export type StopReason =
+  | 'stop' // natural end of turn
+  | 'tool_use' // the model asked for tool calls
+  | 'length' // cut by max tokens
+  | 'stop_sequence'
+  | 'content_filter'
+  | 'refusal'
+  | 'error'
+  | 'aborted';
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantContent[];
+  provider: ProviderId;
+  model: string;
+  usage: Usage;
+  cost: Cost;
+  stopReason: StopReason;
+  rawStopReason?: string;
+  /** Provider-specific data needed to hand the message back to the same provider verbatim. */
+  providerExtras?: Record<string, unknown>;
+  /** Provider's response id, when it gave one. */
+  responseId?: string;
+  errorMessage?: string;
+  timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+
+/** A tool as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  stopSequences?: string[];
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
+  /** Token budget for extended thinking where the model supports it. */
+  thinkingBudget?: number;
+  /** Put prompt-cache breakpoints (Anthropic) on the stable prefix and the conversation tail. Default true. */
+  cache?: boolean;
+}
+
+/** Everything a provider call needs, except credentials (read inside the activity). */
+export interface ModelRequest {
+  /** Spec string, e.g. `anthropic/claude-sonnet-4-5` or `openai-compatible/llama3`. */
+  model: string;
+  systemPrompt?: string;
+  messages: Message[];
+  options?: CallOptions;
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+export const emptyCost = (): Cost => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
+
+export function addCost(a: Cost, b: Cost): Cost {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    total: a.total + b.total,
+  };
+}
+
+export const totalTokens = (u: Usage): number =>
+  u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+
+export const toolCallsOf = (m: AssistantMessage): ToolCallBlock[] =>
+  m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
+
+export const textOf = (m: AssistantMessage | UserMessage | ToolResultMessage): string =>
+  typeof m.content === 'string'
+    ? m.content
+    : m.content
+        .filter((b): b is TextBlock => b.type === 'text')
+        .map((b) => b.text)
+        .join('');

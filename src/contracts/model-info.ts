@@ -1,0 +1,42 @@
+/** What the runtime knows about a model: context window, output limit, capabilities and price. */
+import type { ProviderId } from './message-model';
+
+export interface ModelCapabilities {
+  tools: boolean;
+  /** Extended thinking / reasoning the caller can budget. */
+  thinking: boolean;
+  vision: boolean;
+  /** A native JSON / JSON-schema response format. */
+  jsonMode: boolean;
+  /** Anthropic models that take `thinking: {type: 'adaptive'}` rather than a fixed budget. */
+  adaptiveThinking?: boolean;
+}
+
+/** US dollars per million tokens. */
+export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface ModelInfo {
+  /** Provider id this entry applies to; `*` matches any provider. */
+  provider: ProviderId | '*';
+  model: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  capabilities: ModelCapabilities;
+  prices: ModelPrices;
+}
+
+/** Lookup result; `known` is false when neither the registry nor the config lists the model. */
+export interface ResolvedModelInfo extends ModelInfo {
+  known: boolean;
+}
+
+/** A spec string split into its parts: `anthropic/claude-sonnet-4-5` → provider `anthropic`. */
+export interface ModelSpec {
+  provider: ProviderId;
+  model: string;
+}

@@ -1,0 +1,49 @@
+/**
+ * Which model a run uses: the fallback chain and budget rules it is started with, the position it
+ * has reached, and the switches and failures the resolver (`policy/resolver.ts`) reports.
+ */
+/** Once spent tokens or cost reach a threshold, use a (cheaper) model. */
+export interface BudgetRule {
+  afterTokens?: number;
+  afterCostUsd?: number;
+  model: string;
+}
+
+export interface ResolverPolicy {
+  primary: string;
+  fallbacks: string[];
+  /** Attempts (under Temporal's retry policy) one provider gets before the run moves to the next. Default 3. */
+  attemptsPerProvider: number;
+  /** Overload moves to the next provider at once, without using up the attempts. Default true. */
+  failoverOnOverload: boolean;
+  budget?: BudgetRule[];
+}
+
+export interface ResolverState {
+  current: string;
+  /** Index in `[primary, ...fallbacks]` the chain has reached. */
+  chainIndex: number;
+  /** Budget rules already applied (in order). */
+  budgetApplied: number;
+  /** A model the operator asked for; wins over chain and budget until another failure. */
+  operatorModel?: string;
+  switches: number;
+}
+
+export interface ModelSwitch {
+  from: string;
+  to: string;
+  reason: string;
+}
+
+/** The spend a budget rule compares against. */
+export interface Spend {
+  totalTokens: number;
+  costUsd: number;
+}
+
+/** A model-call failure as the workflow sees it: the failure type, never the message. */
+export interface ModelFailure {
+  type: string;
+  retryable: boolean;
+}

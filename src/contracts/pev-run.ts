@@ -1,0 +1,93 @@
+/**
+ * Input, carried state, result and query of the Planner → Executor → Verifier workflow. The
+ * agent's own signals, updates and `state` query (steer, follow-up, stop, approvals, switch model)
+ * apply unchanged; `state` gains a `pev` field with the progress.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { AgentWorkflowInput } from './agent-workflows';
+import type { ResolverState } from './model-resolution';
+import type { AgentResult, AgentStateView } from './agent-run';
+import type { PreparedPevPrompts } from './pev-activities';
+
+import { type PevEndReason, type PevLimits, type PevProgress, type PevTodo } from './pev-progress';
+import type { ToolLedger } from './pev-progress';
+
+/**
+ * - `pev`: planner rounds, executor per todo, verifier; improvements start another cycle.
+ * - `plan`: Plan mode as a preset of the same workflow: one planning round, one cycle,
+ *   the verifier's answer is the summary (limits given explicitly still win).
+ */
+export type PevMode = 'pev' | 'plan';
+
+export interface PevOptions {
+  mode?: PevMode;
+  /** Model spec per role (`planner`, `executor`, `verifier`); a role without one uses the run's model. */
+  models?: Record<string, string>;
+  limits?: Partial<PevLimits>;
+  /** Worker-side directory with `<role>.md` business context and optional `core/<role>.md` overrides. */
+  promptsDir?: string;
+  /** Ask providers for schema-constrained JSON (`responseFormat` of type `json_schema`). Default true. */
+  structuredOutput?: boolean;
+  /**
+   * Wait for the caller to approve each plan ({@link decidePlanUpdate}) before executing it
+   * (the plan goes back to the user). A rejection's feedback goes to the planner.
+   */
+  confirmPlan?: boolean;
+}
+
+/** Options with every default applied. */
+export interface ResolvedPevOptions {
+  mode: PevMode;
+  models: Record<string, string>;
+  limits: PevLimits;
+  promptsDir?: string;
+  structuredOutput: boolean;
+  confirmPlan: boolean;
+}
+
+/** What a PEV run keeps besides the agent state; plain JSON, carried across continue-as-new. */
+export interface PevState {
+  options: ResolvedPevOptions;
+  /** The request the current cycles work on (the task, or the latest follow-up). */
+  request: string;
+  /** Each role's stored system prompt, by content hash (prepared once per run chain). */
+  prompts?: PreparedPevPrompts;
+  progress: PevProgress;
+  ledger: ToolLedger;
+  /** Failover position of each role that runs on its own model. */
+  roleResolvers: Record<string, ResolverState>;
+  endReason?: PevEndReason;
+  /** The caller's decision on the plan shown in the `confirming` phase. */
+  planDecision?: PlanDecisionInput;
+}
+
+export interface PlanDecisionInput {
+  approve: boolean;
+  /** Why the plan was rejected, or what to change: given to the planner. */
+  feedback?: string;
+}
+
+/** Approves or rejects the plan waiting in the `confirming` phase; refused in any other phase. */
+export const decidePlanUpdate = defineUpdate<{ approved: boolean; cycle: number }, [PlanDecisionInput]>('decidePlan');
+
+export interface PevWorkflowInput extends AgentWorkflowInput {
+  pev?: PevOptions;
+  /** Set by continue-as-new. */
+  pevCarry?: PevState;
+}
+
+/** The agent's result plus the todo list; `finalText` is the verifier's summary when it confirmed the work. */
+export interface PevAgentResult extends Omit<AgentResult, 'stopReason'> {
+  /**
+   * The agent's stop reason, or the PEV reason (`max_cycles`, `unverified`, `plan_not_confirmed`) when the rounds ended
+   * without a confirmed summary.
+   */
+  stopReason: AgentResult['stopReason'] | Exclude<PevEndReason, 'completed'>;
+  todos: PevTodo[];
+  pev: { mode: PevMode; cycles: number; verified: boolean; endReason?: PevEndReason; trace: PevProgress['trace'] };
+}
+
+export type PevStateView = AgentStateView & { pev: PevProgress };
+
+/** Phase, cycle, round, current todo, todo statuses and the trace. */
+export const pevProgressQuery = defineQuery<PevProgress>('pevProgress');

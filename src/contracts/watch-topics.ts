@@ -1,0 +1,40 @@
+/**
+ * What a run publishes to watchers, through its workflow stream (`@temporalio/workflow-streams`):
+ * every trace event on one topic and, for streaming runs, the model's tokens on another.
+ * Plain JSON, shared by the workflow, the model-call activity and the client.
+ */
+import type { AgentEvent } from './agent-events';
+
+/** Topic of the run's trace events (every event the state query keeps, as it happens). */
+export const EVENTS_TOPIC = 'events';
+/** Topic of the model's output as it streams (runs with `stream: true` only). */
+export const TOKENS_TOPIC = 'tokens';
+
+/** A piece of a model answer while it streams. Pieces of one call share `seq` and `attempt`. */
+export interface TokenDelta {
+  /** Position the answer takes in the conversation (the assistant message's `seq`). */
+  seq: number;
+  /** Activity attempt: a retried call streams again from the start under the next number. */
+  attempt: number;
+  model: string;
+  kind: 'text' | 'thinking' | 'tool_call';
+  /** Text, thinking, or a fragment of a tool call's argument JSON. */
+  text: string;
+  /** The tool a `tool_call` piece belongs to. */
+  tool?: string;
+}
+
+/** One item a watcher receives, with its offset in the run's stream (resume with `fromOffset`). */
+export type WatchItem =
+  | { topic: typeof EVENTS_TOPIC; offset: number; event: AgentEvent }
+  | { topic: typeof TOKENS_TOPIC; offset: number; delta: TokenDelta };
+
+/**
+ * Stream entries a run keeps in memory; older ones are truncated (a watcher that fell behind resumes at the oldest
+ * kept).
+ */
+export const STREAM_ENTRIES_KEPT = 500;
+/** Stream entries carried across continue-as-new. */
+export const STREAM_ENTRIES_CARRIED = 100;
+/** Default time between two token batches a streaming model call signals to its run. */
+export const DEFAULT_TOKEN_BATCH_MS = 500;

@@ -1,0 +1,218 @@
+/**
+ * Provider configuration: the SDKs' environment conventions plus an optional JSON file with
+ * named providers, base URLs and model entries. API keys stay in the environment and are read
+ * when a call is made; they are never part of a request that crosses into workflow history.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { ModelInfo } from '../contracts/model-info';
+import { authenticationFailure, configFailure } from './failures';
+
+/** Wire format a provider speaks. */
+export type ProviderApi = 'anthropic' | 'openai';
+
+export interface ProviderConfig {
+  id: string;
+  api: ProviderApi;
+  /** Base URL as the SDK expects it (`openai-compatible` and new providers have no default). */
+  baseUrl?: string;
+  /** Environment variable holding the API key. */
+  apiKeyEnv: string;
+  /** When false (local servers), a missing key is sent as a placeholder instead of failing. */
+  apiKeyRequired: boolean;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export interface LlmConfig {
+  providers: Record<string, ProviderConfig>;
+  /** Model entries from the config file (capabilities and prices for models the registry lacks). */
+  models: ModelInfo[];
+  /** Per-request timeout of the SDK clients. */
+  timeoutMs: number;
+  /** Where API keys are read from at call time (normally `process.env`). */
+  env: Record<string, string | undefined>;
+  /** Path of the config file that was read, if any. */
+  source?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 600_000;
+export const CONFIG_PATH_ENV = 'DURABLE_AGENTS_CONFIG';
+export const DEFAULT_CONFIG_FILE = 'durable-agents.json';
+
+const capabilitiesSchema = z.strictObject({
+  tools: z.boolean().default(true),
+  thinking: z.boolean().default(false),
+  vision: z.boolean().default(false),
+  jsonMode: z.boolean().default(false),
+  adaptiveThinking: z.boolean().optional(),
+});
+
+const pricesSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().default(0),
+  cacheWrite: z.number().nonnegative().default(0),
+});
+
+const providerEntrySchema = z.strictObject({
+  api: z.enum(['anthropic', 'openai']).optional(),
+  baseUrl: z.url().optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+  apiKeyRequired: z.boolean().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+const modelEntrySchema = z.strictObject({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  contextWindow: z.number().int().positive(),
+  maxOutputTokens: z.number().int().positive(),
+  capabilities: capabilitiesSchema.prefault({}),
+  prices: pricesSchema.prefault({ input: 0, output: 0 }),
+});
+
+const configFileSchema = z.strictObject({
+  providers: z
+    .record(z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'provider names are lowercase [a-z0-9._-]'), providerEntrySchema)
+    .default({}),
+  models: z.array(modelEntrySchema).default([]),
+  timeoutMs: z.number().int().positive().optional(),
+});
+
+export type LlmConfigFile = z.input<typeof configFileSchema>;
+
+type Env = Record<string, string | undefined>;
+
+function builtinProviders(env: Env): Record<string, ProviderConfig> {
+  const opt = (name: string): string | undefined => (env[name] ? env[name] : undefined);
+  return {
+    // Defaults are explicit so the SDKs never fall back to process.env behind a config's back.
+    anthropic: {
+      id: 'anthropic',
+      api: 'anthropic',
+      baseUrl: opt('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com',
+      apiKeyEnv: 'ANTHROPIC_API_KEY',
+      apiKeyRequired: true,
+    },
+    minimax: {
+      id: 'minimax',
+      api: 'anthropic',
+      baseUrl: opt('MINIMAX_BASE_URL') ?? 'https://api.minimax.io/anthropic',
+      apiKeyEnv: 'MINIMAX_API_KEY',
+      apiKeyRequired: true,
+    },
+    openai: {
+      id: 'openai',
+      api: 'openai',
+      baseUrl: opt('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      apiKeyRequired: true,
+    },
+    'openai-compatible': {
+      id: 'openai-compatible',
+      api: 'openai',
+      baseUrl: opt('OPENAI_COMPATIBLE_BASE_URL'),
+      apiKeyEnv: 'OPENAI_COMPATIBLE_API_KEY',
+      apiKeyRequired: false,
+    },
+  };
+}
+
+export interface LoadLlmConfigOptions {
+  /** Defaults to `process.env`. */
+  env?: Env;
+  /**
+   * Config file path; `null` reads no file. Defaults to `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if
+   * present.
+   */
+  file?: string | null;
+  /** Config given inline instead of (or on top of) a file. */
+  inline?: LlmConfigFile;
+}
+
+/**
+ * Builds the provider configuration from the environment and the config file. A named provider
+ * in the file overrides a built-in one of the same name field by field. Throws a non-retryable
+ * `LlmConfigError` failure naming the file and the offending field.
+ */
+export function loadLlmConfig(options: LoadLlmConfigOptions = {}): LlmConfig {
+  const env = options.env ?? process.env;
+  const path = resolveConfigPath(options.file, env);
+  const parts: { source: string; raw: unknown }[] = [];
+  if (path) parts.push({ source: path, raw: readConfigFile(path) });
+  if (options.inline) parts.push({ source: 'inline config', raw: options.inline });
+
+  const providers = builtinProviders(env);
+  const models: ModelInfo[] = [];
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  for (const { source, raw } of parts) {
+    const parsed = configFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw configFailure(`Invalid LLM config in ${source}:\n${z.prettifyError(parsed.error)}`);
+    }
+    for (const [id, entry] of Object.entries(parsed.data.providers)) {
+      const base = providers[id];
+      const api = entry.api ?? base?.api;
+      if (!api) {
+        throw configFailure(`Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai".`);
+      }
+      providers[id] = {
+        id,
+        api,
+        baseUrl: entry.baseUrl ?? base?.baseUrl,
+        apiKeyEnv: entry.apiKeyEnv ?? base?.apiKeyEnv ?? `${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`,
+        apiKeyRequired: entry.apiKeyRequired ?? base?.apiKeyRequired ?? true,
+        headers: entry.headers ?? base?.headers,
+      };
+    }
+    models.push(...parsed.data.models);
+    timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
+  }
+  return { providers, models, timeoutMs, env, source: path };
+}
+
+function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
+  if (file === null) return undefined;
+  if (file !== undefined) return resolve(file);
+  const fromEnv = env[CONFIG_PATH_ENV];
+  if (fromEnv) return resolve(fromEnv);
+  const fallback = resolve(DEFAULT_CONFIG_FILE);
+  return existsSync(fallback) ? fallback : undefined;
+}
+
+function readConfigFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw configFailure(
+      `Cannot read LLM config file ${path} (set ${CONFIG_PATH_ENV} to another path): ${(err as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw configFailure(`LLM config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Placeholder sent to keyless local servers; the SDKs refuse to run without some key. */
+const NO_KEY = 'no-key';
+
+/**
+ * Reads the provider's API key from the environment now. A missing required key is a
+ * non-retryable `LlmAuthentication` failure that names the variable to set.
+ */
+export function readApiKey(provider: ProviderConfig, config: LlmConfig): string {
+  const key = config.env[provider.apiKeyEnv];
+  if (key) return key;
+  if (!provider.apiKeyRequired) return NO_KEY;
+  throw authenticationFailure(
+    `No API key for provider "${provider.id}": set the ${provider.apiKeyEnv} environment variable on the worker.`,
+  );
+}

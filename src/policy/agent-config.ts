@@ -1,0 +1,63 @@
+/** Building a full agent config from the few options a caller usually gives. */
+import type { AgentOptions } from '../contracts/agent-options';
+import type { ToolSelection } from '../contracts/tool-catalog';
+
+import { defaultContextPolicy } from './context-plan';
+import { defaultLimits, limitProblems } from './limits';
+import { resolverPolicy } from './resolver';
+
+import type { AgentConfig } from '../contracts/agent-run';
+
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a capable assistant. Use the tools available when they help; when a tool fails, read its error and adapt. ' +
+  'When the task is done, answer with the result.';
+
+export function buildAgentConfig(options: AgentOptions): AgentConfig {
+  const tools: ToolSelection = { ...(options.tools ?? {}) };
+  if (options.approve?.length) tools.approve = [...(tools.approve ?? []), ...options.approve];
+  return {
+    kind: options.kind ?? 'react',
+    task: options.task,
+    systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    resolver: resolverPolicy(options.model, options.fallbacks ?? [], {
+      ...(options.attemptsPerProvider === undefined ? {} : { attemptsPerProvider: options.attemptsPerProvider }),
+      ...(options.budget ? { budget: options.budget } : {}),
+    }),
+    limits: defaultLimits(options.limits),
+    tools,
+    approvals: options.approvals,
+    hooks: options.hooks,
+    context: { ...defaultContextPolicy(), ...(options.context ?? {}) },
+    maxTokens: options.maxTokens,
+    temperature: options.temperature,
+    stream: options.stream,
+    plan: options.plan,
+    continueAsNewAfterTurns: options.continueAsNewAfterTurns,
+    searchAttributes: options.searchAttributes,
+    activityTaskQueue: options.activityTaskQueue,
+  };
+}
+
+/** Problems with a config, one readable line each; empty when it can run. */
+export function configProblems(config: AgentConfig): string[] {
+  const problems = limitProblems(config.limits);
+  if (typeof config.task !== 'string' || config.task.trim() === '') problems.push('the task is empty');
+  const specs = [
+    config.resolver.primary,
+    ...config.resolver.fallbacks,
+    ...(config.resolver.budget ?? []).map((b) => b.model),
+  ];
+  for (const spec of specs) {
+    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec))
+      problems.push(`model spec "${String(spec)}" must look like provider/model`);
+  }
+  if (!(config.resolver.attemptsPerProvider >= 1)) problems.push('attemptsPerProvider must be at least 1');
+  const { thresholdRatio, keepRecentRatio } = config.context;
+  if (!(thresholdRatio > 0 && thresholdRatio <= 1))
+    problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);
+  if (!(keepRecentRatio > 0 && keepRecentRatio < thresholdRatio))
+    problems.push('context.keepRecentRatio must be positive and below thresholdRatio');
+  if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
+    problems.push('continueAsNewAfterTurns must be at least 1');
+  return problems;
+}

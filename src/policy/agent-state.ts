@@ -1,0 +1,105 @@
+/** Building, carrying and viewing the agent state. Pure functions over plain JSON. */
+import type { CarriedState } from '../contracts/agent-run';
+import { emptyCost, emptyUsage } from '../contracts/message-model';
+import { EVENTS_CARRIED } from './event-log';
+import { limitRatios } from './limits';
+import { initialResolverState } from './resolver';
+import type { AgentConfig, AgentResult, AgentState, AgentStateView } from '../contracts/agent-run';
+import type { AgentStopReason } from '../contracts/run-status';
+
+export function initialState(config: AgentConfig, conversationId: string): AgentState {
+  return {
+    conversationId,
+    config,
+    status: 'running',
+    turn: 0,
+    turnsThisRun: 0,
+    messages: [],
+    nextSeq: 0,
+    view: { fromSeq: 0, summaryTokens: 0 },
+    usage: emptyUsage(),
+    cost: emptyCost(),
+    resolver: initialResolverState(config.resolver),
+    tools: [],
+    steering: [],
+    followUps: [],
+    seenMessageIds: [],
+    approvals: [],
+    clientTools: [],
+    events: [],
+    droppedEvents: 0,
+    plan: config.plan,
+    finalText: '',
+    updatesHandled: 0,
+    runs: 1,
+  };
+}
+
+/** What continue-as-new carries. Approvals and client calls are always settled before it happens. */
+export function carryState(state: AgentState): CarriedState {
+  const { config: _c, turnsThisRun: _t, updatesHandled: _u, approvals: _a, clientTools: _ct, ...rest } = state;
+  const dropped = Math.max(0, rest.events.length - EVENTS_CARRIED);
+  return { ...rest, events: rest.events.slice(dropped), droppedEvents: rest.droppedEvents + dropped };
+}
+
+export function restoreState(config: AgentConfig, carry: CarriedState): AgentState {
+  return { ...carry, config, turnsThisRun: 0, updatesHandled: 0, approvals: [], clientTools: [], runs: carry.runs + 1 };
+}
+
+export const providerOf = (model: string): string => (model.includes('/') ? model.slice(0, model.indexOf('/')) : model);
+
+export function stateView(id: string, state: AgentState): AgentStateView {
+  const spent = { turn: state.turn, usage: state.usage, cost: state.cost };
+  return {
+    id,
+    kind: state.config.kind,
+    status: state.status,
+    stopReason: state.stopReason,
+    turn: state.turn,
+    model: state.resolver.current,
+    provider: providerOf(state.resolver.current),
+    usage: state.usage,
+    costUsd: state.cost.total,
+    finalText: state.finalText,
+    messages: state.messages,
+    pendingApprovals: state.approvals
+      .filter((a) => a.state === 'pending')
+      .map(({ toolCallId, tool, args, argsHash }) => ({ toolCallId, tool, args, argsHash })),
+    clientToolRequests: state.clientTools
+      .filter((c) => c.result === undefined)
+      .map(({ toolCallId, tool, args }) => ({ toolCallId, tool, args })),
+    limits: { ...state.config.limits, ...limitRatios(state.config.limits, spent) },
+    steeringQueued: state.steering.length,
+    followUpsQueued: state.followUps.length,
+    plan: state.plan,
+    events: state.events,
+    droppedEvents: state.droppedEvents,
+    error: state.error,
+    ...(state.stats ? { stats: state.stats } : {}),
+  };
+}
+
+export function resultOf(id: string, state: AgentState): AgentResult {
+  const stopReason: AgentStopReason = state.stopReason ?? 'completed';
+  return {
+    id,
+    kind: state.config.kind,
+    status: state.status,
+    stopReason,
+    finalText: state.finalText,
+    turns: state.turn,
+    usage: state.usage,
+    costUsd: state.cost.total,
+    model: state.resolver.current,
+    messages: state.nextSeq,
+    ...(state.error ? { error: state.error } : {}),
+    ...(state.stats ? { stats: state.stats } : {}),
+  };
+}
+
+/** The status a stop reason ends the run with. */
+export function finalStatus(reason: AgentStopReason): AgentState['status'] {
+  if (reason === 'error') return 'failed';
+  if (reason === 'stopped' || reason === 'cancelled') return 'stopped';
+  return 'completed';
+}

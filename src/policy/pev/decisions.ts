@@ -1,0 +1,92 @@
+/**
+ * Round, todo and cycle decisions. The model's JSON drives progress; the limits are the backstop.
+ */
+import type { ExecutorResponse, PlannerResponse, VerifierResponse } from './answer-schemas';
+import type { TodoStatus } from '../../contracts/pev-progress';
+import { isVerified } from './answer-schemas';
+import type { PevLimits, PevTodo, PlanningEndReason, TodoEndReason } from '../../contracts/pev-progress';
+
+export type PlannerDecision = { next: 'plan_again' } | { next: 'execute'; reason: PlanningEndReason };
+
+/** After a valid planner answer in `round` (1-based): another planning round, or on to execution. */
+export function afterPlannerRound(answer: PlannerResponse, round: number, limits: PevLimits): PlannerDecision {
+  if (!answer.needsMorePlanning) return { next: 'execute', reason: 'planned' };
+  return round < limits.maxPlanningRounds ? { next: 'plan_again' } : { next: 'execute', reason: 'max_planning_rounds' };
+}
+
+export type TodoOutcome =
+  | { done: false }
+  | { done: true; status: Extract<TodoStatus, 'completed' | 'skipped' | 'failed'>; reason: TodoEndReason };
+
+/**
+ * The executor's flow control, in its order: `taskCompleted`, then `nextAction`, then the current
+ * todo's status in the executor's own todo list. `taskCompleted: false` keeps the todo going
+ * unless `nextAction` is `skip` or `shouldContinue` is `false` (the executor gave up).
+ */
+export function executorOutcome(answer: ExecutorResponse, todoId: string): TodoOutcome {
+  if (answer.taskCompleted === true) return { done: true, status: 'completed', reason: 'task_completed' };
+  if (answer.taskCompleted === false) {
+    if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'next_action' };
+    if (answer.shouldContinue === false) return { done: true, status: 'failed', reason: 'gave_up' };
+    return { done: false };
+  }
+  if (answer.nextAction === 'complete') return { done: true, status: 'completed', reason: 'next_action' };
+  if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'next_action' };
+  if (answer.nextAction) return { done: false };
+  const own = answer.todos.find((t) => t.id === todoId);
+  if (own && (own.status === 'completed' || own.status === 'skipped' || own.status === 'failed')) {
+    return { done: true, status: own.status, reason: 'todo_status' };
+  }
+  return { done: false };
+}
+
+/** Todos in execution order: priority 1 first, the planner's order among equals. */
+export function inPriorityOrder<T extends { priority: number }>(todos: readonly T[]): T[] {
+  return todos
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => a.t.priority - b.t.priority || a.i - b.i)
+    .map(({ t }) => t);
+}
+
+/** The next todo to execute, or undefined when every todo has ended. */
+export function nextOpenTodo(todos: readonly PevTodo[]): PevTodo | undefined {
+  return inPriorityOrder(todos).find((t) => t.status === 'pending' || t.status === 'executing');
+}
+
+/**
+ * The todo list after a planner answer. The planner's list replaces the previous one; a todo it
+ * keeps under the same id (and does not reopen as `pending`) keeps its earlier result.
+ */
+export function applyPlan(previous: readonly PevTodo[], planned: PlannerResponse['todos'], cycle: number): PevTodo[] {
+  const seen = new Set<string>();
+  const out: PevTodo[] = [];
+  for (const t of planned) {
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    const before = previous.find((p) => p.id === t.id);
+    const keepsEnded = before && t.status !== 'pending' && t.status !== 'executing';
+    out.push({
+      id: t.id,
+      description: t.description,
+      priority: t.priority,
+      status: t.status === 'executing' ? 'pending' : t.status,
+      rounds: keepsEnded ? before.rounds : 0,
+      cycle: keepsEnded ? before.cycle : cycle,
+      ...(keepsEnded && before.result !== undefined ? { result: before.result } : {}),
+      ...(keepsEnded && before.endReason ? { endReason: before.endReason } : {}),
+    });
+  }
+  return out;
+}
+
+export type VerifierDecision =
+  | { next: 'finish'; finalText: string }
+  | { next: 'replan'; improvements: string[] }
+  | { next: 'max_cycles'; improvements: string[] };
+
+/** After the verifier of `cycle` (1-based): finish with its summary, or another cycle, or the cycle limit. */
+export function afterVerifier(answer: VerifierResponse, cycle: number, limits: PevLimits): VerifierDecision {
+  if (isVerified(answer)) return { next: 'finish', finalText: answer.summary ?? '' };
+  const improvements = (answer.improvements ?? []).filter((i) => i.trim());
+  return cycle < limits.maxCycles ? { next: 'replan', improvements } : { next: 'max_cycles', improvements };
+}

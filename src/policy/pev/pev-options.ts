@@ -1,0 +1,52 @@
+/** PEV options checked and resolved to their defaults, and the progress a new run starts from. */
+import type { PevOptions, ResolvedPevOptions } from '../../contracts/pev-run';
+import { type PevLimits, type PevProgress } from '../../contracts/pev-progress';
+
+const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+
+/** Problems with user-given options, one readable line each. */
+export function pevOptionProblems(options: PevOptions | undefined): string[] {
+  if (!options) return [];
+  const problems: string[] = [];
+  if (options.mode !== undefined && options.mode !== 'pev' && options.mode !== 'plan')
+    problems.push(`pev.mode must be "pev" or "plan", got "${String(options.mode)}"`);
+  for (const [name, value] of Object.entries(options.limits ?? {})) {
+    if (!(name in DEFAULT_PEV_LIMITS))
+      problems.push(`pev.limits.${name} is not a limit; known: ${Object.keys(DEFAULT_PEV_LIMITS).join(', ')}`);
+    else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
+  }
+  for (const [role, spec] of Object.entries(options.models ?? {})) {
+    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec))
+      problems.push(`pev.models.${role} "${String(spec)}" must look like provider/model`);
+  }
+  return problems;
+}
+
+export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions {
+  const mode = options.mode ?? 'pev';
+  const preset: Partial<PevLimits> = mode === 'plan' ? { maxPlanningRounds: 1, maxCycles: 1 } : {};
+  return {
+    mode,
+    models: { ...(options.models ?? {}) },
+    limits: { ...DEFAULT_PEV_LIMITS, ...preset, ...(options.limits ?? {}) },
+    ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
+    structuredOutput: options.structuredOutput ?? true,
+    confirmPlan: options.confirmPlan ?? false,
+  };
+}
+
+/**
+ * Progress of a Planner → Executor → Verifier run as plain JSON: what a query returns, what
+ * continue-as-new carries, and what the decisions in `decisions.ts` read and write.
+ */
+
+export const DEFAULT_PEV_LIMITS: PevLimits = { maxPlanningRounds: 3, maxExecutorRounds: 10, maxCycles: 3 };
+
+export const initialProgress = (): PevProgress => ({
+  phase: 'planning',
+  cycle: 1,
+  round: 0,
+  todos: [],
+  improvements: [],
+  trace: [],
+});

@@ -1,0 +1,84 @@
+/**
+ * Agent types as data. A role definition names its output component, its zod schema and whether
+ * it may call tools; prompt assembly, JSON schema output, parsing and the corrective re-ask work
+ * for any registered role. New agent types are added with {@link withRole}: the registry is a
+ * plain object built where it is used (no module-level registration side effects).
+ */
+import { z } from 'zod';
+import type { ResponseFormat } from '../../contracts/message-model';
+import { executorResponseSchema, plannerResponseSchema, verifierResponseSchema } from './answer-schemas';
+
+export interface PevRoleDefinition<T = unknown> {
+  /** Role name, also the key of its core template and business context (`planner`, `reviewer`, ...). */
+  name: string;
+  /** The `component` value of its JSON answer, e.g. `planner-response`. */
+  component: string;
+  /** Validates the extracted JSON object; its output type is what the workflow works with. */
+  schema: z.ZodType<T>;
+  /** Whether the role runs a tool-calling loop (only the executor does by default). */
+  usesTools: boolean;
+}
+
+export const CORE_ROLE_NAMES = ['planner', 'executor', 'verifier'] as const;
+export type CoreRoleName = (typeof CORE_ROLE_NAMES)[number];
+
+export const plannerRole: PevRoleDefinition<z.output<typeof plannerResponseSchema>> = {
+  name: 'planner',
+  component: 'planner-response',
+  schema: plannerResponseSchema,
+  usesTools: false,
+};
+
+export const executorRole: PevRoleDefinition<z.output<typeof executorResponseSchema>> = {
+  name: 'executor',
+  component: 'executor-response',
+  schema: executorResponseSchema,
+  usesTools: true,
+};
+
+export const verifierRole: PevRoleDefinition<z.output<typeof verifierResponseSchema>> = {
+  name: 'verifier',
+  component: 'verifier-response',
+  schema: verifierResponseSchema,
+  usesTools: false,
+};
+
+export type RoleRegistry = Readonly<Record<string, PevRoleDefinition>>;
+
+/** The built-in planner, executor and verifier. */
+export const coreRoles = (): RoleRegistry => ({ planner: plannerRole, executor: executorRole, verifier: verifierRole });
+
+/** A registry with one more (or one replaced) agent type. */
+export function withRole<T>(registry: RoleRegistry, role: PevRoleDefinition<T>): RoleRegistry {
+  if (!/^[a-z][a-z0-9-]*$/.test(role.name)) {
+    throw new TypeError(
+      `Role name "${role.name}" must be lower-case letters, digits and dashes, starting with a letter.`,
+    );
+  }
+  return { ...registry, [role.name]: role as PevRoleDefinition };
+}
+
+export function roleOf(registry: RoleRegistry, name: string): PevRoleDefinition {
+  const role = registry[name];
+  if (!role) {
+    throw new TypeError(`Unknown agent role "${name}"; registered roles: ${Object.keys(registry).join(', ')}.`);
+  }
+  return role;
+}
+
+/** JSON Schema of a role's answer, for providers with schema-constrained output. */
+export function jsonSchemaOf(role: PevRoleDefinition): Record<string, unknown> {
+  const schema = z.toJSONSchema(role.schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+/** The `responseFormat` call option asking the provider for a role's JSON answer. */
+export function responseFormatOf(role: PevRoleDefinition): ResponseFormat {
+  return {
+    type: 'json_schema',
+    name: role.component.replace(/[^a-zA-Z0-9_-]/g, '_'),
+    schema: jsonSchemaOf(role),
+    strict: false,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Steering and follow-up queues (docs/design.md, Steering and follow-ups) with duplicate delivery dropped by message
+ * id.
+ */
+import type { QueuedMessage } from '../contracts/agent-run';
+
+/** Ids remembered for de-duplication. */
+export const SEEN_IDS_KEPT = 1_000;
+
+export interface QueueOwner {
+  seenMessageIds: string[];
+}
+
+/** Problem with a queued message, or undefined when it is well formed. */
+export function messageProblem(msg: QueuedMessage): string | undefined {
+  if (!msg || typeof msg.id !== 'string' || msg.id.length === 0) return 'a message needs a non-empty string id';
+  if (typeof msg.text !== 'string' || msg.text.trim().length === 0) return 'a message needs non-empty text';
+  return undefined;
+}
+
+/** Queues `msg` unless its id was seen before. Returns whether it was queued. */
+export function enqueueOnce(owner: QueueOwner, queue: QueuedMessage[], msg: QueuedMessage): boolean {
+  if (messageProblem(msg) !== undefined || owner.seenMessageIds.includes(msg.id)) return false;
+  owner.seenMessageIds.push(msg.id);
+  if (owner.seenMessageIds.length > SEEN_IDS_KEPT)
+    owner.seenMessageIds.splice(0, owner.seenMessageIds.length - SEEN_IDS_KEPT);
+  queue.push({ id: msg.id, text: msg.text });
+  return true;
+}
+
+/** Empties a queue, returning what it held in arrival order. */
+export function drain(queue: QueuedMessage[]): QueuedMessage[] {
+  return queue.splice(0, queue.length);
+}

@@ -1,0 +1,113 @@
+/**
+ * Provider switching as a pure policy over workflow state (docs/design.md): each turn picks the model;
+ * a failure of the current provider may move the run down its fallback chain. Every switch comes
+ * back with its reason so the workflow records it as an event.
+ */
+import type { ModelFailure, ModelSwitch, ResolverPolicy, ResolverState, Spend } from '../contracts/model-resolution';
+import { LLM_FAILURE } from '../contracts/failure-types';
+import { PROVIDER_SWITCH_LLM_FAILURES, isRetryableLlmFailure } from './llm-failure-policy';
+
+export const DEFAULT_ATTEMPTS_PER_PROVIDER = 3;
+
+export function resolverPolicy(
+  primary: string,
+  fallbacks: string[] = [],
+  extra: Partial<ResolverPolicy> = {},
+): ResolverPolicy {
+  return { primary, fallbacks, attemptsPerProvider: DEFAULT_ATTEMPTS_PER_PROVIDER, failoverOnOverload: true, ...extra };
+}
+
+export const initialResolverState = (policy: ResolverPolicy): ResolverState => ({
+  current: policy.primary,
+  chainIndex: 0,
+  budgetApplied: 0,
+  switches: 0,
+});
+
+const chain = (policy: ResolverPolicy): string[] => [policy.primary, ...policy.fallbacks];
+
+function moveTo(state: ResolverState, to: string, reason: string): ModelSwitch | undefined {
+  if (to === state.current) return undefined;
+  const change = { from: state.current, to, reason };
+  state.current = to;
+  state.switches += 1;
+  return change;
+}
+
+/**
+ * Picks the model of the next turn: an operator's request first, then the next budget rule whose
+ * threshold the spend crossed. Returns the switch, if the model changed.
+ */
+export function resolveTurnModel(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  spend: Spend,
+  operatorModel?: string,
+): ModelSwitch | undefined {
+  if (operatorModel !== undefined && operatorModel !== state.operatorModel) {
+    state.operatorModel = operatorModel;
+    return moveTo(state, operatorModel, 'operator request');
+  }
+  const rules = policy.budget ?? [];
+  let change: ModelSwitch | undefined;
+  while (state.budgetApplied < rules.length) {
+    const rule = rules[state.budgetApplied];
+    const byTokens = rule.afterTokens !== undefined && spend.totalTokens >= rule.afterTokens;
+    const byCost = rule.afterCostUsd !== undefined && spend.costUsd >= rule.afterCostUsd;
+    if (!byTokens && !byCost) break;
+    state.budgetApplied += 1;
+    if (state.operatorModel !== undefined) continue;
+    const reason = byTokens
+      ? `budget: ${spend.totalTokens} tokens spent (threshold ${rule.afterTokens})`
+      : `budget: $${spend.costUsd.toFixed(4)} spent (threshold $${rule.afterCostUsd})`;
+    change = moveTo(state, rule.model, reason) ?? change;
+  }
+  return change;
+}
+
+/**
+ * After the model activity failed (its retry policy exhausted, or a non-retried type): the next
+ * model in the chain, or undefined when the run cannot go on.
+ */
+export function failoverAfter(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  failure: ModelFailure,
+): ModelSwitch | undefined {
+  if (
+    !(PROVIDER_SWITCH_LLM_FAILURES as readonly string[]).includes(failure.type) &&
+    !isRetryableLlmFailure(failure.type)
+  )
+    return undefined;
+  const models = chain(policy);
+  while (state.chainIndex + 1 < models.length) {
+    state.chainIndex += 1;
+    const next = models[state.chainIndex];
+    if (next === state.current) continue;
+    state.operatorModel = undefined;
+    const why =
+      failure.type === LLM_FAILURE.overloaded
+        ? 'overloaded'
+        : `${failure.type} after ${policy.attemptsPerProvider} attempts`;
+    return moveTo(state, next, `failover: ${state.current} ${why}`);
+  }
+  return undefined;
+}
+
+/** Whether another model remains in the chain after the current one. */
+export const hasFallback = (policy: ResolverPolicy, state: ResolverState): boolean =>
+  state.chainIndex + 1 < chain(policy).length;
+
+/**
+ * Failure types the model activity must not retry: the LLM layer's non-retryable ones, and
+ * overload when the run can fail over instead.
+ */
+export function nonRetryableModelFailures(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  base: readonly string[],
+): string[] {
+  const types = [...base];
+  if (policy.failoverOnOverload && hasFallback(policy, state)) types.push(LLM_FAILURE.overloaded);
+  return types;
+}

@@ -1,0 +1,56 @@
+import type { Client } from '@temporalio/client';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
+import { SetupError } from '../connection/setup-error';
+
+type AttributeName = string;
+
+/** The SDK's indexed value type of a project search attribute. */
+function indexedType(name: AttributeName) {
+  const key = Object.values(AGENT_SEARCH_ATTRIBUTES).find((k) => k.name === name);
+  const encoded = key && encodeSearchAttributeIndexedValueType(key.type);
+  if (encoded === undefined) throw new Error(`Unknown project search attribute ${name}`);
+  return encoded;
+}
+
+/** Project search attributes the namespace lacks. */
+export async function missingSearchAttributes(client: Client, namespace: string): Promise<AttributeName[]> {
+  const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
+  return (Object.keys(SEARCH_ATTRIBUTES) as AttributeName[]).filter((name) => !(name in (customAttributes ?? {})));
+}
+
+/**
+ * Makes sure the namespace has the project's search attributes (agent runs upsert them, and a
+ * missing one fails every workflow task). Registers missing ones; when the server refuses
+ * (e.g. Temporal Cloud, where the operator API is closed), a {@link SetupError} says how.
+ * Returns the names it registered.
+ */
+export async function ensureSearchAttributes(client: Client, namespace: string): Promise<string[]> {
+  let missing: AttributeName[];
+  try {
+    missing = await missingSearchAttributes(client, namespace);
+  } catch (error) {
+    throw new SetupError(
+      `Could not list the search attributes of namespace ${namespace} (${firstLine(error)}): check that they ` +
+        `are registered.`,
+    );
+  }
+  if (missing.length === 0) return [];
+  const searchAttributes = Object.fromEntries(missing.map((name) => [name, indexedType(name)]));
+  try {
+    await client.connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+  } catch (error) {
+    const how = missing.map((name) => `${name}=${SEARCH_ATTRIBUTES[name]}`).join(', ');
+    const cause = firstLine(error);
+    throw new SetupError(
+      `Namespace ${namespace} lacks the search attributes ${how} and registering them failed (${cause}): ` +
+        'register them (`temporal operator search-attribute create --name <name> --type <type>`, or in ' +
+        'Temporal Cloud with tcld) and retry.',
+    );
+  }
+  return missing;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}

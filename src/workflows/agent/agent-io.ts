@@ -1,0 +1,114 @@
+/**
+ * The activities the agent loop calls, as one typed interface. Each call gets the options it
+ * needs (model: attempts per provider; tools: the tool's timeout and retry), so a loop built on
+ * these functions (ReAct here, planner/executor/verifier elsewhere) shares one boundary.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
+import type {
+  AgentActivities,
+  AgentHookActivities,
+  AppendMessagesInput,
+  HookErrorInput,
+  HookMessageInput,
+  HookTurnEndInput,
+  ModelCallInput,
+  ModelCallOutput,
+  PinToolsInput,
+  PinToolsOutput,
+  RunToolInput,
+  RunToolOutput,
+  SummariseInput,
+  SummariseOutput,
+} from '../../contracts/agent-activities';
+import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
+import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
+
+export interface ModelRetry {
+  maximumAttempts: number;
+  nonRetryableErrorTypes: string[];
+}
+
+export interface AgentIO {
+  callModel(input: ModelCallInput, retry: ModelRetry): Promise<ModelCallOutput>;
+  appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
+  pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
+  runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
+  summarise(input: SummariseInput, retry: ModelRetry): Promise<SummariseOutput>;
+  onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
+  onMessage(activity: string, input: HookMessageInput): Promise<void>;
+  onError(activity: string, input: HookErrorInput): Promise<void>;
+}
+
+const MODEL_CALL_TIMEOUT = '10 minutes';
+const STREAM_HEARTBEAT_TIMEOUT = '1 minute';
+const MODEL_RETRY_BASE: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+};
+const HOOK_RETRY: RetryPolicy = { maximumAttempts: 3, initialInterval: '1 second' };
+
+function toolRetry(tool: PinnedTool): RetryPolicy {
+  const retry = tool.retry ?? {};
+  return {
+    maximumAttempts: retry.nonRetryable ? 1 : (retry.maximumAttempts ?? DEFAULT_TOOL_RETRY.maximumAttempts),
+    initialInterval: retry.initialIntervalMs ?? DEFAULT_TOOL_RETRY.initialIntervalMs,
+  };
+}
+
+/** The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool. */
+export function createAgentIO(options: { taskQueue?: string; stream?: boolean } = {}): AgentIO {
+  const queue = options.taskQueue ? { taskQueue: options.taskQueue } : {};
+  const plain = proxyActivities<AgentActivities>({
+    ...queue,
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 5 },
+  });
+  const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
+    proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
+      ...queue,
+      startToCloseTimeout: '1 minute',
+      retry,
+      summary: `hook: ${activity}`,
+    })[activity];
+  return {
+    callModel(input, retry) {
+      const { callModel } = proxyActivities<AgentActivities>({
+        ...queue,
+        startToCloseTimeout: MODEL_CALL_TIMEOUT,
+        ...(input.stream ? { heartbeatTimeout: STREAM_HEARTBEAT_TIMEOUT } : {}),
+        retry: { ...MODEL_RETRY_BASE, ...retry },
+        summary: `model: ${input.model}`,
+      });
+      return callModel(input);
+    },
+    appendMessages: (input) => plain.appendMessages(input),
+    pinTools: (input) => plain.pinTools(input),
+    runTool(input, tool, timeoutMs) {
+      // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
+      // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
+      const { runTool } = proxyActivities<AgentActivities>({
+        ...queue,
+        startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
+        heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
+        retry: toolRetry(tool),
+        summary: `tool: ${tool.name}`,
+      });
+      return runTool(input);
+    },
+    summarise(input, retry) {
+      const { summariseConversation } = proxyActivities<AgentActivities>({
+        ...queue,
+        startToCloseTimeout: MODEL_CALL_TIMEOUT,
+        retry: { ...MODEL_RETRY_BASE, ...retry },
+        summary: `summarise with ${input.model}`,
+      });
+      return summariseConversation(input);
+    },
+    onTurnEnd: (activity, input) => (hooks(activity) as AgentHookActivities['onTurnEnd'])(input),
+    onMessage: (activity, input) => (hooks(activity) as AgentHookActivities['onMessage'])(input),
+    // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
+    onError: (activity, input) => (hooks(activity, { maximumAttempts: 1 }) as AgentHookActivities['onError'])(input),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The first half of the tool phase: each call of an answer gets its mode (server, client, needs
+ * approval) or a result decided at once (malformed, unknown tool); the run waits for approvals and
+ * client results; decisions become results; the calls that may run are grouped for execution.
+ */
+import { condition } from '@temporalio/workflow';
+import { formatDuration } from '../../common/duration';
+import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
+import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
+import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
+import { emit, publishSearchAttributes, type RunContext } from './run-context';
+
+export interface PlannedCall {
+  call: ToolCallRequest;
+  seq: number;
+  tool?: PinnedTool;
+  mode?: ToolMode;
+  /** A result decided without running the tool (malformed, unknown, rejected, client-submitted). */
+  result?: { text: string; isError: boolean };
+}
+
+export function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSeq: number): PlannedCall[] {
+  const { state } = ctx;
+  return calls.map((call, i) => {
+    const seq = startSeq + i;
+    if (call.malformed)
+      return {
+        call,
+        seq,
+        result: { text: `Not run: ${call.malformed}. Call the tool again with complete arguments.`, isError: true },
+      };
+    const tool = state.tools.find((t) => t.name === call.name);
+    if (!tool) {
+      const names = state.tools.map((t) => t.name).join(', ') || 'none';
+      return { call, seq, result: { text: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true } };
+    }
+    const { config } = state;
+    const mode = callMode(tool, call.arguments, { approve: config.tools.approve, rules: config.approvals });
+    if (mode === 'approval') {
+      const hash = argsHash(call.arguments);
+      state.approvals.push({
+        toolCallId: call.id,
+        tool: call.name,
+        args: call.arguments,
+        argsHash: hash,
+        turn: state.turn,
+        state: 'pending',
+      });
+      emit(ctx, { type: 'approval_required', toolCallId: call.id, tool: call.name, argsHash: hash });
+    } else if (mode === 'client') {
+      state.clientTools.push({ toolCallId: call.id, tool: call.name, args: call.arguments, turn: state.turn });
+      emit(ctx, { type: 'client_tool_request', toolCallId: call.id, tool: call.name });
+    }
+    return { call, seq, tool, mode };
+  });
+}
+
+const unsettled = (ctx: RunContext): boolean =>
+  ctx.state.approvals.some((a) => a.state === 'pending') || ctx.state.clientTools.some((c) => c.result === undefined);
+
+/** Pauses for approvals and client results; a timeout resolves what is left as rejections the model can read. */
+export async function awaitDecisions(ctx: RunContext): Promise<void> {
+  const { state } = ctx;
+  if (!unsettled(ctx)) return;
+  const timeoutMs = state.config.limits.approvalTimeoutMs;
+  state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
+  publishSearchAttributes(ctx, state.status);
+  const settled = await condition(
+    () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
+    timeoutMs,
+  );
+  state.status = 'running';
+  publishSearchAttributes(ctx, 'tools');
+  if (settled) return;
+  for (const a of expireApprovals(state.approvals, timeoutMs)) {
+    emit(ctx, {
+      type: 'approval_decided',
+      toolCallId: a.toolCallId,
+      tool: a.tool,
+      decision: 'rejected',
+      by: 'timeout',
+      edited: false,
+      reason: a.reason,
+    });
+  }
+  for (const c of state.clientTools.filter((r) => r.result === undefined)) {
+    c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
+    emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });
+  }
+}
+
+/** Turns decisions and client results into results, leaving only calls that must execute. */
+export function settle(ctx: RunContext, planned: PlannedCall[]): void {
+  for (const p of planned) {
+    if (p.result || !p.mode || p.mode === 'server') continue;
+    if (p.mode === 'client') {
+      const req = ctx.state.clientTools.find((c) => c.toolCallId === p.call.id);
+      if (req?.result) p.result = { text: req.result.content, isError: req.result.isError };
+      continue;
+    }
+    const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id);
+    if (approval?.state === 'rejected') {
+      const why =
+        approval.decidedBy === 'timeout'
+          ? `Not approved: ${approval.reason}.`
+          : `Rejected by the user${approval.reason ? `: ${approval.reason}` : '.'}`;
+      p.result = { text: `${why} The tool was not run.`, isError: true };
+    }
+  }
+}
+
+/** Whether a call without a result may run now: a server call, or one whose approval was given. */
+export function runnable(ctx: RunContext, p: PlannedCall): boolean {
+  if (p.result || !p.tool) return false;
+  if (p.mode === 'server') return true;
+  return p.mode === 'approval' && ctx.state.approvals.some((a) => a.toolCallId === p.call.id && a.state === 'approved');
+}
+
+/** Consecutive calls that may run together: side-effecting tools run alone. */
+export function groups(planned: PlannedCall[]): PlannedCall[][] {
+  const out: PlannedCall[][] = [];
+  for (const p of planned) {
+    const last = out[out.length - 1];
+    const alone = !p.result && p.tool?.sideEffects === true;
+    const lastAlone = last?.some((q) => !q.result && q.tool?.sideEffects === true);
+    if (!last || alone || lastAlone || last.length >= DEFAULT_TOOL_PARALLELISM) out.push([p]);
+    else last.push(p);
+  }
+  return out;
+}

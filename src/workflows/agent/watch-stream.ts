@@ -1,0 +1,37 @@
+/**
+ * The run's stream for watchers (`@temporalio/workflow-streams`): trace events are published here
+ * as they are recorded, token batches arrive from streaming model calls by signal, and clients
+ * long-poll it by update. Publishing from the workflow adds no history event; each poll does.
+ */
+import { WorkflowStream, type WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import type { AgentEvent } from '../../contracts/agent-events';
+import { EVENTS_TOPIC, STREAM_ENTRIES_CARRIED, STREAM_ENTRIES_KEPT } from '../../contracts/watch-topics';
+
+export interface RunStream {
+  publishEvent(event: AgentEvent): void;
+  /** Drops entries past the newest {@link STREAM_ENTRIES_KEPT}, so the log stays bounded. */
+  trim(): void;
+  /** Wakes waiting polls and refuses new ones, so `allHandlersFinished` can hold before the run ends. */
+  detach(): void;
+  /** State for the next run: the newest entries and the publishers' dedupe. */
+  carry(): WorkflowStreamState;
+}
+
+/** Opens the stream; construct once, early, since it registers the stream's handlers. */
+export function openRunStream(prior?: WorkflowStreamState): RunStream {
+  const stream = new WorkflowStream(prior);
+  const events = stream.topic<AgentEvent>(EVENTS_TOPIC);
+  const keepNewest = (count: number): WorkflowStreamState => {
+    const state = stream.getState();
+    const drop = state.log.length - count;
+    if (drop <= 0) return state;
+    stream.truncate(state.base_offset + drop);
+    return { ...state, log: state.log.slice(drop), base_offset: state.base_offset + drop };
+  };
+  return {
+    publishEvent: (event) => events.publish(event),
+    trim: () => void keepNewest(STREAM_ENTRIES_KEPT),
+    detach: () => stream.detachPollers(),
+    carry: () => keepNewest(STREAM_ENTRIES_CARRIED),
+  };
+}

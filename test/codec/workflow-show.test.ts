@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { startCodecServer, type RunningCodecServer } from '../../src/codec';
+import { reply } from '../../src/testing/fake-provider';
+import { TEST_ENV } from '../kit/env';
+import { testConnection, withWorker } from '../kit/temporal';
+import { PRIMARY, agentFixture, type AgentFixture } from '../agent/agent-kit';
+
+const run = promisify(execFile);
+
+/** `temporal workflow show --detailed` of one run, through the codec server at `endpoint` when given. */
+async function show(workflowId: string, endpoint?: string): Promise<string> {
+  const { address, namespace } = await testConnection();
+  const args = ['workflow', 'show', '--address', address, '--namespace', namespace, '-w', workflowId, '--detailed'];
+  if (endpoint) args.push('--codec-endpoint', endpoint);
+  const { stdout } = await run(process.env[TEST_ENV.cliPath]!, args, { maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+describe('temporal workflow show --codec-endpoint', () => {
+  let fx: AgentFixture;
+  let codec: RunningCodecServer;
+  let workflowId: string;
+  const answer = 'The note about the codec is written.';
+
+  beforeAll(async () => {
+    fx = await agentFixture();
+    codec = await startCodecServer({ port: 0, store: fx.store });
+    fx.fake.script(
+      reply.toolCalls([{ name: 'write_note', arguments: { text: 'readable history' } }], { text: 'Writing it.' }),
+      reply.text(answer),
+    );
+    workflowId = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Write a note saying "readable history".', model: PRIMARY });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: answer });
+      return id;
+    });
+  });
+  afterAll(async () => {
+    await codec.close();
+    await fx.close();
+  });
+
+  it('prints every message body beside its reference, where history alone has only hashes', async () => {
+    const plain = await show(workflowId);
+    expect(plain).toMatch(/\.meta\.hash: [0-9a-f]{64}$/m);
+    expect(plain).not.toContain('wrote 16 characters');
+    expect(plain).not.toMatch(/\.body\./);
+
+    for (const endpoint of [codec.url, `${codec.url}/{namespace}`]) {
+      const decoded = await show(workflowId, endpoint);
+      // The tool's result text and the model's answers, read from the content store.
+      expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[0\]\.text: wrote 16 characters$/m);
+      expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[0\]\.text: Writing it\.$/m);
+      expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[1\]\.name: write_note$/m);
+      expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[1\]\.arguments\.text: readable history$/m);
+      expect(decoded).toMatch(new RegExp(`^result\\[0\\]\\.meta\\.body\\.content\\[0\\]\\.text: ${answer}$`, 'm'));
+      expect(decoded).toMatch(/^result\[0\]\[0\]\.body\.content: Write a note saying "readable history"\.$/m);
+      expect(decoded).toMatch(/^input\[0\]\.toolSpecsBody\[\d+\]\.name: write_note$/m);
+      // No reference stands alone: each hash has its body (or a reason) beside it.
+      const references = [...decoded.matchAll(/^(.*)\.(hash|\w+Hash): [0-9a-f]{64}$/gm)];
+      const lines = decoded.split('\n');
+      expect(references.length).toBeGreaterThanOrEqual(6);
+      for (const [line, prefix, field] of references) {
+        const bodyKey = field === 'hash' ? 'body' : `${field.slice(0, -4)}Body`;
+        const beside = lines.some((l) => l.startsWith(`${prefix}.${bodyKey}`));
+        if (!beside) throw new Error(`no ${bodyKey} beside "${line}"`);
+      }
+      expect(decoded).not.toContain('BodyMissing');
+      expect(decoded).not.toContain('bodyMissing');
+    }
+  });
+});

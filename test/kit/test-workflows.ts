@@ -1,0 +1,3 @@
+/** What the tests' workers register: every production workflow plus the test-only ones. */
+export * from '../../src/workflows';
+export { helloWorkflow } from './hello-workflow';
