@@ -2,17 +2,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { BodyCache } from './body-cache';
+import { CheckedContentStore } from './checked-store';
 import {
   StoreError,
-  bodyText,
-  checkConversationId,
-  checkEntries,
-  checkHash,
-  checkRange,
-  checkSummary,
-  orderOf,
-  type ContentStore,
   type ConversationLog,
   type DeletedCounts,
   type LogEntry,
@@ -46,8 +38,7 @@ function logName(conversationId: string): string {
  * reader never sees half a body); logs under `logs/<conversation>.jsonl` (see {@link FileLog}).
  * Several processes on one host may share the directory; hosts share it only through a shared volume.
  */
-export class FileContentStore implements ContentStore {
-  private readonly bodies: BodyCache;
+export class FileContentStore extends CheckedContentStore {
   private readonly logs = new Map<string, FileLog>();
 
   private readonly bodyGraceMs: number;
@@ -57,7 +48,7 @@ export class FileContentStore implements ContentStore {
     readonly root: string = defaultStoreDir(),
     options: { cacheBytes?: number; bodyGraceMs?: number } = {},
   ) {
-    this.bodies = new BodyCache(options.cacheBytes);
+    super(options.cacheBytes);
     this.bodyGraceMs = options.bodyGraceMs ?? BODY_GRACE_MS;
   }
 
@@ -111,61 +102,40 @@ export class FileContentStore implements ContentStore {
     await fs.rename(tmp, file);
   }
 
-  async put(body: unknown, conversationId?: string): Promise<string> {
-    const text = bodyText(body);
-    const hash = crypto.createHash('sha256').update(text).digest('hex');
+  protected async storeBody(hash: string, text: string, conversationId?: string): Promise<void> {
     if (conversationId === undefined) {
       if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
-      return hash;
+      return;
     }
-    checkConversationId(conversationId);
     const log = await this.log(conversationId);
     if (log.hashes.has(hash)) {
       if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
-      return hash;
+      return;
     }
     await this.ensureBody(hash, text);
     await this.append(conversationId, JSON.stringify({ ref: hash }));
     // Retention may have removed the body between the two steps above; the ref now protects it.
     await this.ensureBody(hash, text);
-    return hash;
   }
 
-  async getMany<T = unknown>(hashes: readonly string[]): Promise<T[]> {
-    // Cached bodies without a promise each: a long view is mostly cache hits.
-    const out = hashes.map((h) => this.bodies.get<T>(checkHash(h)));
+  protected async readBodies(hashes: readonly string[]): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
     await Promise.all(
-      out.map(async (value, i) => {
-        if (value === undefined) out[i] = await this.get<T>(hashes[i]);
-      }),
+      hashes.map((hash) =>
+        fs.readFile(this.bodyPath(hash), 'utf8').then(
+          (text) => texts.set(hash, text),
+          () => undefined,
+        ),
+      ),
     );
-    return out as T[];
+    return texts;
   }
 
-  async get<T = unknown>(hash: string): Promise<T> {
-    checkHash(hash);
-    const cached = this.bodies.get<T>(hash);
-    if (cached !== undefined) return cached;
-    let text: string;
-    try {
-      text = await fs.readFile(this.bodyPath(hash), 'utf8');
-    } catch {
-      throw new StoreError('not_found', `no body stored under ${hash} in ${this.description}`);
-    }
-    let value: T;
-    try {
-      value = JSON.parse(text) as T;
-    } catch {
-      throw new StoreError('corrupt', `body ${hash} in ${this.description} is not valid JSON`);
-    }
-    return this.bodies.set(hash, value, text.length);
-  }
-
-  async writeEntries(conversationId: string, entries: readonly LogEntry[], order?: WriteOrder): Promise<void> {
-    checkConversationId(conversationId);
-    checkEntries(entries);
-    const ordered = orderOf(order);
-    if (entries.length === 0) return;
+  protected async appendEntries(
+    conversationId: string,
+    entries: readonly LogEntry[],
+    order: WriteOrder,
+  ): Promise<void> {
     for (const e of entries) {
       if (this.bodies.has(e.hash)) continue;
       const stored = await fs.access(this.bodyPath(e.hash)).then(
@@ -178,13 +148,10 @@ export class FileContentStore implements ContentStore {
           `a log entry names body ${e.hash}, which is not stored in ${this.description}`,
         );
     }
-    await this.append(conversationId, entryLines(entries, ordered));
+    await this.append(conversationId, entryLines(entries, order));
   }
 
-  async readEntries(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
-    checkConversationId(conversationId);
-    checkRange(fromSeq, toSeq);
-    if (toSeq <= fromSeq) return [];
+  protected async entriesBetween(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
     const log = await this.log(conversationId);
     const out: LogEntry[] = [];
     for (let seq = fromSeq; seq < toSeq; seq++) {
@@ -195,16 +162,13 @@ export class FileContentStore implements ContentStore {
     return out;
   }
 
-  async recordSummary(conversationId: string, summary: SummaryRecord, order?: WriteOrder): Promise<void> {
-    checkConversationId(conversationId);
-    checkSummary(summary);
-    const { scheduledAt, attempt } = orderOf(order);
+  protected async appendSummary(conversationId: string, summary: SummaryRecord, order: WriteOrder): Promise<void> {
+    const { scheduledAt, attempt } = order;
     const { hash, fromSeq, toSeq } = summary;
     await this.append(conversationId, JSON.stringify({ summary: hash, fromSeq, toSeq, at: scheduledAt, attempt }));
   }
 
-  async readLog(conversationId: string): Promise<ConversationLog> {
-    checkConversationId(conversationId);
+  protected async logOf(conversationId: string): Promise<ConversationLog> {
     const log = await this.log(conversationId);
     const entries = [...log.entries.values()].map((e) => e.entry).sort((a, b) => a.seq - b.seq);
     const summaries = [...log.summaries.values()].map((s) => s.summary).sort((a, b) => a.toSeq - b.toSeq);
@@ -230,8 +194,7 @@ export class FileContentStore implements ContentStore {
       .map((log) => ({ id: FileContentStore.idOf(log), lastWriteAt: log.lastWriteAt }));
   }
 
-  async deleteConversations(ids: readonly string[]): Promise<DeletedCounts> {
-    ids.forEach(checkConversationId);
+  protected async removeConversations(ids: readonly string[]): Promise<DeletedCounts> {
     const doomed = new Set(ids);
     const counts: DeletedCounts = { conversations: 0, entries: 0, bodies: 0 };
     const candidates = new Set<string>();

@@ -12,6 +12,16 @@ export const STORE_URL_ENV = 'DURABLE_AGENTS_STORE_URL';
 /** Key of the advisory lock held while migrating (any constant; it names this project's schema). */
 const MIGRATION_LOCK = 7_346_201_115;
 
+/**
+ * Columns of step 1's tables whose rows are ordered writes of a position (see `WriteOrder`): the
+ * body, the write's order, and when it landed. Part of step 1 only; a later step spells out its own.
+ */
+const V1_ORDERED_WRITE = `
+        hash char(64) NOT NULL REFERENCES durable_agents_bodies (hash),
+        scheduled_at bigint NOT NULL,
+        attempt integer NOT NULL,
+        written_at timestamptz NOT NULL DEFAULT now(),`;
+
 /** Each step brings the schema from `version - 1` to `version`; never edit a shipped step, add one. */
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -25,11 +35,7 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       CREATE TABLE durable_agents_entries (
         conversation_id text NOT NULL,
         seq integer NOT NULL,
-        kind text NOT NULL,
-        hash char(64) NOT NULL REFERENCES durable_agents_bodies (hash),
-        scheduled_at bigint NOT NULL,
-        attempt integer NOT NULL,
-        written_at timestamptz NOT NULL DEFAULT now(),
+        kind text NOT NULL,${V1_ORDERED_WRITE}
         PRIMARY KEY (conversation_id, seq)
       );
       CREATE INDEX durable_agents_entries_hash ON durable_agents_entries (hash);
@@ -43,11 +49,7 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       CREATE TABLE durable_agents_summaries (
         conversation_id text NOT NULL,
         to_seq integer NOT NULL,
-        from_seq integer NOT NULL,
-        hash char(64) NOT NULL REFERENCES durable_agents_bodies (hash),
-        scheduled_at bigint NOT NULL,
-        attempt integer NOT NULL,
-        written_at timestamptz NOT NULL DEFAULT now(),
+        from_seq integer NOT NULL,${V1_ORDERED_WRITE}
         PRIMARY KEY (conversation_id, to_seq)
       );
       CREATE INDEX durable_agents_summaries_hash ON durable_agents_summaries (hash);

@@ -3,19 +3,10 @@
  * host continues any run. Foreign keys make "a body is stored before anything references it" a
  * rule the database enforces, and keep retention from deleting a body someone still uses.
  */
-import crypto from 'node:crypto';
 import type pg from 'pg';
-import { BodyCache } from './body-cache';
+import { CheckedContentStore } from './checked-store';
 import {
   StoreError,
-  bodyText,
-  checkConversationId,
-  checkEntries,
-  checkHash,
-  checkRange,
-  checkSummary,
-  orderOf,
-  type ContentStore,
   type ConversationLog,
   type DeletedCounts,
   type LogEntry,
@@ -40,15 +31,13 @@ const WRITE_ENTRIES = `
         attempt = excluded.attempt, written_at = now()
     WHERE (e.scheduled_at, e.attempt) <= (excluded.scheduled_at, excluded.attempt)`;
 
-export class PostgresContentStore implements ContentStore {
-  private readonly bodies: BodyCache;
-
+export class PostgresContentStore extends CheckedContentStore {
   constructor(
     private readonly pool: pg.Pool,
     readonly description: string,
     options: { cacheBytes?: number } = {},
   ) {
-    this.bodies = new BodyCache(options.cacheBytes);
+    super(options.cacheBytes);
   }
 
   /** Connects, creates or migrates the schema, and returns the store; one clear error when it cannot. */
@@ -63,70 +52,44 @@ export class PostgresContentStore implements ContentStore {
     return new PostgresContentStore(pool, `the PostgreSQL store at ${redactUrl(url)}`, options);
   }
 
-  async put(body: unknown, conversationId?: string): Promise<string> {
-    const text = bodyText(body);
-    const hash = crypto.createHash('sha256').update(text).digest('hex');
+  protected async storeBody(hash: string, text: string, conversationId?: string): Promise<void> {
     if (conversationId === undefined) {
       if (!this.bodies.has(hash))
         await this.pool.query('INSERT INTO durable_agents_bodies (hash, body) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
           hash,
           text,
         ]);
-      return hash;
+      return;
     }
-    checkConversationId(conversationId);
     // One statement: the body (if new), then the conversation's use of it, checked by its foreign key.
     await this.pool.query(
       `WITH body AS (INSERT INTO durable_agents_bodies (hash, body) VALUES ($1, $2) ON CONFLICT DO NOTHING)
        INSERT INTO durable_agents_refs (conversation_id, hash) VALUES ($3, $1) ON CONFLICT DO NOTHING`,
       [hash, text, conversationId],
     );
-    return hash;
   }
 
-  async get<T = unknown>(hash: string): Promise<T> {
-    return (await this.getMany<T>([hash]))[0];
+  protected async readBodies(hashes: readonly string[]): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ hash: string; body: string }>(
+      'SELECT hash, body FROM durable_agents_bodies WHERE hash = ANY($1::char(64)[])',
+      [hashes],
+    );
+    return new Map(rows.map((row) => [row.hash, row.body]));
   }
 
-  async getMany<T = unknown>(hashes: readonly string[]): Promise<T[]> {
-    hashes.forEach(checkHash);
-    const missing = [...new Set(hashes.filter((h) => !this.bodies.has(h)))];
-    const fetched = new Map<string, T>();
-    if (missing.length > 0) {
-      const { rows } = await this.pool.query<{ hash: string; body: string }>(
-        'SELECT hash, body FROM durable_agents_bodies WHERE hash = ANY($1::char(64)[])',
-        [missing],
-      );
-      for (const row of rows) {
-        let value: T;
-        try {
-          value = JSON.parse(row.body) as T;
-        } catch {
-          throw new StoreError('corrupt', `body ${row.hash} in ${this.description} is not valid JSON`);
-        }
-        fetched.set(row.hash, this.bodies.set(row.hash, value, row.body.length));
-      }
-    }
-    return hashes.map((hash) => {
-      const value = fetched.get(hash) ?? this.bodies.get<T>(hash);
-      if (value === undefined) throw new StoreError('not_found', `no body stored under ${hash} in ${this.description}`);
-      return value;
-    });
-  }
-
-  async writeEntries(conversationId: string, entries: readonly LogEntry[], order?: WriteOrder): Promise<void> {
-    checkConversationId(conversationId);
-    checkEntries(entries);
-    const { scheduledAt, attempt } = orderOf(order);
-    if (entries.length === 0) return;
+  protected async appendEntries(
+    conversationId: string,
+    entries: readonly LogEntry[],
+    order: WriteOrder,
+  ): Promise<void> {
     try {
       await this.pool.query(WRITE_ENTRIES, [
         conversationId,
         entries.map((e) => e.seq),
         entries.map((e) => e.kind),
         entries.map((e) => e.hash),
-        scheduledAt,
-        attempt,
+        order.scheduledAt,
+        order.attempt,
       ]);
     } catch (err) {
       if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION)
@@ -135,10 +98,7 @@ export class PostgresContentStore implements ContentStore {
     }
   }
 
-  async readEntries(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
-    checkConversationId(conversationId);
-    checkRange(fromSeq, toSeq);
-    if (toSeq <= fromSeq) return [];
+  protected async entriesBetween(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
     const { rows } = await this.pool.query<LogEntry>(
       `SELECT seq, kind, hash FROM durable_agents_entries
        WHERE conversation_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
@@ -154,10 +114,8 @@ export class PostgresContentStore implements ContentStore {
     return rows;
   }
 
-  async recordSummary(conversationId: string, summary: SummaryRecord, order?: WriteOrder): Promise<void> {
-    checkConversationId(conversationId);
-    checkSummary(summary);
-    const { scheduledAt, attempt } = orderOf(order);
+  protected async appendSummary(conversationId: string, summary: SummaryRecord, order: WriteOrder): Promise<void> {
+    const { scheduledAt, attempt } = order;
     await this.pool.query(
       `INSERT INTO durable_agents_summaries AS s (conversation_id, to_seq, from_seq, hash, scheduled_at, attempt)
        VALUES ($1, $2, $3, $4, $5, $6)
@@ -169,8 +127,7 @@ export class PostgresContentStore implements ContentStore {
     );
   }
 
-  async readLog(conversationId: string): Promise<ConversationLog> {
-    checkConversationId(conversationId);
+  protected async logOf(conversationId: string): Promise<ConversationLog> {
     const [entries, summaries] = await Promise.all([
       this.pool.query<LogEntry>(
         'SELECT seq, kind, hash FROM durable_agents_entries WHERE conversation_id = $1 ORDER BY seq',
@@ -196,9 +153,7 @@ export class PostgresContentStore implements ContentStore {
     return rows.map((r) => ({ id: r.id, lastWriteAt: r.last.getTime() }));
   }
 
-  async deleteConversations(ids: readonly string[]): Promise<DeletedCounts> {
-    ids.forEach(checkConversationId);
-    if (ids.length === 0) return { conversations: 0, entries: 0, bodies: 0 };
+  protected async removeConversations(ids: readonly string[]): Promise<DeletedCounts> {
     // A run that records a shared body at the same moment makes the body delete fail on its
     // foreign key; the next try sees that use and keeps the body.
     for (let attempt = 1; ; attempt++) {
