@@ -163,30 +163,31 @@ export function testPostgresUrl(): string {
   return url;
 }
 
+/** Runs one statement on its own connection to `url` and returns the rows. */
+export async function queryDatabase<T extends pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh database on the run's server; `drop` removes it. */
 export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const admin = testPostgresUrl();
   const name = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
+  await queryDatabase(admin, `CREATE DATABASE ${name}`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
-    async drop() {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: async () => void (await queryDatabase(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
   };
 }

@@ -1,7 +1,12 @@
-/** What only the file store does: file names for any conversation id, torn lines, reading only appended lines. */
+/**
+ * What only the file store does: file names for any conversation id, torn lines, reading only
+ * appended lines, and conversations an older file store wrote.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readLogged } from '../../src/activities/agent/conversation-view';
+import { buildTranscript } from '../../src/cli/transcript';
 import { FileContentStore } from '../../src/store';
 
 describe('file content store', () => {
@@ -54,6 +59,28 @@ describe('file content store', () => {
     fs.rmSync(file);
     await store.writeEntries('conv', [{ seq: 0, kind: 'assistant', hash: h }]);
     expect(await store.readLog('conv')).toEqual({ entries: [{ seq: 0, kind: 'assistant', hash: h }], summaries: [] });
+  });
+
+  it("reads a conversation stored before snake_case and write orders as today's values", async () => {
+    const call = { type: 'toolCall', id: 'c1', name: 'add', arguments: { a: 1 } };
+    const answer = { role: 'assistant', content: [call], provider: 'anthropic', model: 'm', stopReason: 'toolUse' };
+    const result = { role: 'toolResult', toolCallId: 'c1', toolName: 'add', content: [], isError: false };
+    const hashes = [await store.put({ role: 'user', content: 'add', timestamp: 1 }), await store.put(answer)];
+    hashes.push(await store.put(result));
+    // The lines of an older file store: no header, no write order, camelCase kinds.
+    const kinds = ['user', 'assistant', 'toolResult'];
+    const lines = hashes.map((hash, seq) => `${JSON.stringify({ seq, kind: kinds[seq], hash })}\n`);
+    fs.mkdirSync(path.join(dir, 'logs'));
+    fs.writeFileSync(path.join(dir, 'logs', 'old.jsonl'), lines.join(''));
+    const logged = await readLogged(store, 'old', 0, 3);
+    expect(logged.map((l) => [l.kind, l.body.role])).toEqual([
+      ['user', 'user'],
+      ['assistant', 'assistant'],
+      ['tool_result', 'tool_result'],
+    ]);
+    const transcript = await buildTranscript(store, 'old');
+    expect(transcript.map((item) => item.type)).toEqual(['user', 'assistant', 'tool_result']);
+    expect(transcript[1]).toMatchObject({ stopReason: 'tool_use', toolCalls: [{ id: 'c1', name: 'add' }] });
   });
 });
 

@@ -3,7 +3,6 @@
  * starting at once, bad URLs and credentials at worker start, and the database going away mid-run.
  */
 import crypto from 'node:crypto';
-import pg from 'pg';
 import { createActivities } from '../../src/activities';
 import { AgentClient } from '../../src/client/index';
 import { PostgresContentStore, SCHEMA_VERSION, storeFromEnv } from '../../src/store';
@@ -11,19 +10,9 @@ import { fakeProviderEnv, reply, startFakeProvider } from '../../src/testing/fak
 import { createToolRegistry } from '../../src/tools';
 import { PRIMARY } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
-import { createTestDatabase, testPostgresUrl } from '../kit/postgres';
+import { createTestDatabase, queryDatabase, testPostgresUrl } from '../kit/postgres';
 import { startTcpProxy } from '../kit/tcp-proxy';
 import { testConnection, workflowBundle, withWorker } from '../kit/temporal';
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('PostgreSQL store', () => {
   it('creates the schema once when several workers start at once, and leaves it alone after', async () => {
@@ -32,10 +21,10 @@ describe('PostgreSQL store', () => {
       const stores = await Promise.all(Array.from({ length: 6 }, () => PostgresContentStore.open(db.url)));
       await Promise.all(stores.map((s) => s.close()));
       await (await PostgresContentStore.open(db.url)).close();
-      const versions = await query<{ version: number }>(db.url, 'SELECT version FROM durable_agents_schema');
+      const versions = await queryDatabase<{ version: number }>(db.url, 'SELECT version FROM durable_agents_schema');
       expect(versions).toEqual([{ version: SCHEMA_VERSION }]);
       // A database migrated by a newer worker is not touched by an older one.
-      await query(db.url, `INSERT INTO durable_agents_schema (version) VALUES (${SCHEMA_VERSION + 1})`);
+      await queryDatabase(db.url, `INSERT INTO durable_agents_schema (version) VALUES (${SCHEMA_VERSION + 1})`);
       await expect(PostgresContentStore.open(db.url)).rejects.toThrow(
         /newer than this worker knows.*upgrade the worker/,
       );
