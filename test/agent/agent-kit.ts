@@ -139,6 +139,7 @@ export async function agentFixture(extraActivities: Record<string, unknown> = {}
       fixture.latch.open();
       await fake.close();
       await registry.mcpPool.close();
+      await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -19,10 +19,10 @@ export function registerWorkerCommand(program: Command): void {
       const settings = connectionSettingsFromEnv();
       if (options.taskQueue) settings.taskQueue = options.taskQueue;
       await checkSearchAttributes(settings);
-      await runWorker(settings, () =>
+      await runWorker(settings, (_worker, { store }) =>
         process.stdout.write(
           `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ` +
-            `${settings.namespace}). Ctrl-C stops it.\n`,
+            `${settings.namespace}), conversations in ${store}. Ctrl-C stops it.\n`,
         ),
       );
       process.stdout.write('Worker stopped.\n');

@@ -39,7 +39,7 @@ export async function startConversation(ctx: RunContext): Promise<void> {
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
   }
-  await appendDrafts(ctx, [{ kind: 'user', text: state.config.task }]);
+  await appendDrafts(ctx, [{ kind: 'user', text: state.config.task, origin: 'task' }]);
 }
 
 /** Ends the run: records the stop reason, the final event and the search attributes. */

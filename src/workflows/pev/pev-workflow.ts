@@ -59,6 +59,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   const { pev } = pctx;
   await startConversation(pctx.agent);
   pev.prompts ??= await pctx.io.preparePevPrompts({
+    conversationId: pctx.agent.state.conversationId,
     ...(pev.options.promptsDir ? { promptsDir: pev.options.promptsDir } : {}),
     roles: [...CORE_ROLE_NAMES],
     structuredOutput: pev.options.structuredOutput,
