@@ -73,6 +73,7 @@ export interface PinToolsInput {
 export interface PinToolsOutput {
   tools: PinnedTool[];
   toolSpecsHash?: string;
+  /** Set only in results recorded before `pinTools` failed on servers it could not reach. */
   unavailableServers?: ToolCatalog['unavailableServers'];
 }
 

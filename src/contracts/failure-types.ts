@@ -45,6 +45,11 @@ export type LlmFailureType = (typeof LLM_FAILURE)[keyof typeof LLM_FAILURE];
 export const AGENT_FAILURE = {
   /** A config the workflow refuses to run (one line per problem). Fails the run. */
   config: 'AgentConfigError',
+  /**
+   * A run that ended in error (status `failed`): the workflow fails with this non-retryable type,
+   * and the failure's first detail is the run's result, error included.
+   */
+  runFailed: 'AgentRunFailed',
   /** A content-store problem (a gap in a log, a missing body). Not retryable. */
   store: 'AgentStoreError',
   /** A content store that cannot be reached (database down, connection broken). Retryable. */

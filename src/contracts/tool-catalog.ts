@@ -44,8 +44,11 @@ export interface ToolCatalogEntry {
 
 export interface ToolCatalog {
   tools: ToolCatalogEntry[];
-  /** MCP servers that were configured but could not be reached when the catalogue was built. */
-  unavailableServers?: { name: string; error: string }[];
+  /**
+   * MCP servers that were configured but could not be reached when the catalogue was built.
+   * `retryable` is false when trying again cannot help (its command was not found, a bad config).
+   */
+  unavailableServers?: { name: string; error: string; retryable?: boolean }[];
 }
 
 /**

@@ -182,12 +182,19 @@ describe('MCP tools from real servers', () => {
     expect(catalog.tools.map((t) => t.server)).toEqual(['ctx', 'ctx', 'ctx']);
     expect(catalog.unavailableServers).toEqual(
       expect.arrayContaining([
-        { name: 'broken', error: expect.stringMatching(/Cannot connect to MCP server "broken"/) },
+        {
+          name: 'broken',
+          error: expect.stringMatching(
+            /^MCP server "broken" cannot start: its command ".*no-such-binary" was not found/,
+          ),
+          retryable: false,
+        },
         {
           name: 'failing',
           error: expect.stringMatching(
             /Cannot connect to MCP server "failing"[\s\S]*Server stderr:\nmissing API key FOO_TOKEN/,
           ),
+          retryable: true,
         },
       ]),
     );

@@ -6,7 +6,7 @@ import {
   type ToolCatalogEntry,
 } from '../../contracts/tool-catalog';
 import { toolFingerprint } from '../fingerprint';
-import type { NamedMcpServer } from './mcp-config';
+import { McpConfigError, type NamedMcpServer } from './mcp-config';
 import type { McpPool, McpTool } from './pool';
 
 /** A catalogue entry of an MCP tool plus what routing a call to its server needs. */
@@ -20,7 +20,8 @@ export interface McpRoute {
 
 export interface McpListing {
   routes: McpRoute[];
-  unavailable: { name: string; error: string }[];
+  /** Servers that did not answer; `retryable` is false when trying again cannot help. */
+  unavailable: { name: string; error: string; retryable: boolean }[];
 }
 
 function sanitize(name: string): string {
@@ -45,7 +46,11 @@ export async function listMcpTools(
       try {
         return { server, tools: await pool.listTools(server) };
       } catch (err) {
-        unavailable.push({ name: server.name, error: (err as Error).message });
+        unavailable.push({
+          name: server.name,
+          error: (err as Error).message,
+          retryable: !(err instanceof McpConfigError),
+        });
         return { server, tools: [] as McpTool[] };
       }
     }),

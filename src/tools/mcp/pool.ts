@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isStdioServer, type NamedMcpServer } from './mcp-config';
+import { McpConfigError, isStdioServer, type NamedMcpServer } from './mcp-config';
 
 const CLIENT_INFO = { name: 'durable-agents', version: '0.1.0' };
 
@@ -101,6 +101,11 @@ export class McpPool {
         await client.connect(transport, { timeout: timeoutMs });
       } catch (err) {
         await client.close().catch(() => undefined);
+        if (isStdioServer(server.config) && isMissingCommand(err))
+          throw new McpConfigError(
+            `MCP server "${server.name}" cannot start: its command "${server.config.command}" was not found ` +
+              `on the worker (${(err as Error).message})`,
+          );
         const stderr = stderrTail();
         throw new McpConnectionError(
           `Cannot connect to MCP server "${server.name}": ` +
@@ -191,6 +196,12 @@ export class McpPool {
     this.connections.clear();
     await Promise.all(all.map(async (c) => (await c.catch(() => undefined))?.client.close().catch(() => undefined)));
   }
+}
+
+/** A stdio server whose command (or working directory) does not exist, or may not be run: trying again cannot help. */
+function isMissingCommand(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'EACCES';
 }
 
 /**

@@ -11,6 +11,7 @@ export {
 } from './turn';
 export {
   startConversation,
+  RunEnded,
   finish,
   fail,
   endIfStoppedOrLimited,

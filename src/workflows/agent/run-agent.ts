@@ -20,7 +20,7 @@ import { carryState, initialState, restoreState, resultOf } from '../../policy/a
 import type { AgentResult } from '../../contracts/agent-run';
 import { registerHandlers } from './handlers';
 import { createAgentIO } from './agent-io';
-import type { LoopOutcome } from './run-steps';
+import { RunEnded, type LoopOutcome } from './run-steps';
 import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
 import { openRunStream } from './watch-stream';
 
@@ -62,6 +62,32 @@ async function drainHandlers(kind: { cancelledBeforePatch?: string }): Promise<v
   return CancellationScope.nonCancellable(drain);
 }
 
+/**
+ * Runs recorded before this patch completed with a `failed` result; from it on, they fail (see
+ * {@link failedRun}).
+ */
+export const FAILED_RUN_FAILS_PATCH = 'failed-run-fails-workflow';
+
+/**
+ * The failure a run that ended in error closes with: typed, non-retryable, its message the run's
+ * error, and its first detail the kind's result (`result`, built on `base`), so every status filter
+ * counts it as failed and a client still reads the whole result.
+ */
+function failedRun(base: AgentResult, result: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: base.error?.message ?? 'the run failed',
+    type: AGENT_FAILURE.runFailed,
+    nonRetryable: true,
+    details: [result],
+  });
+}
+
+/** A step that ended the run itself (see {@link RunEnded}) has already recorded how. */
+const endedEarly = (err: unknown): LoopOutcome => {
+  if (err instanceof RunEnded) return 'finished';
+  throw err;
+};
+
 /** Runs an agent of `kind`: the workflow function of every kind is `runAgent(input, itsKind)`. */
 export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kind: AgentKind<I, C, R>): Promise<R> {
   const problems = [...configProblems(input.config), ...(kind.problems?.(input) ?? [])];
@@ -83,7 +109,7 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   CancellationScope.current().cancelRequested.catch(() => {
     state.stopRequested ??= { reason: 'cancelled' };
   });
-  const outcome = await CancellationScope.nonCancellable(() => kind.run(c));
+  const outcome = await CancellationScope.nonCancellable(() => kind.run(c).catch(endedEarly));
 
   if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
   // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
@@ -98,5 +124,8 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
     } as I;
     return continueAsNew<(next: I) => Promise<R>>(next);
   }
-  return kind.result(c, resultOf(info.workflowId, state));
+  const base = resultOf(info.workflowId, state);
+  const result = kind.result(c, base);
+  if (base.status === 'failed' && patched(FAILED_RUN_FAILS_PATCH)) throw failedRun(base, result);
+  return result;
 }

@@ -2,7 +2,7 @@
  * Steps at the run level that every agent kind shares (docs/design.md, The turn loop): starting
  * the conversation, ending on a stop or a limit, handing over to a fresh run, and ending.
  */
-import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
 import { finalStatus } from '../../policy/agent-state';
 import type { AgentState } from '../../contracts/agent-run';
@@ -29,13 +29,45 @@ export function shouldContinueAsNew(ctx: RunContext): boolean {
   );
 }
 
-/** First steps of a new conversation: pin the tools and write the task. */
+/**
+ * Thrown by a step that ended the run itself (its stop reason and error are in state); the run
+ * scaffold takes it as the kind's `finished`, so a kind never checks for it.
+ */
+export class RunEnded extends Error {
+  override name = 'RunEnded';
+}
+
+/**
+ * Runs recorded before this patch failed with the activity's failure when the tools could not be
+ * pinned; from it on, the run ends in error with its result (an MCP server that cannot start).
+ */
+export const PIN_FAILURE_ENDS_RUN_PATCH = 'tool-pinning-failure-ends-run';
+
+/** The failure's own message and type, from a failed activity's cause. */
+function failureOf(err: unknown): { message: string; type?: string } {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return cause instanceof ApplicationFailure && cause.type ? { message, type: cause.type } : { message };
+}
+
+/**
+ * First steps of a new conversation: pin the tools and write the task. Tools that cannot be pinned
+ * (an MCP server that cannot start, after the activity's retries) end the run in error, naming them.
+ */
 export async function startConversation(ctx: RunContext): Promise<void> {
   const { state } = ctx;
   if (state.nextSeq > 0) return;
-  const pinned = await ctx.io.pinTools({ conversationId: state.conversationId, selection: state.config.tools });
+  let pinned;
+  try {
+    pinned = await ctx.io.pinTools({ conversationId: state.conversationId, selection: state.config.tools });
+  } catch (err) {
+    if (isCancellation(err) || !patched(PIN_FAILURE_ENDS_RUN_PATCH)) throw err;
+    await fail(ctx, { ...failureOf(err), retryable: false });
+    throw new RunEnded('the run ended while its tools were pinned');
+  }
   state.tools = pinned.tools;
   state.toolSpecsHash = pinned.toolSpecsHash;
+  // Only results recorded before pinning failed on unavailable servers carry this.
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
   }
