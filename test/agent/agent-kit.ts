@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client';
@@ -263,4 +264,25 @@ export async function cancelRun<R = AgentResult>(
     await saveHistoryIfRecording(handle, run.history);
     return { result, state: await agents.state(id), status: (await handle.describe()).status.name };
   });
+}
+
+/**
+ * What the run's timeline shows for its activities and waits, in history order: an activity as
+ * `<activity type> • <summary>` (as the Web UI labels it), a timer by its summary alone.
+ */
+export async function timelineSummaries(handle: WorkflowHandle): Promise<string[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? []).flatMap((event) => {
+    const summary = event.userMetadata?.summary;
+    if (!summary || !(event.activityTaskScheduledEventAttributes || event.timerStartedEventAttributes)) return [];
+    const text = defaultPayloadConverter.fromPayload<string>(summary);
+    const activity = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    return [activity ? `${activity} • ${text}` : text];
+  });
+}
+
+/** The run's current details, as the Web UI reads them (the built-in metadata query: a worker must be polling). */
+export async function currentDetailsOf(handle: WorkflowHandle): Promise<string> {
+  const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  return metadata.currentDetails ?? '';
 }

@@ -23,18 +23,23 @@ import type {
 } from '../../contracts/agent-activities';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
+import { toolCallSummary } from '../../policy/run-summaries';
 
 export interface ModelRetry {
   maximumAttempts: number;
   nonRetryableErrorTypes: string[];
 }
 
+/**
+ * The activities of a run. `summary` is the one line the timeline shows for that call (a tool
+ * call's is its tool and telling argument).
+ */
 export interface AgentIO {
-  callModel(input: ModelCallInput, retry: ModelRetry): Promise<ModelCallOutput>;
+  callModel(input: ModelCallInput, retry: ModelRetry, summary: string): Promise<ModelCallOutput>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
   runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
-  summarise(input: SummariseInput, retry: ModelRetry): Promise<SummariseOutput>;
+  summarise(input: SummariseInput, retry: ModelRetry, summary: string): Promise<SummariseOutput>;
   onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
   onMessage(activity: string, input: HookMessageInput): Promise<void>;
   onError(activity: string, input: HookErrorInput): Promise<void>;
@@ -73,13 +78,13 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       summary: `hook: ${activity}`,
     })[activity];
   return {
-    callModel(input, retry) {
+    callModel(input, retry, summary) {
       const { callModel } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         ...(input.stream ? { heartbeatTimeout: STREAM_HEARTBEAT_TIMEOUT } : {}),
         retry: { ...MODEL_RETRY_BASE, ...retry },
-        summary: `model: ${input.model}`,
+        summary,
       });
       return callModel(input);
     },
@@ -93,16 +98,16 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
         startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
         heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
         retry: toolRetry(tool),
-        summary: `tool: ${tool.name}`,
+        summary: toolCallSummary(tool.name, input.args),
       });
       return runTool(input);
     },
-    summarise(input, retry) {
+    summarise(input, retry, summary) {
       const { summariseConversation } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
-        summary: `summarise with ${input.model}`,
+        summary,
       });
       return summariseConversation(input);
     },

@@ -31,5 +31,13 @@ export {
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
 export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 export { createAgentIO, type AgentIO } from './agent-io';
-export { emit, newRunContext, publishSearchAttributes, workflowNow, type RunContext } from './run-context';
+export {
+  emit,
+  newRunContext,
+  publishSearchAttributes,
+  showNow,
+  workflowNow,
+  type RunContext,
+  type RunNow,
+} from './run-context';
 export { registerHandlers } from './handlers';

@@ -16,8 +16,9 @@ import { LLM_FAILURE } from '../../contracts/failure-types';
 import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
 import { addCost, addUsage, totalTokens } from '../../contracts/message-model';
 import { lookupModel } from '../../policy/model-registry';
+import { modelCallSummary, summariseSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
-import { emit, type RunContext } from './run-context';
+import { emit, showNow, type RunContext } from './run-context';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -112,10 +113,13 @@ export async function compactIfNeeded(ctx: RunContext, seat: ModelSeat, force = 
   if (!plan) return false;
   const toSeq = state.messages[plan.splitIndex].seq;
   const model = state.config.context.summaryModel ?? seat.position.current;
+  const summary = summariseSummary(plan.splitIndex, model);
+  showNow(ctx, { doing: summary });
   try {
     const out = await ctx.io.summarise(
       { conversationId: state.conversationId, view: state.view, toSeq, model },
       retryFor(seat),
+      summary,
     );
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
@@ -159,6 +163,7 @@ export async function callModelWithFailover(
   let compactedForLength = false;
   for (;;) {
     const model = seat.position.current;
+    showNow(ctx, { model, doing: `calling ${model}` });
     try {
       const output = await ctx.io.callModel(
         {
@@ -176,6 +181,7 @@ export async function callModelWithFailover(
           ...overrides,
         },
         retryFor(seat),
+        modelCallSummary(ctx.now.step, model),
       );
       return { ok: true, output };
     } catch (err) {

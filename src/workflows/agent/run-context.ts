@@ -1,6 +1,7 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
 import type { DistributiveOmit } from '../../common/type-helpers';
-import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { currentDetails, type DetailsCall } from '../../policy/current-details';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
 import { pushEvent } from '../../policy/event-log';
 import { type AgentEvent } from '../../contracts/agent-events';
@@ -8,6 +9,21 @@ import { emptyStats, recordStats } from '../../policy/run-stats';
 import type { AgentState } from '../../contracts/agent-run';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
+
+/** What the run is doing now, beyond its state: what its current details show. */
+export interface RunNow {
+  /** The phase last published to the search attributes. */
+  phase: string;
+  /** The current step's name (`turn 3`, `planner round 2`), also in its model call's summary. */
+  step: string;
+  /** The model of the current step, when it is not the run's. */
+  model?: string;
+  doing?: string;
+  /** Tool calls running now. */
+  running: DetailsCall[];
+  /** A kind's own wait, as Markdown. */
+  waiting?: string;
+}
 
 export interface RunContext {
   state: AgentState;
@@ -18,6 +34,7 @@ export interface RunContext {
   published: { key?: string };
   /** Watchers' stream; every event goes there too. */
   stream?: RunStream;
+  now: RunNow;
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
@@ -39,15 +56,51 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
   const info = workflowInfo();
   // The chain's start: continue-as-new keeps it, so the totals cover the whole conversation.
   state.stats ??= emptyStats(info.startTime.getTime());
-  return { state, io, workflowId: info.workflowId, runId: info.runId, published: {}, ...(stream ? { stream } : {}) };
+  return {
+    state,
+    io,
+    workflowId: info.workflowId,
+    runId: info.runId,
+    published: {},
+    ...(stream ? { stream } : {}),
+    now: { phase: 'start', step: 'starting', running: [] },
+  };
 }
 
 /**
- * Upserts the DurableAgent* search attributes when one of them changed. `model` is the run's model,
- * except at a turn's start, where it is the model that turn calls.
+ * Applies `change` to what the run is doing now and sets the run's current details from it and the
+ * state (pending approvals and client calls, how it ended). Details are metadata: no command.
+ */
+export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
+  Object.assign(ctx.now, change);
+  const { state, now } = ctx;
+  const ended = state.stopReason;
+  setCurrentDetails(
+    currentDetails({
+      id: ctx.workflowId,
+      kind: state.config.kind,
+      step: now.step,
+      phase: now.phase,
+      turn: state.turn,
+      model: now.model ?? state.resolver.current,
+      ...(now.doing ? { doing: now.doing } : {}),
+      running: now.running,
+      approvals: state.approvals.filter((a) => a.state === 'pending'),
+      clientTools: state.clientTools.filter((c) => c.result === undefined),
+      ...(now.waiting ? { waiting: now.waiting } : {}),
+      ...(ended ? { ended: { stopReason: ended, status: state.status, error: state.error?.message } } : {}),
+    }),
+  );
+}
+
+/**
+ * Shows `phase` in the current details, and upserts the DurableAgent* search attributes when one of
+ * them changed. `model` is the run's model, except at a turn's start, where it is the model that
+ * turn calls.
  */
 export function publishSearchAttributes(ctx: RunContext, phase: string, model = ctx.state.resolver.current): void {
   const { state } = ctx;
+  showNow(ctx, { phase });
   if (state.config.searchAttributes === false) return;
   const values = {
     kind: state.config.kind,

@@ -8,7 +8,8 @@ import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
 import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
-import { emit, publishSearchAttributes, type RunContext } from './run-context';
+import { decisionWaitSummary } from '../../policy/run-summaries';
+import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -64,12 +65,19 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   if (!unsettled(ctx)) return;
   const timeoutMs = state.config.limits.approvalTimeoutMs;
   state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
+  const summary = decisionWaitSummary(
+    state.approvals.filter((a) => a.state === 'pending').map((a) => a.tool),
+    state.clientTools.filter((c) => c.result === undefined).map((c) => c.tool),
+  );
+  showNow(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
   const settled = await condition(
     () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
     timeoutMs,
+    { summary },
   );
   state.status = 'running';
+  showNow(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, 'tools');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {

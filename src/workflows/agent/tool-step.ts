@@ -10,7 +10,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { injectSteering } from './user-messages';
 import { awaitDecisions, groups, plan, runnable, settle, type PlannedCall } from './tool-plan';
-import { emit, type RunContext } from './run-context';
+import { emit, showNow, type RunContext } from './run-context';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -42,6 +42,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
     : undefined;
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;
+  showNow(ctx, { running: [...ctx.now.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   try {
     const out = await ctx.io.runTool(
       {
@@ -79,6 +80,8 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
         isError: true,
       },
     };
+  } finally {
+    showNow(ctx, { running: ctx.now.running.filter((c) => c.toolCallId !== p.call.id) });
   }
 }
 

@@ -18,7 +18,8 @@ import {
   type ModelCallOverrides,
   type ModelSeat,
 } from './model-step';
-import { emit, publishSearchAttributes, type RunContext } from './run-context';
+import { turnStep } from '../../policy/run-summaries';
+import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
 import { runToolCalls } from './tool-step';
 
@@ -31,6 +32,8 @@ export interface TurnHooks {
   handOver?: () => boolean;
   /** Where this turn's model comes from (default: the run's seat). */
   seat?: ModelSeat;
+  /** What the timeline and the current details call this turn (default `turn N`). */
+  step?: () => string;
   /** What this turn's call sets (a role's prompt by hash, structured output, tool choice, recitation). */
   call?: () => ModelCallOverrides;
   /** The phase published at `point`, or none. Default: `model` and `tools`, as the points are named. */
@@ -157,6 +160,7 @@ async function toolPhase(ctx: RunContext, out: ModelCallOutput, hooks: TurnHooks
   }
   const toRun = hooks.beforeTools ? await hooks.beforeTools(out.toolCalls) : out.toolCalls;
   if (toRun.length === 0) return { kind: 'tools' };
+  showNow(ctx, { doing: 'running tools' });
   publish('tools');
   const outcome = await runToolCalls(ctx, toRun);
   publish('tools_done');
@@ -177,6 +181,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   state.turnsThisRun += 1;
   const seat = hooks.seat ?? runSeat(ctx);
   resolveModel(ctx, seat);
+  showNow(ctx, { step: hooks.step?.() ?? turnStep(state.turn), model: seat.position.current });
   emit(ctx, { type: 'turn_start', model: seat.position.current });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
   if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);

@@ -7,7 +7,9 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/pev-run';
-import { endIfStoppedOrLimited, finish, publishSearchAttributes, type LoopOutcome } from '../agent';
+import { planDecisionDetails } from '../../policy/current-details';
+import { PLAN_WAIT_SUMMARY } from '../../policy/run-summaries';
+import { endIfStoppedOrLimited, finish, publishSearchAttributes, showNow, type LoopOutcome } from '../agent';
 import { setPhase } from './phases';
 import { trace, type PevContext } from './role-turn';
 
@@ -55,9 +57,18 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   const { pev } = pctx;
   const timeoutMs = state.config.limits.approvalTimeoutMs;
   state.status = 'awaiting_approval';
+  showNow(pctx.agent, {
+    doing: PLAN_WAIT_SUMMARY,
+    waiting: planDecisionDetails(pctx.agent.workflowId, pev.progress.todos),
+  });
   publishSearchAttributes(pctx.agent, 'confirming');
-  const decided = await condition(() => pev.planDecision !== undefined || state.stopRequested !== undefined, timeoutMs);
+  const decided = await condition(
+    () => pev.planDecision !== undefined || state.stopRequested !== undefined,
+    timeoutMs,
+    { summary: PLAN_WAIT_SUMMARY },
+  );
   state.status = 'running';
+  showNow(pctx.agent, { doing: undefined, waiting: undefined });
   const ended = await endIfStoppedOrLimited(pctx.agent);
   if (ended) return ended;
   const decision = pev.planDecision;

@@ -11,6 +11,7 @@ import { initialResolverState } from '../../policy/resolver';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { findReusable, recordToolResult, reuseNote } from '../../policy/pev/tool-dedupe';
 import { todoRecitation } from '../../policy/pev/prompt-template';
+import { roleStep } from '../../policy/run-summaries';
 import { type PevActivities } from '../../contracts/pev-activities';
 import { type PevRoleDefinition } from '../../policy/pev/roles';
 import { type PevState } from '../../contracts/pev-run';
@@ -117,6 +118,10 @@ export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<Tur
   const progress = () => pctx.pev.progress;
   return agentTurn(pctx.agent, {
     seat: roleSeat(pctx, role.name),
+    step: () => {
+      const { round, cycle, currentTodoId } = progress();
+      return roleStep(role.name, { round, cycle, ...(role.usesTools ? { todoId: currentTodoId } : {}) });
+    },
     // The role's prompt replaces the run's; both travel by reference, not inline.
     call: () => ({
       systemPrompt: undefined,

@@ -1,0 +1,76 @@
+/**
+ * The one-line summaries a run's activities and waits carry on the Temporal timeline, so that
+ * its model calls, tool calls and waits tell themselves apart: `turn 3 · model openai/gpt-5-mini`,
+ * `tool fs_read README.md`, `waiting for approval of fs_write`.
+ */
+
+/** Characters of a tool call's telling argument kept in its summary. */
+export const SUMMARY_ARG_CHARS = 40;
+
+/** Argument names that say most about a call, most telling first. */
+const TELLING_ARGS = ['path', 'file', 'filename', 'url', 'uri', 'query', 'q', 'command', 'cmd', 'pattern', 'name'];
+
+/** `text` on one line, cut to `max` characters with an ellipsis. */
+export function shorten(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+const isPlain = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * The argument that says most about a call, kept short: a path, URL, query or command when there
+ * is one, else the first string argument, else the plain arguments as `name=value`.
+ */
+export function tellingArgument(args: unknown, max = SUMMARY_ARG_CHARS): string | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const entries = Object.entries(args as Record<string, unknown>);
+  const named = TELLING_ARGS.map((key) => (args as Record<string, unknown>)[key]).find(
+    (value) => typeof value === 'string' && value.trim() !== '',
+  );
+  const text = named ?? entries.find(([, value]) => typeof value === 'string' && value.trim() !== '')?.[1];
+  if (typeof text === 'string') return shorten(text, max);
+  const plain = entries.filter(([, value]) => isPlain(value)).map(([key, value]) => `${key}=${String(value)}`);
+  return plain.length > 0 ? shorten(plain.join(' '), max) : undefined;
+}
+
+/** A tool call: `tool fs_read README.md`. */
+export function toolCallSummary(name: string, args: unknown): string {
+  const arg = tellingArgument(args);
+  return arg ? `tool ${name} ${arg}` : `tool ${name}`;
+}
+
+/** A model call of one step of a run: `turn 3 · model openai/gpt-5-mini`. */
+export const modelCallSummary = (step: string, model: string): string => `${step} · model ${model}`;
+
+/** A compaction: `summarise 40 messages · model openai/gpt-5-mini`. */
+export const summariseSummary = (messages: number, model: string): string =>
+  `summarise ${messages} message${messages === 1 ? '' : 's'} · model ${model}`;
+
+/** The step name of a plain agent turn. */
+export const turnStep = (turn: number): string => `turn ${turn}`;
+
+/**
+ * The step name of a pev role's turn: `planner round 2`, `executor todo 2 round 1`,
+ * `verifier round 1`; from the second cycle on, the cycle too.
+ */
+export function roleStep(role: string, at: { round: number; cycle: number; todoId?: string }): string {
+  const todo = at.todoId !== undefined ? ` todo ${at.todoId}` : '';
+  const cycle = at.cycle > 1 ? `, cycle ${at.cycle}` : '';
+  return `${role}${todo} round ${at.round}${cycle}`;
+}
+
+const names = (tools: readonly string[]): string => [...new Set(tools)].join(', ');
+
+/** The wait for approvals and client results: `waiting for approval of fs_write`. */
+export function decisionWaitSummary(approvals: readonly string[], clientTools: readonly string[]): string {
+  const parts = [
+    ...(approvals.length > 0 ? [`approval of ${names(approvals)}`] : []),
+    ...(clientTools.length > 0 ? [`the client's result of ${names(clientTools)}`] : []),
+  ];
+  return `waiting for ${parts.join(' and ') || 'decisions'}`;
+}
+
+/** The wait for a decision on a pev plan. */
+export const PLAN_WAIT_SUMMARY = 'waiting for plan decision';
