@@ -2,23 +2,106 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runUiUrl } from '../../src/server/launcher';
 import { reply } from '../../src/testing/fake-provider';
-import { PRIMARY, agentFixture, type AgentFixture } from '../agent/agent-kit';
+import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
 import { describeBrowser, launchBrowser, webUiUrl, type TestBrowser } from '../kit/browser';
 import { testConnection, withWorker } from '../kit/temporal';
 
+/** A row of the Web UI's workflow list. */
+const LIST_ROW = '[data-testid="workflows-summary-configurable-table-row"]';
+/** A row of a run's event history. */
+const EVENT_ROW = '[data-testid="event-summary-row"]';
+
 describeBrowser('Temporal Web UI of the tests’ dev server', () => {
-  let fx: AgentFixture;
+  const fx = useAgentFixture();
   let browser: TestBrowser;
+  let namespace: string;
   beforeAll(async () => {
     browser = await launchBrowser();
-    fx = await agentFixture();
+    ({ namespace } = await testConnection());
   });
   afterAll(async () => {
     await browser?.close();
-    await fx?.close();
   });
 
-  it('shows a finished agent run’s history: its id, its type, and the model and tool activities with their summaries', async () => {
+  /** The workflow list filtered by a visibility query. */
+  const listUrl = (query: string): string =>
+    `${webUiUrl().replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent(query)}`;
+  /** A tab of one run's page. */
+  const runUrl = (id: string, runId: string, tab: 'timeline' | 'history' | 'user-metadata'): string =>
+    runUiUrl(webUiUrl(), namespace, id, runId).replace(/\/history$/, `/${tab}`);
+
+  it('lists a run that ended in error under the Failed status', async () => {
+    fx.fake.script(reply.error(401));
+    const id = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const started = await agents.start({ task: 'Try with a revoked key.', model: PRIMARY });
+      expect(await agents.result(started)).toMatchObject({ status: 'failed' });
+      return started;
+    });
+    const page = await browser.open(listUrl(`ExecutionStatus="Failed" AND WorkflowId="${id}"`));
+    try {
+      const row = await page.element(LIST_ROW, { hasText: [id] });
+      expect(await row.locator('[data-testid="execution-status"]').innerText()).toMatch(/^failed$/i);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows a run’s task in the list (the DurableAgentTask column) and its summary on its own page', async () => {
+    const task = 'Add 2 and 3 for the list.';
+    fx.fake.script(reply.text('5.'));
+    const run = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: `${task}\nShow your work.`, model: PRIMARY });
+      await agents.result(id);
+      return { id, runId: (await client.workflow.getHandle(id).describe()).runId };
+    });
+    // The list's columns live in the browser's storage; this adds the task's.
+    const columns = JSON.stringify({
+      [namespace]: [{ label: 'Status' }, { label: 'Workflow ID' }, { label: 'Type' }, { label: 'DurableAgentTask' }],
+    });
+    const list = await browser.open(listUrl(`WorkflowId="${run.id}"`), {
+      localStorage: { 'namespace-workflow-table-columns': columns },
+    });
+    try {
+      await list.element(LIST_ROW, { hasText: [run.id, task] });
+    } finally {
+      await list.close();
+    }
+    const metadata = await browser.open(runUrl(run.id, run.runId, 'user-metadata'));
+    try {
+      await metadata.text(`react · ${task}`, { frame: '#user-metadata-summary' });
+    } finally {
+      await metadata.close();
+    }
+  });
+
+  it('shows the current details of a run waiting for approval: the tool, its arguments and the commands', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'write_note', arguments: { text: 'ship it' }, id: 'toolu_ui' }]),
+      reply.text('Noted.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Write a note.', model: PRIMARY, approve: ['write_note'] });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      const { runId } = await client.workflow.getHandle(id).describe();
+      // Current details come from the run's worker (a query), so it keeps polling while the page reads them.
+      const page = await browser.open(runUrl(id, runId, 'user-metadata'));
+      try {
+        const frame = '#user-metadata-current-details';
+        await page.text('Waiting for approval of write_note', { frame });
+        await page.text('"text": "ship it"', { frame });
+        await page.text(`durable-agents approve ${id} toolu_ui`, { frame });
+      } finally {
+        await page.close();
+      }
+      await agents.approve(id, 'toolu_ui');
+      await agents.result(id);
+    });
+  });
+
+  it('tells a run’s activities apart on its timeline and in its event history: turn and model, tool and argument', async () => {
     fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]), reply.text('5.'));
     const run = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
@@ -27,17 +110,24 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
       const { runId, type } = await client.workflow.getHandle(id).describe();
       return { id, runId, type };
     });
-    const { namespace } = await testConnection();
 
-    const page = await browser.open(runUiUrl(webUiUrl(), namespace, run.id, run.runId));
+    const timeline = await browser.open(runUrl(run.id, run.runId, 'timeline'));
     try {
-      await page.element('[data-testid="workflow-id-heading"]', { hasText: [run.id] });
-      await page.text(run.type);
-      const event = '[data-testid="event-summary-row"]';
-      await page.element(event, { hasText: ['callModel', `model: ${PRIMARY}`] });
-      await page.element(event, { hasText: ['runTool', 'tool: add'] });
+      await timeline.element('[data-testid="workflow-id-heading"]', { hasText: [run.id] });
+      await timeline.text(run.type);
+      // The timeline labels an activity `<type> • <summary>`.
+      await timeline.text(`callModel • turn 1 · model ${PRIMARY}`);
+      await timeline.text('runTool • tool add a=2 b=3');
+      await timeline.text(`callModel • turn 2 · model ${PRIMARY}`);
     } finally {
-      await page.close();
+      await timeline.close();
+    }
+    const history = await browser.open(runUrl(run.id, run.runId, 'history'));
+    try {
+      await history.element(EVENT_ROW, { hasText: ['callModel', `turn 2 · model ${PRIMARY}`] });
+      await history.element(EVENT_ROW, { hasText: ['runTool', 'tool add a=2 b=3'] });
+    } finally {
+      await history.close();
     }
   });
 
