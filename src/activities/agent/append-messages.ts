@@ -1,5 +1,7 @@
 /** Writes messages that originate in the workflow (user text, steering, synthetic tool results, notes). */
+import { ApplicationFailure } from '@temporalio/common';
 import type { AppendMessagesInput, MessageDraft } from '../../contracts/agent-activities';
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { MessageMeta } from '../../contracts/agent-run';
@@ -40,11 +42,22 @@ export async function storeBody(
   return { meta, entry: { seq, kind, hash } };
 }
 
+/** A user draft whose text was stored by reference gets that text; every other draft stays as it is. */
+async function withStoredText(store: ContentStore, draft: MessageDraft): Promise<MessageDraft> {
+  if (draft.kind !== 'user' || !draft.textHash) return draft;
+  const hash = draft.textHash;
+  const text = await fromStore(() => store.get<unknown>(hash));
+  if (typeof text !== 'string')
+    throw ApplicationFailure.nonRetryable(`the body stored under ${hash} is not a text`, AGENT_FAILURE.store);
+  return { kind: 'user', text };
+}
+
 export function appendMessagesActivity(store: ContentStore) {
   return async function appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]> {
     const now = Date.now();
+    const drafts = await Promise.all(input.drafts.map((d) => withStoredText(store, d)));
     const stored = await Promise.all(
-      input.drafts.map((d, i) => storeBody(store, input.startSeq + i, d.kind, bodyOf(d, now))),
+      drafts.map((d, i) => storeBody(store, input.startSeq + i, d.kind, bodyOf(d, now))),
     );
     await fromStore(() =>
       store.writeEntries(
