@@ -2,7 +2,7 @@
  * Reaching one run: its handle, calls whose SDK errors become one readable line, whether a worker
  * polls its task queue, payload checks against the server's limit, and its state.
  */
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
 import type { AgentStateView } from '../contracts/agent-run';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
@@ -24,6 +24,11 @@ export interface RunWorkers {
   /** Temporal status of the run (`RUNNING`, `COMPLETED`, …). */
   status: string;
 }
+
+/** How long a closed run's state query may take before the result answers instead. */
+const CLOSED_RUN_QUERY_MS = 5_000;
+/** How long a running run's state query may take before it counts as unanswered. */
+const RUNNING_RUN_QUERY_MS = 10_000;
 
 export class RunAccess {
   protected readonly payloadLimit: PayloadLimit;
@@ -81,14 +86,56 @@ export class RunAccess {
     return w;
   }
 
+  /** The state query, given up after `ms` (a worker that polled lately may be gone). */
+  private async queryState(id: string, ms: number): Promise<AgentStateView> {
+    try {
+      return await this.client.connection.withDeadline(Date.now() + ms, () => this.handle(id).query(stateQuery));
+    } catch (err) {
+      if (isDeadlineExceeded(err)) throw new QueryTimeout();
+      throw explain(err, id);
+    }
+  }
+
   /**
-   * The run's state, answered by a worker. A closed run with no worker polling is answered from its result and start
-   * input (a {@link ClosedRunView}: no events or messages); a running one is a {@link NoWorkerError}.
+   * The run's state, answered by a worker. A closed run that no worker answers for is answered from its result and
+   * start input (a {@link ClosedRunView}: no events or messages); for a running one that is a {@link NoWorkerError}.
    */
   async state(id: string): Promise<AgentStateView | ClosedRunView> {
     const w = await this.workers(id);
-    if (!w.polling && w.status !== 'RUNNING') return closedRunView(this.client, this.handle(id), id);
+    if (w.status !== 'RUNNING') {
+      if (w.polling) {
+        try {
+          return await this.queryState(id, CLOSED_RUN_QUERY_MS);
+        } catch (err) {
+          if (!(err instanceof QueryTimeout)) throw err;
+        }
+      }
+      return closedRunView(this.client, this.handle(id), id);
+    }
     if (!w.polling) await this.requireWorker(id, 'the state query');
-    return this.call(id, (h) => h.query(stateQuery));
+    try {
+      return await this.queryState(id, RUNNING_RUN_QUERY_MS);
+    } catch (err) {
+      if (!(err instanceof QueryTimeout)) throw err;
+      throw new NoWorkerError(
+        `no worker answered the state query of run "${id}" within ${RUNNING_RUN_QUERY_MS / 1000} s (task queue ` +
+          `"${w.taskQueue}"): check that a worker runs there; ${startWorkerHint(w.taskQueue)}`,
+        w.taskQueue,
+      );
+    }
   }
+}
+
+/** A state query nobody answered in time. */
+class QueryTimeout extends Error {}
+
+/** gRPC's DEADLINE_EXCEEDED. */
+const GRPC_DEADLINE_EXCEEDED = 4;
+/** Whether `err`, or an error it was caused by, is a call that ran out of time. */
+function isDeadlineExceeded(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (isGrpcServiceError(e) && e.code === GRPC_DEADLINE_EXCEEDED) return true;
+    if (/deadline exceeded|timeout expired/i.test(e.message)) return true;
+  }
+  return false;
 }

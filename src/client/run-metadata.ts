@@ -45,20 +45,20 @@ export function runDetails(config: AgentConfig, task: string, pev?: PevOptions):
     ...(tools.mcpConfig ? [`MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
   ];
   const lines = [
-    `**Agent** ${config.kind}${pev?.mode ? ` (${pev.mode} mode)` : ''}`,
-    `**Model** ${resolver.primary}`,
-    `**Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.join(', ') : 'none'}`,
+    `- **Agent** ${config.kind}${pev?.mode ? ` (${pev.mode} mode)` : ''}`,
+    `- **Model** ${resolver.primary}`,
+    `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.join(', ') : 'none'}`,
     ...(pev?.models && Object.keys(pev.models).length
       ? [
-          `**Role models** ${Object.entries(pev.models)
+          `- **Role models** ${Object.entries(pev.models)
             .map(([role, spec]) => `${role}=${spec}`)
             .join(', ')}`,
         ]
       : []),
-    `**Limits** ${limitParts.join(' · ')}`,
-    `**Tools** ${toolParts.join(' · ')}`,
-    `**Workspace** ${tools.workspaceRoot ?? 'none (file tools refuse every path)'}`,
-    ...(config.taskHash ? [`**Task** stored by reference (${config.taskHash})`] : []),
+    `- **Limits** ${limitParts.join(' · ')}`,
+    `- **Tools** ${toolParts.join(' · ')}`,
+    `- **Workspace** ${tools.workspaceRoot ?? 'none (file tools refuse every path)'}`,
+    ...(config.taskHash ? [`- **Task** stored by reference (${config.taskHash})`] : []),
     '',
     '**Task**',
     '',

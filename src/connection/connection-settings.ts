@@ -76,7 +76,7 @@ export function unreachableMessage(
   const source = settings.addressSource ?? 'TEMPORAL_ADDRESS';
   return settings.addressFromEnv
     ? `Cannot reach the Temporal server at ${source}=${settings.address}${why}: start it, fix the ` +
-        `address, or unset ${source} to use a local dev server.`
+        `address, or ${source.startsWith('--') ? 'leave out' : 'unset'} ${source} to use a local dev server.`
     : `No Temporal server at ${settings.address}${why}: start one with \`durable-agents dev-server\`, or ` +
         `point TEMPORAL_ADDRESS at yours.`;
 }
