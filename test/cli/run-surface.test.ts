@@ -81,9 +81,7 @@ describe('runs that say what they are', () => {
       `a run with id "${id}" already exists: choose another id`,
     );
     await new AgentClient(client, queue).terminate(id, 'test over');
-    await expect(cli.run('run', '--id', id, '--model', PRIMARY, '--detach', 'again')).rejects.toThrow(
-      'already exists',
-    );
+    await expect(cli.run('run', '--id', id, '--model', PRIMARY, '--detach', 'again')).rejects.toThrow('already exists');
   });
 
   it('list filters by status, approval, model and kind', async () => {
@@ -97,9 +95,13 @@ describe('runs that say what they are', () => {
         (JSON.parse(await cli.run('list', '--json', '--limit', '500', ...filters)) as { id: string }[]).map(
           (r) => r.id,
         );
-      expect(await eventually(() => ids('--awaiting-approval'), (l) => l.includes(waiting), 'awaiting')).toContain(
-        waiting,
-      );
+      expect(
+        await eventually(
+          () => ids('--awaiting-approval'),
+          (l) => l.includes(waiting),
+          'awaiting',
+        ),
+      ).toContain(waiting);
       expect(await ids('--status', 'awaiting_approval', '--model', FALLBACK, '--kind', 'react')).toContain(waiting);
       expect(await ids('--model', PRIMARY)).not.toContain(waiting);
       expect(await ids('--kind', 'pev')).not.toContain(waiting);
@@ -226,7 +228,9 @@ describe('runs that say what they are', () => {
     );
     await expect(queued.run('approve', closedId, 'c1')).rejects.toThrow('nobody can take an approval');
     expect(await queued.run('stop', closedId)).toBe(`stop sent to ${closedId}`);
-    expect(queued.notes()).toContain(`no worker is polling task queue "${queue}" yet: run ${closedId} acts on the stop`);
+    expect(queued.notes()).toContain(
+      `no worker is polling task queue "${queue}" yet: run ${closedId} acts on the stop`,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     await new AgentClient(client, queue).terminate(closedId);
   });
