@@ -41,7 +41,7 @@ export class RunDecisions extends RunAccess {
       decision: 'approve' as const,
       ...(options.args ? { editedArgs: options.args } : {}),
     };
-    await this.payloadLimit.check(decision, 'the edited arguments', ARGS_WAY);
+    await this.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
     await this.requireWorker(id, 'an approval');
     const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
     return this.call(id, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
