@@ -56,7 +56,11 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
     case 'model_failure':
       return `${at} ${e.model} failed (${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`;
     case 'phase':
-      return `${at} ${e.phase}${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`;
+      // The last phase is not the run's end, which has its own `done` line.
+      return (
+        `${at} ${e.phase === 'done' ? 'phases finished' : e.phase}` +
+        `${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`
+      );
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
     case 'done':

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
-import { REPO_ROOT, TEST_ENV } from '../kit/env';
+import { REPO_ROOT } from '../kit/env';
 import { testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from '../agent/agent-kit';
 
@@ -120,8 +120,7 @@ describe('the CLI as a process', () => {
       env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
     });
     expect(flagged.code).toBe(EXIT.ok);
-    const env = { ...process.env, TEMPORAL_ADDRESS: '' };
-    delete env[TEST_ENV.address];
+    const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: '' };
     const unset = await runCli(['list'], { env, replaceEnv: true });
     expect(unset.stderr.split('\n')[0]).toBe(
       'durable-agents: using the Temporal server at localhost:7233 (the default: set TEMPORAL_ADDRESS or pass ' +
