@@ -30,8 +30,6 @@ export function interruptHint(prefix: string, id: string): string {
 }
 
 export interface WaitOptions {
-  /** The run's task queue, when the caller knows it (saves a describe). */
-  taskQueue?: string;
   /** Draw the progress line (off while another view, e.g. `--watch`, prints). Default true. */
   progress?: boolean;
 }
@@ -60,9 +58,9 @@ export async function whileWaiting<T>(
   let stopped = false;
 
   const checkWorker = async () => {
-    const taskQueue = options.taskQueue ?? (await agents.workers(id)).taskQueue;
-    const polling = await agents.hasWorker(taskQueue);
-    if (stopped) return;
+    const { taskQueue, polling, status: runStatus } = await agents.workers(id);
+    // An ended run waits for nobody.
+    if (stopped || runStatus !== 'RUNNING') return;
     if (!polling && workerMissing === undefined) {
       workerMissing = taskQueue;
       clearLine();

@@ -129,10 +129,8 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
           deps.out(o.json ? JSON.stringify({ id }) : id);
           return;
         }
-        const wait = { taskQueue: agents.taskQueue };
         if (o.watch) {
           const done = await whileWaiting(deps, agents, id, () => watchAndPrint(deps, agents, id, {}), {
-            ...wait,
             progress: false,
           });
           const result = await agents.result(id);
@@ -141,7 +139,7 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
           deps.setExitCode?.(exitCodeOfResult(result));
           return;
         }
-        const result = await whileWaiting(deps, agents, id, () => agents.result(id), wait);
+        const result = await whileWaiting(deps, agents, id, () => agents.result(id));
         deps.out(o.json ? JSON.stringify(result) : formatResult(result));
         deps.setExitCode?.(exitCodeOfResult(result));
       });
