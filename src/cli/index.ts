@@ -6,6 +6,7 @@ import { processDeps } from './commands/agent-deps';
 import { registerCodecServerCommand } from './commands/codec-server-command';
 import { registerDemoCommand } from './commands/demo-command';
 import { registerDevServerCommand } from './commands/dev-server-command';
+import { registerStoreCommands } from './commands/store-commands';
 import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
     program,
     processDeps(() => globals),
   );
+  registerStoreCommands(program);
   return program;
 }
 

@@ -3,7 +3,7 @@
  * the content store and passed by reference (`--task-file FILE`, `-` for stdin).
  */
 import fs from 'node:fs';
-import { openContentStore } from '../codec/store';
+import { openStore } from '../store';
 import { UsageError } from './exit-codes';
 
 export interface TaskInput {
@@ -29,7 +29,12 @@ function readTaskFile(file: string): string {
 
 /** The content store the worker reads bodies from; `run --task-file` writes the task there. */
 export async function storeTask(task: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return openContentStore(env).put(task);
+  const store = await openStore(env);
+  try {
+    return await store.put(task);
+  } finally {
+    await store.close();
+  }
 }
 
 /**

@@ -50,10 +50,13 @@ export interface ModelCallOutput {
   errorMessage?: string;
 }
 
+/** Where a user message came from: the run's task, steering, a follow-up; absent for the workflow's own prompts. */
+export type UserOrigin = 'task' | 'steering' | 'follow_up';
+
 /** A message that originates in the workflow, written to the log by `appendMessages`. */
 export type MessageDraft =
   /** With `textHash`, the body's text is the string stored under that content hash instead of `text`. */
-  | { kind: 'user'; text: string; textHash?: string }
+  | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string }
   | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
   | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string };
 

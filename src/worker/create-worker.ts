@@ -16,6 +16,7 @@ import {
   type ConnectionSettings,
 } from '../connection/connection-settings';
 import { SetupError } from '../connection/setup-error';
+import { openStore } from '../store';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
 export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
@@ -91,10 +92,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
  */
 export async function runWorker(
   settings: ConnectionSettings = connectionSettingsFromEnv(),
-  onReady?: (worker: Worker) => void,
+  onReady?: (worker: Worker, info: { store: string }) => void,
 ): Promise<void> {
-  const connection = await connectWorker(settings);
-  const { activities, close } = createActivities();
+  const store = await openStore();
+  let connection: NativeConnection;
+  try {
+    connection = await connectWorker(settings);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { activities, close } = createActivities({ store });
   try {
     const worker = await createWorker({
       connection,
@@ -102,10 +110,11 @@ export async function runWorker(
       taskQueue: settings.taskQueue,
       activities,
     });
-    onReady?.(worker);
+    onReady?.(worker, { store: store.description });
     await worker.run();
   } finally {
     await close();
+    await store.close();
     await connection.close();
   }
 }

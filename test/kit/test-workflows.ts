@@ -2,3 +2,4 @@
 export * from '../../src/workflows';
 export { helloWorkflow } from './hello-workflow';
 export { failedRunWorkflow } from './failed-run-workflow';
+export { reflectAgentWorkflow } from '../../examples/reflect-agent';

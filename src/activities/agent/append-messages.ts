@@ -6,12 +6,12 @@ import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore, LogEntry } from '../../store';
-import { fromStore } from './conversation-view';
+import { currentWriteOrder, fromStore } from './conversation-view';
 
 function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
   switch (draft.kind) {
     case 'user':
-      return { role: 'user', content: draft.text, timestamp };
+      return { role: 'user', content: draft.text, timestamp, ...(draft.origin ? { origin: draft.origin } : {}) };
     case 'tool_result':
       return {
         role: 'tool_result',
@@ -29,11 +29,12 @@ function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
 /** Stores one body and returns the metadata the workflow keeps. */
 export async function storeBody(
   store: ContentStore,
+  conversationId: string,
   seq: number,
   kind: MessageMeta['kind'],
   body: StoredBody,
 ): Promise<{ meta: MessageMeta; entry: LogEntry }> {
-  const hash = await fromStore(() => store.put(body));
+  const hash = await fromStore(() => store.put(body, conversationId));
   const meta: MessageMeta = { seq, kind, hash, tokens: estimateBodyTokens(body) };
   if (body.role === 'tool_result') {
     meta.toolCallId = body.toolCallId;
@@ -42,27 +43,34 @@ export async function storeBody(
   return { meta, entry: { seq, kind, hash } };
 }
 
-/** A user draft whose text was stored by reference gets that text; every other draft stays as it is. */
-async function withStoredText(store: ContentStore, draft: MessageDraft): Promise<MessageDraft> {
+/**
+ * A user draft whose text was stored by reference gets that text; every other draft stays as it is.
+ * The referenced body is recorded against the conversation, so retention deletes it with the run.
+ */
+async function withStoredText(store: ContentStore, conversationId: string, draft: MessageDraft): Promise<MessageDraft> {
   if (draft.kind !== 'user' || !draft.textHash) return draft;
-  const hash = draft.textHash;
-  const text = await fromStore(() => store.get<unknown>(hash));
+  const { textHash, ...rest } = draft;
+  const text = await fromStore(() => store.get<unknown>(textHash));
   if (typeof text !== 'string')
-    throw ApplicationFailure.nonRetryable(`the body stored under ${hash} is not a text`, AGENT_FAILURE.store);
-  return { kind: 'user', text };
+    throw ApplicationFailure.nonRetryable(`the body stored under ${textHash} is not a text`, AGENT_FAILURE.store);
+  await fromStore(() => store.put(text, conversationId));
+  return { ...rest, text };
 }
 
 export function appendMessagesActivity(store: ContentStore) {
   return async function appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]> {
     const now = Date.now();
-    const drafts = await Promise.all(input.drafts.map((d) => withStoredText(store, d)));
+    const { conversationId } = input;
+    const drafts = await Promise.all(input.drafts.map((d) => withStoredText(store, conversationId, d)));
     const stored = await Promise.all(
-      drafts.map((d, i) => storeBody(store, input.startSeq + i, d.kind, bodyOf(d, now))),
+      drafts.map((d, i) => storeBody(store, conversationId, input.startSeq + i, d.kind, bodyOf(d, now))),
     );
+    const order = currentWriteOrder();
     await fromStore(() =>
       store.writeEntries(
         input.conversationId,
         stored.map((s) => s.entry),
+        order,
       ),
     );
     return stored.map((s) => s.meta);

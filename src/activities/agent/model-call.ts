@@ -14,7 +14,7 @@ import {
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps, ModelCaller } from './deps';
 import { openTokenPublisher } from './token-publisher';
-import { fromStore, loadProviderView } from './conversation-view';
+import { currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 
 function activitySignal(): AbortSignal | undefined {
   try {
@@ -93,8 +93,11 @@ export function modelCallActivity(deps: AgentActivityDeps) {
     const message = input.stream
       ? await streamWithHeartbeats(llm, request, input.writeSeq, signal)
       : await llm.complete(request, { signal });
-    const hash = await fromStore(() => store.put(message));
-    await fromStore(() => store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]));
+    const hash = await fromStore(() => store.put(message, input.conversationId));
+    const order = currentWriteOrder();
+    await fromStore(() =>
+      store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
+    );
     const toolCalls = toolCallRequests(message);
     return {
       meta: {

@@ -4,7 +4,7 @@ import { toToolSpecs } from '../../policy/tool-selection';
 import { type ToolActivities } from '../../contracts/tool-catalog';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
-import { fromStore } from './conversation-view';
+import { currentWriteOrder, fromStore } from './conversation-view';
 
 export function toolActivities(store: ContentStore, tools: ToolActivities) {
   return {
@@ -15,7 +15,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
       const catalog = await tools.listTools(input.selection);
       const specs = toToolSpecs(catalog);
-      const toolSpecsHash = specs.length > 0 ? await fromStore(() => store.put(specs)) : undefined;
+      const toolSpecsHash =
+        specs.length > 0 ? await fromStore(() => store.put(specs, input.conversationId)) : undefined;
       return {
         tools: catalog.tools.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint }) => ({
           name,
@@ -42,7 +43,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       });
       const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
-      const { meta, entry } = await storeBody(store, input.seq, 'tool_result', {
+      const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'tool_result', {
         role: 'tool_result',
         toolCallId: input.toolCallId,
         toolName: input.name,
@@ -50,7 +51,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         isError: output.isError,
         timestamp: Date.now(),
       });
-      await fromStore(() => store.writeEntries(input.conversationId, [entry]));
+      const order = currentWriteOrder();
+      await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
       return { meta, isError: output.isError, durationMs: output.durationMs };
     },
   };

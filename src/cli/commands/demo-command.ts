@@ -6,6 +6,7 @@ import { connectionSettingsFromEnv, connectClient } from '../../connection/conne
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
+import { openStore } from '../../store';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';
 import { parsePort, parseSeconds } from '../option-parsers';
@@ -114,7 +115,8 @@ async function runDemoAgent(
   const job = prepareDemoTask(process.cwd());
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
-  const { activities, close } = createActivities();
+  const store = await openStore();
+  const { activities, close } = createActivities({ store });
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
@@ -155,6 +157,7 @@ async function runDemoAgent(
     return workflowId;
   } finally {
     await close();
+    await store.close();
     await model.close();
     await client.connection.close();
     await connection.close();

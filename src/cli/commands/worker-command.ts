@@ -13,17 +13,18 @@ export function registerWorkerCommand(program: Command, globals: () => GlobalOpt
       'Run the worker (all workflows and activities) against TEMPORAL_ADDRESS (default localhost:7233) on the ' +
         'task queue --task-queue, DURABLE_AGENTS_TASK_QUEUE or durable-agents.',
     )
-    .option('--json', 'print one JSON line once it polls (address, namespace, task queue)')
+    .option('--json', 'print one JSON line once it polls (address, namespace, task queue, store)')
     .action(async (options: { json?: boolean }) => {
       configureWorkerLogging('INFO');
       const settings = settingsOf(globals(), process.env);
       await checkSearchAttributes(settings);
       const { address, namespace, taskQueue } = settings;
-      await runWorker(settings, () =>
+      await runWorker(settings, (_worker, { store }) =>
         process.stdout.write(
           options.json
-            ? `${JSON.stringify({ polling: true, address, namespace, taskQueue })}\n`
-            : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace}). Ctrl-C stops it.\n`,
+            ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store })}\n`
+            : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace}), ` +
+                `conversations in ${store}. Ctrl-C stops it.\n`,
         ),
       );
       if (!options.json) process.stdout.write('Worker stopped.\n');
