@@ -55,7 +55,7 @@ export function buildProgram(): Command {
     program,
     processDeps(() => globals),
   );
-  registerStoreCommands(program);
+  registerStoreCommands(program, () => globals);
   return program;
 }
 
