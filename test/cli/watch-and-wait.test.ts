@@ -4,7 +4,6 @@
  */
 import { AgentClient } from '../../src/client';
 import { AnswerView } from '../../src/cli/answer-view';
-import type { AgentResult } from '../../src/contracts/agent-run';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
@@ -40,26 +39,19 @@ describe('waiting for a run', () => {
     });
   });
 
-  it('reads the result a failed workflow carries in its failure, and exits 1 for it', async () => {
-    await withWorker({}, async ({ client, taskQueue }) => {
-      const failed: AgentResult = {
-        id: 'failed-run',
-        kind: 'react',
+  it('reads the result a failed run carries in its failure, and exits 1 for it', async () => {
+    fx.fake.script(reply.error(401));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue);
+      const id = await agents.start({ task: 'Try with a revoked key.', model: PRIMARY });
+      expect(await agents.result(id)).toMatchObject({
+        id,
         status: 'failed',
         stopReason: 'error',
-        finalText: '',
-        turns: 1,
-        usage: { inputTokens: 10, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        costUsd: 0,
-        model: PRIMARY,
-        messages: 1,
-        error: { message: '401 invalid x-api-key', type: 'LlmAuthentication', retryable: false },
-      };
-      const id = `failed-${Date.now()}`;
-      await client.workflow.start('failedRunWorkflow', { workflowId: id, taskQueue, args: [{ ...failed, id }] });
-      expect(await new AgentClient(client, taskQueue).result(id)).toEqual({ ...failed, id });
+        error: { type: 'LlmAuthentication', retryable: false },
+      });
       const cli = agentCli(client, taskQueue);
-      expect(await cli.run('result', id)).toContain('error: LlmAuthentication: 401 invalid x-api-key');
+      expect(await cli.run('result', id)).toContain('error: LlmAuthentication: ');
       expect(cli.exitCode()).toBe(1);
     });
   });
