@@ -33,9 +33,17 @@ export function shouldContinueAsNew(ctx: RunContext): boolean {
 export async function startConversation(ctx: RunContext): Promise<void> {
   const { state } = ctx;
   if (state.nextSeq > 0) return;
-  const pinned = await ctx.io.pinTools({ conversationId: state.conversationId, selection: state.config.tools });
+  const { config } = state;
+  const pinned = await ctx.io.pinTools({
+    conversationId: state.conversationId,
+    selection: config.tools,
+    ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
+    ...(config.context.mask ? { readBack: true } : {}),
+  });
   state.tools = pinned.tools;
   state.toolSpecsHash = pinned.toolSpecsHash;
+  state.promptHash = pinned.promptHash;
+  state.selectionHash = pinned.selectionHash;
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
   }

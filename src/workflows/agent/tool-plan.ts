@@ -9,6 +9,7 @@ import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
 import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
+import { leanTurn } from './patches';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -63,6 +64,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   const { state } = ctx;
   if (!unsettled(ctx)) return;
   const timeoutMs = state.config.limits.approvalTimeoutMs;
+  const phase = ctx.published.values.phase;
   state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
   publishSearchAttributes(ctx, state.status);
   const settled = await condition(
@@ -70,7 +72,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     timeoutMs,
   );
   state.status = 'running';
-  publishSearchAttributes(ctx, 'tools');
+  publishSearchAttributes(ctx, leanTurn() ? (phase ?? 'running') : 'tools');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
     emit(ctx, {
