@@ -206,6 +206,20 @@ export interface AgentState {
   stats?: RunStats;
 }
 
+/** The tokens a run was billed for, and what they cost (`policy/billing.ts`). */
+export interface RunBilling {
+  /** Every input token the providers counted: uncached, read from their prompt cache, written to it. */
+  inputTokens: number;
+  uncachedInputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  /** Share of `inputTokens` read from the prompt cache (0 to 1). */
+  cacheReadShare: number;
+  /** Cost in USD by kind of token, and in total. */
+  cost: Cost;
+}
+
 /** What `run --json` and `result --json` print, and what the workflow returns. */
 export interface AgentResult {
   id: string;
@@ -218,6 +232,8 @@ export interface AgentResult {
   costUsd: number;
   model: string;
   messages: number;
+  /** Billed tokens and cost (absent in results of runs that predate it). */
+  billing?: RunBilling;
   error?: { message: string; type?: string; retryable: boolean };
   /** Model and tool totals and timings (see `trace`). */
   stats?: RunStats;
@@ -234,6 +250,7 @@ export interface AgentStateView {
   provider: string;
   usage: Usage;
   costUsd: number;
+  billing: RunBilling;
   finalText: string;
   messages: MessageMeta[];
   pendingApprovals: { toolCallId: string; tool: string; args: Record<string, unknown>; argsHash: string }[];
