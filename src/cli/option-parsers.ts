@@ -2,8 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { AgentClientError } from '../client';
 import type { PevOptions } from '../contracts/pev-run';
+import type { AgentLimits } from '../contracts/agent-run';
 
 /** Commander parser for a TCP port option. */
 export function parsePort(value: string): number {
@@ -35,6 +38,34 @@ export const spec = (value: string): string => {
 };
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/** Commander parser for a positive number (e.g. a cost in USD). */
+export const positiveNumber = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number.`);
+  return n;
+};
+
+/** Commander parser for a duration: `30s`, `5m`, `2h`, `1d`, or milliseconds. */
+export const duration = (value: string): number => {
+  let ms: number;
+  try {
+    ms = msToNumber(/^\d+$/.test(value) ? Number(value) : (value as Duration));
+  } catch {
+    ms = NaN;
+  }
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new InvalidArgumentError(`"${value}" is not a duration (e.g. 30s, 5m, 2h, 1d).`);
+  return ms;
+};
+
+/** Commander parser for `tool=duration` (repeatable): a per-tool timeout. */
+export const toolTimeout = (value: string, previous: Record<string, number> = {}): Record<string, number> => {
+  const at = value.indexOf('=');
+  const tool = at > 0 ? value.slice(0, at).trim() : '';
+  if (!tool) throw new InvalidArgumentError(`"${value}" is not tool=duration (e.g. fs_read=30s).`);
+  return { ...previous, [tool]: duration(value.slice(at + 1).trim()) };
+};
+
 export function parseArgsJson(text: string): Record<string, unknown> {
   let value: unknown;
   try {
@@ -49,6 +80,13 @@ export function parseArgsJson(text: string): Record<string, unknown> {
 
 export interface RunOptions {
   agent: string;
+  id?: string;
+  taskFile?: string;
+  maxTokens?: number;
+  maxCost?: number;
+  maxToolCallsPerTurn?: number;
+  approvalTimeout?: number;
+  toolTimeout?: Record<string, number>;
   model?: string;
   fallback?: string[];
   maxTurns?: number;
@@ -111,5 +149,17 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(o.confirmPlan ? { confirmPlan: true } : {}),
+  };
+}
+
+/** The run limits `run`'s flags set. */
+export function limitsOf(o: RunOptions): Partial<AgentLimits> {
+  return {
+    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+    ...(o.maxTokens !== undefined ? { maxTotalTokens: o.maxTokens } : {}),
+    ...(o.maxCost !== undefined ? { maxCostUsd: o.maxCost } : {}),
+    ...(o.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: o.maxToolCallsPerTurn } : {}),
+    ...(o.approvalTimeout !== undefined ? { approvalTimeoutMs: o.approvalTimeout } : {}),
+    ...(o.toolTimeout ? { toolTimeoutsMs: o.toolTimeout } : {}),
   };
 }

@@ -2,11 +2,17 @@
 export {
   AgentClient,
   approvalArgsHash,
+  type AgentClientOptions,
   type AgentListEntry,
+  type ClosedRunView,
+  type ListFilters,
+  type RunWorkers,
   type StartAgentOptions,
   type WatchOptions,
 } from './agent-client';
-export { AgentClientError } from './client-errors';
+export { AgentClientError, NoWorkerError, PayloadTooLargeError, RunClosedError, type ClosedAs } from './client-errors';
+export { AGENT_STATUSES, listQuery } from './list-runs';
+export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './payload-limits';
 export {
   connectClient,
   connectionSettingsFromEnv,
@@ -14,5 +20,5 @@ export {
   DEFAULT_ADDRESS,
   type ConnectionSettings,
 } from '../connection/connection-settings';
-export { SetupError } from '../connection/setup-error';
+export { SetupError, UnreachableServerError } from '../connection/setup-error';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';
