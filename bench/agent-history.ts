@@ -1,5 +1,6 @@
 // History growth of the agent loop: a scripted 200-turn tool-calling conversation (1 KiB model
-// replies, 4 KiB tool results) on a real dev server; prints the history bytes each turn adds.
+// replies, 4 KiB tool results) on a real dev server; prints what each turn adds to history: bytes,
+// events (by type) and payload bytes (the `data` of every payload in the turn's events).
 // Flat per-turn bytes mean the transcript never travels through history (FIELD.md, the O(n²) trap).
 // Run: npm run bench (or node -r ./scripts/register-ts.js bench/agent-history.ts [turns]).
 import fs from 'node:fs';
@@ -37,8 +38,24 @@ function responder(request: RecordedRequest) {
   });
 }
 
-const eventBytes = (e: temporal.api.history.v1.IHistoryEvent): number =>
-  temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+const eventBytes = (e: HistoryEvent): number => temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
+
+/** Bytes of payload data in an event: every `{ metadata, data }` object anywhere in its attributes. */
+function payloadBytes(value: unknown): number {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return 0;
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + payloadBytes(v), 0);
+  const obj = value as Record<string, unknown>;
+  if (obj.data instanceof Uint8Array && 'metadata' in obj) return obj.data.length;
+  return Object.values(obj).reduce((sum: number, v) => sum + payloadBytes(v), 0);
+}
+
+const eventTypeName = (e: HistoryEvent): string =>
+  (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? String(e.eventType)).replace(/^EVENT_TYPE_/, '');
+
+const average = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -59,6 +76,8 @@ async function main(): Promise<void> {
       name: 'lookup',
       description: 'Looks something up.',
       parameters: z.object({ n: z.number() }),
+      // A quick lookup without side effects: it runs as a local activity.
+      timeoutMs: 5_000,
       execute: () => TOOL_RESULT,
     }),
   );
@@ -89,12 +108,25 @@ async function main(): Promise<void> {
     const turnStarts = events.flatMap((e, i) =>
       e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel' ? [i] : [],
     );
-    const perTurn = turnStarts.map((start, k) =>
-      events.slice(start, turnStarts[k + 1] ?? events.length).reduce((sum, e) => sum + eventBytes(e), 0),
-    );
+    // A turn: from its model call's scheduling to the next one's.
+    const turnEvents = turnStarts.map((start, k) => events.slice(start, turnStarts[k + 1] ?? events.length));
+    const perTurn = turnEvents.map((es) => es.reduce((sum, e) => sum + eventBytes(e), 0));
     const total = events.reduce((sum, e) => sum + eventBytes(e), 0);
-    const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
-    const body = perTurn.slice(0, -1); // the last turn has no tool call
+    const avg = (xs: number[]) => Math.round(average(xs));
+    const toolTurns = turnEvents.slice(0, -1); // the last turn has no tool call
+    const body = perTurn.slice(0, -1);
+    const eventsPerTurn = toolTurns.map((es) => es.length);
+    const payloadPerTurn = toolTurns.map((es) => es.reduce((sum, e) => sum + payloadBytes(e), 0));
+    const typesPerTurn: Record<string, { events: number; payloadBytes: number }> = {};
+    for (const e of toolTurns.flat()) {
+      const type = (typesPerTurn[eventTypeName(e)] ??= { events: 0, payloadBytes: 0 });
+      type.events += 1;
+      type.payloadBytes += payloadBytes(e);
+    }
+    for (const type of Object.values(typesPerTurn)) {
+      type.events = round1(type.events / toolTurns.length);
+      type.payloadBytes = Math.round(type.payloadBytes / toolTurns.length);
+    }
     const first = avg(body.slice(0, 10));
     const last = avg(body.slice(-10));
     // Carrying the transcript instead would add every earlier reply and result to each call.
@@ -114,6 +146,11 @@ async function main(): Promise<void> {
           bytesPerTurnLast10: last,
           bytesPerTurnMax: Math.max(...body),
           growthLastVsFirst: Number((last / first).toFixed(3)),
+          eventsPerToolTurn: round1(average(eventsPerTurn)),
+          eventsPerToolTurnMax: Math.max(...eventsPerTurn),
+          payloadBytesPerToolTurn: avg(payloadPerTurn),
+          payloadBytesPerToolTurnMax: Math.max(...payloadPerTurn),
+          eventTypesPerToolTurn: typesPerTurn,
           transcriptPassingEstimateBytes: naive,
           seconds,
         },

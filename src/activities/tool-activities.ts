@@ -32,10 +32,11 @@ function activityContext(): Context | undefined {
 
 /**
  * Heartbeats while `work` runs: cancellation only reaches an activity through heartbeats, and a
- * heartbeat timeout notices a dead worker long before the tool's own timeout.
+ * heartbeat timeout notices a dead worker long before the tool's own timeout. A local activity
+ * has no heartbeats (the workflow task's timeout watches it) and gets cancellation without them.
  */
 async function heartbeating<T>(ctx: Context | undefined, work: () => Promise<T>): Promise<T> {
-  if (!ctx) return work();
+  if (!ctx || ctx.info.isLocal) return work();
   const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
   try {
     return await work();

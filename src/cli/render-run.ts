@@ -1,11 +1,21 @@
 /** Text forms of results, state and traces for the agent commands. */
-import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import type { AgentResult, AgentStateView, RunBilling } from '../contracts/agent-run';
 import { totalTokens } from '../contracts/message-model';
 import type { PevProgress } from '../contracts/pev-progress';
 import type { RunTrace } from '../client/trace';
 import { plural } from './watch-output';
 
-function usageLine(r: { usage: AgentResult['usage']; costUsd: number }): string {
+/** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
+export function billingLine(b: RunBilling): string {
+  const share = Math.round(b.cacheReadShare * 100);
+  return (
+    `billed ${b.inputTokens} input tokens (cache read ${b.cacheReadTokens}, ${share}% · cache write ` +
+    `${b.cacheWriteTokens}) and ${b.outputTokens} output · $${b.cost.total.toFixed(4)}`
+  );
+}
+
+function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: RunBilling }): string {
+  if (r.billing) return billingLine(r.billing);
   const u = r.usage;
   return (
     `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ` +
@@ -59,8 +69,10 @@ export function formatTrace(t: RunTrace): string {
   const lines = [
     `${t.id} (${t.kind}): ${t.status}${t.stopReason ? ` (${t.stopReason})` : ''} · ` +
       `${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
-    `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ` +
-      `${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
+    t.billing
+      ? `tokens: ${billingLine(t.billing)}`
+      : `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ` +
+        `${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
   ];
   if (t.modelCalls !== undefined) {
     const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';

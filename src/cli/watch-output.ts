@@ -51,6 +51,12 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
         `${at} context compacted: ${plural(e.summarisedMessages, 'message')} summarised, ` +
         `~${e.tokensBefore} -> ~${e.tokensAfter} tokens`
       );
+    case 'context_trimmed':
+      return (
+        `${at} context fitted without a summary: results before #${e.maskBefore} masked` +
+        `${e.droppedMessages ? `, ${plural(e.droppedMessages, 'oldest message')} out of view` : ''}, ` +
+        `~${e.tokensBefore} -> ~${e.tokensAfter} tokens`
+      );
     case 'hook_failed':
       return `${at} ${e.hook} hook failed: ${e.message}`;
     case 'model_failure':

@@ -8,6 +8,8 @@ import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import { fullCost } from '../contracts/message-model';
+import { billingOf } from '../policy/billing';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { defaultLimits } from '../policy/limits';
 import { RunClosedError } from './client-errors';
@@ -98,6 +100,7 @@ export async function closedRunView(client: Client, handle: WorkflowHandle, id: 
     provider: result.model.split('/')[0] ?? '',
     usage: result.usage,
     costUsd: result.costUsd,
+    billing: result.billing ?? billingOf(result.usage, fullCost({ total: result.costUsd })),
     finalText: result.finalText,
     messages: [],
     pendingApprovals: [],

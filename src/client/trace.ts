@@ -4,7 +4,7 @@
  */
 import type { Usage } from '../contracts/message-model';
 import type { AgentEvent } from '../contracts/agent-events';
-import type { ToolStats } from '../contracts/agent-run';
+import type { RunBilling, ToolStats } from '../contracts/agent-run';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { AgentStatus, AgentStopReason } from '../contracts/run-status';
 
@@ -38,6 +38,8 @@ export interface RunTrace {
   model: string;
   usage: Usage;
   costUsd: number;
+  /** Billed tokens and cost (absent when the state came from a worker that predates it). */
+  billing?: RunBilling;
   finalText: string;
   /** From the start of the run (its first run, across continue-as-new) to its last event. */
   elapsedMs?: number;
@@ -70,6 +72,8 @@ function note(e: AgentEvent): string | undefined {
       return `${e.model} failed: ${e.failureType}`;
     case 'context_compacted':
       return `compacted ${e.summarisedMessages} messages`;
+    case 'context_trimmed':
+      return `context fitted without a summary (${e.droppedMessages} messages out of view)`;
     case 'client_tool_request':
       return `client tool ${e.tool} (${e.toolCallId}) requested`;
     case 'hook_failed':
@@ -135,6 +139,7 @@ export function traceOf(view: AgentStateView): RunTrace {
     model: view.model,
     usage: view.usage,
     costUsd: view.costUsd,
+    ...(view.billing ? { billing: view.billing } : {}),
     finalText: view.finalText,
     ...(s
       ? {

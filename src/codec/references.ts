@@ -1,15 +1,23 @@
 /**
  * Content-store references inside a payload's JSON, and their expansion. Workflow histories hold
- * references, not bodies: a message's `{seq, kind, hash, …}` metadata, and named hash fields such
- * as a conversation view's `summaryHash`. Expanding puts each body beside its reference (`body`
- * beside a message's `hash`, `summaryBody` beside `summaryHash`, …) and leaves the reference as it
- * was. The body goes first in its object, so a one-line preview (the Web UI's timeline) shows text.
+ * references, not bodies: a message's `{seq, kind, hash, …}` metadata (or a tool call's
+ * `{hash, tokens, …}` output), and named hash fields such as a conversation view's `summaryHash`.
+ * Expanding puts each body beside its reference (`body` beside a message's `hash`, `summaryBody`
+ * beside `summaryHash`, …) and leaves the reference as it was. The body goes first in its object,
+ * so a one-line preview (the Web UI's timeline) shows text.
  */
 
 const HASH = /^[0-9a-f]{64}$/;
 
 /** Fields of the activity and state contracts that name a stored body by its content hash. */
-export const REFERENCE_FIELDS = ['summaryHash', 'toolSpecsHash', 'promptHash', 'fromHash', 'resultHash'] as const;
+export const REFERENCE_FIELDS = [
+  'summaryHash',
+  'toolSpecsHash',
+  'promptHash',
+  'selectionHash',
+  'fromHash',
+  'resultHash',
+] as const;
 
 /** What a lookup found for one hash: the body, or why there is none. */
 export type BodyLookupResult = { body: unknown } | { missing: string };
@@ -52,8 +60,8 @@ export function findReferences(root: unknown): Slot[] {
       continue;
     }
     if (!isObject(value)) continue;
-    // A message's metadata (or a log entry): a dense log position beside its body's hash.
-    if (typeof value.seq === 'number') {
+    // A message's metadata (or a log entry): a dense log position, or a size, beside its body's hash.
+    if (typeof value.seq === 'number' || typeof value.tokens === 'number') {
       const slot = slotFor(value, 'hash');
       if (slot) slots.push(slot);
     }

@@ -7,7 +7,8 @@ import type { ToolCatalog, ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
 
 export interface ModelCallInput {
-  conversationId: string;
+  /** Absent = the calling run's workflow id, which is every run's conversation id (kept out of history). */
+  conversationId?: string;
   view: ConversationView;
   /** The model sees log entries `[view.fromSeq, toSeq)`. */
   toSeq: number;
@@ -20,6 +21,8 @@ export interface ModelCallInput {
   temperature?: number;
   /** Text appended as a last user message and not stored (plan recitation). */
   recitation?: string;
+  /** Successful tool results before this log position are shown as stubs (docs/design.md, Masking). */
+  maskBefore?: number;
   stream?: boolean;
   /** Structured output (a JSON schema) where the provider supports it. */
   responseFormat?: ResponseFormat;
@@ -31,22 +34,36 @@ export interface ModelCallInput {
   promptHash?: string;
 }
 
-/** A system prompt and response format kept in the content store (see `ModelCallInput.promptHash`). */
+/** Call settings kept in the content store (see `ModelCallInput.promptHash`). */
 export interface StoredCallPrompt {
   systemPrompt?: string;
   responseFormat?: ResponseFormat;
+  /** The tool specs' hash, used when the call names none (a run's own prompt pins its tools with it). */
+  toolSpecsHash?: string;
 }
 
+/**
+ * What a model call returns to the workflow. Kept small, since it is recorded at every turn: what
+ * the workflow knows already (the model it called, the calls' ids) it adds itself.
+ */
 export interface ModelCallOutput {
+  /** The answer's metadata; `model` and `toolCallIds` are absent when the workflow fills them in. */
   meta: MessageMeta;
-  provider: string;
-  model: string;
+  /** The provider that answered (outputs recorded before the workflow took it from the model it called). */
+  provider?: string;
+  /** The provider's name of the model (outputs recorded before it was dropped). */
+  model?: string;
   stopReason: StopReason;
-  usage: Usage;
-  cost: Cost;
+  /** Token counts; a count of zero may be left out (`fullUsage` restores it). */
+  usage: Partial<Usage>;
+  /** Cost in USD; a zero may be left out (`fullCost` restores it). */
+  cost: Partial<Cost>;
   toolCalls: ToolCallRequest[];
-  /** Text of the answer (what `finalText` reports when it is the last one). */
-  text: string;
+  /**
+   * Text of an answer without tool calls (what `finalText` reports when it is the last one). Absent
+   * on an answer with tool calls: the workflow does not need it, and the store keeps it.
+   */
+  text?: string;
   errorMessage?: string;
 }
 
@@ -69,32 +86,50 @@ export interface AppendMessagesInput {
 export interface PinToolsInput {
   conversationId: string;
   selection: ToolSelection;
+  /** The run's system prompt: stored once, so model calls carry its hash (`promptHash`) rather than its text. */
+  systemPrompt?: string;
+  /** Offer the built-in tool that reads a masked tool result back (the run masks results). */
+  readBack?: boolean;
 }
 
 export interface PinToolsOutput {
   tools: PinnedTool[];
   toolSpecsHash?: string;
+  /** Content-store hash of the run's {@link StoredCallPrompt}, when the input had a system prompt. */
+  promptHash?: string;
+  /** Content-store hash of the run's tool selection: tool calls carry it rather than the selection. */
+  selectionHash?: string;
   /** Set only in results recorded before `pinTools` failed on servers it could not reach. */
   unavailableServers?: ToolCatalog['unavailableServers'];
 }
 
 export interface RunToolInput {
-  conversationId: string;
+  /** Absent = the calling run's workflow id (see `ModelCallInput.conversationId`). */
+  conversationId?: string;
   seq: number;
   runId: string;
   toolCallId: string;
   name: string;
   args: Record<string, unknown>;
   fingerprint?: string;
-  selection: ToolSelection;
+  /** The run's tool selection inline (calls recorded before it was pinned by hash). */
+  selection?: ToolSelection;
+  /** Content-store hash of the run's tool selection (`PinToolsOutput.selectionHash`). */
+  selectionHash?: string;
   /** Put before the tool's output in the stored result (e.g. that the approver edited the arguments). */
   note?: string;
   /** The run's per-tool timeout override (limits.toolTimeoutsMs), when it has one for this tool. */
   timeoutMs?: number;
 }
 
+/**
+ * What a tool call returns to the workflow: the stored result's hash and size; the workflow knows
+ * the rest of its metadata. Outputs recorded earlier carry the whole `meta` instead.
+ */
 export interface RunToolOutput {
-  meta: MessageMeta;
+  hash?: string;
+  tokens?: number;
+  meta?: MessageMeta;
   isError: boolean;
   durationMs: number;
 }

@@ -39,6 +39,17 @@ export type AgentEvent = EventBase &
     | { type: 'follow_up'; messageId: string }
     | { type: 'provider_switch'; fromModel: string; toModel: string; reason: string }
     | { type: 'context_compacted'; summarisedMessages: number; tokensBefore: number; tokensAfter: number }
+    /**
+     * The context was fitted without a summary: results before `maskBefore` masked, the oldest
+     * `droppedMessages` left out of view (the store keeps them).
+     */
+    | {
+        type: 'context_trimmed';
+        maskBefore: number;
+        droppedMessages: number;
+        tokensBefore: number;
+        tokensAfter: number;
+      }
     | { type: 'hook_failed'; hook: 'onTurnEnd' | 'onMessage' | 'onError'; message: string }
     | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
     | { type: 'continued_as_new'; runs: number }

@@ -3,7 +3,7 @@ import type { ToolSelection } from './tool-catalog';
 import type { ApprovalRule } from './approval';
 
 import type { BudgetRule } from './model-resolution';
-import type { AgentHooks, AgentLimits, ContextPolicy, PlanItem } from './agent-run';
+import type { AgentHooks, AgentLimits, ContextPolicy, MaskPolicy, PlanItem } from './agent-run';
 
 export interface AgentOptions {
   task: string;
@@ -20,7 +20,13 @@ export interface AgentOptions {
   approve?: string[];
   approvals?: ApprovalRule[];
   hooks?: AgentHooks;
-  context?: Partial<ContextPolicy>;
+  context?: Partial<Omit<ContextPolicy, 'mask'>>;
+  /**
+   * Mask old tool results in the context sent to the model (docs/design.md, Masking): the model sees
+   * a stub and can read a result back. Default on (`keepResults` 3, `batch` 5) for ReAct runs, off
+   * for pev runs (their planner and verifier cannot call tools to read a result back); false = off.
+   */
+  masking?: Partial<MaskPolicy> | false;
   maxTokens?: number;
   temperature?: number;
   stream?: boolean;

@@ -55,6 +55,8 @@ export interface PinnedTool {
   retry?: ToolRetry;
   sideEffects: boolean;
   fingerprint: string;
+  /** Run as a local activity (see `ToolCatalogEntry.local`); absent in runs pinned before it existed. */
+  local?: boolean;
 }
 
 export interface ClientToolRequest {
@@ -94,6 +96,14 @@ export interface AgentHooks {
   onError?: string;
 }
 
+/** How a run masks old tool results in the context it sends (docs/design.md, Masking). */
+export interface MaskPolicy {
+  /** The newest maskable results kept whole. */
+  keepResults: number;
+  /** The boundary moves only once this many more results could be masked (so provider caches keep hitting). */
+  batch: number;
+}
+
 export interface ContextPolicy {
   /** Context window of the model in tokens; absent = taken from the model registry (or 128k). */
   windowTokens?: number;
@@ -103,6 +113,8 @@ export interface ContextPolicy {
   keepRecentRatio: number;
   /** Model that writes summaries; absent = the model of the turn. */
   summaryModel?: string;
+  /** Mask old tool results in the context sent to the model; absent = send every result whole. */
+  mask?: MaskPolicy;
 }
 
 /** One todo of a plan recited at the end of the context each turn. */
@@ -170,6 +182,14 @@ export interface AgentState {
   tools: PinnedTool[];
   /** Content hash of the tool specs shown to the model. */
   toolSpecsHash?: string;
+  /** Content hash of the run's system prompt (a `StoredCallPrompt`): model calls carry this, not the text. */
+  promptHash?: string;
+  /** Content hash of the run's tool selection: tool calls carry this, not the selection. */
+  selectionHash?: string;
+  /** Successful tool results before this log position are masked in the provider view (policy/masking.ts). */
+  maskBefore?: number;
+  /** Summaries that failed in a row, and the turn the next is tried at (compaction backs off). */
+  summaryBackoff?: { failures: number; retryAtTurn: number };
   steering: QueuedMessage[];
   followUps: QueuedMessage[];
   /** Recent message ids, to drop duplicate deliveries. */
@@ -192,6 +212,20 @@ export interface AgentState {
   stats?: RunStats;
 }
 
+/** The tokens a run was billed for, and what they cost (`policy/billing.ts`). */
+export interface RunBilling {
+  /** Every input token the providers counted: uncached, read from their prompt cache, written to it. */
+  inputTokens: number;
+  uncachedInputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  /** Share of `inputTokens` read from the prompt cache (0 to 1). */
+  cacheReadShare: number;
+  /** Cost in USD by kind of token, and in total. */
+  cost: Cost;
+}
+
 /** What `run --json` and `result --json` print, and what the workflow returns. */
 export interface AgentResult {
   id: string;
@@ -204,6 +238,8 @@ export interface AgentResult {
   costUsd: number;
   model: string;
   messages: number;
+  /** Billed tokens and cost (absent in results of runs that predate it). */
+  billing?: RunBilling;
   error?: { message: string; type?: string; retryable: boolean };
   /** Model and tool totals and timings (see `trace`). */
   stats?: RunStats;
@@ -220,6 +256,7 @@ export interface AgentStateView {
   provider: string;
   usage: Usage;
   costUsd: number;
+  billing: RunBilling;
   finalText: string;
   messages: MessageMeta[];
   pendingApprovals: { toolCallId: string; tool: string; args: Record<string, unknown>; argsHash: string }[];

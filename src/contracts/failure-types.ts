@@ -70,6 +70,11 @@ export const AGENT_FAILURE = {
   mcpConnection: 'McpConnectionError',
   /** A tool that asked to be retried (`RetryableToolError`). Retryable. */
   retryableTool: 'RetryableToolError',
+  /**
+   * The context is over the model's window and cannot be brought under it while summaries fail:
+   * the run ends rather than send a request the provider would refuse.
+   */
+  contextOverflow: 'AgentContextOverflow',
 } as const;
 
 export type AgentFailureType = (typeof AGENT_FAILURE)[keyof typeof AGENT_FAILURE];

@@ -145,6 +145,12 @@ export interface ModelRequest {
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 export const emptyCost = (): Cost => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 });
 
+/** Usage with the counts a compact record left out (zeros) restored. */
+export const fullUsage = (u: Partial<Usage>): Usage => ({ ...emptyUsage(), ...u });
+
+/** Cost with the amounts a compact record left out (zeros) restored. */
+export const fullCost = (c: Partial<Cost>): Cost => ({ ...emptyCost(), ...c });
+
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     inputTokens: a.inputTokens + b.inputTokens,

@@ -33,6 +33,11 @@ export interface ToolCatalogEntry {
   retry?: ToolRetry;
   /** Side-effecting tools receive an idempotency key (`runId:toolCallId`) stable across retries. */
   sideEffects: boolean;
+  /**
+   * Quick and without side effects: the workflow may run it as a local activity, on its own worker
+   * inside the workflow task (one history event instead of three, no second workflow task per turn).
+   */
+  local?: boolean;
   /** Result text longer than this is cut before it enters the conversation. */
   maxOutputChars: number;
   source: ToolSource;
@@ -121,6 +126,11 @@ export interface ExecuteToolOutput {
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+/**
+ * Longest timeout of a tool that runs as a local activity by default (when it has no side effects):
+ * it fits in a workflow task, so a dead worker costs at most that long before the call runs again.
+ */
+export const LOCAL_TOOL_MAX_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_MAX_OUTPUT_CHARS = 32_000;
 export const DEFAULT_TOOL_RETRY: Required<Pick<ToolRetry, 'maximumAttempts' | 'initialIntervalMs'>> = {
   maximumAttempts: 3,

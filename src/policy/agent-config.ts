@@ -6,11 +6,19 @@ import { defaultContextPolicy } from './context-plan';
 import { defaultLimits, limitProblems } from './limits';
 import { resolverPolicy } from './resolver';
 
-import type { AgentConfig } from '../contracts/agent-run';
+import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
+import { DEFAULT_MASK_POLICY } from './masking';
 
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a capable assistant. Use the tools available when they help; when a tool fails, read its error and adapt. ' +
   'When the task is done, answer with the result.';
+
+/** The run's masking: the caller's, or the default where masking is on by default. */
+function maskOf(options: AgentOptions): { mask?: MaskPolicy } {
+  const { masking } = options;
+  if (masking === false || (masking === undefined && options.kind === 'pev')) return {};
+  return { mask: { ...DEFAULT_MASK_POLICY, ...(masking ?? {}) } };
+}
 
 export function buildAgentConfig(options: AgentOptions): AgentConfig {
   const tools: ToolSelection = { ...(options.tools ?? {}) };
@@ -27,7 +35,7 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     tools,
     approvals: options.approvals,
     hooks: options.hooks,
-    context: { ...defaultContextPolicy(), ...(options.context ?? {}) },
+    context: { ...defaultContextPolicy(), ...(options.context ?? {}), ...maskOf(options) },
     maxTokens: options.maxTokens,
     temperature: options.temperature,
     stream: options.stream,
@@ -57,6 +65,11 @@ export function configProblems(config: AgentConfig): string[] {
     problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);
   if (!(keepRecentRatio > 0 && keepRecentRatio < thresholdRatio))
     problems.push('context.keepRecentRatio must be positive and below thresholdRatio');
+  const { mask } = config.context;
+  if (mask && !(Number.isInteger(mask.keepResults) && mask.keepResults >= 0))
+    problems.push(`masking keepResults must be a whole number (0 or more), got ${mask.keepResults}`);
+  if (mask && !(Number.isInteger(mask.batch) && mask.batch >= 1))
+    problems.push(`masking batch must be a whole number of at least 1, got ${mask.batch}`);
   if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
     problems.push('continueAsNewAfterTurns must be at least 1');
   return problems;

@@ -1,6 +1,7 @@
 /** Building, carrying and viewing the agent state. Pure functions over plain JSON. */
 import type { CarriedState } from '../contracts/agent-run';
 import { emptyCost, emptyUsage } from '../contracts/message-model';
+import { billingOf } from './billing';
 import { EVENTS_CARRIED } from './event-log';
 import { limitRatios } from './limits';
 import { initialResolverState } from './resolver';
@@ -60,6 +61,7 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     provider: providerOf(state.resolver.current),
     usage: state.usage,
     costUsd: state.cost.total,
+    billing: billingOf(state.usage, state.cost),
     finalText: state.finalText,
     messages: state.messages,
     pendingApprovals: state.approvals
@@ -92,6 +94,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     costUsd: state.cost.total,
     model: state.resolver.current,
     messages: state.nextSeq,
+    billing: billingOf(state.usage, state.cost),
     ...(state.error ? { error: state.error } : {}),
     ...(state.stats ? { stats: state.stats } : {}),
   };

@@ -1,11 +1,13 @@
 /**
  * Compaction planning (docs/design.md, Compaction): when the conversation the model
  * would see passes a share of its window, the older part is summarised. The split never separates
- * a tool call from its result.
+ * a tool call from its result. Without a summary (it failed and backs off), the context is fitted
+ * by masking every result the model has answered and then leaving the oldest messages out of view.
  */
 import type { ContextPolicy, MessageMeta } from '../contracts/agent-run';
 import { MODEL_VISIBLE_KINDS } from '../contracts/agent-run';
 import { kindOf } from './legacy-values';
+import { fullMaskBefore, viewTokens } from './masking';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_THRESHOLD_RATIO = 0.8;
@@ -18,9 +20,17 @@ export const defaultContextPolicy = (): ContextPolicy => ({
 
 const visible = (m: MessageMeta): boolean => MODEL_VISIBLE_KINDS.includes(kindOf(m));
 
-/** Estimated tokens of what the model sees: summary, visible messages, and fixed overhead (system prompt, tools). */
-export function contextTokens(messages: readonly MessageMeta[], summaryTokens: number, overheadTokens: number): number {
-  return messages.filter(visible).reduce((sum, m) => sum + m.tokens, summaryTokens + overheadTokens);
+/**
+ * Estimated tokens of what the model sees: summary, visible messages (results before `maskBefore`
+ * as stubs), and fixed overhead (system prompt, tools).
+ */
+export function contextTokens(
+  messages: readonly MessageMeta[],
+  summaryTokens: number,
+  overheadTokens: number,
+  maskBefore?: number,
+): number {
+  return messages.filter(visible).reduce((sum, m) => sum + viewTokens(m, maskBefore), summaryTokens + overheadTokens);
 }
 
 /**
@@ -58,14 +68,45 @@ export function planCompaction(
   overheadTokens: number,
   policy: ContextPolicy,
   windowTokens: number,
+  maskBefore?: number,
 ): CompactionPlan | undefined {
-  const tokensBefore = contextTokens(messages, summaryTokens, overheadTokens);
+  const tokensBefore = contextTokens(messages, summaryTokens, overheadTokens, maskBefore);
   if (tokensBefore <= windowTokens * policy.thresholdRatio) return undefined;
   const keepBudget = windowTokens * policy.keepRecentRatio;
   const points = safeSplitPoints(messages).filter((p) => p < messages.length);
   if (points.length === 0) return undefined;
-  const suffix = (i: number): number => contextTokens(messages.slice(i), 0, 0);
+  const suffix = (i: number): number => contextTokens(messages.slice(i), 0, 0, maskBefore);
   const fitting = points.find((p) => suffix(p) <= keepBudget);
   const splitIndex = fitting ?? points[points.length - 1];
   return { splitIndex, tokensBefore, keptTokens: suffix(splitIndex) };
+}
+
+/** How to fit the context without a model call (see {@link planFit}). */
+export interface FitPlan {
+  /** The masking boundary: every result the model has answered is masked. */
+  maskBefore: number;
+  /** Messages before this index leave the view (the store keeps them); 0 when masking was enough. */
+  dropIndex: number;
+  tokensAfter: number;
+}
+
+/**
+ * Fits the context under `targetTokens` without a summary: first masks every maskable result the
+ * model has answered, then leaves out of view the fewest oldest messages that get it there, at a
+ * point that never separates a tool call from its result. When no such point gets under the
+ * target, it leaves out as much as it safely can; the caller compares `tokensAfter` with the window.
+ */
+export function planFit(
+  messages: readonly MessageMeta[],
+  summaryTokens: number,
+  overheadTokens: number,
+  maskBefore: number,
+  targetTokens: number,
+): FitPlan {
+  const mask = fullMaskBefore(messages, maskBefore);
+  const tokens = (i: number): number => contextTokens(messages.slice(i), summaryTokens, overheadTokens, mask);
+  if (tokens(0) <= targetTokens) return { maskBefore: mask, dropIndex: 0, tokensAfter: tokens(0) };
+  const points = safeSplitPoints(messages).filter((p) => p < messages.length);
+  const dropIndex = points.find((p) => tokens(p) <= targetTokens) ?? points[points.length - 1] ?? 0;
+  return { maskBefore: mask, dropIndex, tokensAfter: tokens(dropIndex) };
 }

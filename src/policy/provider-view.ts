@@ -1,14 +1,36 @@
 /**
  * The one conversion from the agent's log to the provider view, done at the model-call boundary
- * (docs/design.md, Bodies by reference): app-only kinds are dropped, a summary becomes a user message, and
- * reasoning signed by another provider is not handed over (provider switching).
+ * (docs/design.md, Bodies by reference): app-only kinds are dropped, a summary becomes a user message,
+ * reasoning signed by another provider is not handed over (provider switching), and old tool
+ * results are masked (docs/design.md, Masking).
  */
 import type { LoggedBody } from '../contracts/stored-body';
-import type { AssistantMessage, Message, ProviderId, UserMessage } from '../contracts/message-model';
+import {
+  toolCallsOf,
+  type AssistantMessage,
+  type Message,
+  type ProviderId,
+  type ToolCallBlock,
+  type ToolResultMessage,
+  type UserMessage,
+} from '../contracts/message-model';
+import { isMasked, maskStub } from './masking';
+import { estimateBodyTokens, estimateTextTokens } from './token-estimate';
 import type { PlanItem } from '../contracts/agent-run';
 import type { UserOrigin } from '../contracts/agent-activities';
 
 export const SUMMARY_PREFIX = 'Summary of the earlier conversation:\n';
+
+/**
+ * What stands in for a summary when the oldest messages left the view without one (a summary
+ * failed and the context had to fit): a note and the conversation's first message, the task.
+ */
+export const DROPPED_NOTE =
+  '(No summary yet: the earlier messages are left out here to fit the context window.) The conversation began with:\n';
+
+/** Estimated tokens of the dropped-view lead, given the tokens of the conversation's first message. */
+export const droppedLeadTokens = (firstTokens: number): number =>
+  estimateTextTokens(SUMMARY_PREFIX + DROPPED_NOTE) + firstTokens;
 
 export function summaryMessage(text: string, timestamp: number): UserMessage {
   return { role: 'user', content: `${SUMMARY_PREFIX}${text}`, timestamp };
@@ -26,19 +48,47 @@ function userMessage(body: UserMessage & { origin?: UserOrigin }): UserMessage {
   return { role: body.role, content: body.content, timestamp: body.timestamp };
 }
 
-/** Builds the provider messages for a call to `provider`, in log order. */
+/** Where masking applies: the log position of the first entry, and the boundary (policy/masking.ts). */
+export interface ViewMask {
+  fromSeq: number;
+  maskBefore: number;
+}
+
+/** A tool result as the model sees it under the mask: whole, or as a stub naming the call. */
+function maskedResult(
+  body: ToolResultMessage,
+  seq: number,
+  calls: ReadonlyMap<string, ToolCallBlock>,
+  mask: ViewMask | undefined,
+): ToolResultMessage {
+  if (
+    !mask ||
+    !isMasked({ seq, kind: 'tool_result', isError: body.isError, tokens: estimateBodyTokens(body) }, mask.maskBefore)
+  )
+    return body;
+  const call = calls.get(body.toolCallId) ?? { id: body.toolCallId, name: body.toolName };
+  const chars = body.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
+  return { ...body, content: [{ type: 'text', text: maskStub(call, chars) }] };
+}
+
+/** Builds the provider messages for a call to `provider`, in log order, with old results masked under `mask`. */
 export function toProviderMessages(
   entries: readonly LoggedBody[],
   provider: ProviderId,
   summary?: { text: string; timestamp: number },
+  mask?: ViewMask,
 ): Message[] {
   const out: Message[] = summary ? [summaryMessage(summary.text, summary.timestamp)] : [];
-  for (const { kind, body } of entries) {
+  const calls = new Map<string, ToolCallBlock>();
+  entries.forEach(({ kind, body }, i) => {
     if (kind === 'user' && body.role === 'user') out.push(userMessage(body));
-    else if (kind === 'assistant' && body.role === 'assistant') out.push(handOver(body, provider));
-    else if (kind === 'tool_result' && body.role === 'tool_result') out.push(body);
+    else if (kind === 'assistant' && body.role === 'assistant') {
+      for (const call of toolCallsOf(body)) calls.set(call.id, call);
+      out.push(handOver(body, provider));
+    } else if (kind === 'tool_result' && body.role === 'tool_result')
+      out.push(maskedResult(body, (mask?.fromSeq ?? 0) + i, calls, mask));
     else if (kind === 'summary' && body.role === 'summary') out.push(summaryMessage(body.text, body.timestamp));
-  }
+  });
   return out;
 }
 

@@ -28,6 +28,12 @@ export interface ToolOptions {
   sideEffects?: boolean;
   /** Default 32,000 characters. */
   maxOutputChars?: number;
+  /**
+   * Run as a local activity: on the workflow's worker, inside the workflow task, without heartbeats.
+   * Default: true for tools without side effects whose timeout is at most 10 s. Set false for a
+   * tool that may take long or needs heartbeats (it then runs as a regular activity).
+   */
+  local?: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   DEFAULT_TOOL_MAX_OUTPUT_CHARS,
   DEFAULT_TOOL_TIMEOUT_MS,
+  LOCAL_TOOL_MAX_TIMEOUT_MS,
   type ExecuteToolInput,
   type ExecuteToolOutput,
   type ToolCatalog,
@@ -84,14 +85,17 @@ export class ToolRegistry {
     const schema = strictParameters(definition.parameters);
     const parameters = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete parameters.$schema;
+    const timeoutMs = definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    const sideEffects = definition.sideEffects ?? false;
     const entry: ToolCatalogEntry = {
       name,
       description,
       parameters,
       mode: definition.mode ?? 'server',
-      timeoutMs: definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      timeoutMs,
       retry: definition.retry,
-      sideEffects: definition.sideEffects ?? false,
+      sideEffects,
+      local: definition.local ?? (!sideEffects && timeoutMs <= LOCAL_TOOL_MAX_TIMEOUT_MS),
       maxOutputChars: definition.maxOutputChars ?? DEFAULT_TOOL_MAX_OUTPUT_CHARS,
       source,
       fingerprint: toolFingerprint({ name, description, parameters }),

@@ -1,9 +1,9 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import type { Message, ProviderId } from '../../contracts/message-model';
+import { textOf, type Message, type ProviderId } from '../../contracts/message-model';
 import { currentBody, kindOf } from '../../policy/legacy-values';
-import { toProviderMessages } from '../../policy/provider-view';
+import { DROPPED_NOTE, toProviderMessages } from '../../policy/provider-view';
 import type { LoggedBody, StoredBody } from '../../contracts/stored-body';
 import type { ConversationView } from '../../contracts/agent-run';
 import { StoreError, type ContentStore, type LogEntry, type WriteOrder } from '../../store';
@@ -34,6 +34,18 @@ export function currentWriteOrder(): WriteOrder | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The conversation of a call: the one it names, or the calling run's (its workflow id). */
+export function conversationOf(input: { conversationId?: string }): string {
+  if (input.conversationId) return input.conversationId;
+  try {
+    const execution = Context.current().info.workflowExecution;
+    if (execution?.workflowId) return execution.workflowId;
+  } catch {
+    // Not in an activity: the input must name the conversation.
+  }
+  throw ApplicationFailure.nonRetryable('the call names no conversation and has no calling run', AGENT_FAILURE.store);
 }
 
 function currentRunId(): string | undefined {
@@ -70,27 +82,39 @@ export async function readLogged(
   });
 }
 
+/**
+ * What the model reads before the view's first entry: the summary; or, when the oldest messages
+ * left the view without one (`fromSeq` past 0, no summary), a note and the conversation's first message.
+ */
 export async function readSummary(
   store: ContentStore,
+  conversationId: string,
   view: ConversationView,
 ): Promise<{ text: string; timestamp: number } | undefined> {
-  if (!view.summaryHash) return undefined;
   const hash = view.summaryHash;
+  if (!hash) {
+    if (view.fromSeq === 0) return undefined;
+    const [first] = await readLogged(store, conversationId, 0, 1);
+    const text = first?.body.role === 'user' ? textOf(first.body) : '';
+    return { text: `${DROPPED_NOTE}${text}`, timestamp: first?.body.timestamp ?? 0 };
+  }
   const body = await fromStore(() => store.get<StoredBody>(hash));
   return body.role === 'summary' ? { text: body.text, timestamp: body.timestamp } : undefined;
 }
 
-/** The provider messages of a model call. */
+/** The provider messages of a model call, with tool results before `maskBefore` masked. */
 export async function loadProviderView(
   store: ContentStore,
   conversationId: string,
   view: ConversationView,
   toSeq: number,
   provider: ProviderId,
+  maskBefore?: number,
 ): Promise<Message[]> {
   const [logged, summary] = await Promise.all([
     readLogged(store, conversationId, view.fromSeq, toSeq, { settledBelowTo: true }),
-    readSummary(store, view),
+    readSummary(store, conversationId, view),
   ]);
-  return toProviderMessages(logged, provider, summary);
+  const mask = maskBefore === undefined ? undefined : { fromSeq: view.fromSeq, maskBefore };
+  return toProviderMessages(logged, provider, summary, mask);
 }

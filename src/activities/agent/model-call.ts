@@ -14,7 +14,7 @@ import {
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps, ModelCaller } from './deps';
 import { openTokenPublisher } from './token-publisher';
-import { currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
+import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 
 function activitySignal(): AbortSignal | undefined {
   try {
@@ -61,21 +61,27 @@ function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
   });
 }
 
+/** The fields of a record of numbers that are not zero: what the output needs to carry. */
+const withoutZeros = <T extends object>(values: T): Partial<T> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== 0)) as Partial<T>;
+
 export function modelCallActivity(deps: AgentActivityDeps) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
     const { store, llm } = deps;
+    const conversationId = conversationOf(input);
     const messages = await loadProviderView(
       store,
-      input.conversationId,
+      conversationId,
       input.view,
       input.toSeq,
       providerOf(input.model),
+      input.maskBefore,
     );
     if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
-    const specsHash = input.toolSpecsHash;
-    const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
     const promptHash = input.promptHash;
     const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
+    const specsHash = input.toolSpecsHash ?? stored?.toolSpecsHash;
+    const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
     const responseFormat = stored?.responseFormat ?? input.responseFormat;
     const request: ModelRequest = {
       model: input.model,
@@ -93,28 +99,19 @@ export function modelCallActivity(deps: AgentActivityDeps) {
     const message = input.stream
       ? await streamWithHeartbeats(llm, request, input.writeSeq, signal)
       : await llm.complete(request, { signal });
-    const hash = await fromStore(() => store.put(message, input.conversationId));
+    const hash = await fromStore(() => store.put(message, conversationId));
     const order = currentWriteOrder();
     await fromStore(() =>
-      store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
+      store.writeEntries(conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
     );
     const toolCalls = toolCallRequests(message);
     return {
-      meta: {
-        seq: input.writeSeq,
-        kind: 'assistant',
-        hash,
-        tokens: estimateBodyTokens(message),
-        model: input.model,
-        ...(toolCalls.length > 0 ? { toolCallIds: toolCalls.map((c) => c.id) } : {}),
-      },
-      provider: message.provider,
-      model: message.model,
+      meta: { seq: input.writeSeq, kind: 'assistant', hash, tokens: estimateBodyTokens(message) },
       stopReason: message.stopReason,
-      usage: message.usage,
-      cost: message.cost,
+      usage: withoutZeros(message.usage),
+      cost: withoutZeros(message.cost),
       toolCalls,
-      text: textOf(message),
+      ...(toolCalls.length > 0 ? {} : { text: textOf(message) }),
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
     };
   };

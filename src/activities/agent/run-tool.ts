@@ -1,12 +1,19 @@
 /** Tool activities of the agent: pin the run's catalogue, run one call and store its result. */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { PinToolsInput, PinToolsOutput, RunToolInput, RunToolOutput } from '../../contracts/agent-activities';
-import { AGENT_FAILURE } from '../../contracts/failure-types';
+import type {
+  PinToolsInput,
+  PinToolsOutput,
+  RunToolInput,
+  RunToolOutput,
+  StoredCallPrompt,
+} from '../../contracts/agent-activities';
 import { toToolSpecs } from '../../policy/tool-selection';
-import { type ToolActivities, type ToolCatalog } from '../../contracts/tool-catalog';
+import { AGENT_FAILURE } from '../../contracts/failure-types';
+import { type ToolActivities, type ToolCatalog, type ToolSelection } from '../../contracts/tool-catalog';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
-import { currentWriteOrder, fromStore } from './conversation-view';
+import { conversationOf, currentWriteOrder, fromStore } from './conversation-view';
+import { offersReadBack, readBack, readBackEntry } from './read-back';
 
 /**
  * The failure of a catalogue with servers that did not answer, naming each with its reason:
@@ -26,43 +33,73 @@ function unavailableFailure(down: NonNullable<ToolCatalog['unavailableServers']>
 }
 
 export function toolActivities(store: ContentStore, tools: ToolActivities) {
+  /** The run's selection: inline in calls recorded before it was pinned, by hash since. */
+  const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
+    const { selection, selectionHash } = input;
+    if (selection || !selectionHash) return Promise.resolve(selection ?? {});
+    return fromStore(() => store.get<ToolSelection>(selectionHash));
+  };
   return {
     /**
-     * The run's catalogue: tool specs go to the store (the model call reads them by hash), execution data to the
-     * workflow. A configured MCP server that does not answer fails the activity (retried while it may come up).
+     * The run's catalogue: tool specs, the system prompt and the selection go to the store (the
+     * model and tool calls read them by hash), execution data to the workflow. A configured MCP
+     * server that does not answer fails the activity (retried while it may come up).
      */
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
       const catalog = await tools.listTools(input.selection);
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
-      const specs = toToolSpecs(catalog);
-      const toolSpecsHash =
-        specs.length > 0 ? await fromStore(() => store.put(specs, input.conversationId)) : undefined;
+      const own = catalog.tools.some((t) => t.name === readBackEntry.name);
+      const entries =
+        !own && offersReadBack(input.selection, input.readBack) ? [...catalog.tools, readBackEntry] : catalog.tools;
+      const specs = toToolSpecs({ tools: entries });
+      const put = (body: unknown): Promise<string> => fromStore(() => store.put(body, input.conversationId));
+      const [toolSpecsHash, selectionHash] = await Promise.all([
+        specs.length > 0 ? put(specs) : undefined,
+        put(input.selection),
+      ]);
+      // The run's own prompt names its tools too, so a call with it carries one hash.
+      const prompt: StoredCallPrompt | undefined =
+        input.systemPrompt !== undefined
+          ? { systemPrompt: input.systemPrompt, ...(toolSpecsHash ? { toolSpecsHash } : {}) }
+          : undefined;
+      const promptHash = prompt ? await put(prompt) : undefined;
       return {
-        tools: catalog.tools.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint }) => ({
+        tools: entries.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint, local }) => ({
           name,
           mode,
           timeoutMs,
           retry,
           sideEffects,
           fingerprint,
+          ...(local ? { local } : {}),
         })),
         ...(toolSpecsHash ? { toolSpecsHash } : {}),
+        ...(promptHash ? { promptHash } : {}),
+        selectionHash,
       };
     },
 
     /** Runs one server tool call; the result enters the conversation log here, not through history. */
     async runTool(input: RunToolInput): Promise<RunToolOutput> {
-      const output = await tools.executeTool({
-        runId: input.runId,
-        toolCallId: input.toolCallId,
-        name: input.name,
-        args: input.args,
-        fingerprint: input.fingerprint,
-        selection: input.selection,
-        ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
-      });
+      const started = Date.now();
+      const conversationId = conversationOf(input);
+      const output =
+        input.name === readBackEntry.name && input.fingerprint === readBackEntry.fingerprint
+          ? {
+              ...(await readBack(store, conversationId, input.seq, input.args)),
+              durationMs: Date.now() - started,
+            }
+          : await tools.executeTool({
+              runId: input.runId,
+              toolCallId: input.toolCallId,
+              name: input.name,
+              args: input.args,
+              fingerprint: input.fingerprint,
+              selection: await selectionOf(input),
+              ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+            });
       const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
-      const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'tool_result', {
+      const { meta, entry } = await storeBody(store, conversationId, input.seq, 'tool_result', {
         role: 'tool_result',
         toolCallId: input.toolCallId,
         toolName: input.name,
@@ -71,8 +108,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         timestamp: Date.now(),
       });
       const order = currentWriteOrder();
-      await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
-      return { meta, isError: output.isError, durationMs: output.durationMs };
+      await fromStore(() => store.writeEntries(conversationId, [entry], order));
+      return { hash: meta.hash, tokens: meta.tokens, isError: output.isError, durationMs: output.durationMs };
     },
   };
 }

@@ -40,7 +40,7 @@ export function summariseActivity(deps: AgentActivityDeps) {
   return async function summariseConversation(input: SummariseInput): Promise<SummariseOutput> {
     const [logged, previous] = await Promise.all([
       readLogged(deps.store, input.conversationId, input.view.fromSeq, input.toSeq, { settledBelowTo: true }),
-      readSummary(deps.store, input.view),
+      readSummary(deps.store, input.conversationId, input.view),
     ]);
     const transcript = transcriptOf(logged);
     const request: ModelRequest = {

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { LOCAL_TOOL_MAX_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { defineTool, type ToolDefinition } from '../define';
 import { PathRefusedError, displayPath, resolveInWorkspace } from './jail';
 
@@ -10,6 +11,11 @@ const MAX_READ_BYTES = 1_000_000;
 const MAX_LIST_ENTRIES = 1_000;
 const MAX_SEARCH_MATCHES = 200;
 const MAX_SEARCH_FILE_BYTES = 1_000_000;
+/**
+ * Reading one file or listing a directory is quick: these tools run as local activities. A search
+ * walks a whole tree and keeps the default timeout as a regular activity.
+ */
+const QUICK_TIMEOUT_MS = LOCAL_TOOL_MAX_TIMEOUT_MS;
 
 function workspace(root: string | undefined): string {
   if (!root) throw new PathRefusedError('File tools are disabled: this run has no workspace root.');
@@ -37,6 +43,7 @@ export const fsRead = defineTool({
   parameters: z.object({
     path: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
   }),
+  timeoutMs: QUICK_TIMEOUT_MS,
   async execute({ path: userPath }, ctx) {
     const file = await resolveInWorkspace(ctx.workspaceRoot, userPath);
     const { data, size } = await readCapped(file, MAX_READ_BYTES);
@@ -81,6 +88,7 @@ export const fsList = defineTool({
     path: z.string().max(4096).default('.').describe('Directory relative to the workspace root'),
     recursive: z.boolean().default(false),
   }),
+  timeoutMs: QUICK_TIMEOUT_MS,
   async execute({ path: userPath, recursive }, ctx) {
     const root = await realpath(workspace(ctx.workspaceRoot));
     const dir = await resolveInWorkspace(root, userPath);

@@ -2,8 +2,14 @@
  * The activities the agent loop calls, as one typed interface. Each call gets the options it
  * needs (model: attempts per provider; tools: the tool's timeout and retry), so a loop built on
  * these functions (ReAct here, planner/executor/verifier elsewhere) shares one boundary.
+ *
+ * Cheap steps run as local activities (docs/design.md, History per turn): a tool call the catalogue
+ * marks `local` and the messages the workflow writes. A local activity runs on the workflow's own
+ * worker inside the workflow task and leaves one marker event; it cannot heartbeat, and a worker
+ * that dies while it runs is noticed by the workflow task's timeout, which runs it again. Runs whose
+ * activities go to another task queue keep every step a regular activity.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type {
   AgentActivities,
@@ -24,6 +30,7 @@ import type {
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { toolCallSummary } from '../../policy/run-summaries';
+import { leanTurn } from './patches';
 
 export interface ModelRetry {
   maximumAttempts: number;
@@ -70,6 +77,13 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
     startToCloseTimeout: '1 minute',
     retry: { maximumAttempts: 5 },
   });
+  const writes = proxyLocalActivities<AgentActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 5 },
+    summary: 'write messages',
+  });
+  // Asked at each step, not once: replaying a run recorded before the patch keeps regular activities.
+  const local = (): boolean => options.taskQueue === undefined && leanTurn();
   const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
       ...queue,
@@ -88,11 +102,19 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       });
       return callModel(input);
     },
-    appendMessages: (input) => plain.appendMessages(input),
+    appendMessages: (input) => (local() ? writes : plain).appendMessages(input),
     pinTools: (input) => plain.pinTools(input),
     runTool(input, tool, timeoutMs) {
       // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
       // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
+      if (tool.local === true && local()) {
+        const { runTool } = proxyLocalActivities<AgentActivities>({
+          startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
+          retry: toolRetry(tool),
+          summary: toolCallSummary(tool.name, input.args),
+        });
+        return runTool(input);
+      }
       const { runTool } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,

@@ -21,13 +21,14 @@ export {
 } from './run-steps';
 export {
   callModelWithFailover,
-  compactIfNeeded,
   resolveModel,
   runSeat,
   modelFailureOf,
+  type ModelAnswer,
   type ModelCallOverrides,
   type ModelSeat,
 } from './model-step';
+export { fitContext, currentContextTokens, type ContextFit } from './context-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
 export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 export { createAgentIO, type AgentIO } from './agent-io';

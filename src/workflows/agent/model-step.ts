@@ -1,24 +1,24 @@
 /**
- * One model call of a turn: pick the model (operator, budget), compact the context when it is
- * too big, call the model, and fail over down the chain when a provider keeps failing. Each step
- * takes the seat it works on, so a pev role's own model never replaces the run's in shared state.
+ * One model call of a turn: pick the model (operator, budget), call the model on the context the
+ * context step prepared (`context-step.ts`), and fail over down the chain when a provider keeps
+ * failing. Each step takes the seat it works on, so a pev role's own model never replaces the
+ * run's in shared state.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
-import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../policy/context-plan';
+import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
 import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
 import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
 import { providerOf } from '../../policy/agent-state';
-import { estimateTextTokens } from '../../policy/token-estimate';
 import { LLM_FAILURE } from '../../contracts/failure-types';
 import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
-import { addCost, addUsage, totalTokens } from '../../contracts/message-model';
+import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
 import { lookupModel } from '../../policy/model-registry';
-import { modelCallSummary, summariseSummary } from '../../policy/run-summaries';
+import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
-import { emit, showNow, type RunContext } from './run-context';
+import { conversationRef, emit, showNow, type RunContext } from './run-context';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -35,9 +35,6 @@ export const runSeat = (ctx: RunContext): ModelSeat => ({
   policy: ctx.state.config.resolver,
   position: ctx.state.resolver,
 });
-
-/** Tokens the tool specs are assumed to take, per tool. */
-const TOKENS_PER_TOOL_SPEC = 150;
 
 /** A failed model activity as a failure type, never its message text. */
 export function modelFailureOf(err: unknown): ModelFailure & { message: string } {
@@ -56,7 +53,12 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
 }
 
 /** Records a failed model or summary call as an event; returns the failure. */
-function recordFailure(ctx: RunContext, model: string, err: unknown, prefix = ''): ReturnType<typeof modelFailureOf> {
+export function recordFailure(
+  ctx: RunContext,
+  model: string,
+  err: unknown,
+  prefix = '',
+): ReturnType<typeof modelFailureOf> {
   const failure = modelFailureOf(err);
   emit(ctx, {
     type: 'model_failure',
@@ -68,7 +70,8 @@ function recordFailure(ctx: RunContext, model: string, err: unknown, prefix = ''
   return failure;
 }
 
-function retryFor(seat: ModelSeat): ModelRetry {
+/** The retry policy of a model or summary call on `seat`. */
+export function retryFor(seat: ModelSeat): ModelRetry {
   return {
     maximumAttempts: seat.policy.attemptsPerProvider,
     nonRetryableErrorTypes: nonRetryableModelFailures(seat.policy, seat.position, [
@@ -93,57 +96,32 @@ export function resolveModel(ctx: RunContext, seat: ModelSeat): void {
   if (change) emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
 }
 
-function windowOf(ctx: RunContext, model: string): number {
+/** The context window of `model`: the one place a run reads it from. */
+export function windowOf(ctx: RunContext, model: string): number {
   const configured = ctx.state.config.context.windowTokens;
   if (configured) return configured;
   const info = lookupModel(providerOf(model), model.slice(model.indexOf('/') + 1));
   return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }
 
-/**
- * Summarises the older part of the conversation when the context passes the policy's threshold
- * (or at once, when `force`: the provider said the context is too long). Returns whether it did.
- */
-export async function compactIfNeeded(ctx: RunContext, seat: ModelSeat, force = false): Promise<boolean> {
-  const { state } = ctx;
-  const overhead = estimateTextTokens(state.config.systemPrompt ?? '') + state.tools.length * TOKENS_PER_TOOL_SPEC;
-  const policy = force ? { ...state.config.context, thresholdRatio: 0 } : state.config.context;
-  const window = windowOf(ctx, seat.position.current);
-  const plan = planCompaction(state.messages, state.view.summaryTokens, overhead, policy, window);
-  if (!plan) return false;
-  const toSeq = state.messages[plan.splitIndex].seq;
-  const model = state.config.context.summaryModel ?? seat.position.current;
-  const summary = summariseSummary(plan.splitIndex, model);
-  showNow(ctx, { doing: summary });
-  try {
-    const out = await ctx.io.summarise(
-      { conversationId: state.conversationId, view: state.view, toSeq, model },
-      retryFor(seat),
-      summary,
-    );
-    state.usage = addUsage(state.usage, out.usage);
-    state.cost = addCost(state.cost, out.cost);
-    const summarised = plan.splitIndex;
-    state.messages.splice(0, summarised);
-    state.view = { fromSeq: toSeq, summaryHash: out.summaryHash, summaryTokens: out.summaryTokens };
-    const tokensAfter = contextTokens(state.messages, state.view.summaryTokens, overhead);
-    emit(ctx, {
-      type: 'context_compacted',
-      summarisedMessages: summarised,
-      tokensBefore: plan.tokensBefore,
-      tokensAfter,
-    });
-    return true;
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    // The run goes on uncompacted; the model call reports a context overflow if there is one.
-    recordFailure(ctx, model, err, 'summary failed: ');
-    return false;
-  }
+/** A model call's output with what its compact record leaves out restored: what a turn works with. */
+export type ModelAnswer = ModelCallOutput & { provider: string; usage: Usage; cost: Cost; text: string };
+
+/** Restores what the workflow knows itself: the model it called, its provider, the calls' ids, zero counts. */
+function answerOf(out: ModelCallOutput, model: string): ModelAnswer {
+  const ids = out.toolCalls.map((c) => c.id);
+  return {
+    ...out,
+    meta: { ...out.meta, model: out.meta.model ?? model, ...(ids.length > 0 ? { toolCallIds: ids } : {}) },
+    provider: out.provider ?? providerOf(model),
+    usage: fullUsage(out.usage),
+    cost: fullCost(out.cost),
+    text: out.text ?? '',
+  };
 }
 
 export type ModelStepResult =
-  { ok: true; output: ModelCallOutput } | { ok: false; failure: ModelFailure & { message: string } };
+  { ok: true; output: ModelAnswer } | { ok: false; failure: ModelFailure & { message: string } };
 
 /** What another agent kind sets per call (its role's system prompt, structured output, tool choice). */
 export type ModelCallOverrides = Partial<
@@ -151,45 +129,61 @@ export type ModelCallOverrides = Partial<
 >;
 
 /**
+ * The run's system prompt and tools: one hash once pinned (the stored prompt names the tool specs),
+ * inline prompt and specs hash in runs pinned before that. A kind's own prompt comes with the specs hash.
+ */
+function promptOf(
+  ctx: RunContext,
+  overrides: ModelCallOverrides,
+): Pick<ModelCallInput, 'systemPrompt' | 'promptHash' | 'toolSpecsHash'> {
+  const { promptHash, toolSpecsHash, config } = ctx.state;
+  const tools = toolSpecsHash ? { toolSpecsHash } : {};
+  if ('systemPrompt' in overrides || 'promptHash' in overrides) return tools;
+  return promptHash ? { promptHash } : { systemPrompt: config.systemPrompt, ...tools };
+}
+
+/**
  * Calls the model of `seat` on the current view, failing over to the next model of the seat's
- * chain when the provider keeps failing.
+ * chain when the provider keeps failing. When the provider says the context is too long,
+ * `shrink` gets one chance to make it smaller (it returns whether it changed the context).
  */
 export async function callModelWithFailover(
   ctx: RunContext,
   seat: ModelSeat,
   overrides: ModelCallOverrides = {},
+  shrink?: () => Promise<boolean>,
 ): Promise<ModelStepResult> {
   const { state } = ctx;
-  let compactedForLength = false;
+  let shrunkForLength = false;
   for (;;) {
     const model = seat.position.current;
     showNow(ctx, { model, doing: `calling ${model}` });
     try {
       const output = await ctx.io.callModel(
         {
-          conversationId: state.conversationId,
+          ...conversationRef(ctx),
           view: state.view,
           toSeq: state.nextSeq,
           writeSeq: state.nextSeq,
           model,
-          systemPrompt: state.config.systemPrompt,
-          toolSpecsHash: state.toolSpecsHash,
+          ...promptOf(ctx, overrides),
           maxTokens: state.config.maxTokens,
           temperature: state.config.temperature,
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
+          ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
           ...overrides,
         },
         retryFor(seat),
         modelCallSummary(ctx.now.step, model),
       );
-      return { ok: true, output };
+      return { ok: true, output: answerOf(output, model) };
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = recordFailure(ctx, model, err);
-      if (failure.type === LLM_FAILURE.contextTooLong && !compactedForLength) {
-        compactedForLength = true;
-        if (await compactIfNeeded(ctx, seat, true)) continue;
+      if (failure.type === LLM_FAILURE.contextTooLong && shrink && !shrunkForLength) {
+        shrunkForLength = true;
+        if (await shrink()) continue;
       }
       const change = failoverAfter(seat.policy, seat.position, failure);
       if (!change) return { ok: false, failure };

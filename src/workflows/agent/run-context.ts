@@ -6,9 +6,11 @@ import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes
 import { pushEvent } from '../../policy/event-log';
 import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
+import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
 import type { AgentState } from '../../contracts/agent-run';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
+import { leanTurn } from './patches';
 
 /** What the run is doing now, beyond its state: what its current details show. */
 export interface RunNow {
@@ -30,8 +32,11 @@ export interface RunContext {
   io: AgentIO;
   workflowId: string;
   runId: string;
-  /** What was last written to the search attributes, to skip no-op upserts. */
-  published: { key?: string };
+  /**
+   * What the search attributes show: `values` as the run started with them (set by the client) and
+   * as upserted since; `key` for runs recorded before the lean-turn patch, which upserted every value.
+   */
+  published: { key?: string; values: Partial<AgentAttributeValues> };
   /** Watchers' stream; every event goes there too. */
   stream?: RunStream;
   now: RunNow;
@@ -52,6 +57,13 @@ export function emit(ctx: RunContext, event: EventInput): void {
   }
 }
 
+/**
+ * The conversation as a per-turn call names it: nothing when it is the run's workflow id (the
+ * activity reads that from its context), so the id is not recorded at every turn.
+ */
+export const conversationRef = (ctx: RunContext): { conversationId?: string } =>
+  ctx.state.conversationId === ctx.workflowId ? {} : { conversationId: ctx.state.conversationId };
+
 export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream): RunContext {
   const info = workflowInfo();
   // The chain's start: continue-as-new keeps it, so the totals cover the whole conversation.
@@ -61,10 +73,21 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
     io,
     workflowId: info.workflowId,
     runId: info.runId,
-    published: {},
+    published: { values: startAttributes() },
     ...(stream ? { stream } : {}),
     now: { phase: 'start', step: 'starting', running: [] },
   };
+}
+
+/** The attribute values the run started with (a client sets them at start; continue-as-new keeps them). */
+function startAttributes(): Partial<AgentAttributeValues> {
+  const attributes = workflowInfo().typedSearchAttributes;
+  const values: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(SA)) {
+    const value = attributes.get(key);
+    if (value !== undefined) values[name] = value;
+  }
+  return values as Partial<AgentAttributeValues>;
 }
 
 /**
@@ -94,22 +117,33 @@ export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
 }
 
 /**
- * Shows `phase` in the current details, and upserts the DurableAgent* search attributes when one of
- * them changed. `model` is the run's model, except at a turn's start, where it is the model that
- * turn calls.
+ * Shows `phase` in the current details, and upserts the DurableAgent* search attributes that
+ * changed (policy/search-attribute-values.ts). `model` is the run's model, except at a turn's
+ * start, where it is the model that turn calls.
  */
 export function publishSearchAttributes(ctx: RunContext, phase: string, model = ctx.state.resolver.current): void {
   const { state } = ctx;
   showNow(ctx, { phase });
   if (state.config.searchAttributes === false) return;
-  const values = {
+  const values: AgentAttributeValues = {
     kind: state.config.kind,
     phase,
     model,
     status: state.status,
     awaitingApproval: state.status === 'awaiting_approval',
-    costUsd: Math.round(state.cost.total * 1e6) / 1e6,
+    costUsd: publishedCost(state.cost.total),
   };
+  if (leanTurn()) {
+    const changes = attributeChanges(ctx.published.values, values);
+    if (Object.keys(changes).length === 0) return;
+    Object.assign(ctx.published.values, changes);
+    upsertSearchAttributes(
+      Object.entries(changes).map(([name, value]) => ({ key: SA[name as keyof typeof SA], value })) as Parameters<
+        typeof upsertSearchAttributes
+      >[0],
+    );
+    return;
+  }
   const key = JSON.stringify(values);
   if (key === ctx.published.key) return;
   ctx.published.key = key;

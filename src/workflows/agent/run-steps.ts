@@ -57,9 +57,15 @@ function failureOf(err: unknown): { message: string; type?: string } {
 export async function startConversation(ctx: RunContext): Promise<void> {
   const { state } = ctx;
   if (state.nextSeq > 0) return;
+  const { config } = state;
   let pinned;
   try {
-    pinned = await ctx.io.pinTools({ conversationId: state.conversationId, selection: state.config.tools });
+    pinned = await ctx.io.pinTools({
+      conversationId: state.conversationId,
+      selection: config.tools,
+      ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
+      ...(config.context.mask ? { readBack: true } : {}),
+    });
   } catch (err) {
     if (isCancellation(err) || !patched(PIN_FAILURE_ENDS_RUN_PATCH)) throw err;
     await fail(ctx, { ...failureOf(err), retryable: false });
@@ -67,6 +73,8 @@ export async function startConversation(ctx: RunContext): Promise<void> {
   }
   state.tools = pinned.tools;
   state.toolSpecsHash = pinned.toolSpecsHash;
+  state.promptHash = pinned.promptHash;
+  state.selectionHash = pinned.selectionHash;
   // Only results recorded before pinning failed on unavailable servers carry this.
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });

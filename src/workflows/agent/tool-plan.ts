@@ -10,6 +10,7 @@ import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-ca
 import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { leanTurn } from './patches';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -64,6 +65,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   const { state } = ctx;
   if (!unsettled(ctx)) return;
   const timeoutMs = state.config.limits.approvalTimeoutMs;
+  const phase = ctx.published.values.phase;
   state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
   const summary = decisionWaitSummary(
     state.approvals.filter((a) => a.state === 'pending').map((a) => a.tool),
@@ -78,7 +80,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   );
   state.status = 'running';
   showNow(ctx, { doing: 'running tools' });
-  publishSearchAttributes(ctx, 'tools');
+  publishSearchAttributes(ctx, leanTurn() ? (phase ?? 'running') : 'tools');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
     emit(ctx, {

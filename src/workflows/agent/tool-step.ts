@@ -10,7 +10,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { injectSteering } from './user-messages';
 import { awaitDecisions, groups, plan, runnable, settle, type PlannedCall } from './tool-plan';
-import { emit, showNow, type RunContext } from './run-context';
+import { conversationRef, emit, showNow, type RunContext } from './run-context';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -46,14 +46,14 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   try {
     const out = await ctx.io.runTool(
       {
-        conversationId: state.conversationId,
+        ...conversationRef(ctx),
         seq: p.seq,
         runId: workflowInfo().runId,
         toolCallId: p.call.id,
         name: tool.name,
         args,
         fingerprint: tool.fingerprint,
-        selection: state.config.tools,
+        ...(state.selectionHash ? { selectionHash: state.selectionHash } : { selection: state.config.tools }),
         ...(note ? { note } : {}),
         ...(override !== undefined ? { timeoutMs: override } : {}),
       },
@@ -67,7 +67,15 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
       durationMs: out.durationMs,
       isError: out.isError,
     });
-    return { meta: out.meta };
+    const meta: MessageMeta = out.meta ?? {
+      seq: p.seq,
+      kind: 'tool_result',
+      hash: out.hash ?? '',
+      tokens: out.tokens ?? 0,
+      toolCallId: p.call.id,
+      isError: out.isError,
+    };
+    return { meta };
   } catch (err) {
     if (isCancellation(err)) throw err;
     emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });

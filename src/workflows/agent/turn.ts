@@ -6,15 +6,15 @@
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
-import type { ModelCallOutput } from '../../contracts/agent-activities';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { addCost, addUsage } from '../../contracts/message-model';
 import { appendDrafts, injectSteering } from './user-messages';
+import { fitContext } from './context-step';
 import {
   callModelWithFailover,
-  compactIfNeeded,
   resolveModel,
   runSeat,
+  type ModelAnswer,
   type ModelCallOverrides,
   type ModelSeat,
 } from './model-step';
@@ -22,6 +22,7 @@ import { turnStep } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
 import { runToolCalls } from './tool-step';
+import { leanTurn } from './patches';
 
 /** Points of a turn where search attributes may be published. */
 export type TurnPoint = 'model' | 'tools' | 'tools_done';
@@ -57,7 +58,12 @@ export type TurnResult =
 
 const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
 
-const defaultPhase = (point: TurnPoint): string | undefined => (point === 'tools_done' ? undefined : point);
+/**
+ * A turn's phase when the kind sets none: one phase, `running`, for the whole turn (the status and
+ * the model say the rest). Runs recorded before the lean-turn patch flipped `model`/`tools` each turn.
+ */
+const defaultPhase = (point: TurnPoint): string | undefined =>
+  leanTurn() ? 'running' : point === 'tools_done' ? undefined : point;
 
 /** The message of a failure; for a failed activity, its cause's (the activity's own error). */
 export function errorText(err: unknown): string {
@@ -66,7 +72,7 @@ export function errorText(err: unknown): string {
 }
 
 /** Records the assistant message of a turn answered by `model`. */
-export async function recordAnswer(ctx: RunContext, out: ModelCallOutput, model: string): Promise<void> {
+export async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): Promise<void> {
   const { state } = ctx;
   state.nextSeq = out.meta.seq + 1;
   state.messages.push(out.meta);
@@ -94,11 +100,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelCallOutput, model:
 }
 
 /** The on-turn-end hook: false stops the run; a failure stops it with an error. */
-export async function turnEndHook(
-  ctx: RunContext,
-  out: ModelCallOutput,
-  model: string,
-): Promise<'go' | 'stop' | 'failed'> {
+export async function turnEndHook(ctx: RunContext, out: ModelAnswer, model: string): Promise<'go' | 'stop' | 'failed'> {
   const { state } = ctx;
   const hook = state.config.hooks?.onTurnEnd;
   if (!hook) return 'go';
@@ -128,7 +130,7 @@ export async function turnEndHook(
 /** Gives every tool call of an answer a synthetic result, so the conversation stays valid for any later call. */
 export async function closeUnanswered(
   ctx: RunContext,
-  out: ModelCallOutput,
+  out: ModelAnswer,
   text = 'Not run: the run ended before this tool call.',
 ): Promise<void> {
   if (out.toolCalls.length === 0) return;
@@ -139,7 +141,7 @@ export async function closeUnanswered(
 }
 
 /** The tool phase of an answer with tool calls: the limit per turn, the kind's hooks around it. */
-async function toolPhase(ctx: RunContext, out: ModelCallOutput, hooks: TurnHooks): Promise<TurnResult> {
+async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): Promise<TurnResult> {
   const phaseAt = hooks.phaseAt ?? defaultPhase;
   const publish = (point: TurnPoint): void => {
     const phase = phaseAt(point);
@@ -185,8 +187,16 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   emit(ctx, { type: 'turn_start', model: seat.position.current });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
   if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);
-  await compactIfNeeded(ctx, seat);
-  const step = await callModelWithFailover(ctx, seat, hooks.call?.());
+  const fit = await fitContext(ctx, seat);
+  if (fit.over) {
+    const { tokens, window } = fit.over;
+    const message =
+      `the context (about ${tokens} tokens) is over the ${window}-token window of ${seat.position.current} and ` +
+      `could not be brought under it without a summary; the request was not sent`;
+    return end(await fail(ctx, { message, type: AGENT_FAILURE.contextOverflow, retryable: false }));
+  }
+  const shrink = async (): Promise<boolean> => (await fitContext(ctx, seat, true)).changed;
+  const step = await callModelWithFailover(ctx, seat, hooks.call?.(), shrink);
   if (!step.ok) {
     const { message, type, retryable } = step.failure;
     return end(await fail(ctx, { message, type, retryable }));

@@ -32,7 +32,7 @@ async function runReact(ctx: RunContext): Promise<LoopOutcome> {
 /** ReAct needs nothing of its own beyond the run: its context is the run context. */
 export const reactKind: AgentKind<AgentWorkflowInput, RunContext> = {
   context: (_input, run) => run,
-  startPhase: () => 'start',
+  startPhase: () => 'running',
   run: runReact,
   result: (_ctx, base) => base,
 };

@@ -1,0 +1,78 @@
+/**
+ * The built-in tool that reads a masked tool result back (docs/design.md, Masking). The provider
+ * view shows an old result as a stub naming its tool-call id; this tool finds that result in the
+ * run's conversation log and returns it whole. It is offered to runs that mask results, and the
+ * run's tool selection (allow/deny) applies to it like to any other tool.
+ */
+import { z } from 'zod';
+import type { ToolCatalogEntry, ToolSelection } from '../../contracts/tool-catalog';
+import { LOCAL_TOOL_MAX_TIMEOUT_MS } from '../../contracts/tool-catalog';
+import type { StoredBody } from '../../contracts/stored-body';
+import { textOf } from '../../contracts/message-model';
+import { READ_RESULT_TOOL } from '../../policy/masking';
+import { currentBody, kindOf } from '../../policy/legacy-values';
+import { isToolAllowed } from '../../policy/tool-selection';
+import { toolFingerprint } from '../../tools/fingerprint';
+import type { ContentStore } from '../../store';
+import { fromStore } from './conversation-view';
+
+const parameters = z.strictObject({
+  tool_call_id: z.string().min(1).max(200).describe('The id a masked result names ("tool_call_id")'),
+});
+
+const description =
+  'Read again, in full, an earlier tool result that the conversation shows shortened. Give the tool_call_id ' +
+  'the shortened result names.';
+
+const schema = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
+delete schema.$schema;
+
+/** The tool's catalogue entry: read-only and quick, so it runs as a local activity. */
+export const readBackEntry: ToolCatalogEntry = {
+  name: READ_RESULT_TOOL,
+  description,
+  parameters: schema,
+  mode: 'server',
+  timeoutMs: LOCAL_TOOL_MAX_TIMEOUT_MS,
+  sideEffects: false,
+  local: true,
+  maxOutputChars: Number.MAX_SAFE_INTEGER,
+  source: 'builtin',
+  fingerprint: toolFingerprint({ name: READ_RESULT_TOOL, description, parameters: schema }),
+};
+
+/** Whether a run with `selection` gets the tool (it masks results, and allow/deny let it through). */
+export const offersReadBack = (selection: ToolSelection, readBack: boolean | undefined): boolean =>
+  readBack === true && isToolAllowed(READ_RESULT_TOOL, selection);
+
+/** Log entries read per step while looking back for a result. */
+const PAGE = 64;
+
+/**
+ * Runs one call of the tool: the result of `tool_call_id` among the log entries before `beforeSeq`,
+ * newest first. An unknown id or bad arguments give an error result the model can read.
+ */
+export async function readBack(
+  store: ContentStore,
+  conversationId: string,
+  beforeSeq: number,
+  args: unknown,
+): Promise<{ content: string; isError: boolean }> {
+  const parsed = parameters.safeParse(args);
+  if (!parsed.success)
+    return { content: `Tool "${READ_RESULT_TOOL}": give the tool_call_id of a shortened result.`, isError: true };
+  const id = parsed.data.tool_call_id;
+  for (let to = beforeSeq; to > 0; to -= PAGE) {
+    const from = Math.max(0, to - PAGE);
+    const entries = (await fromStore(() => store.readEntries(conversationId, from, to))).filter(
+      (e) => kindOf(e) === 'tool_result',
+    );
+    const bodies = await fromStore(() => store.getMany<StoredBody>(entries.map((e) => e.hash)));
+    const found = bodies
+      .map(currentBody)
+      .reverse()
+      .find((b) => b.role === 'tool_result' && b.toolCallId === id);
+    if (found && found.role === 'tool_result') return { content: textOf(found), isError: false };
+  }
+  return { content: `No tool result with tool_call_id "${id}" in this conversation.`, isError: true };
+}

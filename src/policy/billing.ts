@@ -1,0 +1,20 @@
+/**
+ * What a run was billed for its tokens, reported in its result, state and trace: the input the
+ * providers counted (uncached, read from their prompt cache, written to it), the output, and the
+ * cost of each. Summaries count too.
+ */
+import type { RunBilling } from '../contracts/agent-run';
+import type { Cost, Usage } from '../contracts/message-model';
+
+export function billingOf(usage: Usage, cost: Cost): RunBilling {
+  const inputTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  return {
+    inputTokens,
+    uncachedInputTokens: usage.inputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadShare: inputTokens > 0 ? Math.round((usage.cacheReadTokens / inputTokens) * 1000) / 1000 : 0,
+    cost,
+  };
+}

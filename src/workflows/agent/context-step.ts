@@ -1,0 +1,140 @@
+/**
+ * The context of a model call (docs/design.md, Masking; Compaction): the masking boundary moves,
+ * the older part is summarised when the context passes its threshold, and while summaries fail
+ * (they back off over a growing number of turns) the context is fitted without a model call. A
+ * request the workflow estimates to be over the model's window is never sent.
+ */
+import { isCancellation } from '@temporalio/workflow';
+import { contextTokens, planCompaction, planFit, type CompactionPlan } from '../../policy/context-plan';
+import { nextMaskBefore } from '../../policy/masking';
+import { droppedLeadTokens } from '../../policy/provider-view';
+import { estimateTextTokens } from '../../policy/token-estimate';
+import { addCost, addUsage } from '../../contracts/message-model';
+import { recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
+import { contextFit } from './patches';
+import { summariseSummary } from '../../policy/run-summaries';
+import { emit, showNow, type RunContext } from './run-context';
+
+/** Tokens the tool specs are assumed to take, per tool. */
+const TOKENS_PER_TOOL_SPEC = 150;
+
+/** Turns a failed summary waits before the next try: 2, 4, 8 … up to this many. */
+const MAX_SUMMARY_BACKOFF_TURNS = 64;
+
+/** What the context costs besides the messages: the system prompt and the tool specs. */
+const overheadTokens = (ctx: RunContext): number =>
+  estimateTextTokens(ctx.state.config.systemPrompt ?? '') + ctx.state.tools.length * TOKENS_PER_TOOL_SPEC;
+
+/** The estimated context of the next call, with the run's masking boundary. */
+export const currentContextTokens = (ctx: RunContext): number =>
+  contextTokens(ctx.state.messages, ctx.state.view.summaryTokens, overheadTokens(ctx), ctx.state.maskBefore);
+
+/** What fitting found: whether it changed the context, and whether it is still over the window. */
+export interface ContextFit {
+  changed: boolean;
+  over?: { tokens: number; window: number };
+}
+
+/** Summarises the part of the log before the plan's split; on failure records it and returns false. */
+async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan): Promise<boolean> {
+  const { state } = ctx;
+  const toSeq = state.messages[plan.splitIndex].seq;
+  const model = state.config.context.summaryModel ?? seat.position.current;
+  const summary = summariseSummary(plan.splitIndex, model);
+  showNow(ctx, { doing: summary });
+  try {
+    const out = await ctx.io.summarise(
+      { conversationId: state.conversationId, view: state.view, toSeq, model },
+      retryFor(seat),
+      summary,
+    );
+    state.usage = addUsage(state.usage, out.usage);
+    state.cost = addCost(state.cost, out.cost);
+    state.messages.splice(0, plan.splitIndex);
+    state.view = { fromSeq: toSeq, summaryHash: out.summaryHash, summaryTokens: out.summaryTokens };
+    emit(ctx, {
+      type: 'context_compacted',
+      summarisedMessages: plan.splitIndex,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: currentContextTokens(ctx),
+    });
+    return true;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    recordFailure(ctx, model, err, 'summary failed: ');
+    return false;
+  }
+}
+
+/** Masks every answered result and leaves the oldest messages out of view until the context is under `target`. */
+function fitWithoutSummary(ctx: RunContext, target: number): boolean {
+  const { state } = ctx;
+  const tokensBefore = currentContextTokens(ctx);
+  const fit = planFit(state.messages, state.view.summaryTokens, overheadTokens(ctx), state.maskBefore ?? 0, target);
+  const masked = fit.maskBefore !== (state.maskBefore ?? 0);
+  if (!masked && fit.dropIndex === 0) return false;
+  state.maskBefore = fit.maskBefore;
+  if (fit.dropIndex > 0) {
+    // Without a summary, the view opens with a note and the conversation's first message (the task).
+    const lead = state.view.summaryHash || state.view.fromSeq > 0 ? undefined : state.messages[0].tokens;
+    const dropped = state.messages.splice(0, fit.dropIndex);
+    state.view = {
+      ...state.view,
+      fromSeq: state.messages[0]?.seq ?? dropped[dropped.length - 1].seq + 1,
+      ...(lead !== undefined ? { summaryTokens: droppedLeadTokens(lead) } : {}),
+    };
+  }
+  emit(ctx, {
+    type: 'context_trimmed',
+    maskBefore: fit.maskBefore,
+    droppedMessages: fit.dropIndex,
+    tokensBefore,
+    tokensAfter: currentContextTokens(ctx),
+  });
+  return true;
+}
+
+/** Runs recorded before the context-fit patch: a summary at every turn over the threshold, failures ignored. */
+async function compactAsBefore(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan): Promise<ContextFit> {
+  return { changed: await summarise(ctx, seat, plan) };
+}
+
+/**
+ * Prepares the context of the next call. The masking boundary moves (policy/masking.ts); past the
+ * threshold the older part is summarised, unless summaries are backing off; when still over it,
+ * the context is fitted without a model call. `force`: the provider said the context is too long,
+ * so a summary is tried at once and the context is brought down to the share a summary keeps.
+ */
+export async function fitContext(ctx: RunContext, seat: ModelSeat, force = false): Promise<ContextFit> {
+  const { state } = ctx;
+  const { context } = state.config;
+  if (context.mask) state.maskBefore = nextMaskBefore(state.messages, state.maskBefore ?? 0, context.mask);
+  const window = windowOf(ctx, seat.position.current);
+  const policy = force ? { ...context, thresholdRatio: 0 } : context;
+  const plan = planCompaction(
+    state.messages,
+    state.view.summaryTokens,
+    overheadTokens(ctx),
+    policy,
+    window,
+    state.maskBefore,
+  );
+  if (!plan) return { changed: false };
+  if (!contextFit()) return compactAsBefore(ctx, seat, plan);
+
+  const backoff = state.summaryBackoff;
+  let changed = false;
+  if (force || !backoff || state.turn >= backoff.retryAtTurn) {
+    changed = await summarise(ctx, seat, plan);
+    if (changed) state.summaryBackoff = undefined;
+    else {
+      const failures = (backoff?.failures ?? 0) + 1;
+      const wait = Math.min(2 ** failures, MAX_SUMMARY_BACKOFF_TURNS);
+      state.summaryBackoff = { failures, retryAtTurn: state.turn + wait };
+    }
+  }
+  const target = window * (force ? context.keepRecentRatio : context.thresholdRatio);
+  if (currentContextTokens(ctx) > target && fitWithoutSummary(ctx, target)) changed = true;
+  const tokens = currentContextTokens(ctx);
+  return tokens > window ? { changed, over: { tokens, window } } : { changed };
+}

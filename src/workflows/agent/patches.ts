@@ -1,0 +1,20 @@
+/**
+ * The patch ids of the agent scaffold (docs/design.md, Replay and patch policy). Each gates a
+ * change of workflow commands; `patched` records its marker the first time a run takes the new path.
+ */
+import { patched } from '@temporalio/workflow';
+
+/**
+ * A lean turn: search attributes upserted only when a value worth filtering on changes, and the
+ * cheap steps (quick read-only tool calls, messages the workflow writes) as local activities.
+ */
+export const LEAN_TURN_PATCH = 'lean-turn';
+
+/**
+ * Compaction that cannot fail the run or repeat forever: a failed summary backs off, the context
+ * is fitted without a model call meanwhile, and a request known to be over the window is not sent.
+ */
+export const CONTEXT_FIT_PATCH = 'context-fit';
+
+export const leanTurn = (): boolean => patched(LEAN_TURN_PATCH);
+export const contextFit = (): boolean => patched(CONTEXT_FIT_PATCH);

@@ -1,0 +1,120 @@
+/**
+ * A lean turn on a real server: a quick tool runs as a local activity (one marker event, no second
+ * workflow task), search attributes are upserted only when a value worth filtering on changes, and
+ * what each turn records stays small. The 200-turn figures come from `npm run bench`.
+ */
+import { z } from 'zod';
+import { temporal } from '@temporalio/proto';
+import { createAgentActivities } from '../../src/activities/agent';
+import { createToolActivities } from '../../src/activities/tool-activities';
+import { reply } from '../../src/testing/fake-provider';
+import { ToolRegistry, defineTool } from '../../src/tools';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, useAgentFixture } from './agent-kit';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const { EventType } = temporal.api.enums.v1;
+
+/** Bytes of payload data in an event (every `{ metadata, data }` object in it). */
+function payloadBytes(value: unknown): number {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return 0;
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + payloadBytes(v), 0);
+  const obj = value as Record<string, unknown>;
+  if (obj.data instanceof Uint8Array && 'metadata' in obj) return obj.data.length;
+  return Object.values(obj).reduce((sum: number, v) => sum + payloadBytes(v), 0);
+}
+
+/** The events of each turn: from its model call's scheduling to the next one's. */
+function turnsOf(events: HistoryEvent[]): HistoryEvent[][] {
+  const starts = events.flatMap((e, i) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel' ? [i] : [],
+  );
+  return starts.map((s, k) => events.slice(s, starts[k + 1] ?? events.length));
+}
+
+const markerType = (e: HistoryEvent): string | undefined => {
+  const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
+};
+
+describe('a lean turn', () => {
+  const fx = useAgentFixture();
+  const registry = new ToolRegistry();
+  registry.register(
+    defineTool({
+      name: 'lookup',
+      description: 'Looks a number up.',
+      parameters: z.object({ n: z.number() }),
+      timeoutMs: 5_000,
+      execute: ({ n }) => `entry ${n}: ${'x'.repeat(2000)}`,
+    }),
+  );
+  afterAll(() => registry.close());
+
+  it('runs a quick tool as a local activity and upserts search attributes only when a value changes', async () => {
+    const turns = 8;
+    let calls = 0;
+    fx.fake.respond(() => {
+      calls += 1;
+      if (calls >= turns) return reply.text('Looked up everything.');
+      return reply.toolCalls([{ name: 'lookup', arguments: { n: calls } }], {
+        text: 'Looking it up.',
+        usage: { input: 1000, output: 100 },
+      });
+    });
+    const activities = createAgentActivities({ store: fx.store, tools: createToolActivities(registry) });
+    const { result, events } = await withWorker({ activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Look up 1 to 7.', model: PRIMARY });
+      const res = await agents.result(id);
+      const handle = client.workflow.getHandle(id);
+      await saveHistoryIfRecording(handle, 'agent-lean-turn');
+      return { result: res, events: (await handle.fetchHistory()).events ?? [] };
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Looked up everything.', turns });
+
+    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(scheduled).toEqual(['pinTools', ...Array<string>(turns).fill('callModel')]);
+    const markers = events.map(markerType).filter((t) => t !== undefined);
+    expect(markers).toEqual(['appendMessages', ...Array<string>(turns - 1).fill('runTool')]);
+
+    const toolTurns = turnsOf(events).slice(0, -1);
+    for (const turn of toolTurns) {
+      const types = turn.map((e) => e.eventType);
+      // callModel (3) + the workflow task that runs the tool (3) + its marker, and now and then a cost upsert.
+      expect(turn.length).toBeLessThanOrEqual(8);
+      expect(types.filter((t) => t === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toHaveLength(1);
+      expect(turn.reduce((sum, e) => sum + payloadBytes(e), 0)).toBeLessThan(1024);
+    }
+    // The phase does not flip model/tools each turn: it reads `running` until the run is done.
+    const phases = events.flatMap((e) => {
+      const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.DurableAgentPhase;
+      return field?.data ? [JSON.parse(Buffer.from(field.data).toString()) as string] : [];
+    });
+    expect(phases).toEqual(['running', 'done']);
+    // Every upsert writes only values that change what the attributes show.
+    const shown = new Map<string, string>();
+    for (const e of events) {
+      const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
+      for (const [name, payload] of Object.entries(fields)) {
+        const value = Buffer.from(payload.data ?? []).toString();
+        expect(`${name}=${shown.get(name)}`).not.toBe(`${name}=${value}`);
+        shown.set(name, value);
+      }
+    }
+  });
+
+  it('keeps tools that may take long as regular activities', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]), reply.text('3'));
+    const events = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Add 1 and 2.', model: PRIMARY });
+      await agents.result(id);
+      return (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    });
+    // `add` keeps the default timeout of a minute: it heartbeats as a regular activity.
+    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(scheduled).toContain('runTool');
+    expect(events.map(markerType)).not.toContain('runTool');
+  });
+});
