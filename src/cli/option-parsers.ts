@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { AgentClientError } from '../client';
+import type { ModelRef } from '../contracts/model-ref';
 import type { PevOptions } from '../contracts/pev-run';
+import { modelNameProblem, parseModelRef } from '../policy/model-ref';
 
 /** Commander parser for a TCP port option. */
 export function parsePort(value: string): number {
@@ -26,13 +28,28 @@ export const positiveInt = (value: string): number => {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
   return n;
 };
-export const spec = (value: string): string => {
-  if (!/^[^/\s]+\/\S+$/.test(value))
-    throw new InvalidArgumentError(
-      `"${value}" is not a model spec (provider/model, e.g. anthropic/claude-sonnet-4-6).`,
-    );
-  return value;
+/** Commander parser of a model spec: parsed here, once; the run carries the ref. */
+export const spec = (value: string): ModelRef => {
+  const problem = modelNameProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return parseModelRef(value);
 };
+/** Environment variable with the default model spec of `run`. */
+export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
+
+/** Commander parser of a repeatable `--fallback`. */
+export const fallbackModel = (value: string, previous: ModelRef[] = []): ModelRef[] => [...previous, spec(value)];
+
+/** The model of `run`: `--model`, else `$DURABLE_AGENTS_MODEL` (parsed alike); refuses when there is none. */
+export function runModel(o: RunOptions, env: NodeJS.ProcessEnv): ModelRef {
+  if (o.model) return o.model;
+  const value = env[MODEL_ENV];
+  if (!value) throw new AgentClientError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+  const problem = modelNameProblem(value);
+  if (problem) throw new AgentClientError(`${MODEL_ENV}: ${problem}`);
+  return parseModelRef(value);
+}
+
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function parseArgsJson(text: string): Record<string, unknown> {
@@ -49,8 +66,8 @@ export function parseArgsJson(text: string): Record<string, unknown> {
 
 export interface RunOptions {
   agent: string;
-  model?: string;
-  fallback?: string[];
+  model?: ModelRef;
+  fallback?: ModelRef[];
   maxTurns?: number;
   tools?: string;
   mcp?: string;
@@ -61,7 +78,7 @@ export interface RunOptions {
   stream?: boolean;
   watch?: boolean;
   mode?: string;
-  roleModel?: string[];
+  roleModel?: [string, ModelRef][];
   prompts?: string;
   maxPlanningRounds?: number;
   maxExecutorRounds?: number;
@@ -69,12 +86,11 @@ export interface RunOptions {
   confirmPlan?: boolean;
 }
 
-export const roleModel = (value: string, previous: string[] = []): string[] => {
+export const roleModel = (value: string, previous: [string, ModelRef][] = []): [string, ModelRef][] => {
   const [role, model] = value.split('=', 2);
   if (!role || !model)
     throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
-  spec(model);
-  return [...previous, value];
+  return [...previous, [role, spec(model)]];
 };
 
 /** The `--agent pev` options of `run`, or undefined when none was given. */
@@ -105,9 +121,7 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
   }
   return {
     ...(o.mode ? { mode: o.mode as PevOptions['mode'] } : {}),
-    ...(o.roleModel?.length
-      ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) }
-      : {}),
+    ...(o.roleModel?.length ? { models: Object.fromEntries(o.roleModel) } : {}),
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(o.confirmPlan ? { confirmPlan: true } : {}),

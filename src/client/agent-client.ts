@@ -5,8 +5,10 @@
 import crypto from 'node:crypto';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { argsHash as hashArgs } from '../policy/approval-rules';
-import { buildAgentConfig, configProblems } from '../policy/agent-config';
+import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
+import { modelNameProblem, modelRefOf, runModels, unknownProviderProblem } from '../policy/model-ref';
 import { type AgentOptions } from '../contracts/agent-options';
+import type { ModelName, ModelRef } from '../contracts/model-ref';
 import {
   AGENT_WORKFLOWS,
   decideApprovalUpdate,
@@ -54,6 +56,18 @@ export interface AgentListEntry {
 
 const AGENT_TYPES: readonly string[] = Object.values(AGENT_WORKFLOWS);
 
+const mapValues = <A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
+
+export interface AgentClientOptions {
+  /**
+   * The providers the workers know: the built-in ones and those of their config file (the CLI
+   * passes its own config's). When given, a run or a switch naming another provider is refused
+   * before anything is sent, by the same check the worker makes before each call.
+   */
+  providers?: readonly string[];
+}
+
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
 
@@ -61,19 +75,36 @@ export class AgentClient {
   constructor(
     readonly client: Client,
     readonly taskQueue: string = DEFAULT_TASK_QUEUE,
+    readonly options: AgentClientOptions = {},
   ) {}
 
-  /** Starts a run and returns its id without waiting. Bad options are refused before anything starts. */
+  /** Why the workers cannot call these models (when the client knows their providers). */
+  private providerProblems(models: readonly ModelRef[]): string[] {
+    const { providers } = this.options;
+    if (!providers) return [];
+    return [...new Set(models.map((ref) => unknownProviderProblem(ref, providers)).filter((p) => p !== undefined))];
+  }
+
+  /**
+   * Starts a run and returns its id without waiting. Bad options are refused before anything
+   * starts; model names are parsed here, once, and the run carries the parsed refs.
+   */
   async start(options: StartAgentOptions): Promise<string> {
     const kind = options.kind ?? 'react';
     if (!isAgentKind(kind))
       throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+    const pevProblems = pevOptionProblems(options.pev);
+    const modelProblems = modelOptionProblems(options);
+    if (modelProblems.length > 0)
+      throw new AgentClientError(`invalid run options: ${[...modelProblems, ...pevProblems].join('; ')}`);
     const config = buildAgentConfig({ ...options, kind });
-    const problems = [...configProblems(config), ...pevOptionProblems(options.pev)];
+    const problems = [...configProblems(config), ...pevProblems];
+    const roles = pevProblems.length ? {} : mapValues(options.pev?.models ?? {}, modelRefOf);
+    if (problems.length === 0) problems.push(...this.providerProblems(runModels(config, Object.values(roles))));
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
-    const input: AgentWorkflowInput | PevWorkflowInput =
-      kind === 'pev' && options.pev ? { config, pev: options.pev } : { config };
+    const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };
+    const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && pev ? { config, pev } : { config };
     await this.client.workflow.start(AGENT_WORKFLOWS[kind], {
       workflowId: id,
       taskQueue: options.taskQueue ?? this.taskQueue,
@@ -223,10 +254,14 @@ export class AgentClient {
     await this.call(id, (h) => h.signal(stopSignal, note ? { note } : {}));
   }
 
-  async switchModel(id: string, model: string, note?: string): Promise<void> {
-    if (!/^[^/\s]+\/\S+$/.test(model))
-      throw new AgentClientError(`model spec "${model}" must look like provider/model`);
-    await this.call(id, (h) => h.signal(switchModelSignal, { model, ...(note ? { note } : {}) }));
+  /** Asks the run to use another model from its next turn. */
+  async switchModel(id: string, model: ModelName, note?: string): Promise<void> {
+    const problem = modelNameProblem(model);
+    if (problem) throw new AgentClientError(problem);
+    const ref = modelRefOf(model);
+    const [unknown] = this.providerProblems([ref]);
+    if (unknown) throw new AgentClientError(unknown);
+    await this.call(id, (h) => h.signal(switchModelSignal, { model: ref, ...(note ? { note } : {}) }));
   }
 
   /** Replaces the plan the run recites at the end of the context each turn. */

@@ -2,6 +2,7 @@
 export {
   AgentClient,
   approvalArgsHash,
+  type AgentClientOptions,
   type AgentListEntry,
   type StartAgentOptions,
   type WatchOptions,
@@ -15,4 +16,6 @@ export {
   type ConnectionSettings,
 } from '../connection/connection-settings';
 export { SetupError } from '../connection/setup-error';
+export { parseModelRef, modelRefOf } from '../policy/model-ref';
+export { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';

@@ -5,6 +5,8 @@
 import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './message-model';
 import type { ToolCatalog, ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
+import type { ResolvedModelInfo } from './model-info';
+import type { ModelRef } from './model-ref';
 
 export interface ModelCallInput {
   conversationId: string;
@@ -13,7 +15,7 @@ export interface ModelCallInput {
   toSeq: number;
   /** Log position the assistant message is written at. */
   writeSeq: number;
-  model: string;
+  model: ModelRef;
   systemPrompt?: string;
   toolSpecsHash?: string;
   maxTokens?: number;
@@ -29,6 +31,8 @@ export interface ModelCallInput {
    * by reference, so they are not repeated in history at every call. Its fields win over the inline ones.
    */
   promptHash?: string;
+  /** The run has no entry for this model yet: return what the worker's config says about it (`modelInfo`). */
+  describeModel?: boolean;
 }
 
 /** A system prompt and response format kept in the content store (see `ModelCallInput.promptHash`). */
@@ -48,6 +52,8 @@ export interface ModelCallOutput {
   /** Text of the answer (what `finalText` reports when it is the last one). */
   text: string;
   errorMessage?: string;
+  /** What the worker's config says about the model, when the input asked (`describeModel`). */
+  modelInfo?: ResolvedModelInfo;
 }
 
 /** A message that originates in the workflow, written to the log by `appendMessages`. */
@@ -65,12 +71,16 @@ export interface AppendMessagesInput {
 export interface PinToolsInput {
   conversationId: string;
   selection: ToolSelection;
+  /** The run's models (chain, budget, summary, roles): the output says what the worker's config knows of each. */
+  models?: ModelRef[];
 }
 
 export interface PinToolsOutput {
   tools: PinnedTool[];
   toolSpecsHash?: string;
   unavailableServers?: ToolCatalog['unavailableServers'];
+  /** One entry per model of the input whose provider the worker knows. */
+  models?: ResolvedModelInfo[];
 }
 
 export interface RunToolInput {
@@ -99,7 +109,7 @@ export interface SummariseInput {
   view: ConversationView;
   /** Entries `[view.fromSeq, toSeq)` are folded into the new summary. */
   toSeq: number;
-  model: string;
+  model: ModelRef;
 }
 
 export interface SummariseOutput {
@@ -107,7 +117,7 @@ export interface SummariseOutput {
   summaryTokens: number;
   usage: Usage;
   cost: Cost;
-  model: string;
+  model: ModelRef;
 }
 
 /** The agent activities a workflow calls (implemented by `createAgentActivities`). */
@@ -122,6 +132,7 @@ export interface AgentActivities {
 export interface HookTurnEndInput {
   conversationId: string;
   turn: number;
+  /** The turn's model as a spec string (`provider/model`). */
   model: string;
   provider: string;
   turnUsage: Usage;

@@ -10,6 +10,8 @@ import type { AgentEvent } from './agent-events';
 import type { ApprovalRule, PendingApproval } from './approval';
 import type { AgentStatus, AgentStopReason } from './run-status';
 import type { ResolverPolicy, ResolverState } from './model-resolution';
+import type { ModelRef } from './model-ref';
+import type { ResolvedModelInfo } from './model-info';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -102,7 +104,7 @@ export interface ContextPolicy {
   /** Recent tokens always kept verbatim. Default 30 % of the window. */
   keepRecentRatio: number;
   /** Model that writes summaries; absent = the model of the turn. */
-  summaryModel?: string;
+  summaryModel?: ModelRef;
 }
 
 /** One todo of a plan recited at the end of the context each turn. */
@@ -174,8 +176,8 @@ export interface AgentState {
   /** Events dropped from the front of `events` to keep state small. */
   droppedEvents: number;
   stopRequested?: { reason: 'stopped' | 'cancelled'; note?: string };
-  /** Spec of the model an operator asked for; taken by the resolver at the next turn. */
-  operatorModel?: { model: string; note?: string };
+  /** The model an operator asked for; taken by the resolver at the next turn. */
+  operatorModel?: { model: ModelRef; note?: string };
   plan?: PlanItem[];
   finalText: string;
   lastStopReason?: StopReason;
@@ -184,6 +186,12 @@ export interface AgentState {
   runs: number;
   /** Running totals for the trace (absent in state carried from runs that predate them). */
   stats?: RunStats;
+  /**
+   * What the worker's config says about the run's models (context window, output limit, prices,
+   * idle timeout), resolved on the worker when the run starts or first calls a model. Absent in
+   * runs that predate it; the built-in registry answers then.
+   */
+  models?: ResolvedModelInfo[];
 }
 
 /** What `run --json` and `result --json` print, and what the workflow returns. */

@@ -6,6 +6,7 @@ export * from './context-plan';
 export * from './event-log';
 export * from './limits';
 export * from './llm-failure-policy';
+export * from './model-ref';
 export * from './model-registry';
 export * from './provider-view';
 export * from './queues';

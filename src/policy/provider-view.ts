@@ -4,7 +4,8 @@
  * reasoning signed by another provider is not handed over (provider switching).
  */
 import type { LoggedBody } from '../contracts/stored-body';
-import type { AssistantMessage, Message, ProviderId, UserMessage } from '../contracts/message-model';
+import type { AssistantMessage, Message, UserMessage } from '../contracts/message-model';
+import type { ProviderId } from '../contracts/model-ref';
 import type { PlanItem } from '../contracts/agent-run';
 
 export const SUMMARY_PREFIX = 'Summary of the earlier conversation:\n';

@@ -1,7 +1,8 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Message, ProviderId } from '../../contracts/message-model';
+import type { Message } from '../../contracts/message-model';
+import type { ProviderId } from '../../contracts/model-ref';
 import { currentBody, kindOf } from '../../policy/legacy-values';
 import { toProviderMessages } from '../../policy/provider-view';
 import { type LoggedBody, type StoredBody } from '../../contracts/stored-body';

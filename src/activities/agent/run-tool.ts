@@ -2,17 +2,24 @@
 import type { PinToolsInput, PinToolsOutput, RunToolInput, RunToolOutput } from '../../contracts/agent-activities';
 import { toToolSpecs } from '../../policy/tool-selection';
 import { type ToolActivities } from '../../contracts/tool-catalog';
+import type { ResolvedModelInfo } from '../../contracts/model-info';
+import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
 import { fromStore } from './conversation-view';
+import type { ModelCaller } from './deps';
 
-export function toolActivities(store: ContentStore, tools: ToolActivities) {
+export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
   return {
     /**
      * The run's catalogue: tool specs go to the store (the model call reads them by hash), execution data to the
-     * workflow.
+     * workflow; and what the worker's config says about each of the run's models.
      */
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
+      const models = (input.models ?? []).flatMap((ref): ResolvedModelInfo[] => {
+        const info = llm.describe(modelRefOf(ref));
+        return info ? [info] : [];
+      });
       const catalog = await tools.listTools(input.selection);
       const specs = toToolSpecs(catalog);
       const toolSpecsHash = specs.length > 0 ? await fromStore(() => store.put(specs)) : undefined;
@@ -27,6 +34,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         })),
         ...(toolSpecsHash ? { toolSpecsHash } : {}),
         ...(catalog.unavailableServers?.length ? { unavailableServers: catalog.unavailableServers } : {}),
+        ...(models.length ? { models } : {}),
       };
     },
 

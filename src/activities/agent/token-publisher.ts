@@ -10,35 +10,19 @@ import type { StreamEvent } from '../../contracts/stream-events';
 import { TokenPieces } from './token-pieces';
 import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../contracts/watch-topics';
 
-/** Environment variable: ms between two token batches (signals) of one model call. */
-export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
-
 export interface TokenPublisher {
   push(event: StreamEvent): void;
   /** Sends what is left and stops; never throws. */
   close(): Promise<void>;
 }
 
-/**
- * The batch interval from the environment; a value that is not a number of ms (50 or more) is reported and replaced by
- * the default.
- */
-function batchInterval(env: NodeJS.ProcessEnv): number {
-  const raw = env[TOKEN_BATCH_ENV];
-  if (raw === undefined) return DEFAULT_TOKEN_BATCH_MS;
-  const ms = Number(raw);
-  if (Number.isFinite(ms) && ms >= 50) return ms;
-  log.warn(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (50 or more); using ${DEFAULT_TOKEN_BATCH_MS}`);
-  return DEFAULT_TOKEN_BATCH_MS;
-}
-
 const NO_PUBLISHER: TokenPublisher = { push: () => undefined, close: async () => undefined };
 
+/** A publisher for one model call; `interval` is the ms between two batches (the worker's config). */
 export function openTokenPublisher(
   call: { seq: number; model: string },
-  env: NodeJS.ProcessEnv = process.env,
+  interval: number = DEFAULT_TOKEN_BATCH_MS,
 ): TokenPublisher {
-  const interval = batchInterval(env);
   let client: WorkflowStreamClient;
   try {
     client = WorkflowStreamClient.fromWithinActivity({ batchInterval: interval, maxRetryDuration: '30 seconds' });

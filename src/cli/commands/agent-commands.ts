@@ -10,7 +10,9 @@ import { connectClient, connectionSettingsFromEnv } from '../../connection/conne
 import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import { formatResult, formatState, formatSummary, formatTrace } from '../render-run';
 import { WatchPrinter } from '../watch-output';
-import { collect, parseArgsJson, pevOptionsOf, positiveInt, roleModel, spec, type RunOptions } from '../option-parsers';
+import { collect, fallbackModel, parseArgsJson, pevOptionsOf, positiveInt, roleModel } from '../option-parsers';
+import { MODEL_ENV, runModel, spec, type RunOptions } from '../option-parsers';
+import { loadLlmConfig } from '../../llm';
 
 /** What the commands need from outside; tests pass their own. */
 export interface AgentCommandDeps {
@@ -25,16 +27,16 @@ export interface AgentCommandDeps {
 const defaultDeps: AgentCommandDeps = {
   async connect() {
     const settings = connectionSettingsFromEnv();
+    // Runs naming a provider this machine's config does not know are refused before they start.
+    const providers = Object.keys(loadLlmConfig({ env: process.env }).providers);
     const client = await connectClient(settings);
-    return { agents: new AgentClient(client, settings.taskQueue), close: () => client.connection.close() };
+    const agents = new AgentClient(client, settings.taskQueue, { providers });
+    return { agents, close: () => client.connection.close() };
   },
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   write: (text) => process.stdout.write(text),
   env: process.env,
 };
-
-/** Environment variable with the default model spec of `run`. */
-export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -57,7 +59,7 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
     .option(
       '--fallback <spec>',
       'fallback model, tried in order when the model keeps failing (repeatable)',
-      (v: string, p: string[]) => collect(spec(v), p),
+      fallbackModel,
     )
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--tools <names>', 'comma-separated tool names or prefix* patterns the agent may use (default: all)')
@@ -90,9 +92,7 @@ export function registerAgentCommands(program: Command, deps: AgentCommandDeps =
         throw new AgentClientError(
           `unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`,
         );
-      const model = o.model ?? deps.env[MODEL_ENV];
-      if (!model) throw new AgentClientError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
-      spec(model);
+      const model = runModel(o, deps.env);
       let mcpConfigPath: string | undefined;
       if (o.mcp) {
         mcpConfigPath = path.resolve(o.mcp);

@@ -7,6 +7,7 @@ import {
 import { SetupError } from '../../connection/setup-error';
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, runWorker } from '../../worker/create-worker';
+import { workerConfig } from '../../worker/worker-config';
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
 export function registerWorkerCommand(program: Command): void {
@@ -15,15 +16,19 @@ export function registerWorkerCommand(program: Command): void {
     .description('Run the worker (all workflows and activities) against TEMPORAL_ADDRESS (default localhost:7233).')
     .option('--task-queue <name>', 'task queue to poll (default: DURABLE_AGENTS_TASK_QUEUE or durable-agents)')
     .action(async (options: { taskQueue?: string }) => {
-      configureWorkerLogging('INFO');
+      const config = workerConfig();
+      configureWorkerLogging('INFO', config.secrets);
       const settings = connectionSettingsFromEnv();
       if (options.taskQueue) settings.taskQueue = options.taskQueue;
       await checkSearchAttributes(settings);
-      await runWorker(settings, () =>
-        process.stdout.write(
-          `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ` +
-            `${settings.namespace}). Ctrl-C stops it.\n`,
-        ),
+      await runWorker(
+        settings,
+        () =>
+          process.stdout.write(
+            `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ` +
+              `${settings.namespace}). Ctrl-C stops it.\n`,
+          ),
+        config,
       );
       process.stdout.write('Worker stopped.\n');
     });

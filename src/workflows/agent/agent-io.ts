@@ -22,6 +22,7 @@ import type {
   SummariseOutput,
 } from '../../contracts/agent-activities';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
+import { modelLabel } from '../../contracts/model-ref';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
 
 export interface ModelRetry {
@@ -41,7 +42,11 @@ export interface AgentIO {
 }
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
-const STREAM_HEARTBEAT_TIMEOUT = '1 minute';
+/**
+ * The long activities heartbeat every second while they run (`activities/heartbeat.ts`): a worker
+ * that dies mid-call is noticed within this, and the attempt retried elsewhere.
+ */
+const HEARTBEAT_TIMEOUT = '20 seconds';
 const MODEL_RETRY_BASE: RetryPolicy = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
@@ -65,6 +70,13 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
     startToCloseTimeout: '1 minute',
     retry: { maximumAttempts: 5 },
   });
+  // Pinning opens the run's MCP servers, which may take a while.
+  const pinning = proxyActivities<AgentActivities>({
+    ...queue,
+    startToCloseTimeout: '1 minute',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    retry: { maximumAttempts: 5 },
+  });
   const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
       ...queue,
@@ -77,14 +89,14 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       const { callModel } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
-        ...(input.stream ? { heartbeatTimeout: STREAM_HEARTBEAT_TIMEOUT } : {}),
+        heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
-        summary: `model: ${input.model}`,
+        summary: `model: ${modelLabel(input.model)}`,
       });
       return callModel(input);
     },
     appendMessages: (input) => plain.appendMessages(input),
-    pinTools: (input) => plain.pinTools(input),
+    pinTools: (input) => pinning.pinTools(input),
     runTool(input, tool, timeoutMs) {
       // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
       // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
@@ -101,8 +113,9 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       const { summariseConversation } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
+        heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
-        summary: `summarise with ${input.model}`,
+        summary: `summarise with ${modelLabel(input.model)}`,
       });
       return summariseConversation(input);
     },

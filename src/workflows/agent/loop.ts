@@ -10,6 +10,8 @@ import { finalStatus } from '../../policy/agent-state';
 import type { AgentState } from '../../contracts/agent-run';
 import type { AgentStopReason } from '../../contracts/run-status';
 import { addCost, addUsage } from '../../contracts/message-model';
+import { modelLabel, type ModelRef } from '../../contracts/model-ref';
+import { runModels } from '../../policy/model-ref';
 import { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 import { callModelWithFailover, compactIfNeeded, resolveModel } from './model-step';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
@@ -40,13 +42,21 @@ export function shouldContinueAsNew(ctx: RunContext): boolean {
   );
 }
 
-/** First steps of a new conversation: pin the tools and write the task. */
-export async function startConversation(ctx: RunContext): Promise<void> {
+/**
+ * First steps of a new conversation: pin the tools, learn what the worker's config says about
+ * the run's models (`roles`: models of its own a kind calls besides the run's), write the task.
+ */
+export async function startConversation(ctx: RunContext, roles: readonly ModelRef[] = []): Promise<void> {
   const { state } = ctx;
   if (state.nextSeq > 0) return;
-  const pinned = await ctx.io.pinTools({ conversationId: state.conversationId, selection: state.config.tools });
+  const pinned = await ctx.io.pinTools({
+    conversationId: state.conversationId,
+    selection: state.config.tools,
+    models: runModels(state.config, roles),
+  });
   state.tools = pinned.tools;
   state.toolSpecsHash = pinned.toolSpecsHash;
+  if (pinned.models) state.models = pinned.models;
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
   }
@@ -103,7 +113,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelCallOutput): Promi
   if (out.text) state.finalText = out.text;
   emit(ctx, {
     type: 'turn_end',
-    model: state.resolver.current,
+    model: modelLabel(state.resolver.current),
     provider: out.provider,
     stopReason: out.stopReason,
     toolCalls: out.toolCalls.length,
@@ -129,7 +139,7 @@ export async function turnEndHook(ctx: RunContext, out: ModelCallOutput): Promis
     const go = await ctx.io.onTurnEnd(hook, {
       conversationId: state.conversationId,
       turn: state.turn,
-      model: state.resolver.current,
+      model: modelLabel(state.resolver.current),
       provider: out.provider,
       turnUsage: out.usage,
       totalUsage: state.usage,
@@ -162,7 +172,7 @@ export async function runAgentLoop(ctx: RunContext): Promise<LoopOutcome> {
     state.turn += 1;
     state.turnsThisRun += 1;
     resolveModel(ctx);
-    emit(ctx, { type: 'turn_start', model: state.resolver.current });
+    emit(ctx, { type: 'turn_start', model: modelLabel(state.resolver.current) });
     publishSearchAttributes(ctx, 'model');
     await compactIfNeeded(ctx);
     const step = await callModelWithFailover(ctx);

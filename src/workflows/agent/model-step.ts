@@ -9,12 +9,12 @@ import { planRecitation } from '../../policy/provider-view';
 import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../policy/context-plan';
 import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
 import { type ModelFailure } from '../../contracts/model-resolution';
-import { providerOf } from '../../policy/agent-state';
 import { estimateTextTokens } from '../../policy/token-estimate';
 import { LLM_FAILURE } from '../../contracts/failure-types';
 import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
 import { addCost, addUsage, totalTokens } from '../../contracts/message-model';
-import { lookupModel } from '../../policy/model-registry';
+import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
+import { modelLabel } from '../../contracts/model-ref';
 import type { ModelRetry } from './agent-io';
 import { emit, type RunContext } from './run-context';
 
@@ -63,8 +63,7 @@ export function resolveModel(ctx: RunContext): void {
 function windowOf(ctx: RunContext): number {
   const configured = ctx.state.config.context.windowTokens;
   if (configured) return configured;
-  const model = ctx.state.resolver.current;
-  const info = lookupModel(providerOf(model), model.slice(model.indexOf('/') + 1));
+  const info = runModelInfo(ctx.state.models, ctx.state.resolver.current);
   return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }
 
@@ -104,7 +103,7 @@ export async function compactIfNeeded(ctx: RunContext, force = false): Promise<b
     const failure = modelFailureOf(err);
     emit(ctx, {
       type: 'model_failure',
-      model,
+      model: modelLabel(model),
       failureType: failure.type,
       retryable: failure.retryable,
       message: `summary failed: ${failure.message}`,
@@ -144,17 +143,19 @@ export async function callModelWithFailover(
           temperature: state.config.temperature,
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
+          ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
         retryFor(ctx),
       );
+      if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       return { ok: true, output };
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = modelFailureOf(err);
       emit(ctx, {
         type: 'model_failure',
-        model,
+        model: modelLabel(model),
         failureType: failure.type,
         retryable: failure.retryable,
         message: failure.message,

@@ -6,6 +6,7 @@ import { pushEvent } from '../../policy/event-log';
 import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import type { AgentState } from '../../contracts/agent-run';
+import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
 
@@ -49,7 +50,7 @@ export function publishSearchAttributes(ctx: RunContext, phase: string): void {
   const values = {
     kind: state.config.kind,
     phase,
-    model: state.resolver.current,
+    model: modelLabel(state.resolver.current),
     status: state.status,
     awaitingApproval: state.status === 'awaiting_approval',
     costUsd: Math.round(state.cost.total * 1e6) / 1e6,

@@ -18,7 +18,7 @@ import { configProblems } from '../../policy/agent-config';
 import { stateQuery } from '../../contracts/agent-workflows';
 import { carryState, initialState, restoreState, resultOf, stateView } from '../../policy/agent-state';
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
-import { initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
+import { currentPevState, initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
 import {
   pevProgressQuery,
   type PevAgentResult,
@@ -71,7 +71,7 @@ async function takeFollowUps(pctx: PevContext): Promise<boolean> {
 
 async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   const { pev } = pctx;
-  await startConversation(pctx.agent);
+  await startConversation(pctx.agent, Object.values(pev.options.models));
   pev.prompts ??= await pctx.io.preparePevPrompts({
     ...(pev.options.promptsDir ? { promptsDir: pev.options.promptsDir } : {}),
     roles: [...CORE_ROLE_NAMES],
@@ -137,7 +137,7 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   );
   const pctx: PevContext = {
     agent,
-    pev: input.pevCarry ?? initialPevState(input),
+    pev: input.pevCarry ? currentPevState(input.pevCarry) : initialPevState(input),
     io: createPevIO({ taskQueue: input.config.activityTaskQueue }),
   };
   registerHandlers(agent);

@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
 import { initialResolverState } from '../../policy/resolver';
 import type { ToolCallRequest } from '../../contracts/agent-run';
+import { modelLabel } from '../../contracts/model-ref';
 import { findReusable, recordToolResult, reuseNote } from '../../policy/pev/tool-dedupe';
 import { todoRecitation } from '../../policy/pev/prompt-template';
 import { type PevActivities } from '../../contracts/pev-activities';
@@ -170,7 +171,7 @@ export async function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promi
   state.turnsThisRun += 1;
   const step = await withRoleModel(pctx, role.name, async () => {
     resolveModel(ctx);
-    emit(ctx, { type: 'turn_start', model: state.resolver.current });
+    emit(ctx, { type: 'turn_start', model: modelLabel(state.resolver.current) });
     publishSearchAttributes(ctx, progress.phase);
     await compactIfNeeded(ctx);
     return callModelWithFailover(ctx, {
