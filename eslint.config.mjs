@@ -104,8 +104,8 @@ export default tseslint.config(
     rules: { 'max-len': ['error', { code: 120, ignoreUrls: true }] },
   },
   {
-    // The workflow entry re-exports only workflow-safe layers.
-    files: ['src/workflow.ts'],
+    // The workflow entry re-exports only workflow-safe layers; example workflows are workflow code too.
+    files: ['src/workflow.ts', 'examples/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', sandboxImports], ...sandboxRules },
   },
   {

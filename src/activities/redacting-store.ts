@@ -8,11 +8,11 @@ import type { ContentStore } from '../store';
 /** `store` with `put` redacting its body first; every other operation is the store's own. */
 export function redactingStore<S extends ContentStore>(store: S, secrets: SecretSet): S {
   return new Proxy(store, {
-    get(target, property, receiver) {
+    get(target, property) {
       if (property === 'put')
         return (body: unknown, ...rest: unknown[]) =>
           (target.put as (...args: unknown[]) => Promise<string>).call(target, secrets.redactValue(body), ...rest);
-      const value: unknown = Reflect.get(target, property, receiver);
+      const value: unknown = Reflect.get(target, property);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });

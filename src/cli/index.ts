@@ -3,6 +3,7 @@ import { registerAgentCommands } from './commands/agent-commands';
 import { registerCodecServerCommand } from './commands/codec-server-command';
 import { registerDemoCommand } from './commands/demo-command';
 import { registerDevServerCommand } from './commands/dev-server-command';
+import { registerStoreCommands } from './commands/store-commands';
 import { registerWorkerCommand } from './commands/worker-command';
 
 /** The `durable-agents` command line. */
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerCodecServerCommand(program);
   registerAgentCommands(program);
+  registerStoreCommands(program);
   return program;
 }
 

@@ -16,4 +16,3 @@ export {
   type CodecServerOptions,
   type RunningCodecServer,
 } from './server';
-export { STORE_URL_ENV, openContentStore } from './store';

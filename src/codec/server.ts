@@ -8,11 +8,10 @@ import type { AddressInfo } from 'node:net';
 import type { PayloadCodec } from '@temporalio/common';
 import { payloadToJSON } from '@temporalio/common/lib/proto-utils';
 import { SetupError } from '../connection/setup-error';
-import type { ContentStore } from '../store';
+import { openStore, type ContentStore } from '../store';
 import { allowOrigin, bearerMatches, checkToken, DEFAULT_UI_ORIGINS, isLoopbackHost, normalizeOrigin } from './access';
 import { ReferenceCodec } from './codec';
 import { Redactor, workerSecrets } from './redact';
-import { openContentStore } from './store';
 import { HttpError, parsePayloads, readBody } from './wire';
 
 export const DEFAULT_CODEC_PORT = 8081;
@@ -31,10 +30,15 @@ export interface CodecServerOptions {
   token?: string;
   /** Largest request body accepted. Default 8 MiB. */
   maxBodyBytes?: number;
-  /** Default: the worker's store, chosen from `env` ({@link openContentStore}). */
+  /**
+   * The store to read bodies from; it stays open when the server stops (its caller closes it).
+   * Default: the worker's store, chosen from `env` ({@link openStore}) and closed with the server.
+   */
   store?: ContentStore;
   /** Where the provider key variables and the store are read from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Directory a relative `DURABLE_AGENTS_STORE_DIR` is resolved against. Default `process.cwd()`. */
+  cwd?: string;
 }
 
 /** A running codec server. */
@@ -43,6 +47,9 @@ export interface RunningCodecServer {
   url: string;
   port: number;
   origins: string[];
+  /** The content store it reads, named for messages. */
+  store: string;
+  /** Stops serving and closes the store it opened. */
   close(): Promise<void>;
 }
 
@@ -62,12 +69,14 @@ export async function startCodecServer(options: CodecServerOptions = {}): Promis
       );
     const origins = [...new Set((options.origins ?? DEFAULT_UI_ORIGINS).map(normalizeOrigin))];
     const redactor = new Redactor([...workerSecrets(env), ...(token ? [token] : [])]);
-    const codec = new ReferenceCodec({ store: options.store ?? openContentStore(env), redactor });
-    return { token, origins, codec, loopback: isLoopbackHost(host) };
+    return { token, origins, redactor, loopback: isLoopbackHost(host) };
   });
+  const store = options.store ?? (await openStore(env, options.cwd));
+  const closeStore = options.store ? async () => undefined : () => store.close();
+  const codec = new ReferenceCodec({ store, redactor: settings.redactor });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server = http.createServer((req, res) => {
-    handle(req, res, { ...settings, maxBodyBytes }).catch((error: unknown) => {
+    handle(req, res, { ...settings, codec, maxBodyBytes }).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else if (error instanceof HttpError) reply(res, error.status, error.message.replace(/\s+/g, ' ').trim());
       else {
@@ -79,17 +88,26 @@ export async function startCodecServer(options: CodecServerOptions = {}): Promis
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
-  const port = await listen(server, host, options.port ?? DEFAULT_CODEC_PORT, options.anyPortIfTaken ?? false);
+  let port: number;
+  try {
+    port = await listen(server, host, options.port ?? DEFAULT_CODEC_PORT, options.anyPortIfTaken ?? false);
+  } catch (error) {
+    await closeStore();
+    throw error;
+  }
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}`,
     port,
     origins: settings.origins,
-    close: () =>
-      new Promise<void>((resolve) => {
+    store: store.description,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await closeStore();
+    },
   };
 }
 

@@ -56,9 +56,12 @@ export interface ModelCallOutput {
   modelInfo?: ResolvedModelInfo;
 }
 
+/** Where a user message came from: the run's task, steering, a follow-up; absent for the workflow's own prompts. */
+export type UserOrigin = 'task' | 'steering' | 'follow_up';
+
 /** A message that originates in the workflow, written to the log by `appendMessages`. */
 export type MessageDraft =
-  | { kind: 'user'; text: string }
+  | { kind: 'user'; text: string; origin?: UserOrigin }
   | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
   | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string };
 

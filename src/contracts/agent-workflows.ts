@@ -46,7 +46,11 @@ export interface SwitchModelInput {
   model: ModelRef;
   note?: string;
 }
-/** Operator's provider switch, taken at the next turn. */
+/**
+ * Operator's provider switch: "use this model from now on". Every model seat of the run takes it
+ * at its next turn (the run's own and, in a pev run, each role's own model) and keeps it until it
+ * fails and the seat fails over.
+ */
 export const switchModelSignal = defineSignal<[SwitchModelInput]>('switchModel');
 
 /** Replaces the plan recited at the end of the context each turn. */

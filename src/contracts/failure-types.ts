@@ -47,6 +47,8 @@ export const AGENT_FAILURE = {
   config: 'AgentConfigError',
   /** A content-store problem (a gap in a log, a missing body). Not retryable. */
   store: 'AgentStoreError',
+  /** A content store that cannot be reached (database down, connection broken). Retryable. */
+  storeUnavailable: 'AgentStoreUnavailable',
   /** The model answered with an error stop reason and nothing else. */
   model: 'ModelError',
   /** The on-turn-end hook activity failed; the run ends with this error. */

@@ -12,6 +12,8 @@ export interface LoadPevPromptsInput {
 }
 
 export interface PreparePevPromptsInput extends LoadPevPromptsInput {
+  /** The run's conversation, recorded as a user of the stored prompts (absent in older histories). */
+  conversationId?: string;
   /** Store each core role's JSON schema as its response format. */
   structuredOutput: boolean;
 }

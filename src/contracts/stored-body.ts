@@ -1,10 +1,11 @@
 /** Message bodies as the content store holds them, one per log entry. */
 import type { AssistantMessage, ToolResultMessage, UserMessage } from './message-model';
 import type { AgentMessageKind } from './agent-run';
+import type { UserOrigin } from './agent-activities';
 
 /** A body in the content store, as written by the activities. */
 export type StoredBody =
-  | UserMessage
+  | (UserMessage & { origin?: UserOrigin })
   | AssistantMessage
   | ToolResultMessage
   | { role: 'summary'; text: string; timestamp: number }

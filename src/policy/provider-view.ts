@@ -7,6 +7,7 @@ import type { LoggedBody } from '../contracts/stored-body';
 import type { AssistantMessage, Message, UserMessage } from '../contracts/message-model';
 import type { ProviderId } from '../contracts/model-ref';
 import type { PlanItem } from '../contracts/agent-run';
+import type { UserOrigin } from '../contracts/agent-activities';
 
 export const SUMMARY_PREFIX = 'Summary of the earlier conversation:\n';
 
@@ -20,6 +21,12 @@ function handOver(m: AssistantMessage, provider: ProviderId): AssistantMessage {
   return { ...m, content: content.length > 0 ? content : [{ type: 'text', text: '' }] };
 }
 
+/** A stored user message as the provider sees it: where it came from stays in the store. */
+function userMessage(body: UserMessage & { origin?: UserOrigin }): UserMessage {
+  if (body.origin === undefined) return body;
+  return { role: body.role, content: body.content, timestamp: body.timestamp };
+}
+
 /** Builds the provider messages for a call to `provider`, in log order. */
 export function toProviderMessages(
   entries: readonly LoggedBody[],
@@ -28,7 +35,7 @@ export function toProviderMessages(
 ): Message[] {
   const out: Message[] = summary ? [summaryMessage(summary.text, summary.timestamp)] : [];
   for (const { kind, body } of entries) {
-    if (kind === 'user' && body.role === 'user') out.push(body);
+    if (kind === 'user' && body.role === 'user') out.push(userMessage(body));
     else if (kind === 'assistant' && body.role === 'assistant') out.push(handOver(body, provider));
     else if (kind === 'tool_result' && body.role === 'tool_result') out.push(body);
     else if (kind === 'summary' && body.role === 'summary') out.push(summaryMessage(body.text, body.timestamp));

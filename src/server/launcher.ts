@@ -6,7 +6,6 @@ import {
   DEFAULT_CODEC_PORT,
   isLoopbackHost,
   localUiOrigins,
-  openContentStore,
   startCodecServer,
   type RunningCodecServer,
 } from '../codec';
@@ -159,7 +158,7 @@ async function startUiCodec(
     anyPortIfTaken: options.codecPort === undefined,
     origins,
     env,
-    store: openContentStore(env, options.cwd),
+    cwd: options.cwd,
   });
 }
 

@@ -1,9 +1,18 @@
-/** The embedded default content store: files on local disk. */
+/** The embedded default content store: files on one host's disk. */
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { canonicalJson } from '../common/canonical-json';
-import { StoreError, type ContentStore, type LogEntry } from './content-store';
+import { CheckedContentStore } from './checked-store';
+import {
+  StoreError,
+  type ConversationLog,
+  type DeletedCounts,
+  type LogEntry,
+  type StoredConversation,
+  type SummaryRecord,
+  type WriteOrder,
+} from './content-store';
+import { FileLog, entryLines } from './file-log';
 
 /** Environment variable naming the store directory. */
 export const STORE_DIR_ENV = 'DURABLE_AGENTS_STORE_DIR';
@@ -11,7 +20,10 @@ export const DEFAULT_STORE_DIR = path.join('.durable-agents', 'store');
 
 export const defaultStoreDir = (): string => path.resolve(process.env[STORE_DIR_ENV] || DEFAULT_STORE_DIR);
 
-const HASH = /^[0-9a-f]{64}$/;
+/** Logs whose parsed state this process keeps (least recently used leave first). */
+const LOGS_KEPT = 64;
+/** Retention never deletes a body written or re-used this recently (a run may be about to record it). */
+const BODY_GRACE_MS = 60 * 60 * 1000;
 
 /** A log file name for any conversation id: readable when the id is plain, hashed otherwise. */
 function logName(conversationId: string): string {
@@ -23,10 +35,26 @@ function logName(conversationId: string): string {
 
 /**
  * Bodies under `bodies/<2 hex>/<sha256>.json` (written to a temporary file, then renamed, so a
- * reader never sees half a body); logs under `logs/<conversation>.jsonl`, one entry per line.
+ * reader never sees half a body); logs under `logs/<conversation>.jsonl` (see {@link FileLog}).
+ * Several processes on one host may share the directory; hosts share it only through a shared volume.
  */
-export class FileContentStore implements ContentStore {
-  constructor(readonly root: string = defaultStoreDir()) {}
+export class FileContentStore extends CheckedContentStore {
+  private readonly logs = new Map<string, FileLog>();
+
+  private readonly bodyGraceMs: number;
+
+  /** `bodyGraceMs`: retention keeps bodies written or re-used this recently (default one hour). */
+  constructor(
+    readonly root: string = defaultStoreDir(),
+    options: { cacheBytes?: number; bodyGraceMs?: number } = {},
+  ) {
+    super(options.cacheBytes);
+    this.bodyGraceMs = options.bodyGraceMs ?? BODY_GRACE_MS;
+  }
+
+  get description(): string {
+    return `the file store in ${this.root}`;
+  }
 
   private bodyPath(hash: string): string {
     return path.join(this.root, 'bodies', hash.slice(0, 2), `${hash}.json`);
@@ -36,13 +64,35 @@ export class FileContentStore implements ContentStore {
     return path.join(this.root, 'logs', logName(conversationId));
   }
 
-  async put(body: unknown): Promise<string> {
-    const text = canonicalJson(body);
-    const hash = crypto.createHash('sha256').update(text).digest('hex');
+  /** The conversation's log, brought up to date. */
+  private async log(conversationId: string): Promise<FileLog> {
+    let log = this.logs.get(conversationId);
+    if (log) this.logs.delete(conversationId);
+    else log = new FileLog(this.logPath(conversationId));
+    this.logs.set(conversationId, log);
+    for (const oldest of this.logs.keys()) {
+      if (this.logs.size <= LOGS_KEPT) break;
+      this.logs.delete(oldest);
+    }
+    await log.refresh();
+    return log;
+  }
+
+  private async append(conversationId: string, lines: string): Promise<void> {
+    const log = await this.log(conversationId);
+    await fs.mkdir(path.dirname(log.file), { recursive: true });
+    const header = log.exists ? '' : `\n${JSON.stringify({ conversation: conversationId })}`;
+    // One appendFile per write: O_APPEND keeps concurrent writers' lines whole.
+    await fs.appendFile(log.file, `${header}\n${lines}\n`);
+  }
+
+  /** Writes the body file, or marks an existing one as used now (see BODY_GRACE_MS). */
+  private async ensureBody(hash: string, text: string): Promise<void> {
     const file = this.bodyPath(hash);
+    const now = new Date();
     try {
-      await fs.access(file);
-      return hash;
+      await fs.utimes(file, now, now);
+      return;
     } catch {
       // not stored yet
     }
@@ -50,64 +100,142 @@ export class FileContentStore implements ContentStore {
     const tmp = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
     await fs.writeFile(tmp, text);
     await fs.rename(tmp, file);
-    return hash;
   }
 
-  async get<T = unknown>(hash: string): Promise<T> {
-    if (!HASH.test(hash)) throw new StoreError('bad_input', `"${hash}" is not a content hash`);
-    let text: string;
-    try {
-      text = await fs.readFile(this.bodyPath(hash), 'utf8');
-    } catch {
-      throw new StoreError('not_found', `no body stored under ${hash} in ${this.root}`);
+  protected async storeBody(hash: string, text: string, conversationId?: string): Promise<void> {
+    if (conversationId === undefined) {
+      if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
+      return;
     }
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new StoreError('corrupt', `body ${hash} in ${this.root} is not valid JSON`);
+    const log = await this.log(conversationId);
+    if (log.hashes.has(hash)) {
+      if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
+      return;
     }
+    await this.ensureBody(hash, text);
+    await this.append(conversationId, JSON.stringify({ ref: hash }));
+    // Retention may have removed the body between the two steps above; the ref now protects it.
+    await this.ensureBody(hash, text);
   }
 
-  async writeEntries(conversationId: string, entries: readonly LogEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    for (const e of entries) {
-      if (!Number.isInteger(e.seq) || e.seq < 0 || !HASH.test(e.hash))
-        throw new StoreError('bad_input', `bad log entry ${JSON.stringify(e)}`);
-    }
-    const file = this.logPath(conversationId);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // One appendFile per batch: O_APPEND keeps concurrent writers' lines whole.
-    await fs.appendFile(
-      file,
-      entries.map((e) => `${JSON.stringify({ seq: e.seq, kind: e.kind, hash: e.hash })}\n`).join(''),
+  protected async readBodies(hashes: readonly string[]): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    await Promise.all(
+      hashes.map((hash) =>
+        fs.readFile(this.bodyPath(hash), 'utf8').then(
+          (text) => texts.set(hash, text),
+          () => undefined,
+        ),
+      ),
     );
+    return texts;
   }
 
-  async readEntries(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
-    if (toSeq <= fromSeq) return [];
-    let text: string;
-    try {
-      text = await fs.readFile(this.logPath(conversationId), 'utf8');
-    } catch {
-      throw new StoreError('gap', `conversation ${conversationId} has no log in ${this.root}`);
+  protected async appendEntries(
+    conversationId: string,
+    entries: readonly LogEntry[],
+    order: WriteOrder,
+  ): Promise<void> {
+    for (const e of entries) {
+      if (this.bodies.has(e.hash)) continue;
+      const stored = await fs.access(this.bodyPath(e.hash)).then(
+        () => true,
+        () => false,
+      );
+      if (!stored)
+        throw new StoreError(
+          'not_found',
+          `a log entry names body ${e.hash}, which is not stored in ${this.description}`,
+        );
     }
-    const bySeq = new Map<number, LogEntry>();
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      let entry: LogEntry;
-      try {
-        entry = JSON.parse(line) as LogEntry;
-      } catch {
-        continue; // a torn last line from a crashed writer; its entry is rewritten by the retry
-      }
-      if (entry.seq >= fromSeq && entry.seq < toSeq) bySeq.set(entry.seq, entry);
-    }
+    await this.append(conversationId, entryLines(entries, order));
+  }
+
+  protected async entriesBetween(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]> {
+    const log = await this.log(conversationId);
     const out: LogEntry[] = [];
     for (let seq = fromSeq; seq < toSeq; seq++) {
-      const entry = bySeq.get(seq);
-      if (!entry) throw new StoreError('gap', `conversation ${conversationId} has no entry at position ${seq}`);
-      out.push(entry);
+      const found = log.entries.get(seq);
+      if (!found) throw new StoreError('gap', missing(conversationId, seq, log.exists, this.description));
+      out.push(found.entry);
     }
     return out;
   }
+
+  protected async appendSummary(conversationId: string, summary: SummaryRecord, order: WriteOrder): Promise<void> {
+    const { scheduledAt, attempt } = order;
+    const { hash, fromSeq, toSeq } = summary;
+    await this.append(conversationId, JSON.stringify({ summary: hash, fromSeq, toSeq, at: scheduledAt, attempt }));
+  }
+
+  protected async logOf(conversationId: string): Promise<ConversationLog> {
+    const log = await this.log(conversationId);
+    const entries = [...log.entries.values()].map((e) => e.entry).sort((a, b) => a.seq - b.seq);
+    const summaries = [...log.summaries.values()].map((s) => s.summary).sort((a, b) => a.toSeq - b.toSeq);
+    return { entries, summaries };
+  }
+
+  /** Every log file, read afresh (not through the per-process cache). */
+  private async allLogs(): Promise<FileLog[]> {
+    const dir = path.join(this.root, 'logs');
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const logs = names.filter((n) => n.endsWith('.jsonl')).map((n) => new FileLog(path.join(dir, n)));
+    for (const log of logs) await log.refresh();
+    return logs;
+  }
+
+  private static idOf(log: FileLog): string {
+    return log.conversation ?? path.basename(log.file, '.jsonl');
+  }
+
+  async listConversations(): Promise<StoredConversation[]> {
+    return (await this.allLogs())
+      .filter((log) => log.exists)
+      .map((log) => ({ id: FileContentStore.idOf(log), lastWriteAt: log.lastWriteAt }));
+  }
+
+  protected async removeConversations(ids: readonly string[]): Promise<DeletedCounts> {
+    const doomed = new Set(ids);
+    const counts: DeletedCounts = { conversations: 0, entries: 0, bodies: 0 };
+    const candidates = new Set<string>();
+    const kept = new Set<string>();
+    for (const log of await this.allLogs()) {
+      if (!doomed.has(FileContentStore.idOf(log))) {
+        for (const hash of log.hashes) kept.add(hash);
+        continue;
+      }
+      for (const hash of log.hashes) candidates.add(hash);
+      counts.conversations += 1;
+      counts.entries += log.entries.size;
+      await fs.rm(log.file, { force: true });
+    }
+    for (const id of ids) this.logs.delete(id);
+    const cutoff = Date.now() - this.bodyGraceMs;
+    for (const hash of candidates) {
+      if (kept.has(hash)) continue;
+      const file = this.bodyPath(hash);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (!stat || stat.mtimeMs > cutoff) continue;
+      await fs.rm(file, { force: true });
+      this.bodies.delete(hash);
+      counts.bodies += 1;
+    }
+    return counts;
+  }
+
+  async close(): Promise<void> {
+    this.logs.clear();
+  }
+}
+
+/** The message of a missing position: on a file store, usually a run that moved to another host. */
+function missing(conversationId: string, seq: number, logExists: boolean, where: string): string {
+  const what = logExists
+    ? `conversation ${conversationId} has no entry at position ${seq} in ${where}`
+    : `${where} does not have conversation ${conversationId}`;
+  return (
+    `${what}: the file store is one host's disk, so a run that moved to another worker finds nothing here. ` +
+    'Give every worker the same PostgreSQL store (DURABLE_AGENTS_STORE_URL) ' +
+    'or the same DURABLE_AGENTS_STORE_DIR on a shared volume.'
+  );
 }

@@ -19,6 +19,7 @@ import {
 import { SetupError } from '../connection/setup-error';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
+import { openStore } from '../store';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
 export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
@@ -109,11 +110,18 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
  */
 export async function runWorker(
   settings: ConnectionSettings = connectionSettingsFromEnv(),
-  onReady?: (worker: Worker) => void,
+  onReady?: (worker: Worker, info: { store: string }) => void,
   config: WorkerConfig = workerConfig(),
 ): Promise<void> {
-  const connection = await connectWorker(settings);
-  const { activities, close } = createActivities({ config });
+  const store = await openStore();
+  let connection: NativeConnection;
+  try {
+    connection = await connectWorker(settings);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { activities, close } = createActivities({ config, store });
   try {
     const worker = await createWorker({
       connection,
@@ -122,10 +130,11 @@ export async function runWorker(
       config,
       activities,
     });
-    onReady?.(worker);
+    onReady?.(worker, { store: store.description });
     await worker.run();
   } finally {
     await close();
+    await store.close();
     await connection.close();
   }
 }

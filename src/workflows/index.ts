@@ -1,3 +1,3 @@
 /** Every workflow the worker registers. The worker bundles this file. */
-export { reactAgentWorkflow } from './agent';
+export { reactAgentWorkflow } from './react';
 export { pevAgentWorkflow } from './pev';

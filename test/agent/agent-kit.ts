@@ -10,12 +10,13 @@ import type { Client } from '@temporalio/client';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client';
-import type { AgentStateView } from '../../src/contracts/agent-run';
+import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
 import { llmClient, loadLlmConfig, type LlmConfig, type LlmConfigFile } from '../../src/llm';
-import { fakeProviderEnv, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
+import { fakeProviderEnv, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { FileContentStore } from '../../src/store';
 import { useOnce } from '../kit/lifecycle';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 
 export const PRIMARY = 'anthropic/claude-sonnet-4-6';
 export const FALLBACK = 'openai/gpt-4o-mini';
@@ -167,6 +168,7 @@ export async function agentFixture(
       fixture.latch.open();
       await fake.close();
       await registry.mcpPool.close();
+      await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -204,6 +206,31 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
   }
 }
 
+/**
+ * Answers every request the script does not cover with `step`, but only once the returned latch
+ * opens: a model call a test can act during.
+ */
+export function holdReply(fx: AgentFixture, step: FakeStep): Latch {
+  const latch = new Latch();
+  fx.fake.respond(async () => {
+    await latch.opened;
+    return step;
+  });
+  return latch;
+}
+
+/** Ids of tool calls in the conversation without a result; a conversation a model accepts has none. */
+export function unansweredCalls(state: AgentStateView): string[] {
+  const answered = new Set(state.messages.flatMap((m) => (m.kind === 'tool_result' ? [m.toolCallId] : [])));
+  return state.messages.flatMap((m) => m.toolCallIds ?? []).filter((id) => !answered.has(id));
+}
+
+/** The stored bodies of the run's tool results, as JSON text, in log order. */
+export async function toolResultTexts(fx: AgentFixture, state: AgentStateView): Promise<string[]> {
+  const results = state.messages.filter((m) => m.kind === 'tool_result');
+  return Promise.all(results.map(async (m) => JSON.stringify(await fx.store.get(m.hash))));
+}
+
 /** Text blocks of a recorded Anthropic request's messages, flattened per message. */
 export function anthropicMessages(
   body: Record<string, unknown>,
@@ -232,3 +259,40 @@ export const useAgentFixture = (
     (fx) => fx.close(),
     resetFixture,
   );
+
+export interface CancelledRun<R> {
+  result: R;
+  state: AgentStateView;
+  /** The workflow execution's status: a cancelled run still completes, with its result. */
+  status: string;
+}
+
+/**
+ * Starts a run, waits for `ready`, cancels the workflow, runs `release` (lets a held call end),
+ * and returns what the run ended with; records its history as `history`. Every workflow task
+ * replays the whole history (no workflow cache).
+ */
+export async function cancelRun<R = AgentResult>(
+  fx: AgentFixture,
+  run: {
+    start: (agents: AgentClient, ctx: { client: Client; taskQueue: string }) => Promise<string>;
+    ready: (agents: AgentClient, id: string) => Promise<unknown>;
+    history: string;
+    release?: () => void;
+    /** Default: the fixture's agent activities. */
+    activities?: object;
+  },
+): Promise<CancelledRun<R>> {
+  const activities = run.activities ?? fx.activities;
+  return withWorker({ activities, maxCachedWorkflows: 0 }, async ({ client, taskQueue }) => {
+    const agents = fx.agents(client, taskQueue);
+    const id = await run.start(agents, { client, taskQueue });
+    await run.ready(agents, id);
+    const handle = client.workflow.getHandle(id);
+    await handle.cancel();
+    run.release?.();
+    const result = (await handle.result()) as R;
+    await saveHistoryIfRecording(handle, run.history);
+    return { result, state: await agents.state(id), status: (await handle.describe()).status.name };
+  });
+}

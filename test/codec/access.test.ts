@@ -19,7 +19,10 @@ describe('codec server access', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codec-access-'));
     store = new FileContentStore(dir);
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('takes a bearer token: missing or wrong is 401, right is 200; a preflight needs none', async () => {
     const server = await startCodecServer({ port: 0, store, env: {}, token: TOKEN });

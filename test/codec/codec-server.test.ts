@@ -44,6 +44,7 @@ describe('codec server over real HTTP', () => {
   });
   afterAll(async () => {
     await server.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

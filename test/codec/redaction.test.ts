@@ -48,6 +48,7 @@ describe('codec server redaction', () => {
       expect(bytes[2]).toBe(`\u0000${REDACTED}\u0001`);
     } finally {
       await server.close();
+      await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -4,10 +4,16 @@ import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import YAML from 'yaml';
 import { SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
+import { PostgresContentStore } from '../../src/store';
+import { parseStoreUrl } from '../../src/store/postgres-schema';
+import { testPostgresUrl } from '../kit/postgres';
 import { REPO_ROOT } from '../kit/env';
 
 type Service = {
   image?: string;
+  volumes?: string[];
+  ports?: string[];
+  container_name?: string;
   build?: { context: string; dockerfile?: string };
   environment?: Record<string, string>;
   command?: string[];
@@ -86,6 +92,62 @@ describe('docker-compose.yml and Dockerfile (checked without a Docker engine)', 
     const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(packageJson.scripts.build).toContain('build-bundle');
   });
+
+  it('gives the worker its own database on the stack PostgreSQL and no volume, so it scales out', () => {
+    const { worker, postgresql } = compose.services;
+    const setup = compose.services['store-setup'];
+    // Compose's `${VAR:-default}` with the defaults, as `docker compose up` without an .env file.
+    const url = worker.environment?.DURABLE_AGENTS_STORE_URL?.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1') ?? '';
+    const parsed = parseStoreUrl(url);
+    expect(parsed.hostname).toBe('postgresql');
+    expect(parsed.pathname).toBe('/durable_agents');
+    expect(parsed.username).toBe('durable_agents');
+    expect(parsed.password).toBe('durable-agents');
+    expect(postgresql.environment?.POSTGRES_USER).not.toBe(parsed.username);
+    // Replicas share nothing but Temporal and PostgreSQL: no volume, fixed name or host port.
+    expect(worker.volumes).toBeUndefined();
+    expect(worker.container_name).toBeUndefined();
+    expect(worker.ports).toBeUndefined();
+    expect(worker.depends_on?.['store-setup']).toEqual({ condition: 'service_completed_successfully' });
+    expect(setup.depends_on?.postgresql).toEqual({ condition: 'service_healthy' });
+    expect(setup.image).toBe(postgresql.image);
+    const script = (setup.command ?? []).join(' ');
+    expect(script).toContain('CREATE ROLE durable_agents LOGIN PASSWORD');
+    expect(script).toContain('CREATE DATABASE durable_agents OWNER durable_agents');
+    expect(setup.environment?.DURABLE_AGENTS_DB_PASSWORD).toBe('${DURABLE_AGENTS_DB_PASSWORD:-durable-agents}');
+  });
+
+  const psql = spawnSync('psql', ['--version'], { encoding: 'utf8' });
+  // The setup script runs as it would in its container: psql against a real server, twice.
+  (psql.status === 0 ? it : it.skip)(
+    'creates the store database and user idempotently (psql on a real server)',
+    async () => {
+      const setup = compose.services['store-setup'];
+      const script = (setup.command ?? []).join(' ').replace(/\$\$/g, '$');
+      const admin = new URL(testPostgresUrl());
+      const role = `durable_agents`;
+      const env = {
+        ...process.env,
+        PGHOST: admin.hostname,
+        PGPORT: admin.port,
+        PGUSER: admin.username,
+        PGPASSWORD: admin.password,
+        PGDATABASE: 'postgres',
+        DURABLE_AGENTS_DB_PASSWORD: `it's "secret"`,
+      };
+      for (let i = 0; i < 2; i++) execFileSync('/bin/sh', ['-c', script], { env, stdio: 'pipe' });
+      const url = new URL(admin.toString());
+      url.username = role;
+      url.password = encodeURIComponent(`it's "secret"`);
+      url.pathname = '/durable_agents';
+      const store = await PostgresContentStore.open(url.toString());
+      try {
+        expect(await store.get(await store.put({ compose: true }))).toEqual({ compose: true });
+      } finally {
+        await store.close();
+      }
+    },
+  );
 
   const dockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
   // Debian's docker-compose 1.29 parses and interpolates without an engine. .ci/run installs it

@@ -6,15 +6,18 @@ import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { REPO_ROOT, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES } from './env';
+import { TEST_PG_URL_ENV, startPostgres, type RunningPostgres } from './postgres';
 
 declare global {
   var __durableAgentsDevServer: RunningDevServer | undefined;
+  var __durableAgentsPostgres: RunningPostgres | undefined;
 }
 
 /**
  * Once per jest run: use TEMPORAL_ADDRESS when it answers (its Web UI from TEMPORAL_UI_URL, if set),
- * otherwise start one in-memory dev server with its Web UI on free ports; bundle the workflow code
- * once. Tests read all of it from the environment (see ./env).
+ * otherwise start one in-memory dev server with its Web UI on free ports; start a PostgreSQL server
+ * (unless DURABLE_AGENTS_TEST_PG_URL names one); bundle the workflow code once. Tests read all of
+ * it from the environment (see ./env, ./postgres).
  */
 export default async function globalSetup(): Promise<void> {
   const cli = findTemporalCli();
@@ -57,4 +60,15 @@ export default async function globalSetup(): Promise<void> {
       .concat(TEST_WORKFLOW_FILES, path.join(REPO_ROOT, 'package-lock.json')),
     cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
   });
+
+  if (!process.env[TEST_PG_URL_ENV]) {
+    try {
+      globalThis.__durableAgentsPostgres = await startPostgres();
+    } catch (error) {
+      // jest skips the teardown when the setup fails: stop what was started here.
+      await globalThis.__durableAgentsDevServer?.stop();
+      throw error;
+    }
+    process.env[TEST_PG_URL_ENV] = globalThis.__durableAgentsPostgres.url;
+  }
 }

@@ -99,8 +99,14 @@ export const pevResult = (client: Client, id: string): Promise<PevAgentResult> =
 export const pevProgress = (client: Client, id: string): Promise<PevProgress> =>
   client.workflow.getHandle(id).query(pevProgressQuery);
 
-/** The system prompt of a recorded Anthropic request. */
+/** The system prompt of a recorded request (Anthropic's `system`, OpenAI's system or developer message). */
 export function systemOf(request: RecordedRequest): string {
+  if (request.api === 'openai') {
+    const messages = request.body.messages as { role: string; content: unknown }[];
+    const first = messages.find((m) => m.role === 'system' || m.role === 'developer');
+    const content = first?.content;
+    return typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => b.text).join('\n') : '';
+  }
   const system = request.body.system;
   if (typeof system === 'string') return system;
   return Array.isArray(system) ? system.map((b: { text?: string }) => b.text ?? '').join('\n') : '';

@@ -3,8 +3,9 @@
 // it must fail with a determinism error: proof that the gate can fail at all.
 import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
 import type { AgentResult } from '../../src/contracts/agent-run';
-import { runAgentLoop, runAgentWorkflow } from '../../src/workflows/agent';
+import { runAgent } from '../../src/workflows/agent';
+import { reactKind } from '../../src/workflows/react';
 
 export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<AgentResult> {
-  return runAgentWorkflow({ ...input, config: { ...input.config, searchAttributes: false } }, runAgentLoop);
+  return runAgent({ ...input, config: { ...input.config, searchAttributes: false } }, reactKind);
 }

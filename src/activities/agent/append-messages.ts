@@ -4,12 +4,12 @@ import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore, LogEntry } from '../../store';
-import { fromStore } from './conversation-view';
+import { currentWriteOrder, fromStore } from './conversation-view';
 
 function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
   switch (draft.kind) {
     case 'user':
-      return { role: 'user', content: draft.text, timestamp };
+      return { role: 'user', content: draft.text, timestamp, ...(draft.origin ? { origin: draft.origin } : {}) };
     case 'tool_result':
       return {
         role: 'tool_result',
@@ -27,11 +27,12 @@ function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
 /** Stores one body and returns the metadata the workflow keeps. */
 export async function storeBody(
   store: ContentStore,
+  conversationId: string,
   seq: number,
   kind: MessageMeta['kind'],
   body: StoredBody,
 ): Promise<{ meta: MessageMeta; entry: LogEntry }> {
-  const hash = await fromStore(() => store.put(body));
+  const hash = await fromStore(() => store.put(body, conversationId));
   const meta: MessageMeta = { seq, kind, hash, tokens: estimateBodyTokens(body) };
   if (body.role === 'tool_result') {
     meta.toolCallId = body.toolCallId;
@@ -44,12 +45,14 @@ export function appendMessagesActivity(store: ContentStore) {
   return async function appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]> {
     const now = Date.now();
     const stored = await Promise.all(
-      input.drafts.map((d, i) => storeBody(store, input.startSeq + i, d.kind, bodyOf(d, now))),
+      input.drafts.map((d, i) => storeBody(store, input.conversationId, input.startSeq + i, d.kind, bodyOf(d, now))),
     );
+    const order = currentWriteOrder();
     await fromStore(() =>
       store.writeEntries(
         input.conversationId,
         stored.map((s) => s.entry),
+        order,
       ),
     );
     return stored.map((s) => s.meta);

@@ -1,35 +1,72 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Message } from '../../contracts/message-model';
 import type { ProviderId } from '../../contracts/model-ref';
 import { currentBody, kindOf } from '../../policy/legacy-values';
 import { toProviderMessages } from '../../policy/provider-view';
-import { type LoggedBody, type StoredBody } from '../../contracts/stored-body';
+import type { LoggedBody, StoredBody } from '../../contracts/stored-body';
 import type { ConversationView } from '../../contracts/agent-run';
-import { StoreError, type ContentStore } from '../../store';
+import { StoreError, type ContentStore, type LogEntry, type WriteOrder } from '../../store';
+import { SettledLogCache } from './log-cache';
 
-/** Runs a store operation, turning store errors into non-retryable typed failures. */
+/**
+ * Runs a store operation. A store error (a gap, a missing body, bad input) becomes a
+ * non-retryable typed failure; anything else (the database unreachable, a broken connection)
+ * a retryable one, so the activity tries again and the run goes on when the store is back.
+ */
 export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {
     if (err instanceof StoreError)
       throw ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.store, { code: err.code });
-    throw err;
+    if (err instanceof ApplicationFailure) throw err;
+    const message = err instanceof Error ? err.message || err.name : String(err);
+    throw ApplicationFailure.retryable(`the content store failed: ${message}`, AGENT_FAILURE.storeUnavailable);
   }
 }
 
-/** The logged bodies `[view.fromSeq, toSeq)` in log order. */
+/** The running activity attempt's place in the order of writes (see `WriteOrder`); none outside an activity. */
+export function currentWriteOrder(): WriteOrder | undefined {
+  try {
+    const { scheduledTimestampMs, attempt } = Context.current().info;
+    return { scheduledAt: Math.trunc(scheduledTimestampMs), attempt };
+  } catch {
+    return undefined;
+  }
+}
+
+function currentRunId(): string | undefined {
+  try {
+    return Context.current().info.workflowExecution?.runId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One per process: every store instance of a worker shares it (entries are keyed by run). */
+const settled = new SettledLogCache();
+
+/**
+ * The logged bodies `[fromSeq, toSeq)` in log order. `settledBelowTo`: the caller is a model call
+ * or summary whose workflow has moved past `toSeq`, so the entries may come from (and go to) the
+ * worker's cache (see ./log-cache).
+ */
 export async function readLogged(
   store: ContentStore,
   conversationId: string,
   fromSeq: number,
   toSeq: number,
+  options: { settledBelowTo?: boolean } = {},
 ): Promise<LoggedBody[]> {
   return fromStore(async () => {
-    const entries = await store.readEntries(conversationId, fromSeq, toSeq);
-    const bodies = await Promise.all(entries.map((e) => store.get<StoredBody>(e.hash)));
+    const read = (from: number, to: number): Promise<LogEntry[]> => store.readEntries(conversationId, from, to);
+    const runId = options.settledBelowTo ? currentRunId() : undefined;
+    const entries = runId
+      ? await settled.read(conversationId, runId, fromSeq, toSeq, read)
+      : await read(fromSeq, toSeq);
+    const bodies = await store.getMany<StoredBody>(entries.map((e) => e.hash));
     return entries.map((e, i) => ({ kind: kindOf(e), body: currentBody(bodies[i]) }));
   });
 }
@@ -53,7 +90,7 @@ export async function loadProviderView(
   provider: ProviderId,
 ): Promise<Message[]> {
   const [logged, summary] = await Promise.all([
-    readLogged(store, conversationId, view.fromSeq, toSeq),
+    readLogged(store, conversationId, view.fromSeq, toSeq, { settledBelowTo: true }),
     readSummary(store, view),
   ]);
   return toProviderMessages(logged, provider, summary);

@@ -17,7 +17,7 @@ import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
 import { openTokenPublisher, type TokenPublisher } from './token-publisher';
-import { fromStore, loadProviderView } from './conversation-view';
+import { currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 
 /**
  * The call's answer, assembled from the provider's stream (every call streams, so a hung
@@ -83,8 +83,11 @@ export function modelCallActivity(deps: AgentActivityDeps) {
       ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs)
       : undefined;
     const message = await assemble(llm.stream(request, { signal }), tokens);
-    const hash = await fromStore(() => store.put(message));
-    await fromStore(() => store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]));
+    const hash = await fromStore(() => store.put(message, input.conversationId));
+    const order = currentWriteOrder();
+    await fromStore(() =>
+      store.writeEntries(input.conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
+    );
     const toolCalls = toolCallRequests(message);
     return {
       meta: {

@@ -6,7 +6,7 @@ import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
-import { fromStore } from './conversation-view';
+import { currentWriteOrder, fromStore } from './conversation-view';
 import type { ModelCaller } from './deps';
 
 export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
@@ -22,7 +22,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
       });
       const catalog = await tools.listTools(input.selection);
       const specs = toToolSpecs(catalog);
-      const toolSpecsHash = specs.length > 0 ? await fromStore(() => store.put(specs)) : undefined;
+      const toolSpecsHash =
+        specs.length > 0 ? await fromStore(() => store.put(specs, input.conversationId)) : undefined;
       return {
         tools: catalog.tools.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint }) => ({
           name,
@@ -50,7 +51,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
         ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       });
       const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
-      const { meta, entry } = await storeBody(store, input.seq, 'tool_result', {
+      const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'tool_result', {
         role: 'tool_result',
         toolCallId: input.toolCallId,
         toolName: input.name,
@@ -58,7 +59,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
         isError: output.isError,
         timestamp: Date.now(),
       });
-      await fromStore(() => store.writeEntries(input.conversationId, [entry]));
+      const order = currentWriteOrder();
+      await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
       return { meta, isError: output.isError, durationMs: output.durationMs };
     },
   };

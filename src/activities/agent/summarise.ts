@@ -6,7 +6,7 @@ import { textOf, type ModelRequest } from '../../contracts/message-model';
 import { modelRefOf } from '../../policy/model-ref';
 import { activityContext } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
-import { fromStore, readLogged, readSummary } from './conversation-view';
+import { currentWriteOrder, fromStore, readLogged, readSummary } from './conversation-view';
 
 const SUMMARY_SYSTEM_PROMPT =
   'You compress conversations between a user and an AI agent that uses tools. Write a faithful summary that ' +
@@ -41,7 +41,7 @@ export function transcriptOf(logged: readonly LoggedBody[]): string {
 export function summariseActivity(deps: AgentActivityDeps) {
   return async function summariseConversation(input: SummariseInput): Promise<SummariseOutput> {
     const [logged, previous] = await Promise.all([
-      readLogged(deps.store, input.conversationId, input.view.fromSeq, input.toSeq),
+      readLogged(deps.store, input.conversationId, input.view.fromSeq, input.toSeq, { settledBelowTo: true }),
       readSummary(deps.store, input.view),
     ]);
     const transcript = transcriptOf(logged);
@@ -62,7 +62,16 @@ export function summariseActivity(deps: AgentActivityDeps) {
     };
     const answer = await deps.llm.complete(request, { signal: activityContext()?.cancellationSignal });
     const body = { role: 'summary' as const, text: textOf(answer), timestamp: Date.now() };
-    const summaryHash = await fromStore(() => deps.store.put(body));
+    const summaryHash = await fromStore(() => deps.store.put(body, input.conversationId));
+    // Recorded against the conversation, so a transcript can place it where it replaced the log.
+    const order = currentWriteOrder();
+    await fromStore(() =>
+      deps.store.recordSummary(
+        input.conversationId,
+        { fromSeq: input.view.fromSeq, toSeq: input.toSeq, hash: summaryHash },
+        order,
+      ),
+    );
     return {
       summaryHash,
       summaryTokens: estimateBodyTokens(body),

@@ -19,7 +19,7 @@ export function preparePevPromptsActivity(store: ContentStore) {
         systemPrompt,
         ...(input.structuredOutput && definition ? { responseFormat: responseFormatOf(definition) } : {}),
       };
-      const promptHash = await fromStore(() => store.put(body));
+      const promptHash = await fromStore(() => store.put(body, input.conversationId));
       prepared.roles[role] = { promptHash, systemPromptChars: systemPrompt.length };
     }
     return prepared;

@@ -6,7 +6,7 @@ import type { ReuseToolResultInput } from '../../contracts/pev-activities';
 import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore } from '../../store';
 import { storeBody } from '../agent/append-messages';
-import { fromStore } from '../agent/conversation-view';
+import { currentWriteOrder, fromStore } from '../agent/conversation-view';
 import { ApplicationFailure } from '@temporalio/common';
 
 export function reuseToolResultActivity(store: ContentStore) {
@@ -18,13 +18,14 @@ export function reuseToolResultActivity(store: ContentStore) {
         AGENT_FAILURE.pevReuse,
       );
     }
-    const { meta, entry } = await storeBody(store, input.seq, 'tool_result', {
+    const { meta, entry } = await storeBody(store, input.conversationId, input.seq, 'tool_result', {
       ...earlier,
       toolCallId: input.toolCallId,
       content: [{ type: 'text', text: input.note }, ...earlier.content],
       timestamp: Date.now(),
     });
-    await fromStore(() => store.writeEntries(input.conversationId, [entry]));
+    const order = currentWriteOrder();
+    await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
     return meta;
   };
 }

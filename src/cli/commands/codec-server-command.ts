@@ -49,7 +49,7 @@ export function registerCodecServerCommand(program: Command): void {
       });
       process.stdout.write(
         `Codec server at ${server.url} (origins ${server.origins.join(', ')}; ` +
-          `${token ? 'bearer token required' : 'no token'})\n` +
+          `${token ? 'bearer token required' : 'no token'}), reading ${server.store}\n` +
           `Use: temporal workflow show --codec-endpoint ${server.url} --detailed -w <id>, ` +
           `or temporal server start-dev --ui-codec-endpoint ${server.url}\n` +
           'Press Ctrl-C to stop.\n',

@@ -7,6 +7,7 @@ import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/laun
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
 import { workerConfig, type WorkerConfig } from '../../worker/worker-config';
+import { openStore } from '../../store';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';
 import { parsePort, parseSeconds } from '../option-parsers';
@@ -121,7 +122,8 @@ async function runDemoAgent(
   const job = prepareDemoTask(process.cwd());
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
-  const { activities, close } = createActivities({ config });
+  const store = await openStore();
+  const { activities, close } = createActivities({ config, store });
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
@@ -162,6 +164,7 @@ async function runDemoAgent(
     return workflowId;
   } finally {
     await close();
+    await store.close();
     await client.connection.close();
     await connection.close();
   }

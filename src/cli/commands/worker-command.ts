@@ -23,10 +23,10 @@ export function registerWorkerCommand(program: Command): void {
       await checkSearchAttributes(settings);
       await runWorker(
         settings,
-        () =>
+        (_worker, { store }) =>
           process.stdout.write(
             `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ` +
-              `${settings.namespace}). Ctrl-C stops it.\n`,
+              `${settings.namespace}), conversations in ${store}. Ctrl-C stops it.\n`,
           ),
         config,
       );

@@ -46,7 +46,11 @@ const refuse = (reason: string | undefined): void => {
   if (reason !== undefined) throw new Error(reason);
 };
 
-export function registerHandlers(ctx: RunContext): void {
+/**
+ * Registers the handlers every run has, once. `extendView` adds a kind's own fields to the
+ * `state` query's view.
+ */
+export function registerHandlers(ctx: RunContext, extendView?: () => object): void {
   const { state } = ctx;
   setHandler(steerSignal, (msg) => {
     if (running(ctx)) enqueueOnce(state, state.steering, msg);
@@ -96,5 +100,5 @@ export function registerHandlers(ctx: RunContext): void {
     },
     { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? toolResultRefusal(ctx, input)) },
   );
-  setHandler(stateQuery, () => stateView(ctx.workflowId, state));
+  setHandler(stateQuery, () => ({ ...stateView(ctx.workflowId, state), ...extendView?.() }));
 }

@@ -1,21 +1,31 @@
-export { reactAgentWorkflow, runAgentWorkflow } from './agent-workflow';
+export { runAgent, type AgentKind } from './run-agent';
 export {
-  runAgentLoop,
-  startConversation,
-  finish,
-  fail,
+  agentTurn,
   recordAnswer,
   turnEndHook,
   closeUnanswered,
+  errorText,
+  type TurnHooks,
+  type TurnPoint,
+  type TurnResult,
+} from './turn';
+export {
+  startConversation,
+  finish,
+  fail,
+  endIfStoppedOrLimited,
   shouldContinueAsNew,
+  stopRequest,
   type LoopOutcome,
-} from './loop';
+} from './run-steps';
 export {
   callModelWithFailover,
   compactIfNeeded,
   resolveModel,
+  runSeat,
   modelFailureOf,
   type ModelCallOverrides,
+  type ModelSeat,
 } from './model-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
 export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';

@@ -1,6 +1,7 @@
 /**
  * One model call of a turn: pick the model (operator, budget), compact the context when it is
- * too big, call the model, and fail over down the chain when a provider keeps failing.
+ * too big, call the model, and fail over down the chain when a provider keeps failing. Each step
+ * takes the seat it works on, so a pev role's own model never replaces the run's in shared state.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
@@ -8,15 +9,31 @@ import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-acti
 import { planRecitation } from '../../policy/provider-view';
 import { DEFAULT_CONTEXT_WINDOW, contextTokens, planCompaction } from '../../policy/context-plan';
 import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
-import { type ModelFailure } from '../../contracts/model-resolution';
+import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
+import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { estimateTextTokens } from '../../policy/token-estimate';
 import { LLM_FAILURE } from '../../contracts/failure-types';
 import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
 import { addCost, addUsage, totalTokens } from '../../contracts/message-model';
 import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
-import { modelLabel } from '../../contracts/model-ref';
 import type { ModelRetry } from './agent-io';
 import { emit, type RunContext } from './run-context';
+
+/**
+ * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
+ * position reached on it. The resolver moves `position` in place, so the caller keeps the seat's
+ * failover position by keeping the object.
+ */
+export interface ModelSeat {
+  policy: ResolverPolicy;
+  position: ResolverState;
+}
+
+/** The run's own seat: its configured policy and the position in its state. */
+export const runSeat = (ctx: RunContext): ModelSeat => ({
+  policy: ctx.state.config.resolver,
+  position: ctx.state.resolver,
+});
 
 /** Tokens the tool specs are assumed to take, per tool. */
 const TOKENS_PER_TOOL_SPEC = 150;
@@ -37,33 +54,49 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
   return { type: LLM_FAILURE.unknown, retryable: true, message };
 }
 
-function retryFor(ctx: RunContext): ModelRetry {
-  const { resolver } = ctx.state.config;
+/** Records a failed model or summary call as an event; returns the failure. */
+function recordFailure(ctx: RunContext, model: ModelRef, err: unknown, prefix = ''): ReturnType<typeof modelFailureOf> {
+  const failure = modelFailureOf(err);
+  emit(ctx, {
+    type: 'model_failure',
+    model: modelLabel(model),
+    failureType: failure.type,
+    retryable: failure.retryable,
+    message: `${prefix}${failure.message}`,
+  });
+  return failure;
+}
+
+function retryFor(seat: ModelSeat): ModelRetry {
   return {
-    maximumAttempts: resolver.attemptsPerProvider,
-    nonRetryableErrorTypes: nonRetryableModelFailures(resolver, ctx.state.resolver, [
+    maximumAttempts: seat.policy.attemptsPerProvider,
+    nonRetryableErrorTypes: nonRetryableModelFailures(seat.policy, seat.position, [
       ...NON_RETRYABLE_LLM_FAILURES,
       AGENT_FAILURE.store,
     ]),
   };
 }
 
-/** Applies an operator's or the budget's choice of model for this turn, recording the switch. */
-export function resolveModel(ctx: RunContext): void {
+/**
+ * Applies an operator's or the budget's choice of model to `seat` for this turn, recording the
+ * switch. An operator's request moves every seat once: each keeps whether it has taken it.
+ */
+export function resolveModel(ctx: RunContext, seat: ModelSeat): void {
   const { state } = ctx;
   const change = resolveTurnModel(
-    state.config.resolver,
-    state.resolver,
+    seat.policy,
+    seat.position,
     { totalTokens: totalTokens(state.usage), costUsd: state.cost.total },
     state.operatorModel?.model,
   );
   if (change) emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
 }
 
-function windowOf(ctx: RunContext): number {
+/** The model's window: what the worker's config said about it (kept in the run's state), else the registry's. */
+function windowOf(ctx: RunContext, model: ModelRef): number {
   const configured = ctx.state.config.context.windowTokens;
   if (configured) return configured;
-  const info = runModelInfo(ctx.state.models, ctx.state.resolver.current);
+  const info = runModelInfo(ctx.state.models, model);
   return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }
 
@@ -71,18 +104,19 @@ function windowOf(ctx: RunContext): number {
  * Summarises the older part of the conversation when the context passes the policy's threshold
  * (or at once, when `force`: the provider said the context is too long). Returns whether it did.
  */
-export async function compactIfNeeded(ctx: RunContext, force = false): Promise<boolean> {
+export async function compactIfNeeded(ctx: RunContext, seat: ModelSeat, force = false): Promise<boolean> {
   const { state } = ctx;
   const overhead = estimateTextTokens(state.config.systemPrompt ?? '') + state.tools.length * TOKENS_PER_TOOL_SPEC;
   const policy = force ? { ...state.config.context, thresholdRatio: 0 } : state.config.context;
-  const plan = planCompaction(state.messages, state.view.summaryTokens, overhead, policy, windowOf(ctx));
+  const window = windowOf(ctx, seat.position.current);
+  const plan = planCompaction(state.messages, state.view.summaryTokens, overhead, policy, window);
   if (!plan) return false;
   const toSeq = state.messages[plan.splitIndex].seq;
-  const model = state.config.context.summaryModel ?? state.resolver.current;
+  const model = state.config.context.summaryModel ?? seat.position.current;
   try {
     const out = await ctx.io.summarise(
       { conversationId: state.conversationId, view: state.view, toSeq, model },
-      retryFor(ctx),
+      retryFor(seat),
     );
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
@@ -100,14 +134,7 @@ export async function compactIfNeeded(ctx: RunContext, force = false): Promise<b
   } catch (err) {
     if (isCancellation(err)) throw err;
     // The run goes on uncompacted; the model call reports a context overflow if there is one.
-    const failure = modelFailureOf(err);
-    emit(ctx, {
-      type: 'model_failure',
-      model: modelLabel(model),
-      failureType: failure.type,
-      retryable: failure.retryable,
-      message: `summary failed: ${failure.message}`,
-    });
+    recordFailure(ctx, model, err, 'summary failed: ');
     return false;
   }
 }
@@ -120,15 +147,19 @@ export type ModelCallOverrides = Partial<
   Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash'>
 >;
 
-/** Calls the model on the current view, failing over to the next model of the chain when the provider keeps failing. */
+/**
+ * Calls the model of `seat` on the current view, failing over to the next model of the seat's
+ * chain when the provider keeps failing.
+ */
 export async function callModelWithFailover(
   ctx: RunContext,
+  seat: ModelSeat,
   overrides: ModelCallOverrides = {},
 ): Promise<ModelStepResult> {
   const { state } = ctx;
   let compactedForLength = false;
   for (;;) {
-    const model = state.resolver.current;
+    const model = seat.position.current;
     try {
       const output = await ctx.io.callModel(
         {
@@ -146,25 +177,18 @@ export async function callModelWithFailover(
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
-        retryFor(ctx),
+        retryFor(seat),
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       return { ok: true, output };
     } catch (err) {
       if (isCancellation(err)) throw err;
-      const failure = modelFailureOf(err);
-      emit(ctx, {
-        type: 'model_failure',
-        model: modelLabel(model),
-        failureType: failure.type,
-        retryable: failure.retryable,
-        message: failure.message,
-      });
+      const failure = recordFailure(ctx, model, err);
       if (failure.type === LLM_FAILURE.contextTooLong && !compactedForLength) {
         compactedForLength = true;
-        if (await compactIfNeeded(ctx, true)) continue;
+        if (await compactIfNeeded(ctx, seat, true)) continue;
       }
-      const change = failoverAfter(state.config.resolver, state.resolver, failure);
+      const change = failoverAfter(seat.policy, seat.position, failure);
       if (!change) return { ok: false, failure };
       // An operator's model that failed is not taken again at the next turn.
       state.operatorModel = undefined;

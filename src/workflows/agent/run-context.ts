@@ -43,14 +43,17 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
   return { state, io, workflowId: info.workflowId, runId: info.runId, published: {}, ...(stream ? { stream } : {}) };
 }
 
-/** Upserts the DurableAgent* search attributes when one of them changed. */
-export function publishSearchAttributes(ctx: RunContext, phase: string): void {
+/**
+ * Upserts the DurableAgent* search attributes when one of them changed. `model` is the run's model,
+ * except at a turn's start, where it is the model that turn calls.
+ */
+export function publishSearchAttributes(ctx: RunContext, phase: string, model = ctx.state.resolver.current): void {
   const { state } = ctx;
   if (state.config.searchAttributes === false) return;
   const values = {
     kind: state.config.kind,
     phase,
-    model: modelLabel(state.resolver.current),
+    model: modelLabel(model),
     status: state.status,
     awaitingApproval: state.status === 'awaiting_approval',
     costUsd: Math.round(state.cost.total * 1e6) / 1e6,

@@ -124,11 +124,17 @@ async function record(
   }
 }
 
+/** A result decided in the workflow for a planned call. */
+const resultDraft = (p: PlannedCall, text: string, isError: boolean): MessageDraft => ({
+  kind: 'tool_result',
+  toolCallId: p.call.id,
+  toolName: p.call.name,
+  text,
+  isError,
+});
+
 async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string): Promise<string[]> {
-  const drafts = rest.map((p) => ({
-    seq: p.seq,
-    draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: p.call.name, text, isError: true } as MessageDraft,
-  }));
+  const drafts = rest.map((p) => ({ seq: p.seq, draft: resultDraft(p, text, true) }));
   for (const p of rest) {
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
     if (approval) approval.state = 'rejected';
@@ -184,32 +190,10 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
             tool: p.call.name,
             isError: p.result.isError,
           });
-        return [
-          {
-            seq: p.seq,
-            draft: {
-              kind: 'tool_result',
-              toolCallId: p.call.id,
-              toolName: p.call.name,
-              text: p.result.text,
-              isError: p.result.isError,
-            } as MessageDraft,
-          },
-        ];
+        return [{ seq: p.seq, draft: resultDraft(p, p.result.text, p.result.isError) }];
       }
       if (!runnable(ctx, p)) {
-        return [
-          {
-            seq: p.seq,
-            draft: {
-              kind: 'tool_result',
-              toolCallId: p.call.id,
-              toolName: p.call.name,
-              text: SKIPPED_BY_STOP,
-              isError: true,
-            } as MessageDraft,
-          },
-        ];
+        return [{ seq: p.seq, draft: resultDraft(p, SKIPPED_BY_STOP, true) }];
       }
       return [];
     });

@@ -1,5 +1,5 @@
 /** Messages that originate in the workflow: the task, steering and follow-ups. */
-import type { MessageDraft } from '../../contracts/agent-activities';
+import type { MessageDraft, UserOrigin } from '../../contracts/agent-activities';
 import { drain } from '../../policy/queues';
 import type { MessageMeta, QueuedMessage } from '../../contracts/agent-run';
 import { emit, type RunContext } from './run-context';
@@ -15,13 +15,14 @@ export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Pro
   return metas;
 }
 
-const userDrafts = (queued: QueuedMessage[]): MessageDraft[] => queued.map((m) => ({ kind: 'user', text: m.text }));
+const userDrafts = (queued: QueuedMessage[], origin: UserOrigin): MessageDraft[] =>
+  queued.map((m) => ({ kind: 'user', text: m.text, origin }));
 
 /** Moves queued steering into the conversation; `skippedTools` are the calls it cut short. */
 export async function injectSteering(ctx: RunContext, skippedTools: string[] = []): Promise<boolean> {
   const queued = drain(ctx.state.steering);
   if (queued.length === 0) return false;
-  await appendDrafts(ctx, userDrafts(queued));
+  await appendDrafts(ctx, userDrafts(queued, 'steering'));
   for (const m of queued) emit(ctx, { type: 'steering', messageId: m.id, skippedTools });
   return true;
 }
@@ -31,7 +32,7 @@ export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
   const steered = await injectSteering(ctx);
   const queued = drain(ctx.state.followUps);
   if (queued.length > 0) {
-    await appendDrafts(ctx, userDrafts(queued));
+    await appendDrafts(ctx, userDrafts(queued, 'follow_up'));
     for (const m of queued) emit(ctx, { type: 'follow_up', messageId: m.id });
   }
   return steered || queued.length > 0;

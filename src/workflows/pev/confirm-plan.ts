@@ -7,9 +7,9 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/pev-run';
-import { finish, publishSearchAttributes, type LoopOutcome } from '../agent';
+import { endIfStoppedOrLimited, finish, publishSearchAttributes, type LoopOutcome } from '../agent';
 import { setPhase } from './phases';
-import { endIfStoppedOrLimited, trace, type PevContext } from './role-turn';
+import { trace, type PevContext } from './role-turn';
 
 /** Largest feedback text accepted with a rejection. */
 export const MAX_PLAN_FEEDBACK_CHARS = 8_000;

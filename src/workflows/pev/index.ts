@@ -1,3 +1,3 @@
-export { pevAgentWorkflow } from './pev-workflow';
-export { roleTurn, endIfStoppedOrLimited, type PevContext, type TurnResult } from './role-turn';
+export { pevAgentWorkflow, pevKind } from './pev-workflow';
+export { roleTurn, trace, type PevContext } from './role-turn';
 export { askRole, planningPhase, executingPhase, verifyingPhase, type Structured } from './phases';

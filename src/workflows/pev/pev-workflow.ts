@@ -1,22 +1,10 @@
 /**
- * `pevAgentWorkflow`: Planner → Executor → Verifier rounds as a durable agent run.
- * Everything of the agent loop carries over (steering, follow-ups, approvals, stop, provider
+ * `pevAgentWorkflow`: Planner → Executor → Verifier rounds as an agent kind. The run scaffold
+ * brings everything of an agent run (steering, follow-ups, approvals, stop and cancel, provider
  * switching, limits, hooks, events, references instead of transcripts, continue-as-new); this
- * file adds the phases, the prompts, the `pev` progress and the todo list in the result.
+ * kind adds the phases, the role prompts, the `pev` progress and the todo list in the result.
  */
-import { AGENT_FAILURE } from '../../contracts/failure-types';
-import {
-  ApplicationFailure,
-  CancellationScope,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { configProblems } from '../../policy/agent-config';
-import { stateQuery } from '../../contracts/agent-workflows';
-import { carryState, initialState, restoreState, resultOf, stateView } from '../../policy/agent-state';
+import { setHandler } from '@temporalio/workflow';
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
 import { currentPevState, initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
 import {
@@ -26,20 +14,18 @@ import {
   type PevStateView,
   type PevWorkflowInput,
 } from '../../contracts/pev-run';
+import type { AgentResult } from '../../contracts/agent-run';
 import {
-  createAgentIO,
   emit,
   finish,
   injectFollowUps,
-  newRunContext,
-  publishSearchAttributes,
-  registerHandlers,
+  runAgent,
   shouldContinueAsNew,
   startConversation,
+  type AgentKind,
   type LoopOutcome,
 } from '../agent';
 import { confirmingPhase, registerPlanDecision } from './confirm-plan';
-import { openRunStream } from '../agent/watch-stream';
 import { createPevIO } from './pev-io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
@@ -73,6 +59,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   const { pev } = pctx;
   await startConversation(pctx.agent, Object.values(pev.options.models));
   pev.prompts ??= await pctx.io.preparePevPrompts({
+    conversationId: pctx.agent.state.conversationId,
     ...(pev.options.promptsDir ? { promptsDir: pev.options.promptsDir } : {}),
     roles: [...CORE_ROLE_NAMES],
     structuredOutput: pev.options.structuredOutput,
@@ -100,8 +87,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   }
 }
 
-function resultOfPev(id: string, pctx: PevContext): PevAgentResult {
-  const base = resultOf(id, pctx.agent.state);
+function resultOfPev(pctx: PevContext, base: AgentResult): PevAgentResult {
   const { pev } = pctx;
   const endReason = pev.endReason;
   const stopReason =
@@ -122,49 +108,32 @@ function resultOfPev(id: string, pctx: PevContext): PevAgentResult {
   };
 }
 
-/** Planner → Executor → Verifier rounds, or Plan mode (one planning round, one cycle) with `pev.mode: 'plan'`. */
-export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
-  const problems = [...configProblems(input.config), ...pevOptionProblems(input.pev)];
-  if (problems.length > 0)
-    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_FAILURE.config);
-  const info = workflowInfo();
-  const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
-  const stream = openRunStream(input.streamState);
-  const agent = newRunContext(
-    state,
-    createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream }),
-    stream,
-  );
-  const pctx: PevContext = {
+/** The Planner → Executor → Verifier kind: its state, query, plan decision, phases and result. */
+export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = {
+  problems: (input) => pevOptionProblems(input.pev),
+  context: (input, agent) => ({
     agent,
     pev: input.pevCarry ? currentPevState(input.pevCarry) : initialPevState(input),
     io: createPevIO({ taskQueue: input.config.activityTaskQueue }),
-  };
-  registerHandlers(agent);
-  setHandler(stateQuery, (): PevStateView => ({ ...stateView(agent.workflowId, state), pev: pctx.pev.progress }));
-  setHandler(pevProgressQuery, () => pctx.pev.progress);
-  registerPlanDecision(pctx);
-  publishSearchAttributes(agent, pctx.pev.progress.phase);
-  if (!input.pevCarry) emit(agent, { type: 'phase', phase: pctx.pev.progress.phase, cycle: pctx.pev.progress.cycle });
+  }),
+  view: (pctx): Pick<PevStateView, 'pev'> => ({ pev: pctx.pev.progress }),
+  register(pctx) {
+    setHandler(pevProgressQuery, () => pctx.pev.progress);
+    registerPlanDecision(pctx);
+  },
+  startPhase: (pctx) => pctx.pev.progress.phase,
+  begin(pctx, input) {
+    const { progress } = pctx.pev;
+    if (!input.pevCarry) emit(pctx.agent, { type: 'phase', phase: progress.phase, cycle: progress.cycle });
+  },
+  run: runPev,
+  carry: (pctx, input) => ({ pev: input.pev, pevCarry: pctx.pev }),
+  result: resultOfPev,
+  // Before it, a cancelled pev run ended cancelled: its handlers were awaited in the cancelled scope.
+  cancelledBeforePatch: 'pev-cancel-returns-result',
+};
 
-  // Cancellation ends the run like a stop: the current activity finishes, open calls get results.
-  CancellationScope.current().cancelRequested.catch(() => {
-    state.stopRequested ??= { reason: 'cancelled' };
-  });
-  const outcome = await CancellationScope.nonCancellable(() => runPev(pctx));
-
-  if (outcome === 'continue_as_new') emit(agent, { type: 'continued_as_new', runs: state.runs });
-  // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
-  stream.detach();
-  await condition(allHandlersFinished);
-  if (outcome === 'continue_as_new') {
-    return continueAsNew<typeof pevAgentWorkflow>({
-      config: input.config,
-      carry: carryState(state),
-      pev: input.pev,
-      pevCarry: pctx.pev,
-      streamState: stream.carry(),
-    });
-  }
-  return resultOfPev(info.workflowId, pctx);
+/** Planner → Executor → Verifier rounds, or Plan mode (one planning round, one cycle) with `pev.mode: 'plan'`. */
+export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
+  return runAgent(input, pevKind);
 }

@@ -16,8 +16,15 @@ import { executorRole, plannerRole, verifierRole, type PevRoleDefinition } from 
 import { executorTask, plannerContinue, plannerTask, verifierTask } from '../../policy/pev/prompt-template';
 import { type PevPhase, type PevTodo, type PlanningEndReason, type TodoEndReason } from '../../contracts/pev-progress';
 import { type PlannerResponse } from '../../policy/pev/answer-schemas';
-import { appendDrafts, emit, publishSearchAttributes, shouldContinueAsNew, type LoopOutcome } from '../agent';
-import { endIfStoppedOrLimited, roleTurn, trace, type PevContext } from './role-turn';
+import {
+  appendDrafts,
+  emit,
+  endIfStoppedOrLimited,
+  publishSearchAttributes,
+  shouldContinueAsNew,
+  type LoopOutcome,
+} from '../agent';
+import { roleTurn, trace, type PevContext } from './role-turn';
 
 export type Structured<T> =
   { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };

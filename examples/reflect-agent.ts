@@ -1,0 +1,73 @@
+/**
+ * A third agent kind, written with hooks only: the model answers, critiques its answer in one
+ * turn without tools, then writes the revised answer. The run scaffold brings everything else
+ * (steering, approvals, stop and cancel, limits, failover, events, continue-as-new). The tests'
+ * worker registers it (test/kit/test-workflows.ts); a worker of your own registers it the same way.
+ */
+import { agentSteps, type AgentResult, type AgentWorkflowInput } from '../src/workflow';
+
+const { agentTurn, appendDrafts, endIfStoppedOrLimited, finish, runAgent, shouldContinueAsNew, startConversation } =
+  agentSteps;
+
+/** The kind's own state: plain JSON, carried by continue-as-new. */
+export interface ReflectState {
+  stage: 'answer' | 'critique' | 'revise';
+  draft?: string;
+  critique?: string;
+}
+
+export interface ReflectInput extends AgentWorkflowInput {
+  reflectCarry?: ReflectState;
+}
+
+export interface ReflectResult extends AgentResult {
+  reflect: ReflectState;
+}
+
+interface ReflectContext {
+  run: agentSteps.RunContext;
+  reflect: ReflectState;
+}
+
+export const CRITIQUE_PROMPT = 'Critique your answer above: list what is wrong or missing. Do not rewrite it yet.';
+export const REVISE_PROMPT = 'Now write the final answer, fixing everything your critique found.';
+
+async function answerCritiqueRevise({ run, reflect }: ReflectContext): Promise<agentSteps.LoopOutcome> {
+  await startConversation(run);
+  for (;;) {
+    const critiquing = reflect.stage === 'critique';
+    const turn = await agentTurn(run, {
+      handOver: () => shouldContinueAsNew(run),
+      phaseAt: (point) => (point === 'model' ? reflect.stage : undefined),
+      // The critique is words about the answer: the provider is told not to call tools, and calls are refused.
+      ...(critiquing && {
+        call: () => ({ toolChoice: 'none' as const }),
+        refuseTools: 'Not run: write the critique without tools.',
+      }),
+    });
+    if (turn.kind === 'end') return turn.outcome;
+    if (turn.kind !== 'answer') continue;
+    if (reflect.stage === 'revise') return finish(run, 'completed');
+    if (critiquing) reflect.critique = turn.text;
+    else reflect.draft = turn.text;
+    // No prompt for a turn that will not happen.
+    const ended = await endIfStoppedOrLimited(run);
+    if (ended) return ended;
+    reflect.stage = critiquing ? 'revise' : 'critique';
+    await appendDrafts(run, [{ kind: 'user', text: critiquing ? REVISE_PROMPT : CRITIQUE_PROMPT }]);
+  }
+}
+
+export const reflectKind: agentSteps.AgentKind<ReflectInput, ReflectContext, ReflectResult> = {
+  context: (input, run) => ({ run, reflect: input.reflectCarry ?? { stage: 'answer' } }),
+  view: (c) => ({ reflect: c.reflect }),
+  startPhase: (c) => c.reflect.stage,
+  run: answerCritiqueRevise,
+  carry: (c) => ({ reflectCarry: c.reflect }),
+  result: (c, base) => ({ ...base, reflect: c.reflect }),
+};
+
+/** Answer, self-critique, revised answer. */
+export async function reflectAgentWorkflow(input: ReflectInput): Promise<ReflectResult> {
+  return runAgent(input, reflectKind);
+}

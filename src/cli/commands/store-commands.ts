@@ -1,0 +1,97 @@
+/**
+ * Commands on the content store: `transcript` prints a run's conversation from the store, `gc`
+ * deletes the conversations of runs closed longer ago than a window. Both use the store the
+ * environment selects, as the worker does (DURABLE_AGENTS_STORE_URL, else DURABLE_AGENTS_STORE_DIR).
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { connectClient, connectionSettingsFromEnv } from '../../connection/connection-settings';
+import { openStore, type ContentStore } from '../../store';
+import { decide, describeRun, parseAge, type GcDecision } from '../gc';
+import { buildTranscript, formatTranscript } from '../transcript';
+
+const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+async function withStore<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
+  const store = await openStore();
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const age = (value: string): number => {
+  try {
+    return parseAge(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+};
+
+export function registerStoreCommands(program: Command): void {
+  program
+    .command('transcript')
+    .description(
+      "Print a run's conversation from the content store, across continue-as-new " +
+        '(works after Temporal dropped the run).',
+    )
+    .argument('<id>', 'workflow id of the run')
+    .option('--json', 'one JSON array of messages')
+    .action(async (id: string, options: { json?: boolean }) => {
+      await withStore(async (store) => {
+        const items = await buildTranscript(store, id);
+        if (items.length === 0)
+          throw new Error(
+            `${store.description} has no conversation "${id}": check the id, and that ` +
+              'DURABLE_AGENTS_STORE_URL (or DURABLE_AGENTS_STORE_DIR) names the store the workers use.',
+          );
+        out(options.json ? JSON.stringify(items, null, 2) : formatTranscript(items));
+      });
+    });
+
+  program
+    .command('gc')
+    .description(
+      'Delete the logs and bodies of conversations whose run closed longer ago than --older-than; ' +
+        'running runs are never touched.',
+    )
+    .requiredOption('--older-than <age>', 'window, e.g. 30d, 12h, 90m', age)
+    .option('--dry-run', 'print what would be deleted, delete nothing')
+    .option(
+      '--force',
+      'also delete conversations Temporal cannot confirm closed, when their last write is older than the window',
+    )
+    .action(async (options: { olderThan: number; dryRun?: boolean; force?: boolean }) => {
+      await withStore(async (store) => {
+        const settings = connectionSettingsFromEnv();
+        const client = await connectClient(settings).catch((err: Error) => {
+          if (!options.force) throw err;
+          return undefined;
+        });
+        const cutoff = Date.now() - options.olderThan;
+        const decisions: GcDecision[] = [];
+        try {
+          for (const conversation of await store.listConversations()) {
+            const run = client
+              ? await describeRun(client, conversation.id)
+              : { kind: 'unknown' as const, why: `Temporal at ${settings.address} could not be reached` };
+            decisions.push(decide(conversation, run, cutoff, options.force === true));
+          }
+        } finally {
+          await client?.connection.close();
+        }
+        for (const d of decisions)
+          out(`${d.delete ? (options.dryRun ? 'would delete' : 'delete') : 'keep'}  ${d.id}  (${d.reason})`);
+        const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
+        if (options.dryRun) {
+          out(`Dry run: ${doomed.length} of ${decisions.length} conversations would be deleted; nothing was.`);
+          return;
+        }
+        const counts = await store.deleteConversations(doomed);
+        out(
+          `Deleted ${counts.conversations} conversations (${counts.entries} log entries, ` +
+            `${counts.bodies} bodies no kept conversation uses) from ${store.description}.`,
+        );
+      });
+    });
+}

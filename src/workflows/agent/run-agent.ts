@@ -1,0 +1,102 @@
+/**
+ * The one run scaffold of every agent kind (docs/design.md, Agent kinds): the config checked,
+ * state fresh or carried, the watchers' stream, the activities, the handlers (registered once),
+ * search attributes, cancellation as a clean stop, handlers drained, continue-as-new carrying the
+ * kind's own state, and the result. A kind brings only its {@link AgentKind} hooks.
+ */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  patched,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { configProblems } from '../../policy/agent-config';
+import type { AgentWorkflowInput } from '../../contracts/agent-workflows';
+import { carryState, initialState, restoreState, resultOf } from '../../policy/agent-state';
+import type { AgentResult } from '../../contracts/agent-run';
+import { registerHandlers } from './handlers';
+import { createAgentIO } from './agent-io';
+import type { LoopOutcome } from './run-steps';
+import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
+import { openRunStream } from './watch-stream';
+
+/**
+ * An agent kind: what it adds to a run. `C` is the kind's context, built once per run from the
+ * run's; a kind without state of its own uses the run context itself.
+ */
+export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
+  /** Problems with the kind's own input, one readable line each (the config is checked for every kind). */
+  problems?: (input: I) => string[];
+  /** The kind's context: its own state, fresh or from the carried input, and its activities. */
+  context: (input: I, run: RunContext) => C;
+  /** Registers the kind's own handlers; the run's signals, updates and `state` query already are. */
+  register?: (c: C) => void;
+  /** Fields the kind adds to the `state` query's view. */
+  view?: (c: C) => object;
+  /** The phase of the first search-attribute upsert. */
+  startPhase: (c: C) => string;
+  /** Runs after the first upsert, before the first turn (e.g. announces the kind's first phase). */
+  begin?: (c: C, input: I) => void;
+  /** Takes turns until the run ends (`finished`) or hands over (`continue_as_new`). */
+  run: (c: C) => Promise<LoopOutcome>;
+  /** What continue-as-new carries besides the config, the agent state and the stream. */
+  carry?: (c: C, input: I) => Partial<I>;
+  /** The run's result, from the agent result every kind has. */
+  result: (c: C, base: AgentResult) => R;
+  /**
+   * Set by a kind whose runs drained their handlers in the cancellable scope before this patch:
+   * replaying such a cancelled run keeps its end (cancelled); new runs return their result.
+   */
+  cancelledBeforePatch?: string;
+}
+
+/** Waits until update and signal handlers have finished; a cancelled run still returns its final state. */
+async function drainHandlers(kind: { cancelledBeforePatch?: string }): Promise<void> {
+  const drain = () => condition(allHandlersFinished);
+  const cancelled = CancellationScope.current().consideredCancelled;
+  if (cancelled && kind.cancelledBeforePatch !== undefined && !patched(kind.cancelledBeforePatch)) return drain();
+  return CancellationScope.nonCancellable(drain);
+}
+
+/** Runs an agent of `kind`: the workflow function of every kind is `runAgent(input, itsKind)`. */
+export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kind: AgentKind<I, C, R>): Promise<R> {
+  const problems = [...configProblems(input.config), ...(kind.problems?.(input) ?? [])];
+  if (problems.length > 0)
+    throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_FAILURE.config);
+  const info = workflowInfo();
+  const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
+  const stream = openRunStream(input.streamState);
+  const io = createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream });
+  const run = newRunContext(state, io, stream);
+  const c = kind.context(input, run);
+  const { view } = kind;
+  registerHandlers(run, view ? () => view(c) : undefined);
+  kind.register?.(c);
+  publishSearchAttributes(run, kind.startPhase(c));
+  kind.begin?.(c, input);
+
+  // Cancellation ends the run like a stop: the current activity finishes, open calls get results.
+  CancellationScope.current().cancelRequested.catch(() => {
+    state.stopRequested ??= { reason: 'cancelled' };
+  });
+  const outcome = await CancellationScope.nonCancellable(() => kind.run(c));
+
+  if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
+  // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
+  stream.detach();
+  await drainHandlers(kind);
+  if (outcome === 'continue_as_new') {
+    const next = {
+      config: input.config,
+      carry: carryState(state),
+      streamState: stream.carry(),
+      ...kind.carry?.(c, input),
+    } as I;
+    return continueAsNew<(next: I) => Promise<R>>(next);
+  }
+  return kind.result(c, resultOf(info.workflowId, state));
+}

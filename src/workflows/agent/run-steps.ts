@@ -1,0 +1,104 @@
+/**
+ * Steps at the run level that every agent kind shares (docs/design.md, The turn loop): starting
+ * the conversation, ending on a stop or a limit, handing over to a fresh run, and ending.
+ */
+import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { limitReached } from '../../policy/limits';
+import { finalStatus } from '../../policy/agent-state';
+import type { AgentState } from '../../contracts/agent-run';
+import type { AgentStopReason } from '../../contracts/run-status';
+import type { ModelRef } from '../../contracts/model-ref';
+import { runModels } from '../../policy/model-ref';
+import { appendDrafts } from './user-messages';
+import { emit, publishSearchAttributes, type RunContext } from './run-context';
+
+export type LoopOutcome = 'finished' | 'continue_as_new';
+
+/** Updates accepted in one run before it continues as new (Temporal allows 2,000). */
+export const UPDATES_BEFORE_CONTINUE_AS_NEW = 1_500;
+
+/** Read through a call: handlers change it while the run awaits, which narrowing cannot see. */
+export const stopRequest = (ctx: RunContext): AgentState['stopRequested'] => ctx.state.stopRequested;
+
+/** Whether the run should hand over to a fresh one at the next turn boundary. */
+export function shouldContinueAsNew(ctx: RunContext): boolean {
+  const { state } = ctx;
+  const every = state.config.continueAsNewAfterTurns;
+  return (
+    workflowInfo().continueAsNewSuggested ||
+    (every !== undefined && state.turnsThisRun >= every) ||
+    state.updatesHandled >= UPDATES_BEFORE_CONTINUE_AS_NEW
+  );
+}
+
+/**
+ * First steps of a new conversation: pin the tools, learn what the worker's config says about
+ * the run's models (`roles`: models of its own a kind calls besides the run's), write the task.
+ */
+export async function startConversation(ctx: RunContext, roles: readonly ModelRef[] = []): Promise<void> {
+  const { state } = ctx;
+  if (state.nextSeq > 0) return;
+  const pinned = await ctx.io.pinTools({
+    conversationId: state.conversationId,
+    selection: state.config.tools,
+    models: runModels(state.config, roles),
+  });
+  state.tools = pinned.tools;
+  state.toolSpecsHash = pinned.toolSpecsHash;
+  if (pinned.models) state.models = pinned.models;
+  for (const server of pinned.unavailableServers ?? []) {
+    emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
+  }
+  await appendDrafts(ctx, [{ kind: 'user', text: state.config.task, origin: 'task' }]);
+}
+
+/** Ends the run: records the stop reason, the final event and the search attributes. */
+export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<LoopOutcome> {
+  const { state } = ctx;
+  state.stopReason = reason;
+  state.status = finalStatus(reason);
+  if (reason === 'error' && state.error && state.config.hooks?.onError) {
+    try {
+      await ctx.io.onError(state.config.hooks.onError, {
+        conversationId: state.conversationId,
+        message: state.error.message,
+        failureType: state.error.type,
+        retryable: state.error.retryable,
+      });
+    } catch (err) {
+      // A failing on-error hook must not mask the original error.
+      if (isCancellation(err)) throw err;
+    }
+  }
+  emit(ctx, {
+    type: 'done',
+    stopReason: reason,
+    finalText: state.finalText,
+    turns: state.turn,
+    usage: state.usage,
+    costUsd: state.cost.total,
+  });
+  publishSearchAttributes(ctx, 'done');
+  return 'finished';
+}
+
+export async function fail(
+  ctx: RunContext,
+  error: { message: string; type?: string; retryable: boolean },
+): Promise<LoopOutcome> {
+  ctx.state.error = error;
+  emit(ctx, { type: 'error', message: error.message, failureType: error.type, retryable: error.retryable });
+  return finish(ctx, 'error');
+}
+
+/**
+ * Ends the run when a stop was requested (a cancellation counts as one) or a run-wide limit is
+ * reached. Every turn starts with it; a kind calls it before it writes a prompt for a turn, so no
+ * prompt is left unanswered by a turn that will not happen.
+ */
+export async function endIfStoppedOrLimited(ctx: RunContext): Promise<LoopOutcome | undefined> {
+  const stop = stopRequest(ctx);
+  if (stop) return finish(ctx, stop.reason);
+  const limit = limitReached(ctx.state.config.limits, ctx.state);
+  return limit ? finish(ctx, limit) : undefined;
+}

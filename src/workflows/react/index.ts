@@ -1,0 +1,1 @@
+export { reactAgentWorkflow, reactKind } from './react-workflow';

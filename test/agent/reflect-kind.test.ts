@@ -1,0 +1,98 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CRITIQUE_PROMPT, REVISE_PROMPT, type ReflectResult } from '../../examples/reflect-agent';
+import { buildAgentConfig } from '../../src/policy/agent-config';
+import { reply } from '../../src/testing/fake-provider';
+import { REPO_ROOT } from '../kit/env';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, anthropicMessages, cancelRun, holdReply, useAgentFixture, waitFor } from './agent-kit';
+
+const config = (task: string) => buildAgentConfig({ model: PRIMARY, task, kind: 'reflect' });
+
+/** The user texts of a recorded request, in order. */
+const userTexts = (body: Record<string, unknown>): string[] =>
+  anthropicMessages(body)
+    .filter((m) => m.role === 'user')
+    .flatMap((m) => m.blocks.flatMap((b) => (b.type === 'text' ? [String(b.text)] : [])));
+
+// The README's worked example of a third agent kind (examples/reflect-agent.ts), run for real.
+describe('an agent kind written with hooks only: answer, self-critique, revised answer', () => {
+  const fx = useAgentFixture();
+
+  it('answers, critiques without tools (a refused call never runs), then revises, on one conversation', async () => {
+    fx.fake.script(
+      reply.text('Canberra is the largest city of Australia.'),
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 1 } }]),
+      reply.text('Wrong: Sydney is the largest city; Canberra is the capital.'),
+      reply.text('Sydney is the largest city of Australia; Canberra is its capital.'),
+    );
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const handle = await client.workflow.start('reflectAgentWorkflow', {
+        workflowId: `reflect-${crypto.randomUUID()}`,
+        taskQueue,
+        args: [{ config: config('Which is the largest city of Australia?') }],
+      });
+      const res = (await handle.result()) as ReflectResult;
+      await saveHistoryIfRecording(handle, 'reflect-kind');
+      return res;
+    });
+    expect(result).toMatchObject({
+      kind: 'reflect',
+      stopReason: 'completed',
+      turns: 4,
+      finalText: 'Sydney is the largest city of Australia; Canberra is its capital.',
+      reflect: {
+        stage: 'revise',
+        draft: 'Canberra is the largest city of Australia.',
+        critique: 'Wrong: Sydney is the largest city; Canberra is the capital.',
+      },
+    });
+    expect(fx.calls).toEqual([]);
+    const requests = fx.fake.requests;
+    expect(requests.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(requests.map((r) => (r.body.tool_choice as { type?: string } | undefined)?.type)).toEqual([
+      undefined,
+      'none',
+      'none',
+      undefined,
+    ]);
+    expect(userTexts(requests[1].body).at(-1)).toBe(CRITIQUE_PROMPT);
+    expect(userTexts(requests[3].body).at(-1)).toBe(REVISE_PROMPT);
+  });
+
+  it('a cancelled run returns its result like every kind', async () => {
+    const held = holdReply(fx, reply.text('A first answer.'));
+    const out = await cancelRun<ReflectResult>(fx, {
+      start: async (_agents, { client, taskQueue }) => {
+        const handle = await client.workflow.start('reflectAgentWorkflow', {
+          workflowId: `reflect-${crypto.randomUUID()}`,
+          taskQueue,
+          args: [{ config: config('Answer something.') }],
+        });
+        return handle.workflowId;
+      },
+      ready: () => waitFor(() => fx.fake.requests.length === 1, 'the first model call'),
+      release: () => held.open(),
+      history: 'reflect-kind-cancel',
+    });
+    expect(out.status).toBe('COMPLETED');
+    expect(out.result).toMatchObject({
+      stopReason: 'cancelled',
+      reflect: { stage: 'answer', draft: 'A first answer.' },
+    });
+    expect(fx.fake.requests).toHaveLength(1);
+  });
+
+  it("the README's excerpt is this kind's code, line for line in order", () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Agent kinds'));
+    const excerpt = /```ts\n([\s\S]*?)```/.exec(section)![1];
+    const source = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'reflect-agent.ts'), 'utf8').split('\n');
+    let at = 0;
+    for (const line of excerpt.split('\n').filter((l) => l.trim() !== '')) {
+      at = source.indexOf(line, at);
+      expect({ line, found: at >= 0 }).toEqual({ line, found: true });
+    }
+  });
+});

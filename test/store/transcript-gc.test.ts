@@ -1,0 +1,195 @@
+/**
+ * `transcript` and `gc` on both stores, from the CLI as an operator runs them: a real run with
+ * tool calls, thinking, steering, a follow-up, a compaction summary and continue-as-new.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { createAgentActivities } from '../../src/activities/agent';
+import { createToolActivities } from '../../src/activities/tool-activities';
+import { AgentClient } from '../../src/client/index';
+import type { TranscriptItem } from '../../src/cli/transcript';
+import { llmClient, loadLlmConfig } from '../../src/llm';
+import { FileContentStore, PostgresContentStore, type ContentStore } from '../../src/store';
+import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
+import { createToolRegistry, defineTool } from '../../src/tools';
+import { CHEAP, PRIMARY, waitForState } from '../agent/agent-kit';
+import { runCli } from '../kit/cli';
+import { createTestDatabase } from '../kit/postgres';
+import { testConnection, withWorker } from '../kit/temporal';
+
+interface Backend {
+  name: string;
+  open(): Promise<{ store: ContentStore; env: Record<string, string>; cleanup(): Promise<void> }>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'file store',
+    async open() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transcript-'));
+      return {
+        store: new FileContentStore(dir, { bodyGraceMs: 0 }),
+        env: { DURABLE_AGENTS_STORE_DIR: dir, DURABLE_AGENTS_STORE_URL: '' },
+        cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL store',
+    async open() {
+      const db = await createTestDatabase();
+      const store = await PostgresContentStore.open(db.url);
+      return {
+        store,
+        env: { DURABLE_AGENTS_STORE_URL: db.url },
+        cleanup: async () => {
+          await store.close();
+          await db.drop();
+        },
+      };
+    },
+  },
+];
+
+describe.each(backends)('transcript and gc on the $name', (backend) => {
+  let fake: FakeProvider;
+  let store: ContentStore;
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  const registry = createToolRegistry();
+  registry.register(
+    defineTool({
+      name: 'write_note',
+      description: 'Writes a note.',
+      parameters: z.object({ text: z.string() }),
+      execute: ({ text }) => `wrote ${text.length} characters`,
+    }),
+  );
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+    ({ store, env, cleanup } = await backend.open());
+    const { address, namespace } = await testConnection();
+    Object.assign(env, { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace });
+  });
+  afterAll(async () => {
+    await fake.close();
+    await cleanup();
+  });
+
+  it('prints the whole conversation in order across continue-as-new, then gc deletes it but not a running one', async () => {
+    const long = (tag: string) => `${tag} `.repeat(800);
+    fake.script(
+      reply.blocks([
+        { type: 'thinking', thinking: 'Two notes: alpha first.' },
+        { type: 'tool_call', name: 'write_note', arguments: { text: long('alpha') }, id: 'toolu_n1' },
+      ]),
+      reply.toolCalls([{ name: 'write_note', arguments: { text: long('beta') }, id: 'toolu_n2' }]),
+      reply.text('The user asked for notes; alpha note written.'),
+      reply.text('Both notes are written.'),
+      reply.text('Titled.'),
+      reply.toolCalls([{ name: 'write_note', arguments: { text: 'pending' }, id: 'toolu_p' }]),
+      reply.text('Written after gc.'),
+    );
+    const llm = llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake) }));
+    const activities = createAgentActivities({ store, tools: createToolActivities(registry), llm });
+    const id = `transcript-${crypto.randomUUID()}`;
+    const waiting = `waiting-${crypto.randomUUID()}`;
+    await withWorker({ activities }, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue);
+      await agents.start({
+        id,
+        task: 'Write two notes.',
+        model: PRIMARY,
+        continueAsNewAfterTurns: 2,
+        context: { windowTokens: 3000, thresholdRatio: 0.8, keepRecentRatio: 0.3, summaryModel: CHEAP },
+      });
+      await agents.steer(id, 'Keep them short.');
+      await agents.followUp(id, 'Add a title.');
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'Titled.' });
+
+      const json = await runCli(['transcript', id, '--json'], { env });
+      expect(json.stderr).toBe('');
+      const items = JSON.parse(json.stdout) as TranscriptItem[];
+      const brief = items.map((i) =>
+        i.type === 'user'
+          ? `user:${i.origin ?? ''}:${i.text}`
+          : i.type === 'assistant'
+            ? `assistant:${i.text}`
+            : i.type,
+      );
+      expect(brief.filter((b) => b !== 'user:steering:Keep them short.')).toEqual([
+        'user:task:Write two notes.',
+        'assistant:',
+        'tool_result',
+        // Placed where it replaced the log: the model saw it instead of the three messages before.
+        'summary',
+        'assistant:',
+        'tool_result',
+        'assistant:Both notes are written.',
+        'user:follow_up:Add a title.',
+        'assistant:Titled.',
+      ]);
+      expect(brief).toContain('user:steering:Keep them short.');
+      const first = items.find((i) => i.type === 'assistant');
+      expect(first).toMatchObject({ thinking: ['Two notes: alpha first.'], model: 'anthropic/claude-sonnet-4-6' });
+      expect(first?.type === 'assistant' && first.toolCalls).toEqual([
+        { id: 'toolu_n1', name: 'write_note', arguments: { text: long('alpha') } },
+      ]);
+      expect(items.find((i) => i.type === 'tool_result')).toMatchObject({
+        toolCallId: 'toolu_n1',
+        text: 'wrote 4800 characters',
+        isError: false,
+      });
+      const summary = items.find((i) => i.type === 'summary');
+      expect(summary).toMatchObject({ text: 'The user asked for notes; alpha note written.', fromSeq: 0 });
+      const human = await runCli(['transcript', id], { env });
+      expect(human.stdout).toContain('#0 user (task): Write two notes.');
+      expect(human.stdout).toContain('thinking: Two notes: alpha first.');
+      expect(human.stdout).toMatch(/calls write_note\(\{"text":"alpha alpha/);
+      expect(human.stdout).toContain('user (follow-up): Add a title.');
+      expect(human.stdout).toContain('-- summary of #0..');
+
+      // A second run waits for an approval: running, so gc leaves it alone.
+      await agents.start({ id: waiting, task: 'Write one more.', model: PRIMARY, approve: ['write_note'] });
+      await waitForState(agents, waiting, (s) => s.pendingApprovals.length === 1);
+      // A conversation Temporal never ran, written long enough ago.
+      const orphan = `orphan-${crypto.randomUUID()}`;
+      await store.writeEntries(orphan, [{ seq: 0, kind: 'user', hash: await store.put('orphan', orphan) }]);
+      await new Promise((r) => setTimeout(r, 1_500));
+
+      const dry = await runCli(['gc', '--older-than', '1s', '--dry-run'], { env });
+      expect(dry.stdout).toContain(`would delete  ${id}  (completed on`);
+      expect(dry.stdout).toContain(`keep  ${waiting}  (running)`);
+      expect(dry.stdout).toMatch(new RegExp(`keep  ${orphan}  \\(Temporal does not know this run.*--force`));
+      expect((await store.readLog(id)).entries.length).toBeGreaterThan(0);
+
+      const gc = await runCli(['gc', '--older-than', '1s'], { env });
+      expect(gc.stderr).toBe('');
+      expect(gc.stdout).toMatch(/Deleted 1 conversations \(\d+ log entries, \d+ bodies/);
+      const gone = await runCli(['transcript', id], { env });
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/has no conversation ".*": check the id/);
+      expect((await store.readLog(orphan)).entries).toHaveLength(1);
+      const forced = await runCli(['gc', '--older-than', '1s', '--force'], { env });
+      expect(forced.stdout).toContain(`delete  ${orphan}`);
+      expect((await store.readLog(orphan)).entries).toHaveLength(0);
+
+      // The running run still has every body it uses (the tool specs it shared with the deleted run too).
+      const pending = (await agents.state(waiting)).pendingApprovals[0];
+      await agents.approve(waiting, pending.toolCallId);
+      expect(await agents.result(waiting)).toMatchObject({ status: 'completed', finalText: 'Written after gc.' });
+    });
+  }, 120_000);
+
+  it('reports bad input to the commands in one line', async () => {
+    const age = await runCli(['gc', '--older-than', 'soon'], { env });
+    expect(age.code).not.toBe(0);
+    expect(age.stderr).toContain('"soon" is not an age like 30d');
+    const unknown = await runCli(['transcript', `never-${crypto.randomUUID()}`], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+});
