@@ -48,7 +48,13 @@ export function createActivities(deps: ActivityDependencies): WorkerActivities {
   return {
     activities: {
       ...tools,
-      ...createAgentActivities({ store, tools, llm: llmClient(config.llm), tokenBatchMs: config.tokenBatchMs }),
+      ...createAgentActivities({
+        store,
+        tools,
+        llm: llmClient(config.llm),
+        tokenBatchMs: config.tokenBatchMs,
+        secrets: config.secrets,
+      }),
       ...createPevActivities({ store }),
     },
     close: () => registry.close(),

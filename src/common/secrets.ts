@@ -40,6 +40,11 @@ export class SecretSet {
     return this.values;
   }
 
+  /** Length of the longest secret (0 when there is none). */
+  get longest(): number {
+    return this.values[0]?.length ?? 0;
+  }
+
   /** The text with every secret replaced by {@link REDACTED}. */
   redact(text: string): string {
     let out = text;
@@ -80,5 +85,30 @@ export class SecretSet {
       out[cleanKey] = clean;
     }
     return changed ? out : value;
+  }
+}
+
+/**
+ * Redacts a text that arrives in pieces (a model's token stream), so a secret split across pieces
+ * is still found: the last characters that could begin a secret wait for the next piece.
+ */
+export class PieceRedactor {
+  private pending = '';
+
+  constructor(private readonly secrets: SecretSet) {}
+
+  /** What of the text so far can be shown now. */
+  push(piece: string): string {
+    const text = this.secrets.redact(this.pending + piece);
+    const held = Math.min(text.length, Math.max(0, this.secrets.longest - 1));
+    this.pending = text.slice(text.length - held);
+    return text.slice(0, text.length - held);
+  }
+
+  /** The rest, at the end of the text. */
+  flush(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return rest;
   }
 }

@@ -1,4 +1,5 @@
 /** What the agent activities need from the rest of the worker. */
+import type { SecretSet } from '../../common/secrets';
 import type { ToolActivities } from '../../contracts/tool-catalog';
 import type { LlmClient } from '../../llm';
 import type { ContentStore } from '../../store';
@@ -13,4 +14,6 @@ export interface AgentActivityDeps {
   tools: ToolActivities;
   /** ms between two token batches (signals) a streaming model call sends its run. */
   tokenBatchMs?: number;
+  /** Replaced in the tokens a streaming model call publishes (results, failures, bodies: see the worker). */
+  secrets?: SecretSet;
 }

@@ -80,7 +80,7 @@ export function modelCallActivity(deps: AgentActivityDeps) {
     };
     const signal = activityContext()?.cancellationSignal;
     const tokens = input.stream
-      ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs)
+      ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs, deps.secrets)
       : undefined;
     const message = await assemble(llm.stream(request, { signal }), tokens);
     const hash = await fromStore(() => store.put(message, input.conversationId));

@@ -6,6 +6,7 @@
  */
 import { Context, log } from '@temporalio/activity';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
+import { PieceRedactor, type SecretSet } from '../../common/secrets';
 import type { StreamEvent } from '../../contracts/stream-events';
 import { TokenPieces } from './token-pieces';
 import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../contracts/watch-topics';
@@ -18,10 +19,41 @@ export interface TokenPublisher {
 
 const NO_PUBLISHER: TokenPublisher = { push: () => undefined, close: async () => undefined };
 
-/** A publisher for one model call; `interval` is the ms between two batches (the worker's config). */
+const DELTA_OF_END = {
+  text_end: 'text_delta',
+  thinking_end: 'thinking_delta',
+  tool_call_end: 'tool_call_delta',
+} as const;
+
+/**
+ * Deltas with the worker's secrets replaced, a secret split across deltas included: each block's
+ * last characters wait for its next delta, and its end sends them.
+ */
+function deltaRedactor(secrets: SecretSet): (event: StreamEvent) => StreamEvent[] {
+  const blocks = new Map<number, PieceRedactor>();
+  return (event) => {
+    if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_call_delta') {
+      const redactor = blocks.get(event.index) ?? new PieceRedactor(secrets);
+      blocks.set(event.index, redactor);
+      return [{ ...event, delta: redactor.push(event.delta) }];
+    }
+    if (event.type === 'text_end' || event.type === 'thinking_end' || event.type === 'tool_call_end') {
+      const rest = blocks.get(event.index)?.flush();
+      blocks.delete(event.index);
+      return rest ? [{ type: DELTA_OF_END[event.type], index: event.index, delta: rest }, event] : [event];
+    }
+    return [event];
+  };
+}
+
+/**
+ * A publisher for one model call; `interval` is the ms between two batches (the worker's config),
+ * `secrets` are replaced in every delta before it leaves the worker.
+ */
 export function openTokenPublisher(
   call: { seq: number; model: string },
   interval: number = DEFAULT_TOKEN_BATCH_MS,
+  secrets?: SecretSet,
 ): TokenPublisher {
   let client: WorkflowStreamClient;
   try {
@@ -36,8 +68,11 @@ export function openTokenPublisher(
   const pieces = new TokenPieces({ ...call, attempt: Context.current().info.attempt }, interval / 4, (delta) =>
     topic.publish(delta),
   );
+  const redact = secrets ? deltaRedactor(secrets) : (event: StreamEvent) => [event];
   return {
-    push: (event) => pieces.push(event, Date.now()),
+    push: (event) => {
+      for (const clean of redact(event)) pieces.push(clean, Date.now());
+    },
     async close() {
       try {
         pieces.flush();
