@@ -5,8 +5,12 @@
  */
 import { reply, type FakeProvider, type RecordedRequest } from '../../src/testing/fake-provider';
 import { estimateTextTokens } from '../../src/policy/token-estimate';
+import { AgentClient } from '../../src/client';
+import { AGENT_WORKFLOWS, switchModelSignal } from '../../src/contracts/agent-workflows';
+import { buildAgentConfig } from '../../src/policy/agent-config';
+import { complete } from '../../src/llm';
 import { agentCli } from '../kit/agent-cli';
-import { withWorker } from '../kit/temporal';
+import { testConnection, withWorker } from '../kit/temporal';
 import { useAgentFixture, waitFor, waitForState } from './agent-kit';
 
 const WINDOW = 8_000;
@@ -85,5 +89,49 @@ describe('model info from the worker config', () => {
     expect(onSmall).toHaveLength(5);
     expect(fx.fake.requests.filter(isSummary).length).toBeGreaterThanOrEqual(1);
     for (const request of onSmall) expect(requestTokens(request)).toBeLessThan(WINDOW);
+  });
+});
+
+describe('the provider check before a run starts', () => {
+  const fx = useAgentFixture({}, { llmConfig: localModels });
+
+  it('refuses a model whose provider the workers do not know, in the words the worker uses', async () => {
+    const { client } = await testConnection();
+    const taskQueue = `never-polled-${process.pid}`;
+    const agents = new AgentClient(client, taskQueue, { providers: Object.keys(fx.llm.providers) });
+    const unknown =
+      'Unknown provider "nowhere" in model "nowhere/model". Known providers: anthropic, local, minimax, openai, ' +
+      'openai-compatible. Declare others under "providers" in the config file.';
+    await expect(agents.start({ task: 't', model: 'nowhere/model' })).rejects.toThrow(
+      `invalid run options: ${unknown}`,
+    );
+    await expect(agents.start({ task: 't', model: SMALL, fallbacks: ['nowhere/model'] })).rejects.toThrow(unknown);
+    await expect(agents.switchModel('any-run', { provider: 'nowhere', model: 'model' })).rejects.toThrow(unknown);
+    const worker = await complete({ model: 'nowhere/model', messages: [] }, { config: fx.llm }).catch((e: Error) => e);
+    expect(worker).toMatchObject({ message: unknown, type: 'LlmConfigError', nonRetryable: true });
+    expect((await client.workflow.count(`TaskQueue = '${taskQueue}'`)).count).toBe(0);
+  });
+});
+
+describe('runs started as older clients started them', () => {
+  const fx = useAgentFixture({}, { llmConfig: localModels });
+
+  it('run with a config and a switch-model signal that name models by spec string', async () => {
+    fx.fake.respond(() => reply.text('Answered.'));
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const config = buildAgentConfig({ task: 'Answer.', model: ROOMY, fallbacks: [SMALL] });
+      const recorded = { ...config, resolver: { ...config.resolver, primary: ROOMY, fallbacks: [SMALL] } };
+      // The signal arrives with the start, so the first turn takes the operator's model.
+      const handle = await client.workflow.signalWithStart(AGENT_WORKFLOWS.react, {
+        taskQueue,
+        workflowId: `spec-strings-${process.pid}-${Date.now()}`,
+        args: [{ config: recorded }],
+        signal: switchModelSignal,
+        signalArgs: [{ model: SMALL } as never],
+      });
+      return handle.result();
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Answered.', model: SMALL });
+    expect(fx.fake.requests.map((r) => [r.path, r.body.model])).toEqual([['/local/v1/messages', 'small-8k']]);
   });
 });
