@@ -1,42 +1,84 @@
-import { Command, CommanderError } from 'commander';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
 import { registerAgentCommands } from './commands/agent-commands';
+import { processDeps } from './commands/agent-deps';
 import { registerCodecServerCommand } from './commands/codec-server-command';
 import { registerDemoCommand } from './commands/demo-command';
 import { registerDevServerCommand } from './commands/dev-server-command';
 import { registerStoreCommands } from './commands/store-commands';
 import { registerWorkerCommand } from './commands/worker-command';
+import { commandPrefix, type GlobalOptions } from './cli-context';
+import { EXIT, exitCodeOfError } from './exit-codes';
 
-/** The `durable-agents` command line. */
-export function buildProgram(): Command {
-  const program = new Command('durable-agents')
-    .description('Run LLM agents as durable Temporal workflows.')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
-  registerDevServerCommand(program);
-  registerWorkerCommand(program);
-  registerDemoCommand(program);
-  registerCodecServerCommand(program);
-  registerAgentCommands(program);
-  registerStoreCommands(program);
-  return program;
-}
-
-/** Runs the CLI; every failure ends as one line on stderr and a non-zero exit code. */
-export async function main(argv: string[] = process.argv): Promise<void> {
+/** The package's version, read from its package.json (two levels up from src/cli and dist/cli). */
+function packageVersion(): string {
   try {
-    await buildProgram().parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
-      return;
-    }
-    process.stderr.write(`durable-agents: ${oneLine(error)}\n`);
-    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-    process.exitCode = 1;
+    const file = path.join(__dirname, '..', '..', 'package.json');
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
   }
 }
 
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s*\n\s*/g, ' ').trim() || 'unknown error';
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
+/** The `durable-agents` command line. */
+export function buildProgram(): Command {
+  let globals: GlobalOptions & { prefix?: string } = {};
+  const program = new Command('durable-agents')
+    .description('Run LLM agents as durable Temporal workflows.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addOption(
+      new Option('--address <host:port>', 'Temporal front end (default: $TEMPORAL_ADDRESS, else localhost:7233)'),
+    )
+    .addOption(new Option('--namespace <name>', 'Temporal namespace (default: $TEMPORAL_NAMESPACE, else default)'))
+    .addOption(
+      new Option(
+        '--task-queue <name>',
+        "the worker's task queue (default: $DURABLE_AGENTS_TASK_QUEUE, else durable-agents)",
+      ),
+    )
+    .configureOutput({
+      outputError: (text, write) => write(`durable-agents: ${oneLine(text.replace(/^error: /, ''))} (see --help)\n`),
+    })
+    .exitOverride()
+    .hook('preAction', (_program, action) => {
+      const options = action.optsWithGlobals<GlobalOptions>();
+      globals = { ...options, prefix: commandPrefix(options) };
+    });
+  registerDevServerCommand(program);
+  registerWorkerCommand(program, () => globals);
+  registerDemoCommand(program);
+  registerCodecServerCommand(program);
+  registerAgentCommands(
+    program,
+    processDeps(() => globals),
+  );
+  registerStoreCommands(program, () => globals);
+  return program;
+}
+
+/** Ends quietly when the reader of stdout went away (`list | head -1`). */
+function exitOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
+}
+
+/** Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  exitOnClosedPipe(process.stdout);
+  exitOnClosedPipe(process.stderr);
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    process.exitCode = exitCodeOfError(error);
+    // Commander has printed its own errors, help and version already.
+    if (error instanceof CommanderError) return;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`durable-agents: ${oneLine(message) || 'unknown error'}\n`);
+    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  }
 }

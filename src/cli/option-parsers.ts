@@ -2,10 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { AgentClientError } from '../client';
-import type { ModelRef } from '../contracts/model-ref';
 import type { PevOptions } from '../contracts/pev-run';
-import { modelNameProblem, parseModelRef } from '../policy/model-ref';
+import { modelNameProblem } from '../policy/model-ref';
+import type { AgentLimits } from '../contracts/agent-run';
 
 /** Commander parser for a TCP port option. */
 export function parsePort(value: string): number {
@@ -28,29 +30,41 @@ export const positiveInt = (value: string): number => {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
   return n;
 };
-/** Commander parser of a model spec: parsed here, once; the run carries the ref. */
-export const spec = (value: string): ModelRef => {
+/** Commander parser of a model spec, checked by the one parser the client parses it with. */
+export const spec = (value: string): string => {
   const problem = modelNameProblem(value);
   if (problem) throw new InvalidArgumentError(`${problem}.`);
-  return parseModelRef(value);
+  return value;
 };
-/** Environment variable with the default model spec of `run`. */
-export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
-
-/** Commander parser of a repeatable `--fallback`. */
-export const fallbackModel = (value: string, previous: ModelRef[] = []): ModelRef[] => [...previous, spec(value)];
-
-/** The model of `run`: `--model`, else `$DURABLE_AGENTS_MODEL` (parsed alike); refuses when there is none. */
-export function runModel(o: RunOptions, env: NodeJS.ProcessEnv): ModelRef {
-  if (o.model) return o.model;
-  const value = env[MODEL_ENV];
-  if (!value) throw new AgentClientError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
-  const problem = modelNameProblem(value);
-  if (problem) throw new AgentClientError(`${MODEL_ENV}: ${problem}`);
-  return parseModelRef(value);
-}
-
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Commander parser for a positive number (e.g. a cost in USD). */
+export const positiveNumber = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number.`);
+  return n;
+};
+
+/** Commander parser for a duration: `30s`, `5m`, `2h`, `1d`, or milliseconds. */
+export const duration = (value: string): number => {
+  let ms: number;
+  try {
+    ms = msToNumber(/^\d+$/.test(value) ? Number(value) : (value as Duration));
+  } catch {
+    ms = NaN;
+  }
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new InvalidArgumentError(`"${value}" is not a duration (e.g. 30s, 5m, 2h, 1d).`);
+  return ms;
+};
+
+/** Commander parser for `tool=duration` (repeatable): a per-tool timeout. */
+export const toolTimeout = (value: string, previous: Record<string, number> = {}): Record<string, number> => {
+  const at = value.indexOf('=');
+  const tool = at > 0 ? value.slice(0, at).trim() : '';
+  if (!tool) throw new InvalidArgumentError(`"${value}" is not tool=duration (e.g. fs_read=30s).`);
+  return { ...previous, [tool]: duration(value.slice(at + 1).trim()) };
+};
 
 export function parseArgsJson(text: string): Record<string, unknown> {
   let value: unknown;
@@ -66,8 +80,15 @@ export function parseArgsJson(text: string): Record<string, unknown> {
 
 export interface RunOptions {
   agent: string;
-  model?: ModelRef;
-  fallback?: ModelRef[];
+  id?: string;
+  taskFile?: string;
+  maxTokens?: number;
+  maxCost?: number;
+  maxToolCallsPerTurn?: number;
+  approvalTimeout?: number;
+  toolTimeout?: Record<string, number>;
+  model?: string;
+  fallback?: string[];
   maxTurns?: number;
   tools?: string;
   mcp?: string;
@@ -78,7 +99,7 @@ export interface RunOptions {
   stream?: boolean;
   watch?: boolean;
   mode?: string;
-  roleModel?: [string, ModelRef][];
+  roleModel?: string[];
   prompts?: string;
   maxPlanningRounds?: number;
   maxExecutorRounds?: number;
@@ -86,11 +107,12 @@ export interface RunOptions {
   confirmPlan?: boolean;
 }
 
-export const roleModel = (value: string, previous: [string, ModelRef][] = []): [string, ModelRef][] => {
+export const roleModel = (value: string, previous: string[] = []): string[] => {
   const [role, model] = value.split('=', 2);
   if (!role || !model)
     throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
-  return [...previous, [role, spec(model)]];
+  spec(model);
+  return [...previous, value];
 };
 
 /** The `--agent pev` options of `run`, or undefined when none was given. */
@@ -121,9 +143,23 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
   }
   return {
     ...(o.mode ? { mode: o.mode as PevOptions['mode'] } : {}),
-    ...(o.roleModel?.length ? { models: Object.fromEntries(o.roleModel) } : {}),
+    ...(o.roleModel?.length
+      ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) }
+      : {}),
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(o.confirmPlan ? { confirmPlan: true } : {}),
+  };
+}
+
+/** The run limits `run`'s flags set. */
+export function limitsOf(o: RunOptions): Partial<AgentLimits> {
+  return {
+    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+    ...(o.maxTokens !== undefined ? { maxTotalTokens: o.maxTokens } : {}),
+    ...(o.maxCost !== undefined ? { maxCostUsd: o.maxCost } : {}),
+    ...(o.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: o.maxToolCallsPerTurn } : {}),
+    ...(o.approvalTimeout !== undefined ? { approvalTimeoutMs: o.approvalTimeout } : {}),
+    ...(o.toolTimeout ? { toolTimeoutsMs: o.toolTimeout } : {}),
   };
 }

@@ -1,6 +1,7 @@
 /** How `watch` and `run --watch` print a run as it works: tokens inline, one line per event. */
 import type { AgentEvent } from '../contracts/agent-events';
-import { TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
+import { AnswerView, roleOfPhase } from './answer-view';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -55,7 +56,11 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
     case 'model_failure':
       return `${at} ${e.model} failed (${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`;
     case 'phase':
-      return `${at} ${e.phase}${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`;
+      // The last phase is not the run's end, which has its own `done` line.
+      return (
+        `${at} ${e.phase === 'done' ? 'phases finished' : e.phase}` +
+        `${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`
+      );
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
     case 'done':
@@ -70,6 +75,13 @@ export class WatchPrinter {
   private open?: string;
   /** Text streamed for the newest answer, to tell whether the final text was seen whole. */
   private streamed = { seq: -1, attempt: 0, text: '' };
+  /** The role of a pev run's current phase; its text answers are structured and shown as fields. */
+  private role?: string;
+  private turn = 0;
+  /** The structured answer streaming now, by `seq:attempt`. */
+  private answer?: { key: string; view?: AnswerView; raw: boolean };
+  /** The run's `done` event, once printed. */
+  done?: Extract<AgentEvent, { type: 'done' }>;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -77,34 +89,86 @@ export class WatchPrinter {
   ) {}
 
   print(item: WatchItem): void {
+    if (item.topic === TOKENS_TOPIC) {
+      if (item.delta.kind === 'text' && this.role && this.structured(item.offset, item.delta)) return;
+      if (this.options.json) this.write(`${JSON.stringify(item)}\n`);
+      else this.printTokens(item.delta);
+      return;
+    }
+    const { event } = item;
+    this.closeAnswer();
+    if (event.type === 'phase') this.role = roleOfPhase(event.phase);
+    if (event.type === 'turn_start') this.turn = event.turn;
+    if (event.type === 'done') {
+      // One done line per run, however many ways the end reached this watch.
+      if (this.done) return;
+      this.done = event;
+    }
     if (this.options.json) {
       this.write(`${JSON.stringify(item)}\n`);
       return;
     }
-    if (item.topic === TOKENS_TOPIC) {
-      const { delta } = item;
-      const key = `${delta.seq}:${delta.attempt}:${delta.kind}:${delta.tool ?? ''}`;
-      if (key !== this.open) {
-        this.endLine();
-        const label =
-          delta.kind === 'thinking'
-            ? '(thinking) '
-            : delta.kind === 'tool_call'
-              ? `(${delta.tool ?? 'tool'} arguments) `
-              : '';
-        this.write(`${delta.attempt > 1 ? `(attempt ${delta.attempt}) ` : ''}${label}`);
-        this.open = key;
-      }
-      this.write(delta.text);
-      if (delta.kind === 'text') this.remember(delta.seq, delta.attempt, delta.text);
-      return;
-    }
     this.endLine();
-    const { event } = item;
     // The last pieces of a run that ends right after them can miss the watch: the final text is in `done`.
     if (event.type === 'done' && event.finalText && this.streamed.text !== event.finalText)
       this.write(`${event.finalText}\n`);
     this.write(`${formatEvent(event, this.options.runId)}\n`);
+  }
+
+  /**
+   * Takes a text piece of a pev role's answer; returns false when the answer turns out to be plain
+   * text (printed as tokens). With `json`, each change of the parsed answer is one component line.
+   */
+  private structured(offset: number, delta: TokenDelta): boolean {
+    const key = `${delta.seq}:${delta.attempt}`;
+    if (this.answer?.key !== key) {
+      this.closeAnswer();
+      this.answer = { key, raw: false };
+    }
+    const answer = this.answer;
+    if (answer.raw) return false;
+    if (!answer.view) {
+      if (!delta.text.trim()) return true;
+      if (!AnswerView.looksStructured(delta.text)) {
+        answer.raw = true;
+        return false;
+      }
+      this.endLine();
+      const role = this.role ?? 'answer';
+      answer.view = new AnswerView(role, this.options.json ? () => undefined : this.write);
+      if (!this.options.json)
+        this.write(`[turn ${this.turn}] ${role}${delta.attempt > 1 ? ` (attempt ${delta.attempt})` : ''}:\n`);
+    }
+    const view = answer.view;
+    if (!view.push(delta.text)) return true;
+    if (this.options.json) {
+      const component = { type: 'component', role: view.role, seq: delta.seq, attempt: delta.attempt, offset };
+      this.write(`${JSON.stringify({ ...component, value: view.value })}\n`);
+    } else view.render();
+    return true;
+  }
+
+  /** Prints the rest of the structured answer streaming now, if any. */
+  private closeAnswer(): void {
+    if (this.answer?.view && !this.options.json) this.answer.view.render(true);
+    this.answer = undefined;
+  }
+
+  private printTokens(delta: TokenDelta): void {
+    const key = `${delta.seq}:${delta.attempt}:${delta.kind}:${delta.tool ?? ''}`;
+    if (key !== this.open) {
+      this.endLine();
+      const label =
+        delta.kind === 'thinking'
+          ? '(thinking) '
+          : delta.kind === 'tool_call'
+            ? `(${delta.tool ?? 'tool'} arguments) `
+            : '';
+      this.write(`${delta.attempt > 1 ? `(attempt ${delta.attempt}) ` : ''}${label}`);
+      this.open = key;
+    }
+    this.write(delta.text);
+    if (delta.kind === 'text') this.remember(delta.seq, delta.attempt, delta.text);
   }
 
   private remember(seq: number, attempt: number, text: string): void {
@@ -112,10 +176,17 @@ export class WatchPrinter {
     this.streamed.text += text;
   }
 
-  /** Ends a line of tokens, if one is open. */
+  /** Ends a line of tokens, if one is open, and the structured answer streaming now. */
   endLine(): void {
-    if (this.open === undefined) return;
-    this.write('\n');
-    this.open = undefined;
+    if (this.open !== undefined) {
+      this.write('\n');
+      this.open = undefined;
+    }
+  }
+
+  /** Ends whatever is still open at the end of the watch. */
+  finish(): void {
+    this.closeAnswer();
+    this.endLine();
   }
 }

@@ -1,93 +1,70 @@
 /**
  * The typed client API of the agent workflows: start a run, send steering and follow-ups,
- * decide approvals, submit client tool results, read state and results, stop, list.
+ * decide approvals, submit client tool results, read state and results, stop, cancel, list.
  */
 import crypto from 'node:crypto';
-import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
-import { modelNameProblem, modelRefOf, runModels, unknownProviderProblem } from '../policy/model-ref';
+import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
 import { type AgentOptions } from '../contracts/agent-options';
-import type { ModelName, ModelRef } from '../contracts/model-ref';
+import type { ModelName } from '../contracts/model-ref';
 import {
   AGENT_WORKFLOWS,
-  decideApprovalUpdate,
   followUpSignal,
   isAgentKind,
   setPlanSignal,
-  stateQuery,
   steerSignal,
   stopSignal,
-  submitToolResultUpdate,
   switchModelSignal,
   type AgentWorkflowInput,
 } from '../contracts/agent-workflows';
-import { type ApprovalDecisionResult } from '../contracts/approval';
-import type { AgentResult, AgentStateView, PlanItem } from '../contracts/agent-run';
+import type { AgentResult, PlanItem } from '../contracts/agent-run';
 import { traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
-import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
-import { decidePlanUpdate, type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
+import { type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
 import { pevOptionProblems } from '../policy/pev/pev-options';
 import { AgentClientError, explain } from './client-errors';
 import { watchRun, type WatchOptions } from './watch';
+import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
+import { resultOfRun } from './run-reads';
+import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
+import { RunDecisions } from './run-decisions';
 
 export type { WatchOptions } from './watch';
+export type { AgentListEntry, ListFilters } from './list-runs';
+export type { AgentClientOptions, RunWorkers } from './run-access';
+export type { ClosedRunView } from './run-reads';
 
 export interface StartAgentOptions extends AgentOptions {
-  /** Workflow id; default `agent-<uuid>`. */
+  /** Workflow id; default `agent-<uuid>`. An id any run has used before is refused. */
   id?: string;
+  /**
+   * Content-store hash under which the caller stored `task` (as a JSON string), so that it travels by
+   * reference: the run writes the stored body as its first user message, and only a short pointer
+   * text goes into its input. For tasks too big for one payload (the CLI's `run --task-file`).
+   */
+  taskHash?: string;
   /** Task queue of the worker; default the client's. */
   taskQueue?: string;
   /** Planner → Executor → Verifier options (kind `pev` only): mode, per-role models, limits, prompts directory. */
   pev?: PevOptions;
 }
 
-export interface AgentListEntry {
-  id: string;
-  runId: string;
-  kind?: string;
-  status: string;
-  agentStatus?: string;
-  model?: string;
-  costUsd?: number;
-  startTime: string;
-}
+/** How long a watch waits for a worker to answer the state query of a run that has ended. */
+const ENDED_RUN_QUERY_MS = 10_000;
 
-const AGENT_TYPES: readonly string[] = Object.values(AGENT_WORKFLOWS);
+const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
+const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
 
 const mapValues = <A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
 
-export interface AgentClientOptions {
+export class AgentClient extends RunDecisions {
   /**
-   * The providers the workers know: the built-in ones and those of their config file (the CLI
-   * passes its own config's). When given, a run or a switch naming another provider is refused
-   * before anything is sent, by the same check the worker makes before each call.
-   */
-  providers?: readonly string[];
-}
-
-/** How long a watch waits for a worker to answer the state query of a run that has ended. */
-const ENDED_RUN_QUERY_MS = 10_000;
-
-export class AgentClient {
-  constructor(
-    readonly client: Client,
-    readonly taskQueue: string = DEFAULT_TASK_QUEUE,
-    readonly options: AgentClientOptions = {},
-  ) {}
-
-  /** Why the workers cannot call these models (when the client knows their providers). */
-  private providerProblems(models: readonly ModelRef[]): string[] {
-    const { providers } = this.options;
-    if (!providers) return [];
-    return [...new Set(models.map((ref) => unknownProviderProblem(ref, providers)).filter((p) => p !== undefined))];
-  }
-
-  /**
-   * Starts a run and returns its id without waiting. Bad options are refused before anything
-   * starts; model names are parsed here, once, and the run carries the parsed refs.
+   * Starts a run and returns its id without waiting. Bad options and payloads over the server's limit are refused
+   * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run
+   * carries its summary, details and every search attribute from the start.
    */
   async start(options: StartAgentOptions): Promise<string> {
     const kind = options.kind ?? 'react';
@@ -98,6 +75,10 @@ export class AgentClient {
     if (modelProblems.length > 0)
       throw new AgentClientError(`invalid run options: ${[...modelProblems, ...pevProblems].join('; ')}`);
     const config = buildAgentConfig({ ...options, kind });
+    if (options.taskHash) {
+      config.task = taskPointer(options.task, options.taskHash);
+      config.taskHash = options.taskHash;
+    }
     const problems = [...configProblems(config), ...pevProblems];
     const roles = pevProblems.length ? {} : mapValues(options.pev?.models ?? {}, modelRefOf);
     if (problems.length === 0) problems.push(...this.providerProblems(runModels(config, Object.values(roles))));
@@ -105,11 +86,22 @@ export class AgentClient {
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
     const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };
     const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && pev ? { config, pev } : { config };
-    await this.client.workflow.start(AGENT_WORKFLOWS[kind], {
-      workflowId: id,
-      taskQueue: options.taskQueue ?? this.taskQueue,
-      args: [input],
-    });
+    await this.payloadLimit.check(input, 'the task', TASK_WAY);
+    try {
+      await this.client.workflow.start(AGENT_WORKFLOWS[kind], {
+        workflowId: id,
+        taskQueue: options.taskQueue ?? this.taskQueue,
+        args: [input],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        staticSummary: runSummary(kind, options.task),
+        staticDetails: runDetails(config, options.task, pev),
+        ...(config.searchAttributes === false
+          ? {}
+          : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
+      });
+    } catch (err) {
+      throw explain(err, id);
+    }
     return id;
   }
 
@@ -118,34 +110,14 @@ export class AgentClient {
     return this.result(await this.start(options));
   }
 
-  private handle(id: string): WorkflowHandle {
-    return this.client.workflow.getHandle(id);
-  }
-
-  private async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
-    try {
-      return await op(this.handle(id));
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) {
-        // Signals to a closed run are refused as "not found"; say which it is.
-        const status = await this.handle(id)
-          .describe()
-          .then((d) => d.status.name)
-          .catch(() => undefined);
-        if (status && status !== 'RUNNING')
-          throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
-      }
-      throw explain(err, id);
-    }
-  }
-
-  /** Waits for the run (following continue-as-new) and returns its result. */
+  /**
+   * Waits for the run (following continue-as-new) and returns its result. A run that closed as a failed
+   * workflow with its result in the failure's details gives that result (status `failed`).
+   */
   async result(id: string): Promise<AgentResult> {
     try {
-      return (await this.handle(id).result()) as AgentResult;
+      return await resultOfRun(this.handle(id), id);
     } catch (err) {
-      if (err instanceof WorkflowFailedError)
-        throw new AgentClientError(`run "${id}" failed: ${err.cause?.message ?? err.message}`);
       throw explain(err, id);
     }
   }
@@ -158,20 +130,10 @@ export class AgentClient {
    */
   watch(id: string, options: WatchOptions = {}): AsyncGenerator<WatchItem, void, undefined> {
     return watchRun(this.client, id, options, {
-      status: async () => {
-        try {
-          return (await this.handle(id).describe()).status.name;
-        } catch (err) {
-          throw explain(err, id);
-        }
-      },
+      status: async () => (await this.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
     });
-  }
-
-  state(id: string): Promise<AgentStateView> {
-    return this.call(id, (h) => h.query(stateQuery));
   }
 
   /** The run's trace: totals and timings of its model and tool calls, and its steps turn by turn. */
@@ -182,76 +144,31 @@ export class AgentClient {
   /** Redirects the run; returns the message id (resending with the same id is harmless). */
   async steer(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
     if (!text.trim()) throw new AgentClientError('steering text is empty');
+    await this.payloadLimit.check({ id: messageId, text }, 'the steering text', TEXT_WAY);
     await this.call(id, (h) => h.signal(steerSignal, { id: messageId, text }));
     return messageId;
   }
 
   async followUp(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
     if (!text.trim()) throw new AgentClientError('follow-up text is empty');
+    await this.payloadLimit.check({ id: messageId, text }, 'the follow-up text', TEXT_WAY);
     await this.call(id, (h) => h.signal(followUpSignal, { id: messageId, text }));
     return messageId;
   }
 
-  /** The pending approval of a call, for binding a decision to the arguments it shows. */
-  private async pending(id: string, toolCallId: string): Promise<{ argsHash: string; args: Record<string, unknown> }> {
-    const state = await this.state(id);
-    const found = state.pendingApprovals.find((a) => a.toolCallId === toolCallId);
-    if (!found) {
-      const ids = state.pendingApprovals.map((a) => a.toolCallId);
-      throw new AgentClientError(
-        `run "${id}" has no pending approval for tool call ` +
-          `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
-      );
-    }
-    return found;
-  }
-
-  /**
-   * Approves a tool call, optionally with edited arguments. The decision quotes the hash of the
-   * arguments it was shown (`argsHash`, read from the state when not given), so it cannot approve
-   * different arguments than the approver saw.
-   */
-  async approve(
-    id: string,
-    toolCallId: string,
-    options: { args?: Record<string, unknown>; argsHash?: string } = {},
-  ): Promise<ApprovalDecisionResult> {
-    const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
-    return this.call(id, (h) =>
-      h.executeUpdate(decideApprovalUpdate, {
-        args: [{ toolCallId, argsHash, decision: 'approve', ...(options.args ? { editedArgs: options.args } : {}) }],
-      }),
-    );
-  }
-
-  /**
-   * Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner.
-   */
-  async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
-    return this.call(id, (h) =>
-      h.executeUpdate(decidePlanUpdate, { args: [{ approve, ...(feedback ? { feedback } : {}) }] }),
-    );
-  }
-
-  async reject(
-    id: string,
-    toolCallId: string,
-    options: { reason?: string; argsHash?: string } = {},
-  ): Promise<ApprovalDecisionResult> {
-    const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
-    return this.call(id, (h) =>
-      h.executeUpdate(decideApprovalUpdate, {
-        args: [{ toolCallId, argsHash, decision: 'reject', ...(options.reason ? { reason: options.reason } : {}) }],
-      }),
-    );
-  }
-
-  async submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
-    await this.call(id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [{ toolCallId, content, isError }] }));
-  }
-
+  /** Ends the run after its current step; open tool calls get results. */
   async stop(id: string, note?: string): Promise<void> {
     await this.call(id, (h) => h.signal(stopSignal, note ? { note } : {}));
+  }
+
+  /** Asks Temporal to cancel the run: it ends like a stop, with stop reason `cancelled`, and returns its result. */
+  async cancel(id: string): Promise<void> {
+    await this.call(id, (h) => h.cancel());
+  }
+
+  /** Ends the run at once, without a result (Temporal's terminate). */
+  async terminate(id: string, reason?: string): Promise<void> {
+    await this.call(id, (h) => h.terminate(reason));
   }
 
   /** Asks the run to use another model from its next turn. */
@@ -269,26 +186,9 @@ export class AgentClient {
     await this.call(id, (h) => h.signal(setPlanSignal, plan));
   }
 
-  /** Agent runs, newest first. */
-  async list(limit = 50): Promise<AgentListEntry[]> {
-    const query = AGENT_TYPES.map((t) => `WorkflowType = '${t}'`).join(' OR ');
-    const out: AgentListEntry[] = [];
-    for await (const wf of this.client.workflow.list({ query })) {
-      const sa = wf.typedSearchAttributes;
-      const get = (name: string): unknown => sa.getAll().find((p) => p.key.name === name)?.value;
-      out.push({
-        id: wf.workflowId,
-        runId: wf.runId,
-        kind: get('DurableAgentKind') as string | undefined,
-        status: wf.status.name,
-        agentStatus: get('DurableAgentStatus') as string | undefined,
-        model: get('DurableAgentModel') as string | undefined,
-        costUsd: get('DurableAgentCostUsd') as number | undefined,
-        startTime: wf.startTime.toISOString(),
-      });
-      if (out.length >= limit) break;
-    }
-    return out;
+  /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */
+  async list(filters: number | ListFilters = {}): Promise<AgentListEntry[]> {
+    return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters);
   }
 }
 

@@ -4,10 +4,15 @@ export {
   approvalArgsHash,
   type AgentClientOptions,
   type AgentListEntry,
+  type ClosedRunView,
+  type ListFilters,
+  type RunWorkers,
   type StartAgentOptions,
   type WatchOptions,
 } from './agent-client';
-export { AgentClientError } from './client-errors';
+export { AgentClientError, NoWorkerError, PayloadTooLargeError, RunClosedError, type ClosedAs } from './client-errors';
+export { AGENT_STATUSES, listQuery } from './list-runs';
+export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './payload-limits';
 export {
   connectClient,
   connectionSettingsFromEnv,
@@ -15,7 +20,7 @@ export {
   DEFAULT_ADDRESS,
   type ConnectionSettings,
 } from '../connection/connection-settings';
-export { SetupError } from '../connection/setup-error';
+export { SetupError, UnreachableServerError } from '../connection/setup-error';
 export { parseModelRef, modelRefOf } from '../policy/model-ref';
 export { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';

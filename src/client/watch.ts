@@ -74,7 +74,10 @@ async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerato
   if (seen.last?.type === 'done') return;
   let events: AgentEvent[];
   try {
-    events = (await reads.state()).events;
+    const state = await reads.state();
+    // A view built from the result (no worker to answer) has no events: the result gives the end.
+    if ('answeredFrom' in state) throw new Error('no events kept');
+    events = state.events;
   } catch {
     const r = await reads.result().catch(() => undefined);
     if (!r) return;

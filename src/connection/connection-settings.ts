@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
-import { SetupError } from './setup-error';
+import { SetupError, UnreachableServerError } from './setup-error';
 
 /** Where and how to reach Temporal, read from Temporal's usual environment variables. */
 export interface ConnectionSettings {
   /** `host:port` of the front end. `TEMPORAL_ADDRESS`, default `localhost:7233`. */
   address: string;
-  /** True when the address came from `TEMPORAL_ADDRESS` rather than the default. */
+  /** True when the address was set (`TEMPORAL_ADDRESS`, or a flag) rather than the default. */
   addressFromEnv: boolean;
+  /** What set the address when it was set, for messages; default `TEMPORAL_ADDRESS`. */
+  addressSource?: string;
   /** `TEMPORAL_NAMESPACE`, default `default`. */
   namespace: string;
   /** `DURABLE_AGENTS_TASK_QUEUE`, default {@link DEFAULT_TASK_QUEUE}. */
@@ -67,13 +69,14 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
 
 /** The one-line error for a server that does not answer at `settings.address`. */
 export function unreachableMessage(
-  settings: Pick<ConnectionSettings, 'address' | 'addressFromEnv'>,
+  settings: Pick<ConnectionSettings, 'address' | 'addressFromEnv' | 'addressSource'>,
   detail?: string,
 ): string {
   const why = detail ? ` (${detail})` : '';
+  const source = settings.addressSource ?? 'TEMPORAL_ADDRESS';
   return settings.addressFromEnv
-    ? `Cannot reach the Temporal server at TEMPORAL_ADDRESS=${settings.address}${why}: start it, fix the ` +
-        `address, or unset TEMPORAL_ADDRESS to use a local dev server.`
+    ? `Cannot reach the Temporal server at ${source}=${settings.address}${why}: start it, fix the ` +
+        `address, or ${source.startsWith('--') ? 'leave out' : 'unset'} ${source} to use a local dev server.`
     : `No Temporal server at ${settings.address}${why}: start one with \`durable-agents dev-server\`, or ` +
         `point TEMPORAL_ADDRESS at yours.`;
 }
@@ -89,7 +92,7 @@ export async function connectClient(settings: ConnectionSettings = connectionSet
       connectTimeout: '5s',
     });
   } catch (error) {
-    throw new SetupError(unreachableMessage(settings, shortCause(error)));
+    throw new UnreachableServerError(unreachableMessage(settings, shortCause(error)));
   }
   return new Client({ connection, namespace: settings.namespace });
 }

@@ -61,7 +61,8 @@ export type UserOrigin = 'task' | 'steering' | 'follow_up';
 
 /** A message that originates in the workflow, written to the log by `appendMessages`. */
 export type MessageDraft =
-  | { kind: 'user'; text: string; origin?: UserOrigin }
+  /** With `textHash`, the body's text is the string stored under that content hash instead of `text`. */
+  | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string }
   | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
   | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string };
 

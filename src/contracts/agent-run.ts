@@ -118,7 +118,13 @@ export interface PlanItem {
 export interface AgentConfig {
   /** `react` or `pev`; recorded in the DurableAgentKind search attribute. */
   kind: string;
+  /** The task; with {@link taskHash}, a short text that points to the first user message instead. */
   task: string;
+  /**
+   * Content-store hash of the whole task (a JSON string), for a task too big to travel inline. The
+   * run writes that body as its first user message.
+   */
+  taskHash?: string;
   systemPrompt?: string;
   resolver: ResolverPolicy;
   limits: AgentLimits;

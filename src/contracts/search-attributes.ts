@@ -1,6 +1,7 @@
 /**
- * The custom search attributes of agent runs, defined once. Runs upsert them (filter runs in the
- * Temporal UI or with `temporal workflow list --query`); the dev-server launcher, the server
+ * The custom search attributes of agent runs, defined once. The client sets every one when it starts a
+ * run, so a run no worker has picked up yet is findable; the run upserts them as it works (filter runs in
+ * the Temporal UI or with `temporal workflow list --query`); the dev-server launcher, the server
  * registration and docker-compose's setup service register the same names and types.
  */
 import { defineSearchAttributeKey, type SearchAttributeType } from '@temporalio/common';
@@ -12,7 +13,12 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   status: defineSearchAttributeKey('DurableAgentStatus', 'KEYWORD'),
   awaitingApproval: defineSearchAttributeKey('DurableAgentAwaitingApproval', 'BOOL'),
   costUsd: defineSearchAttributeKey('DurableAgentCostUsd', 'DOUBLE'),
+  /** The task's first line (at most {@link TASK_ATTRIBUTE_CHARS} characters), set when the run starts. */
+  task: defineSearchAttributeKey('DurableAgentTask', 'TEXT'),
 } as const;
+
+/** Characters of the task's first line kept in `DurableAgentTask` (a value may have at most 2 KiB). */
+export const TASK_ATTRIBUTE_CHARS = 200;
 
 /** The type as the Temporal CLI spells it (`KEYWORD_LIST` → `KeywordList`). */
 export const cliTypeName = (type: SearchAttributeType): string =>

@@ -68,7 +68,7 @@ export const sameModel = (a: ModelRef | undefined, b: ModelRef | undefined): boo
 export function unknownProviderProblem(ref: ModelRef, providers: readonly string[]): string | undefined {
   if (providers.includes(ref.provider)) return undefined;
   return (
-    `Unknown provider "${ref.provider}" in model "${modelLabel(ref)}". Known providers: ` +
+    `Unknown provider "${ref.provider}" in model spec "${modelLabel(ref)}". Known providers: ` +
     `${[...providers].sort().join(', ')}. Declare others under "providers" in the config file.`
   );
 }

@@ -130,7 +130,8 @@ describe('agent CLI as a process', () => {
     await withWorker({ activities: fx.activities }, async ({ taskQueue }) => {
       const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
       const run = await runCli(['run', '--model', PRIMARY, '--tools', 'add', '--json', 'Add 4 and 5.'], { env });
-      expect(run.stderr).toBe('');
+      // The run's id comes at once on stderr; stdout holds only the result.
+      expect(run.stderr).toMatch(/^run agent-\S+ started on task queue "[^"]+"\n$/);
       expect(run.code).toBe(0);
       const lines = run.stdout.trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -144,21 +145,21 @@ describe('agent CLI as a process', () => {
       expect(fx.fake.requests[0].body.tools).toEqual([expect.objectContaining({ name: 'add' })]);
 
       const unknown = await runCli(['state', 'agent-nobody'], { env });
-      expect(unknown.code).toBe(1);
+      expect(unknown.code).toBe(2);
       expect(unknown.stderr).toBe('durable-agents: no agent run with id "agent-nobody"\n');
 
       const unwatched = await runCli(['watch', 'agent-nobody'], { env });
-      expect(unwatched.code).toBe(1);
+      expect(unwatched.code).toBe(2);
       expect(unwatched.stderr).toBe('durable-agents: no agent run with id "agent-nobody"\n');
 
       const watchTwice = await runCli(['run', '--model', PRIMARY, '--watch', '--json', 'x'], { env });
-      expect(watchTwice.code).toBe(1);
+      expect(watchTwice.code).toBe(2);
       expect(watchTwice.stderr).toBe(
         'durable-agents: --watch prints as the run works; it cannot be combined with --detach or --json\n',
       );
 
       const badArgs = await runCli(['approve', 'agent-nobody', 'c1', '--args', '{oops'], { env });
-      expect(badArgs.code).toBe(1);
+      expect(badArgs.code).toBe(2);
       expect(badArgs.stderr.trim().split('\n')).toHaveLength(1);
       expect(badArgs.stderr).toMatch(/^durable-agents: --args is not valid JSON/);
 

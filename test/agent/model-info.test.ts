@@ -100,7 +100,7 @@ describe('the provider check before a run starts', () => {
     const taskQueue = `never-polled-${process.pid}`;
     const agents = new AgentClient(client, taskQueue, { providers: Object.keys(fx.llm.providers) });
     const unknown =
-      'Unknown provider "nowhere" in model "nowhere/model". Known providers: anthropic, local, minimax, openai, ' +
+      'Unknown provider "nowhere" in model spec "nowhere/model". Known providers: anthropic, local, minimax, openai, ' +
       'openai-compatible. Declare others under "providers" in the config file.';
     await expect(agents.start({ task: 't', model: 'nowhere/model' })).rejects.toThrow(
       `invalid run options: ${unknown}`,

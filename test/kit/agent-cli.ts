@@ -9,10 +9,26 @@ export interface AgentCli {
   run(...args: string[]): Promise<string>;
   /** Everything printed so far by every command, tokens included, also while a command still runs. */
   printed(): string;
+  /** Every notice printed on stderr so far (ids, links, no-worker notices). */
+  notes(): string;
+  /** The exit code the last command set, if it set one. */
+  exitCode(): number | undefined;
 }
 
-export function agentCli(client: Client, taskQueue: string, env: NodeJS.ProcessEnv = {}): AgentCli {
+export interface AgentCliOptions {
+  /** What a terminal would show of the progress line (the commands see a TTY when given). */
+  tty?: (text: string) => void;
+}
+
+export function agentCli(
+  client: Client,
+  taskQueue: string,
+  env: NodeJS.ProcessEnv = {},
+  options: AgentCliOptions = {},
+): AgentCli {
   let printed = '';
+  let notes = '';
+  let exitCode: number | undefined;
   return {
     async run(...args) {
       // Commands may overlap (one waits while another steers): each keeps its own output too.
@@ -21,18 +37,25 @@ export function agentCli(client: Client, taskQueue: string, env: NodeJS.ProcessE
         own += text;
         printed += text;
       };
+      exitCode = undefined;
       const program = new Command('durable-agents')
         .exitOverride()
         .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+      const tty = options.tty;
       registerAgentCommands(program, {
         connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
         out: (text) => print(`${text}\n`),
         write: print,
+        note: (text) => (notes += text.endsWith('\n') ? text : `${text}\n`),
+        ...(tty ? { progress: { isTTY: true, write: tty } } : {}),
+        setExitCode: (code) => (exitCode = code),
         env,
       });
       await program.parseAsync(['node', 'durable-agents', ...args]);
       return own.replace(/\n$/, '');
     },
     printed: () => printed,
+    notes: () => notes,
+    exitCode: () => exitCode,
   };
 }

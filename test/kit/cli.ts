@@ -14,6 +14,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   replaceEnv?: boolean;
   cwd?: string;
+  /** Written to the CLI's stdin, which is then closed; without it stdin is empty. */
+  input?: string;
 }
 
 /** `node` with the TypeScript hook, running the CLI from source (./cli-main.ts). */
@@ -31,11 +33,13 @@ function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
 /** Starts the CLI as a new process, as a user would from a shell. */
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
   const [command, argv] = cliCommand(args);
-  return spawn(command, argv, {
+  const child = spawn(command, argv, {
     cwd: options.cwd ?? REPO_ROOT,
     env: cliEnv(options),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
+  return child;
 }
 
 /** Runs the CLI to completion and collects its output. */
@@ -51,20 +55,28 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   });
 }
 
-/** Resolves with everything printed so far once stdout matches `pattern`; rejects if the process exits first. */
-export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
+/**
+ * Resolves with everything printed so far once stdout (or `stream`) matches `pattern`; rejects if the
+ * process exits first.
+ */
+export function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
     let errors = '';
+    const watched = stream === 'stdout' ? child.stdout : child.stderr;
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       if (pattern.test(seen)) {
-        child.stdout?.off('data', onData);
+        watched?.off('data', onData);
         resolve(seen);
       }
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    watched?.on('data', onData);
+    if (stream === 'stdout') child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.once('exit', (code) =>
       reject(new Error(`process exited (${code}) before printing ${pattern}: ${seen}${errors}`)),
     );

@@ -16,7 +16,9 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const TEST_WORKFLOWS = path.join(__dirname, 'test-workflows.ts');
 /** Files of the test entry outside the bundled src folders, for the bundle cache key. */
 export const TEST_WORKFLOW_FILES = [
-  ...['test-workflows.ts', 'hello-workflow.ts', 'hello-contract.ts'].map((f) => path.join(__dirname, f)),
+  ...['test-workflows.ts', 'hello-workflow.ts', 'hello-contract.ts', 'failed-run-workflow.ts'].map((f) =>
+    path.join(__dirname, f),
+  ),
   path.join(REPO_ROOT, 'examples', 'reflect-agent.ts'),
   path.join(REPO_ROOT, 'src', 'workflow.ts'),
 ];

@@ -10,9 +10,11 @@ import { z } from 'zod';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client/index';
+import { EXIT } from '../../src/cli/exit-codes';
 import type { TranscriptItem } from '../../src/cli/transcript';
+import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
 import { llmClient, loadLlmConfig } from '../../src/llm';
-import { FileContentStore, PostgresContentStore, type ContentStore } from '../../src/store';
+import { FileContentStore, PostgresContentStore, storeFromEnv, type ContentStore } from '../../src/store';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { createToolRegistry, defineTool } from '../../src/tools';
 import { CHEAP, PRIMARY, waitForState } from '../agent/agent-kit';
@@ -170,7 +172,7 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       expect(gc.stderr).toBe('');
       expect(gc.stdout).toMatch(/Deleted 1 conversations \(\d+ log entries, \d+ bodies/);
       const gone = await runCli(['transcript', id], { env });
-      expect(gone.code).toBe(1);
+      expect(gone.code).toBe(EXIT.usage);
       expect(gone.stderr).toMatch(/has no conversation ".*": check the id/);
       expect((await store.readLog(orphan)).entries).toHaveLength(1);
       const forced = await runCli(['gc', '--older-than', '1s', '--force'], { env });
@@ -184,12 +186,48 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
     });
   }, 120_000);
 
+  it('run --task-file stores the task in this store; the run reads it and records it for gc', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'task-')), 'task.md');
+    const task = `Summarise the log below.\n${'a line of the log\n'.repeat(2000)}`;
+    fs.writeFileSync(file, task);
+    fake.script(reply.text('Summarised.'));
+    const llm = llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake) }));
+    const activities = createAgentActivities({ store, tools: createToolActivities(registry), llm });
+    await withWorker({ activities }, async ({ client, taskQueue }) => {
+      const cliEnv = { ...env, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
+      const run = await runCli(['run', '--model', PRIMARY, '--task-file', file, '--json'], { env: cliEnv });
+      expect(run.code).toBe(EXIT.ok);
+      const { id } = JSON.parse(run.stdout) as { id: string };
+      const history = await client.workflow.getHandle(id).fetchHistory();
+      const input = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
+      const { taskHash } = (JSON.parse(Buffer.from(input.data!).toString('utf8')) as AgentWorkflowInput).config;
+      expect(taskHash).toMatch(/^[0-9a-f]{64}$/);
+      const items = JSON.parse((await runCli(['transcript', id, '--json'], { env })).stdout) as TranscriptItem[];
+      expect(items[0]).toMatchObject({ type: 'user', origin: 'task', text: task });
+
+      await new Promise((r) => setTimeout(r, 1_500));
+      const dry = await runCli(['gc', '--older-than', '1s', '--dry-run', '--json'], { env });
+      expect(dry.code).toBe(EXIT.ok);
+      const report = JSON.parse(dry.stdout) as { dryRun: boolean; decisions: { id: string; delete: boolean }[] };
+      expect(report).toMatchObject({ dryRun: true, store: store.description });
+      expect(report.decisions).toContainEqual(expect.objectContaining({ id, delete: true }));
+      // The worker recorded the task's body against the conversation, so deleting the run deletes it.
+      await store.deleteConversations([id]);
+      const fresh = await storeFromEnv(env);
+      try {
+        await expect(fresh.get(taskHash!)).rejects.toThrow(/no body stored/);
+      } finally {
+        await fresh.close();
+      }
+    });
+  }, 120_000);
+
   it('reports bad input to the commands in one line', async () => {
     const age = await runCli(['gc', '--older-than', 'soon'], { env });
-    expect(age.code).not.toBe(0);
+    expect(age.code).toBe(EXIT.usage);
     expect(age.stderr).toContain('"soon" is not an age like 30d');
     const unknown = await runCli(['transcript', `never-${crypto.randomUUID()}`], { env });
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(EXIT.usage);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
   }, 60_000);
 });

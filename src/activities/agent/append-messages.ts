@@ -1,5 +1,7 @@
 /** Writes messages that originate in the workflow (user text, steering, synthetic tool results, notes). */
+import { ApplicationFailure } from '@temporalio/common';
 import type { AppendMessagesInput, MessageDraft } from '../../contracts/agent-activities';
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { MessageMeta } from '../../contracts/agent-run';
@@ -41,11 +43,27 @@ export async function storeBody(
   return { meta, entry: { seq, kind, hash } };
 }
 
+/**
+ * A user draft whose text was stored by reference gets that text; every other draft stays as it is.
+ * The referenced body is recorded against the conversation, so retention deletes it with the run.
+ */
+async function withStoredText(store: ContentStore, conversationId: string, draft: MessageDraft): Promise<MessageDraft> {
+  if (draft.kind !== 'user' || !draft.textHash) return draft;
+  const { textHash, ...rest } = draft;
+  const text = await fromStore(() => store.get<unknown>(textHash));
+  if (typeof text !== 'string')
+    throw ApplicationFailure.nonRetryable(`the body stored under ${textHash} is not a text`, AGENT_FAILURE.store);
+  await fromStore(() => store.put(text, conversationId));
+  return { ...rest, text };
+}
+
 export function appendMessagesActivity(store: ContentStore) {
   return async function appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]> {
     const now = Date.now();
+    const { conversationId } = input;
+    const drafts = await Promise.all(input.drafts.map((d) => withStoredText(store, conversationId, d)));
     const stored = await Promise.all(
-      input.drafts.map((d, i) => storeBody(store, input.conversationId, input.startSeq + i, d.kind, bodyOf(d, now))),
+      drafts.map((d, i) => storeBody(store, conversationId, input.startSeq + i, d.kind, bodyOf(d, now))),
     );
     const order = currentWriteOrder();
     await fromStore(() =>

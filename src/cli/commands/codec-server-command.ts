@@ -38,7 +38,8 @@ export function registerCodecServerCommand(program: Command): void {
     )
     .option('--token <token>', `bearer token every request must carry (default: $${CODEC_TOKEN_ENV})`)
     .option('--max-body-bytes <bytes>', 'largest request body accepted', parseBytes, DEFAULT_MAX_BODY_BYTES)
-    .action(async (options: CodecServerCommandOptions) => {
+    .option('--json', 'print one JSON line once it listens (url, origins, token required, store)')
+    .action(async (options: CodecServerCommandOptions & { json?: boolean }) => {
       const token = options.token ?? (process.env[CODEC_TOKEN_ENV] || undefined);
       const server = await startCodecServer({
         port: options.port,
@@ -47,13 +48,17 @@ export function registerCodecServerCommand(program: Command): void {
         token,
         maxBodyBytes: options.maxBodyBytes,
       });
-      process.stdout.write(
-        `Codec server at ${server.url} (origins ${server.origins.join(', ')}; ` +
-          `${token ? 'bearer token required' : 'no token'}), reading ${server.store}\n` +
-          `Use: temporal workflow show --codec-endpoint ${server.url} --detailed -w <id>, ` +
-          `or temporal server start-dev --ui-codec-endpoint ${server.url}\n` +
-          'Press Ctrl-C to stop.\n',
-      );
+      const { url, origins, store } = server;
+      if (options.json)
+        process.stdout.write(`${JSON.stringify({ url, origins, tokenRequired: Boolean(token), store })}\n`);
+      else
+        process.stdout.write(
+          `Codec server at ${url} (origins ${origins.join(', ')}; ` +
+            `${token ? 'bearer token required' : 'no token'}), reading ${store}\n` +
+            `Use: temporal workflow show --codec-endpoint ${url} --detailed -w <id>, ` +
+            `or temporal server start-dev --ui-codec-endpoint ${url}\n` +
+            'Press Ctrl-C to stop.\n',
+        );
       await waitForStopSignal();
       await server.close();
     });

@@ -38,7 +38,8 @@ export function registerDevServerCommand(program: Command): void {
       parsePort,
     )
     .option('--no-codec', 'start no codec server: the Web UI shows content hashes instead of message bodies')
-    .action(async (options: DevServerCommandOptions) => {
+    .option('--json', 'print one JSON line once it serves (address, Web UI, codec server, database)')
+    .action(async (options: DevServerCommandOptions & { json?: boolean }) => {
       const dbFilename = path.resolve(options.dbFilename ?? defaultDbFilename(process.cwd()));
       const server = await startLocalServer({
         ip: options.ip,
@@ -50,11 +51,14 @@ export function registerDevServerCommand(program: Command): void {
         codecPort: options.codecPort,
       });
       const from = server.cli ? `CLI ${server.cli.path}` : "the SDK's downloaded CLI";
-      process.stdout.write(
-        `Temporal dev server at ${server.address} (${from}, database ${dbFilename})\nWeb UI: ${server.uiUrl}\n` +
-          (server.codecUrl ? `${codecLine(server.codecUrl)}\n` : '') +
-          'Press Ctrl-C to stop.\n',
-      );
+      const { address, uiUrl, codecUrl } = server;
+      if (options.json) process.stdout.write(`${JSON.stringify({ address, uiUrl, codecUrl, dbFilename })}\n`);
+      else
+        process.stdout.write(
+          `Temporal dev server at ${server.address} (${from}, database ${dbFilename})\nWeb UI: ${server.uiUrl}\n` +
+            (server.codecUrl ? `${codecLine(server.codecUrl)}\n` : '') +
+            'Press Ctrl-C to stop.\n',
+        );
       await waitForStopSignal();
       await server.stop();
     });

@@ -4,12 +4,15 @@
  * environment selects, as the worker does (DURABLE_AGENTS_STORE_URL, else DURABLE_AGENTS_STORE_DIR).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { connectClient, connectionSettingsFromEnv } from '../../connection/connection-settings';
+import { connectClient } from '../../connection/connection-settings';
 import { openStore, type ContentStore } from '../../store';
+import { defaultServerNotice, settingsOf, type GlobalOptions } from '../cli-context';
+import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
 import { buildTranscript, formatTranscript } from '../transcript';
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const note = (text: string) => process.stderr.write(`durable-agents: ${text}\n`);
 
 async function withStore<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
   const store = await openStore();
@@ -28,7 +31,7 @@ const age = (value: string): number => {
   }
 };
 
-export function registerStoreCommands(program: Command): void {
+export function registerStoreCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
   program
     .command('transcript')
     .description(
@@ -41,7 +44,7 @@ export function registerStoreCommands(program: Command): void {
       await withStore(async (store) => {
         const items = await buildTranscript(store, id);
         if (items.length === 0)
-          throw new Error(
+          throw new UsageError(
             `${store.description} has no conversation "${id}": check the id, and that ` +
               'DURABLE_AGENTS_STORE_URL (or DURABLE_AGENTS_STORE_DIR) names the store the workers use.',
           );
@@ -61,37 +64,57 @@ export function registerStoreCommands(program: Command): void {
       '--force',
       'also delete conversations Temporal cannot confirm closed, when their last write is older than the window',
     )
-    .action(async (options: { olderThan: number; dryRun?: boolean; force?: boolean }) => {
+    .option('--json', 'one JSON object: the store, each decision, and what was deleted')
+    .action(async (options: { olderThan: number; dryRun?: boolean; force?: boolean; json?: boolean }) => {
       await withStore(async (store) => {
-        const settings = connectionSettingsFromEnv();
-        const client = await connectClient(settings).catch((err: Error) => {
-          if (!options.force) throw err;
-          return undefined;
-        });
-        const cutoff = Date.now() - options.olderThan;
-        const decisions: GcDecision[] = [];
-        try {
-          for (const conversation of await store.listConversations()) {
-            const run = client
-              ? await describeRun(client, conversation.id)
-              : { kind: 'unknown' as const, why: `Temporal at ${settings.address} could not be reached` };
-            decisions.push(decide(conversation, run, cutoff, options.force === true));
-          }
-        } finally {
-          await client?.connection.close();
+        const decisions = await gcDecisions(store, globals(), options.olderThan, options.force === true);
+        const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
+        const deleted = options.dryRun ? undefined : await store.deleteConversations(doomed);
+        if (options.json) {
+          out(
+            JSON.stringify({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }, null, 2),
+          );
+          return;
         }
         for (const d of decisions)
           out(`${d.delete ? (options.dryRun ? 'would delete' : 'delete') : 'keep'}  ${d.id}  (${d.reason})`);
-        const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
-        if (options.dryRun) {
+        if (!deleted) {
           out(`Dry run: ${doomed.length} of ${decisions.length} conversations would be deleted; nothing was.`);
           return;
         }
-        const counts = await store.deleteConversations(doomed);
         out(
-          `Deleted ${counts.conversations} conversations (${counts.entries} log entries, ` +
-            `${counts.bodies} bodies no kept conversation uses) from ${store.description}.`,
+          `Deleted ${deleted.conversations} conversations (${deleted.entries} log entries, ` +
+            `${deleted.bodies} bodies no kept conversation uses) from ${store.description}.`,
         );
       });
     });
+}
+
+/** What gc does with each conversation the store knows; Temporal unreachable fails the command unless `force`. */
+async function gcDecisions(
+  store: ContentStore,
+  flags: GlobalOptions,
+  olderThan: number,
+  force: boolean,
+): Promise<GcDecision[]> {
+  const settings = settingsOf(flags, process.env);
+  const line = defaultServerNotice(settings);
+  if (line) note(line);
+  const client = await connectClient(settings).catch((err: Error) => {
+    if (!force) throw err;
+    return undefined;
+  });
+  const cutoff = Date.now() - olderThan;
+  const decisions: GcDecision[] = [];
+  try {
+    for (const conversation of await store.listConversations()) {
+      const run = client
+        ? await describeRun(client, conversation.id)
+        : { kind: 'unknown' as const, why: `Temporal at ${settings.address} could not be reached` };
+      decisions.push(decide(conversation, run, cutoff, force));
+    }
+  } finally {
+    await client?.connection.close();
+  }
+  return decisions;
 }

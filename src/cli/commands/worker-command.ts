@@ -1,36 +1,38 @@
 import type { Command } from 'commander';
-import {
-  connectClient,
-  connectionSettingsFromEnv,
-  type ConnectionSettings,
-} from '../../connection/connection-settings';
+import { connectClient, type ConnectionSettings } from '../../connection/connection-settings';
+import { settingsOf, type GlobalOptions } from '../cli-context';
 import { SetupError } from '../../connection/setup-error';
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, runWorker } from '../../worker/create-worker';
 import { workerConfig } from '../../worker/worker-config';
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
-export function registerWorkerCommand(program: Command): void {
+export function registerWorkerCommand(program: Command, globals: () => GlobalOptions = () => ({})): void {
   program
     .command('worker')
-    .description('Run the worker (all workflows and activities) against TEMPORAL_ADDRESS (default localhost:7233).')
-    .option('--task-queue <name>', 'task queue to poll (default: DURABLE_AGENTS_TASK_QUEUE or durable-agents)')
-    .action(async (options: { taskQueue?: string }) => {
+    .description(
+      'Run the worker (all workflows and activities) against TEMPORAL_ADDRESS (default localhost:7233) on the ' +
+        'task queue --task-queue, DURABLE_AGENTS_TASK_QUEUE or durable-agents.',
+    )
+    .option('--json', 'print one JSON line once it polls (address, namespace, task queue, store)')
+    .action(async (options: { json?: boolean }) => {
       const config = workerConfig();
       configureWorkerLogging('INFO', config.secrets);
-      const settings = connectionSettingsFromEnv();
-      if (options.taskQueue) settings.taskQueue = options.taskQueue;
+      const settings = settingsOf(globals(), process.env);
       await checkSearchAttributes(settings);
+      const { address, namespace, taskQueue } = settings;
       await runWorker(
         settings,
         (_worker, { store }) =>
           process.stdout.write(
-            `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ` +
-              `${settings.namespace}), conversations in ${store}. Ctrl-C stops it.\n`,
+            options.json
+              ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store })}\n`
+              : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace}), ` +
+                  `conversations in ${store}. Ctrl-C stops it.\n`,
           ),
         config,
       );
-      process.stdout.write('Worker stopped.\n');
+      if (!options.json) process.stdout.write('Worker stopped.\n');
     });
 }
 

@@ -49,7 +49,8 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
   }
-  await appendDrafts(ctx, [{ kind: 'user', text: state.config.task, origin: 'task' }]);
+  const { task, taskHash } = state.config;
+  await appendDrafts(ctx, [{ kind: 'user', text: task, origin: 'task', ...(taskHash ? { textHash: taskHash } : {}) }]);
 }
 
 /** Ends the run: records the stop reason, the final event and the search attributes. */

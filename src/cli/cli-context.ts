@@ -1,0 +1,86 @@
+/**
+ * Which server, namespace and task queue a command talks to (flags over the environment), the
+ * line that says so when nothing chose the server, and the Web UI link of a run.
+ */
+import { AgentClient } from '../client';
+import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
+import { isListening } from '../server/ports';
+import { runUiUrl } from '../server/launcher';
+
+/** The program's own options, given before or after the command. */
+export interface GlobalOptions {
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+}
+
+/** Connection settings from the environment, with the flags' values over them. */
+export function settingsOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): ConnectionSettings {
+  const settings = connectionSettingsFromEnv(env);
+  if (globals.address) {
+    settings.address = globals.address;
+    settings.addressFromEnv = true;
+    settings.addressSource = '--address';
+  }
+  if (globals.namespace) settings.namespace = globals.namespace;
+  if (globals.taskQueue) settings.taskQueue = globals.taskQueue;
+  return settings;
+}
+
+/** The notice for a server nobody chose, or undefined when the flag or the environment chose it. */
+export function defaultServerNotice(settings: ConnectionSettings): string | undefined {
+  if (settings.addressFromEnv) return undefined;
+  return (
+    `using the Temporal server at ${settings.address} (the default: set TEMPORAL_ADDRESS or pass --address ` +
+    'to choose another)'
+  );
+}
+
+/** The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port + 1000). */
+export async function webUiBase(settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (env.TEMPORAL_UI_URL) return env.TEMPORAL_UI_URL;
+  const match = /^(localhost|127\.0\.0\.1|\[::1\]):(\d+)$/.exec(settings.address);
+  if (!match) return undefined;
+  const host = match[1] === '[::1]' ? '::1' : match[1];
+  const uiPort = Number(match[2]) + 1000;
+  return (await isListening(host, uiPort)) ? `http://${match[1]}:${uiPort}` : undefined;
+}
+
+/** A connected client for one command, what it is connected to, and how to release it. */
+export interface Connected {
+  agents: AgentClient;
+  /** The Web UI link of a run, when the UI is known. */
+  uiLink(id: string): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** Connects as the flags and environment say; `notice` gets the default-server line when it applies. */
+export async function connectAgents(
+  globals: GlobalOptions,
+  env: NodeJS.ProcessEnv,
+  notice: (line: string) => void,
+): Promise<Connected> {
+  const settings = settingsOf(globals, env);
+  const line = defaultServerNotice(settings);
+  if (line) notice(line);
+  const client = await connectClient(settings);
+  let base: Promise<string | undefined> | undefined;
+  return {
+    agents: new AgentClient(client, settings.taskQueue),
+    uiLink: async (id) => {
+      base ??= webUiBase(settings, env);
+      const root = await base;
+      return root ? runUiUrl(root, settings.namespace, id) : undefined;
+    },
+    close: () => client.connection.close(),
+  };
+}
+
+/** The command prefix for hints, repeating the server flags this command was given. */
+export function commandPrefix(globals: GlobalOptions): string {
+  const flags = [
+    ...(globals.address ? [`--address ${globals.address}`] : []),
+    ...(globals.namespace ? [`--namespace ${globals.namespace}`] : []),
+  ];
+  return ['durable-agents', ...flags].join(' ');
+}

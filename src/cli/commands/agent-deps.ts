@@ -1,0 +1,71 @@
+/** What the agent commands need from outside (a client, the terminal, signals); tests pass their own. */
+import type { AgentClient } from '../../client';
+import { connectAgents, type GlobalOptions } from '../cli-context';
+
+export interface AgentCommandDeps {
+  /** A client for one command, the run's Web UI link, and how to release it. */
+  connect(): Promise<{ agents: AgentClient; uiLink?(id: string): Promise<string | undefined>; close(): Promise<void> }>;
+  /** Prints a line on stdout. */
+  out(text: string): void;
+  /** Writes text as it is on stdout (token streams); default `out`. */
+  write?(text: string): void;
+  /** Prints a notice line on stderr (ids, links, warnings), so stdout stays clean for `--json`. */
+  note?(text: string): void;
+  /** The terminal a progress line may redraw in place; absent or not a TTY: no progress line. */
+  progress?: { isTTY?: boolean; write(text: string): boolean | void };
+  env: NodeJS.ProcessEnv;
+  /** Sets the exit code a command ends with (default: `process.exitCode`). */
+  setExitCode?(code: number): void;
+  /**
+   * Calls `handler` at Ctrl-C while a command waits; returns the function that stops listening. The handler
+   * returns the exit code the process ends with.
+   */
+  onInterrupt?(handler: () => number): () => void;
+  /** The command prefix hints repeat (the server flags this command was given). */
+  prefix?: string;
+}
+
+/** The deps of the real process: `globals` are read when a command runs. */
+export function processDeps(globals: () => GlobalOptions & { prefix?: string }): AgentCommandDeps {
+  return {
+    connect: () => connectAgents(globals(), process.env, (line) => process.stderr.write(`durable-agents: ${line}\n`)),
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    write: (text) => process.stdout.write(text),
+    note: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    progress: process.stderr,
+    env: process.env,
+    setExitCode: (code) => {
+      process.exitCode = code;
+    },
+    onInterrupt: (handler) => {
+      const listener = () => process.exit(handler());
+      process.once('SIGINT', listener);
+      return () => process.off('SIGINT', listener);
+    },
+    get prefix() {
+      return globals().prefix;
+    },
+  };
+}
+
+/** Runs `fn` with a client for one command and releases it afterwards. */
+export async function withAgents<T>(
+  deps: AgentCommandDeps,
+  fn: (agents: AgentClient, uiLink: (id: string) => Promise<string | undefined>) => Promise<T>,
+): Promise<T> {
+  const { agents, uiLink, close } = await deps.connect();
+  try {
+    return await fn(agents, uiLink ?? (async () => undefined));
+  } finally {
+    await close().catch(() => undefined);
+  }
+}
+
+export const noteOf =
+  (deps: AgentCommandDeps) =>
+  (text: string): void =>
+    (deps.note ?? (() => undefined))(text);
+
+export const hintPrefix = (deps: AgentCommandDeps): string => deps.prefix ?? 'durable-agents';
+
+export const json = (value: unknown): string => JSON.stringify(value, null, 2);

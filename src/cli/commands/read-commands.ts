@@ -1,0 +1,141 @@
+/** Commands that read runs: watch, state, trace, result, list. None needs a worker where the server can answer. */
+import { InvalidArgumentError, type Command } from 'commander';
+import { AGENT_STATUSES, traceOf, type AgentClient, type ListFilters } from '../../client';
+import type { AgentEvent } from '../../contracts/agent-events';
+import type { AgentStatus } from '../../contracts/run-status';
+import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
+import { positiveInt } from '../option-parsers';
+import { formatResult, formatState, formatTrace } from '../render-run';
+import { formatList } from '../render-list';
+import { whileWaiting } from '../run-wait';
+import { WatchPrinter } from '../watch-output';
+import { json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+
+interface WatchFlags {
+  json?: boolean;
+  tokens?: boolean;
+  from?: number;
+}
+
+/** Prints a run's watch items until it ends; resolves with the `done` event it printed, if any. */
+export async function watchAndPrint(
+  deps: AgentCommandDeps,
+  agents: AgentClient,
+  id: string,
+  o: WatchFlags,
+): Promise<Extract<AgentEvent, { type: 'done' }> | undefined> {
+  const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
+  for await (const item of agents.watch(id, {
+    tokens: o.tokens !== false,
+    ...(o.from !== undefined ? { fromOffset: o.from } : {}),
+  }))
+    printer.print(item);
+  printer.finish();
+  return printer.done;
+}
+
+const offset = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${v}" is not an offset (0 or more).`);
+  return n;
+};
+
+const status = (v: string): AgentStatus => {
+  if (!(AGENT_STATUSES as readonly string[]).includes(v))
+    throw new InvalidArgumentError(`"${v}" is not a status (${AGENT_STATUSES.join(', ')}).`);
+  return v as AgentStatus;
+};
+
+export function registerReadCommands(program: Command, deps: AgentCommandDeps): void {
+  const note = noteOf(deps);
+  /** Says so on stderr when a view was built from the result because no worker was there to answer. */
+  const fromResultNote = (id: string, view: object) => {
+    if ('answeredFrom' in view)
+      note(
+        `durable-agents: no worker is polling run ${id}'s task queue: shown from its result ` +
+          '(events and steps need a worker)',
+      );
+  };
+
+  program
+    .command('watch')
+    .description(
+      'Follow a run as it works: its events and, for runs started with --stream, the model tokens and the ' +
+        "pev roles' structured answers as they fill in; ends when the run ends.",
+    )
+    .argument('<id>')
+    .option('--json', 'print one JSON object per line (topic, offset, event, delta; pev answers as components)')
+    .option('--no-tokens', 'events only')
+    .option('--from <offset>', 'start at this stream offset (default: the oldest kept)', offset)
+    .action((id: string, o: WatchFlags) =>
+      withAgents(deps, async (agents) => {
+        const done = await whileWaiting(deps, agents, id, () => watchAndPrint(deps, agents, id, o), {
+          progress: false,
+        });
+        if (done) deps.setExitCode?.(exitCodeOfStop('', done.stopReason));
+      }),
+    );
+
+  program
+    .command('state')
+    .description('Show a run: status, turn, model, usage, pending approvals and client calls.')
+    .argument('<id>')
+    .option('--json', 'print the full state as JSON')
+    .action((id: string, o: { json?: boolean }) =>
+      withAgents(deps, async (agents) => {
+        const s = await agents.state(id);
+        fromResultNote(id, s);
+        deps.out(o.json ? json(s) : formatState(s));
+      }),
+    );
+
+  program
+    .command('trace')
+    .description("Show a run's trace: model and tool totals and timings, then its steps turn by turn.")
+    .argument('<id>')
+    .option('--json', 'print the trace as JSON')
+    .action((id: string, o: { json?: boolean }) =>
+      withAgents(deps, async (agents) => {
+        const s = await agents.state(id);
+        fromResultNote(id, s);
+        const t = traceOf(s);
+        deps.out(o.json ? json(t) : formatTrace(t));
+      }),
+    );
+
+  program
+    .command('result')
+    .description('Wait for a run to end and print its result.')
+    .argument('<id>')
+    .option('--json', 'print the result as one JSON object')
+    .action((id: string, o: { json?: boolean }) =>
+      withAgents(deps, async (agents) => {
+        const r = await whileWaiting(deps, agents, id, () => agents.result(id));
+        deps.out(o.json ? JSON.stringify(r) : formatResult(r));
+        deps.setExitCode?.(exitCodeOfResult(r));
+      }),
+    );
+
+  program
+    .command('list')
+    .description('List agent runs, newest first, with their task.')
+    .option('--json', 'print as JSON')
+    .option('--limit <n>', 'at most this many', positiveInt, 50)
+    .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
+    .option('--awaiting-approval', 'only runs waiting for an approval')
+    .option('--model <spec>', 'only runs on this model')
+    .option('--kind <kind>', 'only runs of this agent kind')
+    .action((o: ListFilters & { json?: boolean; limit: number }) =>
+      withAgents(deps, async (agents) => {
+        const runs = await agents.list({
+          limit: o.limit,
+          ...(o.status ? { status: o.status } : {}),
+          ...(o.awaitingApproval ? { awaitingApproval: true } : {}),
+          ...(o.model ? { model: o.model } : {}),
+          ...(o.kind ? { kind: o.kind } : {}),
+        });
+        if (o.json) return deps.out(json(runs));
+        deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
+      }),
+    );
+}

@@ -1,0 +1,29 @@
+/** `list` as a table: a header, one row per run, the task's first line last. */
+import type { AgentListEntry } from '../client';
+
+/** Characters of the task shown per row. */
+const TASK_CHARS = 60;
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export function formatList(runs: readonly AgentListEntry[]): string {
+  const header = ['ID', 'KIND', 'STATUS', 'MODEL', 'COST', 'STARTED', 'TASK'];
+  const rows = runs.map((r) => [
+    r.id,
+    r.kind ?? '?',
+    r.agentStatus ?? r.status.toLowerCase(),
+    r.model ?? '',
+    `$${(r.costUsd ?? 0).toFixed(4)}`,
+    r.startTime.replace(/\.\d+Z$/, 'Z'),
+    clip(r.task ?? '', TASK_CHARS),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

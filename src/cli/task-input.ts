@@ -1,0 +1,62 @@
+/**
+ * Where `run` takes its task from: the argument, stdin (`-`), or a file whose text is stored in
+ * the content store and passed by reference (`--task-file FILE`, `-` for stdin).
+ */
+import fs from 'node:fs';
+import { openStore } from '../store';
+import { UsageError } from './exit-codes';
+
+export interface TaskInput {
+  task: string;
+  /** Content-store hash of `task` when it travels by reference. */
+  taskHash?: string;
+}
+
+/** All of stdin as text. */
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function readTaskFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--task-file ${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+}
+
+/** The content store the worker reads bodies from; `run --task-file` writes the task there. */
+export async function storeTask(task: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const store = await openStore(env);
+  try {
+    return await store.put(task);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The task of `run`: `arg` (`-` reads stdin), or with `taskFile` the file's text (`-` reads
+ * stdin) stored by reference. Exactly one of them must be given, and the task must not be empty.
+ */
+export async function readTaskInput(
+  arg: string | undefined,
+  taskFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<TaskInput> {
+  if (arg !== undefined && taskFile !== undefined)
+    throw new UsageError('give the task either as an argument or with --task-file, not both');
+  if (arg === undefined && taskFile === undefined)
+    throw new UsageError('no task: give it as an argument, `-` to read it from stdin, or --task-file FILE');
+  if (taskFile === undefined) {
+    const task = arg === '-' ? await readStdin(stdin) : (arg ?? '');
+    if (!task.trim()) throw new UsageError('the task is empty');
+    return { task };
+  }
+  const task = taskFile === '-' ? await readStdin(stdin) : readTaskFile(taskFile);
+  if (!task.trim()) throw new UsageError(`the task in ${taskFile === '-' ? 'stdin' : taskFile} is empty`);
+  return { task, taskHash: await storeTask(task, env) };
+}

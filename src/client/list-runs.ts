@@ -1,0 +1,88 @@
+/** Listing agent runs: a visibility query built on the project's search attributes. */
+import type { Client } from '@temporalio/client';
+import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
+import type { AgentStatus } from '../contracts/run-status';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../contracts/search-attributes';
+import { AgentClientError } from './client-errors';
+
+export interface AgentListEntry {
+  id: string;
+  runId: string;
+  kind?: string;
+  /** Temporal's status of the execution (`RUNNING`, `COMPLETED`, `FAILED`, …). */
+  status: string;
+  agentStatus?: string;
+  phase?: string;
+  model?: string;
+  costUsd?: number;
+  /** The task's first line. */
+  task?: string;
+  startTime: string;
+}
+
+/** Which runs to list; every filter given must hold. */
+export interface ListFilters {
+  /** At most this many, newest first. Default 50. */
+  limit?: number;
+  status?: AgentStatus;
+  awaitingApproval?: boolean;
+  /** Model spec of the run's current model. */
+  model?: string;
+  kind?: string;
+}
+
+export const AGENT_STATUSES: readonly AgentStatus[] = [
+  'running',
+  'awaiting_approval',
+  'awaiting_client_tools',
+  'completed',
+  'stopped',
+  'failed',
+];
+
+/** A value fit to quote in a visibility query, or a one-line refusal. */
+function quoted(value: string, what: string): string {
+  if (!/^[\w./:@+-]+$/.test(value))
+    throw new AgentClientError(`${what} "${value}" may only hold letters, digits and . / : @ + - _`);
+  return `'${value}'`;
+}
+
+/** The visibility query of {@link ListFilters} (also usable with `temporal workflow list --query`). */
+export function listQuery(filters: ListFilters = {}): string {
+  const types = Object.values(AGENT_WORKFLOWS)
+    .map((t) => `'${t}'`)
+    .join(', ');
+  const parts = [`WorkflowType IN (${types})`];
+  if (filters.status !== undefined) {
+    if (!AGENT_STATUSES.includes(filters.status))
+      throw new AgentClientError(`unknown status "${filters.status}"; use one of: ${AGENT_STATUSES.join(', ')}`);
+    parts.push(`${SA.status.name} = '${filters.status}'`);
+  }
+  if (filters.awaitingApproval !== undefined) parts.push(`${SA.awaitingApproval.name} = ${filters.awaitingApproval}`);
+  if (filters.model !== undefined) parts.push(`${SA.model.name} = ${quoted(filters.model, 'model')}`);
+  if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
+  return parts.join(' AND ');
+}
+
+export async function listRuns(client: Client, filters: ListFilters = {}): Promise<AgentListEntry[]> {
+  const limit = filters.limit ?? 50;
+  const out: AgentListEntry[] = [];
+  if (limit <= 0) return out;
+  for await (const wf of client.workflow.list({ query: listQuery(filters), pageSize: Math.min(limit, 100) })) {
+    const sa = wf.typedSearchAttributes;
+    out.push({
+      id: wf.workflowId,
+      runId: wf.runId,
+      kind: sa.get(SA.kind),
+      status: wf.status.name,
+      agentStatus: sa.get(SA.status),
+      phase: sa.get(SA.phase),
+      model: sa.get(SA.model),
+      costUsd: sa.get(SA.costUsd),
+      task: sa.get(SA.task),
+      startTime: wf.startTime.toISOString(),
+    });
+    if (out.length >= limit) break;
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+/**
+ * Reaching one run: its handle, calls whose SDK errors become one readable line, whether a worker
+ * polls its task queue, payload checks against the server's limit, and its state.
+ */
+import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
+import type { ModelRef } from '../contracts/model-ref';
+import { unknownProviderProblem } from '../policy/model-ref';
+import type { AgentStateView } from '../contracts/agent-run';
+import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
+import { PayloadLimit } from './payload-limits';
+import { closedRunView, hasWorkflowPollers, type ClosedRunView } from './run-reads';
+
+export interface AgentClientOptions {
+  /**
+   * Payload size limit in bytes. Default: `DURABLE_AGENTS_MAX_PAYLOAD_BYTES`, else the limit the server
+   * reports for the namespace, else Temporal's default of 2 MiB.
+   */
+  maxPayloadBytes?: number;
+  /**
+   * The providers the workers know: the built-in ones and those of their config file (the CLI
+   * passes its own config's). When given, a run or a switch naming another provider is refused
+   * before anything is sent, by the same check the worker makes before each call.
+   */
+  providers?: readonly string[];
+}
+
+/** Where a run is polled from: its task queue, and whether any worker polls it now. */
+export interface RunWorkers {
+  taskQueue: string;
+  polling: boolean;
+  /** Temporal status of the run (`RUNNING`, `COMPLETED`, …). */
+  status: string;
+}
+
+/** How long a closed run's state query may take before the result answers instead. */
+const CLOSED_RUN_QUERY_MS = 5_000;
+/** How long a running run's state query may take before it counts as unanswered. */
+const RUNNING_RUN_QUERY_MS = 10_000;
+
+export class RunAccess {
+  protected readonly payloadLimit: PayloadLimit;
+  private readonly providers?: readonly string[];
+
+  constructor(
+    readonly client: Client,
+    readonly taskQueue: string = DEFAULT_TASK_QUEUE,
+    options: AgentClientOptions = {},
+  ) {
+    this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
+    this.providers = options.providers;
+  }
+
+  /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */
+  protected providerProblems(models: readonly ModelRef[]): string[] {
+    const { providers } = this;
+    if (!providers) return [];
+    return [...new Set(models.flatMap((ref) => unknownProviderProblem(ref, providers) ?? []))];
+  }
+
+  protected handle(id: string): WorkflowHandle {
+    return this.client.workflow.getHandle(id);
+  }
+
+  protected async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
+    try {
+      return await op(this.handle(id));
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) {
+        // Signals to a closed run are refused as "not found"; say which it is.
+        const status = await this.handle(id)
+          .describe()
+          .then((d) => d.status.name)
+          .catch(() => undefined);
+        if (status && status !== 'RUNNING')
+          throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
+      }
+      throw explain(err, id);
+    }
+  }
+
+  /** The run's task queue, its Temporal status, and whether any worker polls that queue now. */
+  async workers(id: string): Promise<RunWorkers> {
+    const described = await this.call(id, (h) => h.describe());
+    const polling = await hasWorkflowPollers(this.client, described.taskQueue);
+    return { taskQueue: described.taskQueue, polling, status: described.status.name };
+  }
+
+  /** Whether any worker polls `taskQueue` (default the client's) for workflow tasks now. */
+  hasWorker(taskQueue: string = this.taskQueue): Promise<boolean> {
+    return hasWorkflowPollers(this.client, taskQueue);
+  }
+
+  /** Refuses with a {@link NoWorkerError} when nobody polls the run's queue, since `what` needs a worker now. */
+  protected async requireWorker(id: string, what: string): Promise<RunWorkers> {
+    const w = await this.workers(id);
+    if (!w.polling)
+      throw new NoWorkerError(
+        `no worker is polling task queue "${w.taskQueue}", so nobody can take ${what} for run "${id}" now: ` +
+          startWorkerHint(w.taskQueue),
+        w.taskQueue,
+      );
+    return w;
+  }
+
+  /** The state query, given up after `ms` (a worker that polled lately may be gone). */
+  private async queryState(id: string, ms: number): Promise<AgentStateView> {
+    try {
+      return await this.client.connection.withDeadline(Date.now() + ms, () => this.handle(id).query(stateQuery));
+    } catch (err) {
+      if (isDeadlineExceeded(err)) throw new QueryTimeout();
+      throw explain(err, id);
+    }
+  }
+
+  /**
+   * The run's state, answered by a worker. A closed run that no worker answers for is answered from its result and
+   * start input (a {@link ClosedRunView}: no events or messages); for a running one that is a {@link NoWorkerError}.
+   */
+  async state(id: string): Promise<AgentStateView | ClosedRunView> {
+    const w = await this.workers(id);
+    if (w.status !== 'RUNNING') {
+      if (w.polling) {
+        try {
+          return await this.queryState(id, CLOSED_RUN_QUERY_MS);
+        } catch (err) {
+          if (!(err instanceof QueryTimeout)) throw err;
+        }
+      }
+      return closedRunView(this.client, this.handle(id), id);
+    }
+    if (!w.polling) await this.requireWorker(id, 'the state query');
+    try {
+      return await this.queryState(id, RUNNING_RUN_QUERY_MS);
+    } catch (err) {
+      if (!(err instanceof QueryTimeout)) throw err;
+      throw new NoWorkerError(
+        `no worker answered the state query of run "${id}" within ${RUNNING_RUN_QUERY_MS / 1000} s (task queue ` +
+          `"${w.taskQueue}"): check that a worker runs there; ${startWorkerHint(w.taskQueue)}`,
+        w.taskQueue,
+      );
+    }
+  }
+}
+
+/** A state query nobody answered in time. */
+class QueryTimeout extends Error {}
+
+/** gRPC's DEADLINE_EXCEEDED. */
+const GRPC_DEADLINE_EXCEEDED = 4;
+/** Whether `err`, or an error it was caused by, is a call that ran out of time. */
+function isDeadlineExceeded(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (isGrpcServiceError(e) && e.code === GRPC_DEADLINE_EXCEEDED) return true;
+    if (/deadline exceeded|timeout expired/i.test(e.message)) return true;
+  }
+  return false;
+}

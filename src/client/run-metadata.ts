@@ -1,0 +1,93 @@
+/**
+ * What a run says about itself from the moment it is started: the Web UI's summary and details
+ * (`staticSummary`, `staticDetails`), every project search attribute, and the short text that
+ * stands for a task passed by reference.
+ */
+import type { SearchAttributePair } from '@temporalio/common';
+import { formatDuration } from '../common/duration';
+import type { AgentConfig } from '../contracts/agent-run';
+import { modelLabel } from '../contracts/model-ref';
+import { modelRefOf } from '../policy/model-ref';
+import type { PevOptions } from '../contracts/pev-run';
+import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+
+/** Characters of the summary line (the server caps it at a few hundred bytes). */
+const SUMMARY_CHARS = 180;
+/** Characters of the task quoted in the details. */
+const DETAILS_TASK_CHARS = 600;
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The task's first non-empty line, whitespace collapsed. */
+export function firstLine(task: string): string {
+  const line = task.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+/** The Web UI's one-line summary: the agent kind and the task's first line. */
+export function runSummary(kind: string, task: string): string {
+  return clip(`${kind} · ${firstLine(task)}`, SUMMARY_CHARS);
+}
+
+/** The Web UI's details (Markdown): model, fallbacks, limits, tools, workspace, and the task's start. */
+export function runDetails(config: AgentConfig, task: string, pev?: PevOptions): string {
+  const { limits, resolver, tools } = config;
+  const limitParts = [
+    `${limits.maxTurns} turns`,
+    `${limits.maxToolCallsPerTurn} tool calls per turn`,
+    `approval timeout ${formatDuration(limits.approvalTimeoutMs)}`,
+    ...(limits.maxTotalTokens !== undefined ? [`${limits.maxTotalTokens} tokens`] : []),
+    ...(limits.maxCostUsd !== undefined ? [`$${limits.maxCostUsd}`] : []),
+    ...Object.entries(limits.toolTimeoutsMs ?? {}).map(([name, ms]) => `${name} timeout ${formatDuration(ms)}`),
+  ];
+  const toolParts = [
+    tools.allow ? `allowed: ${tools.allow.join(', ')}` : 'all tools',
+    ...(tools.approve?.length ? [`approval needed: ${tools.approve.join(', ')}`] : []),
+    ...(tools.mcpConfigPath ? [`MCP config ${tools.mcpConfigPath}`] : []),
+    ...(tools.mcpConfig ? [`MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
+  ];
+  const lines = [
+    `- **Agent** ${config.kind}${pev?.mode ? ` (${pev.mode} mode)` : ''}`,
+    `- **Model** ${modelLabel(resolver.primary)}`,
+    `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.map(modelLabel).join(', ') : 'none'}`,
+    ...(pev?.models && Object.keys(pev.models).length
+      ? [
+          `- **Role models** ${Object.entries(pev.models)
+            .map(([role, model]) => `${role}=${modelLabel(modelRefOf(model))}`)
+            .join(', ')}`,
+        ]
+      : []),
+    `- **Limits** ${limitParts.join(' · ')}`,
+    `- **Tools** ${toolParts.join(' · ')}`,
+    `- **Workspace** ${tools.workspaceRoot ?? 'none (file tools refuse every path)'}`,
+    ...(config.taskHash ? [`- **Task** stored by reference (${config.taskHash})`] : []),
+    '',
+    '**Task**',
+    '',
+    ...clip(task, DETAILS_TASK_CHARS)
+      .split('\n')
+      .map((l) => `> ${l}`),
+  ];
+  return lines.join('\n');
+}
+
+/** Every project search attribute, as a run is before a worker has picked it up. */
+export function startSearchAttributes(config: AgentConfig, task: string): SearchAttributePair[] {
+  return [
+    { key: SA.kind, value: config.kind },
+    { key: SA.phase, value: 'queued' },
+    { key: SA.model, value: modelLabel(config.resolver.primary) },
+    { key: SA.status, value: 'running' },
+    { key: SA.awaitingApproval, value: false },
+    { key: SA.costUsd, value: 0 },
+    { key: SA.task, value: clip(firstLine(task), TASK_ATTRIBUTE_CHARS) },
+  ];
+}
+
+/** What the run carries as its task when the whole task travels by reference. */
+export function taskPointer(task: string, hash: string): string {
+  return (
+    `The request is the first user message of this conversation (${task.length} characters, stored as ` +
+    `${hash.slice(0, 12)}). It begins: ${clip(firstLine(task), TASK_ATTRIBUTE_CHARS)}`
+  );
+}

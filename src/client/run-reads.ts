@@ -1,0 +1,115 @@
+/**
+ * What the server can tell about a run without a worker: whether anyone polls its task queue, the
+ * result of a closed run (also when it closed as a failed workflow), and a state view built from a
+ * closed run's result and start input.
+ */
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
+import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import type { AgentWorkflowInput } from '../contracts/agent-workflows';
+import { defaultLimits } from '../policy/limits';
+import { modelNameProblem, parseModelRef } from '../policy/model-ref';
+import { RunClosedError } from './client-errors';
+
+/** A poller seen this recently counts as a live worker (a worker's long poll lasts about a minute). */
+const POLLER_FRESH_MS = 3 * 60_000;
+
+/**
+ * Whether a worker has polled `taskQueue` for workflow tasks lately (what the Web UI's "No workers" reads).
+ * A server that cannot tell (the time-skipping test server, a key without the permission) counts as yes.
+ */
+export async function hasWorkflowPollers(client: Client, taskQueue: string): Promise<boolean> {
+  let pollers;
+  try {
+    ({ pollers } = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue },
+    }));
+  } catch {
+    return true;
+  }
+  const now = Date.now();
+  return (pollers ?? []).some((p) => {
+    const at = optionalTsToMs(p.lastAccessTime);
+    return at === undefined || now - at < POLLER_FRESH_MS;
+  });
+}
+
+const isAgentResult = (value: unknown): value is AgentResult =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as AgentResult).id === 'string' &&
+  typeof (value as AgentResult).stopReason === 'string' &&
+  typeof (value as AgentResult).status === 'string';
+
+/**
+ * The result of a closed run: what it returned, or, for a run that closed as a failed workflow
+ * with its result in the failure's details, that result (status `failed`). Any other close is a
+ * {@link RunClosedError}.
+ */
+export async function resultOfRun(handle: WorkflowHandle, id: string): Promise<AgentResult> {
+  try {
+    return (await handle.result()) as AgentResult;
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError)) throw err;
+    const cause = err.cause;
+    if (cause instanceof ApplicationFailure) {
+      const carried = cause.details?.find(isAgentResult);
+      if (carried) return { ...carried, status: 'failed' };
+    }
+    if (cause instanceof TerminatedFailure)
+      throw new RunClosedError(`run "${id}" was terminated${cause.message ? `: ${cause.message}` : ''}`, 'terminated');
+    if (cause instanceof TimeoutFailure) throw new RunClosedError(`run "${id}" timed out`, 'timed_out');
+    if (cause instanceof CancelledFailure) throw new RunClosedError(`run "${id}" was cancelled`, 'cancelled');
+    throw new RunClosedError(`run "${id}" failed: ${cause?.message ?? err.message}`, 'failed');
+  }
+}
+
+/** The input the newest run of the chain started with (its first history event). */
+async function startInput(client: Client, id: string): Promise<AgentWorkflowInput | undefined> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId: id },
+    maximumPageSize: 1,
+  });
+  const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  if (!payloads?.length) return undefined;
+  return decodeFromPayloadsAtIndex<AgentWorkflowInput>(client.options.loadedDataConverter, 0, payloads);
+}
+
+/** A state view of a closed run, read from its result and start input: no worker needed, no events or messages. */
+export interface ClosedRunView extends AgentStateView {
+  /** Where the view came from: the run's result, since no worker was there to answer its state query. */
+  answeredFrom: 'result';
+}
+
+export async function closedRunView(client: Client, handle: WorkflowHandle, id: string): Promise<ClosedRunView> {
+  const result = await resultOfRun(handle, id);
+  const input = await startInput(client, id).catch(() => undefined);
+  const limits = input?.config.limits ?? defaultLimits();
+  return {
+    id,
+    kind: result.kind,
+    status: result.status,
+    stopReason: result.stopReason,
+    turn: result.turns,
+    model: result.model,
+    provider: modelNameProblem(result.model) ? '' : parseModelRef(result.model).provider,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    finalText: result.finalText,
+    messages: [],
+    pendingApprovals: [],
+    clientToolRequests: [],
+    limits: { ...limits, usedTurnsRatio: limits.maxTurns > 0 ? result.turns / limits.maxTurns : 0 },
+    steeringQueued: 0,
+    followUpsQueued: 0,
+    events: [],
+    droppedEvents: 0,
+    ...(result.error ? { error: result.error } : {}),
+    ...(result.stats ? { stats: result.stats } : {}),
+    answeredFrom: 'result',
+  };
+}
