@@ -13,12 +13,13 @@ import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/wo
 import { createAgentActivities } from '../src/activities/agent';
 import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient } from '../src/client';
+import { llmClient, loadLlmConfig } from '../src/llm';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer } from '../src/server/dev-server';
 import { buildWorkflowBundle } from '../src/server/workflow-bundle';
 import { FileContentStore } from '../src/store';
-import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
+import { fakeProviderEnv, reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
 
 const TURNS = Number(process.argv[2] ?? 200);
@@ -67,8 +68,6 @@ async function main(): Promise<void> {
   const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
   const fake = await startFakeProvider();
   fake.respond(responder);
-  process.env.ANTHROPIC_BASE_URL = fake.anthropicBaseUrl();
-  process.env.ANTHROPIC_API_KEY = 'bench';
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   const registry = new ToolRegistry();
   registry.register(
@@ -84,6 +83,7 @@ async function main(): Promise<void> {
   const activities = createAgentActivities({
     store: new FileContentStore(storeDir),
     tools: createToolActivities(registry),
+    llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
   });
   const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
   const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });

@@ -13,13 +13,20 @@ import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/wo
 import { createAgentActivities } from '../src/activities/agent';
 import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient } from '../src/client';
+import { llmClient, loadLlmConfig } from '../src/llm';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer } from '../src/server/dev-server';
 import { buildWorkflowBundle } from '../src/server/workflow-bundle';
 import type { AgentEvent } from '../src/contracts/agent-events';
 import { FileContentStore } from '../src/store';
-import { reply, startFakeProvider, type FakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
+import {
+  fakeProviderEnv,
+  reply,
+  startFakeProvider,
+  type FakeProvider,
+  type RecordedRequest,
+} from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
 
 const RUNS = Number(process.argv[2] ?? 100);
@@ -71,8 +78,6 @@ async function main(): Promise<boolean> {
   try {
     fake = await startFakeProvider();
     fake.respond(responder);
-    process.env.ANTHROPIC_BASE_URL = fake.anthropicBaseUrl();
-    process.env.ANTHROPIC_API_KEY = 'bench';
     registry.register(
       defineTool({
         name: 'lookup',
@@ -84,6 +89,7 @@ async function main(): Promise<boolean> {
     const activities = createAgentActivities({
       store: new FileContentStore(storeDir),
       tools: createToolActivities(registry),
+      llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
     });
     const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
     const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });

@@ -1,18 +1,35 @@
-import type { ModelCaller } from './agent/deps';
+import type { SecretSet } from '../common/secrets';
+import { llmClient, type LlmConfig } from '../llm';
 import { createAgentActivities } from './agent';
 import { createPevActivities } from './pev';
 import { createToolActivities } from './tool-activities';
+import { redactingStore } from './redacting-store';
 import { FileContentStore, type ContentStore } from '../store';
 import { createToolRegistry, type ToolRegistry } from '../tools';
 
-/** What the worker's activities are built from; every part has a production default. */
+export { heartbeating, withHeartbeats, HEARTBEAT_INTERVAL_MS } from './heartbeat';
+export { redactingStore } from './redacting-store';
+
+/** What the worker reads once from its environment and config file and hands to its activities. */
+export interface ActivityConfig {
+  /** Providers, models and timeouts of the LLM layer. */
+  llm: LlmConfig;
+  /**
+   * Every credential the worker holds. Bodies are stored with them replaced, and MCP configs add
+   * the values they take from the environment.
+   */
+  secrets: SecretSet;
+  /** ms between two token batches (signals) a streaming model call sends its run. */
+  tokenBatchMs: number;
+}
+
+/** What the worker's activities are built from. */
 export interface ActivityDependencies {
+  config: ActivityConfig;
   /** Default: the local-disk store (`DURABLE_AGENTS_STORE_DIR`). */
   store?: ContentStore;
   /** Default: a registry with the built-in tools (MCP servers per run config). */
   tools?: ToolRegistry;
-  /** Default: the LLM layer (providers configured from the environment). */
-  llm?: ModelCaller;
 }
 
 /** The worker's activity map and what to release when the worker stops. */
@@ -23,14 +40,21 @@ export interface WorkerActivities {
 }
 
 /** The full activity map the project's worker registers: every workflow's activities. */
-export function createActivities(deps: ActivityDependencies = {}): WorkerActivities {
-  const store = deps.store ?? new FileContentStore();
-  const registry = deps.tools ?? createToolRegistry();
+export function createActivities(deps: ActivityDependencies): WorkerActivities {
+  const { config } = deps;
+  const store = redactingStore(deps.store ?? new FileContentStore(), config.secrets);
+  const registry = deps.tools ?? createToolRegistry({ secrets: config.secrets });
   const tools = createToolActivities(registry);
   return {
     activities: {
       ...tools,
-      ...createAgentActivities({ store, tools, llm: deps.llm }),
+      ...createAgentActivities({
+        store,
+        tools,
+        llm: llmClient(config.llm),
+        tokenBatchMs: config.tokenBatchMs,
+        secrets: config.secrets,
+      }),
       ...createPevActivities({ store }),
     },
     close: () => registry.close(),

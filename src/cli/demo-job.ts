@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { reply, startFakeProvider, fakeProviderEnv, type RecordedRequest } from '../testing/fake-provider';
+import type { LlmConfigFile } from '../llm';
+import { reply, startFakeProvider, type RecordedRequest } from '../testing/fake-provider';
 
 /** The model the demo runs on, and what to tell the user about it. */
 export interface DemoModel {
   model: string;
   scripted: boolean;
+  /** LLM config the demo's worker adds to its own (the scripted model's provider). */
+  llmConfig?: LlmConfigFile;
   /** One line saying which model answers and why. */
   note: string;
   close(): Promise<void>;
@@ -64,11 +67,11 @@ export async function chooseDemoModel(env: NodeJS.ProcessEnv, requested?: string
   }
   const fake = await startFakeProvider();
   fake.respond(scriptedAgent);
-  // The worker runs in this process, so its LLM layer reads these and talks to the fake.
-  Object.assign(env, fakeProviderEnv(fake));
   return {
     model: 'anthropic/claude-sonnet-4-6',
     scripted: true,
+    // The demo's worker sends the Anthropic provider to the fake, which takes any key.
+    llmConfig: { providers: { anthropic: { baseUrl: fake.anthropicBaseUrl(), apiKeyRequired: false } } },
     note:
       'Model: the built-in scripted model, not a real LLM: no ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so ' +
       'a local fake ' +

@@ -1,29 +1,28 @@
 /**
  * Checks made before a run starts, so that a bad model spec or MCP file is a usage error and no
- * workflow is started: model specs against the providers the worker side knows (the LLM layer's
- * spec parsing over the same config file and environment), MCP files with the worker's parser.
+ * workflow is started: model specs with the one parser and the providers check the worker makes
+ * before each call (over the same config file and environment), MCP files with the worker's parser.
  */
-import { loadLlmConfig, parseModelSpec } from '../llm';
+import type { ModelName } from '../contracts/model-ref';
+import { loadLlmConfig } from '../llm';
+import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/model-ref';
 import { readMcpConfigFile } from '../tools';
 import { UsageError } from './exit-codes';
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** Refuses a spec whose provider no config knows, or that the registry cannot parse. */
-export function checkModelSpecs(specs: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
+/** Refuses a spec that does not parse, or whose provider no config knows. */
+export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {
   if (specs.length === 0) return;
-  let config;
+  let providers: string[];
   try {
-    config = loadLlmConfig({ env });
+    providers = Object.keys(loadLlmConfig({ env }).providers);
   } catch (err) {
     throw new UsageError(messageOf(err));
   }
   for (const spec of specs) {
-    try {
-      parseModelSpec(spec, config);
-    } catch (err) {
-      throw new UsageError(messageOf(err));
-    }
+    const problem = modelNameProblem(spec) ?? unknownProviderProblem(modelRefOf(spec), providers);
+    if (problem) throw new UsageError(problem);
   }
 }
 

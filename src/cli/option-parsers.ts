@@ -6,6 +6,7 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { AgentClientError } from '../client';
 import type { PevOptions } from '../contracts/pev-run';
+import { modelNameProblem } from '../policy/model-ref';
 import type { AgentLimits } from '../contracts/agent-run';
 
 /** Commander parser for a TCP port option. */
@@ -29,11 +30,10 @@ export const positiveInt = (value: string): number => {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
   return n;
 };
+/** Commander parser of a model spec, checked by the one parser the client parses it with. */
 export const spec = (value: string): string => {
-  if (!/^[^/\s]+\/\S+$/.test(value))
-    throw new InvalidArgumentError(
-      `"${value}" is not a model spec (provider/model, e.g. anthropic/claude-sonnet-4-6).`,
-    );
+  const problem = modelNameProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
   return value;
 };
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -5,8 +5,10 @@
 import crypto from 'node:crypto';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
-import { buildAgentConfig, configProblems } from '../policy/agent-config';
+import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
+import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
 import { type AgentOptions } from '../contracts/agent-options';
+import type { ModelName } from '../contracts/model-ref';
 import {
   AGENT_WORKFLOWS,
   followUpSignal,
@@ -55,25 +57,35 @@ const ENDED_RUN_QUERY_MS = 10_000;
 const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
 const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
 
+const mapValues = <A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
+
 export class AgentClient extends RunDecisions {
   /**
    * Starts a run and returns its id without waiting. Bad options and payloads over the server's limit are refused
-   * before anything starts. The run carries its summary, details and every search attribute from the start.
+   * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run
+   * carries its summary, details and every search attribute from the start.
    */
   async start(options: StartAgentOptions): Promise<string> {
     const kind = options.kind ?? 'react';
     if (!isAgentKind(kind))
       throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+    const pevProblems = pevOptionProblems(options.pev);
+    const modelProblems = modelOptionProblems(options);
+    if (modelProblems.length > 0)
+      throw new AgentClientError(`invalid run options: ${[...modelProblems, ...pevProblems].join('; ')}`);
     const config = buildAgentConfig({ ...options, kind });
     if (options.taskHash) {
       config.task = taskPointer(options.task, options.taskHash);
       config.taskHash = options.taskHash;
     }
-    const problems = [...configProblems(config), ...pevOptionProblems(options.pev)];
+    const problems = [...configProblems(config), ...pevProblems];
+    const roles = pevProblems.length ? {} : mapValues(options.pev?.models ?? {}, modelRefOf);
+    if (problems.length === 0) problems.push(...this.providerProblems(runModels(config, Object.values(roles))));
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
-    const input: AgentWorkflowInput | PevWorkflowInput =
-      kind === 'pev' && options.pev ? { config, pev: options.pev } : { config };
+    const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };
+    const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && pev ? { config, pev } : { config };
     await this.payloadLimit.check(input, 'the task', TASK_WAY);
     try {
       await this.client.workflow.start(AGENT_WORKFLOWS[kind], {
@@ -82,7 +94,7 @@ export class AgentClient extends RunDecisions {
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         staticSummary: runSummary(kind, options.task),
-        staticDetails: runDetails(config, options.task, options.pev),
+        staticDetails: runDetails(config, options.task, pev),
         ...(config.searchAttributes === false
           ? {}
           : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
@@ -159,10 +171,14 @@ export class AgentClient extends RunDecisions {
     await this.call(id, (h) => h.terminate(reason));
   }
 
-  async switchModel(id: string, model: string, note?: string): Promise<void> {
-    if (!/^[^/\s]+\/\S+$/.test(model))
-      throw new AgentClientError(`model spec "${model}" must look like provider/model`);
-    await this.call(id, (h) => h.signal(switchModelSignal, { model, ...(note ? { note } : {}) }));
+  /** Asks the run to use another model from its next turn. */
+  async switchModel(id: string, model: ModelName, note?: string): Promise<void> {
+    const problem = modelNameProblem(model);
+    if (problem) throw new AgentClientError(problem);
+    const ref = modelRefOf(model);
+    const [unknown] = this.providerProblems([ref]);
+    if (unknown) throw new AgentClientError(unknown);
+    await this.call(id, (h) => h.signal(switchModelSignal, { model: ref, ...(note ? { note } : {}) }));
   }
 
   /** Replaces the plan the run recites at the end of the context each turn. */

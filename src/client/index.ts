@@ -21,4 +21,6 @@ export {
   type ConnectionSettings,
 } from '../connection/connection-settings';
 export { SetupError, UnreachableServerError } from '../connection/setup-error';
+export { parseModelRef, modelRefOf } from '../policy/model-ref';
+export { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';

@@ -4,6 +4,8 @@
  */
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
+import type { ModelRef } from '../contracts/model-ref';
+import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
@@ -15,6 +17,12 @@ export interface AgentClientOptions {
    * reports for the namespace, else Temporal's default of 2 MiB.
    */
   maxPayloadBytes?: number;
+  /**
+   * The providers the workers know: the built-in ones and those of their config file (the CLI
+   * passes its own config's). When given, a run or a switch naming another provider is refused
+   * before anything is sent, by the same check the worker makes before each call.
+   */
+  providers?: readonly string[];
 }
 
 /** Where a run is polled from: its task queue, and whether any worker polls it now. */
@@ -32,6 +40,7 @@ const RUNNING_RUN_QUERY_MS = 10_000;
 
 export class RunAccess {
   protected readonly payloadLimit: PayloadLimit;
+  private readonly providers?: readonly string[];
 
   constructor(
     readonly client: Client,
@@ -39,6 +48,14 @@ export class RunAccess {
     options: AgentClientOptions = {},
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
+    this.providers = options.providers;
+  }
+
+  /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */
+  protected providerProblems(models: readonly ModelRef[]): string[] {
+    const { providers } = this;
+    if (!providers) return [];
+    return [...new Set(models.flatMap((ref) => unknownProviderProblem(ref, providers) ?? []))];
   }
 
   protected handle(id: string): WorkflowHandle {

@@ -6,6 +6,8 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { formatDuration } from '../common/duration';
 import type { AgentConfig } from '../contracts/agent-run';
+import { modelLabel } from '../contracts/model-ref';
+import { modelRefOf } from '../policy/model-ref';
 import type { PevOptions } from '../contracts/pev-run';
 import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
 
@@ -46,12 +48,12 @@ export function runDetails(config: AgentConfig, task: string, pev?: PevOptions):
   ];
   const lines = [
     `- **Agent** ${config.kind}${pev?.mode ? ` (${pev.mode} mode)` : ''}`,
-    `- **Model** ${resolver.primary}`,
-    `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.join(', ') : 'none'}`,
+    `- **Model** ${modelLabel(resolver.primary)}`,
+    `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.map(modelLabel).join(', ') : 'none'}`,
     ...(pev?.models && Object.keys(pev.models).length
       ? [
           `- **Role models** ${Object.entries(pev.models)
-            .map(([role, spec]) => `${role}=${spec}`)
+            .map(([role, model]) => `${role}=${modelLabel(modelRefOf(model))}`)
             .join(', ')}`,
         ]
       : []),
@@ -74,7 +76,7 @@ export function startSearchAttributes(config: AgentConfig, task: string): Search
   return [
     { key: SA.kind, value: config.kind },
     { key: SA.phase, value: 'queued' },
-    { key: SA.model, value: config.resolver.primary },
+    { key: SA.model, value: modelLabel(config.resolver.primary) },
     { key: SA.status, value: 'running' },
     { key: SA.awaitingApproval, value: false },
     { key: SA.costUsd, value: 0 },

@@ -12,6 +12,7 @@ import { fullCost } from '../contracts/message-model';
 import { billingOf } from '../policy/billing';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { defaultLimits } from '../policy/limits';
+import { modelNameProblem, parseModelRef } from '../policy/model-ref';
 import { RunClosedError } from './client-errors';
 
 /** A poller seen this recently counts as a live worker (a worker's long poll lasts about a minute). */
@@ -97,7 +98,7 @@ export async function closedRunView(client: Client, handle: WorkflowHandle, id: 
     stopReason: result.stopReason,
     turn: result.turns,
     model: result.model,
-    provider: result.model.split('/')[0] ?? '',
+    provider: modelNameProblem(result.model) ? '' : parseModelRef(result.model).provider,
     usage: result.usage,
     costUsd: result.costUsd,
     billing: result.billing ?? billingOf(result.usage, fullCost({ total: result.costUsd })),

@@ -4,12 +4,10 @@
  * replaced wherever it appears in a returned payload.
  */
 import type { Payload } from '@temporalio/common';
-import { loadLlmConfig } from '../llm/llm-config';
+import { REDACTED, secretList } from '../common/secrets';
+import { credentialsOf, loadLlmConfig } from '../llm/llm-config';
 
-export const REDACTED = '[redacted]';
-
-/** Values shorter than this are not treated as secrets (they would match ordinary text). */
-export const MIN_SECRET_LENGTH = 8;
+export { REDACTED };
 
 /**
  * The credentials a worker with this environment holds: the key variable of every configured
@@ -17,13 +15,7 @@ export const MIN_SECRET_LENGTH = 8;
  * values, and every `*_API_KEY` variable (Temporal Cloud, web search, …).
  */
 export function workerSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  const config = loadLlmConfig({ env });
-  const values: (string | undefined)[] = [];
-  for (const provider of Object.values(config.providers)) {
-    values.push(env[provider.apiKeyEnv], ...Object.values(provider.headers ?? {}));
-  }
-  for (const [name, value] of Object.entries(env)) if (name.endsWith('_API_KEY')) values.push(value);
-  return values.filter((v): v is string => typeof v === 'string');
+  return credentialsOf(loadLlmConfig({ env }), env);
 }
 
 /** Replaces known secret values in bytes; returns the input itself when none occurs. */
@@ -31,9 +23,7 @@ export class Redactor {
   private readonly secrets: Buffer[];
 
   constructor(secrets: readonly string[]) {
-    const unique = [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET_LENGTH))];
-    // Longest first, so a secret that contains another is replaced whole.
-    this.secrets = unique.sort((a, b) => b.length - a.length).map((s) => Buffer.from(s, 'utf8'));
+    this.secrets = secretList(secrets).map((s) => Buffer.from(s, 'utf8'));
   }
 
   get size(): number {

@@ -3,3 +3,4 @@ export * from './canonical-json';
 export * from './duration';
 export * from './hash';
 export * from './type-helpers';
+export * from './secrets';

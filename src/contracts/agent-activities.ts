@@ -5,6 +5,8 @@
 import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './message-model';
 import type { ToolCatalog, ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
+import type { ResolvedModelInfo } from './model-info';
+import type { ModelRef } from './model-ref';
 
 export interface ModelCallInput {
   /** Absent = the calling run's workflow id, which is every run's conversation id (kept out of history). */
@@ -14,7 +16,7 @@ export interface ModelCallInput {
   toSeq: number;
   /** Log position the assistant message is written at. */
   writeSeq: number;
-  model: string;
+  model: ModelRef;
   systemPrompt?: string;
   toolSpecsHash?: string;
   maxTokens?: number;
@@ -32,6 +34,8 @@ export interface ModelCallInput {
    * by reference, so they are not repeated in history at every call. Its fields win over the inline ones.
    */
   promptHash?: string;
+  /** The run has no entry for this model yet: return what the worker's config says about it (`modelInfo`). */
+  describeModel?: boolean;
 }
 
 /** Call settings kept in the content store (see `ModelCallInput.promptHash`). */
@@ -65,6 +69,8 @@ export interface ModelCallOutput {
    */
   text?: string;
   errorMessage?: string;
+  /** What the worker's config says about the model, when the input asked (`describeModel`). */
+  modelInfo?: ResolvedModelInfo;
 }
 
 /** Where a user message came from: the run's task, steering, a follow-up; absent for the workflow's own prompts. */
@@ -90,6 +96,8 @@ export interface PinToolsInput {
   systemPrompt?: string;
   /** Offer the built-in tool that reads a masked tool result back (the run masks results). */
   readBack?: boolean;
+  /** The run's models (chain, budget, summary, roles): the output says what the worker's config knows of each. */
+  models?: ModelRef[];
 }
 
 export interface PinToolsOutput {
@@ -101,6 +109,8 @@ export interface PinToolsOutput {
   selectionHash?: string;
   /** Set only in results recorded before `pinTools` failed on servers it could not reach. */
   unavailableServers?: ToolCatalog['unavailableServers'];
+  /** One entry per model of the input whose provider the worker knows. */
+  models?: ResolvedModelInfo[];
 }
 
 export interface RunToolInput {
@@ -139,7 +149,7 @@ export interface SummariseInput {
   view: ConversationView;
   /** Entries `[view.fromSeq, toSeq)` are folded into the new summary. */
   toSeq: number;
-  model: string;
+  model: ModelRef;
 }
 
 export interface SummariseOutput {
@@ -147,7 +157,7 @@ export interface SummariseOutput {
   summaryTokens: number;
   usage: Usage;
   cost: Cost;
-  model: string;
+  model: ModelRef;
 }
 
 /** The agent activities a workflow calls (implemented by `createAgentActivities`). */
@@ -162,6 +172,7 @@ export interface AgentActivities {
 export interface HookTurnEndInput {
   conversationId: string;
   turn: number;
+  /** The turn's model as a spec string (`provider/model`). */
   model: string;
   provider: string;
   turnUsage: Usage;

@@ -3,16 +3,21 @@ import type { ToolSelection } from './tool-catalog';
 import type { ApprovalRule } from './approval';
 
 import type { BudgetRule } from './model-resolution';
+import type { ModelName } from './model-ref';
 import type { AgentHooks, AgentLimits, ContextPolicy, MaskPolicy, PlanItem } from './agent-run';
+
+/** A budget rule as a caller gives it: the model by name or ref. */
+export type BudgetRuleOption = Omit<BudgetRule, 'model'> & { model: ModelName };
 
 export interface AgentOptions {
   task: string;
   kind?: string;
-  model: string;
-  fallbacks?: string[];
+  /** A `provider/model` spec string or a `ModelRef`; parsed once, before the run starts. */
+  model: ModelName;
+  fallbacks?: ModelName[];
   /** Attempts one provider gets before failing over. */
   attemptsPerProvider?: number;
-  budget?: BudgetRule[];
+  budget?: BudgetRuleOption[];
   systemPrompt?: string;
   limits?: Partial<AgentLimits>;
   tools?: ToolSelection;
@@ -20,7 +25,7 @@ export interface AgentOptions {
   approve?: string[];
   approvals?: ApprovalRule[];
   hooks?: AgentHooks;
-  context?: Partial<Omit<ContextPolicy, 'mask'>>;
+  context?: Partial<Omit<ContextPolicy, 'summaryModel' | 'mask'>> & { summaryModel?: ModelName };
   /**
    * Mask old tool results in the context sent to the model (docs/design.md, Masking): the model sees
    * a stub and can read a result back. Default on (`keepResults` 3, `batch` 5) for ReAct runs, off

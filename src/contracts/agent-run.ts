@@ -10,6 +10,8 @@ import type { AgentEvent } from './agent-events';
 import type { ApprovalRule, PendingApproval } from './approval';
 import type { AgentStatus, AgentStopReason } from './run-status';
 import type { ResolverPolicy, ResolverState } from './model-resolution';
+import type { ModelRef } from './model-ref';
+import type { ResolvedModelInfo } from './model-info';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -112,7 +114,7 @@ export interface ContextPolicy {
   /** Recent tokens always kept verbatim. Default 30 % of the window. */
   keepRecentRatio: number;
   /** Model that writes summaries; absent = the model of the turn. */
-  summaryModel?: string;
+  summaryModel?: ModelRef;
   /** Mask old tool results in the context sent to the model; absent = send every result whole. */
   mask?: MaskPolicy;
 }
@@ -200,8 +202,8 @@ export interface AgentState {
   /** Events dropped from the front of `events` to keep state small. */
   droppedEvents: number;
   stopRequested?: { reason: 'stopped' | 'cancelled'; note?: string };
-  /** Spec of the model an operator asked for; taken by the resolver at the next turn. */
-  operatorModel?: { model: string; note?: string };
+  /** The model an operator asked for; taken by the resolver at the next turn. */
+  operatorModel?: { model: ModelRef; note?: string };
   plan?: PlanItem[];
   finalText: string;
   lastStopReason?: StopReason;
@@ -210,6 +212,12 @@ export interface AgentState {
   runs: number;
   /** Running totals for the trace (absent in state carried from runs that predate them). */
   stats?: RunStats;
+  /**
+   * What the worker's config says about the run's models (context window, output limit, prices,
+   * idle timeout), resolved on the worker when the run starts or first calls a model. Absent in
+   * runs that predate it; the built-in registry answers then.
+   */
+  models?: ResolvedModelInfo[];
 }
 
 /** The tokens a run was billed for, and what they cost (`policy/billing.ts`). */

@@ -9,6 +9,7 @@ import type { ApprovalDecisionInput } from './approval';
 import type { AgentConfig, AgentStateView, PlanItem, QueuedMessage } from './agent-run';
 
 import type { CarriedState } from './agent-run';
+import type { ModelRef } from './model-ref';
 
 /** Agent kinds and the workflow type each runs as. Another kind only adds its entry here. */
 export const AGENT_WORKFLOWS = {
@@ -41,7 +42,8 @@ export interface StopInput {
 export const stopSignal = defineSignal<[StopInput]>('stop');
 
 export interface SwitchModelInput {
-  model: string;
+  /** Runs recorded before models were refs received spec strings here; the workflow reads both. */
+  model: ModelRef;
   note?: string;
 }
 /**

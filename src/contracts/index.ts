@@ -8,6 +8,7 @@ export * from './approval';
 export * from './failure-types';
 export * from './message-model';
 export * from './model-info';
+export * from './model-ref';
 export * from './model-resolution';
 export * from './pev-activities';
 export * from './pev-progress';

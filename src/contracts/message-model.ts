@@ -2,8 +2,7 @@
  * The provider-neutral message model. Plain JSON only: these values cross the
  * workflow/activity boundary, live in workflow state and survive continue-as-new.
  */
-
-export type ProviderId = 'anthropic' | 'minimax' | 'openai' | 'openai-compatible' | (string & {});
+import type { ModelName, ProviderId } from './model-ref';
 
 export interface TextBlock {
   type: 'text';
@@ -135,8 +134,8 @@ export interface CallOptions {
 
 /** Everything a provider call needs, except credentials (read inside the activity). */
 export interface ModelRequest {
-  /** Spec string, e.g. `anthropic/claude-sonnet-4-5` or `openai-compatible/llama3`. */
-  model: string;
+  /** The model: a `ModelRef`, or its spec string (`anthropic/claude-sonnet-4-5`, `openai-compatible/llama3`). */
+  model: ModelName;
   systemPrompt?: string;
   messages: Message[];
   options?: CallOptions;

@@ -1,5 +1,5 @@
 /** What the runtime knows about a model: context window, output limit, capabilities and price. */
-import type { ProviderId } from './message-model';
+import type { ProviderId } from './model-ref';
 
 export interface ModelCapabilities {
   tools: boolean;
@@ -28,15 +28,14 @@ export interface ModelInfo {
   maxOutputTokens: number;
   capabilities: ModelCapabilities;
   prices: ModelPrices;
+  /**
+   * How long a call may go without a byte from the provider before the attempt fails as a timeout
+   * (default 120 s); reasoning models that think silently get more.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** Lookup result; `known` is false when neither the registry nor the config lists the model. */
 export interface ResolvedModelInfo extends ModelInfo {
   known: boolean;
-}
-
-/** A spec string split into its parts: `anthropic/claude-sonnet-4-5` → provider `anthropic`. */
-export interface ModelSpec {
-  provider: ProviderId;
-  model: string;
 }

@@ -2,16 +2,18 @@
  * Which model a run uses: the fallback chain and budget rules it is started with, the position it
  * has reached, and the switches and failures the resolver (`policy/resolver.ts`) reports.
  */
+import type { ModelRef } from './model-ref';
+
 /** Once spent tokens or cost reach a threshold, use a (cheaper) model. */
 export interface BudgetRule {
   afterTokens?: number;
   afterCostUsd?: number;
-  model: string;
+  model: ModelRef;
 }
 
 export interface ResolverPolicy {
-  primary: string;
-  fallbacks: string[];
+  primary: ModelRef;
+  fallbacks: ModelRef[];
   /** Attempts (under Temporal's retry policy) one provider gets before the run moves to the next. Default 3. */
   attemptsPerProvider: number;
   /** Overload moves to the next provider at once, without using up the attempts. Default true. */
@@ -20,16 +22,17 @@ export interface ResolverPolicy {
 }
 
 export interface ResolverState {
-  current: string;
+  current: ModelRef;
   /** Index in `[primary, ...fallbacks]` the chain has reached. */
   chainIndex: number;
   /** Budget rules already applied (in order). */
   budgetApplied: number;
   /** A model the operator asked for; wins over chain and budget until another failure. */
-  operatorModel?: string;
+  operatorModel?: ModelRef;
   switches: number;
 }
 
+/** A change of model, with both models as spec strings (as events show them). */
 export interface ModelSwitch {
   from: string;
   to: string;

@@ -6,6 +6,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from './agent-workflows';
 import type { ResolverState } from './model-resolution';
+import type { ModelName, ModelRef } from './model-ref';
 import type { AgentResult, AgentStateView } from './agent-run';
 import type { PreparedPevPrompts } from './pev-activities';
 
@@ -21,8 +22,8 @@ export type PevMode = 'pev' | 'plan';
 
 export interface PevOptions {
   mode?: PevMode;
-  /** Model spec per role (`planner`, `executor`, `verifier`); a role without one uses the run's model. */
-  models?: Record<string, string>;
+  /** Model per role (`planner`, `executor`, `verifier`); a role without one uses the run's model. */
+  models?: Record<string, ModelName>;
   limits?: Partial<PevLimits>;
   /** Worker-side directory with `<role>.md` business context and optional `core/<role>.md` overrides. */
   promptsDir?: string;
@@ -38,7 +39,7 @@ export interface PevOptions {
 /** Options with every default applied. */
 export interface ResolvedPevOptions {
   mode: PevMode;
-  models: Record<string, string>;
+  models: Record<string, ModelRef>;
   limits: PevLimits;
   promptsDir?: string;
   structuredOutput: boolean;

@@ -3,7 +3,8 @@
  * to a workflow stream or a client as they are. `index` is the position of the block in the
  * final message's `content`.
  */
-import type { Cost, ProviderId, StopReason, ToolCallBlock, Usage } from './message-model';
+import type { Cost, StopReason, ToolCallBlock, Usage } from './message-model';
+import type { ProviderId } from './model-ref';
 
 export interface StartEvent {
   type: 'start';

@@ -1,16 +1,16 @@
 /** Types shared by the provider adapters. */
-import type { AssistantMessage, ModelRequest } from '../contracts/message-model';
+import type { ModelRequest } from '../contracts/message-model';
 import type { ResolvedModelInfo } from '../contracts/model-info';
 import type { StreamEvent } from '../contracts/stream-events';
 import type { LlmConfig, ProviderConfig } from './llm-config';
 
-/** Per-call context: cancellation and configuration (defaults to `loadLlmConfig()`). */
+/** Per-call context: the worker's LLM config and the caller's cancellation. */
 export interface CallContext {
+  config: LlmConfig;
   signal?: AbortSignal;
-  config?: LlmConfig;
 }
 
-/** A request with its spec resolved against the configuration, ready for an adapter. */
+/** A request with its model resolved against the configuration, ready for an adapter. */
 export interface ResolvedCall {
   request: ModelRequest;
   provider: ProviderConfig;
@@ -18,12 +18,17 @@ export interface ResolvedCall {
   info: ResolvedModelInfo;
   apiKey: string;
   timeoutMs: number;
-  signal?: AbortSignal;
+  /** Aborts on the caller's cancellation, the total timeout and the idle timeout. */
+  signal: AbortSignal;
+  /** The `fetch` the SDK client uses (it reports arriving bytes to the idle watch). */
+  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
 
-/** One wire format (Anthropic Messages or OpenAI Chat Completions). */
+/**
+ * One wire format (Anthropic Messages or OpenAI Chat Completions). Every call streams from the
+ * provider, so a hang shows as silence however long the answer is.
+ */
 export interface ProviderAdapter {
-  complete(call: ResolvedCall): Promise<AssistantMessage>;
   /** Yields events; errors propagate raw and are classified by the caller. */
   stream(call: ResolvedCall): AsyncIterable<StreamEvent>;
 }

@@ -17,6 +17,9 @@ export interface ErrorContext {
   model?: string;
   /** The call's own deadline fired: whatever the SDK threw, this is a timeout. */
   timedOut?: boolean;
+  /** No byte arrived for the idle timeout (a hung provider): a timeout too. */
+  idleTimedOut?: boolean;
+  idleTimeoutMs?: number;
   /** The caller's signal aborted: whatever the SDK threw (a stream may just end), this is an abort. */
   callerAborted?: boolean;
   timeoutMs?: number;
@@ -90,6 +93,15 @@ export function classifyError(err: unknown, context: ErrorContext = {}): Applica
   const where = context.provider ? `${context.provider}${context.model ? `/${context.model}` : ''}: ` : '';
   const cause = err instanceof Error ? err : undefined;
 
+  if (context.idleTimedOut) {
+    const seconds = Number(((context.idleTimeoutMs ?? 0) / 1000).toFixed(1));
+    return llmFailure(
+      LLM_FAILURE.timeout,
+      `${where}no data from the provider for ${seconds} s (idle timeout; a model that thinks silently for longer ` +
+        'needs a larger "idleTimeoutMs" in its config-file entry)',
+      { cause },
+    );
+  }
   if (context.timedOut) {
     return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, {
       cause,

@@ -1,7 +1,8 @@
 /**
  * Provider configuration: the SDKs' environment conventions plus an optional JSON file with
- * named providers, base URLs and model entries. API keys stay in the environment and are read
- * when a call is made; they are never part of a request that crosses into workflow history.
+ * named providers, base URLs and model entries. Built once by the worker from the environment it
+ * is given and handed to every call; API keys stay on the worker and are never part of a request
+ * that crosses into workflow history.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,6 +20,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   /** Environment variable holding the API key. */
   apiKeyEnv: string;
+  /** The key that variable held when the config was built. */
+  apiKey?: string;
   /** When false (local servers), a missing key is sent as a placeholder instead of failing. */
   apiKeyRequired: boolean;
   /** Extra HTTP headers sent with every request. */
@@ -29,15 +32,16 @@ export interface LlmConfig {
   providers: Record<string, ProviderConfig>;
   /** Model entries from the config file (capabilities and prices for models the registry lacks). */
   models: ModelInfo[];
-  /** Per-request timeout of the SDK clients. */
+  /** Longest a call may take in all (runaway answers). */
   timeoutMs: number;
-  /** Where API keys are read from at call time (normally `process.env`). */
-  env: Record<string, string | undefined>;
+  /** Longest a call may go without a byte from the provider, unless its model entry says otherwise. */
+  idleTimeoutMs: number;
   /** Path of the config file that was read, if any. */
   source?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 export const CONFIG_PATH_ENV = 'DURABLE_AGENTS_CONFIG';
 export const DEFAULT_CONFIG_FILE = 'durable-agents.json';
 
@@ -74,6 +78,7 @@ const modelEntrySchema = z.strictObject({
   maxOutputTokens: z.number().int().positive(),
   capabilities: capabilitiesSchema.prefault({}),
   prices: pricesSchema.prefault({ input: 0, output: 0 }),
+  idleTimeoutMs: z.number().int().positive().optional(),
 });
 
 const configFileSchema = z.strictObject({
@@ -82,6 +87,7 @@ const configFileSchema = z.strictObject({
     .default({}),
   models: z.array(modelEntrySchema).default([]),
   timeoutMs: z.number().int().positive().optional(),
+  idleTimeoutMs: z.number().int().positive().optional(),
 });
 
 export type LlmConfigFile = z.input<typeof configFileSchema>;
@@ -91,7 +97,7 @@ type Env = Record<string, string | undefined>;
 function builtinProviders(env: Env): Record<string, ProviderConfig> {
   const opt = (name: string): string | undefined => (env[name] ? env[name] : undefined);
   return {
-    // Defaults are explicit so the SDKs never fall back to process.env behind a config's back.
+    // Defaults are explicit so the SDKs never fall back to the environment behind a config's back.
     anthropic: {
       id: 'anthropic',
       api: 'anthropic',
@@ -124,8 +130,8 @@ function builtinProviders(env: Env): Record<string, ProviderConfig> {
 }
 
 export interface LoadLlmConfigOptions {
-  /** Defaults to `process.env`. */
-  env?: Env;
+  /** Where base URLs, keys and the config file's path are read from (the worker passes its environment). */
+  env: Env;
   /**
    * Config file path; `null` reads no file. Defaults to `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if
    * present.
@@ -140,8 +146,8 @@ export interface LoadLlmConfigOptions {
  * in the file overrides a built-in one of the same name field by field. Throws a non-retryable
  * `LlmConfigError` failure naming the file and the offending field.
  */
-export function loadLlmConfig(options: LoadLlmConfigOptions = {}): LlmConfig {
-  const env = options.env ?? process.env;
+export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
+  const { env } = options;
   const path = resolveConfigPath(options.file, env);
   const parts: { source: string; raw: unknown }[] = [];
   if (path) parts.push({ source: path, raw: readConfigFile(path) });
@@ -150,6 +156,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions = {}): LlmConfig {
   const providers = builtinProviders(env);
   const models: ModelInfo[] = [];
   let timeoutMs = DEFAULT_TIMEOUT_MS;
+  let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   for (const { source, raw } of parts) {
     const parsed = configFileSchema.safeParse(raw);
     if (!parsed.success) {
@@ -172,8 +179,13 @@ export function loadLlmConfig(options: LoadLlmConfigOptions = {}): LlmConfig {
     }
     models.push(...parsed.data.models);
     timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
+    idleTimeoutMs = parsed.data.idleTimeoutMs ?? idleTimeoutMs;
   }
-  return { providers, models, timeoutMs, env, source: path };
+  for (const provider of Object.values(providers)) {
+    const key = env[provider.apiKeyEnv];
+    if (key) provider.apiKey = key;
+  }
+  return { providers, models, timeoutMs, idleTimeoutMs, source: path };
 }
 
 function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
@@ -205,14 +217,26 @@ function readConfigFile(path: string): unknown {
 const NO_KEY = 'no-key';
 
 /**
- * Reads the provider's API key from the environment now. A missing required key is a
- * non-retryable `LlmAuthentication` failure that names the variable to set.
+ * The provider's API key. A missing required key is a non-retryable `LlmAuthentication` failure
+ * that names the variable to set.
  */
-export function readApiKey(provider: ProviderConfig, config: LlmConfig): string {
-  const key = config.env[provider.apiKeyEnv];
-  if (key) return key;
+export function readApiKey(provider: ProviderConfig): string {
+  if (provider.apiKey) return provider.apiKey;
   if (!provider.apiKeyRequired) return NO_KEY;
   throw authenticationFailure(
     `No API key for provider "${provider.id}": set the ${provider.apiKeyEnv} environment variable on the worker.`,
   );
+}
+
+/**
+ * The credentials a worker with this config and environment holds: the providers' keys and extra
+ * header values, and every `*_API_KEY` variable (Temporal Cloud, web search, …).
+ */
+export function credentialsOf(config: LlmConfig, env: Env): string[] {
+  const values = Object.values(config.providers).flatMap((provider) => [
+    ...(provider.apiKey ? [provider.apiKey] : []),
+    ...Object.values(provider.headers ?? {}),
+  ]);
+  for (const [name, value] of Object.entries(env)) if (name.endsWith('_API_KEY') && value) values.push(value);
+  return values;
 }

@@ -4,6 +4,7 @@ import type { ToolSelection } from '../contracts/tool-catalog';
 
 import { defaultContextPolicy } from './context-plan';
 import { defaultLimits, limitProblems } from './limits';
+import { modelNameProblem, modelRefOf } from './model-ref';
 import { resolverPolicy } from './resolver';
 
 import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
@@ -20,22 +21,45 @@ function maskOf(options: AgentOptions): { mask?: MaskPolicy } {
   return { mask: { ...DEFAULT_MASK_POLICY, ...(masking ?? {}) } };
 }
 
+/** Problems with the models the options name, one line each: the only check the config cannot hold. */
+export function modelOptionProblems(options: AgentOptions): string[] {
+  const names: [string, unknown][] = [
+    ['model', options.model],
+    ...(options.fallbacks ?? []).map((f, i): [string, unknown] => [`fallbacks[${i}]`, f]),
+    ...(options.budget ?? []).map((b, i): [string, unknown] => [`budget[${i}].model`, b.model]),
+    ...(options.context?.summaryModel === undefined
+      ? []
+      : [['context.summaryModel', options.context.summaryModel] as [string, unknown]]),
+  ];
+  return names.flatMap(([where, value]) => {
+    const problem = modelNameProblem(value);
+    return problem ? [`${where}: ${problem}`] : [];
+  });
+}
+
+/** The full config of a run. Model names are parsed here, once; throws on one {@link modelOptionProblems} reports. */
 export function buildAgentConfig(options: AgentOptions): AgentConfig {
   const tools: ToolSelection = { ...(options.tools ?? {}) };
   if (options.approve?.length) tools.approve = [...(tools.approve ?? []), ...options.approve];
+  const { summaryModel, ...context } = options.context ?? {};
   return {
     kind: options.kind ?? 'react',
     task: options.task,
     systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-    resolver: resolverPolicy(options.model, options.fallbacks ?? [], {
+    resolver: resolverPolicy(modelRefOf(options.model), (options.fallbacks ?? []).map(modelRefOf), {
       ...(options.attemptsPerProvider === undefined ? {} : { attemptsPerProvider: options.attemptsPerProvider }),
-      ...(options.budget ? { budget: options.budget } : {}),
+      ...(options.budget ? { budget: options.budget.map((rule) => ({ ...rule, model: modelRefOf(rule.model) })) } : {}),
     }),
     limits: defaultLimits(options.limits),
     tools,
     approvals: options.approvals,
     hooks: options.hooks,
-    context: { ...defaultContextPolicy(), ...(options.context ?? {}), ...maskOf(options) },
+    context: {
+      ...defaultContextPolicy(),
+      ...context,
+      ...(summaryModel === undefined ? {} : { summaryModel: modelRefOf(summaryModel) }),
+      ...maskOf(options),
+    },
     maxTokens: options.maxTokens,
     temperature: options.temperature,
     stream: options.stream,
@@ -50,14 +74,15 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
 export function configProblems(config: AgentConfig): string[] {
   const problems = limitProblems(config.limits);
   if (typeof config.task !== 'string' || config.task.trim() === '') problems.push('the task is empty');
-  const specs = [
+  const models: unknown[] = [
     config.resolver.primary,
     ...config.resolver.fallbacks,
     ...(config.resolver.budget ?? []).map((b) => b.model),
+    ...(config.context.summaryModel === undefined ? [] : [config.context.summaryModel]),
   ];
-  for (const spec of specs) {
-    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec))
-      problems.push(`model spec "${String(spec)}" must look like provider/model`);
+  for (const model of models) {
+    const problem = modelNameProblem(model);
+    if (problem) problems.push(problem);
   }
   if (!(config.resolver.attemptsPerProvider >= 1)) problems.push('attemptsPerProvider must be at least 1');
   const { thresholdRatio, keepRecentRatio } = config.context;

@@ -2,13 +2,17 @@
 import type { CarriedState } from '../contracts/agent-run';
 import { emptyCost, emptyUsage } from '../contracts/message-model';
 import { billingOf } from './billing';
+import { modelLabel, type ModelName } from '../contracts/model-ref';
 import { EVENTS_CARRIED } from './event-log';
 import { limitRatios } from './limits';
+import { currentAgentConfig, currentResolverState, modelRefOf } from './model-ref';
 import { initialResolverState } from './resolver';
 import type { AgentConfig, AgentResult, AgentState, AgentStateView } from '../contracts/agent-run';
 import type { AgentStopReason } from '../contracts/run-status';
 
-export function initialState(config: AgentConfig, conversationId: string): AgentState {
+/** A new run's state. The config may be one recorded with spec strings (see `currentAgentConfig`). */
+export function initialState(recorded: AgentConfig, conversationId: string): AgentState {
+  const config = currentAgentConfig(recorded);
   return {
     conversationId,
     config,
@@ -43,11 +47,24 @@ export function carryState(state: AgentState): CarriedState {
   return { ...rest, events: rest.events.slice(dropped), droppedEvents: rest.droppedEvents + dropped };
 }
 
+/** The state continue-as-new carried, with models recorded as spec strings read as refs. */
 export function restoreState(config: AgentConfig, carry: CarriedState): AgentState {
-  return { ...carry, config, turnsThisRun: 0, updatesHandled: 0, approvals: [], clientTools: [], runs: carry.runs + 1 };
+  const operatorModel = carry.operatorModel && {
+    ...carry.operatorModel,
+    model: modelRefOf(carry.operatorModel.model as ModelName),
+  };
+  return {
+    ...carry,
+    config: currentAgentConfig(config),
+    resolver: currentResolverState(carry.resolver),
+    ...(operatorModel ? { operatorModel } : {}),
+    turnsThisRun: 0,
+    updatesHandled: 0,
+    approvals: [],
+    clientTools: [],
+    runs: carry.runs + 1,
+  };
 }
-
-export const providerOf = (model: string): string => (model.includes('/') ? model.slice(0, model.indexOf('/')) : model);
 
 export function stateView(id: string, state: AgentState): AgentStateView {
   const spent = { turn: state.turn, usage: state.usage, cost: state.cost };
@@ -57,8 +74,8 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     status: state.status,
     stopReason: state.stopReason,
     turn: state.turn,
-    model: state.resolver.current,
-    provider: providerOf(state.resolver.current),
+    model: modelLabel(state.resolver.current),
+    provider: state.resolver.current.provider,
     usage: state.usage,
     costUsd: state.cost.total,
     billing: billingOf(state.usage, state.cost),
@@ -92,7 +109,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     turns: state.turn,
     usage: state.usage,
     costUsd: state.cost.total,
-    model: state.resolver.current,
+    model: modelLabel(state.resolver.current),
     messages: state.nextSeq,
     billing: billingOf(state.usage, state.cost),
     ...(state.error ? { error: state.error } : {}),

@@ -9,6 +9,7 @@ export * from './event-log';
 export * from './limits';
 export * from './llm-failure-policy';
 export * from './masking';
+export * from './model-ref';
 export * from './model-registry';
 export * from './provider-view';
 export * from './queues';

@@ -3,8 +3,10 @@
  * Pure data and lookup, workflow-safe: workflows use it to budget context and cost.
  * Models not listed here work when declared in the config file (`models` entries).
  */
-import type { ModelCapabilities, ModelInfo, ModelPrices, ModelSpec, ResolvedModelInfo } from '../contracts/model-info';
-import type { Cost, ProviderId, Usage } from '../contracts/message-model';
+import type { ModelCapabilities, ModelInfo, ModelPrices, ResolvedModelInfo } from '../contracts/model-info';
+import type { Cost, Usage } from '../contracts/message-model';
+import type { ModelRef } from '../contracts/model-ref';
+import { sameModel } from './model-ref';
 
 const ALL: ModelCapabilities = { tools: true, thinking: true, vision: true, jsonMode: true };
 const NO_JSON: ModelCapabilities = { ...ALL, jsonMode: false };
@@ -29,6 +31,12 @@ function claude(
   };
 }
 
+/**
+ * OpenAI's reasoning models think without sending a byte (Chat Completions streams no reasoning),
+ * so they get a longer idle timeout than the default.
+ */
+const SILENT_REASONING_IDLE_MS = 300_000;
+
 /** OpenAI bills cached input at the listed cached rate and has no cache-write charge. */
 function openai(
   model: string,
@@ -45,6 +53,7 @@ function openai(
     maxOutputTokens,
     capabilities,
     prices: { input, output, cacheRead, cacheWrite: 0 },
+    ...(capabilities.thinking ? { idleTimeoutMs: SILENT_REASONING_IDLE_MS } : {}),
   };
 }
 
@@ -107,7 +116,8 @@ const withoutDateSuffix = (model: string): string => model.replace(/-(\d{8}|\d{4
  * exact id and then without a date suffix. The built-in OpenAI entries also serve
  * `openai-compatible` endpoints serving the same model ids only when listed in `custom`.
  */
-export function lookupModel(provider: ProviderId, model: string, custom: readonly ModelInfo[] = []): ResolvedModelInfo {
+export function lookupModel(ref: ModelRef, custom: readonly ModelInfo[] = []): ResolvedModelInfo {
+  const { provider, model } = ref;
   const candidates = [model, withoutDateSuffix(model)];
   for (const source of [custom, MODEL_REGISTRY]) {
     for (const id of candidates) {
@@ -118,6 +128,26 @@ export function lookupModel(provider: ProviderId, model: string, custom: readonl
   return { ...UNKNOWN_MODEL_DEFAULTS, provider, model, known: false };
 }
 
+/**
+ * What a run knows about a model: the entry the worker resolved for it (`AgentState.models`), else
+ * the built-in registry's (runs that predate resolved entries, models the run has not called yet).
+ */
+export function runModelInfo(resolved: readonly ResolvedModelInfo[] | undefined, ref: ModelRef): ResolvedModelInfo {
+  return resolved?.find((info) => sameModel(info, ref)) ?? lookupModel(ref);
+}
+
+/** Whether the run has the worker's entry for a model. */
+export const knowsModel = (resolved: readonly ResolvedModelInfo[] | undefined, ref: ModelRef): boolean =>
+  resolved?.some((info) => sameModel(info, ref)) ?? false;
+
+/** The run's entries with `info` in place of any earlier one for its model. */
+export function rememberModelInfo(
+  resolved: readonly ResolvedModelInfo[] | undefined,
+  info: ResolvedModelInfo,
+): ResolvedModelInfo[] {
+  return [...(resolved ?? []).filter((known) => !sameModel(known, info)), info];
+}
+
 /** Cost in USD of one call's usage at the given prices. */
 export function computeCost(usage: Usage, prices: ModelPrices): Cost {
   const input = (usage.inputTokens * prices.input) / 1e6;
@@ -125,24 +155,4 @@ export function computeCost(usage: Usage, prices: ModelPrices): Cost {
   const cacheRead = (usage.cacheReadTokens * prices.cacheRead) / 1e6;
   const cacheWrite = (usage.cacheWriteTokens * prices.cacheWrite) / 1e6;
   return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
-}
-
-/**
- * Splits `<provider>/<model>` on the first slash (model ids may contain slashes, e.g.
- * `openai-compatible/meta-llama/Llama-3.1-8B`). Checks syntax only; whether the provider exists
- * is the LLM layer's `parseModelSpec`. Throws a plain Error with an example on bad input.
- */
-export function splitModelSpec(spec: string): ModelSpec {
-  const trimmed = typeof spec === 'string' ? spec.trim() : '';
-  const slash = trimmed.indexOf('/');
-  const provider = slash > 0 ? trimmed.slice(0, slash) : '';
-  const model = slash > 0 ? trimmed.slice(slash + 1) : '';
-  if (!provider || !model || /\s/.test(trimmed)) {
-    throw new Error(
-      `Invalid model spec ${JSON.stringify(spec)}: expected "<provider>/<model>", e.g. ` +
-        `"anthropic/claude-sonnet-4-5", ` +
-        `"openai/gpt-5-mini", "minimax/MiniMax-M2.5" or "openai-compatible/llama3.1".`,
-    );
-  }
-  return { provider, model };
 }

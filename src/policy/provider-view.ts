@@ -9,11 +9,11 @@ import {
   toolCallsOf,
   type AssistantMessage,
   type Message,
-  type ProviderId,
   type ToolCallBlock,
   type ToolResultMessage,
   type UserMessage,
 } from '../contracts/message-model';
+import type { ProviderId } from '../contracts/model-ref';
 import { isMasked, maskStub } from './masking';
 import { estimateBodyTokens, estimateTextTokens } from './token-estimate';
 import type { PlanItem } from '../contracts/agent-run';

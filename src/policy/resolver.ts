@@ -5,13 +5,15 @@
  */
 import type { ModelFailure, ModelSwitch, ResolverPolicy, ResolverState, Spend } from '../contracts/model-resolution';
 import { LLM_FAILURE } from '../contracts/failure-types';
+import { modelLabel, type ModelRef } from '../contracts/model-ref';
 import { PROVIDER_SWITCH_LLM_FAILURES, isRetryableLlmFailure } from './llm-failure-policy';
+import { sameModel } from './model-ref';
 
 export const DEFAULT_ATTEMPTS_PER_PROVIDER = 3;
 
 export function resolverPolicy(
-  primary: string,
-  fallbacks: string[] = [],
+  primary: ModelRef,
+  fallbacks: ModelRef[] = [],
   extra: Partial<ResolverPolicy> = {},
 ): ResolverPolicy {
   return { primary, fallbacks, attemptsPerProvider: DEFAULT_ATTEMPTS_PER_PROVIDER, failoverOnOverload: true, ...extra };
@@ -24,11 +26,11 @@ export const initialResolverState = (policy: ResolverPolicy): ResolverState => (
   switches: 0,
 });
 
-const chain = (policy: ResolverPolicy): string[] => [policy.primary, ...policy.fallbacks];
+const chain = (policy: ResolverPolicy): ModelRef[] => [policy.primary, ...policy.fallbacks];
 
-function moveTo(state: ResolverState, to: string, reason: string): ModelSwitch | undefined {
-  if (to === state.current) return undefined;
-  const change = { from: state.current, to, reason };
+function moveTo(state: ResolverState, to: ModelRef, reason: string): ModelSwitch | undefined {
+  if (sameModel(to, state.current)) return undefined;
+  const change = { from: modelLabel(state.current), to: modelLabel(to), reason };
   state.current = to;
   state.switches += 1;
   return change;
@@ -42,9 +44,9 @@ export function resolveTurnModel(
   policy: ResolverPolicy,
   state: ResolverState,
   spend: Spend,
-  operatorModel?: string,
+  operatorModel?: ModelRef,
 ): ModelSwitch | undefined {
-  if (operatorModel !== undefined && operatorModel !== state.operatorModel) {
+  if (operatorModel !== undefined && !sameModel(operatorModel, state.operatorModel)) {
     state.operatorModel = operatorModel;
     return moveTo(state, operatorModel, 'operator request');
   }
@@ -83,13 +85,13 @@ export function failoverAfter(
   while (state.chainIndex + 1 < models.length) {
     state.chainIndex += 1;
     const next = models[state.chainIndex];
-    if (next === state.current) continue;
+    if (sameModel(next, state.current)) continue;
     state.operatorModel = undefined;
     const why =
       failure.type === LLM_FAILURE.overloaded
         ? 'overloaded'
         : `${failure.type} after ${policy.attemptsPerProvider} attempts`;
-    return moveTo(state, next, `failover: ${state.current} ${why}`);
+    return moveTo(state, next, `failover: ${modelLabel(state.current)} ${why}`);
   }
   return undefined;
 }

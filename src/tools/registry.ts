@@ -1,3 +1,4 @@
+import type { SecretSet } from '../common/secrets';
 import { z } from 'zod';
 import {
   DEFAULT_TOOL_MAX_OUTPUT_CHARS,
@@ -51,6 +52,11 @@ export interface ToolRegistryOptions {
    */
   mcpAllowedCommands?: string[];
   argumentLimits?: Partial<ArgumentLimits>;
+  /**
+   * The worker's secrets: every value an MCP config takes from the worker's environment (`${VAR}`
+   * in env values and headers) is added, so what leaves the worker never shows it.
+   */
+  secrets?: SecretSet;
 }
 
 export interface ExecuteOptions {
@@ -67,8 +73,10 @@ export class ToolRegistry {
   readonly mcpPool: McpPool;
   private readonly limits: ArgumentLimits;
   private readonly mcpAllowedCommands?: ReadonlySet<string>;
+  private readonly secrets?: SecretSet;
 
   constructor(options: ToolRegistryOptions = {}) {
+    this.secrets = options.secrets;
     this.mcpPool = options.mcpPool ?? new McpPool();
     this.mcpAllowedCommands = options.mcpAllowedCommands ? new Set(options.mcpAllowedCommands) : undefined;
     this.limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
@@ -133,8 +141,9 @@ export class ToolRegistry {
 
   private async mcpListing(selection: ToolSelection): Promise<McpListing> {
     let servers: NamedMcpServer[];
-    if (selection.mcpConfig) servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config");
-    else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath);
+    const onSecret = (value: string): void => this.secrets?.add(value);
+    if (selection.mcpConfig) servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config", undefined, onSecret);
+    else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath, onSecret);
     else return { routes: [], unavailable: [] };
     const allowed = this.mcpAllowedCommands;
     const refused = allowed ? servers.filter((s) => isStdioServer(s.config) && !allowed.has(s.config.command)) : [];

@@ -8,6 +8,7 @@ import {
   type LogLevel,
   type WorkerOptions,
 } from '@temporalio/worker';
+import type { SecretSet } from '../common/secrets';
 import { createActivities } from '../activities';
 import {
   connectionSettingsFromEnv,
@@ -16,6 +17,8 @@ import {
   type ConnectionSettings,
 } from '../connection/connection-settings';
 import { SetupError } from '../connection/setup-error';
+import { RedactingLogger, redactionInterceptor } from './redaction';
+import { workerConfig, type WorkerConfig } from './worker-config';
 import { openStore } from '../store';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
@@ -40,15 +43,22 @@ export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string
 }
 
 /**
- * Sets the SDK's log level (`DURABLE_AGENTS_LOG_LEVEL`, else `fallback`). Call before the first
- * worker connection; later calls do nothing because the SDK runtime is created once per process.
+ * Sets the SDK's log level (`DURABLE_AGENTS_LOG_LEVEL`, else `fallback`) and redacts the worker's
+ * `secrets` from every line. Call before the first worker connection; later calls do nothing
+ * because the SDK runtime is created once per process (one that installs its own should wrap its
+ * logger in {@link RedactingLogger}).
  */
-export function configureWorkerLogging(fallback: LogLevel, env: NodeJS.ProcessEnv = process.env): void {
+export function configureWorkerLogging(
+  fallback: LogLevel,
+  secrets?: SecretSet,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   if (Runtime._instance) return;
   const requested = env.DURABLE_AGENTS_LOG_LEVEL?.toUpperCase();
   const levels: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
   const level = levels.find((candidate) => candidate === requested) ?? fallback;
-  Runtime.install({ logger: new DefaultLogger(level) });
+  const logger = new DefaultLogger(level);
+  Runtime.install({ logger: secrets ? new RedactingLogger(logger, secrets) : logger });
 }
 
 /** A worker connection; refuses with a one-line {@link SetupError}. */
@@ -66,6 +76,8 @@ export interface CreateWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
+  /** The worker's config ({@link workerConfig}); its secrets are redacted from every activity's result and failure. */
+  config: WorkerConfig;
   /** The activity map; see {@link createActivities} for the project's full one. */
   activities: object;
   /** Defaults to {@link prebuiltBundlePath}, falling back to bundling src/workflows at start. */
@@ -76,13 +88,19 @@ export interface CreateWorkerOptions {
 /** The project's worker: every workflow in src/workflows, every activity in src/activities. */
 export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
   const bundlePath = options.bundlePath ?? prebuiltBundlePath();
+  const { interceptors, ...workerOptions } = options.workerOptions ?? {};
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: options.activities,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
-    ...options.workerOptions,
+    ...workerOptions,
+    interceptors: {
+      ...interceptors,
+      // Outermost, so it sees what every other interceptor returns or throws.
+      activity: [redactionInterceptor(options.config.secrets), ...(interceptors?.activity ?? [])],
+    },
   });
 }
 
@@ -93,6 +111,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
 export async function runWorker(
   settings: ConnectionSettings = connectionSettingsFromEnv(),
   onReady?: (worker: Worker, info: { store: string }) => void,
+  config: WorkerConfig = workerConfig(),
 ): Promise<void> {
   const store = await openStore();
   let connection: NativeConnection;
@@ -102,12 +121,13 @@ export async function runWorker(
     await store.close();
     throw error;
   }
-  const { activities, close } = createActivities({ store });
+  const { activities, close } = createActivities({ config, store });
   try {
     const worker = await createWorker({
       connection,
       namespace: settings.namespace,
       taskQueue: settings.taskQueue,
+      config,
       activities,
     });
     onReady?.(worker, { store: store.description });

@@ -12,7 +12,8 @@ import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client';
 import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
-import { startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
+import { llmClient, loadLlmConfig, type LlmConfig, type LlmConfigFile } from '../../src/llm';
+import { fakeProviderEnv, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { FileContentStore } from '../../src/store';
 import { useOnce } from '../kit/lifecycle';
@@ -21,6 +22,12 @@ import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 export const PRIMARY = 'anthropic/claude-sonnet-4-6';
 export const FALLBACK = 'openai/gpt-4o-mini';
 export const CHEAP = 'openai/gpt-4.1-nano';
+
+/** What `read_report` returns: about 20 KB, some 5,000 tokens by the runtime's estimate. */
+export const REPORT = Array.from(
+  { length: 400 },
+  (_, i) => `Report line ${String(i).padStart(3, '0')}: all quiet, nothing to add here.`,
+).join('\n');
 
 /** A latch a tool waits on, so a test can act while the tool is running. */
 export class Latch {
@@ -33,6 +40,8 @@ export class Latch {
 
 export interface AgentFixture {
   fake: FakeProvider;
+  /** The LLM config the activities were given: every built-in provider pointed at the fake. */
+  llm: LlmConfig;
   store: FileContentStore;
   /** What the tools did, in order (`name:arg`). */
   calls: string[];
@@ -101,6 +110,17 @@ function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegist
   );
   registry.register(
     defineTool({
+      name: 'read_report',
+      description: 'Reads the long report (about 20 KB of text).',
+      parameters: z.object({}),
+      execute: () => {
+        fixture.calls.push('read_report');
+        return REPORT;
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
       name: 'pick_photo',
       description: 'Lets the user pick a photo on their device.',
       parameters: z.object({ album: z.string() }),
@@ -111,20 +131,29 @@ function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegist
   return registry;
 }
 
-/** Starts the fake provider, points the SDK environment variables at it, builds the activities. */
-export async function agentFixture(extraActivities: Record<string, unknown> = {}): Promise<AgentFixture> {
+export interface AgentFixtureOptions {
+  /** LLM config on top of the fake's providers (config-file models, timeouts). */
+  llmConfig?: (fake: FakeProvider) => LlmConfigFile;
+}
+
+/** Starts the fake provider, builds an LLM config pointing every provider at it, builds the activities. */
+export async function agentFixture(
+  extraActivities: Record<string, unknown> = {},
+  options: AgentFixtureOptions = {},
+): Promise<AgentFixture> {
   const fake = await startFakeProvider();
-  process.env.ANTHROPIC_BASE_URL = fake.anthropicBaseUrl();
-  process.env.ANTHROPIC_API_KEY = 'test-key';
-  process.env.OPENAI_BASE_URL = fake.openaiBaseUrl();
-  process.env.OPENAI_API_KEY = 'test-key';
+  const llm = loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'test-key'), inline: options.llmConfig?.(fake) });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-store-'));
   const store = new FileContentStore(dir);
   const fixture = { calls: [] as string[], latch: new Latch() };
   const registry = testTools({ calls: fixture.calls, latch: () => fixture.latch });
-  const activities = { ...createAgentActivities({ store, tools: createToolActivities(registry) }), ...extraActivities };
+  const activities = {
+    ...createAgentActivities({ store, tools: createToolActivities(registry), llm: llmClient(llm) }),
+    ...extraActivities,
+  };
   return {
     fake,
+    llm,
     store,
     calls: fixture.calls,
     get latch() {
@@ -222,9 +251,12 @@ export function resetFixture(fx: AgentFixture): void {
 }
 
 /** The agent fixture for the enclosing describe block: started once, reset before each test, closed after. */
-export const useAgentFixture = (extraActivities: Record<string, unknown> = {}): AgentFixture =>
+export const useAgentFixture = (
+  extraActivities: Record<string, unknown> = {},
+  options: AgentFixtureOptions = {},
+): AgentFixture =>
   useOnce(
-    () => agentFixture(extraActivities),
+    () => agentFixture(extraActivities, options),
     (fx) => fx.close(),
     resetFixture,
   );

@@ -4,6 +4,7 @@
  * cannot get under the window ending with a typed error instead of sending the request.
  */
 import { z } from 'zod';
+import { llmClient } from '../../src/llm';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AGENT_FAILURE } from '../../src/contracts/failure-types';
@@ -41,7 +42,8 @@ describe('the context a run sends', () => {
     }),
   );
   afterAll(() => registry.close());
-  const activities = () => createAgentActivities({ store: fx.store, tools: createToolActivities(registry) });
+  const activities = () =>
+    createAgentActivities({ store: fx.store, tools: createToolActivities(registry), llm: llmClient(fx.llm) });
 
   it('masks old results, keeps the newest whole, and gives a masked result back when the model asks', async () => {
     sizes.chars = 4000;

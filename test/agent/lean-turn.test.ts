@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { temporal } from '@temporalio/proto';
+import { llmClient } from '../../src/llm';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { reply } from '../../src/testing/fake-provider';
@@ -62,7 +63,11 @@ describe('a lean turn', () => {
         usage: { input: 1000, output: 100 },
       });
     });
-    const activities = createAgentActivities({ store: fx.store, tools: createToolActivities(registry) });
+    const activities = createAgentActivities({
+      store: fx.store,
+      tools: createToolActivities(registry),
+      llm: llmClient(fx.llm),
+    });
     const { result, events } = await withWorker({ activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Look up 1 to 7.', model: PRIMARY });

@@ -1,6 +1,7 @@
 import { applyDecision, argsHash, callMode, decisionRefusal, expireApprovals } from '../../src/policy/approval-rules';
 import { canonicalJson } from '../../src/common/canonical-json';
-import { buildAgentConfig, configProblems } from '../../src/policy/agent-config';
+import { buildAgentConfig, configProblems, modelOptionProblems } from '../../src/policy/agent-config';
+import { parseModelRef as m } from '../../src/policy/model-ref';
 import { planCompaction, safeSplitPoints } from '../../src/policy/context-plan';
 import { planRecitation, toProviderMessages } from '../../src/policy/provider-view';
 import { type LoggedBody } from '../../src/contracts/stored-body';
@@ -98,10 +99,10 @@ describe('approvals', () => {
 
 describe('resolver policy', () => {
   it('switches once per budget rule crossed, with the reason', () => {
-    const policy = resolverPolicy('a/big', [], {
+    const policy = resolverPolicy(m('a/big'), [], {
       budget: [
-        { afterTokens: 100, model: 'a/small' },
-        { afterCostUsd: 1, model: 'a/tiny' },
+        { afterTokens: 100, model: m('a/small') },
+        { afterCostUsd: 1, model: m('a/tiny') },
       ],
     });
     const state = initialResolverState(policy);
@@ -117,7 +118,7 @@ describe('resolver policy', () => {
   });
 
   it('walks the fallback chain on provider failures and stops on request errors', () => {
-    const policy = resolverPolicy('a/one', ['b/two', 'c/three']);
+    const policy = resolverPolicy(m('a/one'), [m('b/two'), m('c/three')]);
     const state = initialResolverState(policy);
     expect(failoverAfter(policy, state, { type: LLM_FAILURE.badRequest, retryable: false })).toBeUndefined();
     expect(failoverAfter(policy, state, { type: LLM_FAILURE.overloaded, retryable: true })).toEqual({
@@ -132,7 +133,7 @@ describe('resolver policy', () => {
   });
 
   it('does not retry overload while a fallback remains', () => {
-    const policy = resolverPolicy('a/one', ['b/two']);
+    const policy = resolverPolicy(m('a/one'), [m('b/two')]);
     const state = initialResolverState(policy);
     expect(nonRetryableModelFailures(policy, state, [])).toEqual([LLM_FAILURE.overloaded]);
     state.chainIndex = 1;
@@ -140,11 +141,11 @@ describe('resolver policy', () => {
   });
 
   it('takes an operator request over the budget', () => {
-    const policy = resolverPolicy('a/big', [], { budget: [{ afterTokens: 1, model: 'a/small' }] });
+    const policy = resolverPolicy(m('a/big'), [], { budget: [{ afterTokens: 1, model: m('a/small') }] });
     const state = initialResolverState(policy);
-    expect(resolveTurnModel(policy, state, { totalTokens: 0, costUsd: 0 }, 'z/op')?.reason).toBe('operator request');
-    expect(resolveTurnModel(policy, state, { totalTokens: 10, costUsd: 0 }, 'z/op')).toBeUndefined();
-    expect(state.current).toBe('z/op');
+    expect(resolveTurnModel(policy, state, { totalTokens: 0, costUsd: 0 }, m('z/op'))?.reason).toBe('operator request');
+    expect(resolveTurnModel(policy, state, { totalTokens: 10, costUsd: 0 }, m('z/op'))).toBeUndefined();
+    expect(state.current).toEqual({ provider: 'z', model: 'op' });
   });
 });
 
@@ -311,11 +312,14 @@ describe('limits, queues, events, state', () => {
   });
 
   it('explains bad options in one line each', () => {
-    const config = buildAgentConfig({ task: ' ', model: 'nomodel', limits: { maxTurns: 0 } });
-    expect(configProblems(config)).toEqual([
-      'maxTurns must be a positive integer, got 0',
-      'the task is empty',
-      'model spec "nomodel" must look like provider/model',
+    const config = buildAgentConfig({ task: ' ', model: 'a/model', limits: { maxTurns: 0 } });
+    expect(configProblems(config)).toEqual(['maxTurns must be a positive integer, got 0', 'the task is empty']);
+    expect(modelOptionProblems({ task: 't', model: 'nomodel', fallbacks: ['a/b', 'c d/e'] })).toEqual([
+      'model: "nomodel" is not a model spec: expected provider/model, e.g. anthropic/claude-sonnet-4-6, ' +
+        'openai/gpt-5-mini, minimax/MiniMax-M2.5 or openai-compatible/llama3.1',
+      'fallbacks[1]: "c d/e" is not a model spec: expected provider/model, e.g. anthropic/claude-sonnet-4-6, ' +
+        'openai/gpt-5-mini, minimax/MiniMax-M2.5 or openai-compatible/llama3.1',
     ]);
+    expect(() => buildAgentConfig({ task: 't', model: 'nomodel' })).toThrow('"nomodel" is not a model spec');
   });
 });

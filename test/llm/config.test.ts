@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { complete, loadLlmConfig, parseModelSpec } from '../../src/llm';
+import { complete, loadLlmConfig, providerOf } from '../../src/llm';
 import { LLM_FAILURE } from '../../src/contracts/failure-types';
-import { splitModelSpec } from '../../src/policy/model-registry';
+import { parseModelRef } from '../../src/policy/model-ref';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider';
 import { user } from './support';
 
@@ -27,38 +27,37 @@ function writeConfig(content: string): string {
   return file;
 }
 
-describe('parseModelSpec', () => {
+describe('model refs', () => {
   it.each([
-    ['anthropic/claude-sonnet-4-6', { provider: 'anthropic', model: 'claude-sonnet-4-6', api: 'anthropic' }],
-    ['minimax/MiniMax-M2.5', { provider: 'minimax', model: 'MiniMax-M2.5', api: 'anthropic' }],
-    ['openai/gpt-5-mini', { provider: 'openai', model: 'gpt-5-mini', api: 'openai' }],
+    ['anthropic/claude-sonnet-4-6', { provider: 'anthropic', model: 'claude-sonnet-4-6' }, 'anthropic'],
+    ['minimax/MiniMax-M2.5', { provider: 'minimax', model: 'MiniMax-M2.5' }, 'anthropic'],
+    ['openai/gpt-5-mini', { provider: 'openai', model: 'gpt-5-mini' }, 'openai'],
     [
       'openai-compatible/meta-llama/Llama-3.1-8B',
-      { provider: 'openai-compatible', model: 'meta-llama/Llama-3.1-8B', api: 'openai' },
+      { provider: 'openai-compatible', model: 'meta-llama/Llama-3.1-8B' },
+      'openai',
     ],
-    ['  openai/gpt-4.1  ', { provider: 'openai', model: 'gpt-4.1', api: 'openai' }],
-  ])('parses %j', (spec, expected) => {
-    expect(parseModelSpec(spec, bare)).toEqual(expected);
+    ['  openai/gpt-4.1  ', { provider: 'openai', model: 'gpt-4.1' }, 'openai'],
+  ])('parses %j once, and the worker resolves the ref to its provider', (spec, expected, api) => {
+    const ref = parseModelRef(spec);
+    expect(ref).toEqual(expected);
+    expect(providerOf(ref, bare)).toMatchObject({ ref: expected, provider: { id: expected.provider, api } });
   });
 
   it.each(['', 'claude-sonnet-4-6', '/gpt-4.1', 'openai/', 'openai/gpt 4'])(
     'refuses %j with an example of the format',
     (spec) => {
-      const failure = failureOf(() => parseModelSpec(spec, bare));
+      expect(() => parseModelRef(spec)).toThrow('is not a model spec: expected provider/model, e.g.');
+      const failure = failureOf(() => providerOf(spec, bare));
       expect(failure).toMatchObject({ type: LLM_FAILURE.config, nonRetryable: true });
-      expect(failure.message).toContain('"<provider>/<model>"');
+      expect(failure.message).toContain('expected provider/model');
     },
   );
 
   it('names the known providers when the provider is unknown', () => {
-    const failure = failureOf(() => parseModelSpec('ollama/llama3', bare));
+    const failure = failureOf(() => providerOf({ provider: 'ollama', model: 'llama3' }, bare));
     expect(failure.message).toContain('Unknown provider "ollama"');
     expect(failure.message).toContain('anthropic, minimax, openai, openai-compatible');
-  });
-
-  it('splitModelSpec is the workflow-safe syntax check behind it', () => {
-    expect(splitModelSpec('a/b/c')).toEqual({ provider: 'a', model: 'b/c' });
-    expect(() => splitModelSpec('nope')).toThrow(/expected "<provider>\/<model>"/);
   });
 });
 
@@ -97,7 +96,7 @@ describe('loadLlmConfig', () => {
       );
       const config = loadLlmConfig({ env: { DURABLE_AGENTS_CONFIG: file, OLLAMA_KEY: 'local-secret' } });
       expect(config.source).toBe(file);
-      expect(parseModelSpec('ollama/qwen3', config)).toEqual({ provider: 'ollama', model: 'qwen3', api: 'openai' });
+      expect(providerOf('ollama/qwen3', config).provider).toMatchObject({ id: 'ollama', api: 'openai' });
       fake.script(reply.text('hi from ollama'));
       const message = await complete({ model: 'ollama/qwen3', messages: [user('hi')] }, { config });
       expect(message).toMatchObject({
@@ -106,11 +105,11 @@ describe('loadLlmConfig', () => {
         content: [{ type: 'text', text: 'hi from ollama' }],
       });
       expect(fake.requests[0].path).toBe('/ollama/v1/chat/completions');
-      // The key is read at call time from the environment, never stored in the config file.
-      const noKey = await complete(
-        { model: 'ollama/qwen3', messages: [user('hi')] },
-        { config: { ...config, env: {} } },
-      ).catch((e: unknown) => e);
+      // The key comes from the environment the worker was given, never from the config file.
+      const keyless = loadLlmConfig({ env: { DURABLE_AGENTS_CONFIG: file } });
+      const noKey = await complete({ model: 'ollama/qwen3', messages: [user('hi')] }, { config: keyless }).catch(
+        (e: unknown) => e,
+      );
       expect(noKey).toMatchObject({ type: LLM_FAILURE.authentication, message: expect.stringContaining('OLLAMA_KEY') });
     } finally {
       await fake.close();

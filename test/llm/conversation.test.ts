@@ -72,7 +72,8 @@ describe('one conversation through every adapter', () => {
           [200, undefined],
           [200, undefined],
         ]);
-        expect(fake.requests.every((r) => r.stream === (mode === 'stream'))).toBe(true);
+        // Both stream from the provider: a hang shows as silence, whether or not anyone watches the events.
+        expect(fake.requests.every((r) => r.stream)).toBe(true);
         const [first, second, third] = turns;
         expect(first.content).toEqual([{ type: 'text', text: 'Hello! What should I look at?' }]);
         expect(second.stopReason).toBe('tool_use');
@@ -91,18 +92,6 @@ describe('one conversation through every adapter', () => {
     expect(keys).toHaveLength(EVERY_ADAPTER.length * 2);
     const reference = runs[keys[0]].map(normalized);
     for (const key of keys) expect({ key, turns: runs[key].map(normalized) }).toEqual({ key, turns: reference });
-  });
-
-  it('gives the same message from complete and from stream for the same response, ids and all', async () => {
-    for (const spec of EVERY_ADAPTER) {
-      const [, toolTurn] = script(spec);
-      fake.script(toolTurn, toolTurn);
-      const request = { model: spec, messages: [user('Look around.')], options: { tools: TOOLS } };
-      const whole = await complete(request, { config: configFor(fake) });
-      const streamed = await streamMessage(request, { config: configFor(fake) });
-      const strip = (m: AssistantMessage): unknown => ({ ...m, timestamp: 0, responseId: undefined });
-      expect(strip(streamed)).toStrictEqual(strip(whole));
-    }
   });
 });
 

@@ -160,19 +160,22 @@ describe('prompt-cache breakpoints', () => {
 
 describe('model registry', () => {
   it('finds dated snapshots under their alias and falls back to declared-unknown defaults', () => {
-    expect(lookupModel('anthropic', 'claude-haiku-4-5-20251001')).toMatchObject({
+    expect(lookupModel({ provider: 'anthropic', model: 'claude-haiku-4-5-20251001' })).toMatchObject({
       known: true,
       prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
     });
-    expect(lookupModel('openai', 'gpt-4.1-2025-04-14')).toMatchObject({ known: true, contextWindow: 1_047_576 });
-    expect(lookupModel('openai-compatible', 'gpt-4.1')).toMatchObject({
+    expect(lookupModel({ provider: 'openai', model: 'gpt-4.1-2025-04-14' })).toMatchObject({
+      known: true,
+      contextWindow: 1_047_576,
+    });
+    expect(lookupModel({ provider: 'openai-compatible', model: 'gpt-4.1' })).toMatchObject({
       known: false,
       prices: { input: 0, output: 0 },
     });
     expect(
       computeCost(
         { inputTokens: 2_000_000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        lookupModel('openai', 'gpt-5').prices,
+        lookupModel({ provider: 'openai', model: 'gpt-5' }).prices,
       ).total,
     ).toBeCloseTo(2.5, 10);
   });

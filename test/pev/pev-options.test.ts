@@ -56,7 +56,9 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
         }),
       ).rejects.toThrow(
         new AgentClientError(
-          'invalid run options: pev.limits.maxCycles must be a positive integer, got 0; pev.models.planner "gpt" must look like provider/model',
+          'invalid run options: pev.limits.maxCycles must be a positive integer, got 0; pev.models.planner: "gpt" is ' +
+            'not a model spec: expected provider/model, e.g. anthropic/claude-sonnet-4-6, openai/gpt-5-mini, ' +
+            'minimax/MiniMax-M2.5 or openai-compatible/llama3.1',
         ),
       );
       const id = await agents.start({

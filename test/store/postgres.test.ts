@@ -8,6 +8,7 @@ import { AgentClient } from '../../src/client/index';
 import { PostgresContentStore, SCHEMA_VERSION, storeFromEnv } from '../../src/store';
 import { fakeProviderEnv, reply, startFakeProvider } from '../../src/testing/fake-provider';
 import { createToolRegistry } from '../../src/tools';
+import { workerConfig } from '../../src/worker/worker-config';
 import { PRIMARY } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
 import { createTestDatabase, queryDatabase, testPostgresUrl } from '../kit/postgres';
@@ -81,7 +82,7 @@ describe('PostgreSQL store', () => {
     const viaProxy = new URL(db.url);
     viaProxy.port = String(proxy.port);
     const fake = await startFakeProvider();
-    Object.assign(process.env, fakeProviderEnv(fake));
+    const config = workerConfig({ file: null, env: fakeProviderEnv(fake) });
     const store = await PostgresContentStore.open(viaProxy.toString());
     const registry = createToolRegistry();
     try {
@@ -91,7 +92,7 @@ describe('PostgreSQL store', () => {
         outage ??= proxy.cut().then(() => new Promise<void>((r) => setTimeout(r, 2_000)).then(() => proxy.restore()));
         return reply.text('Stored once the database was back.');
       });
-      const { activities } = createActivities({ store, tools: registry });
+      const { activities } = createActivities({ config, store, tools: registry });
       const id = `db-outage-${crypto.randomUUID()}`;
       const result = await withWorker({ activities }, async ({ client, taskQueue }) => {
         const agents = new AgentClient(client, taskQueue);

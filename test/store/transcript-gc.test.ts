@@ -13,6 +13,7 @@ import { AgentClient } from '../../src/client/index';
 import { EXIT } from '../../src/cli/exit-codes';
 import type { TranscriptItem } from '../../src/cli/transcript';
 import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
+import { llmClient, loadLlmConfig } from '../../src/llm';
 import { FileContentStore, PostgresContentStore, storeFromEnv, type ContentStore } from '../../src/store';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { createToolRegistry, defineTool } from '../../src/tools';
@@ -71,7 +72,6 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
   );
   beforeAll(async () => {
     fake = await startFakeProvider();
-    Object.assign(process.env, fakeProviderEnv(fake));
     ({ store, env, cleanup } = await backend.open());
     const { address, namespace } = await testConnection();
     Object.assign(env, { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace });
@@ -95,7 +95,8 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       reply.toolCalls([{ name: 'write_note', arguments: { text: 'pending' }, id: 'toolu_p' }]),
       reply.text('Written after gc.'),
     );
-    const activities = createAgentActivities({ store, tools: createToolActivities(registry) });
+    const llm = llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake) }));
+    const activities = createAgentActivities({ store, tools: createToolActivities(registry), llm });
     const id = `transcript-${crypto.randomUUID()}`;
     const waiting = `waiting-${crypto.randomUUID()}`;
     await withWorker({ activities }, async ({ client, taskQueue }) => {
@@ -190,7 +191,8 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
     const task = `Summarise the log below.\n${'a line of the log\n'.repeat(2000)}`;
     fs.writeFileSync(file, task);
     fake.script(reply.text('Summarised.'));
-    const activities = createAgentActivities({ store, tools: createToolActivities(registry) });
+    const llm = llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake) }));
+    const activities = createAgentActivities({ store, tools: createToolActivities(registry), llm });
     await withWorker({ activities }, async ({ client, taskQueue }) => {
       const cliEnv = { ...env, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
       const run = await runCli(['run', '--model', PRIMARY, '--task-file', file, '--json'], { env: cliEnv });

@@ -1,7 +1,8 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import { textOf, type Message, type ProviderId } from '../../contracts/message-model';
+import { textOf, type Message } from '../../contracts/message-model';
+import type { ProviderId } from '../../contracts/model-ref';
 import { currentBody, kindOf } from '../../policy/legacy-values';
 import { DROPPED_NOTE, toProviderMessages } from '../../policy/provider-view';
 import type { LoggedBody, StoredBody } from '../../contracts/stored-body';

@@ -1,18 +1,19 @@
 /** What the agent activities need from the rest of the worker. */
-import type { AssistantMessage, ModelRequest } from '../../contracts/message-model';
-import type { StreamEvent } from '../../contracts/stream-events';
+import type { SecretSet } from '../../common/secrets';
 import type { ToolActivities } from '../../contracts/tool-catalog';
+import type { LlmClient } from '../../llm';
 import type { ContentStore } from '../../store';
 
-/** The LLM layer's entry points, as the model-call activity uses them. */
-export interface ModelCaller {
-  complete(request: ModelRequest, ctx?: { signal?: AbortSignal }): Promise<AssistantMessage>;
-  stream(request: ModelRequest, ctx?: { signal?: AbortSignal }): AsyncIterable<StreamEvent>;
-}
+/** The LLM layer bound to the worker's config, as the model activities use it. */
+export type ModelCaller = Pick<LlmClient, 'complete' | 'stream' | 'describe'>;
 
 export interface AgentActivityDeps {
   store: ContentStore;
   llm: ModelCaller;
   /** The worker's tool activities; `runTool` delegates to `executeTool` and stores the result. */
   tools: ToolActivities;
+  /** ms between two token batches (signals) a streaming model call sends its run. */
+  tokenBatchMs?: number;
+  /** Replaced in the tokens a streaming model call publishes (results, failures, bodies: see the worker). */
+  secrets?: SecretSet;
 }

@@ -1,8 +1,6 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
-import { complete, stream } from '../../llm';
 import type { AgentActivities } from '../../contracts/agent-activities';
-import type { ToolActivities } from '../../contracts/tool-catalog';
-import { FileContentStore } from '../../store';
+import { heartbeating } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './append-messages';
 import { modelCallActivity } from './model-call';
@@ -12,19 +10,16 @@ import { toolActivities } from './run-tool';
 export { type AgentActivityDeps, type ModelCaller } from './deps';
 
 /**
- * The agent activities. `tools` are the worker's tool activities; the store defaults to the
- * local-disk store (`DURABLE_AGENTS_STORE_DIR`) and the model caller to the LLM layer.
+ * The agent activities over the worker's store, LLM layer (bound to its config) and tool
+ * activities. Every one that may take long heartbeats while it runs.
  */
-export function createAgentActivities(deps: Partial<AgentActivityDeps> & { tools: ToolActivities }): AgentActivities {
-  const full: AgentActivityDeps = {
-    store: deps.store ?? new FileContentStore(),
-    llm: deps.llm ?? { complete, stream },
-    tools: deps.tools,
-  };
+export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
+  const tools = toolActivities(deps.store, deps.tools, deps.llm);
   return {
-    callModel: modelCallActivity(full),
-    appendMessages: appendMessagesActivity(full.store),
-    summariseConversation: summariseActivity(full),
-    ...toolActivities(full.store, full.tools),
+    callModel: heartbeating(modelCallActivity(deps)),
+    appendMessages: appendMessagesActivity(deps.store),
+    summariseConversation: heartbeating(summariseActivity(deps)),
+    pinTools: heartbeating(tools.pinTools),
+    runTool: heartbeating(tools.runTool),
   };
 }

@@ -1,7 +1,7 @@
 /** The model-call activity: reads the conversation by reference, calls the model, stores the answer. */
-import { Context } from '@temporalio/activity';
 import type { ModelCallInput, ModelCallOutput, StoredCallPrompt } from '../../contracts/agent-activities';
-import { providerOf } from '../../policy/agent-state';
+import { modelLabel } from '../../contracts/model-ref';
+import { modelRefOf } from '../../policy/model-ref';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import {
@@ -11,40 +11,30 @@ import {
   type ModelRequest,
   type ToolSpec,
 } from '../../contracts/message-model';
+import type { ResolvedModelInfo } from '../../contracts/model-info';
+import type { StreamEvent } from '../../contracts/stream-events';
 import { MessageAssembler } from '../../llm/message-assembler';
-import type { AgentActivityDeps, ModelCaller } from './deps';
-import { openTokenPublisher } from './token-publisher';
+import type { AgentActivityDeps } from './deps';
+import { activityContext } from '../heartbeat';
+import { openTokenPublisher, type TokenPublisher } from './token-publisher';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 
-function activitySignal(): AbortSignal | undefined {
-  try {
-    return Context.current().cancellationSignal;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Heartbeats while the stream delivers, so a stalled provider is noticed by the heartbeat timeout,
- * and publishes the output to the run's stream for watchers.
+ * The call's answer, assembled from the provider's stream (every call streams, so a hung
+ * provider is detected by the LLM layer's idle timeout); `tokens` publishes it for watchers.
  */
-async function streamWithHeartbeats(
-  llm: ModelCaller,
-  request: ModelRequest,
-  seq: number,
-  signal?: AbortSignal,
+async function assemble(
+  events: AsyncIterable<StreamEvent>,
+  tokens: TokenPublisher | undefined,
 ): Promise<AssistantMessage> {
   const assembler = new MessageAssembler();
-  const tokens = openTokenPublisher({ seq, model: request.model });
-  let events = 0;
   try {
-    for await (const event of llm.stream(request, { signal })) {
+    for await (const event of events) {
       assembler.push(event);
-      tokens.push(event);
-      if (++events % 20 === 1) Context.current().heartbeat({ events });
+      tokens?.push(event);
     }
   } finally {
-    await tokens.close();
+    await tokens?.close();
   }
   return assembler.message();
 }
@@ -65,16 +55,21 @@ function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
 const withoutZeros = <T extends object>(values: T): Partial<T> =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== 0)) as Partial<T>;
 
+const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: ResolvedModelInfo } =>
+  info ? { modelInfo: info } : {};
+
 export function modelCallActivity(deps: AgentActivityDeps) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
     const { store, llm } = deps;
     const conversationId = conversationOf(input);
+    // Tasks scheduled before models were refs carry a spec string.
+    const model = modelRefOf(input.model);
     const messages = await loadProviderView(
       store,
       conversationId,
       input.view,
       input.toSeq,
-      providerOf(input.model),
+      model.provider,
       input.maskBefore,
     );
     if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
@@ -84,7 +79,7 @@ export function modelCallActivity(deps: AgentActivityDeps) {
     const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
     const responseFormat = stored?.responseFormat ?? input.responseFormat;
     const request: ModelRequest = {
-      model: input.model,
+      model,
       systemPrompt: stored?.systemPrompt ?? input.systemPrompt,
       messages,
       options: {
@@ -95,10 +90,11 @@ export function modelCallActivity(deps: AgentActivityDeps) {
         ...(input.toolChoice && tools && tools.length > 0 ? { toolChoice: input.toolChoice } : {}),
       },
     };
-    const signal = activitySignal();
-    const message = input.stream
-      ? await streamWithHeartbeats(llm, request, input.writeSeq, signal)
-      : await llm.complete(request, { signal });
+    const signal = activityContext()?.cancellationSignal;
+    const tokens = input.stream
+      ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs, deps.secrets)
+      : undefined;
+    const message = await assemble(llm.stream(request, { signal }), tokens);
     const hash = await fromStore(() => store.put(message, conversationId));
     const order = currentWriteOrder();
     await fromStore(() =>
@@ -113,6 +109,7 @@ export function modelCallActivity(deps: AgentActivityDeps) {
       toolCalls,
       ...(toolCalls.length > 0 ? {} : { text: textOf(message) }),
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
+      ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
     };
   };
 }

@@ -10,9 +10,12 @@ import type {
 import { toToolSpecs } from '../../policy/tool-selection';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { type ToolActivities, type ToolCatalog, type ToolSelection } from '../../contracts/tool-catalog';
+import type { ResolvedModelInfo } from '../../contracts/model-info';
+import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
 import { conversationOf, currentWriteOrder, fromStore } from './conversation-view';
+import type { ModelCaller } from './deps';
 import { offersReadBack, readBack, readBackEntry } from './read-back';
 
 /**
@@ -32,7 +35,7 @@ function unavailableFailure(down: NonNullable<ToolCatalog['unavailableServers']>
   });
 }
 
-export function toolActivities(store: ContentStore, tools: ToolActivities) {
+export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
   /** The run's selection: inline in calls recorded before it was pinned, by hash since. */
   const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
     const { selection, selectionHash } = input;
@@ -42,10 +45,15 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
   return {
     /**
      * The run's catalogue: tool specs, the system prompt and the selection go to the store (the
-     * model and tool calls read them by hash), execution data to the workflow. A configured MCP
-     * server that does not answer fails the activity (retried while it may come up).
+     * model and tool calls read them by hash), execution data to the workflow; and what the
+     * worker's config says about each of the run's models. A configured MCP server that does not
+     * answer fails the activity (retried while it may come up).
      */
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
+      const models = (input.models ?? []).flatMap((ref): ResolvedModelInfo[] => {
+        const info = llm.describe(modelRefOf(ref));
+        return info ? [info] : [];
+      });
       const catalog = await tools.listTools(input.selection);
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
       const own = catalog.tools.some((t) => t.name === readBackEntry.name);
@@ -76,6 +84,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities) {
         ...(toolSpecsHash ? { toolSpecsHash } : {}),
         ...(promptHash ? { promptHash } : {}),
         selectionHash,
+        ...(models.length ? { models } : {}),
       };
     },
 

@@ -3,6 +3,8 @@ import type { SummariseInput, SummariseOutput } from '../../contracts/agent-acti
 import type { LoggedBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import { textOf, type ModelRequest } from '../../contracts/message-model';
+import { modelRefOf } from '../../policy/model-ref';
+import { activityContext } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { currentWriteOrder, fromStore, readLogged, readSummary } from './conversation-view';
 
@@ -43,8 +45,10 @@ export function summariseActivity(deps: AgentActivityDeps) {
       readSummary(deps.store, input.conversationId, input.view),
     ]);
     const transcript = transcriptOf(logged);
+    // Tasks scheduled before models were refs carry a spec string.
+    const model = modelRefOf(input.model);
     const request: ModelRequest = {
-      model: input.model,
+      model,
       systemPrompt: SUMMARY_SYSTEM_PROMPT,
       messages: [
         {
@@ -56,7 +60,7 @@ export function summariseActivity(deps: AgentActivityDeps) {
         },
       ],
     };
-    const answer = await deps.llm.complete(request);
+    const answer = await deps.llm.complete(request, { signal: activityContext()?.cancellationSignal });
     const body = { role: 'summary' as const, text: textOf(answer), timestamp: Date.now() };
     const summaryHash = await fromStore(() => deps.store.put(body, input.conversationId));
     // Recorded against the conversation, so a transcript can place it where it replaced the log.
@@ -73,7 +77,7 @@ export function summariseActivity(deps: AgentActivityDeps) {
       summaryTokens: estimateBodyTokens(body),
       usage: answer.usage,
       cost: answer.cost,
-      model: input.model,
+      model,
     };
   };
 }

@@ -6,12 +6,10 @@
  */
 import { Context, log } from '@temporalio/activity';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
+import { PieceRedactor, type SecretSet } from '../../common/secrets';
 import type { StreamEvent } from '../../contracts/stream-events';
 import { TokenPieces } from './token-pieces';
 import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../contracts/watch-topics';
-
-/** Environment variable: ms between two token batches (signals) of one model call. */
-export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
 
 export interface TokenPublisher {
   push(event: StreamEvent): void;
@@ -19,26 +17,44 @@ export interface TokenPublisher {
   close(): Promise<void>;
 }
 
-/**
- * The batch interval from the environment; a value that is not a number of ms (50 or more) is reported and replaced by
- * the default.
- */
-function batchInterval(env: NodeJS.ProcessEnv): number {
-  const raw = env[TOKEN_BATCH_ENV];
-  if (raw === undefined) return DEFAULT_TOKEN_BATCH_MS;
-  const ms = Number(raw);
-  if (Number.isFinite(ms) && ms >= 50) return ms;
-  log.warn(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (50 or more); using ${DEFAULT_TOKEN_BATCH_MS}`);
-  return DEFAULT_TOKEN_BATCH_MS;
-}
-
 const NO_PUBLISHER: TokenPublisher = { push: () => undefined, close: async () => undefined };
 
+const DELTA_OF_END = {
+  text_end: 'text_delta',
+  thinking_end: 'thinking_delta',
+  tool_call_end: 'tool_call_delta',
+} as const;
+
+/**
+ * Deltas with the worker's secrets replaced, a secret split across deltas included: each block's
+ * last characters wait for its next delta, and its end sends them.
+ */
+function deltaRedactor(secrets: SecretSet): (event: StreamEvent) => StreamEvent[] {
+  const blocks = new Map<number, PieceRedactor>();
+  return (event) => {
+    if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_call_delta') {
+      const redactor = blocks.get(event.index) ?? new PieceRedactor(secrets);
+      blocks.set(event.index, redactor);
+      return [{ ...event, delta: redactor.push(event.delta) }];
+    }
+    if (event.type === 'text_end' || event.type === 'thinking_end' || event.type === 'tool_call_end') {
+      const rest = blocks.get(event.index)?.flush();
+      blocks.delete(event.index);
+      return rest ? [{ type: DELTA_OF_END[event.type], index: event.index, delta: rest }, event] : [event];
+    }
+    return [event];
+  };
+}
+
+/**
+ * A publisher for one model call; `interval` is the ms between two batches (the worker's config),
+ * `secrets` are replaced in every delta before it leaves the worker.
+ */
 export function openTokenPublisher(
   call: { seq: number; model: string },
-  env: NodeJS.ProcessEnv = process.env,
+  interval: number = DEFAULT_TOKEN_BATCH_MS,
+  secrets?: SecretSet,
 ): TokenPublisher {
-  const interval = batchInterval(env);
   let client: WorkflowStreamClient;
   try {
     client = WorkflowStreamClient.fromWithinActivity({ batchInterval: interval, maxRetryDuration: '30 seconds' });
@@ -52,8 +68,11 @@ export function openTokenPublisher(
   const pieces = new TokenPieces({ ...call, attempt: Context.current().info.attempt }, interval / 4, (delta) =>
     topic.publish(delta),
   );
+  const redact = secrets ? deltaRedactor(secrets) : (event: StreamEvent) => [event];
   return {
-    push: (event) => pieces.push(event, Date.now()),
+    push: (event) => {
+      for (const clean of redact(event)) pieces.push(clean, Date.now());
+    },
     async close() {
       try {
         pieces.flush();

@@ -6,6 +6,7 @@ import { connectionSettingsFromEnv, connectClient } from '../../connection/conne
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
+import { workerConfig, type WorkerConfig } from '../../worker/worker-config';
 import { openStore } from '../../store';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
 import { WatchPrinter } from '../watch-output';
@@ -42,21 +43,28 @@ export function registerDemoCommand(program: Command): void {
     .option('--no-codec', 'start no codec server for a dev server the demo starts (the Web UI then shows hashes)')
     .action(async (options: DemoOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
-      configureWorkerLogging('WARN');
-      const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort, codec: options.codec });
+      const model = await chooseDemoModel(process.env, options.model);
       try {
-        out(describeServer(server));
-        const workflowId = await runDemoAgent(server, options, out);
-        out(`Listed by: temporal workflow list --address ${server.address} --query 'WorkflowId="${workflowId}"'`);
-        if (server.origin.startsWith('started') && options.wait) {
-          out(
-            'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in ' +
-              '.temporal/dev.db).',
-          );
-          await waitForStopSignal();
+        const config = workerConfig({ inline: model.llmConfig });
+        configureWorkerLogging('WARN', config.secrets);
+        const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort, codec: options.codec });
+        try {
+          out(describeServer(server));
+          out(model.note);
+          const workflowId = await runDemoAgent(server, options, { model: model.model, config }, out);
+          out(`Listed by: temporal workflow list --address ${server.address} --query 'WorkflowId="${workflowId}"'`);
+          if (server.origin.startsWith('started') && options.wait) {
+            out(
+              'The dev server keeps running so the link works; press Ctrl-C to stop it (runs are kept in ' +
+                '.temporal/dev.db).',
+            );
+            await waitForStopSignal();
+          }
+        } finally {
+          await server.stop();
         }
       } finally {
-        await server.stop();
+        await model.close();
       }
     });
 }
@@ -107,22 +115,21 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
 async function runDemoAgent(
   server: TemporalServer,
   options: DemoOptions,
+  { model, config }: { model: string; config: WorkerConfig },
   out: (line: string) => void,
 ): Promise<string> {
   const settings = { ...connectionSettingsFromEnv(), address: server.address, namespace: server.namespace };
-  const model = await chooseDemoModel(process.env, options.model);
-  out(model.note);
   const job = prepareDemoTask(process.cwd());
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
   const store = await openStore();
-  const { activities, close } = createActivities({ store });
+  const { activities, close } = createActivities({ config, store });
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
     // A queue of its own, so a long-running worker with older code never takes the demo's tasks.
     const taskQueue = `demo-${crypto.randomUUID()}`;
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, activities });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, config, activities });
     const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     out(`Worker: in-process on task queue ${taskQueue}`);
     out(`Task: ${job.task}`);
@@ -131,7 +138,7 @@ async function runDemoAgent(
       await agents.start({
         id: workflowId,
         task: job.task,
-        model: model.model,
+        model,
         tools: { allow: job.tools, workspaceRoot: job.workspaceRoot },
         stream: true,
       });
@@ -158,7 +165,6 @@ async function runDemoAgent(
   } finally {
     await close();
     await store.close();
-    await model.close();
     await client.connection.close();
     await connection.close();
   }

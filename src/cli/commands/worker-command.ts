@@ -4,6 +4,7 @@ import { settingsOf, type GlobalOptions } from '../cli-context';
 import { SetupError } from '../../connection/setup-error';
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
 import { configureWorkerLogging, runWorker } from '../../worker/create-worker';
+import { workerConfig } from '../../worker/worker-config';
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
 export function registerWorkerCommand(program: Command, globals: () => GlobalOptions = () => ({})): void {
@@ -15,17 +16,21 @@ export function registerWorkerCommand(program: Command, globals: () => GlobalOpt
     )
     .option('--json', 'print one JSON line once it polls (address, namespace, task queue, store)')
     .action(async (options: { json?: boolean }) => {
-      configureWorkerLogging('INFO');
+      const config = workerConfig();
+      configureWorkerLogging('INFO', config.secrets);
       const settings = settingsOf(globals(), process.env);
       await checkSearchAttributes(settings);
       const { address, namespace, taskQueue } = settings;
-      await runWorker(settings, (_worker, { store }) =>
-        process.stdout.write(
-          options.json
-            ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store })}\n`
-            : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace}), ` +
-                `conversations in ${store}. Ctrl-C stops it.\n`,
-        ),
+      await runWorker(
+        settings,
+        (_worker, { store }) =>
+          process.stdout.write(
+            options.json
+              ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store })}\n`
+              : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace}), ` +
+                  `conversations in ${store}. Ctrl-C stops it.\n`,
+          ),
+        config,
       );
       if (!options.json) process.stdout.write('Worker stopped.\n');
     });

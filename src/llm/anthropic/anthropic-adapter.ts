@@ -2,7 +2,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { StopReason, Usage } from '../../contracts/message-model';
 import type { StreamEvent } from '../../contracts/stream-events';
-import { assembleMessage } from '../message-assembler';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
 import { LLM_FAILURE } from '../../contracts/failure-types';
@@ -16,6 +15,7 @@ function client(call: ResolvedCall): Anthropic {
     maxRetries: 0,
     timeout: call.timeoutMs,
     defaultHeaders: call.provider.headers,
+    fetch: call.fetch,
   });
 }
 
@@ -48,33 +48,6 @@ function builderFor(call: ResolvedCall): EventBuilder {
     prices: call.info.prices,
     timestamp: Date.now(),
   });
-}
-
-/** The whole-response path, expressed as the events a stream of the same response would give. */
-export function eventsFromAnthropicMessage(message: Anthropic.Message, builder: EventBuilder): StreamEvent[] {
-  const events = builder.start(message.id);
-  message.content.forEach((block, i) => {
-    const key = String(i);
-    if (block.type === 'text') events.push(...builder.text(key, block.text));
-    else if (block.type === 'thinking')
-      events.push(...builder.thinking(key, block.thinking, { signature: block.signature }));
-    else if (block.type === 'redacted_thinking') events.push(...builder.thinking(key, block.data, { redacted: true }));
-    else if (block.type === 'tool_use') {
-      events.push(...builder.toolCallStart(key, block.id, block.name));
-      // Anthropic-compatible servers sometimes send the input as a JSON string.
-      const input: unknown = block.input;
-      events.push(...builder.toolCallDelta(key, typeof input === 'string' ? input : JSON.stringify(input ?? {})));
-    }
-    events.push(...builder.end(key));
-  });
-  events.push(
-    ...builder.finish(
-      anthropicStopReason(message.stop_reason),
-      message.stop_reason ?? undefined,
-      usageOf(message.usage),
-    ),
-  );
-  return events;
 }
 
 async function* streamAnthropic(call: ResolvedCall): AsyncGenerator<StreamEvent> {
@@ -127,11 +100,4 @@ async function* streamAnthropic(call: ResolvedCall): AsyncGenerator<StreamEvent>
   yield* builder.finish(anthropicStopReason(rawStop), rawStop, usage ?? usageOf(undefined));
 }
 
-export const anthropicAdapter: ProviderAdapter = {
-  async complete(call) {
-    const params = toAnthropicParams(call.request, call.provider.id, call.model, call.info);
-    const message = await client(call).messages.create(params, { signal: call.signal });
-    return assembleMessage(eventsFromAnthropicMessage(message, builderFor(call)));
-  },
-  stream: streamAnthropic,
-};
+export const anthropicAdapter: ProviderAdapter = { stream: streamAnthropic };

@@ -2,7 +2,6 @@
 import OpenAI from 'openai';
 import { LLM_FAILURE } from '../../contracts/failure-types';
 import type { StopReason, Usage } from '../../contracts/message-model';
-import { assembleMessage } from '../message-assembler';
 import { type StreamEvent } from '../../contracts/stream-events';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
@@ -16,6 +15,7 @@ function client(call: ResolvedCall): OpenAI {
     maxRetries: 0,
     timeout: call.timeoutMs,
     defaultHeaders: call.provider.headers,
+    fetch: call.fetch,
     // OpenAI's organization and project ids (read from env by default) are not for other servers.
     ...(call.provider.id === 'openai' ? {} : { organization: null, project: null }),
   });
@@ -72,30 +72,6 @@ function builderFor(call: ResolvedCall): { builder: EventBuilder; timestamp: num
   };
 }
 
-export function eventsFromChatCompletion(
-  completion: OpenAI.Chat.ChatCompletion,
-  builder: EventBuilder,
-  timestamp: number,
-): StreamEvent[] {
-  const events = builder.start(completion.id);
-  const choice = completion.choices[0];
-  if (!choice) throw llmFailure(LLM_FAILURE.serverError, `response ${completion.id} has no choices`);
-  const message = choice.message;
-  events.push(...builder.thinking('reasoning', reasoningOf(message)), ...builder.end('reasoning'));
-  events.push(...builder.text('text', message.content ?? message.refusal ?? ''), ...builder.end('text'));
-  const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
-  calls.forEach((c, i) => {
-    const key = `tool:${i}`;
-    events.push(...builder.toolCallStart(key, c.id || missingId(i, timestamp), c.function.name));
-    const extra = extraContentOf(c);
-    if (extra) builder.toolCallExtras(key, { extra_content: extra });
-    events.push(...builder.toolCallDelta(key, c.function.arguments ?? ''), ...builder.end(key));
-  });
-  const raw = choice.finish_reason ?? undefined;
-  events.push(...builder.finish(stopReason(raw, calls.length > 0, !!message.refusal), raw, usageOf(completion.usage)));
-  return events;
-}
-
 async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
   const params = toOpenAIParams(call.request, call.provider.id, call.model, call.info);
   const chunks = await client(call).chat.completions.create(
@@ -142,12 +118,4 @@ async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
   yield* builder.finish(stopReason(raw, toolKeys.size > 0, refused), raw, usageOf(usage));
 }
 
-export const openaiAdapter: ProviderAdapter = {
-  async complete(call) {
-    const params = toOpenAIParams(call.request, call.provider.id, call.model, call.info);
-    const completion = await client(call).chat.completions.create(params, { signal: call.signal });
-    const { builder, timestamp } = builderFor(call);
-    return assembleMessage(eventsFromChatCompletion(completion, builder, timestamp));
-  },
-  stream: streamOpenAI,
-};
+export const openaiAdapter: ProviderAdapter = { stream: streamOpenAI };

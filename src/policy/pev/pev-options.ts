@@ -1,6 +1,7 @@
 /** PEV options checked and resolved to their defaults, and the progress a new run starts from. */
-import type { PevOptions, ResolvedPevOptions } from '../../contracts/pev-run';
+import type { PevOptions, PevState, ResolvedPevOptions } from '../../contracts/pev-run';
 import { type PevLimits, type PevProgress } from '../../contracts/pev-progress';
+import { currentResolverState, modelNameProblem, modelRefOf } from '../model-ref';
 
 const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
@@ -15,9 +16,9 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
       problems.push(`pev.limits.${name} is not a limit; known: ${Object.keys(DEFAULT_PEV_LIMITS).join(', ')}`);
     else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
   }
-  for (const [role, spec] of Object.entries(options.models ?? {})) {
-    if (typeof spec !== 'string' || !/^[^/\s]+\/\S+$/.test(spec))
-      problems.push(`pev.models.${role} "${String(spec)}" must look like provider/model`);
+  for (const [role, model] of Object.entries(options.models ?? {})) {
+    const problem = modelNameProblem(model);
+    if (problem) problems.push(`pev.models.${role}: ${problem}`);
   }
   return problems;
 }
@@ -27,11 +28,22 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
   const preset: Partial<PevLimits> = mode === 'plan' ? { maxPlanningRounds: 1, maxCycles: 1 } : {};
   return {
     mode,
-    models: { ...(options.models ?? {}) },
+    models: Object.fromEntries(Object.entries(options.models ?? {}).map(([role, model]) => [role, modelRefOf(model)])),
     limits: { ...DEFAULT_PEV_LIMITS, ...preset, ...(options.limits ?? {}) },
     ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
     structuredOutput: options.structuredOutput ?? true,
     confirmPlan: options.confirmPlan ?? false,
+  };
+}
+
+/** Carried PEV state as today's code reads it: role models recorded as spec strings become refs. */
+export function currentPevState(pev: PevState): PevState {
+  return {
+    ...pev,
+    options: { ...pev.options, models: resolvePevOptions({ models: pev.options.models }).models },
+    roleResolvers: Object.fromEntries(
+      Object.entries(pev.roleResolvers).map(([role, resolver]) => [role, currentResolverState(resolver)]),
+    ),
   };
 }
 

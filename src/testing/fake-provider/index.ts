@@ -39,7 +39,7 @@ export type {
 /**
  * Environment that points every built-in provider at the fake: `anthropic` at `/`, `minimax`
  * at `/minimax`, `openai` at `/v1`, `openai-compatible` at `/compat/v1`. Pass it to
- * `loadLlmConfig({ env })` or merge it into a worker's `process.env`.
+ * `loadLlmConfig({ env })`, or merge it into the environment a worker's config is built from.
  */
 export function fakeProviderEnv(fake: FakeProvider, apiKey = 'fake-key'): Record<string, string> {
   return {

@@ -64,6 +64,8 @@ export interface FakeError {
   delayMs?: number;
   /** Streaming requests only: answer 200, then report the error inside the event stream. */
   inStream?: boolean;
+  /** Echo the API key the request carried in the message and an `x-echoed-api-key` header, as some servers do. */
+  echoKey?: boolean;
 }
 
 /** Close the connection without any response. */

@@ -30,6 +30,10 @@ import type {
 } from './script';
 
 const ANTHROPIC_PATH = /^(.*)\/v1\/messages$/;
+
+/** The API key a request carried, as its wire format sends it. */
+const keyOf = (record: RecordedRequest): string | undefined =>
+  record.api === 'anthropic' ? (record.headers['x-api-key'] ?? bearer(record.headers)) : bearer(record.headers);
 const OPENAI_PATH = /^(.*?)(?:\/v1)?\/chat\/completions$/;
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -113,7 +117,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     record.stream = record.body.stream === true;
 
-    const key = api === 'anthropic' ? (record.headers['x-api-key'] ?? bearer(record.headers)) : bearer(record.headers);
+    const key = keyOf(record);
     if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
       refuse(401, key ? 'invalid x-api-key' : 'missing API key: send x-api-key or Authorization: Bearer');
       return;
@@ -156,7 +160,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   }
 
   function playError(step: FakeError, record: RecordedRequest, res: ServerResponse): void {
-    const message = step.message ?? `fake ${step.status} error`;
+    const key = keyOf(record) ?? '';
+    const echoed: Record<string, string> = step.echoKey ? { 'x-echoed-api-key': key } : {};
+    const message = `${step.message ?? `fake ${step.status} error`}${step.echoKey ? ` (key: ${key})` : ''}`;
     const requestId = `req_fake_${record.seq}`;
     const idHeader = record.api === 'anthropic' ? 'request-id' : 'x-request-id';
     record.error = message;
@@ -187,7 +193,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         record.api === 'anthropic'
           ? anthropicStreamError(step.status, message, step.errorType)
           : openaiStreamError(step.status, message, step.errorType, step.code);
-      sendSse(res, [...first, error], { [idHeader]: requestId });
+      sendSse(res, [...first, error], { [idHeader]: requestId, ...echoed });
       return;
     }
     record.status = step.status;
@@ -195,7 +201,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       record.api === 'anthropic'
         ? anthropicErrorBody(step.status, message, step.errorType, requestId)
         : openaiErrorBody(step.status, message, step.errorType, step.code);
-    sendJson(res, step.status, body, { [idHeader]: requestId, ...step.headers });
+    sendJson(res, step.status, body, { [idHeader]: requestId, ...step.headers, ...echoed });
   }
 
   async function playReply(step: FakeReply, record: RecordedRequest, res: ServerResponse): Promise<void> {

@@ -52,12 +52,16 @@ export function isStdioServer(config: McpServerConfig): config is McpStdioServer
   return 'command' in config;
 }
 
+/** Told every value a config takes from the worker's environment: they are secrets the worker keeps to itself. */
+export type OnSecret = (value: string) => void;
+
 /** Replaces `${VAR}` in env values and headers with the worker's environment, so secrets stay out of the file. */
-function expand(value: string, env: NodeJS.ProcessEnv, where: string): string {
+function expand(value: string, env: NodeJS.ProcessEnv, where: string, onSecret?: OnSecret): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const found = env[name];
     if (found === undefined)
       throw new McpConfigError(`${where} refers to \${${name}}, which is not set in the worker's environment.`);
+    onSecret?.(found);
     return found;
   });
 }
@@ -66,9 +70,10 @@ function expandAll(
   record: Record<string, string> | undefined,
   env: NodeJS.ProcessEnv,
   where: string,
+  onSecret?: OnSecret,
 ): Record<string, string> | undefined {
   if (!record) return undefined;
-  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, env, `${where} "${k}"`)]));
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, env, `${where} "${k}"`, onSecret)]));
 }
 
 function parseJson(text: string, source: string): unknown {
@@ -90,13 +95,17 @@ function validate(json: unknown, source: string): z.output<typeof mcpConfigSchem
   return parsed.data;
 }
 
-/** Parses config text. Disabled servers are left out; `${VAR}` in env values and headers is expanded. */
+/**
+ * Parses config text. Disabled servers are left out; `${VAR}` in env values and headers is
+ * expanded, and each value taken from the environment is passed to `onSecret`.
+ */
 export function parseMcpConfig(
   text: string,
   source = 'MCP config',
   env: NodeJS.ProcessEnv = process.env,
+  onSecret?: OnSecret,
 ): NamedMcpServer[] {
-  return mcpServersFrom(parseJson(text, source), source, env);
+  return mcpServersFrom(parseJson(text, source), source, env, onSecret);
 }
 
 /** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
@@ -104,25 +113,26 @@ export function mcpServersFrom(
   json: unknown,
   source = 'MCP config',
   env: NodeJS.ProcessEnv = process.env,
+  onSecret?: OnSecret,
 ): NamedMcpServer[] {
   return Object.entries(validate(json, source).mcpServers)
     .filter(([, config]) => !config.disabled)
     .map(([name, config]) => {
       const where = `${source}: server "${name}"`;
       if (isStdioServer(config))
-        return { name, config: { ...config, env: expandAll(config.env, env, `${where} env`) } };
-      return { name, config: { ...config, headers: expandAll(config.headers, env, `${where} header`) } };
+        return { name, config: { ...config, env: expandAll(config.env, env, `${where} env`, onSecret) } };
+      return { name, config: { ...config, headers: expandAll(config.headers, env, `${where} header`, onSecret) } };
     });
 }
 
-export async function loadMcpConfig(path: string): Promise<NamedMcpServer[]> {
+export async function loadMcpConfig(path: string, onSecret?: OnSecret): Promise<NamedMcpServer[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
   }
-  return parseMcpConfig(text, path);
+  return parseMcpConfig(text, path, process.env, onSecret);
 }
 
 /**

@@ -53,7 +53,11 @@ export interface AgentIO {
 }
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
-const STREAM_HEARTBEAT_TIMEOUT = '1 minute';
+/**
+ * The long activities heartbeat every second while they run (`activities/heartbeat.ts`): a worker
+ * that dies mid-call is noticed within this, and the attempt retried elsewhere.
+ */
+const HEARTBEAT_TIMEOUT = '20 seconds';
 const MODEL_RETRY_BASE: RetryPolicy = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
@@ -84,6 +88,13 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
   });
   // Asked at each step, not once: replaying a run recorded before the patch keeps regular activities.
   const local = (): boolean => options.taskQueue === undefined && leanTurn();
+  // Pinning opens the run's MCP servers, which may take a while.
+  const pinning = proxyActivities<AgentActivities>({
+    ...queue,
+    startToCloseTimeout: '1 minute',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    retry: { maximumAttempts: 5 },
+  });
   const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
       ...queue,
@@ -96,14 +107,14 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       const { callModel } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
-        ...(input.stream ? { heartbeatTimeout: STREAM_HEARTBEAT_TIMEOUT } : {}),
+        heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
         summary,
       });
       return callModel(input);
     },
     appendMessages: (input) => (local() ? writes : plain).appendMessages(input),
-    pinTools: (input) => plain.pinTools(input),
+    pinTools: (input) => pinning.pinTools(input),
     runTool(input, tool, timeoutMs) {
       // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
       // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
@@ -128,6 +139,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       const { summariseConversation } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
+        heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
         summary,
       });

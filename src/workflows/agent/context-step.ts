@@ -12,6 +12,7 @@ import { estimateTextTokens } from '../../policy/token-estimate';
 import { addCost, addUsage } from '../../contracts/message-model';
 import { recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
 import { contextFit } from './patches';
+import { modelLabel } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, showNow, type RunContext } from './run-context';
 
@@ -40,7 +41,7 @@ async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan)
   const { state } = ctx;
   const toSeq = state.messages[plan.splitIndex].seq;
   const model = state.config.context.summaryModel ?? seat.position.current;
-  const summary = summariseSummary(plan.splitIndex, model);
+  const summary = summariseSummary(plan.splitIndex, modelLabel(model));
   showNow(ctx, { doing: summary });
   try {
     const out = await ctx.io.summarise(

@@ -14,6 +14,7 @@ import {
 } from '../../contracts/agent-workflows';
 import { enqueueOnce } from '../../policy/queues';
 import { stateView } from '../../policy/agent-state';
+import { modelNameProblem, modelRefOf } from '../../policy/model-ref';
 import { emit, type RunContext } from './run-context';
 
 /** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */
@@ -61,8 +62,9 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
     state.stopRequested ??= { reason: 'stopped', ...(input?.note ? { note: input.note } : {}) };
   });
   setHandler(switchModelSignal, (input) => {
-    if (input && typeof input.model === 'string' && /^[^/\s]+\/\S+$/.test(input.model))
-      state.operatorModel = { model: input.model, note: input.note };
+    // Signals recorded before models were refs carry a spec string; both are read, anything else is ignored.
+    if (input && modelNameProblem(input.model) === undefined)
+      state.operatorModel = { model: modelRefOf(input.model), note: input.note };
   });
   setHandler(setPlanSignal, (plan) => {
     if (Array.isArray(plan))

@@ -11,11 +11,11 @@ import { planRecitation } from '../../policy/provider-view';
 import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
 import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
 import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
-import { providerOf } from '../../policy/agent-state';
+import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { LLM_FAILURE } from '../../contracts/failure-types';
 import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
 import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
-import { lookupModel } from '../../policy/model-registry';
+import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
 import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
 import { conversationRef, emit, showNow, type RunContext } from './run-context';
@@ -55,14 +55,14 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
 /** Records a failed model or summary call as an event; returns the failure. */
 export function recordFailure(
   ctx: RunContext,
-  model: string,
+  model: ModelRef,
   err: unknown,
   prefix = '',
 ): ReturnType<typeof modelFailureOf> {
   const failure = modelFailureOf(err);
   emit(ctx, {
     type: 'model_failure',
-    model,
+    model: modelLabel(model),
     failureType: failure.type,
     retryable: failure.retryable,
     message: `${prefix}${failure.message}`,
@@ -96,11 +96,11 @@ export function resolveModel(ctx: RunContext, seat: ModelSeat): void {
   if (change) emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
 }
 
-/** The context window of `model`: the one place a run reads it from. */
-export function windowOf(ctx: RunContext, model: string): number {
+/** The model's window: what the worker's config said about it (kept in the run's state), else the registry's. */
+export function windowOf(ctx: RunContext, model: ModelRef): number {
   const configured = ctx.state.config.context.windowTokens;
   if (configured) return configured;
-  const info = lookupModel(providerOf(model), model.slice(model.indexOf('/') + 1));
+  const info = runModelInfo(ctx.state.models, model);
   return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }
 
@@ -108,12 +108,12 @@ export function windowOf(ctx: RunContext, model: string): number {
 export type ModelAnswer = ModelCallOutput & { provider: string; usage: Usage; cost: Cost; text: string };
 
 /** Restores what the workflow knows itself: the model it called, its provider, the calls' ids, zero counts. */
-function answerOf(out: ModelCallOutput, model: string): ModelAnswer {
+function answerOf(out: ModelCallOutput, model: ModelRef): ModelAnswer {
   const ids = out.toolCalls.map((c) => c.id);
   return {
     ...out,
-    meta: { ...out.meta, model: out.meta.model ?? model, ...(ids.length > 0 ? { toolCallIds: ids } : {}) },
-    provider: out.provider ?? providerOf(model),
+    meta: { ...out.meta, model: out.meta.model ?? modelLabel(model), ...(ids.length > 0 ? { toolCallIds: ids } : {}) },
+    provider: out.provider ?? model.provider,
     usage: fullUsage(out.usage),
     cost: fullCost(out.cost),
     text: out.text ?? '',
@@ -157,7 +157,8 @@ export async function callModelWithFailover(
   let shrunkForLength = false;
   for (;;) {
     const model = seat.position.current;
-    showNow(ctx, { model, doing: `calling ${model}` });
+    const label = modelLabel(model);
+    showNow(ctx, { model: label, doing: `calling ${label}` });
     try {
       const output = await ctx.io.callModel(
         {
@@ -172,11 +173,13 @@ export async function callModelWithFailover(
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
           ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
+          ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
         retryFor(seat),
-        modelCallSummary(ctx.now.step, model),
+        modelCallSummary(ctx.now.step, label),
       );
+      if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       return { ok: true, output: answerOf(output, model) };
     } catch (err) {
       if (isCancellation(err)) throw err;

@@ -8,6 +8,7 @@ import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
 import type { AgentState } from '../../contracts/agent-run';
+import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
 import { leanTurn } from './patches';
@@ -105,7 +106,7 @@ export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
       step: now.step,
       phase: now.phase,
       turn: state.turn,
-      model: now.model ?? state.resolver.current,
+      model: now.model ?? modelLabel(state.resolver.current),
       ...(now.doing ? { doing: now.doing } : {}),
       running: now.running,
       approvals: state.approvals.filter((a) => a.state === 'pending'),
@@ -128,7 +129,7 @@ export function publishSearchAttributes(ctx: RunContext, phase: string, model = 
   const values: AgentAttributeValues = {
     kind: state.config.kind,
     phase,
-    model,
+    model: modelLabel(model),
     status: state.status,
     awaitingApproval: state.status === 'awaiting_approval',
     costUsd: publishedCost(state.cost.total),

@@ -7,6 +7,8 @@ import { limitReached } from '../../policy/limits';
 import { finalStatus } from '../../policy/agent-state';
 import type { AgentState } from '../../contracts/agent-run';
 import type { AgentStopReason } from '../../contracts/run-status';
+import type { ModelRef } from '../../contracts/model-ref';
+import { runModels } from '../../policy/model-ref';
 import { appendDrafts } from './user-messages';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
@@ -51,10 +53,12 @@ function failureOf(err: unknown): { message: string; type?: string } {
 }
 
 /**
- * First steps of a new conversation: pin the tools and write the task. Tools that cannot be pinned
- * (an MCP server that cannot start, after the activity's retries) end the run in error, naming them.
+ * First steps of a new conversation: pin the tools, learn what the worker's config says about
+ * the run's models (`roles`: models of its own a kind calls besides the run's), write the task.
+ * Tools that cannot be pinned (an MCP server that cannot start, after the activity's retries) end
+ * the run in error, naming them.
  */
-export async function startConversation(ctx: RunContext): Promise<void> {
+export async function startConversation(ctx: RunContext, roles: readonly ModelRef[] = []): Promise<void> {
   const { state } = ctx;
   if (state.nextSeq > 0) return;
   const { config } = state;
@@ -65,6 +69,7 @@ export async function startConversation(ctx: RunContext): Promise<void> {
       selection: config.tools,
       ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
       ...(config.context.mask ? { readBack: true } : {}),
+      models: runModels(config, roles),
     });
   } catch (err) {
     if (isCancellation(err) || !patched(PIN_FAILURE_ENDS_RUN_PATCH)) throw err;
@@ -75,6 +80,7 @@ export async function startConversation(ctx: RunContext): Promise<void> {
   state.toolSpecsHash = pinned.toolSpecsHash;
   state.promptHash = pinned.promptHash;
   state.selectionHash = pinned.selectionHash;
+  if (pinned.models) state.models = pinned.models;
   // Only results recorded before pinning failed on unavailable servers carry this.
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });

@@ -8,6 +8,7 @@ import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { addCost, addUsage } from '../../contracts/message-model';
+import { modelLabel } from '../../contracts/model-ref';
 import { appendDrafts, injectSteering } from './user-messages';
 import { fitContext } from './context-step';
 import {
@@ -183,8 +184,8 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   state.turnsThisRun += 1;
   const seat = hooks.seat ?? runSeat(ctx);
   resolveModel(ctx, seat);
-  showNow(ctx, { step: hooks.step?.() ?? turnStep(state.turn), model: seat.position.current });
-  emit(ctx, { type: 'turn_start', model: seat.position.current });
+  showNow(ctx, { step: hooks.step?.() ?? turnStep(state.turn), model: modelLabel(seat.position.current) });
+  emit(ctx, { type: 'turn_start', model: modelLabel(seat.position.current) });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
   if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);
   const fit = await fitContext(ctx, seat);
@@ -202,7 +203,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
     return end(await fail(ctx, { message, type, retryable }));
   }
   const out = step.output;
-  const model = seat.position.current;
+  const model = modelLabel(seat.position.current);
   await recordAnswer(ctx, out, model);
 
   const hook = await turnEndHook(ctx, out, model);

@@ -6,7 +6,7 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
-import { initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
+import { currentPevState, initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
 import {
   pevProgressQuery,
   type PevAgentResult,
@@ -57,7 +57,7 @@ async function takeFollowUps(pctx: PevContext): Promise<boolean> {
 
 async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   const { pev } = pctx;
-  await startConversation(pctx.agent);
+  await startConversation(pctx.agent, Object.values(pev.options.models));
   pev.prompts ??= await pctx.io.preparePevPrompts({
     conversationId: pctx.agent.state.conversationId,
     ...(pev.options.promptsDir ? { promptsDir: pev.options.promptsDir } : {}),
@@ -113,7 +113,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
   problems: (input) => pevOptionProblems(input.pev),
   context: (input, agent) => ({
     agent,
-    pev: input.pevCarry ?? initialPevState(input),
+    pev: input.pevCarry ? currentPevState(input.pevCarry) : initialPevState(input),
     io: createPevIO({ taskQueue: input.config.activityTaskQueue }),
   }),
   view: (pctx): Pick<PevStateView, 'pev'> => ({ pev: pctx.pev.progress }),

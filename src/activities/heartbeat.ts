@@ -1,0 +1,46 @@
+/**
+ * The one heartbeat scheme of the worker's activities: while an activity's work runs, it
+ * heartbeats every second, whatever the work is doing (waiting for a provider's first byte, a
+ * tool, an MCP server). Heartbeats are how Temporal notices a dead worker within the heartbeat
+ * timeout the workflow sets (`workflows/agent/agent-io.ts`), and how cancellation reaches the work.
+ */
+import { Context } from '@temporalio/activity';
+
+/** How often a running activity heartbeats (the SDK throttles what reaches the server). */
+export const HEARTBEAT_INTERVAL_MS = 1_000;
+
+/** The running activity's context; undefined outside an activity (direct calls in tests and tools). */
+export function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Activities already heartbeating: work nested in one (a tool run by `runTool`) adds no second timer. */
+const beating = new WeakSet<Context>();
+
+/**
+ * Runs `work`, heartbeating every {@link HEARTBEAT_INTERVAL_MS} until it ends. A local activity has
+ * no heartbeats (its workflow task's timeout watches it) and gets cancellation without them.
+ */
+export async function withHeartbeats<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = activityContext();
+  if (!ctx || ctx.info.isLocal || beating.has(ctx)) return work();
+  beating.add(ctx);
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+    beating.delete(ctx);
+  }
+}
+
+/** An activity function that heartbeats while it runs. */
+export const heartbeating =
+  <A extends unknown[], R>(activity: (...args: A) => Promise<R>) =>
+  (...args: A): Promise<R> =>
+    withHeartbeats(() => activity(...args));
