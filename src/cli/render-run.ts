@@ -1,5 +1,6 @@
 /** Text forms of results, state and traces for the agent commands. */
-import type { AgentResult, AgentStateView, RunBilling } from '../contracts/agent-run';
+import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
 import type { PevProgress } from '../contracts/pev-progress';
 import type { RunTrace } from '../client/trace';

@@ -4,7 +4,7 @@
  */
 import type { Usage } from '../contracts/message-model';
 import type { AgentEvent } from '../contracts/agent-events';
-import type { RunBilling, ToolStats } from '../contracts/agent-run';
+import type { RunBilling, ToolStats } from '../contracts/run-stats';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { AgentStatus, AgentStopReason } from '../contracts/run-status';
 

@@ -12,6 +12,7 @@ import type { AgentStatus, AgentStopReason } from './run-status';
 import type { ResolverPolicy, ResolverState } from './model-resolution';
 import type { ModelRef } from './model-ref';
 import type { ResolvedModelInfo } from './model-info';
+import type { RunBilling, RunStats } from './run-stats';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -220,20 +221,6 @@ export interface AgentState {
   models?: ResolvedModelInfo[];
 }
 
-/** The tokens a run was billed for, and what they cost (`policy/billing.ts`). */
-export interface RunBilling {
-  /** Every input token the providers counted: uncached, read from their prompt cache, written to it. */
-  inputTokens: number;
-  uncachedInputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  /** Share of `inputTokens` read from the prompt cache (0 to 1). */
-  cacheReadShare: number;
-  /** Cost in USD by kind of token, and in total. */
-  cost: Cost;
-}
-
 /** What `run --json` and `result --json` print, and what the workflow returns. */
 export interface AgentResult {
   id: string;
@@ -277,32 +264,6 @@ export interface AgentStateView {
   droppedEvents: number;
   error?: { message: string; type?: string; retryable: boolean };
   stats?: RunStats;
-}
-
-/** Totals of one tool's calls in a run (see `RunStats`). */
-export interface ToolStats {
-  calls: number;
-  errors: number;
-  /** Calls that never ran (skipped by steering or stop, refused, over a limit). */
-  skipped: number;
-  totalMs: number;
-  maxMs: number;
-}
-
-export interface RunStats {
-  /** Workflow time the run started (ms since the epoch). */
-  startedAt: number;
-  /** Workflow time of the last recorded event. */
-  lastEventAt: number;
-  modelCalls: number;
-  /** Time from each turn's start to its answer, summed (includes failover and compaction). */
-  modelMs: number;
-  modelFailures: number;
-  /** From the start to the first model answer. */
-  firstAnswerMs?: number;
-  tools: Record<string, ToolStats>;
-  /** Start of the turn waiting for its answer. */
-  turnStartedAt?: number;
 }
 
 /** The part of the state that survives continue-as-new (message bodies stay in the store). */

@@ -13,6 +13,7 @@ export * from './model-resolution';
 export * from './pev-activities';
 export * from './pev-progress';
 export * from './pev-run';
+export * from './run-stats';
 export * from './run-status';
 export * from './search-attributes';
 export * from './stored-body';

@@ -3,7 +3,7 @@
  * providers counted (uncached, read from their prompt cache, written to it), the output, and the
  * cost of each. Summaries count too.
  */
-import type { RunBilling } from '../contracts/agent-run';
+import type { RunBilling } from '../contracts/run-stats';
 import type { Cost, Usage } from '../contracts/message-model';
 
 export function billingOf(usage: Usage, cost: Cost): RunBilling {

@@ -3,7 +3,7 @@
  * calls, errors and time. Kept up to date from the events as they are recorded, so they stay whole
  * when old events are dropped from state or left behind by continue-as-new. Workflow time only.
  */
-import type { RunStats, ToolStats } from '../contracts/agent-run';
+import type { RunStats, ToolStats } from '../contracts/run-stats';
 import type { AgentEvent } from '../contracts/agent-events';
 
 export function emptyStats(startedAt: number): RunStats {

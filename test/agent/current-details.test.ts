@@ -52,7 +52,7 @@ describe('what a ReAct run is doing now, and what its timeline says', () => {
         return { id, running, waiting, ended, timeline: await timelineSummaries(handle) };
       },
     );
-    expect(running).toContain('**turn 1** · react run\n- phase: tools\n- turn: 1');
+    expect(running).toContain('**turn 1** · react run\n- phase: running\n- turn: 1');
     expect(running).toContain(`- model: \`${PRIMARY}\``);
     expect(running).toContain('**Running tools**\n- `slow_step` warm-up');
 

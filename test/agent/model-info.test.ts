@@ -3,12 +3,15 @@
  * only in the config file with a small context window is compacted before its window is passed,
  * whether it is the run's model from the start or one an operator switches to.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { reply, type FakeProvider, type RecordedRequest } from '../../src/testing/fake-provider';
 import { estimateTextTokens } from '../../src/policy/token-estimate';
 import { AgentClient } from '../../src/client';
 import { AGENT_WORKFLOWS, switchModelSignal } from '../../src/contracts/agent-workflows';
 import { buildAgentConfig } from '../../src/policy/agent-config';
-import { complete } from '../../src/llm';
+import { CONFIG_PATH_ENV, complete } from '../../src/llm';
 import { agentCli } from '../kit/agent-cli';
 import { testConnection, withWorker } from '../kit/temporal';
 import { useAgentFixture, waitFor, waitForState } from './agent-kit';
@@ -43,13 +46,29 @@ function readingModel(fake: FakeProvider, reads: number): void {
   });
 }
 
+/** The CLI reads the config file the worker was given, so it knows the same providers. */
+function cliEnv(fake: FakeProvider): NodeJS.ProcessEnv {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-model-info-'));
+  const file = path.join(dir, 'durable-agents.json');
+  fs.writeFileSync(file, JSON.stringify(localModels(fake)));
+  return { [CONFIG_PATH_ENV]: file };
+}
+
 describe('model info from the worker config', () => {
   const fx = useAgentFixture({}, { llmConfig: localModels });
 
   it('compacts a config-file model with an 8k window before its window is passed (run through the CLI)', async () => {
     readingModel(fx.fake, 4);
     const result = await withWorker({ activities: fx.activities }, ({ client, taskQueue }) =>
-      agentCli(client, taskQueue).run('run', '--model', SMALL, '--tools', 'read_report', '--json', 'Read it 4 times.'),
+      agentCli(client, taskQueue, cliEnv(fx.fake)).run(
+        'run',
+        '--model',
+        SMALL,
+        '--tools',
+        'read_report',
+        '--json',
+        'Read it 4 times.',
+      ),
     );
     expect(JSON.parse(result)).toMatchObject({ status: 'completed', finalText: 'All quiet.', model: SMALL });
     const calls = fx.fake.requests.filter((r) => !isSummary(r));
@@ -62,7 +81,15 @@ describe('model info from the worker config', () => {
   it('sends the same reads to a roomy config-file model uncompacted, past the small window', async () => {
     readingModel(fx.fake, 4);
     const result = await withWorker({ activities: fx.activities }, ({ client, taskQueue }) =>
-      agentCli(client, taskQueue).run('run', '--model', ROOMY, '--tools', 'read_report', '--json', 'Read it 4 times.'),
+      agentCli(client, taskQueue, cliEnv(fx.fake)).run(
+        'run',
+        '--model',
+        ROOMY,
+        '--tools',
+        'read_report',
+        '--json',
+        'Read it 4 times.',
+      ),
     );
     expect(JSON.parse(result)).toMatchObject({ status: 'completed', finalText: 'All quiet.' });
     expect(fx.fake.requests.filter(isSummary)).toHaveLength(0);

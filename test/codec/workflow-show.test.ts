@@ -32,7 +32,11 @@ describe('temporal workflow show --codec-endpoint', () => {
     );
     workflowId = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Write a note saying "readable history".', model: PRIMARY });
+      const id = await agents.start({
+        task: 'Write a note saying "readable history".',
+        model: PRIMARY,
+        tools: { allow: ['write_note'] },
+      });
       expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: answer });
       return id;
     });
@@ -51,15 +55,21 @@ describe('temporal workflow show --codec-endpoint', () => {
     for (const endpoint of [codec.url, `${codec.url}/{namespace}`]) {
       const decoded = await show(workflowId, endpoint);
       // The tool's result text and the model's answers, read from the content store.
-      expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[0\]\.text: wrote 16 characters$/m);
+      expect(decoded).toMatch(/^result\[0\]\.body\.content\[0\]\.text: wrote 16 characters$/m);
       expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[0\]\.text: Writing it\.$/m);
       expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[1\]\.name: write_note$/m);
       expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[1\]\.arguments\.text: readable history$/m);
       expect(decoded).toMatch(new RegExp(`^result\\[0\\]\\.meta\\.body\\.content\\[0\\]\\.text: ${answer}$`, 'm'));
-      expect(decoded).toMatch(/^result\[0\]\[0\]\.body\.content: Write a note saying "readable history"\.$/m);
-      expect(decoded).toMatch(/^input\[0\]\.toolSpecsBody\[\d+\]\.name: write_note$/m);
-      // No reference stands alone: each hash has its body (or a reason) beside it.
-      const references = [...decoded.matchAll(/^(.*)\.(hash|\w+Hash): [0-9a-f]{64}$/gm)];
+      // The task, written by a local activity: its result is in a marker's details.
+      expect(decoded).toMatch(/^details\.result\[0\]\[0\]\.body\.content: Write a note saying "readable history"\.$/m);
+      // The run's pinned tools and prompt, and the prompt each model call names by hash.
+      expect(decoded).toMatch(/^result\[0\]\.toolSpecsBody\[\d+\]\.name: write_note$/m);
+      expect(decoded).toMatch(/^input\[0\]\.promptBody\.systemPrompt: You are a capable assistant\./m);
+      // No reference in a payload stands alone: each hash has its body (or a reason) beside it. A
+      // body's own references (the stored prompt names the pinned tool specs) are shown where pinned.
+      const references = [...decoded.matchAll(/^(.*)\.(hash|\w+Hash): [0-9a-f]{64}$/gm)].filter(
+        ([, prefix]) => !/(^|\.)\w*[bB]ody(\.|\[|$)/.test(prefix),
+      );
       const lines = decoded.split('\n');
       expect(references.length).toBeGreaterThanOrEqual(6);
       for (const [line, prefix, field] of references) {

@@ -88,13 +88,16 @@ describe('dev-server and demo commands', () => {
       expect(demo.stdout).toContain(
         `Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/${workflowId}/`,
       );
-      // The history, read through the codec server, shows the notes file the fs_read tool returned.
+      // The history, read through the codec server, shows the notes file the fs_read tool returned
+      // (a quick tool: its result is in a local-activity marker).
       const shown = execFileSync(
         temporalCli,
         ['workflow', 'show', '--address', address, '-w', workflowId, '--codec-endpoint', codecUrl, '--detailed'],
         { encoding: 'utf8' },
       );
-      expect(shown).toContain('result[0].meta.body.content[0].text: # Launch checklist\n- [x] Write the design notes');
+      expect(shown).toContain(
+        'details.result[0].body.content[0].text: # Launch checklist\n- [x] Write the design notes',
+      );
 
       const listed = execFileSync(
         temporalCli,

@@ -83,6 +83,8 @@ describe('side-effecting tool on a real Temporal server', () => {
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
     const toolRuns = scheduled.filter((e) => e.activityTaskScheduledEventAttributes!.activityType!.name === 'runTool');
     expect(toolRuns).toHaveLength(1);
-    expect(defaultPayloadConverter.fromPayload(toolRuns[0].userMetadata!.summary!)).toBe('tool: charge_card');
+    expect(defaultPayloadConverter.fromPayload(toolRuns[0].userMetadata!.summary!)).toBe(
+      'tool charge_card amountCents=500',
+    );
   });
 });

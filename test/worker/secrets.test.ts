@@ -4,7 +4,8 @@
  * config (a stdio server's env, an HTTP server's header), all taken from the worker's environment.
  * They come back: the fake provider echoes the key in error bodies and headers, the model repeats
  * one in its answer (streamed to watchers), `server-everything`'s `get-env` prints its environment,
- * and an HTTP server refuses the MCP client with its Authorization header in the body. The runs go
+ * and an HTTP server refuses the MCP client with its Authorization header in the body (which fails
+ * its run's first step, naming the server). The runs go
  * through a real worker process and the CLI; no canary may be found in the runs' histories, their
  * search attributes, the worker's log, the CLI's output or the content store.
  */
@@ -98,8 +99,13 @@ describe('secrets never leave the worker', () => {
             args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
             env: { SECRET_TOKEN: '${CANARY_MCP_ENV}' },
           },
-          guarded: { url: refuser.url, headers: { Authorization: 'Bearer ${CANARY_MCP_HEADER}' } },
         },
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'guarded-mcp.json'),
+      JSON.stringify({
+        mcpServers: { guarded: { url: refuser.url, headers: { Authorization: 'Bearer ${CANARY_MCP_HEADER}' } } },
       }),
     );
     worker = await startWorkerProcess({
@@ -166,6 +172,17 @@ describe('secrets never leave the worker', () => {
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${CANARY.openai}`);
   });
 
+  it('keeps the header of an MCP server that refuses it out of the failed run that names the server', async () => {
+    const { stdout, code } = await run(
+      ...['--model', 'openai/gpt-4.1', '--mcp', path.join(dir, 'guarded-mcp.json'), '--json', 'Use the tools.'],
+    );
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ status: 'failed', stopReason: 'error' });
+    expect(result.error.message).toContain('guarded');
+    expect(result.error.message).toContain(`forbidden for Bearer ${REDACTED}`);
+  });
+
   it('keeps the keys of a provider named in the config file out, its own header too', async () => {
     fake.script(reply.error(429, { echoKey: true, headers: { 'retry-after-ms': '100' } }), reply.text('Fine.'));
     const { stdout } = await run('--model', 'echoing/any-model', '--json', 'Hello.');
@@ -182,7 +199,7 @@ describe('secrets never leave the worker', () => {
     const { client } = await testConnection();
     const query = `TaskQueue = '${taskQueue}'`;
     // Visibility follows the runs' ends by a moment.
-    for (let tries = 0; (await client.workflow.count(query)).count < 3 && tries < 50; tries++)
+    for (let tries = 0; (await client.workflow.count(query)).count < 4 && tries < 50; tries++)
       await new Promise((resolve) => setTimeout(resolve, 200));
     const histories: string[] = [];
     const attributes: string[] = [];
@@ -191,7 +208,7 @@ describe('secrets never leave the worker', () => {
       histories.push(textOf(await handle.fetchHistory()).join('\n'));
       attributes.push(JSON.stringify((await handle.describe()).typedSearchAttributes));
     }
-    expect(histories).toHaveLength(3);
+    expect(histories).toHaveLength(4);
     const store = filesUnder(path.join(dir, 'store'))
       .map((file) => fs.readFileSync(file, 'utf8'))
       .join('\n');
@@ -212,7 +229,7 @@ describe('secrets never leave the worker', () => {
     // What was echoed reached those places, as the marker: the test saw the paths a key takes.
     for (const place of ['histories', 'workerLog', 'cliOutput', 'store'] as const)
       expect({ place, marked: places[place].includes(REDACTED) }).toEqual({ place, marked: true });
-    // get-env's output (its SECRET_TOKEN) went to the store; the refusal echoing the header to an event.
+    // get-env's output (its SECRET_TOKEN) went to the store; the refusal echoing the header to the run's failure.
     expect(places.store).toMatch(/SECRET_TOKEN\\?": \\?"\[redacted\]/);
     expect(places.histories).toContain(`forbidden for Bearer ${REDACTED}`);
   });
