@@ -9,6 +9,8 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
+import { emptyCost } from '../contracts/message-model';
+import { billingOf } from '../policy/billing';
 import { defaultLimits } from '../policy/limits';
 import { RunClosedError } from './client-errors';
 
@@ -98,6 +100,8 @@ export async function closedRunView(client: Client, handle: WorkflowHandle, id: 
     provider: result.model.split('/')[0] ?? '',
     usage: result.usage,
     costUsd: result.costUsd,
+    // Results from before billing was reported carry only the total cost.
+    billing: result.billing ?? billingOf(result.usage, { ...emptyCost(), total: result.costUsd }),
     finalText: result.finalText,
     messages: [],
     pendingApprovals: [],
