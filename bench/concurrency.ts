@@ -1,14 +1,11 @@
 // Concurrency: N ReAct runs at once on a real dev server with one in-process worker, each a
 // scripted 3-turn conversation (tool call, tool call, final text) against the fake provider; sizes
 // default to 100 and 1,000 runs. Records per size the share completed, throughput, run latency and
-// the time from a run's start request to its first model answer (from history), and what the
-// worker holds per cached run: the resident memory added by runs parked on an approval.
+// the time from a run's start request to its first model answer (from history).
 // Run: node -r ./scripts/register-ts.js bench/concurrency.ts [runs…] [--smoke]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -23,7 +20,6 @@ import { benchArgs, figure, percentile, round, runBench, startBenchServer, write
 
 const args = benchArgs();
 const SIZES = args.sizes.length > 0 ? args.sizes : args.smoke ? [5] : [100, 1000];
-const PARKED = args.smoke ? 5 : 200;
 
 type Block = { type?: string };
 
@@ -59,15 +55,22 @@ async function firstAnswerAt(client: Client, id: string): Promise<number> {
 async function concurrentRuns(agents: AgentClient, client: Client, runs: number) {
   const startedAt: number[] = [];
   const wallStart = Date.now();
-  const ids = await Promise.all(
-    Array.from({ length: runs }, (_, i) => {
-      startedAt[i] = Date.now();
-      return agents.start({ task: `Look up two things (run ${i}).`, model: 'anthropic/claude-sonnet-4-6' });
-    }),
-  );
+  // Start requests go out 50 at a time, as a client would send them; the runs then all run at once.
+  const ids: (string | undefined)[] = [];
+  for (let from = 0; from < runs; from += 50) {
+    const batch = Array.from({ length: Math.min(50, runs - from) }, (_, k) => from + k);
+    await Promise.all(
+      batch.map(async (i) => {
+        startedAt[i] = Date.now();
+        ids[i] = await agents
+          .start({ task: `Look up two things (run ${i}).`, model: 'anthropic/claude-sonnet-4-6' })
+          .catch(() => undefined);
+      }),
+    );
+  }
   const outcomes = await Promise.all(
     ids.map((id, i) =>
-      agents.result(id).then(
+      (id === undefined ? Promise.reject(new Error('not started')) : agents.result(id)).then(
         (res) => ({ ok: res.stopReason === 'completed' && res.turns === 3, ms: Date.now() - startedAt[i] }),
         () => ({ ok: false, ms: Date.now() - startedAt[i] }),
       ),
@@ -76,37 +79,12 @@ async function concurrentRuns(agents: AgentClient, client: Client, runs: number)
   const wallMs = Date.now() - wallStart;
   const firstAnswerMs: number[] = [];
   for (let i = 0; i < ids.length; i += 50) {
-    const batch = await Promise.all(ids.slice(i, i + 50).map((id) => firstAnswerAt(client, id)));
+    const batch = await Promise.all(
+      ids.slice(i, i + 50).map((id) => (id === undefined ? Number.NaN : firstAnswerAt(client, id))),
+    );
     batch.forEach((at, k) => Number.isFinite(at) && firstAnswerMs.push(at - startedAt[i + k]));
   }
   return { wallMs, outcomes, firstAnswerMs };
-}
-
-/** Resident memory after a full garbage collection (of the main thread; workflow threads keep their own heaps). */
-function rssAfterGc(): number {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
-  return process.memoryUsage().rss;
-}
-
-/** Memory the worker holds per cached run: runs parked on an approval stay in its cache. */
-async function memoryPerCachedRun(agents: AgentClient, client: Client): Promise<number> {
-  const before = rssAfterGc();
-  const ids = await Promise.all(
-    Array.from({ length: PARKED }, (_, i) =>
-      agents.start({ task: `Park (run ${i}).`, model: 'anthropic/claude-sonnet-4-6', approve: ['lookup'] }),
-    ),
-  );
-  const deadline = Date.now() + 120_000;
-  for (const id of ids) {
-    while ((await agents.state(id)).pendingApprovals.length === 0) {
-      if (Date.now() > deadline) throw new Error(`run ${id} never asked for approval`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  const after = rssAfterGc();
-  await Promise.all(ids.map((id) => client.workflow.getHandle(id).terminate('bench done')));
-  return (after - before) / PARKED;
 }
 
 async function main(): Promise<boolean> {
@@ -134,7 +112,7 @@ async function main(): Promise<boolean> {
     const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
     const client = new Client({ connection });
     const taskQueue = 'bench-concurrency';
-    const largest = Math.max(...SIZES, PARKED);
+    const largest = Math.max(...SIZES);
     const worker = await Worker.create({
       connection,
       taskQueue,
@@ -174,8 +152,6 @@ async function main(): Promise<boolean> {
           },
         };
       }
-      const perRun = await memoryPerCachedRun(agents, client);
-      figures.memoryPerCachedRunKiB = figure(perRun / 1024, 'KiB', `resident memory per cached run (${PARKED} parked)`);
     });
     writeBenchResult('concurrency', figures, {
       args,
