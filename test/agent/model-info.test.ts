@@ -57,19 +57,18 @@ function cliEnv(fake: FakeProvider): NodeJS.ProcessEnv {
 describe('model info from the worker config', () => {
   const fx = useAgentFixture({}, { llmConfig: localModels });
 
-  it('compacts a config-file model with an 8k window before its window is passed (run through the CLI)', async () => {
+  /** `run --model MODEL` through the CLI, on a model that reads the report 4 times, then answers. */
+  function readThroughCli(model: string): Promise<string> {
     readingModel(fx.fake, 4);
-    const result = await withWorker({ activities: fx.activities }, ({ client, taskQueue }) =>
+    return withWorker({ activities: fx.activities }, ({ client, taskQueue }) =>
       agentCli(client, taskQueue, cliEnv(fx.fake)).run(
-        'run',
-        '--model',
-        SMALL,
-        '--tools',
-        'read_report',
-        '--json',
-        'Read it 4 times.',
+        ...['run', '--model', model, '--tools', 'read_report', '--json', 'Read it 4 times.'],
       ),
     );
+  }
+
+  it('compacts a config-file model with an 8k window before its window is passed (run through the CLI)', async () => {
+    const result = await readThroughCli(SMALL);
     expect(JSON.parse(result)).toMatchObject({ status: 'completed', finalText: 'All quiet.', model: SMALL });
     const calls = fx.fake.requests.filter((r) => !isSummary(r));
     expect(calls).toHaveLength(5);
@@ -79,18 +78,7 @@ describe('model info from the worker config', () => {
   });
 
   it('sends the same reads to a roomy config-file model uncompacted, past the small window', async () => {
-    readingModel(fx.fake, 4);
-    const result = await withWorker({ activities: fx.activities }, ({ client, taskQueue }) =>
-      agentCli(client, taskQueue, cliEnv(fx.fake)).run(
-        'run',
-        '--model',
-        ROOMY,
-        '--tools',
-        'read_report',
-        '--json',
-        'Read it 4 times.',
-      ),
-    );
+    const result = await readThroughCli(ROOMY);
     expect(JSON.parse(result)).toMatchObject({ status: 'completed', finalText: 'All quiet.' });
     expect(fx.fake.requests.filter(isSummary)).toHaveLength(0);
     expect(Math.max(...fx.fake.requests.map(requestTokens))).toBeGreaterThan(WINDOW);
