@@ -33,6 +33,8 @@ export interface KillRecord {
   restartMs: number;
   /** SIGKILL until every affected run made progress; undefined when one never did. */
   recoveryMs?: number;
+  /** SIGKILL until each affected run made progress. */
+  recoveryMsByRun: Record<string, number>;
   /** Affected runs that had not made progress when the wait gave up. */
   stuck: string[];
 }
@@ -157,8 +159,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       (err: unknown) => end({ spec, id, error: String(err) }),
     );
   };
-  const progressedSince = (tag: string, since: number): number | undefined =>
-    progress.get(tag)!.find((t) => t > since);
+  const progressedSince = (tag: string, since: number): number | undefined => progress.get(tag)!.find((t) => t > since);
 
   const kills: KillRecord[] = [];
   try {
@@ -179,14 +180,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const pendingRecovery = (): string[] => affected.filter((tag) => progressedSince(tag, killedAt) === undefined);
       while (pendingRecovery().length > 0 && Date.now() < deadline) await sleep(100);
       const stuck = pendingRecovery();
-      const recoveryMs = stuck.length
-        ? undefined
-        : Math.max(...affected.map((tag) => progressedSince(tag, killedAt)! - killedAt));
-      kills.push({ point, target: moment.target, affected, restartMs, recoveryMs, stuck });
+      const recoveryMsByRun = Object.fromEntries(
+        affected.flatMap((tag) => {
+          const at = progressedSince(tag, killedAt);
+          return at === undefined ? [] : [[tag, at - killedAt]];
+        }),
+      );
+      const recoveryMs = stuck.length ? undefined : Math.max(...Object.values(recoveryMsByRun));
+      kills.push({ point, target: moment.target, affected, restartMs, recoveryMs, recoveryMsByRun, stuck });
       log(
         `kill ${kills.length}/${plan.kills.length} ${point} (target ${moment.target}, ${affected.length} affected): ` +
           `worker back in ${(restartMs / 1000).toFixed(1)} s, ` +
-          (recoveryMs === undefined ? `no progress from ${stuck.join(', ')}` : `recovered in ${(recoveryMs / 1000).toFixed(1)} s`),
+          (recoveryMs === undefined
+            ? `no progress from ${stuck.join(', ')}`
+            : `recovered in ${(recoveryMs / 1000).toFixed(1)} s`),
       );
     }
     const deadline = Date.now() + waits.results;
@@ -203,7 +210,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     plan,
     kills,
     runs: plan.runs.map(
-      (spec) => outcomes.get(spec.tag) ?? { spec, id: ids.get(spec.tag) ?? '', error: 'no result before the wait ended' },
+      (spec) =>
+        outcomes.get(spec.tag) ?? { spec, id: ids.get(spec.tag) ?? '', error: 'no result before the wait ended' },
     ),
     requests: fake.requests,
     invocations: effects.invocations,

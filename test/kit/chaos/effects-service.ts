@@ -72,7 +72,9 @@ export async function startEffectsService(holdMs: (op: string) => number): Promi
           held.delete(invocation);
           if (res.destroyed) return;
           invocation.answeredAt = Date.now();
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ applied: invocation.applied }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ applied: invocation.applied }));
           for (const listener of answers) listener(invocation);
         }, holdMs(op));
         timers.add(timer);
@@ -91,14 +93,16 @@ export async function startEffectsService(holdMs: (op: string) => number): Promi
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     invocations,
-    effectsPerOp: () => group(
-      (i): number => (i.applied ? 1 : 0),
-      (acc: number | undefined, v: number) => (acc ?? 0) + v,
-    ),
-    keysPerOp: () => group(
-      (i) => new Set([i.key]),
-      (acc, v) => new Set([...(acc ?? []), ...v]),
-    ),
+    effectsPerOp: () =>
+      group(
+        (i): number => (i.applied ? 1 : 0),
+        (acc: number | undefined, v: number) => (acc ?? 0) + v,
+      ),
+    keysPerOp: () =>
+      group(
+        (i) => new Set([i.key]),
+        (acc, v) => new Set([...(acc ?? []), ...v]),
+      ),
     held: () => [...held],
     onInvocation: (listener) => void arrivals.push(listener),
     onAnswer: (listener) => void answers.push(listener),

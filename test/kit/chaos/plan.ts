@@ -88,7 +88,9 @@ function fits(point: KillPoint, run: RunSpec): boolean {
     case 'approval_wait':
       return run.approval;
     case 'continue_as_new':
-      return run.kind === 'react' && run.continueAsNewAfterTurns !== undefined && run.steps > run.continueAsNewAfterTurns;
+      return (
+        run.kind === 'react' && run.continueAsNewAfterTurns !== undefined && run.steps > run.continueAsNewAfterTurns
+      );
     default:
       return true;
   }
@@ -129,7 +131,8 @@ function fitted(run: RunSpec, point: KillPoint): RunSpec {
  * and each group holds at least one run its kill can land in.
  */
 export function chaosPlan(seed: number, runs: number, kills: number): ChaosPlan {
-  if (kills < 1 || runs < kills) throw new Error(`a chaos plan needs 1 ≤ kills ≤ runs (got ${kills} kills, ${runs} runs)`);
+  if (kills < 1 || runs < kills)
+    throw new Error(`a chaos plan needs 1 ≤ kills ≤ runs (got ${kills} kills, ${runs} runs)`);
   const rng = new Prng(seed);
   const points = rng.shuffle([
     ...KILL_POINTS.slice(0, Math.min(kills, KILL_POINTS.length)),

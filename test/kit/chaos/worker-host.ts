@@ -41,7 +41,10 @@ export function workerHost(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): Wor
       child = started;
       await new Promise<void>((resolve, reject) => {
         let seen = '';
-        const timer = setTimeout(() => reject(new Error(`the chaos worker did not poll within ${readyTimeoutMs} ms`)), readyTimeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`the chaos worker did not poll within ${readyTimeoutMs} ms`)),
+          readyTimeoutMs,
+        );
         const onData = (chunk: Buffer): void => {
           const text = chunk.toString();
           output = (output + text).slice(-20_000);
