@@ -9,8 +9,8 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
-import { PRIMARY, waitFor } from '../agent/agent-kit';
-import { testConnection } from '../kit/temporal';
+import { FALLBACK, PRIMARY, waitFor } from '../agent/agent-kit';
+import { saveHistoryIfRecording, testConnection } from '../kit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../kit/worker-process';
 
 /** What the issue asks: a dead worker noticed (and its call retried elsewhere) in under 30 s. */
@@ -65,5 +65,42 @@ describe('a worker killed during a model call', () => {
     expect(started[0].activityTaskStartedEventAttributes?.lastFailure?.timeoutFailureInfo?.timeoutType).toBe(
       temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_HEARTBEAT,
     );
+  }, 120_000);
+
+  it('is made again on the same model when every attempt lost its worker, not counted against the provider', async () => {
+    fake.reset();
+    let arrivals = 0;
+    fake.respond(() => (++arrivals === 1 ? reply.hang() : reply.text('Answered after the worker was lost.')));
+    const taskQueue = `dead-worker-again-${process.pid}-${Date.now()}`;
+    const host = { taskQueue, cwd: dir, env: { ...fakeProviderEnv(fake), DURABLE_AGENTS_STORE_DIR: 'store' } };
+    const first = await startWorkerProcess(host);
+    workers.push(first);
+    const { client } = await testConnection();
+    const agents = new AgentClient(client, taskQueue);
+    // One attempt per provider: before this was retried, a lost worker failed the provider over.
+    const id = await agents.start({
+      task: 'Say something.',
+      model: PRIMARY,
+      fallbacks: [FALLBACK],
+      attemptsPerProvider: 1,
+    });
+    await waitFor(() => arrivals === 1, 'the first worker’s model call', 60_000);
+    workers.push(await startWorkerProcess(host));
+    await first.kill();
+    expect(await agents.result(id)).toMatchObject({
+      status: 'completed',
+      finalText: 'Answered after the worker was lost.',
+    });
+    const handle = client.workflow.getHandle(id);
+    await saveHistoryIfRecording(handle, 'agent-model-call-worker-lost');
+    expect(fake.requests.map((r) => r.api)).toEqual(['anthropic', 'anthropic']);
+    const { events } = await agents.state(id);
+    expect(events.map((e) => e.type)).not.toContain('provider_switch');
+    expect(events.find((e) => e.type === 'model_failure')).toMatchObject({ model: PRIMARY, retryable: true });
+    const history = await handle.fetchHistory();
+    const timedOut = history.events!.filter((e) => e.activityTaskTimedOutEventAttributes);
+    expect(
+      timedOut.map((e) => e.activityTaskTimedOutEventAttributes?.failure?.timeoutFailureInfo?.timeoutType),
+    ).toEqual([temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_HEARTBEAT]);
   }, 120_000);
 });

