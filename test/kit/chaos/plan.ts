@@ -158,10 +158,3 @@ export function chaosSeed(env: NodeJS.ProcessEnv = process.env): number {
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`CHAOS_SEED="${raw}" is not a non-negative integer.`);
   return seed;
 }
-
-/** Nearest-rank percentile; NaN for no samples. */
-export function percentile(xs: readonly number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
