@@ -245,6 +245,7 @@ export class FileContentStore extends CheckedContentStore {
       if (!stat || stat.mtimeMs > cutoff) continue;
       await fs.rm(file, { force: true });
       this.bodies.delete(hash);
+      this.written.delete(hash);
       counts.bodies += 1;
     }
     return counts;
