@@ -1,11 +1,14 @@
 // Concurrency: N ReAct runs at once on a real dev server with one in-process worker, each a
 // scripted 3-turn conversation (tool call, tool call, final text) against the fake provider; sizes
 // default to 100 and 1,000 runs. Records per size the share completed, throughput, run latency and
-// the time from a run's start request to its first model answer (from history).
+// the time from a run's start request to its first model answer (from history); then what the
+// worker holds per cached run: the heap added by runs parked on an approval (see memoryPerCachedRun).
 // Run: node -r ./scripts/register-ts.js bench/concurrency.ts [runs…] [--smoke]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -21,6 +24,7 @@ import { benchArgs, figure, percentile, round, runBench, startBenchServer, write
 
 const args = benchArgs();
 const SIZES = args.sizes.length > 0 ? args.sizes : args.smoke ? [5] : [100, 1000];
+const PARKED = args.smoke ? 5 : 200;
 
 type Block = { type?: string };
 
@@ -86,6 +90,64 @@ async function concurrentRuns(agents: AgentClient, client: Client, runs: number)
     batch.forEach((at, k) => Number.isFinite(at) && firstAnswerMs.push(at - startedAt[i + k]));
   }
   return { wallMs, outcomes, firstAnswerMs };
+}
+
+/** The process's heap and resident memory after full garbage collections. */
+function memoryAfterGc(): { heap: number; rss: number } {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  for (let i = 0; i < 3; i++) gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heap: heapUsed, rss };
+}
+
+/**
+ * What a worker holds per cached run: `PARKED` runs wait on an approval, so each stays in the
+ * worker's cache with its workflow state, measured against the same worker with none. Workflow
+ * code normally runs on a worker thread, whose heap this process cannot read; this worker runs it
+ * on the main thread (`debugMode`, the same reusable V8 context), so the heap figure covers the
+ * workflow state (its own module instances, promises, the run's state) and the activities' caches.
+ * The resident-memory delta also counts the SDK core's native state per run, but the allocator
+ * keeps freed pages, so it is a rough figure.
+ */
+async function memoryPerCachedRun(
+  options: { connection: NativeConnection; bundlePath: string; activities: object },
+  client: Client,
+): Promise<{ heapBytes: number; rssBytes: number }> {
+  const taskQueue = 'bench-concurrency-parked';
+  const worker = await Worker.create({
+    connection: options.connection,
+    taskQueue,
+    activities: options.activities,
+    workflowBundle: { codePath: options.bundlePath },
+    debugMode: true,
+    maxCachedWorkflows: PARKED + 10,
+  });
+  const agents = new AgentClient(client, taskQueue);
+  const park = (i: number) =>
+    agents.start({ task: `Park (run ${i}).`, model: 'anthropic/claude-sonnet-4-6', approve: ['lookup'] });
+  const parked = async (ids: string[]) => {
+    const deadline = Date.now() + 300_000;
+    for (const id of ids) {
+      while ((await agents.state(id)).pendingApprovals.length === 0) {
+        if (Date.now() > deadline) throw new Error(`run ${id} never asked for approval`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+  return worker.runUntil(async () => {
+    // One parked run first, so the bundle's shared modules and the worker's own state are counted in `before`.
+    const warm = await park(-1);
+    await parked([warm]);
+    const before = memoryAfterGc();
+    const ids: string[] = [];
+    for (let from = 0; from < PARKED; from += 50)
+      ids.push(...(await Promise.all(Array.from({ length: Math.min(50, PARKED - from) }, (_, k) => park(from + k)))));
+    await parked(ids);
+    const after = memoryAfterGc();
+    await Promise.all([warm, ...ids].map((id) => agents.terminate(id, 'bench done')));
+    return { heapBytes: (after.heap - before.heap) / PARKED, rssBytes: (after.rss - before.rss) / PARKED };
+  });
 }
 
 async function main(): Promise<boolean> {
@@ -154,6 +216,17 @@ async function main(): Promise<boolean> {
         };
       }
     });
+    const memory = await memoryPerCachedRun({ connection, bundlePath, activities }, client);
+    figures.heapPerCachedRunKiB = figure(
+      memory.heapBytes / 1024,
+      'KiB',
+      `worker heap per cached run (${PARKED} runs parked on an approval)`,
+    );
+    details.memoryPerCachedRun = {
+      parkedRuns: PARKED,
+      heapKiB: round(memory.heapBytes / 1024),
+      residentKiB: round(memory.rssBytes / 1024),
+    };
     writeBenchResult('concurrency', figures, {
       args,
       description: `${SIZES.join(' and ')} concurrent 3-turn runs (two tool calls, then text), one worker, server and fake on this machine`,

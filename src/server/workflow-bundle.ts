@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
 
 /** Options for {@link buildWorkflowBundle}. */
 export interface BuildBundleOptions {
@@ -19,6 +20,7 @@ export interface BuildBundleOptions {
 export async function buildWorkflowBundle(options: BuildBundleOptions): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: path.resolve(options.workflowsPath),
+    preloadModules: [...PRELOADED_WORKFLOW_MODULES],
     logger: new DefaultLogger('WARN'),
   });
   writeAtomically(options.outFile, code);
@@ -35,7 +37,11 @@ export async function cachedWorkflowBundle(options: {
   cacheDir: string;
   extraKeys?: string[];
 }): Promise<string> {
-  const key = hashSources(options.sourceRoots, [path.resolve(options.workflowsPath), ...(options.extraKeys ?? [])]);
+  const key = hashSources(options.sourceRoots, [
+    path.resolve(options.workflowsPath),
+    `preload:${PRELOADED_WORKFLOW_MODULES.join(',')}`,
+    ...(options.extraKeys ?? []),
+  ]);
   const outFile = path.join(options.cacheDir, `workflow-bundle-${key.slice(0, 16)}.js`);
   if (fs.existsSync(outFile)) {
     const now = new Date();

@@ -22,6 +22,8 @@ export const defaultStoreDir = (): string => path.resolve(process.env[STORE_DIR_
 
 /** Logs whose parsed state this process keeps (least recently used leave first). */
 const LOGS_KEPT = 64;
+/** Body writes this process remembers, to skip checking that a body it just wrote exists. */
+const WRITTEN_KEPT = 10_000;
 /** Retention never deletes a body written or re-used this recently (a run may be about to record it). */
 const BODY_GRACE_MS = 60 * 60 * 1000;
 
@@ -40,6 +42,8 @@ function logName(conversationId: string): string {
  */
 export class FileContentStore extends CheckedContentStore {
   private readonly logs = new Map<string, FileLog>();
+  /** Bodies this process wrote, with when (bounded: the oldest leave first). */
+  private readonly written = new Map<string, number>();
 
   private readonly bodyGraceMs: number;
 
@@ -78,28 +82,50 @@ export class FileContentStore extends CheckedContentStore {
     return log;
   }
 
-  private async append(conversationId: string, lines: string): Promise<void> {
-    const log = await this.log(conversationId);
-    await fs.mkdir(path.dirname(log.file), { recursive: true });
+  /**
+   * Appends `lines` to the conversation's log. `fresh` is the log when the caller has just brought
+   * it up to date: only whether the file exists is read from it, and a header written twice by
+   * racing first writers is harmless (the first one counts).
+   */
+  private async append(conversationId: string, lines: string, fresh?: FileLog): Promise<void> {
+    const log = fresh ?? (await this.log(conversationId));
+    if (!log.exists) await fs.mkdir(path.dirname(log.file), { recursive: true });
     const header = log.exists ? '' : `\n${JSON.stringify({ conversation: conversationId })}`;
     // One appendFile per write: O_APPEND keeps concurrent writers' lines whole.
     await fs.appendFile(log.file, `${header}\n${lines}\n`);
   }
 
-  /** Writes the body file, or marks an existing one as used now (see BODY_GRACE_MS). */
-  private async ensureBody(hash: string, text: string): Promise<void> {
+  /**
+   * Writes the body file, or marks an existing one as used now (see BODY_GRACE_MS). Answers
+   * whether the file was already there: only a body that was could be in retention's hands.
+   */
+  private async ensureBody(hash: string, text: string): Promise<boolean> {
     const file = this.bodyPath(hash);
     const now = new Date();
     try {
       await fs.utimes(file, now, now);
-      return;
+      return true;
     } catch {
       // not stored yet
     }
-    await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
-    await fs.writeFile(tmp, text);
+    await fs.writeFile(tmp, text).catch(async () => {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(tmp, text);
+    });
     await fs.rename(tmp, file);
+    this.written.set(hash, Date.now());
+    if (this.written.size > WRITTEN_KEPT) this.written.delete(this.written.keys().next().value as string);
+    return false;
+  }
+
+  /** Whether this process wrote the body within the grace period, so retention cannot have removed it. */
+  private writtenRecently(hash: string): boolean {
+    const at = this.written.get(hash);
+    if (at === undefined) return false;
+    if (Date.now() - at < this.bodyGraceMs) return true;
+    this.written.delete(hash);
+    return false;
   }
 
   protected async storeBody(hash: string, text: string, conversationId?: string): Promise<void> {
@@ -112,10 +138,11 @@ export class FileContentStore extends CheckedContentStore {
       if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
       return;
     }
-    await this.ensureBody(hash, text);
-    await this.append(conversationId, JSON.stringify({ ref: hash }));
-    // Retention may have removed the body between the two steps above; the ref now protects it.
-    await this.ensureBody(hash, text);
+    const existed = await this.ensureBody(hash, text);
+    await this.append(conversationId, JSON.stringify({ ref: hash }), log);
+    // Retention may have removed a body that was already there (an old one) between the two steps
+    // above; the ref now protects it. A body just written is inside the grace period retention keeps.
+    if (existed) await this.ensureBody(hash, text);
   }
 
   protected async readBodies(hashes: readonly string[]): Promise<Map<string, string>> {
@@ -137,7 +164,7 @@ export class FileContentStore extends CheckedContentStore {
     order: WriteOrder,
   ): Promise<void> {
     for (const e of entries) {
-      if (this.bodies.has(e.hash)) continue;
+      if (this.bodies.has(e.hash) || this.writtenRecently(e.hash)) continue;
       const stored = await fs.access(this.bodyPath(e.hash)).then(
         () => true,
         () => false,
@@ -218,6 +245,7 @@ export class FileContentStore extends CheckedContentStore {
       if (!stat || stat.mtimeMs > cutoff) continue;
       await fs.rm(file, { force: true });
       this.bodies.delete(hash);
+      this.written.delete(hash);
       counts.bodies += 1;
     }
     return counts;

@@ -20,6 +20,7 @@ import { SetupError } from '../connection/setup-error';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { openStore } from '../store';
+import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
 export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
@@ -94,7 +95,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: options.activities,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
+    ...(bundlePath
+      ? { workflowBundle: { codePath: bundlePath } }
+      : {
+          workflowsPath: require.resolve('../workflows'),
+          bundlerOptions: { preloadModules: [...PRELOADED_WORKFLOW_MODULES] },
+        }),
     ...workerOptions,
     interceptors: {
       ...interceptors,

@@ -10,87 +10,106 @@ import { z } from 'zod';
 export const NEXT_ACTIONS = ['continue', 'complete', 'skip', 'retry'] as const;
 export type NextAction = (typeof NEXT_ACTIONS)[number];
 
-/** Models often write `"true"` or `"2"` where a boolean or number belongs; accept those spellings only. */
-const looseBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
-const looseNumber = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
-  z.number(),
-);
-const statusSchema = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(TODO_STATUSES));
-const idSchema = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1));
+/**
+ * The answer schemas, built on first use: a run that never parses a PEV answer (every ReAct run)
+ * never pays for building them, and a PEV run builds them once (workflow modules are per run).
+ */
+function buildAnswerSchemas() {
+  /** Models often write `"true"` or `"2"` where a boolean or number belongs; accept those spellings only. */
+  const looseBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+  const looseNumber = z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+    z.number(),
+  );
+  const statusSchema = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(TODO_STATUSES));
+  const idSchema = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1));
 
-export const todoSchema = z.object({
-  id: idSchema,
-  description: z.string().min(1),
-  /** 1 is the highest priority. */
-  priority: looseNumber.pipe(z.number().int().min(1)).default(1),
-  status: statusSchema.default('pending'),
-  isCurrent: looseBoolean.optional(),
-});
-export type Todo = z.output<typeof todoSchema>;
-
-const componentFields = <C extends string>(component: C) => ({
-  type: z.literal('component').default('component'),
-  component: z.literal(component).default(component),
-});
-
-export const plannerResponseSchema = z.object({
-  ...componentFields('planner-response'),
-  summary: z.string().default(''),
-  needsMorePlanning: looseBoolean.default(false),
-  todos: z.array(todoSchema),
-});
-export type PlannerResponse = z.output<typeof plannerResponseSchema>;
-
-export const executorResponseSchema = z.object({
-  ...componentFields('executor-response'),
-  summary: z.string().min(1),
-  /** The primary completion signal; when absent, `nextAction` and then the todo's status decide. */
-  taskCompleted: looseBoolean.optional(),
-  shouldContinue: looseBoolean.optional(),
-  nextAction: z
-    .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(NEXT_ACTIONS))
-    .optional(),
-  todos: z.array(todoSchema).default([]),
-});
-export type ExecutorResponse = z.output<typeof executorResponseSchema>;
-
-export const verifierTaskSchema = z.object({
-  id: idSchema,
-  completed: looseBoolean,
-  feedback: z.string().default(''),
-});
-
-export const verifierResponseSchema = z
-  .object({
-    ...componentFields('verifier-response'),
-    allCompleted: looseBoolean,
-    userNeedsSatisfied: looseBoolean,
-    overallFeedback: z.string().default(''),
-    summary: z.string().optional(),
-    improvements: z.array(z.string()).optional(),
-    tasks: z.array(verifierTaskSchema).default([]),
-  })
-  .superRefine((v, ctx) => {
-    const passed = v.allCompleted && v.userNeedsSatisfied;
-    if (passed && !v.summary?.trim()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['summary'],
-        message:
-          'summary is required when allCompleted and userNeedsSatisfied are both true: it is the final ' +
-          'answer to the user',
-      });
-    }
-    if (!passed && !v.improvements?.some((i) => i.trim())) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['improvements'],
-        message:
-          'improvements (a non-empty array of strings) are required when allCompleted or userNeedsSatisfied is false',
-      });
-    }
+  const todoSchema = z.object({
+    id: idSchema,
+    description: z.string().min(1),
+    /** 1 is the highest priority. */
+    priority: looseNumber.pipe(z.number().int().min(1)).default(1),
+    status: statusSchema.default('pending'),
+    isCurrent: looseBoolean.optional(),
   });
-export type VerifierResponse = z.output<typeof verifierResponseSchema>;
+
+  const componentFields = <C extends string>(component: C) => ({
+    type: z.literal('component').default('component'),
+    component: z.literal(component).default(component),
+  });
+
+  const plannerResponseSchema = z.object({
+    ...componentFields('planner-response'),
+    summary: z.string().default(''),
+    needsMorePlanning: looseBoolean.default(false),
+    todos: z.array(todoSchema),
+  });
+
+  const executorResponseSchema = z.object({
+    ...componentFields('executor-response'),
+    summary: z.string().min(1),
+    /** The primary completion signal; when absent, `nextAction` and then the todo's status decide. */
+    taskCompleted: looseBoolean.optional(),
+    shouldContinue: looseBoolean.optional(),
+    nextAction: z
+      .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(NEXT_ACTIONS))
+      .optional(),
+    todos: z.array(todoSchema).default([]),
+  });
+
+  const verifierTaskSchema = z.object({
+    id: idSchema,
+    completed: looseBoolean,
+    feedback: z.string().default(''),
+  });
+
+  const verifierResponseSchema = z
+    .object({
+      ...componentFields('verifier-response'),
+      allCompleted: looseBoolean,
+      userNeedsSatisfied: looseBoolean,
+      overallFeedback: z.string().default(''),
+      summary: z.string().optional(),
+      improvements: z.array(z.string()).optional(),
+      tasks: z.array(verifierTaskSchema).default([]),
+    })
+    .superRefine((v, ctx) => {
+      const passed = v.allCompleted && v.userNeedsSatisfied;
+      if (passed && !v.summary?.trim()) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['summary'],
+          message:
+            'summary is required when allCompleted and userNeedsSatisfied are both true: it is the final ' +
+            'answer to the user',
+        });
+      }
+      if (!passed && !v.improvements?.some((i) => i.trim())) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['improvements'],
+          message:
+            'improvements (a non-empty array of strings) are required when allCompleted or userNeedsSatisfied is false',
+        });
+      }
+    });
+  return {
+    todo: todoSchema,
+    planner: plannerResponseSchema,
+    executor: executorResponseSchema,
+    verifier: verifierResponseSchema,
+  };
+}
+
+let built: ReturnType<typeof buildAnswerSchemas> | undefined;
+
+/** The planner, executor and verifier answer schemas (and the todo schema they share). */
+export const answerSchemas = (): ReturnType<typeof buildAnswerSchemas> => (built ??= buildAnswerSchemas());
+
+type Schemas = ReturnType<typeof buildAnswerSchemas>;
+export type Todo = z.output<Schemas['todo']>;
+export type PlannerResponse = z.output<Schemas['planner']>;
+export type ExecutorResponse = z.output<Schemas['executor']>;
+export type VerifierResponse = z.output<Schemas['verifier']>;
 
 export const isVerified = (v: VerifierResponse): boolean => v.allCompleted && v.userNeedsSatisfied;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ResponseFormat } from '../../contracts/message-model';
-import { executorResponseSchema, plannerResponseSchema, verifierResponseSchema } from './answer-schemas';
+import { answerSchemas, type ExecutorResponse, type PlannerResponse, type VerifierResponse } from './answer-schemas';
 
 export interface PevRoleDefinition<T = unknown> {
   /** Role name, also the key of its core template and business context (`planner`, `reviewer`, ...). */
@@ -22,24 +22,30 @@ export interface PevRoleDefinition<T = unknown> {
 export const CORE_ROLE_NAMES = ['planner', 'executor', 'verifier'] as const;
 export type CoreRoleName = (typeof CORE_ROLE_NAMES)[number];
 
-export const plannerRole: PevRoleDefinition<z.output<typeof plannerResponseSchema>> = {
+export const plannerRole: PevRoleDefinition<PlannerResponse> = {
   name: 'planner',
   component: 'planner-response',
-  schema: plannerResponseSchema,
+  get schema() {
+    return answerSchemas().planner;
+  },
   usesTools: false,
 };
 
-export const executorRole: PevRoleDefinition<z.output<typeof executorResponseSchema>> = {
+export const executorRole: PevRoleDefinition<ExecutorResponse> = {
   name: 'executor',
   component: 'executor-response',
-  schema: executorResponseSchema,
+  get schema() {
+    return answerSchemas().executor;
+  },
   usesTools: true,
 };
 
-export const verifierRole: PevRoleDefinition<z.output<typeof verifierResponseSchema>> = {
+export const verifierRole: PevRoleDefinition<VerifierResponse> = {
   name: 'verifier',
   component: 'verifier-response',
-  schema: verifierResponseSchema,
+  get schema() {
+    return answerSchemas().verifier;
+  },
   usesTools: false,
 };
 

@@ -9,13 +9,23 @@ import { EVENTS_TOPIC, STREAM_ENTRIES_CARRIED, STREAM_ENTRIES_KEPT } from '../..
 
 export interface RunStream {
   publishEvent(event: AgentEvent): void;
-  /** Drops entries past the newest {@link STREAM_ENTRIES_KEPT}, so the log stays bounded. */
+  /**
+   * Called at each turn's start; every {@link TRIM_EVERY}th call drops entries past the newest
+   * {@link STREAM_ENTRIES_KEPT}, so the log stays bounded.
+   */
   trim(): void;
   /** Wakes waiting polls and refuses new ones, so `allHandlersFinished` can hold before the run ends. */
   detach(): void;
   /** State for the next run: the newest entries and the publishers' dedupe. */
   carry(): WorkflowStreamState;
 }
+
+/**
+ * Turns between two trims. Reading the log's length means encoding every entry (the stream's
+ * `getState`), a few milliseconds a turn at 500 entries; trimming every tenth turn keeps the log
+ * within {@link STREAM_ENTRIES_KEPT} plus ten turns' entries.
+ */
+export const TRIM_EVERY = 10;
 
 /** Opens the stream; construct once, early, since it registers the stream's handlers. */
 export function openRunStream(prior?: WorkflowStreamState): RunStream {
@@ -28,9 +38,13 @@ export function openRunStream(prior?: WorkflowStreamState): RunStream {
     stream.truncate(state.base_offset + drop);
     return { ...state, log: state.log.slice(drop), base_offset: state.base_offset + drop };
   };
+  let trims = 0;
   return {
     publishEvent: (event) => events.publish(event),
-    trim: () => void keepNewest(STREAM_ENTRIES_KEPT),
+    trim: () => {
+      trims += 1;
+      if (trims % TRIM_EVERY === 0) keepNewest(STREAM_ENTRIES_KEPT);
+    },
     detach: () => stream.detachPollers(),
     carry: () => keepNewest(STREAM_ENTRIES_CARRIED),
   };
