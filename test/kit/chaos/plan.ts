@@ -78,9 +78,15 @@ export interface ChaosPlan {
 export const expectedFinalText = (run: RunSpec): string =>
   run.kind === 'react' ? `${run.tag} finished after ${run.steps} steps.` : `${run.tag} verified ${run.steps} steps.`;
 
-/** What a run needs so that a kill of this point can find it. */
+/**
+ * What a run needs so that a kill of this point can find it. Points found by a tool's call or answer
+ * need a run that asks for no approval: approvals are held back until the approval-wait kill.
+ */
 function fits(point: KillPoint, run: RunSpec): boolean {
   switch (point) {
+    case 'tool_call':
+    case 'workflow_task':
+      return !run.approval;
     case 'model_call_streaming':
       return run.stream;
     case 'model_call_plain':
@@ -89,7 +95,10 @@ function fits(point: KillPoint, run: RunSpec): boolean {
       return run.approval;
     case 'continue_as_new':
       return (
-        run.kind === 'react' && run.continueAsNewAfterTurns !== undefined && run.steps > run.continueAsNewAfterTurns
+        run.kind === 'react' &&
+        !run.approval &&
+        run.continueAsNewAfterTurns !== undefined &&
+        run.steps > run.continueAsNewAfterTurns
       );
     default:
       return true;
@@ -119,8 +128,11 @@ function fitted(run: RunSpec, point: KillPoint): RunSpec {
       return { ...run, stream: false };
     case 'approval_wait':
       return { ...run, approval: true };
+    case 'tool_call':
+    case 'workflow_task':
+      return { ...run, approval: false };
     case 'continue_as_new':
-      return { ...run, kind: 'react', continueAsNewAfterTurns: 2, steps: Math.max(run.steps, 4) };
+      return { ...run, kind: 'react', approval: false, continueAsNewAfterTurns: 2, steps: Math.max(run.steps, 4) };
     default:
       return run;
   }
