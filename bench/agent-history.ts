@@ -10,15 +10,10 @@ import { z } from 'zod';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createAgentActivities } from '../src/activities/agent';
-import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient } from '../src/client';
-import { llmClient, loadLlmConfig } from '../src/llm';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
-import { FileContentStore } from '../src/store';
-import { fakeProviderEnv, reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
+import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
-import { benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
+import { agentWorkerParts, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 10 : 200);
@@ -73,13 +68,7 @@ async function main(): Promise<boolean> {
       execute: () => TOOL_RESULT,
     }),
   );
-  const activities = createAgentActivities({
-    store: new FileContentStore(storeDir),
-    tools: createToolActivities(registry),
-    llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
-  });
-  const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-  const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
+  const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
   try {
     const connection = await NativeConnection.connect({ address: server.address });
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });

@@ -12,15 +12,20 @@ import vm from 'node:vm';
 import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createAgentActivities } from '../src/activities/agent';
-import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient } from '../src/client';
-import { llmClient, loadLlmConfig } from '../src/llm';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
-import { FileContentStore } from '../src/store';
-import { fakeProviderEnv, reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
+import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
-import { benchArgs, figure, percentile, round, runBench, startBenchServer, writeBenchResult, type Figure } from './kit';
+import {
+  agentWorkerParts,
+  benchArgs,
+  figure,
+  percentile,
+  round,
+  runBench,
+  startBenchServer,
+  writeBenchResult,
+  type Figure,
+} from './kit';
 
 const args = benchArgs();
 const SIZES = args.sizes.length > 0 ? args.sizes : args.smoke ? [5] : [100, 1000];
@@ -166,13 +171,7 @@ async function main(): Promise<boolean> {
         execute: ({ n }) => `result ${n}`,
       }),
     );
-    const activities = createAgentActivities({
-      store: new FileContentStore(storeDir),
-      tools: createToolActivities(registry),
-      llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
-    });
-    const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-    const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
+    const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
     const client = new Client({ connection });
     const taskQueue = 'bench-concurrency';
     const largest = Math.max(...SIZES);

@@ -9,6 +9,13 @@ import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
 import { percentile } from '../test/kit/percentile';
+import { createAgentActivities } from '../src/activities/agent';
+import { createToolActivities } from '../src/activities/tool-activities';
+import { llmClient, loadLlmConfig } from '../src/llm';
+import { buildWorkflowBundle } from '../src/server/workflow-bundle';
+import { FileContentStore } from '../src/store';
+import { fakeProviderEnv, type FakeProvider } from '../src/testing/fake-provider';
+import type { ToolRegistry } from '../src/tools';
 
 /** Where `npm run bench` records its results. */
 export const RESULTS_DIR = path.join(__dirname, 'results');
@@ -160,4 +167,24 @@ export function runBench(main: () => Promise<boolean | void>): void {
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * What a benchmark's agent worker runs: the agent's activities on a file store in `dir`, with the
+ * registry's tools and the fake provider standing in for every provider, and the production
+ * workflow bundle built into `dir`.
+ */
+export async function agentWorkerParts(
+  fake: FakeProvider,
+  registry: ToolRegistry,
+  dir: string,
+): Promise<{ activities: ReturnType<typeof createAgentActivities>; bundlePath: string }> {
+  const activities = createAgentActivities({
+    store: new FileContentStore(path.join(dir, 'store')),
+    tools: createToolActivities(registry),
+    llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
+  });
+  const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
+  const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+  return { activities, bundlePath };
 }

@@ -9,15 +9,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createAgentActivities } from '../src/activities/agent';
-import { llmClient, loadLlmConfig } from '../src/llm';
-import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient, type StartAgentOptions } from '../src/client';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
-import { FileContentStore } from '../src/store';
-import { fakeProviderEnv, reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
+import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
-import { benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
+import { agentWorkerParts, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 8 : 30);
@@ -65,13 +60,7 @@ async function main(): Promise<boolean> {
           `${fs.readFileSync(file, 'utf8')}\nchecksum ${(part * 2654435761).toString(16)} part ${part}`,
       }),
     );
-    const activities = createAgentActivities({
-      store: new FileContentStore(path.join(dir, 'store')),
-      tools: createToolActivities(registry),
-      llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
-    });
-    const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-    const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+    const { activities, bundlePath } = await agentWorkerParts(fake, registry, dir);
     const client = new Client({ connection });
     const taskQueue = 'bench-tokens';
     const worker = await Worker.create({ connection, taskQueue, activities, workflowBundle: { codePath: bundlePath } });

@@ -13,15 +13,19 @@ import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { temporal as temporalProto, type temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createAgentActivities } from '../src/activities/agent';
-import { llmClient, loadLlmConfig } from '../src/llm';
-import { createToolActivities } from '../src/activities/tool-activities';
 import { AgentClient } from '../src/client';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
-import { FileContentStore } from '../src/store';
-import { fakeProviderEnv, reply, startFakeProvider } from '../src/testing/fake-provider';
+import { reply, startFakeProvider } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
-import { benchArgs, figure, median, round, runBench, startBenchServer, writeBenchResult } from './kit';
+import {
+  agentWorkerParts,
+  benchArgs,
+  figure,
+  median,
+  round,
+  runBench,
+  startBenchServer,
+  writeBenchResult,
+} from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 12 : 200);
@@ -186,15 +190,9 @@ async function main(): Promise<boolean> {
     const inProcess = await inProcessLoop(fake.openaiBaseUrl(), registry, TURNS + 1);
     turn = 0;
 
-    const timed = timedActivities(
-      createAgentActivities({
-        store: new FileContentStore(storeDir),
-        tools: createToolActivities(registry),
-        llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
-      }),
-    );
-    const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-    const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(storeDir, 'bundle.js') });
+    const parts = await agentWorkerParts(fake, registry, storeDir);
+    const { bundlePath } = parts;
+    const timed = timedActivities(parts.activities);
     const client = new Client({ connection });
     const taskQueue = 'bench-turn-overhead';
     const worker = await Worker.create({

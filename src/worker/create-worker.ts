@@ -20,6 +20,7 @@ import { SetupError } from '../connection/setup-error';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { openStore } from '../store';
+import type { ToolRegistry } from '../tools';
 import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
@@ -112,12 +113,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
 
 /**
  * Runs the project's worker until SIGINT/SIGTERM (the SDK runtime turns them into a graceful
- * shutdown: polling stops, running tasks finish), then closes the connection.
+ * shutdown: polling stops, running tasks finish), then closes the connection. `tools` replaces
+ * the default registry (the built-in tools and MCP servers) when an embedding adds its own.
  */
 export async function runWorker(
   settings: ConnectionSettings = connectionSettingsFromEnv(),
   onReady?: (worker: Worker, info: { store: string }) => void,
   config: WorkerConfig = workerConfig(),
+  tools?: ToolRegistry,
 ): Promise<void> {
   const store = await openStore();
   let connection: NativeConnection;
@@ -127,7 +130,7 @@ export async function runWorker(
     await store.close();
     throw error;
   }
-  const { activities, close } = createActivities({ config, store });
+  const { activities, close } = createActivities({ config, store, ...(tools ? { tools } : {}) });
   try {
     const worker = await createWorker({
       connection,

@@ -3,11 +3,9 @@
 // service under the call's idempotency key. Prints "chaos worker polling" once it polls.
 // Run: node -r ./scripts/register-ts.js test/kit/chaos/worker-main.ts (configured by environment).
 import { z } from 'zod';
-import { createActivities } from '../../../src/activities';
 import { connectionSettingsFromEnv } from '../../../src/connection/connection-settings';
-import { openStore } from '../../../src/store';
 import { createToolRegistry, defineTool } from '../../../src/tools';
-import { configureWorkerLogging, connectWorker, createWorker } from '../../../src/worker/create-worker';
+import { configureWorkerLogging, runWorker } from '../../../src/worker/create-worker';
 import { workerConfig } from '../../../src/worker/worker-config';
 import { EFFECTS_URL_ENV } from './effects-service';
 
@@ -36,23 +34,9 @@ async function main(): Promise<void> {
   if (!serviceUrl) throw new Error(`${EFFECTS_URL_ENV} is not set`);
   const config = workerConfig({ file: null });
   configureWorkerLogging('WARN', config.secrets);
-  const settings = connectionSettingsFromEnv();
-  const store = await openStore();
-  const connection = await connectWorker(settings);
   const registry = createToolRegistry({ secrets: config.secrets }).register(recordStepTool(serviceUrl));
-  const { activities } = createActivities({ config, store, tools: registry });
-  const worker = await createWorker({
-    connection,
-    namespace: settings.namespace,
-    taskQueue: settings.taskQueue,
-    config,
-    activities,
-  });
-  process.stdout.write('chaos worker polling\n');
   // Only ever stopped by SIGKILL or by the harness's SIGTERM at the end.
-  await worker.run();
-  await store.close();
-  await connection.close();
+  await runWorker(connectionSettingsFromEnv(), () => process.stdout.write('chaos worker polling\n'), config, registry);
 }
 
 main().catch((err: unknown) => {
