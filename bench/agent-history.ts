@@ -6,14 +6,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
-import { ToolRegistry, defineTool } from '../src/tools';
-import { agentWorkerParts, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
+import { ToolRegistry } from '../src/tools';
+import {
+  agentWorkerParts,
+  quickLookupTool,
+  benchArgs,
+  figure,
+  runBench,
+  startBenchServer,
+  writeBenchResult,
+} from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 10 : 200);
@@ -58,16 +65,7 @@ async function main(): Promise<boolean> {
   fake.respond(responder);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   const registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'lookup',
-      description: 'Looks something up.',
-      parameters: z.object({ n: z.number() }),
-      // A quick lookup without side effects: it runs as a local activity.
-      timeoutMs: 5_000,
-      execute: () => TOOL_RESULT,
-    }),
-  );
+  registry.register(quickLookupTool(TOOL_RESULT));
   const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
   try {
     const connection = await NativeConnection.connect({ address: server.address });

@@ -15,7 +15,8 @@ import { llmClient, loadLlmConfig } from '../src/llm';
 import { buildWorkflowBundle } from '../src/server/workflow-bundle';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, type FakeProvider } from '../src/testing/fake-provider';
-import type { ToolRegistry } from '../src/tools';
+import { z } from 'zod';
+import { defineTool, type ToolRegistry } from '../src/tools';
 
 /** Where `npm run bench` records its results. */
 export const RESULTS_DIR = path.join(__dirname, 'results');
@@ -188,3 +189,13 @@ export async function agentWorkerParts(
   const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
   return { activities, bundlePath };
 }
+
+/** The benches' `lookup` tool: quick and without side effects, so it runs as a local activity; answers `result`. */
+export const quickLookupTool = (result: string) =>
+  defineTool({
+    name: 'lookup',
+    description: 'Looks something up.',
+    parameters: z.object({ n: z.number() }),
+    timeoutMs: 5_000,
+    execute: () => result,
+  });

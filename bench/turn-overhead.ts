@@ -9,15 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { temporal as temporalProto, type temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider } from '../src/testing/fake-provider';
-import { ToolRegistry, defineTool } from '../src/tools';
+import { ToolRegistry } from '../src/tools';
 import {
   agentWorkerParts,
+  quickLookupTool,
   benchArgs,
   figure,
   median,
@@ -173,15 +173,7 @@ async function main(): Promise<boolean> {
   });
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-turns-'));
   const registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'lookup',
-      description: 'Looks something up.',
-      parameters: z.object({ n: z.number() }),
-      timeoutMs: 5_000,
-      execute: () => TOOL_RESULT,
-    }),
-  );
+  registry.register(quickLookupTool(TOOL_RESULT));
   const connection = await NativeConnection.connect({ address: server.address });
   try {
     // The baseline first, on a warm fake: a few turns to warm the SDK, then the measured loop.
