@@ -7,6 +7,8 @@ module.exports = {
   // One Temporal dev server and one workflow bundle per jest run (see test/kit/).
   globalSetup: '<rootDir>/test/kit/global-setup.ts',
   globalTeardown: '<rootDir>/test/kit/global-teardown.ts',
+  // The default report, then one closing line that names the counts (scripts/jest-closing-line.js).
+  reporters: ['default', '<rootDir>/scripts/jest-closing-line.js'],
   setupFilesAfterEnv: ['<rootDir>/test/kit/after-env.ts'],
   testTimeout: 60000,
 };
