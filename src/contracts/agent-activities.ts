@@ -36,6 +36,24 @@ export interface ModelCallInput {
   promptHash?: string;
   /** The run has no entry for this model yet: return what the worker's config says about it (`modelInfo`). */
   describeModel?: boolean;
+  /** Quick tool calls the model call may run itself, right after the answer (see {@link InlineToolCalls}). */
+  inlineTools?: InlineToolCalls;
+}
+
+/**
+ * The run's quick tools (no side effects, never asking for approval in this run) whose calls a
+ * model call runs itself, so a turn of such calls takes one activity and one workflow task. It runs
+ * them only when every call of the answer is a well-formed call to one of `tools` and there are at
+ * most `maxCalls`; otherwise the workflow runs the calls as usual. Results are stored at the
+ * positions after the answer, exactly as `runTool` stores them.
+ */
+export interface InlineToolCalls {
+  /** Each tool's name, pinned fingerprint and the run's timeout override for it, if any. */
+  tools: { name: string; fingerprint: string; timeoutMs?: number }[];
+  maxCalls: number;
+  /** The run's tool selection by hash (`PinToolsOutput.selectionHash`), or inline before it was pinned. */
+  selectionHash?: string;
+  selection?: ToolSelection;
 }
 
 /** Call settings kept in the content store (see `ModelCallInput.promptHash`). */
@@ -71,6 +89,8 @@ export interface ModelCallOutput {
   errorMessage?: string;
   /** What the worker's config says about the model, when the input asked (`describeModel`). */
   modelInfo?: ResolvedModelInfo;
+  /** The results of the answer's tool calls when the call ran them itself (`inlineTools`), in call order. */
+  toolResults?: RunToolOutput[];
 }
 
 /** Where a user message came from: the run's task, steering, a follow-up; absent for the workflow's own prompts. */

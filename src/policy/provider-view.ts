@@ -14,7 +14,7 @@ import {
   type UserMessage,
 } from '../contracts/message-model';
 import type { ProviderId } from '../contracts/model-ref';
-import { isMasked, maskStub } from './masking';
+import { MIN_MASKED_TOKENS, isMasked, maskStub } from './masking';
 import { estimateBodyTokens, estimateTextTokens } from './token-estimate';
 import type { PlanItem } from '../contracts/agent-run';
 import type { UserOrigin } from '../contracts/agent-activities';
@@ -61,13 +61,14 @@ function maskedResult(
   calls: ReadonlyMap<string, ToolCallBlock>,
   mask: ViewMask | undefined,
 ): ToolResultMessage {
-  if (
-    !mask ||
-    !isMasked({ seq, kind: 'tool_result', isError: body.isError, tokens: estimateBodyTokens(body) }, mask.maskBefore)
-  )
-    return body;
-  const call = calls.get(body.toolCallId) ?? { id: body.toolCallId, name: body.toolName };
+  if (!mask || seq >= mask.maskBefore || body.isError === true) return body;
   const chars = body.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
+  // Every text counts at least a token per four characters, so a long result is over the minimum
+  // without estimating it (which reads every character, at every call).
+  const large = chars / 4 > MIN_MASKED_TOKENS;
+  const tokens = large ? MIN_MASKED_TOKENS + 1 : estimateBodyTokens(body);
+  if (!isMasked({ seq, kind: 'tool_result', isError: body.isError, tokens }, mask.maskBefore)) return body;
+  const call = calls.get(body.toolCallId) ?? { id: body.toolCallId, name: body.toolName };
   return { ...body, content: [{ type: 'text', text: maskStub(call, chars) }] };
 }
 

@@ -6,9 +6,10 @@
  * Line shapes: `{"conversation":id}` (first line), an entry `{"seq","kind","hash","at","attempt"}`,
  * a body the conversation uses `{"ref":hash}`, a summary `{"summary":hash,"fromSeq","toSeq","at","attempt"}`.
  * Each write starts with a newline, so the torn end of a crashed writer's line stays a line of its
- * own (skipped) and never swallows the next writer's.
+ * own (skipped) and never swallows the next writer's. Files are read with synchronous calls (see
+ * FileContentStore).
  */
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { supersedes, type LogEntry, type SummaryRecord, type WriteOrder } from './content-store';
 
 interface Line {
@@ -37,7 +38,6 @@ export class FileLog {
   lastWriteAt = 0;
   private offset = 0;
   private inode = -1;
-  private queue: Promise<void> = Promise.resolve();
 
   constructor(readonly file: string) {}
 
@@ -55,26 +55,26 @@ export class FileLog {
     this.inode = -1;
   }
 
-  /**
-   * Reads what was appended since the last call (everything after a delete or replacement).
-   * Calls run one after another: two reads of the same bytes would move the position twice.
-   */
+  /** Reads what was appended since the last call (everything after a delete or replacement). */
   refresh(): Promise<void> {
-    const next = this.queue.then(() => this.readAppended());
-    this.queue = next.catch(() => undefined);
-    return next;
+    try {
+      this.readAppended();
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
-  private async readAppended(): Promise<void> {
-    let handle: fs.FileHandle;
+  private readAppended(): void {
+    let fd: number;
     try {
-      handle = await fs.open(this.file, 'r');
+      fd = fs.openSync(this.file, 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.reset();
       throw err;
     }
     try {
-      const stat = await handle.stat();
+      const stat = fs.fstatSync(fd);
       if (stat.ino !== this.inode || stat.size < this.offset) {
         this.reset();
         this.inode = stat.ino;
@@ -82,14 +82,14 @@ export class FileLog {
       this.lastWriteAt = stat.mtimeMs;
       if (stat.size <= this.offset) return;
       const buffer = Buffer.alloc(stat.size - this.offset);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+      const bytesRead = fs.readSync(fd, buffer, 0, buffer.length, this.offset);
       // Only whole lines: a writer may be half-way through the last one.
       const end = buffer.subarray(0, bytesRead).lastIndexOf(0x0a) + 1;
       if (end === 0) return;
       for (const text of buffer.subarray(0, end).toString('utf8').split('\n')) this.apply(text);
       this.offset += end;
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
   }
 

@@ -1,6 +1,7 @@
 /** The embedded default content store: files on one host's disk. */
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
 import path from 'node:path';
 import { CheckedContentStore } from './checked-store';
 import {
@@ -39,6 +40,9 @@ function logName(conversationId: string): string {
  * Bodies under `bodies/<2 hex>/<sha256>.json` (written to a temporary file, then renamed, so a
  * reader never sees half a body); logs under `logs/<conversation>.jsonl` (see {@link FileLog}).
  * Several processes on one host may share the directory; hosts share it only through a shared volume.
+ * A model call's reads and writes use synchronous calls: small files on a local disk (the page
+ * cache, no fsync) take less than a trip through libuv's thread pool, which a turn would make a
+ * few dozen times. Retention's scans stay asynchronous.
  */
 export class FileContentStore extends CheckedContentStore {
   private readonly logs = new Map<string, FileLog>();
@@ -89,10 +93,10 @@ export class FileContentStore extends CheckedContentStore {
    */
   private async append(conversationId: string, lines: string, fresh?: FileLog): Promise<void> {
     const log = fresh ?? (await this.log(conversationId));
-    if (!log.exists) await fs.mkdir(path.dirname(log.file), { recursive: true });
+    if (!log.exists) fsSync.mkdirSync(path.dirname(log.file), { recursive: true });
     const header = log.exists ? '' : `\n${JSON.stringify({ conversation: conversationId })}`;
-    // One appendFile per write: O_APPEND keeps concurrent writers' lines whole.
-    await fs.appendFile(log.file, `${header}\n${lines}\n`);
+    // One append per write: O_APPEND keeps concurrent writers' lines whole.
+    fsSync.appendFileSync(log.file, `${header}\n${lines}\n`);
   }
 
   /**
@@ -103,17 +107,19 @@ export class FileContentStore extends CheckedContentStore {
     const file = this.bodyPath(hash);
     const now = new Date();
     try {
-      await fs.utimes(file, now, now);
+      fsSync.utimesSync(file, now, now);
       return true;
     } catch {
       // not stored yet
     }
     const tmp = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
-    await fs.writeFile(tmp, text).catch(async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(tmp, text);
-    });
-    await fs.rename(tmp, file);
+    try {
+      fsSync.writeFileSync(tmp, text);
+    } catch {
+      fsSync.mkdirSync(path.dirname(file), { recursive: true });
+      fsSync.writeFileSync(tmp, text);
+    }
+    fsSync.renameSync(tmp, file);
     this.written.set(hash, Date.now());
     if (this.written.size > WRITTEN_KEPT) this.written.delete(this.written.keys().next().value as string);
     return false;
@@ -147,14 +153,13 @@ export class FileContentStore extends CheckedContentStore {
 
   protected async readBodies(hashes: readonly string[]): Promise<Map<string, string>> {
     const texts = new Map<string, string>();
-    await Promise.all(
-      hashes.map((hash) =>
-        fs.readFile(this.bodyPath(hash), 'utf8').then(
-          (text) => texts.set(hash, text),
-          () => undefined,
-        ),
-      ),
-    );
+    for (const hash of hashes) {
+      try {
+        texts.set(hash, fsSync.readFileSync(this.bodyPath(hash), 'utf8'));
+      } catch {
+        // not stored: the caller names what is missing
+      }
+    }
     return texts;
   }
 
@@ -165,11 +170,7 @@ export class FileContentStore extends CheckedContentStore {
   ): Promise<void> {
     for (const e of entries) {
       if (this.bodies.has(e.hash) || this.writtenRecently(e.hash)) continue;
-      const stored = await fs.access(this.bodyPath(e.hash)).then(
-        () => true,
-        () => false,
-      );
-      if (!stored)
+      if (!fsSync.existsSync(this.bodyPath(e.hash)))
         throw new StoreError(
           'not_found',
           `a log entry names body ${e.hash}, which is not stored in ${this.description}`,

@@ -1,7 +1,8 @@
 /**
- * A lean turn on a real server: a quick tool runs as a local activity (one marker event, no second
- * workflow task), search attributes are upserted only when a value worth filtering on changes, and
- * what each turn records stays small. The 200-turn figures come from `npm run bench`.
+ * A lean turn on a real server: a quick tool's calls run inside the model call (one activity and one
+ * workflow task a turn), or as a local activity when the workflow must see them first; search
+ * attributes are upserted only when a value worth filtering on changes, and what each turn records
+ * stays small. The 200-turn figures come from `npm run bench`.
  */
 import { z } from 'zod';
 import { temporal } from '@temporalio/proto';
@@ -12,6 +13,7 @@ import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from './agent-kit';
+import { INLINE_TOOLS_PATCH } from '../../src/workflows/agent/patches';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const { EventType } = temporal.api.enums.v1;
@@ -33,6 +35,14 @@ function turnsOf(events: HistoryEvent[]): HistoryEvent[][] {
   return starts.map((s, k) => events.slice(s, starts[k + 1] ?? events.length));
 }
 
+/** The ids of the patches a run took. */
+const patchMarkers = (events: HistoryEvent[]): string[] =>
+  events.flatMap((e) => {
+    const attrs = e.markerRecordedEventAttributes;
+    const data = attrs?.markerName === 'core_patch' ? attrs.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+    return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
+  });
+
 const markerType = (e: HistoryEvent): string | undefined => {
   const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
   return data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type : undefined;
@@ -51,8 +61,18 @@ describe('a lean turn', () => {
     }),
   );
   afterAll(() => registry.close());
+  registry.register(
+    defineTool({
+      name: 'sum',
+      description: 'Adds two numbers (may take up to a minute).',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => String(a + b),
+    }),
+  );
+  const quickAndSlow = () =>
+    createAgentActivities({ store: fx.store, tools: createToolActivities(registry), llm: llmClient(fx.llm) });
 
-  it('runs a quick tool as a local activity and upserts search attributes only when a value changes', async () => {
+  it('runs quick tool calls inside the model call and upserts search attributes only when a value changes', async () => {
     const turns = 8;
     let calls = 0;
     fx.fake.respond(() => {
@@ -63,17 +83,12 @@ describe('a lean turn', () => {
         usage: { input: 1000, output: 100 },
       });
     });
-    const activities = createAgentActivities({
-      store: fx.store,
-      tools: createToolActivities(registry),
-      llm: llmClient(fx.llm),
-    });
-    const { result, events } = await withWorker({ activities }, async ({ client, taskQueue }) => {
+    const { result, events } = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Look up 1 to 7.', model: PRIMARY });
       const res = await agents.result(id);
       const handle = client.workflow.getHandle(id);
-      await saveHistoryIfRecording(handle, 'agent-lean-turn');
+      await saveHistoryIfRecording(handle, 'agent-quick-tools-inline');
       return { result: res, events: (await handle.fetchHistory()).events ?? [] };
     });
     expect(result).toMatchObject({ status: 'completed', finalText: 'Looked up everything.', turns });
@@ -81,13 +96,17 @@ describe('a lean turn', () => {
     const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     expect(scheduled).toEqual(['pinTools', ...Array<string>(turns).fill('callModel')]);
     const markers = events.map(markerType).filter((t) => t !== undefined);
-    expect(markers).toEqual(['appendMessages', ...Array<string>(turns - 1).fill('runTool')]);
+    expect(markers).toEqual(['appendMessages']);
+    expect(patchMarkers(events)).toContain(INLINE_TOOLS_PATCH);
+    // The model saw every result: the last request carries all seven.
+    const last = fx.fake.requests[fx.fake.requests.length - 1].body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(last.messages).match(/entry \d/g)).toHaveLength(turns - 1);
 
     const toolTurns = turnsOf(events).slice(0, -1);
     for (const turn of toolTurns) {
       const types = turn.map((e) => e.eventType);
-      // callModel (3) + the workflow task that runs the tool (3) + its marker, and now and then a cost upsert.
-      expect(turn.length).toBeLessThanOrEqual(8);
+      // callModel (3) + the workflow task that records the results (3), and now and then a cost upsert.
+      expect(turn.length).toBeLessThanOrEqual(7);
       expect(types.filter((t) => t === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toHaveLength(1);
       expect(turn.reduce((sum, e) => sum + payloadBytes(e), 0)).toBeLessThan(1024);
     }
@@ -107,6 +126,48 @@ describe('a lean turn', () => {
         shown.set(name, value);
       }
     }
+  });
+
+  it('runs the calls itself when the answer also calls a tool that is not quick', async () => {
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'lookup', arguments: { n: 1 } },
+        { name: 'sum', arguments: { a: 1, b: 2 } },
+      ]),
+      reply.text('done'),
+    );
+    const { result, events } = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Look 1 up and add 1 and 2.', model: PRIMARY });
+      const res = await agents.result(id);
+      return { result: res, events: (await client.workflow.getHandle(id).fetchHistory()).events ?? [] };
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'done' });
+    // The quick call as a local activity, the other as a regular one, both after the answer was recorded.
+    expect(events.map(markerType)).toContain('runTool');
+    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(scheduled).toContain('runTool');
+    const results = (fx.fake.requests[1].body as { messages: { content: unknown }[] }).messages;
+    expect(JSON.stringify(results)).toContain('entry 1');
+  });
+
+  it('leaves a quick tool that needs approval to the workflow, which asks first', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'lookup', arguments: { n: 4 } }]), reply.text('done'));
+    const result = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Look 4 up.', model: PRIMARY, approve: ['lookup'] });
+      let pending = (await agents.state(id)).pendingApprovals;
+      for (let i = 0; i < 100 && pending.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        pending = (await agents.state(id)).pendingApprovals;
+      }
+      expect(pending).toHaveLength(1);
+      expect(fx.fake.requests).toHaveLength(1);
+      await agents.reject(id, pending[0].toolCallId, { reason: 'not now' });
+      return agents.result(id);
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'done' });
+    expect(JSON.stringify(fx.fake.requests[1].body)).not.toContain('entry 4');
   });
 
   it('keeps tools that may take long as regular activities', async () => {

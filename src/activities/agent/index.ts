@@ -16,7 +16,7 @@ export { type AgentActivityDeps, type ModelCaller } from './deps';
 export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
   const tools = toolActivities(deps.store, deps.tools, deps.llm);
   return {
-    callModel: heartbeating(modelCallActivity(deps)),
+    callModel: heartbeating(modelCallActivity(deps, tools.runTool)),
     appendMessages: heartbeating(appendMessagesActivity(deps.store)),
     summariseConversation: heartbeating(summariseActivity(deps)),
     pinTools: heartbeating(tools.pinTools),

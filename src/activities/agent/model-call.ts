@@ -18,6 +18,7 @@ import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
 import { openTokenPublisher, type TokenPublisher } from './token-publisher';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
+import { runInlineTools, type RunTool } from './inline-tools';
 
 /**
  * The call's answer, assembled from the provider's stream (every call streams, so a hung
@@ -58,7 +59,8 @@ const withoutZeros = <T extends object>(values: T): Partial<T> =>
 const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: ResolvedModelInfo } =>
   info ? { modelInfo: info } : {};
 
-export function modelCallActivity(deps: AgentActivityDeps) {
+/** The model-call activity; `runTool` runs the quick calls the workflow hands over (`inlineTools`). */
+export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
     const { store, llm } = deps;
     const conversationId = conversationOf(input);
@@ -101,6 +103,14 @@ export function modelCallActivity(deps: AgentActivityDeps) {
       store.writeEntries(conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
     );
     const toolCalls = toolCallRequests(message);
+    const toolResults = input.inlineTools
+      ? await runInlineTools(
+          input.inlineTools,
+          toolCalls,
+          { conversationId: input.conversationId, firstSeq: input.writeSeq + 1 },
+          runTool,
+        )
+      : undefined;
     return {
       meta: { seq: input.writeSeq, kind: 'assistant', hash, tokens: estimateBodyTokens(message) },
       stopReason: message.stopReason,
@@ -110,6 +120,7 @@ export function modelCallActivity(deps: AgentActivityDeps) {
       ...(toolCalls.length > 0 ? {} : { text: textOf(message) }),
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
       ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
+      ...(toolResults ? { toolResults } : {}),
     };
   };
 }

@@ -138,9 +138,12 @@ function answerOf(out: ModelCallOutput, model: ModelRef): ModelAnswer {
 export type ModelStepResult =
   { ok: true; output: ModelAnswer } | { ok: false; failure: ModelFailure & { message: string } };
 
-/** What another agent kind sets per call (its role's system prompt, structured output, tool choice). */
+/**
+ * What a turn sets per call: a kind's role prompt, structured output and tool choice, and the quick
+ * tool calls the call may run itself.
+ */
 export type ModelCallOverrides = Partial<
-  Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash'>
+  Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash' | 'inlineTools'>
 >;
 
 /**

@@ -16,5 +16,13 @@ export const LEAN_TURN_PATCH = 'lean-turn';
  */
 export const CONTEXT_FIT_PATCH = 'context-fit';
 
+/**
+ * Quick tool calls run by the model call itself (`ModelCallInput.inlineTools`): a turn of such
+ * calls is one activity and one workflow task, with no local activity between the answer and the
+ * next call.
+ */
+export const INLINE_TOOLS_PATCH = 'tools-in-model-call';
+
 export const leanTurn = (): boolean => patched(LEAN_TURN_PATCH);
 export const contextFit = (): boolean => patched(CONTEXT_FIT_PATCH);
+export const inlineTools = (): boolean => patched(INLINE_TOOLS_PATCH);

@@ -7,10 +7,11 @@ import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
-import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
+import type { InlineToolCalls } from '../../contracts/agent-activities';
+import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
-import { leanTurn } from './patches';
+import { inlineTools, leanTurn } from './patches';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -137,4 +138,28 @@ export function groups(planned: PlannedCall[]): PlannedCall[][] {
     else last.push(p);
   }
   return out;
+}
+
+/**
+ * The quick tools whose calls this turn's model call may run itself (`ModelCallInput.inlineTools`):
+ * tools without side effects that no call of can need a decision. None when the kind handles tool
+ * calls itself, or when an on-turn-end hook may stop the run between the answer and its calls.
+ */
+export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): InlineToolCalls | undefined {
+  const { state } = ctx;
+  const { config } = state;
+  if (kindHandlesTools || config.hooks?.onTurnEnd) return undefined;
+  const run = { approve: config.tools.approve, rules: config.approvals };
+  const quick = state.tools.filter((t) => t.local === true && !t.sideEffects && neverAsks(t, run));
+  if (quick.length === 0 || !leanTurn() || !inlineTools()) return undefined;
+  const overrides = config.limits.toolTimeoutsMs ?? {};
+  return {
+    tools: quick.map(({ name, fingerprint }) => ({
+      name,
+      fingerprint,
+      ...(overrides[name] !== undefined ? { timeoutMs: overrides[name] } : {}),
+    })),
+    maxCalls: config.limits.maxToolCallsPerTurn,
+    ...(state.selectionHash ? { selectionHash: state.selectionHash } : { selection: config.tools }),
+  };
 }

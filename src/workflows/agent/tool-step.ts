@@ -4,7 +4,7 @@
  * Every call the model made gets exactly one result, executed or synthetic.
  */
 import { ActivityFailure, TimeoutFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { MessageDraft } from '../../contracts/agent-activities';
+import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activities';
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
@@ -160,6 +160,38 @@ async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string
   }
   await record(ctx, [], drafts);
   return rest.map((p) => p.call.name);
+}
+
+/** Records the results of calls the model call ran itself (`ModelCallOutput.toolResults`), in call order. */
+export async function recordToolResults(
+  ctx: RunContext,
+  calls: readonly ToolCallRequest[],
+  results: readonly RunToolOutput[],
+): Promise<void> {
+  const { state } = ctx;
+  const startSeq = state.nextSeq;
+  state.nextSeq += calls.length;
+  const metas = calls.map((call, i): MessageMeta => {
+    const out = results[i];
+    emit(ctx, {
+      type: 'tool_execution',
+      toolCallId: call.id,
+      tool: call.name,
+      durationMs: out.durationMs,
+      isError: out.isError,
+    });
+    return (
+      out.meta ?? {
+        seq: startSeq + i,
+        kind: 'tool_result',
+        hash: out.hash ?? '',
+        tokens: out.tokens ?? 0,
+        toolCallId: call.id,
+        isError: out.isError,
+      }
+    );
+  });
+  await record(ctx, metas, []);
 }
 
 /** Runs the tool calls of a turn. */

@@ -22,7 +22,8 @@ import {
 import { turnStep } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
-import { runToolCalls } from './tool-step';
+import { recordToolResults, runToolCalls } from './tool-step';
+import { inlineToolCalls } from './tool-plan';
 import { leanTurn } from './patches';
 
 /** Points of a turn where search attributes may be published. */
@@ -148,6 +149,14 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
     const phase = phaseAt(point);
     if (phase !== undefined) publishSearchAttributes(ctx, phase);
   };
+  if (out.toolResults) {
+    // The model call ran the calls itself (`inlineToolCalls`).
+    publish('tools');
+    await recordToolResults(ctx, out.toolCalls, out.toolResults);
+    publish('tools_done');
+    hooks.afterTools?.(out.toolCalls);
+    return { kind: 'tools' };
+  }
   if (hooks.refuseTools !== undefined) {
     await closeUnanswered(ctx, out, hooks.refuseTools);
     return { kind: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
@@ -197,7 +206,9 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
     return end(await fail(ctx, { message, type: AGENT_FAILURE.contextOverflow, retryable: false }));
   }
   const shrink = async (): Promise<boolean> => (await fitContext(ctx, seat, true)).changed;
-  const step = await callModelWithFailover(ctx, seat, hooks.call?.(), shrink);
+  const inline = inlineToolCalls(ctx, hooks.refuseTools !== undefined || hooks.beforeTools !== undefined);
+  const overrides = { ...hooks.call?.(), ...(inline ? { inlineTools: inline } : {}) };
+  const step = await callModelWithFailover(ctx, seat, overrides, shrink);
   if (!step.ok) {
     const { message, type, retryable } = step.failure;
     return end(await fail(ctx, { message, type, retryable }));

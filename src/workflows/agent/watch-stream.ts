@@ -10,8 +10,8 @@ import { EVENTS_TOPIC, STREAM_ENTRIES_CARRIED, STREAM_ENTRIES_KEPT } from '../..
 export interface RunStream {
   publishEvent(event: AgentEvent): void;
   /**
-   * Called at each turn's start; every {@link TRIM_EVERY}th call drops entries past the newest
-   * {@link STREAM_ENTRIES_KEPT}, so the log stays bounded.
+   * Called at each turn's start; once {@link TRIM_AFTER} events were published since the last
+   * trim, drops entries past the newest {@link STREAM_ENTRIES_KEPT}, so the log stays bounded.
    */
   trim(): void;
   /** Wakes waiting polls and refuses new ones, so `allHandlersFinished` can hold before the run ends. */
@@ -21,11 +21,11 @@ export interface RunStream {
 }
 
 /**
- * Turns between two trims. Reading the log's length means encoding every entry (the stream's
- * `getState`), a few milliseconds a turn at 500 entries; trimming every tenth turn keeps the log
- * within {@link STREAM_ENTRIES_KEPT} plus ten turns' entries.
+ * Events published between two trims. Reading the log's length means encoding every entry (the
+ * stream's `getState`), a few milliseconds at 500 entries; trimming after this many new events
+ * (plus the token batches that arrived meanwhile) keeps that to a few encodings per event.
  */
-export const TRIM_EVERY = 10;
+export const TRIM_AFTER = STREAM_ENTRIES_KEPT / 2;
 
 /** Opens the stream; construct once, early, since it registers the stream's handlers. */
 export function openRunStream(prior?: WorkflowStreamState): RunStream {
@@ -38,12 +38,16 @@ export function openRunStream(prior?: WorkflowStreamState): RunStream {
     stream.truncate(state.base_offset + drop);
     return { ...state, log: state.log.slice(drop), base_offset: state.base_offset + drop };
   };
-  let trims = 0;
+  let published = 0;
   return {
-    publishEvent: (event) => events.publish(event),
+    publishEvent: (event) => {
+      published += 1;
+      events.publish(event);
+    },
     trim: () => {
-      trims += 1;
-      if (trims % TRIM_EVERY === 0) keepNewest(STREAM_ENTRIES_KEPT);
+      if (published < TRIM_AFTER) return;
+      published = 0;
+      keepNewest(STREAM_ENTRIES_KEPT);
     },
     detach: () => stream.detachPollers(),
     carry: () => keepNewest(STREAM_ENTRIES_CARRIED),

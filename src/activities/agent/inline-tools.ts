@@ -1,0 +1,60 @@
+/**
+ * Quick tool calls run by the model call itself, right after the answer
+ * (`ModelCallInput.inlineTools`): each through the same `runTool` as a call the workflow schedules,
+ * so its result is stored the same way. All or nothing: when a call is not one the workflow handed
+ * over, or one fails to run or to be stored, the model call returns no results and the workflow
+ * runs the calls as usual (a result stored meanwhile is written again by the later call).
+ */
+import { log } from '@temporalio/activity';
+import type { InlineToolCalls, RunToolInput, RunToolOutput } from '../../contracts/agent-activities';
+import type { ToolCallRequest } from '../../contracts/agent-run';
+import { DEFAULT_TOOL_PARALLELISM } from '../../contracts/tool-catalog';
+import { activityContext } from '../heartbeat';
+
+export type RunTool = (input: RunToolInput) => Promise<RunToolOutput>;
+
+/**
+ * The calls' results in call order, stored at `firstSeq`, `firstSeq + 1`, …; or undefined when they
+ * are the workflow's to run.
+ */
+export async function runInlineTools(
+  inline: InlineToolCalls,
+  calls: readonly ToolCallRequest[],
+  at: { conversationId?: string; firstSeq: number },
+  runTool: RunTool,
+): Promise<RunToolOutput[] | undefined> {
+  if (calls.length === 0 || calls.length > inline.maxCalls) return undefined;
+  const tools = new Map(inline.tools.map((t) => [t.name, t]));
+  if (!calls.every((c) => !c.malformed && tools.has(c.name))) return undefined;
+  const ctx = activityContext();
+  const runId = ctx?.info.workflowExecution?.runId ?? '';
+  const selection = inline.selectionHash
+    ? { selectionHash: inline.selectionHash }
+    : { selection: inline.selection ?? {} };
+  const inputOf = (call: ToolCallRequest, i: number): RunToolInput => {
+    const tool = tools.get(call.name);
+    return {
+      ...(at.conversationId ? { conversationId: at.conversationId } : {}),
+      seq: at.firstSeq + i,
+      runId,
+      toolCallId: call.id,
+      name: call.name,
+      args: call.arguments,
+      fingerprint: tool?.fingerprint,
+      ...selection,
+      ...(tool?.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
+    };
+  };
+  const results: RunToolOutput[] = [];
+  try {
+    for (let i = 0; i < calls.length; i += DEFAULT_TOOL_PARALLELISM) {
+      const batch = calls.slice(i, i + DEFAULT_TOOL_PARALLELISM);
+      results.push(...(await Promise.all(batch.map((call, k) => runTool(inputOf(call, i + k))))));
+    }
+  } catch (err) {
+    if (ctx?.cancellationSignal.aborted) throw err;
+    log.warn('Quick tool calls left to the workflow', { error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
+  return results;
+}
