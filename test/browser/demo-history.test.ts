@@ -44,10 +44,16 @@ describeBrowser('a demo run’s history in the Web UI of the dev server the proj
     const page = await browser.open(link!);
     try {
       const row = '[data-testid="event-summary-row"]';
-      // fs_read is a quick tool: it runs as a local activity, whose row carries its summary.
-      const tool = await page.element(row, { hasText: ['Local Activity', 'tool fs_read notes.md'] });
+      // fs_read is a quick tool: the model call of its turn ran it, so that call's result holds the
+      // answer (the call with its arguments) and the tool's result, each body beside its hash.
+      const call = await page.element(row, { hasText: ['Activity Task Completed', 'notes.md'] });
       // A row's preview is one short line; the row opens to its whole decoded result.
-      await page.check('opening the tool call', () => tool.click());
+      await page.check('opening the model call that ran the tool', () => call.click());
+      // The result is a long JSON document drawn a screenful at a time; the tool's result comes last.
+      await page.check('moving to the end of the result', async () => {
+        await page.page.locator('.cm-content').last().click();
+        await page.page.keyboard.press('Control+End');
+      });
       await page.text('# Launch checklist');
       await page.text('- [ ] Ship the docker-compose stack');
     } finally {

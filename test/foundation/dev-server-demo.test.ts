@@ -89,14 +89,14 @@ describe('dev-server and demo commands', () => {
         `Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/${workflowId}/`,
       );
       // The history, read through the codec server, shows the notes file the fs_read tool returned
-      // (a quick tool: its result is in a local-activity marker).
+      // (a quick tool: the model call of its turn ran it, and its result is in that call's result).
       const shown = execFileSync(
         temporalCli,
         ['workflow', 'show', '--address', address, '-w', workflowId, '--codec-endpoint', codecUrl, '--detailed'],
         { encoding: 'utf8' },
       );
       expect(shown).toContain(
-        'details.result[0].body.content[0].text: # Launch checklist\n- [x] Write the design notes',
+        'result[0].toolResults[0].body.content[0].text: # Launch checklist\n- [x] Write the design notes',
       );
 
       const listed = execFileSync(
