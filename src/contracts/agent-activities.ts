@@ -48,8 +48,10 @@ export interface ModelCallInput {
  * positions after the answer, exactly as `runTool` stores them.
  */
 export interface InlineToolCalls {
-  /** Each tool's name, pinned fingerprint and the run's timeout override for it, if any. */
-  tools: { name: string; fingerprint: string; timeoutMs?: number }[];
+  /** Each tool's pinned fingerprint, by name. */
+  tools: Record<string, string>;
+  /** The run's timeout overrides (limits.toolTimeoutsMs) for these tools, when it has any. */
+  timeoutsMs?: Record<string, number>;
   maxCalls: number;
   /** The run's tool selection by hash (`PinToolsOutput.selectionHash`), or inline before it was pinned. */
   selectionHash?: string;

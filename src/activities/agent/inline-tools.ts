@@ -24,15 +24,15 @@ export async function runInlineTools(
   runTool: RunTool,
 ): Promise<RunToolOutput[] | undefined> {
   if (calls.length === 0 || calls.length > inline.maxCalls) return undefined;
-  const tools = new Map(inline.tools.map((t) => [t.name, t]));
-  if (!calls.every((c) => !c.malformed && tools.has(c.name))) return undefined;
+  const fingerprints = new Map(Object.entries(inline.tools));
+  if (!calls.every((c) => !c.malformed && fingerprints.has(c.name))) return undefined;
   const ctx = activityContext();
   const runId = ctx?.info.workflowExecution?.runId ?? '';
   const selection = inline.selectionHash
     ? { selectionHash: inline.selectionHash }
     : { selection: inline.selection ?? {} };
   const inputOf = (call: ToolCallRequest, i: number): RunToolInput => {
-    const tool = tools.get(call.name);
+    const timeoutMs = inline.timeoutsMs?.[call.name];
     return {
       ...(at.conversationId ? { conversationId: at.conversationId } : {}),
       seq: at.firstSeq + i,
@@ -40,9 +40,9 @@ export async function runInlineTools(
       toolCallId: call.id,
       name: call.name,
       args: call.arguments,
-      fingerprint: tool?.fingerprint,
+      fingerprint: fingerprints.get(call.name),
       ...selection,
-      ...(tool?.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     };
   };
   const results: RunToolOutput[] = [];

@@ -153,12 +153,10 @@ export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): Inl
   const quick = state.tools.filter((t) => t.local === true && !t.sideEffects && neverAsks(t, run));
   if (quick.length === 0 || !leanTurn() || !inlineTools()) return undefined;
   const overrides = config.limits.toolTimeoutsMs ?? {};
+  const timeouts = quick.filter((t) => overrides[t.name] !== undefined).map((t) => [t.name, overrides[t.name]]);
   return {
-    tools: quick.map(({ name, fingerprint }) => ({
-      name,
-      fingerprint,
-      ...(overrides[name] !== undefined ? { timeoutMs: overrides[name] } : {}),
-    })),
+    tools: Object.fromEntries(quick.map((t) => [t.name, t.fingerprint])),
+    ...(timeouts.length > 0 ? { timeoutsMs: Object.fromEntries(timeouts) } : {}),
     maxCalls: config.limits.maxToolCallsPerTurn,
     ...(state.selectionHash ? { selectionHash: state.selectionHash } : { selection: config.tools }),
   };
