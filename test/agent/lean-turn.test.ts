@@ -69,6 +69,19 @@ describe('a lean turn', () => {
       execute: ({ a, b }) => String(a + b),
     }),
   );
+  registry.register(
+    defineTool({
+      name: 'nap',
+      description: 'Waits a while.',
+      parameters: z.object({ ms: z.number() }),
+      timeoutMs: 5_000,
+      execute: ({ ms }, ctx) =>
+        new Promise<string>((resolve) => {
+          const timer = setTimeout(() => resolve('rested'), ms);
+          ctx.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+        }),
+    }),
+  );
   const quickAndSlow = () =>
     createAgentActivities({ store: fx.store, tools: createToolActivities(registry), llm: llmClient(fx.llm) });
 
@@ -126,6 +139,18 @@ describe('a lean turn', () => {
         shown.set(name, value);
       }
     }
+  });
+
+  it("holds a quick call run inside the model call to the run's own timeout for its tool", async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'nap', arguments: { ms: 2_000 } }]), reply.text('done'));
+    const events = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Nap.', model: PRIMARY, limits: { toolTimeoutsMs: { nap: 200 } } });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'done' });
+      return (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    });
+    expect(events.map(markerType)).not.toContain('runTool');
+    expect(JSON.stringify(fx.fake.requests[1].body)).toContain('Tool \\"nap\\" timed out after 200 ms.');
   });
 
   it('runs the calls itself when the answer also calls a tool that is not quick', async () => {
