@@ -66,8 +66,7 @@ function maskedResult(
   // Every text counts at least a token per four characters, so a long result is over the minimum
   // without estimating it (which reads every character, at every call).
   const large = chars / 4 > MIN_MASKED_TOKENS;
-  const tokens = large ? MIN_MASKED_TOKENS + 1 : estimateBodyTokens(body);
-  if (!isMasked({ seq, kind: 'tool_result', isError: body.isError, tokens }, mask.maskBefore)) return body;
+  if (!large && !isMasked({ seq, kind: 'tool_result', tokens: estimateBodyTokens(body) }, mask.maskBefore)) return body;
   const call = calls.get(body.toolCallId) ?? { id: body.toolCallId, name: body.toolName };
   return { ...body, content: [{ type: 'text', text: maskStub(call, chars) }] };
 }

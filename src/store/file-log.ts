@@ -56,13 +56,8 @@ export class FileLog {
   }
 
   /** Reads what was appended since the last call (everything after a delete or replacement). */
-  refresh(): Promise<void> {
-    try {
-      this.readAppended();
-      return Promise.resolve();
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  async refresh(): Promise<void> {
+    this.readAppended();
   }
 
   private readAppended(): void {

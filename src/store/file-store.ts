@@ -40,9 +40,9 @@ function logName(conversationId: string): string {
  * Bodies under `bodies/<2 hex>/<sha256>.json` (written to a temporary file, then renamed, so a
  * reader never sees half a body); logs under `logs/<conversation>.jsonl` (see {@link FileLog}).
  * Several processes on one host may share the directory; hosts share it only through a shared volume.
- * A model call's reads and writes use synchronous calls: small files on a local disk (the page
- * cache, no fsync) take less than a trip through libuv's thread pool, which a turn would make a
- * few dozen times. Retention's scans stay asynchronous.
+ * Reads and writes use synchronous calls: small files on a local disk (the page cache, no fsync)
+ * take less than a trip through libuv's thread pool, which a turn would make a few dozen times.
+ * Retention's scans stay asynchronous.
  */
 export class FileContentStore extends CheckedContentStore {
   private readonly logs = new Map<string, FileLog>();
@@ -103,7 +103,7 @@ export class FileContentStore extends CheckedContentStore {
    * Writes the body file, or marks an existing one as used now (see BODY_GRACE_MS). Answers
    * whether the file was already there: only a body that was could be in retention's hands.
    */
-  private async ensureBody(hash: string, text: string): Promise<boolean> {
+  private ensureBody(hash: string, text: string): boolean {
     const file = this.bodyPath(hash);
     const now = new Date();
     try {
@@ -136,19 +136,19 @@ export class FileContentStore extends CheckedContentStore {
 
   protected async storeBody(hash: string, text: string, conversationId?: string): Promise<void> {
     if (conversationId === undefined) {
-      if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
+      if (!this.bodies.has(hash)) this.ensureBody(hash, text);
       return;
     }
     const log = await this.log(conversationId);
     if (log.hashes.has(hash)) {
-      if (!this.bodies.has(hash)) await this.ensureBody(hash, text);
+      if (!this.bodies.has(hash)) this.ensureBody(hash, text);
       return;
     }
-    const existed = await this.ensureBody(hash, text);
+    const existed = this.ensureBody(hash, text);
     await this.append(conversationId, JSON.stringify({ ref: hash }), log);
     // Retention may have removed a body that was already there (an old one) between the two steps
     // above; the ref now protects it. A body just written is inside the grace period retention keeps.
-    if (existed) await this.ensureBody(hash, text);
+    if (existed) this.ensureBody(hash, text);
   }
 
   protected async readBodies(hashes: readonly string[]): Promise<Map<string, string>> {

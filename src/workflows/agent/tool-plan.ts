@@ -6,7 +6,7 @@
 import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
-import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
+import { DEFAULT_TOOL_PARALLELISM, type ToolMode, type ToolSelection } from '../../contracts/tool-catalog';
 import type { InlineToolCalls } from '../../contracts/agent-activities';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
@@ -158,6 +158,10 @@ export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): Inl
     tools: Object.fromEntries(quick.map((t) => [t.name, t.fingerprint])),
     ...(timeouts.length > 0 ? { timeoutsMs: Object.fromEntries(timeouts) } : {}),
     maxCalls: config.limits.maxToolCallsPerTurn,
-    ...(state.selectionHash ? { selectionHash: state.selectionHash } : { selection: config.tools }),
+    ...selectionRef(ctx),
   };
 }
+
+/** The run's tool selection as a tool call names it: by hash once pinned, inline in runs pinned before. */
+export const selectionRef = ({ state }: RunContext): { selectionHash: string } | { selection: ToolSelection } =>
+  state.selectionHash ? { selectionHash: state.selectionHash } : { selection: state.config.tools };

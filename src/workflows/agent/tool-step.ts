@@ -9,7 +9,7 @@ import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { injectSteering } from './user-messages';
-import { awaitDecisions, groups, plan, runnable, settle, type PlannedCall } from './tool-plan';
+import { awaitDecisions, groups, plan, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { conversationRef, emit, showNow, type RunContext } from './run-context';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
@@ -30,6 +30,27 @@ function failureText(name: string, err: unknown, timeoutMs: number): string {
 interface Executed {
   meta?: MessageMeta;
   draft?: MessageDraft;
+}
+
+/** Records that a call ran (its `tool_execution` event) and returns its stored result's metadata. */
+function ranCall(ctx: RunContext, call: ToolCallRequest, seq: number, out: RunToolOutput): MessageMeta {
+  emit(ctx, {
+    type: 'tool_execution',
+    toolCallId: call.id,
+    tool: call.name,
+    durationMs: out.durationMs,
+    isError: out.isError,
+  });
+  return (
+    out.meta ?? {
+      seq,
+      kind: 'tool_result',
+      hash: out.hash ?? '',
+      tokens: out.tokens ?? 0,
+      toolCallId: call.id,
+      isError: out.isError,
+    }
+  );
 }
 
 async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
@@ -53,29 +74,14 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
         name: tool.name,
         args,
         fingerprint: tool.fingerprint,
-        ...(state.selectionHash ? { selectionHash: state.selectionHash } : { selection: state.config.tools }),
+        ...selectionRef(ctx),
         ...(note ? { note } : {}),
         ...(override !== undefined ? { timeoutMs: override } : {}),
       },
       tool,
       timeoutMs,
     );
-    emit(ctx, {
-      type: 'tool_execution',
-      toolCallId: p.call.id,
-      tool: tool.name,
-      durationMs: out.durationMs,
-      isError: out.isError,
-    });
-    const meta: MessageMeta = out.meta ?? {
-      seq: p.seq,
-      kind: 'tool_result',
-      hash: out.hash ?? '',
-      tokens: out.tokens ?? 0,
-      toolCallId: p.call.id,
-      isError: out.isError,
-    };
-    return { meta };
+    return { meta: ranCall(ctx, p.call, p.seq, out) };
   } catch (err) {
     if (isCancellation(err)) throw err;
     emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });
@@ -171,27 +177,11 @@ export async function recordToolResults(
   const { state } = ctx;
   const startSeq = state.nextSeq;
   state.nextSeq += calls.length;
-  const metas = calls.map((call, i): MessageMeta => {
-    const out = results[i];
-    emit(ctx, {
-      type: 'tool_execution',
-      toolCallId: call.id,
-      tool: call.name,
-      durationMs: out.durationMs,
-      isError: out.isError,
-    });
-    return (
-      out.meta ?? {
-        seq: startSeq + i,
-        kind: 'tool_result',
-        hash: out.hash ?? '',
-        tokens: out.tokens ?? 0,
-        toolCallId: call.id,
-        isError: out.isError,
-      }
-    );
-  });
-  await record(ctx, metas, []);
+  await record(
+    ctx,
+    calls.map((call, i) => ranCall(ctx, call, startSeq + i, results[i])),
+    [],
+  );
 }
 
 /** Runs the tool calls of a turn. */

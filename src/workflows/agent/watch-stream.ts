@@ -25,7 +25,7 @@ export interface RunStream {
  * stream's `getState`), a few milliseconds at 500 entries; trimming after this many new events
  * (plus the token batches that arrived meanwhile) keeps that to a few encodings per event.
  */
-export const TRIM_AFTER = STREAM_ENTRIES_KEPT / 2;
+const TRIM_AFTER = STREAM_ENTRIES_KEPT / 2;
 
 /** Opens the stream; construct once, early, since it registers the stream's handlers. */
 export function openRunStream(prior?: WorkflowStreamState): RunStream {
