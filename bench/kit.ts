@@ -8,7 +8,6 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
-import { percentile } from '../test/kit/percentile';
 import { createAgentActivities } from '../src/activities/agent';
 import { createToolActivities } from '../src/activities/tool-activities';
 import { llmClient, loadLlmConfig } from '../src/llm';
@@ -153,7 +152,12 @@ export async function startBenchServer(args: BenchArgs = benchArgs()): Promise<R
   return startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error', tuned: !args.untuned });
 }
 
-export { percentile };
+/** Nearest-rank percentile of `xs`; NaN for no samples. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
 
 export const median = (xs: number[]): number => percentile(xs, 50);
 
@@ -185,8 +189,7 @@ export async function agentWorkerParts(
     tools: createToolActivities(registry),
     llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
   });
-  const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-  const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+  const bundlePath = await benchBundle(dir);
   return { activities, bundlePath };
 }
 
@@ -199,3 +202,9 @@ export const quickLookupTool = (result: string) =>
     timeoutMs: 5_000,
     execute: () => result,
   });
+
+/** The production workflow bundle, built into `dir`. */
+export function benchBundle(dir: string): Promise<string> {
+  const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
+  return buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+}

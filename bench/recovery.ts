@@ -10,11 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
-import { runChaos, type ChaosReport } from '../test/kit/chaos/driver';
-import { chaosPlan, chaosSeed, expectedFinalText } from '../test/kit/chaos/plan';
-import { percentile } from '../test/kit/percentile';
-import { benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
+import { judge, runChaos, type ChaosReport } from '../test/kit/chaos/driver';
+import { chaosPlan, chaosSeed } from '../test/kit/chaos/plan';
+import { benchArgs, benchBundle, figure, percentile, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const [RUNS, KILLS] = args.smoke ? [2, 1] : [args.sizes[0] ?? 100, args.sizes[1] ?? 20];
@@ -23,12 +21,7 @@ const RECOVERY_LIMIT_MS = 60_000;
 function figures(report: ChaosReport) {
   const recovered = report.kills.flatMap((k) => (k.recoveryMs === undefined ? [] : [k.recoveryMs]));
   const restarts = report.kills.map((k) => k.restartMs);
-  const wrong = report.runs.filter(
-    (r) => r.result?.status !== 'completed' || r.result.finalText !== expectedFinalText(r.spec),
-  );
-  const refused = report.requests.filter((r) => r.error !== undefined || r.status >= 400);
-  const effectsNotOnce = [...report.effectsPerOp.values()].filter((n) => n !== 1).length;
-  const keysNotOne = [...report.keysPerOp.values()].filter((keys) => keys.size !== 1).length;
+  const { wrongRuns, refused, opsNotOnce } = judge(report);
   const byPoint: Record<string, number[]> = {};
   for (const k of report.kills) (byPoint[k.point] ??= []).push(k.recoveryMs ?? NaN);
   return {
@@ -40,30 +33,28 @@ function figures(report: ChaosReport) {
       p50: percentile(recovered, 50),
       p95: percentile(recovered, 95),
       max: Math.max(...recovered),
-      notRecovered: report.kills.length - recovered.length,
+      notRecovered: report.kills.filter((k) => k.stuck.length > 0 || k.affected.length === 0).length,
     },
     recoveryMsByPoint: byPoint,
     workerRestartMs: { p50: percentile(restarts, 50), p95: percentile(restarts, 95) },
-    completedWithFinalText: report.runs.length - wrong.length,
+    completedWithFinalText: report.runs.length - wrongRuns.length,
     refusedRequests: refused.length,
     modelRequests: report.requests.length,
     toolCalls: report.invocations.length,
     operations: report.effectsPerOp.size,
-    operationsNotAppliedOnce: effectsNotOnce + keysNotOne,
+    operationsNotAppliedOnce: opsNotOnce.length,
   };
 }
 
 async function main(): Promise<boolean> {
-  if (!Number.isInteger(RUNS) || !Number.isInteger(KILLS) || KILLS < 1 || RUNS < KILLS)
-    throw new Error(`usage: bench/recovery.ts [runs] [kills] with 1 ≤ kills ≤ runs, got "${process.argv.slice(2)}"`);
+  // Checks the sizes before anything starts.
+  const plan = chaosPlan(chaosSeed(), RUNS, KILLS);
   const server = await startBenchServer(args);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-recovery-'));
   let connection: Connection | undefined;
   try {
-    const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-    const bundlePath = await buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+    const bundlePath = await benchBundle(dir);
     connection = await Connection.connect({ address: server.address });
-    const plan = chaosPlan(chaosSeed(), RUNS, KILLS);
     console.log(`chaos seed ${plan.seed} (repeat with CHAOS_SEED=${plan.seed})`);
     const report = await runChaos({
       client: new Client({ connection }),

@@ -182,9 +182,8 @@ async function main(): Promise<boolean> {
     const inProcess = await inProcessLoop(fake.openaiBaseUrl(), registry, TURNS + 1);
     turn = 0;
 
-    const parts = await agentWorkerParts(fake, registry, storeDir);
-    const { bundlePath } = parts;
-    const timed = timedActivities(parts.activities);
+    const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
+    const timed = timedActivities(activities);
     const client = new Client({ connection });
     const taskQueue = 'bench-turn-overhead';
     const worker = await Worker.create({

@@ -20,7 +20,7 @@ import { fakeProviderEnv, startFakeProvider, type RecordedRequest } from '../../
 import { EFFECTS_URL_ENV, startEffectsService, type Invocation } from './effects-service';
 import { nextKillMoment, TOOL_HOLD_MS, type RunEvents } from './kill-points';
 import { chaosResponder, taskOf, type ModelCall } from './model-script';
-import { Prng, type ChaosPlan, type KillPoint, type RunSpec } from './plan';
+import { Prng, expectedFinalText, type ChaosPlan, type KillPoint, type RunSpec } from './plan';
 import { workerHost } from './worker-host';
 
 /** What one kill did. */
@@ -31,7 +31,7 @@ export interface KillRecord {
   affected: string[];
   /** SIGKILL until the new worker polls. */
   restartMs: number;
-  /** SIGKILL until every affected run made progress; undefined when one never did. */
+  /** SIGKILL until every affected run made progress; undefined when one never did, or none was affected. */
   recoveryMs?: number;
   /** SIGKILL until each affected run made progress. */
   recoveryMsByRun: Record<string, number>;
@@ -186,7 +186,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           return at === undefined ? [] : [[tag, at - killedAt]];
         }),
       );
-      const recoveryMs = stuck.length ? undefined : Math.max(...Object.values(recoveryMsByRun));
+      const recoveryMs =
+        stuck.length > 0 || affected.length === 0 ? undefined : Math.max(...Object.values(recoveryMsByRun));
       kills.push({ point, target: moment.target, affected, restartMs, recoveryMs, recoveryMsByRun, stuck });
       log(
         `kill ${kills.length}/${plan.kills.length} ${point} (target ${moment.target}, ${affected.length} affected): ` +
@@ -222,6 +223,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 }
 
 /** The activities of a run's last execution that failed or timed out, with their attempts, for a failure message. */
+/**
+ * What a chaos run got wrong: runs that did not complete with their final text, requests the real
+ * API would have refused (a request cut off by a kill has no status and no error), and operations
+ * not applied exactly once under exactly one idempotency key.
+ */
+export function judge(report: ChaosReport): {
+  wrongRuns: RunOutcome[];
+  refused: RecordedRequest[];
+  opsNotOnce: string[];
+} {
+  return {
+    wrongRuns: report.runs.filter(
+      (r) => r.result?.status !== 'completed' || r.result.finalText !== expectedFinalText(r.spec),
+    ),
+    refused: report.requests.filter((r) => r.error !== undefined || r.status >= 400),
+    opsNotOnce: [...report.keysPerOp]
+      .filter(([op, keys]) => keys.size !== 1 || report.effectsPerOp.get(op) !== 1)
+      .map(([op]) => op),
+  };
+}
+
 export async function failedActivities(client: Client, id: string): Promise<string> {
   const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
   const scheduled = new Map(

@@ -10,18 +10,18 @@ export interface WorkerHost {
   kill(): Promise<void>;
   /** SIGTERM, for the end of the scenario. */
   stop(): Promise<void>;
-  /** The last lines every worker process printed, for a failure's message. */
-  output(): string;
 }
+
+/** How long a new worker process may take to poll. */
+const READY_TIMEOUT_MS = 60_000;
 
 const exited = (child: ChildProcess): Promise<void> =>
   child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve()
     : new Promise((resolve) => child.once('exit', () => resolve()));
 
-export function workerHost(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): WorkerHost {
+export function workerHost(env: NodeJS.ProcessEnv): WorkerHost {
   let child: ChildProcess | undefined;
-  let output = '';
   const entry = path.join(__dirname, 'worker-main.ts');
   const signal = async (sig: NodeJS.Signals): Promise<void> => {
     const current = child;
@@ -42,13 +42,11 @@ export function workerHost(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): Wor
       await new Promise<void>((resolve, reject) => {
         let seen = '';
         const timer = setTimeout(
-          () => reject(new Error(`the chaos worker did not poll within ${readyTimeoutMs} ms`)),
-          readyTimeoutMs,
+          () => reject(new Error(`the chaos worker did not poll within ${READY_TIMEOUT_MS} ms: ${seen}`)),
+          READY_TIMEOUT_MS,
         );
         const onData = (chunk: Buffer): void => {
-          const text = chunk.toString();
-          output = (output + text).slice(-20_000);
-          seen += text;
+          seen += chunk.toString();
           if (seen.includes('chaos worker polling')) {
             clearTimeout(timer);
             resolve();
@@ -64,6 +62,5 @@ export function workerHost(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): Wor
     },
     kill: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),
-    output: () => output,
   };
 }
