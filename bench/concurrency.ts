@@ -15,6 +15,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
+import { WORKER_TUNING } from '../src/worker/create-worker';
 import {
   agentWorkerParts,
   benchArgs,
@@ -180,7 +181,9 @@ async function main(): Promise<boolean> {
       taskQueue,
       activities,
       workflowBundle: { codePath: bundlePath },
-      // Every run stays cached; activities are I/O-bound (HTTP to the fake, the file store).
+      // The project worker's settings; every run stays cached; activities are I/O-bound (HTTP to the
+      // fake, the file store).
+      ...WORKER_TUNING,
       maxCachedWorkflows: Math.max(largest, 200),
       maxConcurrentActivityTaskExecutions: 200,
     });

@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-exec npm test
+# --silent: npm names the package and its version before each script, which is not test output.
+exec npm test --silent

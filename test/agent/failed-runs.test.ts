@@ -94,7 +94,7 @@ describe('a run that ends in error fails its workflow', () => {
       const command = path.join(dir, 'notes-mcp-server');
       const { status, cause, result, state, handle } = await run(
         { tools: { mcpConfig: { mcpServers: { notes: { command } } } } },
-        'agent-mcp-server-missing',
+        'agent-mcp-server-missing-in-first-task',
       );
       expect(status).toBe('FAILED');
       expect((cause as ApplicationFailure).type).toBe(AGENT_FAILURE.runFailed);
@@ -108,14 +108,28 @@ describe('a run that ends in error fails its workflow', () => {
         `MCP server "notes" cannot start: its command "${command}" was not found on the worker (spawn ${command} ENOENT)`,
       );
       expect(fx.fake.requests).toHaveLength(0);
-      expect(state.messages).toEqual([]);
+      // The task was written while the tools were pinned: the transcript still shows what was asked.
+      expect(state.messages.map((m) => [m.seq, m.kind])).toEqual([[0, 'user']]);
       expect(state.events.find((e) => e.type === 'error')).toMatchObject({ failureType: AGENT_FAILURE.mcpConfig });
-      // Not retried: trying again cannot find the command.
+      // Pinned by a local activity in the first workflow task, and not retried: trying again cannot
+      // find the command. Its one attempt is the one marker, which records the failure.
       const history = await handle.fetchHistory();
-      const failed = history.events!.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
-      expect(failed.map((e) => e.activityTaskFailedEventAttributes?.retryState)).toEqual([
-        temporal.api.enums.v1.RetryState.RETRY_STATE_NON_RETRYABLE_FAILURE,
+      const markers = history.events!.flatMap((e) => {
+        const attrs = e.markerRecordedEventAttributes;
+        const data = attrs?.markerName === 'core_local_activity' ? attrs.details?.data?.payloads?.[0]?.data : undefined;
+        const marker = data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }) : undefined;
+        return marker ? [{ ...marker, failure: attrs?.failure }] : [];
+      });
+      expect(markers.filter((m) => m.activity_type === 'pinTools')).toEqual([
+        expect.objectContaining({
+          activity_type: 'pinTools',
+          attempt: 1,
+          failure: expect.objectContaining({
+            applicationFailureInfo: expect.objectContaining({ type: AGENT_FAILURE.mcpConfig, nonRetryable: true }),
+          }),
+        }),
       ]);
+      expect(history.events!.map((e) => e.eventType)).not.toContain(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
     });
 
     it('that does not answer fails pinning as retryable, so the activity tries again before the run ends', async () => {

@@ -13,7 +13,7 @@ import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from './agent-kit';
-import { INLINE_TOOLS_PATCH } from '../../src/workflows/agent/patches';
+import { INLINE_TOOLS_PATCH, PIN_IN_FIRST_TASK_PATCH } from '../../src/workflows/agent/patches';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const { EventType } = temporal.api.enums.v1;
@@ -85,7 +85,7 @@ describe('a lean turn', () => {
   const quickAndSlow = () =>
     createAgentActivities({ store: fx.store, tools: createToolActivities(registry), llm: llmClient(fx.llm) });
 
-  it('runs quick tool calls inside the model call and upserts search attributes only when a value changes', async () => {
+  it('pins the tools in the first workflow task, runs quick tool calls inside the model call and upserts search attributes only when a value changes', async () => {
     const turns = 8;
     let calls = 0;
     fx.fake.respond(() => {
@@ -101,16 +101,23 @@ describe('a lean turn', () => {
       const id = await agents.start({ task: 'Look up 1 to 7.', model: PRIMARY });
       const res = await agents.result(id);
       const handle = client.workflow.getHandle(id);
-      await saveHistoryIfRecording(handle, 'agent-quick-tools-inline');
+      await saveHistoryIfRecording(handle, 'agent-pin-in-first-task');
       return { result: res, events: (await handle.fetchHistory()).events ?? [] };
     });
     expect(result).toMatchObject({ status: 'completed', finalText: 'Looked up everything.', turns });
 
     const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-    expect(scheduled).toEqual(['pinTools', ...Array<string>(turns).fill('callModel')]);
+    expect(scheduled).toEqual(Array<string>(turns).fill('callModel'));
     const markers = events.map(markerType).filter((t) => t !== undefined);
-    expect(markers).toEqual(['appendMessages']);
-    expect(patchMarkers(events)).toContain(INLINE_TOOLS_PATCH);
+    expect(markers.sort()).toEqual(['appendMessages', 'pinTools']);
+    expect(patchMarkers(events)).toEqual(expect.arrayContaining([INLINE_TOOLS_PATCH, PIN_IN_FIRST_TASK_PATCH]));
+    // The first workflow task pins the tools, writes the task and schedules the first model call.
+    const firstCall = events.findIndex(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
+    );
+    expect(
+      events.slice(0, firstCall).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+    ).toHaveLength(1);
     // The model saw every result: the last request carries all seven.
     const last = fx.fake.requests[fx.fake.requests.length - 1].body as { messages: { content: unknown }[] };
     expect(JSON.stringify(last.messages).match(/entry \d/g)).toHaveLength(turns - 1);

@@ -33,7 +33,7 @@ describe('chaos: the worker SIGKILLed at random points under 20 concurrent runs'
       plan,
       log: (line) => lines.push(line),
     });
-    lines.push(`${RUNS} runs, ${KILLS} kills in ${(report.elapsedMs / 1000).toFixed(0)} s`);
+    lines.push(`chaos took ${(report.elapsedMs / 1000).toFixed(0)} s for ${KILLS} kills among ${RUNS} agent runs`);
     console.log(lines.join('\n'));
   }, 360_000);
 

@@ -3,8 +3,9 @@
  * needs (model: attempts per provider; tools: the tool's timeout and retry), so a loop built on
  * these functions (ReAct here, planner/executor/verifier elsewhere) shares one boundary.
  *
- * Cheap steps run as local activities (docs/design.md, History per turn): a tool call the catalogue
- * marks `local` that the model call did not run itself, and the messages the workflow writes. A
+ * Cheap steps run as local activities (docs/design.md, History per turn): pinning the run's tools,
+ * a tool call the catalogue marks `local` that the model call did not run itself, and the messages
+ * the workflow writes. A
  * local activity runs on the workflow's own worker inside the workflow task and leaves one marker
  * event; it cannot heartbeat, and a worker that dies while it runs is noticed by the workflow
  * task's timeout, which runs it again. Runs whose activities go to another task queue keep every
@@ -31,7 +32,7 @@ import type {
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { toolCallSummary } from '../../policy/run-summaries';
-import { leanTurn } from './patches';
+import { leanTurn, pinInFirstTask } from './patches';
 
 export interface ModelRetry {
   maximumAttempts: number;
@@ -90,12 +91,18 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
   });
   // Asked at each step, not once: replaying a run recorded before the patch keeps regular activities.
   const local = (): boolean => options.taskQueue === undefined && leanTurn();
-  // Pinning opens the run's MCP servers, which may take a while.
+  // Pinning opens the run's MCP servers, which may take a while: a local activity that outlasts
+  // the workflow task's timeout keeps the task alive.
   const pinning = proxyActivities<AgentActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { maximumAttempts: 5 },
+  });
+  const localPinning = proxyLocalActivities<AgentActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 5 },
+    summary: 'pin tools',
   });
   const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
@@ -116,7 +123,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       return callModel(input);
     },
     appendMessages: (input) => (local() ? writes : plain).appendMessages(input),
-    pinTools: (input) => pinning.pinTools(input),
+    pinTools: (input) => (local() && pinInFirstTask() ? localPinning : pinning).pinTools(input),
     runTool(input, tool, timeoutMs) {
       // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
       // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.

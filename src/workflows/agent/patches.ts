@@ -23,6 +23,14 @@ export const CONTEXT_FIT_PATCH = 'context-fit';
  */
 export const INLINE_TOOLS_PATCH = 'tools-in-model-call';
 
+/**
+ * Tools pinned by a local activity in the run's first workflow task, the task written right after
+ * it: the first model call is scheduled by the first workflow task, with no activity and no
+ * workflow task before it.
+ */
+export const PIN_IN_FIRST_TASK_PATCH = 'tools-pinned-in-first-task';
+
 export const leanTurn = (): boolean => patched(LEAN_TURN_PATCH);
 export const contextFit = (): boolean => patched(CONTEXT_FIT_PATCH);
 export const inlineTools = (): boolean => patched(INLINE_TOOLS_PATCH);
+export const pinInFirstTask = (): boolean => patched(PIN_IN_FIRST_TASK_PATCH);

@@ -10,6 +10,7 @@ import type { AgentStopReason } from '../../contracts/run-status';
 import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
 import { appendDrafts } from './user-messages';
+import { pinInFirstTask } from './patches';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
 export type LoopOutcome = 'finished' | 'continue_as_new';
@@ -54,7 +55,7 @@ function failureOf(err: unknown): { message: string; type?: string } {
 
 /**
  * First steps of a new conversation: pin the tools, learn what the worker's config says about
- * the run's models (`roles`: models of its own a kind calls besides the run's), write the task.
+ * the run's models (`roles`: models of its own a kind calls besides the run's), and write the task.
  * Tools that cannot be pinned (an MCP server that cannot start, after the activity's retries) end
  * the run in error, naming them.
  */
@@ -62,17 +63,23 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   const { state } = ctx;
   if (state.nextSeq > 0) return;
   const { config } = state;
+  const pinning = ctx.io.pinTools({
+    conversationId: state.conversationId,
+    selection: config.tools,
+    ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
+    ...(config.context.mask ? { readBack: true } : {}),
+    models: runModels(config, roles),
+  });
+  // The task is written while the tools are pinned; runs recorded before wrote it afterwards.
+  const writing = pinInFirstTask() ? writeTask(ctx) : undefined;
+  // Awaited below on every path but a cancellation, which must not leave its failure unhandled.
+  writing?.catch(() => undefined);
   let pinned;
   try {
-    pinned = await ctx.io.pinTools({
-      conversationId: state.conversationId,
-      selection: config.tools,
-      ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
-      ...(config.context.mask ? { readBack: true } : {}),
-      models: runModels(config, roles),
-    });
+    pinned = await pinning;
   } catch (err) {
     if (isCancellation(err) || !patched(PIN_FAILURE_ENDS_RUN_PATCH)) throw err;
+    await writing;
     await fail(ctx, { ...failureOf(err), retryable: false });
     throw new RunEnded('the run ended while its tools were pinned');
   }
@@ -85,7 +92,12 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   for (const server of pinned.unavailableServers ?? []) {
     emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
   }
-  const { task, taskHash } = state.config;
+  await (writing ?? writeTask(ctx));
+}
+
+/** Writes the run's task, the conversation's first message. */
+async function writeTask(ctx: RunContext): Promise<void> {
+  const { task, taskHash } = ctx.state.config;
   await appendDrafts(ctx, [{ kind: 'user', text: task, origin: 'task', ...(taskHash ? { textHash: taskHash } : {}) }]);
 }
 
