@@ -99,17 +99,21 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
     const activities = createAgentActivities({ store, tools: createToolActivities(registry), llm });
     const id = `transcript-${crypto.randomUUID()}`;
     const waiting = `waiting-${crypto.randomUUID()}`;
-    await withWorker({ activities }, async ({ client, taskQueue }) => {
+    // Steering and the follow-up are sent before a worker polls, so the first turn takes the steering
+    // whatever the timing (steering that arrives during a model call would skip that answer's calls).
+    const taskQueue = `test-${crypto.randomUUID()}`;
+    const early = new AgentClient((await testConnection()).client, taskQueue);
+    await early.start({
+      id,
+      task: 'Write two notes.',
+      model: PRIMARY,
+      continueAsNewAfterTurns: 2,
+      context: { windowTokens: 3000, thresholdRatio: 0.8, keepRecentRatio: 0.3, summaryModel: CHEAP },
+    });
+    await early.steer(id, 'Keep them short.');
+    await early.followUp(id, 'Add a title.');
+    await withWorker({ activities, taskQueue }, async ({ client }) => {
       const agents = new AgentClient(client, taskQueue);
-      await agents.start({
-        id,
-        task: 'Write two notes.',
-        model: PRIMARY,
-        continueAsNewAfterTurns: 2,
-        context: { windowTokens: 3000, thresholdRatio: 0.8, keepRecentRatio: 0.3, summaryModel: CHEAP },
-      });
-      await agents.steer(id, 'Keep them short.');
-      await agents.followUp(id, 'Add a title.');
       expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'Titled.' });
 
       const json = await runCli(['transcript', id, '--json'], { env });
