@@ -33,7 +33,7 @@ function figures(report: ChaosReport) {
       p50: percentile(recovered, 50),
       p95: percentile(recovered, 95),
       max: Math.max(...recovered),
-      notRecovered: report.kills.filter((k) => k.stuck.length > 0 || k.affected.length === 0).length,
+      notRecovered: report.kills.length - recovered.length,
     },
     recoveryMsByPoint: byPoint,
     workerRestartMs: { p50: percentile(restarts, 50), p95: percentile(restarts, 95) },

@@ -61,12 +61,13 @@ function maskedResult(
   calls: ReadonlyMap<string, ToolCallBlock>,
   mask: ViewMask | undefined,
 ): ToolResultMessage {
-  if (!mask || seq >= mask.maskBefore || body.isError === true) return body;
+  if (!mask) return body;
   const chars = body.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
-  // Every text counts at least a token per four characters, so a long result is over the minimum
-  // without estimating it (which reads every character, at every call).
-  const large = chars / 4 > MIN_MASKED_TOKENS;
-  if (!large && !isMasked({ seq, kind: 'tool_result', tokens: estimateBodyTokens(body) }, mask.maskBefore)) return body;
+  // Every text counts at least a token per four characters: when that bound is over the minimum,
+  // the result is not estimated (which reads every character, at every call).
+  const atLeast = Math.floor(chars / 4);
+  const tokens = atLeast > MIN_MASKED_TOKENS ? atLeast : estimateBodyTokens(body);
+  if (!isMasked({ seq, kind: 'tool_result', isError: body.isError, tokens }, mask.maskBefore)) return body;
   const call = calls.get(body.toolCallId) ?? { id: body.toolCallId, name: body.toolName };
   return { ...body, content: [{ type: 'text', text: maskStub(call, chars) }] };
 }

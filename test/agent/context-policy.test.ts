@@ -123,6 +123,30 @@ describe('masking old tool results', () => {
     expect(textOf(later[2] as ToolResultMessage)).toBe(big);
   });
 
+  it('masks a short result by its estimated tokens: 300 Latin characters stay whole, 150 CJK characters do not', () => {
+    const result = (id: string, text: string): LoggedBody => ({
+      kind: 'tool_result',
+      body: {
+        role: 'tool_result',
+        toolCallId: id,
+        toolName: 'fs_read',
+        content: [{ type: 'text', text }],
+        isError: false,
+        timestamp: 0,
+      },
+    });
+    const latin = 'a'.repeat(300);
+    const cjk = '字'.repeat(150);
+    expect(estimateBodyTokens(result('l', latin).body)).toBeLessThan(MIN_MASKED_TOKENS);
+    expect(estimateBodyTokens(result('c', cjk).body)).toBeGreaterThan(MIN_MASKED_TOKENS);
+    const view = toProviderMessages([result('l', latin), result('c', cjk)], 'anthropic', undefined, {
+      fromSeq: 0,
+      maskBefore: 2,
+    });
+    expect(textOf(view[0] as ToolResultMessage)).toBe(latin);
+    expect(textOf(view[1] as ToolResultMessage)).toBe(maskStub({ id: 'c', name: 'fs_read' }, 150));
+  });
+
   it('is on by default for ReAct runs and off for pev runs, and refuses nonsense', () => {
     expect(buildAgentConfig({ task: 't', model: 'a/b' }).context.mask).toEqual(DEFAULT_MASK_POLICY);
     expect(buildAgentConfig({ task: 't', model: 'a/b', kind: 'pev' }).context.mask).toBeUndefined();

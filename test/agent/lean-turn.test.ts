@@ -12,7 +12,7 @@ import { createToolActivities } from '../../src/activities/tool-activities';
 import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, useAgentFixture } from './agent-kit';
+import { PRIMARY, useAgentFixture, waitForState } from './agent-kit';
 import { INLINE_TOOLS_PATCH, PIN_IN_FIRST_TASK_PATCH } from '../../src/workflows/agent/patches';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -188,11 +188,7 @@ describe('a lean turn', () => {
     const result = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Look 4 up.', model: PRIMARY, approve: ['lookup'] });
-      let pending = (await agents.state(id)).pendingApprovals;
-      for (let i = 0; i < 100 && pending.length === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        pending = (await agents.state(id)).pendingApprovals;
-      }
+      const { pendingApprovals: pending } = await waitForState(agents, id, (st) => st.pendingApprovals.length > 0);
       expect(pending).toHaveLength(1);
       expect(fx.fake.requests).toHaveLength(1);
       await agents.reject(id, pending[0].toolCallId, { reason: 'not now' });

@@ -5,11 +5,10 @@
  *
  * Cheap steps run as local activities (docs/design.md, History per turn): pinning the run's tools,
  * a tool call the catalogue marks `local` that the model call did not run itself, and the messages
- * the workflow writes. A
- * local activity runs on the workflow's own worker inside the workflow task and leaves one marker
- * event; it cannot heartbeat, and a worker that dies while it runs is noticed by the workflow
- * task's timeout, which runs it again. Runs whose activities go to another task queue keep every
- * step a regular activity.
+ * the workflow writes. A local activity runs on the workflow's own worker inside the workflow task
+ * and leaves one marker event; it cannot heartbeat, and a worker that dies while it runs is noticed
+ * by the workflow task's timeout, which runs it again. Runs whose activities go to another task
+ * queue keep every step a regular activity.
  */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';

@@ -24,9 +24,9 @@ export const CONTEXT_FIT_PATCH = 'context-fit';
 export const INLINE_TOOLS_PATCH = 'tools-in-model-call';
 
 /**
- * Tools pinned by a local activity in the run's first workflow task, the task written right after
- * it: the first model call is scheduled by the first workflow task, with no activity and no
- * workflow task before it.
+ * Tools pinned by a local activity in the run's first workflow task while another writes the task:
+ * the first workflow task schedules the first model call, with no activity and no other workflow
+ * task before it.
  */
 export const PIN_IN_FIRST_TASK_PATCH = 'tools-pinned-in-first-task';
 

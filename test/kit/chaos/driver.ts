@@ -222,7 +222,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
 }
 
-/** The activities of a run's last execution that failed or timed out, with their attempts, for a failure message. */
 /**
  * What a chaos run got wrong: runs that did not complete with their final text, requests the real
  * API would have refused (a request cut off by a kill has no status and no error), and operations
@@ -244,6 +243,7 @@ export function judge(report: ChaosReport): {
   };
 }
 
+/** The activities of a run's last execution that failed or timed out, with their attempts, for a failure message. */
 export async function failedActivities(client: Client, id: string): Promise<string> {
   const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
   const scheduled = new Map(
