@@ -22,14 +22,16 @@ export function activityContext(): Context | undefined {
 const beating = new WeakSet<Context>();
 
 /**
- * Runs `work`, heartbeating every {@link HEARTBEAT_INTERVAL_MS} until it ends. A local activity has
- * no heartbeats (its workflow task's timeout watches it) and gets cancellation without them.
+ * Runs `work`, heartbeating every {@link HEARTBEAT_INTERVAL_MS} until it ends. The first beat comes
+ * after an interval, not at the start: the server's heartbeat timeout runs from the attempt's start
+ * either way, and work that ends sooner (most model calls and tool runs) costs the server no
+ * heartbeat call. A local activity has no heartbeats (its workflow task's timeout watches it) and
+ * gets cancellation without them.
  */
 export async function withHeartbeats<T>(work: () => Promise<T>): Promise<T> {
   const ctx = activityContext();
   if (!ctx || ctx.info.isLocal || beating.has(ctx)) return work();
   beating.add(ctx);
-  ctx.heartbeat();
   const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
   try {
     return await work();

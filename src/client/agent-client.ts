@@ -3,6 +3,7 @@
  * decide approvals, submit client tool results, read state and results, stop, cancel, list.
  */
 import crypto from 'node:crypto';
+import { InternalConnectionLikeSymbol, type Client, type InternalConnectionLike } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
@@ -60,6 +61,16 @@ const TEXT_WAY = "put the text in a file in the run's workspace and send a short
 const mapValues = <A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
 
+/**
+ * Whether the client shares a worker's connection (a `NativeConnection`), so the server can hand a new run's first
+ * workflow task straight back to that worker in the start call's reply instead of queueing it (eager start). The
+ * SDK's core asks for it only when a worker of this process polls the run's task queue and has a free slot, so asking
+ * is always safe; a client over a plain `Connection` cannot ask.
+ */
+function startsEagerly(client: Client): boolean {
+  return (client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
+}
+
 export class AgentClient extends RunDecisions {
   /**
    * Starts a run and returns its id without waiting. Bad options and payloads over the server's limit are refused
@@ -93,6 +104,7 @@ export class AgentClient extends RunDecisions {
         taskQueue: options.taskQueue ?? this.taskQueue,
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        ...(startsEagerly(this.client) ? { requestEagerStart: true } : {}),
         staticSummary: runSummary(kind, options.task),
         staticDetails: runDetails(config, options.task, pev),
         ...(config.searchAttributes === false

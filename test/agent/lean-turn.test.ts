@@ -5,13 +5,14 @@
  * stays small. The 200-turn figures come from `npm run bench`.
  */
 import { z } from 'zod';
+import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { llmClient } from '../../src/llm';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
-import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture, waitForState } from './agent-kit';
 import { INLINE_TOOLS_PATCH, PIN_IN_FIRST_TASK_PATCH } from '../../src/workflows/agent/patches';
 
@@ -210,5 +211,27 @@ describe('a lean turn', () => {
     const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     expect(scheduled).toContain('runTool');
     expect(events.map(markerType)).not.toContain('runTool');
+  });
+
+  it("hands a new run's first workflow task to the worker in the start call's reply when the client shares its connection", async () => {
+    fx.fake.respond(() => reply.text('Hello.'));
+    const { address, namespace } = await testConnection();
+    const own = await Connection.connect({ address });
+    try {
+      const accepted = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+        const startedBy = async (c: Client) => {
+          const agents = fx.agents(c, taskQueue);
+          const id = await agents.start({ task: 'Say hello.', model: PRIMARY });
+          expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'Hello.' });
+          const [started] = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+          return started.workflowExecutionStartedEventAttributes?.eagerExecutionAccepted ?? false;
+        };
+        // The kit's client shares the worker's NativeConnection; a client on a plain Connection cannot ask.
+        return [await startedBy(client), await startedBy(new Client({ connection: own, namespace }))];
+      });
+      expect(accepted).toEqual([true, false]);
+    } finally {
+      await own.close();
+    }
   });
 });
