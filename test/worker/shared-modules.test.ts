@@ -6,16 +6,16 @@
 import fs from 'node:fs';
 import { TEST_ENV } from '../kit/env';
 
+/** The module ids `code` requires. */
+const requiredIds = (code: string): string[] =>
+  [...code.matchAll(/__webpack_require__\((?:\/\*[^*]*\*\/\s*)*"([^"]+)"\)/g)].map((m) => m[1]);
+
 /** The bundle's modules: each id with the ids its body requires. */
 function bundleModules(code: string): Map<string, string[]> {
   const modules = new Map<string, string[]>();
   const starts = [...code.matchAll(/^\/\*\*\*\/ "([^"]+)"$/gm)];
   starts.forEach((start, i) => {
-    const body = code.slice(start.index, starts[i + 1]?.index ?? code.length);
-    modules.set(
-      start[1],
-      [...body.matchAll(/__webpack_require__\((?:\/\*[^*]*\*\/\s*)*"([^"]+)"\)/g)].map((m) => m[1]),
-    );
+    modules.set(start[1], requiredIds(code.slice(start.index, starts[i + 1]?.index ?? code.length)));
   });
   return modules;
 }
@@ -38,7 +38,7 @@ describe('the workflow bundle', () => {
 
   it('preloads every zod module that workflow code imports', () => {
     const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code)?.[1] ?? '';
-    const preloaded = [...preload.matchAll(/__webpack_require__\((?:\/\*[^*]*\*\/\s*)*"([^"]+)"\)/g)].map((m) => m[1]);
+    const preloaded = requiredIds(preload);
     expect(preloaded).toEqual(['./src/workflows/shared-modules.ts']);
     const shared = loadedBy(modules, preloaded);
     const importedByWorkflowCode = [...modules]
