@@ -70,8 +70,15 @@ function resolveCall(request: ModelRequest, ctx: CallContext): Resolved {
       `Invalid request for ${ref.provider}/${ref.model}:\n- ${problems.join('\n- ')}`,
     );
   }
-  const apiKey = readApiKey(provider);
   const info = lookupModel(ref, config.models);
+  if (request.options?.tools?.length && !info.capabilities.tools) {
+    throw llmFailure(
+      LLM_FAILURE.badRequest,
+      `${ref.provider}/${ref.model} does not take tools (its entry says capabilities.tools is false), ` +
+        `but the request offers ${request.options.tools.length}: run it without tools or pick a model that takes them`,
+    );
+  }
+  const apiKey = readApiKey(provider);
   const idleTimeoutMs = info.idleTimeoutMs ?? config.idleTimeoutMs;
   const idle = new IdleWatch(idleTimeoutMs);
   // The call's own deadline, distinguishable from the caller's abort (SDK timeout errors are not

@@ -57,14 +57,16 @@ function openai(
   };
 }
 
-function minimax(model: string): ModelInfo {
+/** A MiniMax model; its `-highspeed` variant costs twice as much per input and output token. */
+function minimax(model: string, cacheRead = 0.03): ModelInfo {
+  const rate = model.endsWith('-highspeed') ? 2 : 1;
   return {
     provider: 'minimax',
     model,
     contextWindow: 204_800,
     maxOutputTokens: 131_072,
     capabilities: { tools: true, thinking: true, vision: false, jsonMode: false },
-    prices: { input: 0.3, output: 1.2, cacheRead: 0.03, cacheWrite: 0.375 },
+    prices: { input: 0.3 * rate, output: 1.2 * rate, cacheRead, cacheWrite: 0.375 },
   };
 }
 
@@ -94,9 +96,12 @@ export const MODEL_REGISTRY: readonly ModelInfo[] = [
   openai('gpt-4o-mini', [0.15, 0.075, 0.6], 128_000, 16_384, NO_THINKING),
   openai('o3', [2, 0.5, 8], 200_000, 100_000),
   openai('o4-mini', [1.1, 0.275, 4.4], 200_000, 100_000),
+  minimax('MiniMax-M2.7', 0.06),
+  minimax('MiniMax-M2.7-highspeed', 0.06),
   minimax('MiniMax-M2.5'),
   minimax('MiniMax-M2.5-highspeed'),
   minimax('MiniMax-M2.1'),
+  minimax('MiniMax-M2.1-highspeed'),
   minimax('MiniMax-M2'),
 ];
 

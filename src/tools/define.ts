@@ -23,7 +23,10 @@ export interface ToolOptions {
   timeoutMs?: number;
   retry?: ToolRetry;
   /**
-   * Default false. Side-effecting tools get an idempotency key and are not retried on an ambiguous timeout by default.
+   * Default false. A side-effecting call runs alone (never beside another call of the same answer)
+   * and never inside the model call. It is retried under `retry` like any tool, so it should dedupe
+   * on `ctx.idempotencyKey`, which stays the same on every attempt; set `retry.nonRetryable` for a
+   * tool that must not run twice.
    */
   sideEffects?: boolean;
   /** Default 32,000 characters. */

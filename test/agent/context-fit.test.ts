@@ -168,7 +168,9 @@ describe('the context a run sends', () => {
     });
     expect(result).toMatchObject({ status: 'failed', stopReason: 'error' });
     expect(result.error?.type).toBe(AGENT_FAILURE.contextOverflow);
-    expect(result.error?.message).toMatch(/over the 2000-token window .* the request was not sent/);
+    expect(result.error?.message).toMatch(
+      /over the 2000-token window of anthropic\/claude-sonnet-4-6 .* the request was not sent/,
+    );
     expect(fx.fake.requests.filter((r) => !isSummary(r))).toHaveLength(1);
   });
 });

@@ -179,4 +179,41 @@ describe('model registry', () => {
       ).total,
     ).toBeCloseTo(2.5, 10);
   });
+
+  it('prices every MiniMax model, the highspeed variants at twice the input and output rate', () => {
+    for (const version of ['M2.7', 'M2.5', 'M2.1']) {
+      const base = lookupModel({ provider: 'minimax', model: `MiniMax-${version}` });
+      const fast = lookupModel({ provider: 'minimax', model: `MiniMax-${version}-highspeed` });
+      expect(base.known && fast.known).toBe(true);
+      expect(base.prices.input).toBeGreaterThan(0);
+      expect(fast.prices).toMatchObject({ input: base.prices.input * 2, output: base.prices.output * 2 });
+    }
+  });
+});
+
+describe('model capabilities', () => {
+  it('refuses to offer tools to a model whose entry says it takes none, and sends nothing', async () => {
+    const config = loadLlmConfig({
+      file: null,
+      env: fakeProviderEnv(fake),
+      inline: {
+        models: [
+          {
+            provider: 'openai-compatible',
+            model: 'text-only',
+            contextWindow: 8192,
+            maxOutputTokens: 1024,
+            capabilities: { tools: false },
+          },
+        ],
+      },
+    });
+    const request = { model: 'openai-compatible/text-only', messages: [user('hi')], options: { tools: TOOLS } };
+    await expect(complete(request, { config })).rejects.toThrow(
+      /openai-compatible\/text-only does not take tools .*capabilities\.tools is false/,
+    );
+    expect(fake.requests).toHaveLength(0);
+    fake.script(reply.text('ok'));
+    await expect(complete({ ...request, options: {} }, { config })).resolves.toMatchObject({ role: 'assistant' });
+  });
 });

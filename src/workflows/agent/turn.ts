@@ -200,8 +200,9 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const fit = await fitContext(ctx, seat);
   if (fit.over) {
     const { tokens, window } = fit.over;
+    const model = modelLabel(seat.position.current);
     const message =
-      `the context (about ${tokens} tokens) is over the ${window}-token window of ${seat.position.current} and ` +
+      `the context (about ${tokens} tokens) is over the ${window}-token window of ${model} and ` +
       `could not be brought under it without a summary; the request was not sent`;
     return end(await fail(ctx, { message, type: AGENT_FAILURE.contextOverflow, retryable: false }));
   }
