@@ -8,6 +8,7 @@ import { AgentClientError } from '../client';
 import type { PevOptions } from '../contracts/pev-run';
 import { modelNameProblem } from '../policy/model-ref';
 import type { AgentLimits } from '../contracts/agent-run';
+import type { CallFlags } from './call-options';
 
 /** Commander parser for a TCP port option. */
 export function parsePort(value: string): number {
@@ -37,6 +38,13 @@ export const spec = (value: string): string => {
   return value;
 };
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Commander parser for any finite number (a range is checked where the value is used). */
+export const number = (value: string): number => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError(`"${value}" is not a number.`);
+  return n;
+};
 
 /** Commander parser for a positive number (e.g. a cost in USD). */
 export const positiveNumber = (value: string): number => {
@@ -78,7 +86,7 @@ export function parseArgsJson(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export interface RunOptions {
+export interface RunOptions extends CallFlags {
   agent: string;
   id?: string;
   taskFile?: string;

@@ -8,6 +8,8 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
+import { modelSettingProblems } from '../policy/call-settings';
+import { lookupModel } from '../policy/model-registry';
 import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
 import {
@@ -82,6 +84,8 @@ export class AgentClient extends RunDecisions {
     if (!isAgentKind(kind))
       throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
     const pevProblems = pevOptionProblems(options.pev);
+    if (kind === 'pev' && options.systemPrompt !== undefined)
+      pevProblems.push('systemPrompt does not apply to pev runs: each role has its own prompt (pev.promptsDir)');
     const modelProblems = modelOptionProblems(options);
     if (modelProblems.length > 0)
       throw new AgentClientError(`invalid run options: ${[...modelProblems, ...pevProblems].join('; ')}`);
@@ -92,7 +96,16 @@ export class AgentClient extends RunDecisions {
     }
     const problems = [...configProblems(config), ...pevProblems];
     const roles = pevProblems.length ? {} : mapValues(options.pev?.models ?? {}, modelRefOf);
-    if (problems.length === 0) problems.push(...this.providerProblems(runModels(config, Object.values(roles))));
+    if (problems.length === 0) {
+      const models = runModels(config, Object.values(roles));
+      problems.push(
+        ...this.providerProblems(models),
+        ...modelSettingProblems(
+          config,
+          models.map((m) => lookupModel(m)),
+        ),
+      );
+    }
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
     const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };

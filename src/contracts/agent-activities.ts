@@ -21,6 +21,9 @@ export interface ModelCallInput {
   toolSpecsHash?: string;
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
+  stopSequences?: string[];
+  thinkingBudget?: number;
   /** Text appended as a last user message and not stored (plan recitation). */
   recitation?: string;
   /** Successful tool results before this log position are shown as stubs (docs/design.md, Masking). */

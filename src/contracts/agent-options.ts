@@ -4,6 +4,7 @@ import type { ApprovalRule } from './approval';
 
 import type { BudgetRule } from './model-resolution';
 import type { ModelName } from './model-ref';
+import type { ResponseFormat, ToolChoice } from './message-model';
 import type { AgentHooks, AgentLimits, ContextPolicy, MaskPolicy, PlanItem } from './agent-run';
 
 /** A budget rule as a caller gives it: the model by name or ref. */
@@ -32,8 +33,18 @@ export interface AgentOptions {
    * for pev runs (their planner and verifier cannot call tools to read a result back); false = off.
    */
   masking?: Partial<MaskPolicy> | false;
+  /** The most output tokens one model call may produce. */
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
+  /** At most 4; the model stops before any of them. */
+  stopSequences?: string[];
+  /** Extended thinking with this many tokens (at least 1024) where the model thinks. */
+  thinkingBudget?: number;
+  /** The answer's format: JSON, or JSON that follows a schema (ReAct runs; pev roles have their own). */
+  responseFormat?: ResponseFormat;
+  /** Whether the model must, may or must not call tools (ReAct runs; pev roles have their own). */
+  toolChoice?: ToolChoice;
   stream?: boolean;
   plan?: PlanItem[];
   continueAsNewAfterTurns?: number;

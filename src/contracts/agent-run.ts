@@ -4,7 +4,7 @@
  * the content store under their hashes.
  */
 
-import type { Cost, StopReason, Usage } from './message-model';
+import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './message-model';
 import type { ToolMode, ToolRetry, ToolSelection } from './tool-catalog';
 import type { AgentEvent } from './agent-events';
 import type { ApprovalRule, PendingApproval } from './approval';
@@ -146,8 +146,14 @@ export interface AgentConfig {
   approvals?: ApprovalRule[];
   hooks?: AgentHooks;
   context: ContextPolicy;
+  /** The model-call settings of {@link AgentOptions} (checked by `callSettingProblems`). */
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
+  stopSequences?: string[];
+  thinkingBudget?: number;
+  responseFormat?: ResponseFormat;
+  toolChoice?: ToolChoice;
   /** Use the streaming model activity (heartbeats while tokens arrive). */
   stream?: boolean;
   plan?: PlanItem[];

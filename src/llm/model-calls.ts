@@ -78,6 +78,13 @@ function resolveCall(request: ModelRequest, ctx: CallContext): Resolved {
         `but the request offers ${request.options.tools.length}: run it without tools or pick a model that takes them`,
     );
   }
+  if (request.options?.thinkingBudget && info.known && !info.capabilities.thinking) {
+    throw llmFailure(
+      LLM_FAILURE.badRequest,
+      `${ref.provider}/${ref.model} does not think (its entry says capabilities.thinking is false): ` +
+        `run it without a thinking budget or pick a model that thinks`,
+    );
+  }
   const apiKey = readApiKey(provider);
   const idleTimeoutMs = info.idleTimeoutMs ?? config.idleTimeoutMs;
   const idle = new IdleWatch(idleTimeoutMs);

@@ -9,6 +9,7 @@ import { resolverPolicy } from './resolver';
 
 import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
+import { callSettingProblems } from './call-settings';
 
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a capable assistant. Use the tools available when they help; when a tool fails, read its error and adapt. ' +
@@ -62,6 +63,11 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     },
     maxTokens: options.maxTokens,
     temperature: options.temperature,
+    topP: options.topP,
+    stopSequences: options.stopSequences,
+    thinkingBudget: options.thinkingBudget,
+    responseFormat: options.responseFormat,
+    toolChoice: options.toolChoice,
     stream: options.stream,
     plan: options.plan,
     continueAsNewAfterTurns: options.continueAsNewAfterTurns,
@@ -97,5 +103,6 @@ export function configProblems(config: AgentConfig): string[] {
     problems.push(`masking batch must be a whole number of at least 1, got ${mask.batch}`);
   if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
     problems.push('continueAsNewAfterTurns must be at least 1');
+  problems.push(...callSettingProblems(config));
   return problems;
 }

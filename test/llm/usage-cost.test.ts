@@ -192,7 +192,7 @@ describe('model registry', () => {
 });
 
 describe('model capabilities', () => {
-  it('refuses to offer tools to a model whose entry says it takes none, and sends nothing', async () => {
+  it('refuses tools or thinking to a model whose entry says it has neither, and sends nothing', async () => {
     const config = loadLlmConfig({
       file: null,
       env: fakeProviderEnv(fake),
@@ -203,7 +203,7 @@ describe('model capabilities', () => {
             model: 'text-only',
             contextWindow: 8192,
             maxOutputTokens: 1024,
-            capabilities: { tools: false },
+            capabilities: { tools: false, thinking: false },
           },
         ],
       },
@@ -211,6 +211,9 @@ describe('model capabilities', () => {
     const request = { model: 'openai-compatible/text-only', messages: [user('hi')], options: { tools: TOOLS } };
     await expect(complete(request, { config })).rejects.toThrow(
       /openai-compatible\/text-only does not take tools .*capabilities\.tools is false/,
+    );
+    await expect(complete({ ...request, options: { thinkingBudget: 2048 } }, { config })).rejects.toThrow(
+      /openai-compatible\/text-only does not think .*capabilities\.thinking is false/,
     );
     expect(fake.requests).toHaveLength(0);
     fake.script(reply.text('ok'));

@@ -87,6 +87,9 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
       options: {
         ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
         ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
+        ...(input.topP === undefined ? {} : { topP: input.topP }),
+        ...(input.stopSequences?.length ? { stopSequences: input.stopSequences } : {}),
+        ...(input.thinkingBudget === undefined ? {} : { thinkingBudget: input.thinkingBudget }),
         ...(tools && tools.length > 0 ? { tools } : {}),
         ...(responseFormat ? { responseFormat } : {}),
         ...(input.toolChoice && tools && tools.length > 0 ? { toolChoice: input.toolChoice } : {}),

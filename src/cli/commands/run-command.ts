@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
+import { callFlags, callOptionsOf } from '../call-options';
 import { checkMcpFile, checkModelSpecs } from '../model-check';
 import {
   collect,
@@ -39,8 +40,7 @@ function directory(flag: string, dir: string | undefined): string | undefined {
 
 export function registerRunCommand(program: Command, deps: AgentCommandDeps): void {
   const note = noteOf(deps);
-  program
-    .command('run')
+  callFlags(program.command('run'))
     .description('Start an agent run on TASK and wait for its result (or print its id with --detach).')
     .argument('[task]', 'what the agent should do; `-` reads it from stdin')
     .option('--task-file <file>', 'read the task from FILE (`-`: stdin) and pass it by reference (any size)')
@@ -104,6 +104,7 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
         .map((t) => t.trim())
         .filter(Boolean);
       const limits = limitsOf(o);
+      const callOptions = callOptionsOf(o);
       const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, deps.env);
       await withAgents(deps, async (agents, uiLink) => {
         const id = await agents.start({
@@ -120,6 +121,7 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
             ...(workspaceRoot ? { workspaceRoot } : {}),
           },
           approve: o.approve,
+          ...callOptions,
           ...(o.stream || o.watch ? { stream: true } : {}),
           ...(pev ? { pev } : {}),
         });

@@ -20,6 +20,7 @@ import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-
 import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
 import { conversationRef, emit, showNow, type RunContext } from './run-context';
+import { callSettingsOf } from '../../policy/call-settings';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -187,8 +188,7 @@ export async function callModelWithFailover(
           writeSeq: state.nextSeq,
           model,
           ...promptOf(ctx, overrides),
-          maxTokens: state.config.maxTokens,
-          temperature: state.config.temperature,
+          ...callSettingsOf(state.config),
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
           ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),

@@ -1,0 +1,96 @@
+/**
+ * The run's model-call flags (`--system-prompt[-file]`, `--temperature`, `--top-p`, `--stop`,
+ * `--max-output-tokens`, `--thinking`, `--response-format`, `--tool-choice`) as start options.
+ * Values are range-checked with the client's own check (`callSettingProblems`) when the run starts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { AgentOptions } from '../contracts/agent-options';
+import type { ResponseFormat, ToolChoice } from '../contracts/message-model';
+import { UsageError } from './exit-codes';
+import { collect, number, positiveInt } from './option-parsers';
+
+export interface CallFlags {
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  maxOutputTokens?: number;
+  thinking?: number;
+  responseFormat?: string;
+  toolChoice?: string;
+}
+
+/** Declares the flags on a command that starts runs. */
+export function callFlags(command: Command): Command {
+  return command
+    .option('--system-prompt <text>', "the run's system prompt (ReAct runs; default: the built-in one)")
+    .option('--system-prompt-file <file>', 'read the system prompt from FILE')
+    .option('--temperature <t>', 'sampling temperature, 0 to 2', number)
+    .option('--top-p <p>', 'nucleus sampling, above 0 up to 1', number)
+    .option('--stop <text>', 'a stop sequence (repeatable, at most 4)', collect)
+    .option('--max-output-tokens <n>', 'the most tokens one model call may write', positiveInt)
+    .option(
+      '--thinking <budget>',
+      'extended thinking with this many tokens (at least 1024) on models that think',
+      positiveInt,
+    )
+    .option('--response-format <format>', 'the answer as `json`, or JSON following the JSON Schema in FILE')
+    .option('--tool-choice <choice>', 'auto | none | required | a tool name the model must call');
+}
+
+function readText(flag: string, file: string): string {
+  const resolved = path.resolve(file);
+  try {
+    return fs.readFileSync(resolved, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${flag} ${resolved} cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+function responseFormatOf(value: string): ResponseFormat {
+  if (value === 'json') return { type: 'json' };
+  if (value === 'text') return { type: 'text' };
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readText('--response-format', value));
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--response-format ${path.resolve(value)} is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    throw new UsageError(`--response-format ${path.resolve(value)} must hold a JSON Schema object`);
+  const name =
+    path
+      .basename(value)
+      .replace(/\.[^.]*$/, '')
+      .replace(/[^a-zA-Z0-9_-]/g, '_')
+      .slice(0, 64) || 'answer';
+  return { type: 'json_schema', name, schema: schema as Record<string, unknown> };
+}
+
+function toolChoiceOf(value: string): ToolChoice {
+  return value === 'auto' || value === 'none' || value === 'required' ? value : { type: 'tool', name: value };
+}
+
+/** The start options the flags ask for; unset flags add nothing. */
+export function callOptionsOf(o: CallFlags): Partial<AgentOptions> {
+  if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined)
+    throw new UsageError('--system-prompt and --system-prompt-file cannot be combined: pass one');
+  const systemPrompt =
+    o.systemPromptFile !== undefined ? readText('--system-prompt-file', o.systemPromptFile) : o.systemPrompt;
+  if (systemPrompt !== undefined && systemPrompt.trim() === '') throw new UsageError('the system prompt is empty');
+  const options: Partial<AgentOptions> = {
+    systemPrompt,
+    temperature: o.temperature,
+    topP: o.topP,
+    stopSequences: o.stop,
+    maxTokens: o.maxOutputTokens,
+    thinkingBudget: o.thinking,
+    ...(o.responseFormat === undefined ? {} : { responseFormat: responseFormatOf(o.responseFormat) }),
+    ...(o.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(o.toolChoice) }),
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+}
