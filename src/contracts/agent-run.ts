@@ -60,6 +60,8 @@ export interface PinnedTool {
   fingerprint: string;
   /** Run as a local activity (see `ToolCatalogEntry.local`); absent in runs pinned before it existed. */
   local?: boolean;
+  /** See `ToolCatalogEntry.dedupe`. */
+  dedupe?: false;
 }
 
 export interface ClientToolRequest {

@@ -38,6 +38,8 @@ export interface ToolCatalogEntry {
    * inside the workflow task (one history event instead of three, no second workflow task per turn).
    */
   local?: boolean;
+  /** False: an identical later call runs again instead of reusing the earlier result. */
+  dedupe?: false;
   /** Result text longer than this is cut before it enters the conversation. */
   maxOutputChars: number;
   source: ToolSource;

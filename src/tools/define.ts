@@ -32,6 +32,12 @@ export interface ToolOptions {
   /** Default 32,000 characters. */
   maxOutputChars?: number;
   /**
+   * Default true for tools without side effects: a pev run answers an identical later call (same
+   * arguments) from the earlier result, until a side-effecting call, a new cycle or a follow-up.
+   * Set false for a tool whose answer changes by itself (a clock, a live price).
+   */
+  dedupe?: boolean;
+  /**
    * Run as a local activity: on the workflow's worker, inside the workflow task, without heartbeats.
    * Default: true for tools without side effects whose timeout is at most 10 s. Set false for a
    * tool that may take long or needs heartbeats (it then runs as a regular activity).

@@ -104,6 +104,7 @@ export class ToolRegistry {
       retry: definition.retry,
       sideEffects,
       local: definition.local ?? (!sideEffects && timeoutMs <= LOCAL_TOOL_MAX_TIMEOUT_MS),
+      ...(definition.dedupe === false ? { dedupe: false as const } : {}),
       maxOutputChars: definition.maxOutputChars ?? DEFAULT_TOOL_MAX_OUTPUT_CHARS,
       source,
       fingerprint: toolFingerprint({ name, description, parameters }),

@@ -8,7 +8,8 @@ import {
 } from '../../src/policy/pev/decisions';
 import { canonicalJson } from '../../src/common/canonical-json';
 import { coreRoles, responseFormatOf, roleOf, withRole } from '../../src/policy/pev/roles';
-import { findReusable, recordToolResult, reuseNote } from '../../src/policy/pev/tool-dedupe';
+import { findReusable, ledgerAfterCalls, reuseNote } from '../../src/policy/pev/tool-dedupe';
+import type { PinnedTool } from '../../src/contracts/agent-run';
 import { parseRoleAnswer } from '../../src/policy/pev/parse-answer';
 import { todoRecitation, systemPromptOf } from '../../src/policy/pev/prompt-template';
 import {
@@ -169,28 +170,54 @@ describe('tool-call dedupe ledger', () => {
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
   });
 
+  const tool = (name: string, extra: Partial<PinnedTool> = {}): PinnedTool => ({
+    name,
+    mode: 'server',
+    timeoutMs: 1000,
+    sideEffects: false,
+    fingerprint: name,
+    ...extra,
+  });
+  const tools = [tool('read'), tool('stat'), tool('write', { sideEffects: true }), tool('clock', { dedupe: false })];
+  const ran = (id: string, name: string, args: Record<string, unknown>, resultHash: string, isError = false) => ({
+    call: { id, name, arguments: args },
+    resultHash,
+    isError,
+  });
+
   test('a successful call is reused for canonically equal arguments only', () => {
-    let ledger = recordToolResult(
-      {},
-      { id: 'c1', name: 'read', arguments: { path: 'a.txt', lines: 5 } },
-      { resultHash: 'h1', isError: false },
-    );
-    const hit = findReusable(ledger, { name: 'read', arguments: { lines: 5, path: 'a.txt' } });
+    let ledger = ledgerAfterCalls({}, tools, [ran('c1', 'read', { path: 'a.txt', lines: 5 }, 'h1')]);
+    const hit = findReusable(ledger, tools, { name: 'read', arguments: { lines: 5, path: 'a.txt' } });
     expect(hit).toEqual({ toolName: 'read', toolCallId: 'c1', resultHash: 'h1' });
     expect(reuseNote(hit!)).toContain('c1');
-    expect(findReusable(ledger, { name: 'read', arguments: { path: 'b.txt', lines: 5 } })).toBeUndefined();
-    expect(findReusable(ledger, { name: 'stat', arguments: { path: 'a.txt', lines: 5 } })).toBeUndefined();
-    ledger = recordToolResult(
-      ledger,
-      { id: 'c2', name: 'read', arguments: { path: 'a.txt', lines: 5 } },
-      { resultHash: 'h2', isError: false },
+    expect(findReusable(ledger, tools, { name: 'read', arguments: { path: 'b.txt', lines: 5 } })).toBeUndefined();
+    expect(findReusable(ledger, tools, { name: 'stat', arguments: { path: 'a.txt', lines: 5 } })).toBeUndefined();
+    ledger = ledgerAfterCalls(ledger, tools, [ran('c2', 'read', { path: 'a.txt', lines: 5 }, 'h2')]);
+    expect(findReusable(ledger, tools, { name: 'read', arguments: { path: 'a.txt', lines: 5 } })?.toolCallId).toBe(
+      'c1',
     );
-    expect(findReusable(ledger, { name: 'read', arguments: { path: 'a.txt', lines: 5 } })?.toolCallId).toBe('c1');
   });
 
   test('an error result is never reused', () => {
-    const ledger = recordToolResult({}, { id: 'c1', name: 'read', arguments: {} }, { resultHash: 'h3', isError: true });
-    expect(findReusable(ledger, { name: 'read', arguments: {} })).toBeUndefined();
+    const ledger = ledgerAfterCalls({}, tools, [ran('c1', 'read', {}, 'h3', true)]);
+    expect(findReusable(ledger, tools, { name: 'read', arguments: {} })).toBeUndefined();
+  });
+
+  test('a side-effecting call that ran ends every reuse, and is never reused itself', () => {
+    let ledger = ledgerAfterCalls({}, tools, [ran('c1', 'read', { path: 'a.txt' }, 'h1')]);
+    ledger = ledgerAfterCalls(ledger, tools, [ran('c2', 'write', { path: 'a.txt', text: 'new' }, 'h2')]);
+    expect(ledger).toEqual({});
+    expect(findReusable(ledger, tools, { name: 'write', arguments: { path: 'a.txt', text: 'new' } })).toBeUndefined();
+    // A read beside a write in one answer is not kept either: it may have read before or after the write.
+    ledger = ledgerAfterCalls({}, tools, [ran('c3', 'read', { path: 'a.txt' }, 'h3'), ran('c4', 'write', {}, 'h4')]);
+    expect(ledger).toEqual({});
+  });
+
+  test('a tool that opts out, or one no longer pinned, is run again', () => {
+    const ledger = ledgerAfterCalls({}, tools, [ran('c1', 'clock', {}, 'h1')]);
+    expect(findReusable(ledger, tools, { name: 'clock', arguments: {} })).toBeUndefined();
+    const read = ledgerAfterCalls({}, tools, [ran('c2', 'read', {}, 'h2')]);
+    expect(findReusable(read, [tool('stat')], { name: 'read', arguments: {} })).toBeUndefined();
   });
 });
 

@@ -72,7 +72,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
           : undefined;
       const promptHash = prompt ? await put(prompt) : undefined;
       return {
-        tools: entries.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint, local }) => ({
+        tools: entries.map(({ name, mode, timeoutMs, retry, sideEffects, fingerprint, local, dedupe }) => ({
           name,
           mode,
           timeoutMs,
@@ -80,6 +80,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
           sideEffects,
           fingerprint,
           ...(local ? { local } : {}),
+          ...(dedupe === false ? { dedupe } : {}),
         })),
         ...(toolSpecsHash ? { toolSpecsHash } : {}),
         ...(promptHash ? { promptHash } : {}),

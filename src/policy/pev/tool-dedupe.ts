@@ -1,29 +1,53 @@
 /**
  * Tool-call dedupe: before a tool runs, an identical earlier call (same tool, canonically equal
- * arguments) that succeeded is answered from its recorded result instead of running again. The
- * ledger is plain JSON in workflow state, so it survives continue-as-new.
+ * arguments) that succeeded is answered from its recorded result instead of running again. Only
+ * tools without side effects that do not opt out (`dedupe: false`) are reused, and reuse never
+ * crosses a call that may have changed something (any side-effecting call that ran), a new cycle
+ * or a follow-up: those start an empty ledger. The ledger is plain JSON in workflow state, so it
+ * survives continue-as-new.
  */
 import { canonicalJson } from '../../common/canonical-json';
+import type { PinnedTool } from '../../contracts/agent-run';
 import type { LedgerEntry, ToolLedger } from '../../contracts/pev-progress';
+
+type Call = { id: string; name: string; arguments: Record<string, unknown> };
 
 /** The identity of a call for dedupe: tool name plus canonical arguments. */
 export const toolCallKey = (name: string, args: Record<string, unknown>): string => `${name} ${canonicalJson(args)}`;
 
-export function recordToolResult(
+const pinned = (tools: readonly PinnedTool[], name: string): PinnedTool | undefined =>
+  tools.find((tool) => tool.name === name);
+
+/** Whether a tool's results may answer identical later calls. */
+export const reusableTool = (tool: PinnedTool | undefined): boolean =>
+  tool !== undefined && !tool.sideEffects && tool.dedupe !== false;
+
+/**
+ * The ledger after a batch of calls ran: empty when one of them may have changed something,
+ * otherwise with each reusable successful result added (the first result of a key stays).
+ */
+export function ledgerAfterCalls(
   ledger: ToolLedger,
-  call: { id: string; name: string; arguments: Record<string, unknown> },
-  result: { resultHash: string; isError: boolean },
+  tools: readonly PinnedTool[],
+  ran: readonly { call: Call; resultHash: string; isError: boolean }[],
 ): ToolLedger {
-  const key = toolCallKey(call.name, call.arguments);
-  if (result.isError || ledger[key]) return ledger;
-  return { ...ledger, [key]: { toolName: call.name, toolCallId: call.id, resultHash: result.resultHash } };
+  if (ran.some(({ call }) => pinned(tools, call.name)?.sideEffects !== false)) return {};
+  let next = ledger;
+  for (const { call, resultHash, isError } of ran) {
+    const key = toolCallKey(call.name, call.arguments);
+    if (isError || next[key] || !reusableTool(pinned(tools, call.name))) continue;
+    next = { ...next, [key]: { toolName: call.name, toolCallId: call.id, resultHash } };
+  }
+  return next;
 }
 
+/** The earlier result an identical call may reuse, if any. */
 export function findReusable(
   ledger: ToolLedger,
+  tools: readonly PinnedTool[],
   call: { name: string; arguments: Record<string, unknown> },
 ): LedgerEntry | undefined {
-  return ledger[toolCallKey(call.name, call.arguments)];
+  return reusableTool(pinned(tools, call.name)) ? ledger[toolCallKey(call.name, call.arguments)] : undefined;
 }
 
 /** The note put before a reused result, so the model (and the log) sees that the tool did not run again. */

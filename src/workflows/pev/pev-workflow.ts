@@ -52,6 +52,8 @@ async function takeFollowUps(pctx: PevContext): Promise<boolean> {
   pev.request = texts.join('\n\n');
   pev.endReason = undefined;
   pev.progress = { ...initialProgress(), trace: pev.progress.trace };
+  // A new request is read against the world as it is now.
+  pev.ledger = {};
   return true;
 }
 

@@ -256,6 +256,8 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
   } else if (decision.next === 'replan') {
     progress.improvements = decision.improvements;
     progress.cycle += 1;
+    // What the tools said in the last cycle may be what the verifier found wrong: read it again.
+    pev.ledger = {};
     setPhase(pctx, 'planning');
   } else {
     pev.endReason = 'max_cycles';

@@ -9,7 +9,7 @@ import type { DistributiveOmit } from '../../common/type-helpers';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { initialResolverState } from '../../policy/resolver';
 import type { ToolCallRequest } from '../../contracts/agent-run';
-import { findReusable, recordToolResult, reuseNote } from '../../policy/pev/tool-dedupe';
+import { findReusable, ledgerAfterCalls, reuseNote } from '../../policy/pev/tool-dedupe';
 import { todoRecitation } from '../../policy/pev/prompt-template';
 import { roleStep } from '../../policy/run-summaries';
 import { type PevActivities } from '../../contracts/pev-activities';
@@ -50,7 +50,7 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
   const { state } = pctx.agent;
   const rest: ToolCallRequest[] = [];
   for (const call of calls) {
-    const earlier = call.malformed ? undefined : findReusable(pctx.pev.ledger, call);
+    const earlier = call.malformed ? undefined : findReusable(pctx.pev.ledger, state.tools, call);
     if (!earlier) {
       rest.push(call);
       continue;
@@ -84,17 +84,18 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
   return rest;
 }
 
-/** Records the successful results of calls that ran, for later reuse. */
+/** Records the successful results of calls that ran for later reuse, or ends all reuse after a side effect. */
 function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): void {
   const { state } = pctx.agent;
-  for (const call of calls) {
-    if (call.malformed) continue;
-    // A result of arguments the approver edited does not belong to the arguments the model wrote.
-    if (state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined)) continue;
+  const ran = calls.flatMap((call) => {
+    if (call.malformed) return [];
     const meta = state.messages.find((m) => kindOf(m) === 'tool_result' && m.toolCallId === call.id);
-    if (meta && !meta.isError)
-      pctx.pev.ledger = recordToolResult(pctx.pev.ledger, call, { resultHash: meta.hash, isError: false });
-  }
+    if (!meta) return [];
+    // A result of arguments the approver edited does not belong to the arguments the model wrote.
+    const edited = state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined);
+    return [{ call, resultHash: meta.hash, isError: meta.isError === true || edited }];
+  });
+  pctx.pev.ledger = ledgerAfterCalls(pctx.pev.ledger, state.tools, ran);
 }
 
 /** The stored system prompt (and response format) of a role. */
