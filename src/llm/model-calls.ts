@@ -35,9 +35,15 @@ export function providerOf(model: ModelName, config: LlmConfig): { ref: ModelRef
     throw configFailure((err as Error).message);
   }
   const problem = unknownProviderProblem(ref, Object.keys(config.providers));
-  if (problem) throw configFailure(problem);
+  if (problem) throw configFailure(`${problem} ${loadedWhere(config)}`);
   return { ref, provider: config.providers[ref.provider] };
 }
+
+/** Where this worker's providers came from: a run may name one declared after the worker started. */
+const loadedWhere = (config: LlmConfig): string =>
+  config.source
+    ? `This worker read its config from ${config.source} when it started: restart it to use providers declared since.`
+    : 'This worker has no config file (its providers come from its environment, read when it started).';
 
 /** What the config says about a model (its entry, else the registry's); undefined when its provider is unknown. */
 export function describeModel(ref: ModelRef, config: LlmConfig): ResolvedModelInfo | undefined {

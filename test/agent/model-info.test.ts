@@ -123,7 +123,11 @@ describe('the provider check before a run starts', () => {
     await expect(agents.start({ task: 't', model: SMALL, fallbacks: ['nowhere/model'] })).rejects.toThrow(unknown);
     await expect(agents.switchModel('any-run', { provider: 'nowhere', model: 'model' })).rejects.toThrow(unknown);
     const worker = await complete({ model: 'nowhere/model', messages: [] }, { config: fx.llm }).catch((e: Error) => e);
-    expect(worker).toMatchObject({ message: unknown, type: 'LlmConfigError', nonRetryable: true });
+    expect(worker).toMatchObject({
+      message: `${unknown} This worker has no config file (its providers come from its environment, read when it started).`,
+      type: 'LlmConfigError',
+      nonRetryable: true,
+    });
     expect((await client.workflow.count(`TaskQueue = '${taskQueue}'`)).count).toBe(0);
   });
 });

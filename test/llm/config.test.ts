@@ -59,6 +59,19 @@ describe('model refs', () => {
     expect(failure.message).toContain('Unknown provider "ollama"');
     expect(failure.message).toContain('anthropic, minimax, openai, openai-compatible');
   });
+
+  it('says a provider declared after the worker read its config file needs a restart, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llm-config-'));
+    const file = join(dir, 'durable-agents.json');
+    writeFileSync(file, JSON.stringify({ providers: {} }));
+    const loaded = loadLlmConfig({ file, env: {} });
+    writeFileSync(file, JSON.stringify({ providers: { ollama: { api: 'openai', baseUrl: 'http://o.test/v1' } } }));
+    const failure = failureOf(() => providerOf({ provider: 'ollama', model: 'llama3' }, loaded));
+    expect(failure.message).toContain(
+      `This worker read its config from ${file} when it started: restart it to use providers declared since.`,
+    );
+    expect(failure.message).not.toContain('[object Object]');
+  });
 });
 
 describe('loadLlmConfig', () => {
