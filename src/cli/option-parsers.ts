@@ -100,6 +100,7 @@ export interface RunOptions extends CallFlags {
   maxTurns?: number;
   tools?: string;
   mcp?: string;
+  clientTools?: string;
   approve?: string[];
   workspace?: string;
   detach?: boolean;

@@ -68,6 +68,8 @@ export const AGENT_FAILURE = {
   mcpConfig: 'McpConfigError',
   /** An MCP server that could not be reached or broke the connection. Retryable. */
   mcpConnection: 'McpConnectionError',
+  /** A client tool the run declares under the name of one of the worker's tools. Not retryable. */
+  clientToolClash: 'ClientToolClash',
   /** A tool that asked to be retried (`RetryableToolError`). Retryable. */
   retryableTool: 'RetryableToolError',
   /**

@@ -11,7 +11,7 @@
  */
 export type ToolMode = 'server' | 'client' | 'approval';
 
-export type ToolSource = 'builtin' | 'registered' | 'mcp';
+export type ToolSource = 'builtin' | 'registered' | 'mcp' | 'run';
 
 /** Retry policy of one tool's activity. Absent fields take the defaults of {@link DEFAULT_TOOL_RETRY}. */
 export interface ToolRetry {
@@ -97,6 +97,19 @@ export interface ToolSelection {
   approve?: string[];
   /** The run's context (`currentResourceId` / `currentTaskId`), given to every tool call of the run. */
   context?: ToolCallContext;
+  /** Client-mode tools the run declares itself; the worker needs no registration for them. */
+  clientTools?: RunClientTool[];
+}
+
+/**
+ * A tool the run declares and the calling application answers (`submitToolResult`, the CLI's
+ * `tool-result`). It never runs on a worker; its name must not be one of the worker's tools.
+ */
+export interface RunClientTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object, as shown to the model. */
+  parameters: Record<string, unknown>;
 }
 
 /** Context a tool call carries. MCP tools receive it in `_meta` of the call request. */

@@ -10,6 +10,7 @@ import { resolverPolicy } from './resolver';
 import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
 import { callSettingProblems } from './call-settings';
+import { clientToolProblems } from './tool-selection';
 
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a capable assistant. Use the tools available when they help; when a tool fails, read its error and adapt. ' +
@@ -103,6 +104,6 @@ export function configProblems(config: AgentConfig): string[] {
     problems.push(`masking batch must be a whole number of at least 1, got ${mask.batch}`);
   if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
     problems.push('continueAsNewAfterTurns must be at least 1');
-  problems.push(...callSettingProblems(config));
+  problems.push(...callSettingProblems(config), ...clientToolProblems(config.tools.clientTools));
   return problems;
 }

@@ -1,5 +1,11 @@
 /** Which tools a run may use and how a call finds its catalogue entry. Pure functions over the tool contract. */
-import type { ExecuteToolOutput, ToolCatalog, ToolCatalogEntry, ToolSelection } from '../contracts/tool-catalog';
+import type {
+  ExecuteToolOutput,
+  RunClientTool,
+  ToolCatalog,
+  ToolCatalogEntry,
+  ToolSelection,
+} from '../contracts/tool-catalog';
 import type { ToolSpec } from '../contracts/message-model';
 
 /** The idempotency key a side-effecting tool receives: the same on every retry of the same call. */
@@ -17,6 +23,29 @@ export function matchesToolPattern(name: string, patterns: readonly string[] | u
 export function isToolAllowed(name: string, selection: ToolSelection): boolean {
   if (matchesToolPattern(name, selection.deny)) return false;
   return selection.allow === undefined || matchesToolPattern(name, selection.allow);
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Problems with the client tools a run declares, one line each. */
+export function clientToolProblems(tools: readonly RunClientTool[] | undefined): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const [i, tool] of (tools ?? []).entries()) {
+    const where = `clientTools[${i}]`;
+    if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+      problems.push(`${where}: name must match ${TOOL_NAME.source}, got ${JSON.stringify(tool?.name)}`);
+      continue;
+    }
+    if (seen.has(tool.name)) problems.push(`${where}: the tool "${tool.name}" is declared twice`);
+    seen.add(tool.name);
+    if (typeof tool.description !== 'string' || tool.description.trim() === '')
+      problems.push(`${where} (${tool.name}): a description is required: the model reads it to decide when to call`);
+    const schema = tool.parameters as Record<string, unknown> | undefined;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || schema.type !== 'object')
+      problems.push(`${where} (${tool.name}): parameters must be a JSON Schema with "type": "object"`);
+  }
+  return problems;
 }
 
 /** The tool list a model request carries. */

@@ -12,6 +12,7 @@ export { builtinTools, type BuiltinToolOptions } from './builtin';
 export { guardedFetch } from './builtin/fetch';
 export { braveSearchProvider, type WebSearchProvider, type WebSearchResult } from './builtin/web-search';
 export { McpPool } from './mcp/pool';
+export { runClientToolEntry } from './client-tools';
 export {
   loadMcpConfig,
   mcpServersFrom,

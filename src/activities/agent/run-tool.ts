@@ -9,7 +9,13 @@ import type {
 } from '../../contracts/agent-activities';
 import { toToolSpecs } from '../../policy/tool-selection';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import { type ToolActivities, type ToolCatalog, type ToolSelection } from '../../contracts/tool-catalog';
+import {
+  type ToolActivities,
+  type ToolCatalog,
+  type ToolCatalogEntry,
+  type ToolSelection,
+} from '../../contracts/tool-catalog';
+import { runClientToolEntry } from '../../tools/client-tools';
 import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
@@ -35,6 +41,22 @@ function unavailableFailure(down: NonNullable<ToolCatalog['unavailableServers']>
   });
 }
 
+/** The run's own client tools; one named like a worker's tool fails the run (which one it meant is unknowable). */
+function clientToolsOf(selection: ToolSelection, catalog: ToolCatalog): ToolCatalogEntry[] {
+  const declared = selection.clientTools ?? [];
+  const clash = declared.find((tool) => catalog.tools.some((t) => t.name === tool.name));
+  if (clash) {
+    throw ApplicationFailure.create({
+      message:
+        `The run declares the client tool "${clash.name}", but this worker has a tool of that name: ` +
+        'give the client tool another name',
+      type: AGENT_FAILURE.clientToolClash,
+      nonRetryable: true,
+    });
+  }
+  return declared.map(runClientToolEntry);
+}
+
 export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
   /** The run's selection: inline in calls recorded before it was pinned, by hash since. */
   const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
@@ -56,9 +78,9 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
       });
       const catalog = await tools.listTools(input.selection);
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
-      const own = catalog.tools.some((t) => t.name === readBackEntry.name);
-      const entries =
-        !own && offersReadBack(input.selection, input.readBack) ? [...catalog.tools, readBackEntry] : catalog.tools;
+      const listed = [...catalog.tools, ...clientToolsOf(input.selection, catalog)];
+      const own = listed.some((t) => t.name === readBackEntry.name);
+      const entries = !own && offersReadBack(input.selection, input.readBack) ? [...listed, readBackEntry] : listed;
       const specs = toToolSpecs({ tools: entries });
       const put = (body: unknown): Promise<string> => fromStore(() => store.put(body, input.conversationId));
       const [toolSpecsHash, selectionHash] = await Promise.all([

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
 import { callFlags, callOptionsOf } from '../call-options';
+import { readClientTools } from '../client-tools-file';
 import { checkMcpFile, checkModelSpecs } from '../model-check';
 import {
   collect,
@@ -60,6 +61,10 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
     .option('--tool-timeout <tool=duration>', 'timeout of one tool, e.g. fs_read=30s (repeatable)', toolTimeout)
     .option('--tools <names>', 'comma-separated tool names or prefix* patterns the agent may use (default: all)')
     .option('--mcp <file>', 'mcpServers JSON config whose tools the agent may use')
+    .option(
+      '--client-tools <file>',
+      'JSON array of client tools the run declares ({ name, description, parameters }); answer them with tool-result',
+    )
     .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
     .option('--detach', 'print the run id and return without waiting')
@@ -119,6 +124,7 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
             ...(allow ? { allow } : {}),
             ...(mcpConfigPath ? { mcpConfigPath } : {}),
             ...(workspaceRoot ? { workspaceRoot } : {}),
+            ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
           },
           approve: o.approve,
           ...callOptions,
