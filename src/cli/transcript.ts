@@ -6,7 +6,6 @@
 import type { UserOrigin } from '../contracts/agent-activities';
 import type { AgentMessageKind } from '../contracts/agent-run';
 import type { StoredBody } from '../contracts/stored-body';
-import { currentBody, kindOf } from '../policy/legacy-values';
 import type { ContentStore } from '../store';
 
 export type TranscriptItem =
@@ -87,7 +86,10 @@ function itemOf(seq: number, kind: AgentMessageKind, body: StoredBody): Transcri
 export async function buildTranscript(store: ContentStore, id: string): Promise<TranscriptItem[]> {
   const log = await store.readLog(id);
   const load = async (hash: string): Promise<StoredBody | string> =>
-    store.get<StoredBody>(hash).then(currentBody, (err: Error) => `body ${hash} could not be read: ${err.message}`);
+    store.get<StoredBody>(hash).then(
+      (body) => body,
+      (err: Error) => `body ${hash} could not be read: ${err.message}`,
+    );
   const bodies = await Promise.all(log.entries.map((e) => load(e.hash)));
   const summaries = await Promise.all(log.summaries.map(async (s) => ({ ...s, body: await load(s.hash) })));
   const items: TranscriptItem[] = [];
@@ -110,7 +112,7 @@ export async function buildTranscript(store: ContentStore, id: string): Promise<
     items.push(
       typeof body === 'string'
         ? { type: 'missing', seq: entry.seq, reason: body }
-        : itemOf(entry.seq, kindOf(entry), body),
+        : itemOf(entry.seq, entry.kind, body),
     );
     expected = entry.seq + 1;
   });

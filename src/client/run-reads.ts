@@ -7,7 +7,7 @@ import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporal
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
-import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import { STATE_VIEW_VERSION, type AgentResult, type AgentStateView } from '../contracts/agent-run';
 import { fullCost } from '../contracts/message-model';
 import { billingOf } from '../policy/billing';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
@@ -92,6 +92,7 @@ export async function closedRunView(client: Client, handle: WorkflowHandle, id: 
   const input = await startInput(client, id).catch(() => undefined);
   const limits = input?.config.limits ?? defaultLimits();
   return {
+    version: STATE_VIEW_VERSION,
     id,
     kind: result.kind,
     status: result.status,

@@ -3,7 +3,7 @@
  * (conversation id, log positions, content hashes), never the transcript, so history stays flat.
  */
 import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './message-model';
-import type { ToolCatalog, ToolSelection } from './tool-catalog';
+import type { ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
@@ -56,9 +56,8 @@ export interface InlineToolCalls {
   /** The run's timeout overrides (limits.toolTimeoutsMs) for these tools, when it has any. */
   timeoutsMs?: Record<string, number>;
   maxCalls: number;
-  /** The run's tool selection by hash (`PinToolsOutput.selectionHash`), or inline before it was pinned. */
+  /** The run's tool selection by hash (`PinToolsOutput.selectionHash`). */
   selectionHash?: string;
-  selection?: ToolSelection;
 }
 
 /** Call settings kept in the content store (see `ModelCallInput.promptHash`). */
@@ -76,10 +75,6 @@ export interface StoredCallPrompt {
 export interface ModelCallOutput {
   /** The answer's metadata; `model` and `toolCallIds` are absent when the workflow fills them in. */
   meta: MessageMeta;
-  /** The provider that answered (outputs recorded before the workflow took it from the model it called). */
-  provider?: string;
-  /** The provider's name of the model (outputs recorded before it was dropped). */
-  model?: string;
   stopReason: StopReason;
   /** Token counts; a count of zero may be left out (`fullUsage` restores it). */
   usage: Partial<Usage>;
@@ -132,8 +127,6 @@ export interface PinToolsOutput {
   promptHash?: string;
   /** Content-store hash of the run's tool selection: tool calls carry it rather than the selection. */
   selectionHash?: string;
-  /** Set only in results recorded before `pinTools` failed on servers it could not reach. */
-  unavailableServers?: ToolCatalog['unavailableServers'];
   /** One entry per model of the input whose provider the worker knows. */
   models?: ResolvedModelInfo[];
 }
@@ -147,8 +140,6 @@ export interface RunToolInput {
   name: string;
   args: Record<string, unknown>;
   fingerprint?: string;
-  /** The run's tool selection inline (calls recorded before it was pinned by hash). */
-  selection?: ToolSelection;
   /** Content-store hash of the run's tool selection (`PinToolsOutput.selectionHash`). */
   selectionHash?: string;
   /** Put before the tool's output in the stored result (e.g. that the approver edited the arguments). */

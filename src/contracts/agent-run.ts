@@ -249,7 +249,12 @@ export interface AgentResult {
 }
 
 /** What the state query returns. */
+/** The shape of {@link AgentStateView}; raised when a field changes meaning or goes away. */
+export const STATE_VIEW_VERSION = 1;
+
 export interface AgentStateView {
+  /** {@link STATE_VIEW_VERSION} of the code that answered. */
+  version: number;
   id: string;
   kind: string;
   status: AgentStatus;

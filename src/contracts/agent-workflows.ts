@@ -23,9 +23,18 @@ export const isAgentKind = (kind: string): kind is AgentKind =>
   Object.prototype.hasOwnProperty.call(AGENT_WORKFLOWS, kind);
 
 /** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
+/**
+ * The shape of what continue-as-new carries (`carry` and a kind's own carried state). A change to
+ * it that old code could not read raises the version; a run carried with a version this code does
+ * not read fails at once, saying so (docs/design.md, Replay and patch policy).
+ */
+export const CARRIED_INPUT_VERSION = 1;
+
 export interface AgentWorkflowInput {
   config: AgentConfig;
   carry?: CarriedState;
+  /** Set with `carry`: the {@link CARRIED_INPUT_VERSION} of the run that carried it. */
+  carriedVersion?: number;
   /** The watchers' stream (its newest entries and publisher dedupe), carried by continue-as-new. */
   streamState?: WorkflowStreamState;
 }
@@ -42,7 +51,7 @@ export interface StopInput {
 export const stopSignal = defineSignal<[StopInput]>('stop');
 
 export interface SwitchModelInput {
-  /** Runs recorded before models were refs received spec strings here; the workflow reads both. */
+  /** Sent by the client as a ref; a signal sent by hand may hold a spec string, which the workflow parses. */
   model: ModelRef;
   note?: string;
 }

@@ -50,6 +50,11 @@ export const AGENT_FAILURE = {
    * and the failure's first detail is the run's result, error included.
    */
   runFailed: 'AgentRunFailed',
+  /**
+   * A run carried over by continue-as-new in a shape this code does not read (another version of
+   * the workflow code carried it). Fails the run; a worker of that version can run it.
+   */
+  carriedVersion: 'CarriedVersionError',
   /** A content-store problem (a gap in a log, a missing body). Not retryable. */
   store: 'AgentStoreError',
   /** A content store that cannot be reached (database down, connection broken). Retryable. */

@@ -12,7 +12,7 @@ export interface LoadPevPromptsInput {
 }
 
 export interface PreparePevPromptsInput extends LoadPevPromptsInput {
-  /** The run's conversation, recorded as a user of the stored prompts (absent in older histories). */
+  /** The run's conversation, recorded as a user of the stored prompts (none: prompts prepared outside a run). */
   conversationId?: string;
   /** Store each core role's JSON schema as its response format. */
   structuredOutput: boolean;

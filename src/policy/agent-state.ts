@@ -2,17 +2,21 @@
 import type { CarriedState } from '../contracts/agent-run';
 import { emptyCost, emptyUsage } from '../contracts/message-model';
 import { billingOf } from './billing';
-import { modelLabel, type ModelName } from '../contracts/model-ref';
+import { modelLabel } from '../contracts/model-ref';
 import { EVENTS_CARRIED } from './event-log';
 import { limitRatios } from './limits';
-import { currentAgentConfig, currentResolverState, modelRefOf } from './model-ref';
 import { initialResolverState } from './resolver';
-import type { AgentConfig, AgentResult, AgentState, AgentStateView } from '../contracts/agent-run';
+import {
+  STATE_VIEW_VERSION,
+  type AgentConfig,
+  type AgentResult,
+  type AgentState,
+  type AgentStateView,
+} from '../contracts/agent-run';
 import type { AgentStopReason } from '../contracts/run-status';
 
-/** A new run's state. The config may be one recorded with spec strings (see `currentAgentConfig`). */
-export function initialState(recorded: AgentConfig, conversationId: string): AgentState {
-  const config = currentAgentConfig(recorded);
+/** A new run's state. */
+export function initialState(config: AgentConfig, conversationId: string): AgentState {
   return {
     conversationId,
     config,
@@ -47,17 +51,11 @@ export function carryState(state: AgentState): CarriedState {
   return { ...rest, events: rest.events.slice(dropped), droppedEvents: rest.droppedEvents + dropped };
 }
 
-/** The state continue-as-new carried, with models recorded as spec strings read as refs. */
+/** The state continue-as-new carried, as the next run starts from it. */
 export function restoreState(config: AgentConfig, carry: CarriedState): AgentState {
-  const operatorModel = carry.operatorModel && {
-    ...carry.operatorModel,
-    model: modelRefOf(carry.operatorModel.model as ModelName),
-  };
   return {
     ...carry,
-    config: currentAgentConfig(config),
-    resolver: currentResolverState(carry.resolver),
-    ...(operatorModel ? { operatorModel } : {}),
+    config,
     turnsThisRun: 0,
     updatesHandled: 0,
     approvals: [],
@@ -69,6 +67,7 @@ export function restoreState(config: AgentConfig, carry: CarriedState): AgentSta
 export function stateView(id: string, state: AgentState): AgentStateView {
   const spent = { turn: state.turn, usage: state.usage, cost: state.cost };
   return {
+    version: STATE_VIEW_VERSION,
     id,
     kind: state.config.kind,
     status: state.status,

@@ -6,7 +6,6 @@
  */
 import type { ContextPolicy, MessageMeta } from '../contracts/agent-run';
 import { MODEL_VISIBLE_KINDS } from '../contracts/agent-run';
-import { kindOf } from './legacy-values';
 import { fullMaskBefore, viewTokens } from './masking';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -18,7 +17,7 @@ export const defaultContextPolicy = (): ContextPolicy => ({
   keepRecentRatio: DEFAULT_KEEP_RECENT_RATIO,
 });
 
-const visible = (m: MessageMeta): boolean => MODEL_VISIBLE_KINDS.includes(kindOf(m));
+const visible = (m: MessageMeta): boolean => MODEL_VISIBLE_KINDS.includes(m.kind);
 
 /**
  * Estimated tokens of what the model sees: summary, visible messages (results before `maskBefore`

@@ -7,7 +7,6 @@
  * turns and its prompt cache keeps hitting.
  */
 import type { MaskPolicy, MessageMeta } from '../contracts/agent-run';
-import { kindOf } from './legacy-values';
 
 export const DEFAULT_MASK_POLICY: MaskPolicy = { keepResults: 3, batch: 5 };
 
@@ -31,7 +30,7 @@ type Maskable = Pick<MessageMeta, 'seq' | 'kind' | 'tokens' | 'isError'>;
  * Failed results stay whole: the model learns most from what went wrong.
  */
 export const maskable = (m: Omit<Maskable, 'seq'>): boolean =>
-  kindOf(m) === 'tool_result' && m.isError !== true && m.tokens > MIN_MASKED_TOKENS;
+  m.kind === 'tool_result' && m.isError !== true && m.tokens > MIN_MASKED_TOKENS;
 
 /** Whether the provider view shows `m` as a stub under the boundary `maskBefore`. */
 export const isMasked = (m: Maskable, maskBefore: number | undefined): boolean =>
@@ -43,7 +42,7 @@ export const viewTokens = (m: Maskable, maskBefore: number | undefined): number 
 
 /** The last assistant message's position: results after it answer calls the model has not yet seen answered. */
 function lastAnswerSeq(messages: readonly MessageMeta[]): number | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) if (kindOf(messages[i]) === 'assistant') return messages[i].seq;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].kind === 'assistant') return messages[i].seq;
   return undefined;
 }
 

@@ -5,7 +5,6 @@
  */
 import type { AgentConfig } from '../contracts/agent-run';
 import { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
-import type { ResolverState } from '../contracts/model-resolution';
 
 const EXAMPLES =
   'e.g. anthropic/claude-sonnet-4-6, openai/gpt-5-mini, minimax/MiniMax-M2.5 or openai-compatible/llama3.1';
@@ -84,38 +83,4 @@ export function runModels(config: AgentConfig, roles: readonly ModelRef[] = []):
     ...roles,
   ];
   return all.filter((ref, i) => all.findIndex((other) => sameModel(other, ref)) === i);
-}
-
-/*
- * Histories recorded before models were carried as refs hold spec strings in the started config,
- * the carried resolver state and the switch-model signal. These read them as refs, so such runs
- * replay and go on unchanged.
- */
-
-/** A started config with every model as a ref. */
-export function currentAgentConfig(config: AgentConfig): AgentConfig {
-  const { resolver, context } = config;
-  const summaryModel = context.summaryModel as ModelName | undefined;
-  return {
-    ...config,
-    resolver: {
-      ...resolver,
-      primary: modelRefOf(resolver.primary),
-      fallbacks: resolver.fallbacks.map(modelRefOf),
-      ...(resolver.budget
-        ? { budget: resolver.budget.map((rule) => ({ ...rule, model: modelRefOf(rule.model) })) }
-        : {}),
-    },
-    context: { ...context, ...(summaryModel === undefined ? {} : { summaryModel: modelRefOf(summaryModel) }) },
-  };
-}
-
-/** A carried resolver state with its models as refs. */
-export function currentResolverState(state: ResolverState): ResolverState {
-  const operatorModel = state.operatorModel as ModelName | undefined;
-  return {
-    ...state,
-    current: modelRefOf(state.current),
-    ...(operatorModel === undefined ? {} : { operatorModel: modelRefOf(operatorModel) }),
-  };
 }

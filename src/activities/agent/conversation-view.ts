@@ -3,7 +3,6 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { textOf, type Message } from '../../contracts/message-model';
 import type { ProviderId } from '../../contracts/model-ref';
-import { currentBody, kindOf } from '../../policy/legacy-values';
 import { DROPPED_NOTE, toProviderMessages } from '../../policy/provider-view';
 import type { LoggedBody, StoredBody } from '../../contracts/stored-body';
 import type { ConversationView } from '../../contracts/agent-run';
@@ -79,7 +78,7 @@ export async function readLogged(
       ? await settled.read(conversationId, runId, fromSeq, toSeq, read)
       : await read(fromSeq, toSeq);
     const bodies = await store.getMany<StoredBody>(entries.map((e) => e.hash));
-    return entries.map((e, i) => ({ kind: kindOf(e), body: currentBody(bodies[i]) }));
+    return entries.map((e, i) => ({ kind: e.kind, body: bodies[i] }));
   });
 }
 

@@ -28,9 +28,7 @@ export async function runInlineTools(
   if (!calls.every((c) => !c.malformed && fingerprints.has(c.name))) return undefined;
   const ctx = activityContext();
   const runId = ctx?.info.workflowExecution?.runId ?? '';
-  const selection = inline.selectionHash
-    ? { selectionHash: inline.selectionHash }
-    : { selection: inline.selection ?? {} };
+  const selection = inline.selectionHash ? { selectionHash: inline.selectionHash } : {};
   const inputOf = (call: ToolCallRequest, i: number): RunToolInput => {
     const timeoutMs = inline.timeoutsMs?.[call.name];
     return {

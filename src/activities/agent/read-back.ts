@@ -10,7 +10,6 @@ import { LOCAL_TOOL_MAX_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import type { StoredBody } from '../../contracts/stored-body';
 import { textOf } from '../../contracts/message-model';
 import { READ_RESULT_TOOL } from '../../policy/masking';
-import { currentBody, kindOf } from '../../policy/legacy-values';
 import { isToolAllowed } from '../../policy/tool-selection';
 import { toolFingerprint } from '../../tools/fingerprint';
 import type { ContentStore } from '../../store';
@@ -65,13 +64,10 @@ export async function readBack(
   for (let to = beforeSeq; to > 0; to -= PAGE) {
     const from = Math.max(0, to - PAGE);
     const entries = (await fromStore(() => store.readEntries(conversationId, from, to))).filter(
-      (e) => kindOf(e) === 'tool_result',
+      (e) => e.kind === 'tool_result',
     );
     const bodies = await fromStore(() => store.getMany<StoredBody>(entries.map((e) => e.hash)));
-    const found = bodies
-      .map(currentBody)
-      .reverse()
-      .find((b) => b.role === 'tool_result' && b.toolCallId === id);
+    const found = [...bodies].reverse().find((b) => b.role === 'tool_result' && b.toolCallId === id);
     if (found && found.role === 'tool_result') return { content: textOf(found), isError: false };
   }
   return { content: `No tool result with tool_call_id "${id}" in this conversation.`, isError: true };

@@ -58,10 +58,10 @@ function clientToolsOf(selection: ToolSelection, catalog: ToolCatalog): ToolCata
 }
 
 export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
-  /** The run's selection: inline in calls recorded before it was pinned, by hash since. */
+  /** The run's selection, read by the hash `pinTools` wrote it under; none before the tools were pinned. */
   const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
-    const { selection, selectionHash } = input;
-    if (selection || !selectionHash) return Promise.resolve(selection ?? {});
+    const { selectionHash } = input;
+    if (!selectionHash) return Promise.resolve({});
     return fromStore(() => store.get<ToolSelection>(selectionHash));
   };
   return {

@@ -1,5 +1,4 @@
 /** Answers a repeated tool call from the stored result of the identical earlier call (tool-call dedupe). */
-import { currentBody } from '../../policy/legacy-values';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
 import type { ReuseToolResultInput } from '../../contracts/pev-activities';
@@ -11,7 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 
 export function reuseToolResultActivity(store: ContentStore) {
   return async function reuseToolResult(input: ReuseToolResultInput): Promise<MessageMeta> {
-    const earlier = currentBody(await fromStore(() => store.get<StoredBody>(input.fromHash)));
+    const earlier = await fromStore(() => store.get<StoredBody>(input.fromHash));
     if (earlier.role !== 'tool_result') {
       throw ApplicationFailure.nonRetryable(
         `Body ${input.fromHash} is a ${earlier.role} message, not a tool result.`,

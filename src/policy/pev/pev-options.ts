@@ -1,7 +1,7 @@
 /** PEV options checked and resolved to their defaults, and the progress a new run starts from. */
-import type { PevOptions, PevState, ResolvedPevOptions } from '../../contracts/pev-run';
+import type { PevOptions, ResolvedPevOptions } from '../../contracts/pev-run';
 import { type PevLimits, type PevProgress } from '../../contracts/pev-progress';
-import { currentResolverState, modelNameProblem, modelRefOf } from '../model-ref';
+import { modelNameProblem, modelRefOf } from '../model-ref';
 
 const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
@@ -33,17 +33,6 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
     ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
     structuredOutput: options.structuredOutput ?? true,
     confirmPlan: options.confirmPlan ?? false,
-  };
-}
-
-/** Carried PEV state as today's code reads it: role models recorded as spec strings become refs. */
-export function currentPevState(pev: PevState): PevState {
-  return {
-    ...pev,
-    options: { ...pev.options, models: resolvePevOptions({ models: pev.options.models }).models },
-    roleResolvers: Object.fromEntries(
-      Object.entries(pev.roleResolvers).map(([role, resolver]) => [role, currentResolverState(resolver)]),
-    ),
   };
 }
 

@@ -31,7 +31,6 @@ import type {
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { toolCallSummary } from '../../policy/run-summaries';
-import { leanTurn, pinInFirstTask } from './patches';
 
 export interface ModelRetry {
   maximumAttempts: number;
@@ -88,8 +87,8 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
     retry: { maximumAttempts: 5 },
     summary: 'write messages',
   });
-  // Asked at each step, not once: replaying a run recorded before the patch keeps regular activities.
-  const local = (): boolean => options.taskQueue === undefined && leanTurn();
+  // Local activities only when the activities run on the workflow's own queue (its own workers).
+  const local = options.taskQueue === undefined;
   // Pinning opens the run's MCP servers, which may take a while: a local activity that outlasts
   // the workflow task's timeout keeps the task alive.
   const pinning = proxyActivities<AgentActivities>({
@@ -121,12 +120,12 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       });
       return callModel(input);
     },
-    appendMessages: (input) => (local() ? writes : plain).appendMessages(input),
-    pinTools: (input) => (local() && pinInFirstTask() ? localPinning : pinning).pinTools(input),
+    appendMessages: (input) => (local ? writes : plain).appendMessages(input),
+    pinTools: (input) => (local ? localPinning : pinning).pinTools(input),
     runTool(input, tool, timeoutMs) {
       // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
       // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
-      if (tool.local === true && local()) {
+      if (tool.local === true && local) {
         const { runTool } = proxyLocalActivities<AgentActivities>({
           startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
           retry: toolRetry(tool),

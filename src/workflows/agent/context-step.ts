@@ -11,7 +11,6 @@ import { droppedLeadTokens } from '../../policy/provider-view';
 import { estimateTextTokens } from '../../policy/token-estimate';
 import { addCost, addUsage } from '../../contracts/message-model';
 import { recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
-import { contextFit } from './patches';
 import { modelLabel } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, showNow, type RunContext } from './run-context';
@@ -95,11 +94,6 @@ function fitWithoutSummary(ctx: RunContext, target: number): boolean {
   return true;
 }
 
-/** Runs recorded before the context-fit patch: a summary at every turn over the threshold, failures ignored. */
-async function compactAsBefore(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan): Promise<ContextFit> {
-  return { changed: await summarise(ctx, seat, plan) };
-}
-
 /**
  * Prepares the context of the next call. The masking boundary moves (policy/masking.ts); past the
  * threshold the older part is summarised, unless summaries are backing off; when still over it,
@@ -121,7 +115,6 @@ export async function fitContext(ctx: RunContext, seat: ModelSeat, force = false
     state.maskBefore,
   );
   if (!plan) return { changed: false };
-  if (!contextFit()) return compactAsBefore(ctx, seat, plan);
 
   const backoff = state.summaryBackoff;
   let changed = false;

@@ -62,7 +62,7 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
     state.stopRequested ??= { reason: 'stopped', ...(input?.note ? { note: input.note } : {}) };
   });
   setHandler(switchModelSignal, (input) => {
-    // Signals recorded before models were refs carry a spec string; both are read, anything else is ignored.
+    // A signal sent by hand (`temporal workflow signal`) may name a spec string; one naming no model is ignored.
     if (input && modelNameProblem(input.model) === undefined)
       state.operatorModel = { model: modelRefOf(input.model), note: input.note };
   });

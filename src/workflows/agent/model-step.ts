@@ -6,7 +6,7 @@
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { TimeoutType } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation, patched } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
 import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
@@ -41,11 +41,9 @@ export const runSeat = (ctx: RunContext): ModelSeat => ({
 /**
  * A model call whose attempts all ended in heartbeat timeouts lost its workers (killed, or stuck
  * so they could not heartbeat), not its provider: it is made again on the same model, without
- * failing over, up to this many times per model step. Before the patch such a call counted as
- * the provider's failure (failover, or the end of the run).
+ * failing over, up to this many times per model step.
  */
 export const WORKER_LOST_RETRIES = 5;
-export const WORKER_LOST_PATCH = 'model-call-worker-lost';
 
 const workerLost = (err: unknown): boolean =>
   err instanceof ActivityFailure &&
@@ -129,7 +127,7 @@ function answerOf(out: ModelCallOutput, model: ModelRef): ModelAnswer {
   return {
     ...out,
     meta: { ...out.meta, model: out.meta.model ?? modelLabel(model), ...(ids.length > 0 ? { toolCallIds: ids } : {}) },
-    provider: out.provider ?? model.provider,
+    provider: model.provider,
     usage: fullUsage(out.usage),
     cost: fullCost(out.cost),
     text: out.text ?? '',
@@ -203,7 +201,7 @@ export async function callModelWithFailover(
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = recordFailure(ctx, model, err);
-      if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES && patched(WORKER_LOST_PATCH)) {
+      if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES) {
         workerLosses++;
         continue;
       }

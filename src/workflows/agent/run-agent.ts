@@ -11,11 +11,10 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  patched,
   workflowInfo,
 } from '@temporalio/workflow';
 import { configProblems } from '../../policy/agent-config';
-import type { AgentWorkflowInput } from '../../contracts/agent-workflows';
+import { CARRIED_INPUT_VERSION, type AgentWorkflowInput } from '../../contracts/agent-workflows';
 import { carryState, initialState, restoreState, resultOf } from '../../policy/agent-state';
 import type { AgentResult } from '../../contracts/agent-run';
 import { registerHandlers } from './handlers';
@@ -47,26 +46,10 @@ export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
   carry?: (c: C, input: I) => Partial<I>;
   /** The run's result, from the agent result every kind has. */
   result: (c: C, base: AgentResult) => R;
-  /**
-   * Set by a kind whose runs drained their handlers in the cancellable scope before this patch:
-   * replaying such a cancelled run keeps its end (cancelled); new runs return their result.
-   */
-  cancelledBeforePatch?: string;
 }
 
 /** Waits until update and signal handlers have finished; a cancelled run still returns its final state. */
-async function drainHandlers(kind: { cancelledBeforePatch?: string }): Promise<void> {
-  const drain = () => condition(allHandlersFinished);
-  const cancelled = CancellationScope.current().consideredCancelled;
-  if (cancelled && kind.cancelledBeforePatch !== undefined && !patched(kind.cancelledBeforePatch)) return drain();
-  return CancellationScope.nonCancellable(drain);
-}
-
-/**
- * Runs recorded before this patch completed with a `failed` result; from it on, they fail (see
- * {@link failedRun}).
- */
-export const FAILED_RUN_FAILS_PATCH = 'failed-run-fails-workflow';
+const drainHandlers = (): Promise<void> => CancellationScope.nonCancellable(() => condition(allHandlersFinished));
 
 /**
  * The failure a run that ended in error closes with: typed, non-retryable, its message the run's
@@ -90,6 +73,12 @@ const endedEarly = (err: unknown): LoopOutcome => {
 
 /** Runs an agent of `kind`: the workflow function of every kind is `runAgent(input, itsKind)`. */
 export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kind: AgentKind<I, C, R>): Promise<R> {
+  if (input.carry && input.carriedVersion !== CARRIED_INPUT_VERSION)
+    throw ApplicationFailure.nonRetryable(
+      `This run was carried over by continue-as-new with input version ${input.carriedVersion ?? 'none'}; ` +
+        `this workflow code reads version ${CARRIED_INPUT_VERSION}. Run it on workers of the code that carried it.`,
+      AGENT_FAILURE.carriedVersion,
+    );
   const problems = [...configProblems(input.config), ...(kind.problems?.(input) ?? [])];
   if (problems.length > 0)
     throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_FAILURE.config);
@@ -114,11 +103,12 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
   // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
   stream.detach();
-  await drainHandlers(kind);
+  await drainHandlers();
   if (outcome === 'continue_as_new') {
     const next = {
       config: input.config,
       carry: carryState(state),
+      carriedVersion: CARRIED_INPUT_VERSION,
       streamState: stream.carry(),
       ...kind.carry?.(c, input),
     } as I;
@@ -126,6 +116,6 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   }
   const base = resultOf(info.workflowId, state);
   const result = kind.result(c, base);
-  if (base.status === 'failed' && patched(FAILED_RUN_FAILS_PATCH)) throw failedRun(base, result);
+  if (base.status === 'failed') throw failedRun(base, result);
   return result;
 }

@@ -11,7 +11,6 @@ import type { AgentState } from '../../contracts/agent-run';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
-import { leanTurn } from './patches';
 
 /** What the run is doing now, beyond its state: what its current details show. */
 export interface RunNow {
@@ -33,11 +32,8 @@ export interface RunContext {
   io: AgentIO;
   workflowId: string;
   runId: string;
-  /**
-   * What the search attributes show: `values` as the run started with them (set by the client) and
-   * as upserted since; `key` for runs recorded before the lean-turn patch, which upserted every value.
-   */
-  published: { key?: string; values: Partial<AgentAttributeValues> };
+  /** What the search attributes show: as the run started with them (set by the client) and as upserted since. */
+  published: { values: Partial<AgentAttributeValues> };
   /** Watchers' stream; every event goes there too. */
   stream?: RunStream;
   now: RunNow;
@@ -134,26 +130,12 @@ export function publishSearchAttributes(ctx: RunContext, phase: string, model = 
     awaitingApproval: state.status === 'awaiting_approval',
     costUsd: publishedCost(state.cost.total),
   };
-  if (leanTurn()) {
-    const changes = attributeChanges(ctx.published.values, values);
-    if (Object.keys(changes).length === 0) return;
-    Object.assign(ctx.published.values, changes);
-    upsertSearchAttributes(
-      Object.entries(changes).map(([name, value]) => ({ key: SA[name as keyof typeof SA], value })) as Parameters<
-        typeof upsertSearchAttributes
-      >[0],
-    );
-    return;
-  }
-  const key = JSON.stringify(values);
-  if (key === ctx.published.key) return;
-  ctx.published.key = key;
-  upsertSearchAttributes([
-    { key: SA.kind, value: values.kind },
-    { key: SA.phase, value: values.phase },
-    { key: SA.model, value: values.model },
-    { key: SA.status, value: values.status },
-    { key: SA.awaitingApproval, value: values.awaitingApproval },
-    { key: SA.costUsd, value: values.costUsd },
-  ]);
+  const changes = attributeChanges(ctx.published.values, values);
+  if (Object.keys(changes).length === 0) return;
+  Object.assign(ctx.published.values, changes);
+  upsertSearchAttributes(
+    Object.entries(changes).map(([name, value]) => ({ key: SA[name as keyof typeof SA], value })) as Parameters<
+      typeof upsertSearchAttributes
+    >[0],
+  );
 }

@@ -2,7 +2,7 @@
  * Steps at the run level that every agent kind shares (docs/design.md, The turn loop): starting
  * the conversation, ending on a stop or a limit, handing over to a fresh run, and ending.
  */
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
 import { finalStatus } from '../../policy/agent-state';
 import type { AgentState } from '../../contracts/agent-run';
@@ -10,7 +10,6 @@ import type { AgentStopReason } from '../../contracts/run-status';
 import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
 import { appendDrafts } from './user-messages';
-import { pinInFirstTask } from './patches';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
 export type LoopOutcome = 'finished' | 'continue_as_new';
@@ -40,12 +39,6 @@ export class RunEnded extends Error {
   override name = 'RunEnded';
 }
 
-/**
- * Runs recorded before this patch failed with the activity's failure when the tools could not be
- * pinned; from it on, the run ends in error with its result (an MCP server that cannot start).
- */
-export const PIN_FAILURE_ENDS_RUN_PATCH = 'tool-pinning-failure-ends-run';
-
 /** The failure's own message and type, from a failed activity's cause. */
 function failureOf(err: unknown): { message: string; type?: string } {
   const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
@@ -70,15 +63,15 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.context.mask ? { readBack: true } : {}),
     models: runModels(config, roles),
   });
-  // The task is written while the tools are pinned; runs recorded before wrote it afterwards.
-  const writing = pinInFirstTask() ? writeTask(ctx) : undefined;
+  // The task is written while the tools are pinned, so a run whose tools cannot be pinned shows it.
+  const writing = writeTask(ctx);
   // Awaited below on every path but a cancellation, which must not leave its failure unhandled.
-  writing?.catch(() => undefined);
+  writing.catch(() => undefined);
   let pinned;
   try {
     pinned = await pinning;
   } catch (err) {
-    if (isCancellation(err) || !patched(PIN_FAILURE_ENDS_RUN_PATCH)) throw err;
+    if (isCancellation(err)) throw err;
     await writing;
     await fail(ctx, { ...failureOf(err), retryable: false });
     throw new RunEnded('the run ended while its tools were pinned');
@@ -88,11 +81,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   state.promptHash = pinned.promptHash;
   state.selectionHash = pinned.selectionHash;
   if (pinned.models) state.models = pinned.models;
-  // Only results recorded before pinning failed on unavailable servers carry this.
-  for (const server of pinned.unavailableServers ?? []) {
-    emit(ctx, { type: 'error', message: `MCP server ${server.name} unavailable: ${server.error}`, retryable: true });
-  }
-  await (writing ?? writeTask(ctx));
+  await writing;
 }
 
 /** Writes the run's task, the conversation's first message. */

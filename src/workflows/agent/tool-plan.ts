@@ -6,12 +6,11 @@
 import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
-import { DEFAULT_TOOL_PARALLELISM, type ToolMode, type ToolSelection } from '../../contracts/tool-catalog';
+import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
 import type { InlineToolCalls } from '../../contracts/agent-activities';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
-import { inlineTools, leanTurn } from './patches';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -81,7 +80,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   );
   state.status = 'running';
   showNow(ctx, { doing: 'running tools' });
-  publishSearchAttributes(ctx, leanTurn() ? (phase ?? 'running') : 'tools');
+  publishSearchAttributes(ctx, phase ?? 'running');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
     emit(ctx, {
@@ -151,7 +150,7 @@ export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): Inl
   if (kindHandlesTools || config.hooks?.onTurnEnd) return undefined;
   const run = { approve: config.tools.approve, rules: config.approvals };
   const quick = state.tools.filter((t) => t.local === true && !t.sideEffects && neverAsks(t, run));
-  if (quick.length === 0 || !leanTurn() || !inlineTools()) return undefined;
+  if (quick.length === 0) return undefined;
   const overrides = config.limits.toolTimeoutsMs ?? {};
   const timeouts = quick.filter((t) => overrides[t.name] !== undefined).map((t) => [t.name, overrides[t.name]]);
   return {
@@ -162,6 +161,6 @@ export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): Inl
   };
 }
 
-/** The run's tool selection as a tool call names it: by hash once pinned, inline in runs pinned before. */
-export const selectionRef = ({ state }: RunContext): { selectionHash: string } | { selection: ToolSelection } =>
-  state.selectionHash ? { selectionHash: state.selectionHash } : { selection: state.config.tools };
+/** The run's tool selection as a tool call names it: by its hash in the store, written when the tools were pinned. */
+export const selectionRef = ({ state }: RunContext): { selectionHash?: string } =>
+  state.selectionHash ? { selectionHash: state.selectionHash } : {};

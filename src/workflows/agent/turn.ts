@@ -24,7 +24,6 @@ import { emit, publishSearchAttributes, showNow, type RunContext } from './run-c
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
 import { recordToolResults, runToolCalls } from './tool-step';
 import { inlineToolCalls } from './tool-plan';
-import { leanTurn } from './patches';
 
 /** Points of a turn where search attributes may be published. */
 export type TurnPoint = 'model' | 'tools' | 'tools_done';
@@ -62,10 +61,9 @@ const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
 
 /**
  * A turn's phase when the kind sets none: one phase, `running`, for the whole turn (the status and
- * the model say the rest). Runs recorded before the lean-turn patch flipped `model`/`tools` each turn.
+ * the model say the rest).
  */
-const defaultPhase = (point: TurnPoint): string | undefined =>
-  leanTurn() ? 'running' : point === 'tools_done' ? undefined : point;
+const defaultPhase = (): string => 'running';
 
 /** The message of a failure; for a failed activity, its cause's (the activity's own error). */
 export function errorText(err: unknown): string {

@@ -6,7 +6,7 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
-import { currentPevState, initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
+import { initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
 import {
   pevProgressQuery,
   type PevAgentResult,
@@ -115,7 +115,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
   problems: (input) => pevOptionProblems(input.pev),
   context: (input, agent) => ({
     agent,
-    pev: input.pevCarry ? currentPevState(input.pevCarry) : initialPevState(input),
+    pev: input.pevCarry ?? initialPevState(input),
     io: createPevIO({ taskQueue: input.config.activityTaskQueue }),
   }),
   view: (pctx): Pick<PevStateView, 'pev'> => ({ pev: pctx.pev.progress }),
@@ -131,8 +131,6 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
   run: runPev,
   carry: (pctx, input) => ({ pev: input.pev, pevCarry: pctx.pev }),
   result: resultOfPev,
-  // Before it, a cancelled pev run ended cancelled: its handlers were awaited in the cancelled scope.
-  cancelledBeforePatch: 'pev-cancel-returns-result',
 };
 
 /** Planner → Executor → Verifier rounds, or Plan mode (one planning round, one cycle) with `pev.mode: 'plan'`. */

@@ -4,7 +4,6 @@
  * tool choice, the todo recitation, and the reuse of identical tool calls around the tool phase.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import { kindOf } from '../../policy/legacy-values';
 import type { DistributiveOmit } from '../../common/type-helpers';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { initialResolverState } from '../../policy/resolver';
@@ -89,7 +88,7 @@ function recordResults(pctx: PevContext, calls: readonly ToolCallRequest[]): voi
   const { state } = pctx.agent;
   const ran = calls.flatMap((call) => {
     if (call.malformed) return [];
-    const meta = state.messages.find((m) => kindOf(m) === 'tool_result' && m.toolCallId === call.id);
+    const meta = state.messages.find((m) => m.kind === 'tool_result' && m.toolCallId === call.id);
     if (!meta) return [];
     // A result of arguments the approver edited does not belong to the arguments the model wrote.
     const edited = state.approvals.some((a) => a.toolCallId === call.id && a.editedArgs !== undefined);
