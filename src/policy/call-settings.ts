@@ -83,8 +83,9 @@ export function callSettingProblems(settings: CallSettings): string[] {
 
 /** The settings a model call carries, without the ones the run left unset. */
 export function callSettingsOf(settings: CallSettings): Partial<Omit<CallSettings, 'kind'>> {
-  const { kind: _kind, ...rest } = settings;
-  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const { maxTokens, temperature, topP, stopSequences, thinkingBudget, responseFormat, toolChoice } = settings;
+  const picked = { maxTokens, temperature, topP, stopSequences, thinkingBudget, responseFormat, toolChoice };
+  return Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined));
 }
 
 /**

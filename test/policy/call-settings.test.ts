@@ -1,3 +1,4 @@
+import { buildAgentConfig } from '../../src/policy/agent-config';
 import { callSettingProblems, callSettingsOf, modelSettingProblems } from '../../src/policy/call-settings';
 import { lookupModel } from '../../src/policy/model-registry';
 
@@ -70,6 +71,11 @@ describe('callSettingsOf', () => {
       temperature: 0.2,
       stopSequences: ['X'],
     });
+  });
+
+  it("takes only call settings from a run's whole config, which a model call must not carry", () => {
+    const config = buildAgentConfig({ task: 'A long task.', model: 'anthropic/claude-sonnet-4-6', topP: 0.5 });
+    expect(callSettingsOf(config)).toEqual({ topP: 0.5 });
   });
 });
 
