@@ -110,11 +110,14 @@ export function formatTrace(t: RunTrace): string {
       .filter(Boolean)
       .join(' · ');
     lines.push(`  turn ${step.turn}: ${answer}`);
+    if (step.thought) lines.push(`    thought: ${step.thought}`);
     for (const c of step.tools) {
       lines.push(
-        `    ${c.tool} (${c.toolCallId}) ` +
+        `    ${c.tool} (${c.toolCallId})${c.args ? ` ${c.args}` : ''} ` +
           `${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`,
       );
+      const seen = c.error ?? c.observation;
+      if (seen) lines.push(`      -> ${seen}`);
     }
     for (const n of step.notes) lines.push(`    ${n}`);
   }

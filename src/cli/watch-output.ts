@@ -16,10 +16,13 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
         `${at} ${e.model} answered (${e.stopReason}): ${plural(e.toolCalls, 'tool call')}, ` +
         `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens`
       );
+    case 'tool_start':
+      return `${at} tool ${e.tool} (${e.toolCallId}) started: ${e.args}`;
     case 'tool_execution':
       return (
         `${at} tool ${e.tool} (${e.toolCallId}) ` +
-        `${e.skipped ? `skipped: ${e.skipped}` : `${e.isError ? 'failed' : 'ran'} in ${e.durationMs} ms`}`
+        `${e.skipped ? `skipped: ${e.skipped}` : `${e.isError ? 'failed' : 'ran'} in ${e.durationMs} ms`}` +
+        (e.preview && !e.skipped ? `\n    -> ${e.preview}` : '')
       );
     case 'client_tool_request':
       return `${at} waiting for the client's result of ${e.tool} (${e.toolCallId})`;
@@ -30,7 +33,7 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
       );
     case 'approval_required':
       return (
-        `${at} ${e.tool} (${e.toolCallId}) needs approval` +
+        `${at} ${e.tool} (${e.toolCallId}) needs approval of ${e.args}` +
         (runId
           ? `: durable-agents approve ${runId} ${e.toolCallId}  |  durable-agents reject ${runId} ${e.toolCallId}`
           : '')

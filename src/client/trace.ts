@@ -14,6 +14,17 @@ export interface TraceToolCall {
   durationMs: number;
   isError: boolean;
   skipped?: string;
+  /** A preview of the arguments it ran with. */
+  args?: string;
+  /** A preview of what it returned (the observation the model saw next). */
+  observation?: string;
+  /** The error text's preview, when it failed. */
+  error?: string;
+  /** Content-store hash of the whole stored result. */
+  resultHash?: string;
+  /** Workflow time the call began and ended, ms since the epoch. */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /** One turn: the model's answer and the tool calls it asked for. */
@@ -24,6 +35,11 @@ export interface TraceStep {
   modelMs?: number;
   stopReason?: string;
   usage?: Usage;
+  /** A preview of what the model thought (its thinking, or its text beside tool calls). */
+  thought?: string;
+  /** Workflow time the model was called and answered, ms since the epoch. */
+  startedAt?: number;
+  answeredAt?: number;
   tools: TraceToolCall[];
   /** Other things that happened in the turn: approvals, steering, switches, failures. */
   notes: string[];
@@ -56,7 +72,7 @@ export interface RunTrace {
 function note(e: AgentEvent): string | undefined {
   switch (e.type) {
     case 'approval_required':
-      return `approval asked for ${e.tool} (${e.toolCallId})`;
+      return `approval asked for ${e.tool} (${e.toolCallId}) with ${e.args}`;
     case 'approval_decided':
       return (
         `${e.tool} (${e.toolCallId}) ` +
@@ -102,23 +118,36 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
     }
     return current;
   };
+  const started = new Map<string, { args: string; at: number }>();
   for (const e of events) {
     if (e.type === 'turn_start') {
-      stepOf(e).model = e.model;
+      const step = stepOf(e);
+      step.model = e.model;
+      step.startedAt = e.at;
       startedAt = e.at;
     } else if (e.type === 'turn_end') {
       const step = stepOf(e);
       step.model = e.model;
       step.stopReason = e.stopReason;
       step.usage = e.usage;
+      step.answeredAt = e.at;
+      if (e.thought) step.thought = e.thought;
       if (startedAt !== undefined) step.modelMs = e.at - startedAt;
+    } else if (e.type === 'tool_start') {
+      started.set(e.toolCallId, { args: e.args, at: e.at });
     } else if (e.type === 'tool_execution') {
+      const start = started.get(e.toolCallId);
+      const outcome = e.skipped ? {} : e.isError ? { error: e.preview } : { observation: e.preview };
       stepOf(e).tools.push({
         toolCallId: e.toolCallId,
         tool: e.tool,
         durationMs: e.durationMs,
         isError: e.isError,
         ...(e.skipped ? { skipped: e.skipped } : {}),
+        ...(start ? { args: start.args, startedAt: start.at } : {}),
+        ...Object.fromEntries(Object.entries(outcome).filter(([, v]) => v !== undefined)),
+        ...(e.resultHash ? { resultHash: e.resultHash } : {}),
+        endedAt: e.at,
       });
     } else if (e.type !== 'done') {
       const text = note(e);

@@ -86,6 +86,8 @@ export interface ModelCallOutput {
    * on an answer with tool calls: the workflow does not need it, and the store keeps it.
    */
   text?: string;
+  /** A preview of the model's thinking, or of its text beside tool calls (the run's `turn_end` event). */
+  thought?: string;
   errorMessage?: string;
   /** What the worker's config says about the model, when the input asked (`describeModel`). */
   modelInfo?: ResolvedModelInfo;
@@ -158,6 +160,8 @@ export interface RunToolOutput {
   meta?: MessageMeta;
   isError: boolean;
   durationMs: number;
+  /** A preview of the stored result (`policy/previews.ts`), for the run's events. */
+  preview?: string;
 }
 
 export interface SummariseInput {

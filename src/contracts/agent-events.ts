@@ -14,7 +14,18 @@ interface EventBase {
 export type AgentEvent = EventBase &
   (
     | { type: 'turn_start'; model: string }
-    | { type: 'turn_end'; model: string; provider: string; stopReason: StopReason; toolCalls: number; usage: Usage }
+    | {
+        type: 'turn_end';
+        model: string;
+        provider: string;
+        stopReason: StopReason;
+        toolCalls: number;
+        usage: Usage;
+        /** A preview of what the model thought or said beside its tool calls (its thinking first). */
+        thought?: string;
+      }
+    /** A tool call begins to run; `args` is a preview (the whole call is in the stored answer). */
+    | { type: 'tool_start'; toolCallId: string; tool: string; args: string }
     | {
         type: 'tool_execution';
         toolCallId: string;
@@ -22,10 +33,14 @@ export type AgentEvent = EventBase &
         durationMs: number;
         isError: boolean;
         skipped?: string;
+        /** A preview of the result, or of the error text when `isError`. */
+        preview?: string;
+        /** Content-store hash of the stored result, when the tool ran (the whole result). */
+        resultHash?: string;
       }
     | { type: 'client_tool_request'; toolCallId: string; tool: string }
     | { type: 'client_tool_result'; toolCallId: string; tool: string; isError: boolean; timedOut?: boolean }
-    | { type: 'approval_required'; toolCallId: string; tool: string; argsHash: string }
+    | { type: 'approval_required'; toolCallId: string; tool: string; argsHash: string; args: string }
     | {
         type: 'approval_decided';
         toolCallId: string;

@@ -26,11 +26,33 @@ const events: AgentEvent[] = [
     stopReason: 'tool_use',
     toolCalls: 2,
     usage,
+    thought: 'Two sums first.',
     at: 1_400,
     turn: 1,
   },
-  { type: 'tool_execution', toolCallId: 'a', tool: 'add', durationMs: 30, isError: false, at: 1_450, turn: 1 },
-  { type: 'tool_execution', toolCallId: 'b', tool: 'constructor', durationMs: 70, isError: true, at: 1_500, turn: 1 },
+  { type: 'tool_start', toolCallId: 'a', tool: 'add', args: '{"a":1,"b":2}', at: 1_420, turn: 1 },
+  { type: 'tool_start', toolCallId: 'b', tool: 'constructor', args: '{}', at: 1_430, turn: 1 },
+  {
+    type: 'tool_execution',
+    toolCallId: 'a',
+    tool: 'add',
+    durationMs: 30,
+    isError: false,
+    preview: '3',
+    resultHash: 'h-a',
+    at: 1_450,
+    turn: 1,
+  },
+  {
+    type: 'tool_execution',
+    toolCallId: 'b',
+    tool: 'constructor',
+    durationMs: 70,
+    isError: true,
+    preview: 'Tool "constructor" failed: no such tool',
+    at: 1_500,
+    turn: 1,
+  },
   { type: 'steering', messageId: 'm', skippedTools: ['add'], at: 1_510, turn: 1 },
   {
     type: 'tool_execution',
@@ -81,6 +103,31 @@ describe('trace statistics', () => {
       [2, 400, 'stop', []],
     ]);
     expect(steps[0].notes).toEqual([`${PRIMARY} failed: LlmOverloaded`, 'steered']);
+    expect(steps[0]).toMatchObject({ thought: 'Two sums first.', startedAt: 1_000, answeredAt: 1_400 });
+    expect(steps[0].tools).toEqual([
+      {
+        toolCallId: 'a',
+        tool: 'add',
+        durationMs: 30,
+        isError: false,
+        args: '{"a":1,"b":2}',
+        startedAt: 1_420,
+        endedAt: 1_450,
+        observation: '3',
+        resultHash: 'h-a',
+      },
+      {
+        toolCallId: 'b',
+        tool: 'constructor',
+        durationMs: 70,
+        isError: true,
+        args: '{}',
+        startedAt: 1_430,
+        endedAt: 1_500,
+        error: 'Tool "constructor" failed: no such tool',
+      },
+      { toolCallId: 'c', tool: 'add', durationMs: 0, isError: true, skipped: 'the user redirected', endedAt: 1_510 },
+    ]);
     // A trace whose oldest events were dropped starts at the first turn it still has.
     expect(traceSteps(events.slice(3)).map((s) => [s.turn, s.modelMs])).toEqual([
       [1, undefined],
@@ -95,10 +142,13 @@ describe('trace of a run on a real server', () => {
   it('keeps whole totals across continue-as-new and failover, and shows them with the steps in the CLI', async () => {
     fx.fake.script(
       reply.error(529),
-      reply.toolCalls([
-        { name: 'add', arguments: { a: 1, b: 2 }, id: 'call_t1' },
-        { name: 'add', arguments: { a: 3, b: 4 }, id: 'call_t2' },
-      ]),
+      reply.toolCalls(
+        [
+          { name: 'add', arguments: { a: 1, b: 2 }, id: 'call_t1' },
+          { name: 'add', arguments: { a: 3, b: 4 }, id: 'call_t2' },
+        ],
+        { text: 'Adding   both\npairs first.' },
+      ),
       reply.toolCalls([{ name: 'add', arguments: { a: 5, b: 'six' }, id: 'call_t3' }]),
       reply.text('Sums done.'),
     );
@@ -134,6 +184,14 @@ describe('trace of a run on a real server', () => {
         [2, ['call_t3!']],
         [3, []],
       ]);
+      // Each step has what the model thought and, per call, its arguments and what it gave back.
+      const [first, second] = trace.steps;
+      expect(first.thought).toBe('Adding both pairs first.');
+      const t1 = first.tools.find((t) => t.toolCallId === 'call_t1');
+      expect(t1).toMatchObject({ args: '{"a":1,"b":2}', observation: '3', resultHash: expect.any(String) });
+      expect(t1?.endedAt).toBeGreaterThanOrEqual(t1?.startedAt ?? Infinity);
+      expect(second.tools[0]).toMatchObject({ args: '{"a":5,"b":"six"}', error: expect.stringContaining('add') });
+      expect(second.tools[0].observation).toBeUndefined();
       expect(trace.steps[0].notes).toEqual(
         expect.arrayContaining([
           `${PRIMARY} failed: LlmOverloaded`,
@@ -146,7 +204,9 @@ describe('trace of a run on a real server', () => {
       expect(text).toMatch(new RegExp(`^${id} \\(react\\): completed \\(completed\\) · 3 turns in \\d`));
       expect(text).toMatch(/^model: 3 calls, .* waiting for answers, first answer after .*, 1 failure$/m);
       expect(text).toMatch(/^ {2}add: 3 calls, .*, 1 error$/m);
-      expect(text).toMatch(/^ {4}add \(call_t3\) \d+ ms, error$/m);
+      expect(text).toMatch(/^ {4}add \(call_t3\) \{"a":5,"b":"six"\} \d+ ms, error\n {6}-> .*add/m);
+      expect(text).toMatch(/^ {4}thought: Adding both pairs first\.$/m);
+      expect(text).toMatch(/^ {4}add \(call_t1\) \{"a":1,"b":2\} \d+ ms\n {6}-> 3$/m);
       expect(text).toContain('final: Sums done.');
       expect(JSON.parse(await cli.run('trace', id, '--json'))).toEqual(JSON.parse(JSON.stringify(trace)));
     });

@@ -163,7 +163,11 @@ describe('watching a run', () => {
         () => fx.calls.includes('slow_step:C') && cli.printed().includes('(slow_step arguments) {"label":"C"}'),
         'the first answer on screen',
       );
-      expect(cli.printed()).not.toContain('tool slow_step');
+      await waitFor(
+        () => cli.printed().includes('[turn 1] tool slow_step (toolu_cw) started: {"label":"C"}'),
+        'the tool start on screen',
+      );
+      expect(cli.printed()).not.toContain('tool slow_step (toolu_cw) ran');
       fx.latch.open();
       const printed = await run;
       // The id comes on stderr at once; stdout holds the live view.
@@ -176,7 +180,9 @@ describe('watching a run', () => {
         /^Stepping first\.$/,
         /^\(slow_step arguments\) \{"label":"C"\}$/,
         /^\[turn 1\] anthropic\/claude-sonnet-4-6 answered \(tool_use\): 1 tool call, \d+ in \/ \d+ out tokens$/,
+        /^\[turn 1\] tool slow_step \(toolu_cw\) started: \{"label":"C"\}$/,
         /^\[turn 1\] tool slow_step \(toolu_cw\) ran in \d+ ms$/,
+        /^ {4}-> \S/,
         /^\[turn 2\] calling/,
         /^It is done\.$/,
         /^\[turn 2\] done \(completed\) after 2 turns · \$\d+\.\d{4}$/,
@@ -192,6 +198,7 @@ describe('watching a run', () => {
       expect(objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'))).toEqual([
         'turn_start',
         'turn_end',
+        'tool_start',
         'tool_execution',
         'turn_start',
         'turn_end',

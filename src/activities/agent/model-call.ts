@@ -4,6 +4,7 @@ import { modelLabel } from '../../contracts/model-ref';
 import { modelRefOf } from '../../policy/model-ref';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { ToolCallRequest } from '../../contracts/agent-run';
+import { THOUGHT_PREVIEW_CHARS, previewText } from '../../policy/previews';
 import {
   textOf,
   toolCallsOf,
@@ -59,12 +60,18 @@ const withoutZeros = <T extends object>(values: T): Partial<T> =>
 const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: ResolvedModelInfo } =>
   info ? { modelInfo: info } : {};
 
+/** What the model thought (its thinking blocks), else what it said beside its tool calls, previewed. */
+function thoughtOf(message: AssistantMessage, calledTools: boolean): { thought?: string } {
+  const thinking = message.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : [])).join('\n');
+  const text = thinking.trim() || (calledTools ? textOf(message).trim() : '');
+  return text ? { thought: previewText(text, THOUGHT_PREVIEW_CHARS) } : {};
+}
+
 /** The model-call activity; `runTool` runs the quick calls the workflow hands over (`inlineTools`). */
 export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
     const { store, llm } = deps;
     const conversationId = conversationOf(input);
-    // Tasks scheduled before models were refs carry a spec string.
     const model = modelRefOf(input.model);
     const messages = await loadProviderView(
       store,
@@ -121,6 +128,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
       cost: withoutZeros(message.cost),
       toolCalls,
       ...(toolCalls.length > 0 ? {} : { text: textOf(message) }),
+      ...thoughtOf(message, toolCalls.length > 0),
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
       ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
       ...(toolResults ? { toolResults } : {}),

@@ -23,6 +23,7 @@ import { storeBody } from './append-messages';
 import { conversationOf, currentWriteOrder, fromStore } from './conversation-view';
 import type { ModelCaller } from './deps';
 import { offersReadBack, readBack, readBackEntry } from './read-back';
+import { previewText } from '../../policy/previews';
 
 /**
  * The failure of a catalogue with servers that did not answer, naming each with its reason:
@@ -141,7 +142,13 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
       });
       const order = currentWriteOrder();
       await fromStore(() => store.writeEntries(conversationId, [entry], order));
-      return { hash: meta.hash, tokens: meta.tokens, isError: output.isError, durationMs: output.durationMs };
+      return {
+        hash: meta.hash,
+        tokens: meta.tokens,
+        isError: output.isError,
+        durationMs: output.durationMs,
+        preview: previewText(output.content),
+      };
     },
   };
 }

@@ -45,7 +45,6 @@ export function summariseActivity(deps: AgentActivityDeps) {
       readSummary(deps.store, input.conversationId, input.view),
     ]);
     const transcript = transcriptOf(logged);
-    // Tasks scheduled before models were refs carry a spec string.
     const model = modelRefOf(input.model);
     const request: ModelRequest = {
       model,

@@ -3,6 +3,7 @@
  * approval) or a result decided at once (malformed, unknown tool); the run waits for approvals and
  * client results; decisions become results; the calls that may run are grouped for execution.
  */
+import { argsPreview } from '../../policy/previews';
 import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
@@ -48,7 +49,13 @@ export function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSe
         turn: state.turn,
         state: 'pending',
       });
-      emit(ctx, { type: 'approval_required', toolCallId: call.id, tool: call.name, argsHash: hash });
+      emit(ctx, {
+        type: 'approval_required',
+        toolCallId: call.id,
+        tool: call.name,
+        argsHash: hash,
+        args: argsPreview(call.arguments),
+      });
     } else if (mode === 'client') {
       state.clientTools.push({ toolCallId: call.id, tool: call.name, args: call.arguments, turn: state.turn });
       emit(ctx, { type: 'client_tool_request', toolCallId: call.id, tool: call.name });

@@ -8,6 +8,7 @@ import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activiti
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
+import { argsPreview, previewText } from '../../policy/previews';
 import { injectSteering } from './user-messages';
 import { awaitDecisions, groups, plan, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { conversationRef, emit, showNow, type RunContext } from './run-context';
@@ -32,14 +33,21 @@ interface Executed {
   draft?: MessageDraft;
 }
 
+/** Records that a call begins to run (its `tool_start` event). */
+const startCall = (ctx: RunContext, call: ToolCallRequest, args: Record<string, unknown>): void =>
+  emit(ctx, { type: 'tool_start', toolCallId: call.id, tool: call.name, args: argsPreview(args) });
+
 /** Records that a call ran (its `tool_execution` event) and returns its stored result's metadata. */
 function ranCall(ctx: RunContext, call: ToolCallRequest, seq: number, out: RunToolOutput): MessageMeta {
+  const hash = out.meta?.hash ?? out.hash;
   emit(ctx, {
     type: 'tool_execution',
     toolCallId: call.id,
     tool: call.name,
     durationMs: out.durationMs,
     isError: out.isError,
+    ...(out.preview !== undefined ? { preview: out.preview } : {}),
+    ...(hash ? { resultHash: hash } : {}),
   });
   return (
     out.meta ?? {
@@ -64,6 +72,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;
   showNow(ctx, { running: [...ctx.now.running, { toolCallId: p.call.id, tool: tool.name, args }] });
+  startCall(ctx, p.call, args);
   try {
     const out = await ctx.io.runTool(
       {
@@ -84,16 +93,16 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
     return { meta: ranCall(ctx, p.call, p.seq, out) };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    emit(ctx, { type: 'tool_execution', toolCallId: p.call.id, tool: tool.name, durationMs: 0, isError: true });
-    return {
-      draft: {
-        kind: 'tool_result',
-        toolCallId: p.call.id,
-        toolName: tool.name,
-        text: failureText(tool.name, err, timeoutMs),
-        isError: true,
-      },
-    };
+    const text = failureText(tool.name, err, timeoutMs);
+    emit(ctx, {
+      type: 'tool_execution',
+      toolCallId: p.call.id,
+      tool: tool.name,
+      durationMs: 0,
+      isError: true,
+      preview: previewText(text),
+    });
+    return { draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: tool.name, text, isError: true } };
   } finally {
     showNow(ctx, { running: ctx.now.running.filter((c) => c.toolCallId !== p.call.id) });
   }
@@ -179,7 +188,10 @@ export async function recordToolResults(
   state.nextSeq += calls.length;
   await record(
     ctx,
-    calls.map((call, i) => ranCall(ctx, call, startSeq + i, results[i])),
+    calls.map((call, i) => {
+      startCall(ctx, call, call.arguments);
+      return ranCall(ctx, call, startSeq + i, results[i]);
+    }),
     [],
   );
 }

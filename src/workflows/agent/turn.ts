@@ -87,6 +87,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: str
     stopReason: out.stopReason,
     toolCalls: out.toolCalls.length,
     usage: out.usage,
+    ...(out.thought ? { thought: out.thought } : {}),
   });
   const hook = state.config.hooks?.onMessage;
   if (hook) {

@@ -1,0 +1,21 @@
+/**
+ * Short, one-line previews of what a run's events show: a tool call's arguments, its result, the
+ * model's thought. Events live in workflow state and history, so they carry previews; whole
+ * bodies stay in the content store, named by hash.
+ */
+import { canonicalJson } from '../common/canonical-json';
+
+/** Characters a preview of arguments or a result keeps. */
+export const PREVIEW_CHARS = 200;
+/** Characters a preview of the model's thought keeps. */
+export const THOUGHT_PREVIEW_CHARS = 500;
+
+/** `text` on one line (runs of whitespace as one space), cut at `max` characters with an ellipsis. */
+export function previewText(text: string, max = PREVIEW_CHARS): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/** A tool call's arguments as canonical JSON, previewed. */
+export const argsPreview = (args: Record<string, unknown>, max = PREVIEW_CHARS): string =>
+  previewText(canonicalJson(args), max);
