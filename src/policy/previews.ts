@@ -5,8 +5,13 @@
  */
 import { canonicalJson } from '../common/canonical-json';
 
-/** Characters a preview of arguments or a result keeps. */
+/** Characters a preview of arguments or an error keeps. */
 export const PREVIEW_CHARS = 200;
+/**
+ * Characters a tool result's preview keeps. Shorter: it travels in the tool activity's result, so
+ * every call adds it to the run's history (the stored result stays whole).
+ */
+export const RESULT_PREVIEW_CHARS = 120;
 /** Characters a preview of the model's thought keeps. */
 export const THOUGHT_PREVIEW_CHARS = 500;
 

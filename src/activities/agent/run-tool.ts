@@ -23,7 +23,7 @@ import { storeBody } from './append-messages';
 import { conversationOf, currentWriteOrder, fromStore } from './conversation-view';
 import type { ModelCaller } from './deps';
 import { offersReadBack, readBack, readBackEntry } from './read-back';
-import { previewText } from '../../policy/previews';
+import { RESULT_PREVIEW_CHARS, previewText } from '../../policy/previews';
 
 /**
  * The failure of a catalogue with servers that did not answer, naming each with its reason:
@@ -147,7 +147,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
         tokens: meta.tokens,
         isError: output.isError,
         durationMs: output.durationMs,
-        preview: previewText(output.content),
+        preview: previewText(output.content, RESULT_PREVIEW_CHARS),
       };
     },
   };
