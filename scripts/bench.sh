@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark under bench/ in turn; each prints its figures and records them in
 # bench/results/<name>.json (bench/kit.ts). Arguments go to each (e.g. --smoke). Then
-# `npm run bench:readme` rewrites the README's figures table from those files.
+# `npm run bench:table` rewrites the figures table of docs/performance.md from those files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for file in bench/*.ts; do
