@@ -1,6 +1,7 @@
 // Per-call cost of the tool layer, outside Temporal: validation and execution of a registered
 // tool, rejection of malformed calls, and MCP calls over stdio (server-filesystem) and Streamable
 // HTTP (server-everything) on pooled connections, plus the cold start of a stdio server.
+// Prints only: records nothing in bench/results.
 // Run: node -r ./scripts/register-ts.js bench/tools.ts [callsPerCase]
 import fs from 'node:fs';
 import os from 'node:os';
