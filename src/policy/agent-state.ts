@@ -1,5 +1,5 @@
 /** Building, carrying and viewing the agent state. Pure functions over plain JSON. */
-import type { CarriedState } from '../contracts/agent-run';
+import type { CarriedState, AgentConfig, AgentResult, AgentState, AgentStateView } from '../contracts/agent-run';
 import { emptyCost, emptyUsage } from '../contracts/message-model';
 import { billingOf } from './billing';
 import { modelLabel, type ModelName } from '../contracts/model-ref';
@@ -7,7 +7,6 @@ import { EVENTS_CARRIED } from './event-log';
 import { limitRatios } from './limits';
 import { currentAgentConfig, currentResolverState, modelRefOf } from './model-ref';
 import { initialResolverState } from './resolver';
-import type { AgentConfig, AgentResult, AgentState, AgentStateView } from '../contracts/agent-run';
 import type { AgentStopReason } from '../contracts/run-status';
 
 /** A new run's state. The config may be one recorded with spec strings (see `currentAgentConfig`). */
