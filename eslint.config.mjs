@@ -95,6 +95,8 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One import statement per module: types join the values as `type X` specifiers.
+      'no-duplicate-imports': ['error', { includeExports: false }],
     },
   },
   ...layerConfigs,
