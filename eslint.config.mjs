@@ -108,6 +108,7 @@ export default tseslint.config(
   {
     // The workflow entry re-exports only workflow-safe layers; example workflows are workflow code too.
     files: ['src/workflow.ts', 'examples/**/*.ts'],
+    ignores: ['examples/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', sandboxImports], ...sandboxRules },
   },
   {
