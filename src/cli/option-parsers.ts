@@ -126,6 +126,8 @@ export interface RunOptions extends CallFlags {
   maxExecutorRounds?: number;
   maxCycles?: number;
   confirmPlan?: boolean;
+  continue?: string;
+  idleWait?: number;
 }
 
 export const roleModel = (value: string, previous: string[] = []): string[] => {

@@ -70,6 +70,11 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
         `${at} ${e.phase === 'done' ? 'phases finished' : e.phase}` +
         `${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`
       );
+    case 'conversation_continued':
+      return (
+        `${at} went on from ${e.fromRun}${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''}: ` +
+        `${plural(e.messages, 'message')}, ${plural(e.turns, 'turn')}`
+      );
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
     case 'done':

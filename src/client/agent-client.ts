@@ -8,7 +8,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
-import { modelSettingProblems } from '../policy/call-settings';
+import { callSettingsOf, modelSettingProblems } from '../policy/call-settings';
 import { lookupModel } from '../policy/model-registry';
 import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
@@ -22,7 +22,7 @@ import {
   switchModelSignal,
   type AgentWorkflowInput,
 } from '../contracts/agent-workflows';
-import type { AgentResult, PlanItem } from '../contracts/agent-run';
+import type { AgentConfig, AgentResult, PlanItem } from '../contracts/agent-run';
 import { traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
 import { type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
@@ -31,6 +31,7 @@ import { AgentClientError, explain } from './client-errors';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun } from './run-reads';
+import { resolveOrigin } from './sessions';
 import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { RunDecisions } from './run-decisions';
 
@@ -52,6 +53,34 @@ export interface StartAgentOptions extends AgentOptions {
   taskQueue?: string;
   /** Planner → Executor → Verifier options (kind `pev` only): mode, per-role models, limits, prompts directory. */
   pev?: PevOptions;
+  /**
+   * Go on from this run's whole conversation (a run that has ended): the new run's log starts with
+   * it by reference, then the task. The new run names it in its memo (`continuedFrom`).
+   */
+  continueFrom?: string;
+}
+
+/** A fork: another run from the first turns of an earlier one; what is not given is taken from the earlier run. */
+export type ForkOptions = Partial<Omit<StartAgentOptions, 'continueFrom' | 'from'>> & {
+  /** The turns taken over: up to this turn's answer and its tool results. */
+  atTurn: number;
+};
+
+const atTurnMemo = (atTurn: number | undefined): { forkedAtTurn?: number } =>
+  atTurn === undefined ? {} : { forkedAtTurn: atTurn };
+
+/** The options a run started with, as far as a new run can take them over (a fork's defaults). */
+function startOptionsOf(config: AgentConfig): Omit<StartAgentOptions, 'task'> {
+  return {
+    kind: config.kind,
+    model: config.resolver.primary,
+    fallbacks: config.resolver.fallbacks,
+    tools: config.tools,
+    limits: config.limits,
+    ...(config.kind === 'pev' ? {} : { systemPrompt: config.systemPrompt }),
+    ...callSettingsOf(config),
+    ...(config.stream ? { stream: true } : {}),
+  };
 }
 
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
@@ -79,7 +108,11 @@ export class AgentClient extends RunDecisions {
    * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run
    * carries its summary, details and every search attribute from the start.
    */
-  async start(options: StartAgentOptions): Promise<string> {
+  async start(startOptions: StartAgentOptions): Promise<string> {
+    const { continueFrom, ...rest } = startOptions;
+    const options: StartAgentOptions = continueFrom
+      ? { ...rest, from: (await resolveOrigin(this.client, continueFrom)).origin }
+      : rest;
     const kind = options.kind ?? 'react';
     if (!isAgentKind(kind))
       throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
@@ -120,6 +153,7 @@ export class AgentClient extends RunDecisions {
         ...(startsEagerly(this.client) ? { requestEagerStart: true } : {}),
         staticSummary: runSummary(kind, options.task),
         staticDetails: runDetails(config, options.task, pev),
+        ...(config.from ? { memo: { continuedFrom: config.from.runId, ...atTurnMemo(config.from.atTurn) } } : {}),
         ...(config.searchAttributes === false
           ? {}
           : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
@@ -128,6 +162,31 @@ export class AgentClient extends RunDecisions {
       throw explain(err, id);
     }
     return id;
+  }
+
+  /**
+   * Starts a run from the first `atTurn` turns of the run `id` (which has ended), for a retry from
+   * its last good turn with another model, prompt or task. Options not given are the earlier run's
+   * (kind, model and fallbacks, tools, limits, call settings); without a task the new run answers
+   * the tool results of turn `atTurn`.
+   */
+  async fork(id: string, options: ForkOptions): Promise<string> {
+    const { origin, config } = await resolveOrigin(this.client, id, options.atTurn);
+    const { atTurn: _atTurn, ...given } = options;
+    const earlier: Partial<StartAgentOptions> = config ? startOptionsOf(config) : {};
+    const model = given.model ?? earlier.model;
+    if (!model) throw new AgentClientError(`run "${id}" does not say which model it used: give the fork a model`);
+    return this.start({ ...earlier, ...given, model, task: given.task ?? '', from: origin });
+  }
+
+  /**
+   * The options the run `id` (which has ended) started with, as far as a new run can take them
+   * over: kind, model and fallbacks, tools, limits, call settings. Undefined when its history does
+   * not hold its start input.
+   */
+  async startOptions(id: string): Promise<Omit<StartAgentOptions, 'task'> | undefined> {
+    const { config } = await resolveOrigin(this.client, id);
+    return config && startOptionsOf(config);
   }
 
   /** Starts a run and waits for its result. */
@@ -177,7 +236,13 @@ export class AgentClient extends RunDecisions {
   async followUp(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
     if (!text.trim()) throw new AgentClientError('follow-up text is empty');
     await this.payloadLimit.check({ id: messageId, text }, 'the follow-up text', TEXT_WAY);
-    await this.call(id, (h) => h.signal(followUpSignal, { id: messageId, text }));
+    await this.call(id, (h) => h.signal(followUpSignal, { id: messageId, text })).catch((err: unknown) => {
+      if (!(err instanceof AgentClientError && / has already ended/.test(err.message))) throw err;
+      throw new AgentClientError(
+        `${err.message}: go on from its conversation with \`durable-agents run --continue ${id} TEXT\` ` +
+          '(continueFrom), or start runs with --idle-wait to keep them open for follow-ups',
+      );
+    });
     return messageId;
   }
 

@@ -35,6 +35,7 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'running',
   'awaiting_approval',
   'awaiting_client_tools',
+  'awaiting_follow_up',
   'completed',
   'stopped',
   'failed',

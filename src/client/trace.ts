@@ -96,6 +96,8 @@ function note(e: AgentEvent): string | undefined {
       return `${e.hook} hook failed`;
     case 'continued_as_new':
       return 'continued as new';
+    case 'conversation_continued':
+      return `went on from ${e.fromRun}${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''} (${e.turns} turns)`;
     case 'phase':
       return `${e.phase}${e.todoId ? ` todo ${e.todoId}` : ''} (cycle ${e.cycle})`;
     case 'error':

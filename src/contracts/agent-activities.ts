@@ -181,7 +181,27 @@ export interface SummariseOutput {
 }
 
 /** The agent activities a workflow calls (implemented by `createAgentActivities`). */
+/** Starts a run's conversation from another's (`AgentConfig.from`). */
+export interface CopyConversationInput {
+  /** The conversation to go on from. */
+  from: string;
+  /** The run's own conversation, empty so far. */
+  to: string;
+  /** Up to the end of this turn (its answer and that answer's tool results); absent = all of it. */
+  atTurn?: number;
+}
+
+export interface CopyConversationOutput {
+  /** The entries now at the start of the run's log, as the run's state holds them. */
+  messages: MessageMeta[];
+  /** Turns (answers) they hold. */
+  turns: number;
+  /** Whether they end with an answer (the model has nothing new to answer without a message). */
+  endsWithAnswer: boolean;
+}
+
 export interface AgentActivities {
+  copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   callModel(input: ModelCallInput): Promise<ModelCallOutput>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;

@@ -68,6 +68,8 @@ export type AgentEvent = EventBase &
     | { type: 'hook_failed'; hook: 'onTurnEnd' | 'onMessage' | 'onError'; message: string }
     | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
     | { type: 'continued_as_new'; runs: number }
+    /** The conversation began with another run's (`messages` entries, `turns` answers; `atTurn` for a fork). */
+    | { type: 'conversation_continued'; fromRun: string; atTurn?: number; messages: number; turns: number }
     /** A phase of a multi-role run (e.g. pev's planning, executing a todo, verifying). */
     | { type: 'phase'; phase: string; cycle: number; todoId?: string; todo?: string }
     | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }

@@ -5,7 +5,7 @@ import type { ApprovalRule } from './approval';
 import type { BudgetRule } from './model-resolution';
 import type { ModelName } from './model-ref';
 import type { ResponseFormat, ToolChoice } from './message-model';
-import type { AgentHooks, AgentLimits, ContextPolicy, MaskPolicy, PlanItem } from './agent-run';
+import type { AgentHooks, AgentLimits, ContextPolicy, ConversationOrigin, MaskPolicy, PlanItem } from './agent-run';
 
 /** A budget rule as a caller gives it: the model by name or ref. */
 export type BudgetRuleOption = Omit<BudgetRule, 'model'> & { model: ModelName };
@@ -50,4 +50,8 @@ export interface AgentOptions {
   continueAsNewAfterTurns?: number;
   searchAttributes?: boolean;
   activityTaskQueue?: string;
+  /** Go on from another run's conversation (the client fills it from `continueFrom` / `fork`). */
+  from?: ConversationOrigin;
+  /** After an answer, wait this long for a follow-up before completing (ms). */
+  idleWaitMs?: number;
 }

@@ -129,6 +129,19 @@ export interface PlanItem {
   done: boolean;
 }
 
+/**
+ * Where a run's conversation began: another run's conversation, taken whole or up to the end of a
+ * turn, by reference (the log's entries name the same stored bodies; nothing runs again).
+ */
+export interface ConversationOrigin {
+  /** The run it continues (its workflow id). */
+  runId: string;
+  /** That run's conversation in the content store. */
+  conversationId: string;
+  /** Only its first turns: up to this turn's tool results (a fork); absent = the whole conversation. */
+  atTurn?: number;
+}
+
 /** Everything a run is started with. */
 export interface AgentConfig {
   /** `react` or `pev`; recorded in the DurableAgentKind search attribute. */
@@ -165,6 +178,13 @@ export interface AgentConfig {
   searchAttributes?: boolean;
   /** Task queue of the model and tool activities; absent = the workflow's queue. */
   activityTaskQueue?: string;
+  /** The conversation the run goes on from; its task (if any) comes after it. */
+  from?: ConversationOrigin;
+  /**
+   * After an answer with nothing queued, wait this long for a follow-up before completing: a run
+   * that stays open for the next message of a conversation.
+   */
+  idleWaitMs?: number;
 }
 
 /** Which part of the log the model sees: an optional summary, then `fromSeq` onwards. */

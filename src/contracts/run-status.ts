@@ -1,6 +1,13 @@
 /** Where a run stands and why it ended: shared by the state, the result and the events. */
 export type AgentStatus =
-  'running' | 'awaiting_approval' | 'awaiting_client_tools' | 'completed' | 'stopped' | 'failed';
+  | 'running'
+  | 'awaiting_approval'
+  | 'awaiting_client_tools'
+  /** Answered, and waiting (`idleWaitMs`) for a follow-up before it completes. */
+  | 'awaiting_follow_up'
+  | 'completed'
+  | 'stopped'
+  | 'failed';
 
 /** Why a run ended. Limits each have their own reason. */
 export type AgentStopReason =

@@ -74,13 +74,32 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     continueAsNewAfterTurns: options.continueAsNewAfterTurns,
     searchAttributes: options.searchAttributes,
     activityTaskQueue: options.activityTaskQueue,
+    ...(options.from ? { from: options.from } : {}),
+    ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
   };
+}
+
+/** Problems with where a run's conversation begins and how long it waits for a follow-up. */
+function sessionProblems(config: AgentConfig): string[] {
+  const problems: string[] = [];
+  const { from, idleWaitMs } = config;
+  if (from && !(typeof from.runId === 'string' && from.runId && typeof from.conversationId === 'string'))
+    problems.push('from needs the run id and conversation id to go on from');
+  if (from?.atTurn !== undefined && !(Number.isInteger(from.atTurn) && from.atTurn >= 1))
+    problems.push(`the turn to fork at must be a whole number of at least 1, got ${from.atTurn}`);
+  if (idleWaitMs !== undefined && !(Number.isInteger(idleWaitMs) && idleWaitMs > 0))
+    problems.push(`idleWaitMs must be a whole number of milliseconds above 0, got ${idleWaitMs}`);
+  return problems;
 }
 
 /** Problems with a config, one readable line each; empty when it can run. */
 export function configProblems(config: AgentConfig): string[] {
   const problems = limitProblems(config.limits);
-  if (typeof config.task !== 'string' || config.task.trim() === '') problems.push('the task is empty');
+  // A fork may go on from its last turn's tool results without a new task.
+  const forkWithoutTask = config.from?.atTurn !== undefined && config.task === '';
+  if ((typeof config.task !== 'string' || config.task.trim() === '') && !forkWithoutTask)
+    problems.push('the task is empty');
+  problems.push(...sessionProblems(config));
   const models: unknown[] = [
     config.resolver.primary,
     ...config.resolver.fallbacks,

@@ -3,6 +3,7 @@ import type { AgentActivities } from '../../contracts/agent-activities';
 import { heartbeating } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './append-messages';
+import { copyConversationActivity } from './copy-conversation';
 import { modelCallActivity } from './model-call';
 import { summariseActivity } from './summarise';
 import { toolActivities } from './run-tool';
@@ -16,6 +17,7 @@ export { type AgentActivityDeps, type ModelCaller } from './deps';
 export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
   const tools = toolActivities(deps.store, deps.tools, deps.llm);
   return {
+    copyConversation: heartbeating(copyConversationActivity(deps.store)),
     callModel: heartbeating(modelCallActivity(deps, tools.runTool)),
     appendMessages: heartbeating(appendMessagesActivity(deps.store)),
     summariseConversation: heartbeating(summariseActivity(deps)),

@@ -8,13 +8,14 @@ import type { Command } from 'commander';
 import { processDeps, type AgentCommandDeps } from './agent-deps';
 import { registerControlCommands } from './control-commands';
 import { registerReadCommands } from './read-commands';
-import { registerRunCommand } from './run-command';
+import { registerForkCommand, registerRunCommand } from './run-command';
 
 export type { AgentCommandDeps } from './agent-deps';
 export { MODEL_ENV } from './run-command';
 
 export function registerAgentCommands(program: Command, deps: AgentCommandDeps = processDeps(() => ({}))): void {
   registerRunCommand(program, deps);
+  registerForkCommand(program, deps);
   registerReadCommands(program, deps);
   registerControlCommands(program, deps);
 }

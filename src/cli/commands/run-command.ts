@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
+import { modelLabel } from '../../contracts/model-ref';
+import type { AgentClient } from '../../client';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
 import { callFlags, callOptionsOf } from '../call-options';
 import { readClientTools } from '../client-tools-file';
@@ -40,7 +42,6 @@ function directory(flag: string, dir: string | undefined): string | undefined {
 }
 
 export function registerRunCommand(program: Command, deps: AgentCommandDeps): void {
-  const note = noteOf(deps);
   callFlags(program.command('run'))
     .description('Start an agent run on TASK and wait for its result (or print its id with --detach).')
     .argument('[task]', 'what the agent should do; `-` reads it from stdin')
@@ -88,15 +89,29 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
     .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
     .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
     .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
+    .option(
+      '--continue <id>',
+      "go on from that run's conversation (a run that has ended): it comes first, by reference, then TASK; " +
+        "the run's model unless --model says otherwise",
+    )
+    .option(
+      '--idle-wait <duration>',
+      'after an answer, wait this long (e.g. 10m) for a follow-up before completing',
+      duration,
+    )
     .action(async (taskArg: string | undefined, o: RunOptions) => {
       if (!isAgentKind(o.agent))
         throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
       if (o.watch && (o.detach || o.json))
         throw new UsageError('--watch prints as the run works; it cannot be combined with --detach or --json');
-      const model = o.model ?? deps.env[MODEL_ENV];
-      if (!model) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+      // A run that goes on from another takes that run's model unless told otherwise.
+      const given = o.model ?? (o.continue ? undefined : deps.env[MODEL_ENV]);
+      if (!given && !o.continue) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
       const pev = pevOptionsOf(o);
-      checkModelSpecs([model, ...(o.fallback ?? []), ...Object.values(pev?.models ?? {})], deps.env);
+      checkModelSpecs(
+        [...(given ? [given] : []), ...(o.fallback ?? []), ...Object.values(pev?.models ?? {})],
+        deps.env,
+      );
       let mcpConfigPath: string | undefined;
       if (o.mcp) {
         mcpConfigPath = path.resolve(o.mcp);
@@ -112,6 +127,8 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
       const callOptions = callOptionsOf(o);
       const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, deps.env);
       await withAgents(deps, async (agents, uiLink) => {
+        const model = given ?? (await continuedModel(agents, o.continue as string)) ?? deps.env[MODEL_ENV];
+        if (!model) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
         const id = await agents.start({
           task,
           ...(taskHash ? { taskHash } : {}),
@@ -130,26 +147,88 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
           ...callOptions,
           ...(o.stream || o.watch ? { stream: true } : {}),
           ...(pev ? { pev } : {}),
+          ...(o.continue ? { continueFrom: o.continue } : {}),
+          ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
         });
-        const link = await uiLink(id);
-        note(`run ${id} started on task queue "${agents.taskQueue}"${link ? `\nWeb UI: ${link}` : ''}`);
-        if (o.detach) {
-          deps.out(o.json ? JSON.stringify({ id }) : id);
-          return;
-        }
-        if (o.watch) {
-          const done = await whileWaiting(deps, agents, id, () => watchAndPrint(deps, agents, id, {}), {
-            progress: false,
-          });
-          const result = await agents.result(id);
-          // The watch has shown the final text and, with its `done` line, how the run ended.
-          if (!done) deps.out(formatSummary(result));
-          deps.setExitCode?.(exitCodeOfResult(result));
-          return;
-        }
-        const result = await whileWaiting(deps, agents, id, () => agents.result(id));
-        deps.out(o.json ? JSON.stringify(result) : formatResult(result));
-        deps.setExitCode?.(exitCodeOfResult(result));
+        await followStarted(deps, agents, id, o, uiLink);
       });
     });
+}
+
+/** `fork`: a run from the first turns of an ended run, with its options unless told otherwise. */
+export function registerForkCommand(program: Command, deps: AgentCommandDeps): void {
+  program
+    .command('fork')
+    .description(
+      "Start a run from the first N turns of run ID (one that has ended): its conversation up to turn N's " +
+        'tool results, by reference, then TASK; without TASK the new run answers those results. Model, tools, ' +
+        "limits and call settings are the earlier run's unless given.",
+    )
+    .argument('<id>', 'the run to fork')
+    .argument('[task]', 'what to ask after turn N')
+    .requiredOption('--at-turn <n>', 'the turns taken over', positiveInt)
+    .option('--model <spec>', 'another model for the new run', spec)
+    .option('--id <id>', 'workflow id of the new run (default agent-<uuid>)')
+    .option('--idle-wait <duration>', 'after an answer, wait this long for a follow-up before completing', duration)
+    .option('--detach', 'print the new run id and return')
+    .option('--json', 'print the result (or, with --detach, the id) as JSON')
+    .option('--watch', 'print events and tokens as the run works')
+    .action(
+      async (
+        source: string,
+        task: string | undefined,
+        o: Pick<RunOptions, 'model' | 'id' | 'idleWait' | 'detach' | 'json' | 'watch'> & { atTurn: number },
+      ) => {
+        if (o.watch && (o.detach || o.json))
+          throw new UsageError('--watch prints as the run works; it cannot be combined with --detach or --json');
+        if (o.model) checkModelSpecs([o.model], deps.env);
+        await withAgents(deps, async (agents, uiLink) => {
+          const id = await agents.fork(source, {
+            atTurn: o.atTurn,
+            ...(task ? { task } : {}),
+            ...(o.model ? { model: o.model } : {}),
+            ...(o.id ? { id: o.id } : {}),
+            ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+            ...(o.watch ? { stream: true } : {}),
+          });
+          await followStarted(deps, agents, id, o, uiLink);
+        });
+      },
+    );
+}
+
+/** The model of the run `id` goes on from, as a spec. */
+async function continuedModel(agents: AgentClient, id: string): Promise<string | undefined> {
+  const model = (await agents.startOptions(id))?.model;
+  return model === undefined ? undefined : typeof model === 'string' ? model : modelLabel(model);
+}
+
+/** After a start: says which run it is and where to see it, then waits as the flags ask (`run`, `fork`). */
+async function followStarted(
+  deps: AgentCommandDeps,
+  agents: AgentClient,
+  id: string,
+  o: Pick<RunOptions, 'detach' | 'json' | 'watch'>,
+  uiLink: (id: string) => Promise<string | undefined>,
+): Promise<void> {
+  const note = noteOf(deps);
+  const link = await uiLink(id);
+  note(`run ${id} started on task queue "${agents.taskQueue}"${link ? `\nWeb UI: ${link}` : ''}`);
+  if (o.detach) {
+    deps.out(o.json ? JSON.stringify({ id }) : id);
+    return;
+  }
+  if (o.watch) {
+    const done = await whileWaiting(deps, agents, id, () => watchAndPrint(deps, agents, id, {}), {
+      progress: false,
+    });
+    const result = await agents.result(id);
+    // The watch has shown the final text and, with its `done` line, how the run ended.
+    if (!done) deps.out(formatSummary(result));
+    deps.setExitCode?.(exitCodeOfResult(result));
+    return;
+  }
+  const result = await whileWaiting(deps, agents, id, () => agents.result(id));
+  deps.out(o.json ? JSON.stringify(result) : formatResult(result));
+  deps.setExitCode?.(exitCodeOfResult(result));
 }

@@ -16,6 +16,8 @@ import type {
   AgentActivities,
   AgentHookActivities,
   AppendMessagesInput,
+  CopyConversationInput,
+  CopyConversationOutput,
   HookErrorInput,
   HookMessageInput,
   HookTurnEndInput,
@@ -45,6 +47,7 @@ export interface AgentIO {
   callModel(input: ModelCallInput, retry: ModelRetry, summary: string): Promise<ModelCallOutput>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
+  copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
   summarise(input: SummariseInput, retry: ModelRetry, summary: string): Promise<SummariseOutput>;
   onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
@@ -122,6 +125,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
     },
     appendMessages: (input) => (local ? writes : plain).appendMessages(input),
     pinTools: (input) => (local ? localPinning : pinning).pinTools(input),
+    copyConversation: (input) => (local ? writes : plain).copyConversation(input),
     runTool(input, tool, timeoutMs) {
       // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
       // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.

@@ -2,6 +2,7 @@
  * Steps at the run level that every agent kind shares (docs/design.md, The turn loop): starting
  * the conversation, ending on a stop or a limit, handing over to a fresh run, and ending.
  */
+import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, ApplicationFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
 import { finalStatus } from '../../policy/agent-state';
@@ -63,8 +64,8 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.context.mask ? { readBack: true } : {}),
     models: runModels(config, roles),
   });
-  // The task is written while the tools are pinned, so a run whose tools cannot be pinned shows it.
-  const writing = writeTask(ctx);
+  // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
+  const writing = openConversation(ctx);
   // Awaited below on every path but a cancellation, which must not leave its failure unhandled.
   writing.catch(() => undefined);
   let pinned;
@@ -84,9 +85,45 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   await writing;
 }
 
-/** Writes the run's task, the conversation's first message. */
-async function writeTask(ctx: RunContext): Promise<void> {
-  const { task, taskHash } = ctx.state.config;
+/**
+ * The conversation's first messages: the one the run goes on from, if any (`config.from`), then
+ * the task. A fork without a task goes on from its last turn's tool results.
+ */
+async function openConversation(ctx: RunContext): Promise<void> {
+  const { state } = ctx;
+  const { from, task, taskHash } = state.config;
+  if (from) {
+    let copied;
+    try {
+      copied = await ctx.io.copyConversation({
+        from: from.conversationId,
+        to: state.conversationId,
+        ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
+      });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      await fail(ctx, { ...failureOf(err), retryable: false });
+      throw new RunEnded('the run ended while its conversation was opened');
+    }
+    state.messages.push(...copied.messages);
+    state.nextSeq = copied.messages.length;
+    emit(ctx, {
+      type: 'conversation_continued',
+      fromRun: from.runId,
+      ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
+      messages: copied.messages.length,
+      turns: copied.turns,
+    });
+    if (task.trim() === '') {
+      if (!copied.endsWithAnswer) return;
+      await fail(ctx, {
+        message: `${from.runId} ends with an answer at turn ${copied.turns}: give the new run a task to answer`,
+        type: AGENT_FAILURE.config,
+        retryable: false,
+      });
+      throw new RunEnded('the run has nothing to answer');
+    }
+  }
   await appendDrafts(ctx, [{ kind: 'user', text: task, origin: 'task', ...(taskHash ? { textHash: taskHash } : {}) }]);
 }
 

@@ -2,7 +2,9 @@
 import type { MessageDraft, UserOrigin } from '../../contracts/agent-activities';
 import { drain } from '../../policy/queues';
 import type { MessageMeta, QueuedMessage } from '../../contracts/agent-run';
-import { emit, type RunContext } from './run-context';
+import { condition } from '@temporalio/workflow';
+import { formatDuration } from '../../common/duration';
+import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
 
 /** Writes drafts at the end of the log and records their metadata. */
 export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Promise<MessageMeta[]> {
@@ -27,8 +29,29 @@ export async function injectSteering(ctx: RunContext, skippedTools: string[] = [
   return true;
 }
 
-/** Moves queued follow-ups (and steering that came too late to redirect anything) into the conversation. */
+/**
+ * Moves queued follow-ups (and steering that came too late to redirect anything) into the
+ * conversation. With none queued and `idleWaitMs` set, the run waits that long for one (status
+ * `awaiting_follow_up`); a stop ends the wait.
+ */
 export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
+  if (await takeQueued(ctx)) return true;
+  const { state } = ctx;
+  const wait = state.config.idleWaitMs;
+  if (!wait || state.stopRequested) return false;
+  const summary = `waiting up to ${formatDuration(wait)} for a follow-up`;
+  state.status = 'awaiting_follow_up';
+  showNow(ctx, { doing: summary });
+  publishSearchAttributes(ctx, 'idle');
+  const queued = () => state.followUps.length > 0 || state.steering.length > 0;
+  await condition(() => queued() || state.stopRequested !== undefined, wait, { summary });
+  state.status = 'running';
+  publishSearchAttributes(ctx, 'running');
+  if (state.stopRequested) return false;
+  return takeQueued(ctx);
+}
+
+async function takeQueued(ctx: RunContext): Promise<boolean> {
   const steered = await injectSteering(ctx);
   const queued = drain(ctx.state.followUps);
   if (queued.length > 0) {

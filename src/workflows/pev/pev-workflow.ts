@@ -22,6 +22,7 @@ import {
   runAgent,
   shouldContinueAsNew,
   startConversation,
+  stopRequest,
   type AgentKind,
   type LoopOutcome,
 } from '../agent';
@@ -83,7 +84,9 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
         setPhase(pctx, 'planning');
         continue;
       }
-      return finish(pctx.agent, 'completed');
+      // A stop that ended the wait for a follow-up.
+      const stop = pctx.agent.state.config.idleWaitMs ? stopRequest(pctx.agent) : undefined;
+      return finish(pctx.agent, stop?.reason ?? 'completed');
     }
     if (outcome) return outcome;
   }

@@ -25,7 +25,8 @@ async function runReact(ctx: RunContext): Promise<LoopOutcome> {
     const stop = stopRequest(ctx);
     if (stop) return finish(ctx, stop.reason);
     if (await injectFollowUps(ctx)) continue;
-    return finish(ctx, 'completed');
+    // A stop that ended the wait for a follow-up.
+    return finish(ctx, stopRequest(ctx)?.reason ?? 'completed');
   }
 }
 

@@ -1,0 +1,38 @@
+/**
+ * Conversations that go on: a run can start from another run's whole conversation (`continueFrom`)
+ * or from its first turns (`fork`). Both read the earlier run as it closed: its conversation in the
+ * store and the options it started with, which a fork takes as its defaults.
+ */
+import type { Client } from '@temporalio/client';
+import type { AgentConfig, ConversationOrigin } from '../contracts/agent-run';
+import { AgentClientError, explain } from './client-errors';
+import { startInput } from './run-reads';
+
+/** An earlier run to go on from, and the config it started with (absent when its history could not say). */
+export interface ResolvedOrigin {
+  origin: ConversationOrigin;
+  config?: AgentConfig;
+}
+
+/**
+ * Checks that `id` names a run that has ended (a running one takes a follow-up instead) and says
+ * where its conversation is. The conversation of a run is kept under its workflow id, across
+ * continue-as-new.
+ */
+export async function resolveOrigin(client: Client, id: string, atTurn?: number): Promise<ResolvedOrigin> {
+  let status: string;
+  try {
+    status = (await client.workflow.getHandle(id).describe()).status.name;
+  } catch (err) {
+    throw explain(err, id);
+  }
+  if (status === 'RUNNING')
+    throw new AgentClientError(
+      `run "${id}" is still running: send it a follow-up instead (durable-agents follow-up ${id} TEXT)`,
+    );
+  const input = await startInput(client, id).catch(() => undefined);
+  return {
+    origin: { runId: id, conversationId: id, ...(atTurn !== undefined ? { atTurn } : {}) },
+    ...(input?.config ? { config: input.config } : {}),
+  };
+}
