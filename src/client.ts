@@ -5,6 +5,7 @@ export {
   type AgentClientOptions,
   type AgentListEntry,
   type ClosedRunView,
+  type ForkOptions,
   type ListFilters,
   type RunWorkers,
   type StartAgentOptions,
