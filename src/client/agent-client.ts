@@ -33,6 +33,8 @@ import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun } from './run-reads';
 import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { RunDecisions } from './run-decisions';
+import { messagesOfRun } from './run-messages';
+import type { RunMessage } from '../contracts/run-message';
 
 export type { WatchOptions } from './watch';
 export type { AgentListEntry, ListFilters } from './list-runs';
@@ -214,6 +216,15 @@ export class AgentClient extends RunDecisions {
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */
   async list(filters: number | ListFilters = {}): Promise<AgentListEntry[]> {
     return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters);
+  }
+
+  /**
+   * The run's conversation as the `transcript` command shows it: every message in log order,
+   * across continue-as-new, with compaction summaries where they replaced the log. Read from the
+   * content store the client was given (`store` option), so closed runs read the same.
+   */
+  async messages(id: string): Promise<RunMessage[]> {
+    return messagesOfRun(this.client, this.store, id);
   }
 }
 

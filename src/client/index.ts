@@ -23,4 +23,7 @@ export {
 export { SetupError, UnreachableServerError } from '../connection/setup-error';
 export { parseModelRef, modelRefOf } from '../policy/model-ref';
 export { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
+export { readRunMessages } from './run-messages';
+export type { RunMessage, RunMessageRole, RunToolCall } from '../contracts/run-message';
+export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from '../contracts/conversation-log';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';
