@@ -70,7 +70,7 @@ export async function resultOfRun(handle: WorkflowHandle, id: string): Promise<A
 }
 
 /** The input the newest run of the chain started with (its first history event). */
-async function startInput(client: Client, id: string): Promise<AgentWorkflowInput | undefined> {
+export async function startInput(client: Client, id: string): Promise<AgentWorkflowInput | undefined> {
   const { history } = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: { workflowId: id },
