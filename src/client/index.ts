@@ -4,7 +4,10 @@ export {
   approvalArgsHash,
   type AgentClientOptions,
   type AgentListEntry,
+  type AnswerItem,
+  type AnswerRole,
   type ClosedRunView,
+  type DeepPartial,
   type ListFilters,
   type RunWorkers,
   type StartAgentOptions,
@@ -24,6 +27,8 @@ export { SetupError, UnreachableServerError } from '../connection/setup-error';
 export { parseModelRef, modelRefOf } from '../policy/model-ref';
 export { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
 export { readRunMessages } from './run-messages';
+export { extract, extractWithMethod, ExtractError } from '../policy/extract-answer';
+export { ANSWERS_TOPIC } from './watch-answers';
 export type { RunMessage, RunMessageRole, RunToolCall } from '../contracts/run-message';
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from '../contracts/conversation-log';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './trace';
