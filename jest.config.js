@@ -1,7 +1,9 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  // examples/ holds an application's own test as a user writes it, importing `durable-agents/testing`.
+  roots: ['<rootDir>/test', '<rootDir>/examples'],
+  moduleNameMapper: { '^durable-agents/testing$': '<rootDir>/src/testing' },
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   // One Temporal dev server and one workflow bundle per jest run (see test/kit/).

@@ -1,6 +1,7 @@
-// What every benchmark shares: its arguments (`--smoke` for the tests' tiny sizes, `--untuned`, `--out <dir>`),
-// a dev server and the fake provider to run against, and one JSON file per benchmark in
-// bench/results/ that `npm run bench:readme` turns into the README's figures table.
+// What the recording benchmarks share (all but llm-layer, tools and store, which print only): their
+// arguments (`--smoke` for the tests' tiny sizes, `--untuned`, `--out <dir>`), a dev server and the
+// fake provider to run against, and one JSON file per benchmark in bench/results/ that
+// `npm run bench:table` turns into the figures table of docs/performance.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // Overhead of the LLM layer per call, against the local fake provider (so the figures are the
 // SDK + adapter + wire cost, not a model's): complete and stream for each adapter, a reply of
 // ~2 KiB text plus two tool calls, and how request size grows over a 200-turn tool conversation.
+// Prints only: records nothing in bench/results.
 // Run: node -r ./scripts/register-ts.js bench/llm-layer.ts [callsPerCase]
 import { complete, loadLlmConfig, streamMessage } from '../src/llm';
 import { toolCallsOf, type Message } from '../src/contracts/message-model';

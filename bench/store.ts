@@ -5,6 +5,7 @@
 // "readingTheWholeLog" reads the same view outside an activity (no settled entries to reuse),
 // as every call did before; "first read on a new worker" is one worker taking over at turn 1,000.
 // PostgreSQL: DURABLE_AGENTS_STORE_URL when set, else a throwaway server started like the tests'.
+// Prints only (one JSON object on stdout): records nothing in bench/results.
 // Run: npm run bench (or node -r ./scripts/register-ts.js bench/store.ts [turns]).
 import crypto from 'node:crypto';
 import fs from 'node:fs';

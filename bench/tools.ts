@@ -1,13 +1,13 @@
 // Per-call cost of the tool layer, outside Temporal: validation and execution of a registered
 // tool, rejection of malformed calls, and MCP calls over stdio (server-filesystem) and Streamable
 // HTTP (server-everything) on pooled connections, plus the cold start of a stdio server.
+// Prints only: records nothing in bench/results.
 // Run: node -r ./scripts/register-ts.js bench/tools.ts [callsPerCase]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { ExecuteToolInput, ToolSelection } from '../src/contracts/tool-catalog';
 import { ToolRegistry, defineTool } from '../src/tools';

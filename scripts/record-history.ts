@@ -1,10 +1,9 @@
 // Records the history of a finished run into test/histories/<name>.json for the replay suite.
 // Usage: npm run record-history -- <workflowId> [--run-id <runId>] [--name <file name>] [--dir <directory>]
 // Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default localhost:7233, default).
-import fs from 'node:fs';
 import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { connectClient, connectionSettingsFromEnv } from '../src/connection/connection-settings';
+import { recordHistory } from '../src/testing/record-history';
 
 const HISTORIES_DIR = path.join(__dirname, '..', 'test', 'histories');
 
@@ -47,16 +46,10 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const client = await connectClient(connectionSettingsFromEnv());
   try {
-    const handle = client.workflow.getHandle(args.workflowId, args.runId);
-    const description = await handle.describe();
-    if (description.status.name === 'RUNNING') {
-      throw new Error(`${args.workflowId} is still running: record a history once the run has finished.`);
-    }
     const file = path.join(args.dir, `${args.name}.json`);
-    fs.mkdirSync(args.dir, { recursive: true });
-    fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);
+    const recorded = await recordHistory(client, args.workflowId, file, { runId: args.runId, closedOnly: true });
     process.stdout.write(
-      `Recorded ${description.type} ${args.workflowId} (${description.status.name}) to ${path.relative(process.cwd(), file)}\n`,
+      `Recorded ${recorded.workflowType} ${args.workflowId} (${recorded.status}) to ${path.relative(process.cwd(), file)}\n`,
     );
   } finally {
     await client.connection.close();

@@ -9,19 +9,7 @@ import type { Command } from 'commander';
 import type { AgentOptions } from '../contracts/agent-options';
 import type { ResponseFormat, ToolChoice } from '../contracts/message-model';
 import { UsageError } from './exit-codes';
-import { collect, number, positiveInt } from './option-parsers';
-
-export interface CallFlags {
-  systemPrompt?: string;
-  systemPromptFile?: string;
-  temperature?: number;
-  topP?: number;
-  stop?: string[];
-  maxOutputTokens?: number;
-  thinking?: number;
-  responseFormat?: string;
-  toolChoice?: string;
-}
+import { collect, number, positiveInt, type CallFlags } from './option-parsers';
 
 /** Declares the flags on a command that starts runs. */
 export function callFlags(command: Command): Command {

@@ -1,4 +1,4 @@
-/** The CLI's exit codes: one per way a command can end (README, CLI reference). */
+/** The CLI's exit codes: one per way a command can end (docs/cli.md, Exit codes). */
 import { isGrpcServiceError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { AgentClientError, NoWorkerError, RunClosedError } from '../client';

@@ -6,6 +6,7 @@ import { processDeps } from './commands/agent-deps';
 import { registerCodecServerCommand } from './commands/codec-server-command';
 import { registerDemoCommand } from './commands/demo-command';
 import { registerDevServerCommand } from './commands/dev-server-command';
+import { registerReplayCommand } from './commands/replay-command';
 import { registerStoreCommands } from './commands/store-commands';
 import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
     processDeps(() => globals),
   );
   registerStoreCommands(program, () => globals);
+  registerReplayCommand(program, () => globals);
   return program;
 }
 

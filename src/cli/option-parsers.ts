@@ -8,7 +8,6 @@ import { AgentClientError } from '../client';
 import type { PevOptions } from '../contracts/pev-run';
 import { modelNameProblem } from '../policy/model-ref';
 import type { AgentLimits } from '../contracts/agent-run';
-import type { CallFlags } from './call-options';
 
 /** Commander parser for a TCP port option. */
 export function parsePort(value: string): number {
@@ -84,6 +83,19 @@ export function parseArgsJson(text: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
   return value as Record<string, unknown>;
+}
+
+/** The model-call flags of a command that starts runs (`call-options.ts` declares and reads them). */
+export interface CallFlags {
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  maxOutputTokens?: number;
+  thinking?: number;
+  responseFormat?: string;
+  toolChoice?: string;
 }
 
 export interface RunOptions extends CallFlags {

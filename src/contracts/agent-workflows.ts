@@ -2,13 +2,11 @@
  * Every signal, update and query of the agent workflows, with their input types, and the map from
  * agent kind to workflow type. Client, workflows and tests import these; nothing uses the names raw.
  */
-import type { ApprovalDecisionResult } from './approval';
+import type { ApprovalDecisionResult, ApprovalDecisionInput } from './approval';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
-import type { ApprovalDecisionInput } from './approval';
-import type { AgentConfig, AgentStateView, PlanItem, QueuedMessage } from './agent-run';
+import type { AgentConfig, AgentStateView, PlanItem, QueuedMessage, CarriedState } from './agent-run';
 
-import type { CarriedState } from './agent-run';
 import type { ModelRef } from './model-ref';
 
 /** Agent kinds and the workflow type each runs as. Another kind only adds its entry here. */

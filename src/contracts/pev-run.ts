@@ -10,8 +10,7 @@ import type { ModelName, ModelRef } from './model-ref';
 import type { AgentResult, AgentStateView } from './agent-run';
 import type { PreparedPevPrompts } from './pev-activities';
 
-import { type PevEndReason, type PevLimits, type PevProgress, type PevTodo } from './pev-progress';
-import type { ToolLedger } from './pev-progress';
+import type { PevEndReason, PevLimits, PevProgress, PevTodo, ToolLedger } from './pev-progress';
 
 /**
  * - `pev`: planner rounds, executor per todo, verifier; improvements start another cycle.

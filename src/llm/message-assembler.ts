@@ -1,7 +1,13 @@
 /** Folds a model stream's events into the assistant message they describe. */
 import type { DoneEvent, ErrorEvent, StartEvent, StreamEvent } from '../contracts/stream-events';
-import type { AssistantContent, AssistantMessage, Cost, Usage } from '../contracts/message-model';
-import { emptyCost, emptyUsage } from '../contracts/message-model';
+import {
+  emptyCost,
+  emptyUsage,
+  type AssistantContent,
+  type AssistantMessage,
+  type Cost,
+  type Usage,
+} from '../contracts/message-model';
 
 /**
  * Folds events into the assistant message they describe. Only `start`, the `*End` events, the

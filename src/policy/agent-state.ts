@@ -1,18 +1,18 @@
 /** Building, carrying and viewing the agent state. Pure functions over plain JSON. */
-import type { CarriedState } from '../contracts/agent-run';
-import { emptyCost, emptyUsage } from '../contracts/message-model';
-import { billingOf } from './billing';
-import { modelLabel } from '../contracts/model-ref';
-import { EVENTS_CARRIED } from './event-log';
-import { limitRatios } from './limits';
-import { initialResolverState } from './resolver';
 import {
   STATE_VIEW_VERSION,
   type AgentConfig,
   type AgentResult,
   type AgentState,
   type AgentStateView,
+  type CarriedState,
 } from '../contracts/agent-run';
+import { emptyCost, emptyUsage } from '../contracts/message-model';
+import { billingOf } from './billing';
+import { modelLabel } from '../contracts/model-ref';
+import { EVENTS_CARRIED } from './event-log';
+import { limitRatios } from './limits';
+import { initialResolverState } from './resolver';
 import type { AgentStopReason } from '../contracts/run-status';
 
 /** A new run's state. */

@@ -3,13 +3,12 @@
  * wait for the client), the argument hash a decision must quote, and decision validation. Pure:
  * the workflow's update validator calls these.
  */
-import type { ApprovalDecisionInput, ApprovalRule, ArgPredicate } from '../contracts/approval';
+import type { ApprovalDecisionInput, ApprovalRule, ArgPredicate, PendingApproval } from '../contracts/approval';
 import { canonicalJson } from '../common/canonical-json';
 import { formatDuration } from '../common/duration';
 import { hashString } from '../common/hash';
 import { matchesToolPattern } from './tool-selection';
 import type { ToolMode } from '../contracts/tool-catalog';
-import type { PendingApproval } from '../contracts/approval';
 
 function argAt(args: Record<string, unknown>, path: string): unknown {
   let value: unknown = args;

@@ -4,8 +4,7 @@
  * a tool call from its result. Without a summary (it failed and backs off), the context is fitted
  * by masking every result the model has answered and then leaving the oldest messages out of view.
  */
-import type { ContextPolicy, MessageMeta } from '../contracts/agent-run';
-import { MODEL_VISIBLE_KINDS } from '../contracts/agent-run';
+import { MODEL_VISIBLE_KINDS, type ContextPolicy, type MessageMeta } from '../contracts/agent-run';
 import { fullMaskBefore, viewTokens } from './masking';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;

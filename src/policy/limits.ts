@@ -1,6 +1,5 @@
 /** Run limits: each one reached ends the run with its own stop reason, never a crash. */
-import { totalTokens } from '../contracts/message-model';
-import type { Cost, Usage } from '../contracts/message-model';
+import { totalTokens, type Cost, type Usage } from '../contracts/message-model';
 import type { AgentLimits } from '../contracts/agent-run';
 import type { AgentStopReason } from '../contracts/run-status';
 

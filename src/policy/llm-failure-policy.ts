@@ -27,6 +27,3 @@ export const PROVIDER_SWITCH_LLM_FAILURES: readonly LlmFailureType[] = [
   LLM_FAILURE.authentication,
   LLM_FAILURE.quotaExceeded,
 ];
-
-export const isLlmFailureType = (type: string | undefined | null): type is LlmFailureType =>
-  typeof type === 'string' && (Object.values(LLM_FAILURE) as string[]).includes(type);

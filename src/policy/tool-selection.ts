@@ -1,11 +1,5 @@
 /** Which tools a run may use and how a call finds its catalogue entry. Pure functions over the tool contract. */
-import type {
-  ExecuteToolOutput,
-  RunClientTool,
-  ToolCatalog,
-  ToolCatalogEntry,
-  ToolSelection,
-} from '../contracts/tool-catalog';
+import type { RunClientTool, ToolCatalog, ToolCatalogEntry, ToolSelection } from '../contracts/tool-catalog';
 import type { ToolSpec } from '../contracts/message-model';
 
 /** The idempotency key a side-effecting tool receives: the same on every retry of the same call. */
@@ -55,10 +49,4 @@ export function toToolSpecs(catalog: ToolCatalog): ToolSpec[] {
 
 export function findTool(catalog: ToolCatalog, name: string): ToolCatalogEntry | undefined {
   return catalog.tools.find((t) => t.name === name);
-}
-
-/** The error result for a tool name the catalogue does not have. */
-export function unknownToolResult(catalog: ToolCatalog, name: string): ExecuteToolOutput {
-  const known = catalog.tools.map((t) => t.name).join(', ') || '(none)';
-  return { content: `Unknown tool "${name}". Available tools: ${known}`, isError: true, durationMs: 0 };
 }

@@ -33,7 +33,7 @@ export interface DevServerOptions {
 }
 
 /**
- * What the project's dev servers run with, for latency (README, Where a turn's time goes):
+ * What the project's dev servers run with, for latency (docs/performance.md, Where a turn's time goes):
  * SQLite in WAL mode without fsync for a database file (a dev server's runs are not worth an fsync
  * per write), and history task processing without its 20-per-second read limits, so a tool loop's
  * workflow tasks and activities are dispatched as soon as they are written.

@@ -88,10 +88,10 @@ export interface CreateWorkerOptions {
 }
 
 /**
- * What the project's worker sets over the SDK's defaults (README, What a run costs at once): as many
- * workflow-task pollers on the task queue as on the worker's sticky queue, so a new run's first
- * workflow task does not wait behind the running runs' next ones (the SDK's default gives the task
- * queue one poller in five). Options the caller passes win.
+ * What the project's worker sets over the SDK's defaults (docs/performance.md, What a run costs at
+ * once and in memory): as many workflow-task pollers on the task queue as on the worker's sticky
+ * queue, so a new run's first workflow task does not wait behind the running runs' next ones (the
+ * SDK's default gives the task queue one poller in five). Options the caller passes win.
  */
 export const WORKER_TUNING = { nonStickyToStickyPollRatio: 1 } as const satisfies Partial<WorkerOptions>;
 

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { createAgentActivities } from '../../src/activities/agent';
 import { messageHook } from '../../src/activities/message-hook';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import { AgentClient, ANSWERS_TOPIC, extract, type AnswerItem } from '../../src/client/index';
+import { AgentClient, ANSWERS_TOPIC, extract, type AnswerItem } from '../../src/client';
 import type { RunMessage } from '../../src/contracts/run-message';
 import type { StoredBody } from '../../src/contracts/stored-body';
 import { llmClient } from '../../src/llm';

@@ -4,15 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { figure, writeBenchResult, type BenchResult } from '../../bench/kit';
-import { BEGIN, END, readResults, renderTable, withTable } from '../../scripts/bench-readme';
+import { BEGIN, END, FIGURES_PAGE, readResults, renderTable, withTable } from '../../scripts/bench-table';
 import { REPO_ROOT } from '../kit/env';
 
 const run = promisify(execFile);
 
 describe('recorded benchmark results', () => {
-  it("the README's figures table is what bench:readme makes of the committed results", () => {
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    expect(withTable(readme, readResults(path.join(REPO_ROOT, 'bench', 'results')))).toBe(readme);
+  it("docs/performance.md's figures table is what bench:table makes of the committed results", () => {
+    const page = fs.readFileSync(path.join(REPO_ROOT, FIGURES_PAGE), 'utf8');
+    expect(withTable(page, readResults(path.join(REPO_ROOT, 'bench', 'results')))).toBe(page);
   });
 
   it('writes one JSON file per benchmark and renders each figure with its baseline, ratio and target', () => {
@@ -49,8 +49,8 @@ describe('recorded benchmark results', () => {
     }
   });
 
-  it('refuses a README without the bench block in one line', () => {
-    expect(() => withTable('no block here', [])).toThrow(/README.md has no bench block/);
+  it('refuses a page without the bench block in one line', () => {
+    expect(() => withTable('no block here', [])).toThrow(/docs\/performance.md has no bench block/);
   });
 });
 

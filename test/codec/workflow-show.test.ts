@@ -46,10 +46,12 @@ describe('temporal workflow show --codec-endpoint', () => {
     await fx.close();
   });
 
-  it('prints every message body beside its reference, where history alone has only hashes', async () => {
+  it('prints every message body beside its reference, where history alone has only hashes and previews', async () => {
     const plain = await show(workflowId);
     expect(plain).toMatch(/\.meta\.hash: [0-9a-f]{64}$/m);
-    expect(plain).not.toContain('wrote 16 characters');
+    // A tool result travels as its hash and a short preview for the run's events, never as a body.
+    expect(plain).toMatch(/^result\[0\]\.preview: wrote 16 characters$/m);
+    expect(plain.match(/wrote 16 characters/g)).toHaveLength(1);
     expect(plain).not.toMatch(/\.body\./);
 
     for (const endpoint of [codec.url, `${codec.url}/{namespace}`]) {

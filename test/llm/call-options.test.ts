@@ -79,7 +79,8 @@ describe('call options on the wire', () => {
       max_tokens: 4000,
     });
     expect((await bodyFor(GPT, { thinkingBudget: 3000 })).reasoning_effort).toBe('medium');
-    expect(await bodyFor('openai/gpt-4.1', { thinkingBudget: 3000 })).not.toHaveProperty('reasoning_effort');
+    // A model whose entry says it does not think is refused a budget rather than sent one it would ignore.
+    await expect(bodyFor('openai/gpt-4.1', { thinkingBudget: 3000 })).rejects.toThrow('openai/gpt-4.1 does not think');
   });
 
   it('response formats: native on OpenAI, an instruction on Anthropic', async () => {

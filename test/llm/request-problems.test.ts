@@ -1,6 +1,5 @@
 import { complete, requestProblems } from '../../src/llm';
-import type { AssistantMessage, Message } from '../../src/contracts/message-model';
-import { emptyCost, emptyUsage } from '../../src/contracts/message-model';
+import { emptyCost, emptyUsage, type AssistantMessage, type Message } from '../../src/contracts/message-model';
 import { startFakeProvider } from '../../src/testing/fake-provider';
 import { configFor, toolResult, TOOLS, user } from './support';
 

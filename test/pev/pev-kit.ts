@@ -8,9 +8,13 @@ import { createPevActivities } from '../../src/activities/pev';
 import { buildAgentConfig } from '../../src/policy/agent-config';
 import { type AgentOptions } from '../../src/contracts/agent-options';
 import { AGENT_WORKFLOWS } from '../../src/contracts/agent-workflows';
-import type { PevAgentResult, PevOptions, PevWorkflowInput } from '../../src/contracts/pev-run';
+import {
+  pevProgressQuery,
+  type PevAgentResult,
+  type PevOptions,
+  type PevWorkflowInput,
+} from '../../src/contracts/pev-run';
 import type { PevProgress } from '../../src/contracts/pev-progress';
-import { pevProgressQuery } from '../../src/contracts/pev-run';
 import { reply, type FakeReply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { agentFixture, anthropicMessages, resetFixture, type AgentFixture } from '../agent/agent-kit';
 import { useOnce } from '../kit/lifecycle';

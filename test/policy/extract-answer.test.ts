@@ -1,6 +1,6 @@
 /** `extract`: a typed value from a model's text or a run's last answer, and what it says when it cannot. */
 import { z } from 'zod';
-import { extract, extractWithMethod, ExtractError } from '../../src/client/index';
+import { extract, extractWithMethod, ExtractError } from '../../src/client';
 import type { RunMessage } from '../../src/contracts/run-message';
 
 const Weather = z.object({ city: z.string(), tempC: z.number(), tags: z.array(z.string()) });

@@ -61,14 +61,14 @@ describe('file content store', () => {
     expect(await store.readLog('conv')).toEqual({ entries: [{ seq: 0, kind: 'assistant', hash: h }], summaries: [] });
   });
 
-  it("reads a conversation stored before snake_case and write orders as today's values", async () => {
-    const call = { type: 'toolCall', id: 'c1', name: 'add', arguments: { a: 1 } };
-    const answer = { role: 'assistant', content: [call], provider: 'anthropic', model: 'm', stopReason: 'toolUse' };
-    const result = { role: 'toolResult', toolCallId: 'c1', toolName: 'add', content: [], isError: false };
+  it('reads a log written before write orders, each line counting as the oldest write', async () => {
+    const call = { type: 'tool_call', id: 'c1', name: 'add', arguments: { a: 1 } };
+    const answer = { role: 'assistant', content: [call], provider: 'anthropic', model: 'm', stopReason: 'tool_use' };
+    const result = { role: 'tool_result', toolCallId: 'c1', toolName: 'add', content: [], isError: false };
     const hashes = [await store.put({ role: 'user', content: 'add', timestamp: 1 }), await store.put(answer)];
     hashes.push(await store.put(result));
-    // The lines of an older file store: no header, no write order, camelCase kinds.
-    const kinds = ['user', 'assistant', 'toolResult'];
+    // The lines of an older file store: no header, no write order.
+    const kinds = ['user', 'assistant', 'tool_result'];
     const lines = hashes.map((hash, seq) => `${JSON.stringify({ seq, kind: kinds[seq], hash })}\n`);
     fs.mkdirSync(path.join(dir, 'logs'));
     fs.writeFileSync(path.join(dir, 'logs', 'old.jsonl'), lines.join(''));

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { createActivities } from '../../src/activities';
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { PostgresContentStore, SCHEMA_VERSION, storeFromEnv } from '../../src/store';
 import { fakeProviderEnv, reply, startFakeProvider } from '../../src/testing/fake-provider';
 import { createToolRegistry } from '../../src/tools';

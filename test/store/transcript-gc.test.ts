@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { EXIT } from '../../src/cli/exit-codes';
 import type { RunMessage } from '../../src/contracts/run-message';
 import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AgentClient } from '../../src/client/index';
+import { AgentClient } from '../../src/client';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { PostgresContentStore } from '../../src/store';
 import { anthropicMessages, PRIMARY } from '../agent/agent-kit';

@@ -1,6 +1,5 @@
 import http from 'node:http';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { ToolSelection } from '../../src/contracts/tool-catalog';
 import { createToolRegistry } from '../../src/tools';
 import { blockedAddressReason } from '../../src/tools/builtin/ssrf';

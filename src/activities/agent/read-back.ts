@@ -5,8 +5,7 @@
  * run's tool selection (allow/deny) applies to it like to any other tool.
  */
 import { z } from 'zod';
-import type { ToolCatalogEntry, ToolSelection } from '../../contracts/tool-catalog';
-import { LOCAL_TOOL_MAX_TIMEOUT_MS } from '../../contracts/tool-catalog';
+import { LOCAL_TOOL_MAX_TIMEOUT_MS, type ToolCatalogEntry, type ToolSelection } from '../../contracts/tool-catalog';
 import type { StoredBody } from '../../contracts/stored-body';
 import { textOf } from '../../contracts/message-model';
 import { READ_RESULT_TOOL } from '../../policy/masking';

@@ -1,10 +1,8 @@
 /**
  * Round, todo and cycle decisions. The model's JSON drives progress; the limits are the backstop.
  */
-import type { ExecutorResponse, PlannerResponse, VerifierResponse } from './answer-schemas';
-import type { TodoStatus } from '../../contracts/pev-progress';
-import { isVerified } from './answer-schemas';
-import type { PevLimits, PevTodo, PlanningEndReason, TodoEndReason } from '../../contracts/pev-progress';
+import { isVerified, type ExecutorResponse, type PlannerResponse, type VerifierResponse } from './answer-schemas';
+import type { TodoStatus, PevLimits, PevTodo, PlanningEndReason, TodoEndReason } from '../../contracts/pev-progress';
 
 export type PlannerDecision = { next: 'plan_again' } | { next: 'execute'; reason: PlanningEndReason };
 

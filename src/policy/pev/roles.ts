@@ -1,8 +1,7 @@
 /**
  * Agent types as data. A role definition names its output component, its zod schema and whether
  * it may call tools; prompt assembly, JSON schema output, parsing and the corrective re-ask work
- * for any registered role. New agent types are added with {@link withRole}: the registry is a
- * plain object built where it is used (no module-level registration side effects).
+ * from the definition alone, for the core roles and any other.
  */
 import { z } from 'zod';
 import type { ResponseFormat } from '../../contracts/message-model';
@@ -20,7 +19,6 @@ export interface PevRoleDefinition<T = unknown> {
 }
 
 export const CORE_ROLE_NAMES = ['planner', 'executor', 'verifier'] as const;
-export type CoreRoleName = (typeof CORE_ROLE_NAMES)[number];
 
 export const plannerRole: PevRoleDefinition<PlannerResponse> = {
   name: 'planner',
@@ -49,28 +47,12 @@ export const verifierRole: PevRoleDefinition<VerifierResponse> = {
   usesTools: false,
 };
 
-export type RoleRegistry = Readonly<Record<string, PevRoleDefinition>>;
-
-/** The built-in planner, executor and verifier. */
-export const coreRoles = (): RoleRegistry => ({ planner: plannerRole, executor: executorRole, verifier: verifierRole });
-
-/** A registry with one more (or one replaced) agent type. */
-export function withRole<T>(registry: RoleRegistry, role: PevRoleDefinition<T>): RoleRegistry {
-  if (!/^[a-z][a-z0-9-]*$/.test(role.name)) {
-    throw new TypeError(
-      `Role name "${role.name}" must be lower-case letters, digits and dashes, starting with a letter.`,
-    );
-  }
-  return { ...registry, [role.name]: role as PevRoleDefinition };
-}
-
-export function roleOf(registry: RoleRegistry, name: string): PevRoleDefinition {
-  const role = registry[name];
-  if (!role) {
-    throw new TypeError(`Unknown agent role "${name}"; registered roles: ${Object.keys(registry).join(', ')}.`);
-  }
-  return role;
-}
+/** The built-in planner, executor and verifier, by name. */
+export const coreRoles = (): Readonly<Record<string, PevRoleDefinition | undefined>> => ({
+  planner: plannerRole,
+  executor: executorRole,
+  verifier: verifierRole,
+});
 
 /** JSON Schema of a role's answer, for providers with schema-constrained output. */
 export function jsonSchemaOf(role: PevRoleDefinition): Record<string, unknown> {

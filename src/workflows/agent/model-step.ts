@@ -4,7 +4,7 @@
  * failing. Each step takes the seat it works on, so a pev role's own model never replaces the
  * run's in shared state.
  */
-import { AGENT_FAILURE } from '../../contracts/failure-types';
+import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
 import { TimeoutType } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
@@ -13,7 +13,6 @@ import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
 import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
 import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
-import { LLM_FAILURE } from '../../contracts/failure-types';
 import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
 import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
 import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';

@@ -1,0 +1,41 @@
+/** `durable-agents` and `durable-agents/client`: start, steer, approve, watch and inspect agent runs. */
+export {
+  AgentClient,
+  approvalArgsHash,
+  type AgentClientOptions,
+  type AgentListEntry,
+  type AnswerItem,
+  type AnswerRole,
+  type ClosedRunView,
+  type DeepPartial,
+  type ListFilters,
+  type RunWorkers,
+  type StartAgentOptions,
+  type WatchOptions,
+} from './client/agent-client';
+export {
+  AgentClientError,
+  NoWorkerError,
+  PayloadTooLargeError,
+  RunClosedError,
+  type ClosedAs,
+} from './client/client-errors';
+export { AGENT_STATUSES, listQuery } from './client/list-runs';
+export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './client/payload-limits';
+export {
+  connectClient,
+  connectionSettingsFromEnv,
+  unreachableMessage,
+  DEFAULT_ADDRESS,
+  type ConnectionSettings,
+} from './connection/connection-settings';
+export { SetupError, UnreachableServerError } from './connection/setup-error';
+export { parseModelRef, modelRefOf } from './policy/model-ref';
+export { modelLabel, type ModelName, type ModelRef } from './contracts/model-ref';
+export { readRunMessages } from './client/run-messages';
+export { extract, extractWithMethod, ExtractError } from './policy/extract-answer';
+export type { ExtractMethod } from './policy/pev/extract-json';
+export { ANSWERS_TOPIC } from './client/watch-answers';
+export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
+export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
+export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './client/trace';
