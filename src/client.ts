@@ -4,7 +4,10 @@ export {
   approvalArgsHash,
   type AgentClientOptions,
   type AgentListEntry,
+  type AnswerItem,
+  type AnswerRole,
   type ClosedRunView,
+  type DeepPartial,
   type ForkOptions,
   type ListFilters,
   type RunWorkers,
@@ -30,4 +33,10 @@ export {
 export { SetupError, UnreachableServerError } from './connection/setup-error';
 export { parseModelRef, modelRefOf } from './policy/model-ref';
 export { modelLabel, type ModelName, type ModelRef } from './contracts/model-ref';
+export { readRunMessages } from './client/run-messages';
+export { extract, extractWithMethod, ExtractError } from './policy/extract-answer';
+export type { ExtractMethod } from './policy/pev/extract-json';
+export { ANSWERS_TOPIC } from './client/watch-answers';
+export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
+export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
 export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './client/trace';

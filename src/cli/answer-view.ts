@@ -1,14 +1,8 @@
 /**
- * A pev role's structured answer (planner todos, executor summary, verifier verdict) rendered as
- * fields that fill in while its JSON streams, read with a partial-JSON parser. Lines only ever
- * grow at the end: finished lines are printed once, and only the last field's text streams.
+ * A structured answer (a pev role's todos, summary or verdict; a JSON answer) rendered as fields
+ * that fill in while it streams, from the values the client's watch gives (`answers: true`). Lines
+ * only ever grow at the end: finished lines are printed once, and only the last field's text streams.
  */
-import { Allow, parse } from 'partial-json';
-
-/** The role whose answer the tokens are, from the run's latest phase. */
-export function roleOfPhase(phase: string): string | undefined {
-  return { planning: 'planner', executing: 'executor', verifying: 'verifier' }[phase];
-}
 
 /** A rendered piece of the answer; `streams` when it is text that may still grow at its end. */
 interface Block {
@@ -61,10 +55,9 @@ function blocksOf(value: Record<string, unknown>): Block[] {
   return blocks;
 }
 
-/** One streaming answer: its text so far, its latest parse, and what of it has been printed. */
+/** One structured answer as it fills in, and what of it has been printed. */
 export class AnswerView {
-  private text = '';
-  /** The newest object the partial text parses to. */
+  /** The newest value shown. */
   value?: Record<string, unknown>;
   private printedBlocks = 0;
   private partial = '';
@@ -74,35 +67,13 @@ export class AnswerView {
     private readonly write: (text: string) => void,
   ) {}
 
-  /** Whether text that starts like this is a structured answer (JSON, perhaps fenced). */
-  static looksStructured(text: string): boolean {
-    const start = text.trimStart();
-    return start.startsWith('{') || start.startsWith('```');
-  }
-
-  /** Adds a piece of text; returns true when the parsed object changed. */
-  push(piece: string): boolean {
-    this.text += piece;
-    const start = this.text.indexOf('{');
-    if (start < 0) return false;
-    let parsed: unknown;
-    try {
-      parsed = parse(this.text.slice(start), Allow.STR | Allow.ARR | Allow.OBJ);
-    } catch {
-      return false; // not JSON (yet): wait for more
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
-    const before = JSON.stringify(this.value);
-    this.value = parsed as Record<string, unknown>;
-    return JSON.stringify(this.value) !== before;
+  /** Takes the answer's newest value (a partial one while it streams). */
+  show(value: Record<string, unknown>): void {
+    this.value = value;
   }
 
   /** Prints what is new; `final` when the answer is complete (its last field is printed whole). */
   render(final = false): void {
-    if (this.printedBlocks === 0 && this.partial === '' && !this.value) {
-      if (final && this.text.trim()) this.write(`${this.text.trim()}\n`);
-      return;
-    }
     const blocks = this.value ? blocksOf(this.value) : [];
     for (let i = this.printedBlocks; i < blocks.length; i++) {
       const b = blocks[i];

@@ -1,7 +1,8 @@
 /** How `watch` and `run --watch` print a run as it works: tokens inline, one line per event. */
 import type { AgentEvent } from '../contracts/agent-events';
 import { TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
-import { AnswerView, roleOfPhase } from './answer-view';
+import { ANSWERS_TOPIC, type AnswerItem } from '../client/watch-answers';
+import { AnswerView } from './answer-view';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -84,16 +85,19 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
   }
 }
 
-/** Prints watch items: token pieces continue the current line, an event starts its own. */
+/**
+ * Prints watch items: token pieces continue the current line, an event starts its own, and a
+ * structured answer (the client's answer items) shows as fields that fill in.
+ */
 export class WatchPrinter {
   private open?: string;
   /** Text streamed for the newest answer, to tell whether the final text was seen whole. */
   private streamed = { seq: -1, attempt: 0, text: '' };
-  /** The role of a pev run's current phase; its text answers are structured and shown as fields. */
-  private role?: string;
+  /** Whether the run's last answer was shown whole as a structured answer (its final text then was). */
+  private answeredWhole = false;
   private turn = 0;
   /** The structured answer streaming now, by `seq:attempt`. */
-  private answer?: { key: string; view?: AnswerView; raw: boolean };
+  private answer?: { key: string; view: AnswerView };
   /** The run's `done` event, once printed. */
   done?: Extract<AgentEvent, { type: 'done' }>;
 
@@ -102,17 +106,22 @@ export class WatchPrinter {
     private readonly options: { json?: boolean; runId?: string } = {},
   ) {}
 
-  print(item: WatchItem): void {
+  print(item: WatchItem | AnswerItem): void {
+    if (item.topic === ANSWERS_TOPIC) {
+      this.structured(item);
+      return;
+    }
     if (item.topic === TOKENS_TOPIC) {
-      if (item.delta.kind === 'text' && this.role && this.structured(item.offset, item.delta)) return;
       if (this.options.json) this.write(`${JSON.stringify(item)}\n`);
       else this.printTokens(item.delta);
       return;
     }
     const { event } = item;
     this.closeAnswer();
-    if (event.type === 'phase') this.role = roleOfPhase(event.phase);
-    if (event.type === 'turn_start') this.turn = event.turn;
+    if (event.type === 'turn_start') {
+      this.turn = event.turn;
+      this.answeredWhole = false;
+    }
     if (event.type === 'done') {
       // One done line per run, however many ways the end reached this watch.
       if (this.done) return;
@@ -124,47 +133,36 @@ export class WatchPrinter {
     }
     this.endLine();
     // The last pieces of a run that ends right after them can miss the watch: the final text is in `done`.
-    if (event.type === 'done' && event.finalText && this.streamed.text !== event.finalText)
+    if (event.type === 'done' && event.finalText && !this.answeredWhole && this.streamed.text !== event.finalText)
       this.write(`${event.finalText}\n`);
     this.write(`${formatEvent(event, this.options.runId)}\n`);
   }
 
-  /**
-   * Takes a text piece of a pev role's answer; returns false when the answer turns out to be plain
-   * text (printed as tokens). With `json`, each change of the parsed answer is one component line.
-   */
-  private structured(offset: number, delta: TokenDelta): boolean {
-    const key = `${delta.seq}:${delta.attempt}`;
+  /** A structured answer's value: printed as fields, or with `json` as one component line per value. */
+  private structured(item: AnswerItem): void {
+    const key = `${item.seq}:${item.attempt}`;
     if (this.answer?.key !== key) {
       this.closeAnswer();
-      this.answer = { key, raw: false };
-    }
-    const answer = this.answer;
-    if (answer.raw) return false;
-    if (!answer.view) {
-      if (!delta.text.trim()) return true;
-      if (!AnswerView.looksStructured(delta.text)) {
-        answer.raw = true;
-        return false;
-      }
       this.endLine();
-      const role = this.role ?? 'answer';
-      answer.view = new AnswerView(role, this.options.json ? () => undefined : this.write);
+      this.answer = { key, view: new AnswerView(item.role, this.options.json ? () => undefined : this.write) };
       if (!this.options.json)
-        this.write(`[turn ${this.turn}] ${role}${delta.attempt > 1 ? ` (attempt ${delta.attempt})` : ''}:\n`);
+        this.write(`[turn ${this.turn}] ${item.role}${item.attempt > 1 ? ` (attempt ${item.attempt})` : ''}:\n`);
     }
-    const view = answer.view;
-    if (!view.push(delta.text)) return true;
+    const { view } = this.answer;
+    view.show(item.value);
     if (this.options.json) {
-      const component = { type: 'component', role: view.role, seq: delta.seq, attempt: delta.attempt, offset };
-      this.write(`${JSON.stringify({ ...component, value: view.value })}\n`);
-    } else view.render();
-    return true;
+      const { seq, attempt, offset, role, value, complete } = item;
+      this.write(`${JSON.stringify({ type: 'component', role, seq, attempt, offset, value, complete })}\n`);
+    } else view.render(item.complete);
+    if (item.complete) {
+      if (item.role === 'answer') this.answeredWhole = true;
+      this.answer = undefined;
+    }
   }
 
   /** Prints the rest of the structured answer streaming now, if any. */
   private closeAnswer(): void {
-    if (this.answer?.view && !this.options.json) this.answer.view.render(true);
+    if (this.answer && !this.options.json) this.answer.view.render(true);
     this.answer = undefined;
   }
 

@@ -34,8 +34,12 @@ import { resultOfRun } from './run-reads';
 import { resolveOrigin } from './sessions';
 import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { RunDecisions } from './run-decisions';
+import { messagesOfRun } from './run-messages';
+import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
+import type { RunMessage } from '../contracts/run-message';
 
 export type { WatchOptions } from './watch';
+export type { AnswerItem, AnswerRole, DeepPartial } from './watch-answers';
 export type { AgentListEntry, ListFilters } from './list-runs';
 export type { AgentClientOptions, RunWorkers } from './run-access';
 export type { ClosedRunView } from './run-reads';
@@ -210,14 +214,22 @@ export class AgentClient extends RunDecisions {
    * Follows a run as it works: every trace event and, for streaming runs, the model's tokens,
    * across continue-as-new, until the run ends. Events recorded after the last poll of a run that
    * has just ended are read from its state, so a watch always ends with the run's last events.
-   * For a run that has already ended, yields the events its state kept.
+   * For a run that has already ended, yields the events its state kept. With `answers`, also the
+   * structured answers the tokens spell ({@link AnswerItem}), partial while they stream, then whole.
    */
-  watch(id: string, options: WatchOptions = {}): AsyncGenerator<WatchItem, void, undefined> {
-    return watchRun(this.client, id, options, {
+  watch<T = Record<string, unknown>>(
+    id: string,
+    options: WatchOptions & { answers: true },
+  ): AsyncGenerator<WatchItem | AnswerItem<T>, void, undefined>;
+  watch(id: string, options?: WatchOptions): AsyncGenerator<WatchItem, void, undefined>;
+  watch(id: string, options: WatchOptions = {}): AsyncGenerator<WatchItem | AnswerItem, void, undefined> {
+    const items = watchRun(this.client, id, options, {
       status: async () => (await this.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
     });
+    if (!options.answers) return items;
+    return withAnswers(items, { id, shape: () => answerShapeOf(this.client, id), store: this.store });
   }
 
   /** The run's trace: totals and timings of its model and tool calls, and its steps turn by turn. */
@@ -279,6 +291,15 @@ export class AgentClient extends RunDecisions {
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */
   async list(filters: number | ListFilters = {}): Promise<AgentListEntry[]> {
     return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters);
+  }
+
+  /**
+   * The run's conversation as the `transcript` command shows it: every message in log order,
+   * across continue-as-new, with compaction summaries where they replaced the log. Read from the
+   * content store the client was given (`store` option), so closed runs read the same.
+   */
+  async messages(id: string): Promise<RunMessage[]> {
+    return messagesOfRun(this.client, this.store, id);
   }
 }
 

@@ -5,6 +5,7 @@
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
 import type { ModelRef } from '../contracts/model-ref';
+import type { ConversationReader } from '../contracts/conversation-log';
 import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
@@ -23,6 +24,11 @@ export interface AgentClientOptions {
    * before anything is sent, by the same check the worker makes before each call.
    */
   providers?: readonly string[];
+  /**
+   * The content store the workers write (`openStore()` or a store class of `durable-agents/worker`),
+   * for reads of what only the store holds: {@link AgentClient.messages}, and answers read whole.
+   */
+  store?: ConversationReader;
 }
 
 /** Where a run is polled from: its task queue, and whether any worker polls it now. */
@@ -41,6 +47,7 @@ const RUNNING_RUN_QUERY_MS = 10_000;
 export class RunAccess {
   protected readonly payloadLimit: PayloadLimit;
   private readonly providers?: readonly string[];
+  protected readonly store?: ConversationReader;
 
   constructor(
     readonly client: Client,
@@ -49,6 +56,7 @@ export class RunAccess {
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
     this.providers = options.providers;
+    this.store = options.store;
   }
 
   /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */

@@ -15,6 +15,11 @@ export interface WatchOptions {
   fromOffset?: number;
   /** Include the model's tokens (runs started with `stream: true`); default true. */
   tokens?: boolean;
+  /**
+   * Also yield the run's structured answers (pev roles' answers, answers of a run with a JSON
+   * response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
+   */
+  answers?: boolean;
 }
 
 /** How the watch reads the run besides its stream. */

@@ -95,7 +95,10 @@ export interface AgentLimits {
 export interface AgentHooks {
   /** `(HookTurnEndInput) => boolean`; false stops the run, a failure stops it with an error. */
   onTurnEnd?: string;
-  /** `(HookMessageInput) => void`; a failure is recorded as an event and the run goes on. */
+  /**
+   * `(HookMessageInput) => void`; a failure is recorded as an event and the run goes on. The input
+   * names the body by hash: `messageHook` (`durable-agents/worker`) gives the hook a loader of it.
+   */
   onMessage?: string;
   /** `(HookErrorInput) => void`; a failure is ignored. */
   onError?: string;

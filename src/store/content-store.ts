@@ -3,14 +3,9 @@
  * conversation that orders them. Activities read and write it; the workflow only holds hashes and
  * log positions. Two backends implement it: files on one disk and a shared PostgreSQL database.
  */
-import type { AgentMessageKind } from '../contracts/agent-run';
+import type { ConversationLog, ConversationReader, LogEntry, SummaryRecord } from '../contracts/conversation-log';
 
-/** One position of a conversation log. */
-export interface LogEntry {
-  seq: number;
-  kind: AgentMessageKind;
-  hash: string;
-}
+export type { ConversationLog, LogEntry, SummaryRecord } from '../contracts/conversation-log';
 
 /**
  * Which write of a position is the newest: the activity's first scheduled time (Temporal server
@@ -21,19 +16,6 @@ export interface LogEntry {
 export interface WriteOrder {
   scheduledAt: number;
   attempt: number;
-}
-
-/** A compaction summary: the body `hash` stands for the log positions `[fromSeq, toSeq)`. */
-export interface SummaryRecord {
-  fromSeq: number;
-  toSeq: number;
-  hash: string;
-}
-
-/** Everything the store holds of one conversation, in log order; positions may have gaps. */
-export interface ConversationLog {
-  entries: LogEntry[];
-  summaries: SummaryRecord[];
 }
 
 /** A conversation the store knows, with the time of its last write (ms since the epoch). */
@@ -49,7 +31,7 @@ export interface DeletedCounts {
   bodies: number;
 }
 
-export interface ContentStore {
+export interface ContentStore extends ConversationReader {
   /** A name for messages: the directory or the database, never a password. */
   readonly description: string;
   /**

@@ -15,6 +15,7 @@ export {
 } from '../activities';
 export { createAgentActivities } from '../activities/agent';
 export { createPevActivities } from '../activities/pev';
+export { messageHook, type MessageHookCall } from '../activities/message-hook';
 export { createToolActivities } from '../activities/tool-activities';
 export * from '../store';
 export * from '../tools';

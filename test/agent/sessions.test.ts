@@ -4,7 +4,6 @@
  * and `--idle-wait` keeps a run open for follow-ups after its answer.
  */
 import { AgentClient } from '../../src/client';
-import { buildTranscript, formatTranscript } from '../../src/cli/transcript';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
@@ -59,11 +58,12 @@ describe('conversations that go on', () => {
       const handle = client.workflow.getHandle(second.id);
       expect((await handle.describe()).memo).toEqual({ continuedFrom: first.id });
       await saveHistoryIfRecording(handle, 'agent-continue');
-      // Its transcript holds both conversations; the earlier run's is unchanged.
-      const transcript = formatTranscript(await buildTranscript(fx.store, second.id));
-      expect(transcript).toContain('Remember the code 4711');
-      expect(transcript).toContain('You gave me the code 4711.');
-      expect(formatTranscript(await buildTranscript(fx.store, first.id))).not.toContain('Which code');
+      // Its messages (what `transcript` shows) hold both conversations; the earlier run's are unchanged.
+      const reader = new AgentClient(client, taskQueue, { store: fx.store });
+      const texts = (await reader.messages(second.id)).map((m) => ('text' in m ? m.text : ''));
+      expect(texts).toEqual(expect.arrayContaining([expect.stringContaining('Remember the code 4711')]));
+      expect(texts).toContain('You gave me the code 4711.');
+      expect(JSON.stringify(await reader.messages(first.id))).not.toContain('Which code');
       const state = await new AgentClient(client, taskQueue).state(second.id);
       expect(state.events[0]).toMatchObject({ type: 'conversation_continued', fromRun: first.id, turns: 2 });
     });

@@ -4,6 +4,7 @@
  */
 import { AgentClient } from '../../src/client';
 import { AnswerView } from '../../src/cli/answer-view';
+import { AnswerStream, looksStructured } from '../../src/policy/answer-stream';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
@@ -69,17 +70,19 @@ describe('structured answers as they stream', () => {
         { id: 'task-2', description: 'Count the lines', priority: 2, status: 'pending' },
       ],
     });
-    const whole = new AnswerView('planner', () => undefined);
+    const whole = new AnswerStream();
     let wholeText = '';
     const once = new AnswerView('planner', (t) => (wholeText += t));
-    once.push(json);
+    whole.push(json);
+    once.show(whole.value!);
     once.render(true);
     for (const size of [1, 3, 8, 50]) {
       let out = '';
+      const stream = new AnswerStream();
       const view = new AnswerView('planner', (t) => (out += t));
       const seen: string[] = [];
       for (let i = 0; i < json.length; i += size) {
-        view.push(json.slice(i, i + size));
+        if (stream.push(json.slice(i, i + size))) view.show(stream.value!);
         view.render();
         seen.push(out);
       }
@@ -87,7 +90,6 @@ describe('structured answers as they stream', () => {
       expect(out).toBe(wholeText);
       expect(seen.some((s) => s.length > 0 && s.length < out.length)).toBe(true);
     }
-    whole.push(json);
     expect(whole.value).toMatchObject({ todos: [{ id: 'task-1' }, { id: 'task-2' }] });
     expect(wholeText).toBe(
       [
@@ -99,8 +101,8 @@ describe('structured answers as they stream', () => {
         '',
       ].join('\n'),
     );
-    expect(AnswerView.looksStructured('  ```json\n{')).toBe(true);
-    expect(AnswerView.looksStructured('The answer is')).toBe(false);
+    expect(looksStructured('  ```json\n{')).toBe(true);
+    expect(looksStructured('The answer is')).toBe(false);
   });
 });
 

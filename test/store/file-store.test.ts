@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readLogged } from '../../src/activities/agent/conversation-view';
-import { buildTranscript } from '../../src/cli/transcript';
+import { readRunMessages } from '../../src/client/run-messages';
 import { FileContentStore } from '../../src/store';
 
 describe('file content store', () => {
@@ -78,8 +78,8 @@ describe('file content store', () => {
       ['assistant', 'assistant'],
       ['tool_result', 'tool_result'],
     ]);
-    const transcript = await buildTranscript(store, 'old');
-    expect(transcript.map((item) => item.type)).toEqual(['user', 'assistant', 'tool_result']);
+    const transcript = await readRunMessages(store, 'old');
+    expect(transcript.map((item) => item.role)).toEqual(['user', 'assistant', 'tool_result']);
     expect(transcript[1]).toMatchObject({ stopReason: 'tool_use', toolCalls: [{ id: 'c1', name: 'add' }] });
   });
 });

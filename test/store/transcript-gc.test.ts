@@ -11,7 +11,7 @@ import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client';
 import { EXIT } from '../../src/cli/exit-codes';
-import type { TranscriptItem } from '../../src/cli/transcript';
+import type { RunMessage } from '../../src/contracts/run-message';
 import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
 import { llmClient, loadLlmConfig } from '../../src/llm';
 import { FileContentStore, PostgresContentStore, storeFromEnv, type ContentStore } from '../../src/store';
@@ -118,13 +118,13 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
 
       const json = await runCli(['transcript', id, '--json'], { env });
       expect(json.stderr).toBe('');
-      const items = JSON.parse(json.stdout) as TranscriptItem[];
+      const items = JSON.parse(json.stdout) as RunMessage[];
       const brief = items.map((i) =>
-        i.type === 'user'
+        i.role === 'user'
           ? `user:${i.origin ?? ''}:${i.text}`
-          : i.type === 'assistant'
+          : i.role === 'assistant'
             ? `assistant:${i.text}`
-            : i.type,
+            : i.role,
       );
       expect(brief.filter((b) => b !== 'user:steering:Keep them short.')).toEqual([
         'user:task:Write two notes.',
@@ -139,17 +139,17 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
         'assistant:Titled.',
       ]);
       expect(brief).toContain('user:steering:Keep them short.');
-      const first = items.find((i) => i.type === 'assistant');
+      const first = items.find((i) => i.role === 'assistant');
       expect(first).toMatchObject({ thinking: ['Two notes: alpha first.'], model: 'anthropic/claude-sonnet-4-6' });
-      expect(first?.type === 'assistant' && first.toolCalls).toEqual([
+      expect(first?.role === 'assistant' && first.toolCalls).toEqual([
         { id: 'toolu_n1', name: 'write_note', arguments: { text: long('alpha') } },
       ]);
-      expect(items.find((i) => i.type === 'tool_result')).toMatchObject({
+      expect(items.find((i) => i.role === 'tool_result')).toMatchObject({
         toolCallId: 'toolu_n1',
         text: 'wrote 4800 characters',
         isError: false,
       });
-      const summary = items.find((i) => i.type === 'summary');
+      const summary = items.find((i) => i.role === 'summary');
       expect(summary).toMatchObject({ text: 'The user asked for notes; alpha note written.', fromSeq: 0 });
       const human = await runCli(['transcript', id], { env });
       expect(human.stdout).toContain('#0 user (task): Write two notes.');
@@ -206,8 +206,8 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       const input = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
       const { taskHash } = (JSON.parse(Buffer.from(input.data!).toString('utf8')) as AgentWorkflowInput).config;
       expect(taskHash).toMatch(/^[0-9a-f]{64}$/);
-      const items = JSON.parse((await runCli(['transcript', id, '--json'], { env })).stdout) as TranscriptItem[];
-      expect(items[0]).toMatchObject({ type: 'user', origin: 'task', text: task });
+      const items = JSON.parse((await runCli(['transcript', id, '--json'], { env })).stdout) as RunMessage[];
+      expect(items[0]).toMatchObject({ role: 'user', origin: 'task', text: task });
 
       await new Promise((r) => setTimeout(r, 1_500));
       const dry = await runCli(['gc', '--older-than', '1s', '--dry-run', '--json'], { env });

@@ -104,7 +104,7 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
   };
   const printer = new WatchPrinter(write);
   try {
-    for await (const item of agents.watch(workflowId)) printer.print(item);
+    for await (const item of agents.watch(workflowId, { answers: true })) printer.print(item);
   } catch (err) {
     printer.endLine();
     write(`(live view stopped: ${err instanceof Error ? err.message : String(err)})\n`);

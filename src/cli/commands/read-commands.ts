@@ -26,6 +26,7 @@ export async function watchAndPrint(
 ): Promise<Extract<AgentEvent, { type: 'done' }> | undefined> {
   const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
   for await (const item of agents.watch(id, {
+    answers: true,
     tokens: o.tokens !== false,
     ...(o.from !== undefined ? { fromOffset: o.from } : {}),
   }))

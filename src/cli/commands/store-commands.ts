@@ -9,7 +9,8 @@ import { openStore, type ContentStore } from '../../store';
 import { defaultServerNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
-import { buildTranscript, formatTranscript } from '../transcript';
+import { formatTranscript } from '../transcript';
+import { noConversationMessage, readRunMessages } from '../../client/run-messages';
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const note = (text: string) => process.stderr.write(`durable-agents: ${text}\n`);
@@ -42,12 +43,8 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
     .option('--json', 'one JSON array of messages')
     .action(async (id: string, options: { json?: boolean }) => {
       await withStore(async (store) => {
-        const items = await buildTranscript(store, id);
-        if (items.length === 0)
-          throw new UsageError(
-            `${store.description} has no conversation "${id}": check the id, and that ` +
-              'DURABLE_AGENTS_STORE_URL (or DURABLE_AGENTS_STORE_DIR) names the store the workers use.',
-          );
+        const items = await readRunMessages(store, id);
+        if (items.length === 0) throw new UsageError(`${noConversationMessage(store, id)}.`);
         out(options.json ? JSON.stringify(items, null, 2) : formatTranscript(items));
       });
     });

@@ -9,7 +9,8 @@ import { jsonSchemaOf, type PevRoleDefinition } from './roles';
 
 export type ParsedAnswer<T> = { ok: true; value: T; method: ExtractMethod } | { ok: false; problems: string[] };
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** One line for a schema issue: where, and what. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.length ? issue.path.map(String).join('.') : '(root)';
   return `${path}: ${issue.message}`;
 }
