@@ -58,6 +58,8 @@ export interface InlineToolCalls {
   maxCalls: number;
   /** The run's tool selection by hash (`PinToolsOutput.selectionHash`). */
   selectionHash?: string;
+  /** As `RunToolInput.fit`. */
+  fit?: ResultFit;
 }
 
 /** Call settings kept in the content store (see `ModelCallInput.promptHash`). */
@@ -148,6 +150,18 @@ export interface RunToolInput {
   note?: string;
   /** The run's per-tool timeout override (limits.toolTimeoutsMs), when it has one for this tool. */
   timeoutMs?: number;
+  /** Results longer than this are cut to fit the model's context window (`ResultFit`). */
+  fit?: ResultFit;
+}
+
+/**
+ * How long a tool result may be in the run's conversation: a longer one is stored cut to
+ * `maxChars`, with a note saying how to read the rest, and whole beside it.
+ */
+export interface ResultFit {
+  maxChars: number;
+  /** The run offers `read_tool_result`, so the note can say to page through the rest with it. */
+  readBack: boolean;
 }
 
 /**

@@ -7,9 +7,21 @@ import type { UserOrigin } from './agent-activities';
 export type StoredBody =
   | (UserMessage & { origin?: UserOrigin })
   | AssistantMessage
-  | ToolResultMessage
+  | (ToolResultMessage & { whole?: WholeResult })
   | { role: 'summary'; text: string; timestamp: number }
   | { role: 'context_note' | 'system_event' | 'tool_log'; text: string; timestamp: number };
+
+/**
+ * The uncut text of a tool result that was cut to fit the model's context window: stored beside
+ * it, read back a page at a time (`read_tool_result` with an offset).
+ */
+export interface WholeResult {
+  /** Content-store hash of the whole text (a JSON string). */
+  hash: string;
+  chars: number;
+  /** Characters the cut result shows: the page size of a read back. */
+  shown: number;
+}
 
 export interface LoggedBody {
   kind: AgentMessageKind;

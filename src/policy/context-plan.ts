@@ -8,6 +8,15 @@ import { MODEL_VISIBLE_KINDS, type ContextPolicy, type MessageMeta } from '../co
 import { fullMaskBefore, viewTokens } from './masking';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+/** The share of the model's window one tool result may take in the conversation. */
+export const RESULT_WINDOW_SHARE = 0.5;
+
+/**
+ * The most characters of one tool result the conversation holds for a model with `window` tokens
+ * (at four characters a token, the estimate's rate); a longer result is cut to it.
+ */
+export const maxResultChars = (window: number): number => Math.floor(window * RESULT_WINDOW_SHARE * 4);
 export const DEFAULT_THRESHOLD_RATIO = 0.8;
 export const DEFAULT_KEEP_RECENT_RATIO = 0.3;
 

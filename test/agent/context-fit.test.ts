@@ -150,14 +150,63 @@ describe('the context a run sends', () => {
     expect(Math.max(...sent)).toBeLessThan(window);
   });
 
-  it('ends with a typed error instead of sending a request it knows is over the window', async () => {
+  it('cuts a result bigger than the window to fit, with a note, and pages through the rest on request', async () => {
     sizes.chars = 12_000;
-    fx.fake.script(reply.toolCalls([{ name: 'lookup', arguments: { n: 1 } }]));
+    const window = 2000;
+    const whole = entry(1, sizes.chars);
+    let offset: number | undefined;
+    fx.fake.respond((request) => {
+      if (isSummary(request)) return reply.text('Summary.');
+      const results = resultTexts(request);
+      if (results.length === 0) return reply.toolCalls([{ name: 'lookup', arguments: { n: 1 } }]);
+      const last = results[results.length - 1];
+      const next = /offset (\d+)/.exec(last);
+      if (offset === undefined && next) {
+        offset = Number(next[1]);
+        const id = /tool_call_id "([^"]+)"/.exec(last)?.[1] ?? '';
+        return reply.toolCalls([{ name: READ_RESULT_TOOL, arguments: { tool_call_id: id, offset } }]);
+      }
+      return reply.text('Read it.');
+    });
+    const result = await withWorker({ activities: activities() }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Look up entry 1 and read all of it.',
+        model: PRIMARY,
+        attemptsPerProvider: 1,
+        context: { windowTokens: window },
+      });
+      const res = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-result-cut-to-fit');
+      return res;
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Read it.' });
+    const asked = fx.fake.requests.filter((r) => !isSummary(r));
+    expect(asked).toHaveLength(3);
+    // The cut result: its beginning, then a note naming the offset to read on from.
+    const cut = resultTexts(asked[1])[0];
+    expect(offset).toBeGreaterThan(1000);
+    expect(cut.startsWith(whole.slice(0, offset))).toBe(true);
+    expect(cut).toContain(`[Cut to fit the model's context window: the first ${offset} of ${whole.length} characters.`);
+    expect(cut.length).toBeLessThanOrEqual(window * 2);
+    // The page read back goes on exactly where the cut result stopped.
+    const paged = resultTexts(asked[2]).at(-1) as string;
+    const end = Math.min(whole.length, 2 * (offset as number));
+    expect(paged.startsWith(whole.slice(offset, end))).toBe(true);
+    expect(paged).toContain(`[Characters ${offset} to ${end} of ${whole.length}. Read on with offset ${end}.]`);
+    // No request went over the window (the fake counts a token per four characters of the messages).
+    const sent = asked.map((r) => JSON.stringify(r.body.messages).length / 4);
+    expect(Math.max(...sent)).toBeLessThan(window);
+  });
+
+  it('ends with a typed error instead of sending a request it knows is over the window', async () => {
     fx.fake.respond((request) => (isSummary(request) ? reply.error(500) : reply.text('never sent')));
     const result = await withWorker({ activities: activities() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
-        task: 'Look up entry 1.',
+        task: 'Answer briefly.',
+        // What every request carries besides the conversation is itself over the window.
+        systemPrompt: 'Follow these instructions closely. '.repeat(300),
         model: PRIMARY,
         attemptsPerProvider: 1,
         context: { windowTokens: 2000 },
@@ -171,6 +220,6 @@ describe('the context a run sends', () => {
     expect(result.error?.message).toMatch(
       /over the 2000-token window of anthropic\/claude-sonnet-4-6 .* the request was not sent/,
     );
-    expect(fx.fake.requests.filter((r) => !isSummary(r))).toHaveLength(1);
+    expect(fx.fake.requests.filter((r) => !isSummary(r))).toHaveLength(0);
   });
 });

@@ -41,6 +41,7 @@ export async function runInlineTools(
       fingerprint: fingerprints.get(call.name),
       ...selection,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(inline.fit ? { fit: inline.fit } : {}),
     };
   };
   const results: RunToolOutput[] = [];

@@ -15,12 +15,18 @@ import type { ContentStore } from '../../store';
 import { fromStore } from './conversation-view';
 
 const parameters = z.strictObject({
-  tool_call_id: z.string().min(1).max(200).describe('The id a masked result names ("tool_call_id")'),
+  tool_call_id: z.string().min(1).max(200).describe('The id a shortened result names ("tool_call_id")'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('For a result cut to fit the context: the character to read on from, as its note says'),
 });
 
 const description =
-  'Read again, in full, an earlier tool result that the conversation shows shortened. Give the tool_call_id ' +
-  'the shortened result names.';
+  'Read again an earlier tool result that the conversation shows shortened: whole, or, for a result cut to ' +
+  'fit the context, a page from the offset its note gives. Give the tool_call_id the shortened result names.';
 
 const schema = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
 delete schema.$schema;
@@ -67,7 +73,25 @@ export async function readBack(
     );
     const bodies = await fromStore(() => store.getMany<StoredBody>(entries.map((e) => e.hash)));
     const found = [...bodies].reverse().find((b) => b.role === 'tool_result' && b.toolCallId === id);
-    if (found && found.role === 'tool_result') return { content: textOf(found), isError: false };
+    if (found && found.role === 'tool_result')
+      return { content: await page(store, found, parsed.data.offset), isError: false };
   }
   return { content: `No tool result with tool_call_id "${id}" in this conversation.`, isError: true };
+}
+
+/**
+ * What a read back returns: a masked result whole; a result cut to fit the context a page at a
+ * time (as long as the cut result showed), from `offset`, with a note on where the next page starts.
+ */
+async function page(
+  store: ContentStore,
+  found: Extract<StoredBody, { role: 'tool_result' }>,
+  offset = 0,
+): Promise<string> {
+  if (!found.whole) return textOf(found).slice(offset);
+  const { hash, chars, shown } = found.whole;
+  const text = await fromStore(() => store.get<string>(hash));
+  const end = Math.min(chars, offset + Math.max(1, shown));
+  const more = end < chars ? `\n\n[Characters ${offset} to ${end} of ${chars}. Read on with offset ${end}.]` : '';
+  return `${text.slice(offset, end)}${more}`;
 }

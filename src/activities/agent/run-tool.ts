@@ -4,6 +4,7 @@ import type {
   PinToolsInput,
   PinToolsOutput,
   RunToolInput,
+  ResultFit,
   RunToolOutput,
   StoredCallPrompt,
 } from '../../contracts/agent-activities';
@@ -24,6 +25,8 @@ import { conversationOf, currentWriteOrder, fromStore } from './conversation-vie
 import type { ModelCaller } from './deps';
 import { offersReadBack, readBack, readBackEntry } from './read-back';
 import { RESULT_PREVIEW_CHARS, previewText } from '../../policy/previews';
+import type { WholeResult } from '../../contracts/stored-body';
+import { READ_RESULT_TOOL } from '../../policy/masking';
 
 /**
  * The failure of a catalogue with servers that did not answer, naming each with its reason:
@@ -56,6 +59,35 @@ function clientToolsOf(selection: ToolSelection, catalog: ToolCatalog): ToolCata
     });
   }
   return declared.map(runClientToolEntry);
+}
+
+/** The note after a result cut to `shown` of `chars` characters. */
+function cutNote(toolCallId: string, shown: number, chars: number, readBack: boolean): string {
+  const rest = readBack
+    ? `Read on with ${READ_RESULT_TOOL} (tool_call_id "${toolCallId}", offset ${shown}).`
+    : 'The rest is kept in the conversation store and not shown.';
+  return `\n\n[Cut to fit the model's context window: the first ${shown} of ${chars} characters. ${rest}]`;
+}
+
+/**
+ * A result as the conversation holds it: whole when it fits, else cut to `fit.maxChars` with a
+ * note, and the whole text stored beside it for reading back.
+ */
+async function fitResult(
+  store: ContentStore,
+  conversationId: string,
+  toolCallId: string,
+  text: string,
+  fit: ResultFit | undefined,
+): Promise<{ text: string; whole?: WholeResult }> {
+  if (!fit || text.length <= fit.maxChars) return { text };
+  const longest = cutNote(toolCallId, fit.maxChars, text.length, fit.readBack).length;
+  const shown = Math.max(0, fit.maxChars - longest);
+  const hash = await fromStore(() => store.put(text, conversationId));
+  return {
+    text: text.slice(0, shown) + cutNote(toolCallId, shown, text.length, fit.readBack),
+    whole: { hash, chars: text.length, shown },
+  };
 }
 
 export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
@@ -131,7 +163,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
               selection: await selectionOf(input),
               ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
             });
-      const text = input.note ? `${input.note}\n\n${output.content}` : output.content;
+      const noted = input.note ? `${input.note}\n\n${output.content}` : output.content;
+      const { text, whole } = await fitResult(store, conversationId, input.toolCallId, noted, input.fit);
       const { meta, entry } = await storeBody(store, conversationId, input.seq, 'tool_result', {
         role: 'tool_result',
         toolCallId: input.toolCallId,
@@ -139,6 +172,7 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
         content: [{ type: 'text', text }],
         isError: output.isError,
         timestamp: Date.now(),
+        ...(whole ? { whole } : {}),
       });
       const order = currentWriteOrder();
       await fromStore(() => store.writeEntries(conversationId, [entry], order));

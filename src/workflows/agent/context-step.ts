@@ -114,7 +114,11 @@ export async function fitContext(ctx: RunContext, seat: ModelSeat, force = false
     window,
     state.maskBefore,
   );
-  if (!plan) return { changed: false };
+  if (!plan) {
+    // Nothing to summarise, yet the request may still be over the window (what every call carries).
+    const tokens = currentContextTokens(ctx);
+    return tokens > window ? { changed: false, over: { tokens, window } } : { changed: false };
+  }
 
   const backoff = state.summaryBackoff;
   let changed = false;

@@ -8,7 +8,10 @@ import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
-import type { InlineToolCalls } from '../../contracts/agent-activities';
+import type { InlineToolCalls, ResultFit } from '../../contracts/agent-activities';
+import { maxResultChars } from '../../policy/context-plan';
+import { READ_RESULT_TOOL } from '../../policy/masking';
+import { windowOf } from './model-step';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
@@ -165,8 +168,15 @@ export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): Inl
     ...(timeouts.length > 0 ? { timeoutsMs: Object.fromEntries(timeouts) } : {}),
     maxCalls: config.limits.maxToolCallsPerTurn,
     ...selectionRef(ctx),
+    fit: resultFit(ctx),
   };
 }
+
+/** How long a tool result may be in the conversation of the run's current model (`ResultFit`). */
+export const resultFit = (ctx: RunContext): ResultFit => ({
+  maxChars: maxResultChars(windowOf(ctx, ctx.state.resolver.current)),
+  readBack: ctx.state.tools.some((t) => t.name === READ_RESULT_TOOL),
+});
 
 /** The run's tool selection as a tool call names it: by its hash in the store, written when the tools were pinned. */
 export const selectionRef = ({ state }: RunContext): { selectionHash?: string } =>

@@ -10,7 +10,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { argsPreview, previewText } from '../../policy/previews';
 import { injectSteering } from './user-messages';
-import { awaitDecisions, groups, plan, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
+import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { conversationRef, emit, showNow, type RunContext } from './run-context';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
@@ -85,6 +85,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
         fingerprint: tool.fingerprint,
         ...selectionRef(ctx),
         ...(note ? { note } : {}),
+        fit: resultFit(ctx),
         ...(override !== undefined ? { timeoutMs: override } : {}),
       },
       tool,
