@@ -13,8 +13,7 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import { formatDuration } from '../common/duration';
-import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
-import type { AgentWorkflowInput } from '../contracts/agent-workflows';
+import { AGENT_WORKFLOWS, type AgentWorkflowInput } from '../contracts/agent-workflows';
 import { modelLabel } from '../contracts/model-ref';
 import type { AgentClient, StartAgentOptions } from './agent-client';
 import { AgentClientError } from './client-errors';
