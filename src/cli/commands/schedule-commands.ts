@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { AgentSchedules, OVERLAP_POLICIES, type AgentScheduleView, type OverlapPolicy } from '../../client/schedules';
 import { UsageError } from '../exit-codes';
 import { duration, type RunOptions } from '../option-parsers';
-import { startFlags, startOptionsOf } from '../start-options';
+import { startFlags, startModel, startOptionsOf } from '../start-options';
 import { json, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface CreateFlags extends RunOptions {
@@ -79,8 +79,8 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
       if ((o.every === undefined) === (o.cron === undefined))
         throw new UsageError('give the schedule exactly one of --every DURATION or --cron EXPR');
       const run = await startOptionsOf(taskArg, o, deps.env);
-      await withSchedules(async (schedules) => {
-        const created = await schedules.create(name, run, {
+      await withAgents(deps, async (agents) => {
+        const created = await new AgentSchedules(agents).create(name, await startModel(run, agents, deps.env), {
           timing: o.every !== undefined ? { everyMs: o.every } : { cron: o.cron ?? '' },
           overlap: o.overlap,
           ...(o.paused ? { paused: true } : {}),
