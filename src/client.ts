@@ -10,6 +10,7 @@ export {
   type DeepPartial,
   type ForkOptions,
   type ListFilters,
+  type PreparedStart,
   type RunWorkers,
   type StartAgentOptions,
   type WatchOptions,
@@ -22,6 +23,22 @@ export {
   type ClosedAs,
 } from './client/client-errors';
 export { AGENT_STATUSES, listQuery } from './client/list-runs';
+export {
+  approvalsInbox,
+  pendingApproval,
+  pendingApprovalsOf,
+  type ApprovalsInbox,
+  type InboxOptions,
+  type PendingApprovalEntry,
+} from './client/approvals';
+export {
+  AgentSchedules,
+  OVERLAP_POLICIES,
+  type AgentScheduleView,
+  type CreateScheduleOptions,
+  type OverlapPolicy,
+  type ScheduleTiming,
+} from './client/schedules';
 export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './client/payload-limits';
 export {
   connectClient,

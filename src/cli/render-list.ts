@@ -1,4 +1,7 @@
-/** `list` as a table: a header, one row per run, the task's first line last. */
+/**
+ * `list` as a table: a header, one row per run, the task's first line last; a SCHEDULE column
+ * when a listed run was started by a schedule.
+ */
 import type { AgentListEntry } from '../client';
 
 /** Characters of the task shown per row. */
@@ -7,7 +10,8 @@ const TASK_CHARS = 60;
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export function formatList(runs: readonly AgentListEntry[]): string {
-  const header = ['ID', 'KIND', 'STATUS', 'MODEL', 'COST', 'STARTED', 'TASK'];
+  const scheduled = runs.some((r) => r.schedule);
+  const header = ['ID', 'KIND', 'STATUS', 'MODEL', 'COST', 'STARTED', ...(scheduled ? ['SCHEDULE'] : []), 'TASK'];
   const rows = runs.map((r) => [
     r.id,
     r.kind ?? '?',
@@ -15,6 +19,7 @@ export function formatList(runs: readonly AgentListEntry[]): string {
     r.model ?? '',
     `$${(r.costUsd ?? 0).toFixed(4)}`,
     r.startTime.replace(/\.\d+Z$/, 'Z'),
+    ...(scheduled ? [r.schedule ?? '-'] : []),
     clip(r.task ?? '', TASK_CHARS),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { InternalConnectionLikeSymbol, type Client, type InternalConnectionLike } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
@@ -87,6 +87,19 @@ function startOptionsOf(config: AgentConfig): Omit<StartAgentOptions, 'task'> {
   };
 }
 
+/** A checked run start, not yet sent: what {@link AgentClient.prepareStart} builds. */
+export interface PreparedStart {
+  workflowType: string;
+  workflowId: string;
+  taskQueue: string;
+  args: [AgentWorkflowInput | PevWorkflowInput];
+  staticSummary: string;
+  staticDetails: string;
+  /** Set when the run goes on from an earlier one (`continuedFrom`, `forkedAtTurn`). */
+  memo?: Record<string, unknown>;
+  typedSearchAttributes?: SearchAttributePair[];
+}
+
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
 
@@ -112,7 +125,26 @@ export class AgentClient extends RunDecisions {
    * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run
    * carries its summary, details and every search attribute from the start.
    */
-  async start(startOptions: StartAgentOptions): Promise<string> {
+  async start(options: StartAgentOptions): Promise<string> {
+    const { workflowType, workflowId: id, ...start } = await this.prepareStart(options);
+    try {
+      await this.client.workflow.start(workflowType, {
+        ...start,
+        workflowId: id,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        ...(startsEagerly(this.client) ? { requestEagerStart: true } : {}),
+      });
+    } catch (err) {
+      throw explain(err, id);
+    }
+    return id;
+  }
+
+  /**
+   * What {@link start} would start, checked and built but not sent: the workflow type and its input, with the
+   * run's summary, details, memo and search attributes. A schedule keeps this as its action.
+   */
+  async prepareStart(startOptions: StartAgentOptions): Promise<PreparedStart> {
     const { continueFrom, ...rest } = startOptions;
     const options: StartAgentOptions = continueFrom
       ? { ...rest, from: (await resolveOrigin(this.client, continueFrom)).origin }
@@ -148,24 +180,18 @@ export class AgentClient extends RunDecisions {
     const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };
     const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && pev ? { config, pev } : { config };
     await this.payloadLimit.check(input, 'the task', TASK_WAY);
-    try {
-      await this.client.workflow.start(AGENT_WORKFLOWS[kind], {
-        workflowId: id,
-        taskQueue: options.taskQueue ?? this.taskQueue,
-        args: [input],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        ...(startsEagerly(this.client) ? { requestEagerStart: true } : {}),
-        staticSummary: runSummary(kind, options.task),
-        staticDetails: runDetails(config, options.task, pev),
-        ...(config.from ? { memo: { continuedFrom: config.from.runId, ...atTurnMemo(config.from.atTurn) } } : {}),
-        ...(config.searchAttributes === false
-          ? {}
-          : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
-      });
-    } catch (err) {
-      throw explain(err, id);
-    }
-    return id;
+    return {
+      workflowType: AGENT_WORKFLOWS[kind],
+      workflowId: id,
+      taskQueue: options.taskQueue ?? this.taskQueue,
+      args: [input],
+      staticSummary: runSummary(kind, options.task),
+      staticDetails: runDetails(config, options.task, pev),
+      ...(config.from ? { memo: { continuedFrom: config.from.runId, ...atTurnMemo(config.from.atTurn) } } : {}),
+      ...(config.searchAttributes === false
+        ? {}
+        : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
+    };
   }
 
   /**

@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
 import type { AgentStatus } from '../contracts/run-status';
-import { AGENT_SEARCH_ATTRIBUTES as SA } from '../contracts/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES as SA, SCHEDULED_BY } from '../contracts/search-attributes';
 import { AgentClientError } from './client-errors';
 
 export interface AgentListEntry {
@@ -17,6 +17,8 @@ export interface AgentListEntry {
   costUsd?: number;
   /** The task's first line. */
   task?: string;
+  /** The schedule that started the run, if one did. */
+  schedule?: string;
   startTime: string;
 }
 
@@ -29,6 +31,8 @@ export interface ListFilters {
   /** Model spec of the run's current model. */
   model?: string;
   kind?: string;
+  /** Runs the schedule of this name started. */
+  schedule?: string;
 }
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
@@ -62,6 +66,7 @@ export function listQuery(filters: ListFilters = {}): string {
   if (filters.awaitingApproval !== undefined) parts.push(`${SA.awaitingApproval.name} = ${filters.awaitingApproval}`);
   if (filters.model !== undefined) parts.push(`${SA.model.name} = ${quoted(filters.model, 'model')}`);
   if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
+  if (filters.schedule !== undefined) parts.push(`${SCHEDULED_BY.name} = ${quoted(filters.schedule, 'schedule')}`);
   return parts.join(' AND ');
 }
 
@@ -81,6 +86,7 @@ export async function listRuns(client: Client, filters: ListFilters = {}): Promi
       model: sa.get(SA.model),
       costUsd: sa.get(SA.costUsd),
       task: sa.get(SA.task),
+      schedule: sa.get(SCHEDULED_BY),
       startTime: wf.startTime.toISOString(),
     });
     if (out.length >= limit) break;

@@ -17,6 +17,12 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   task: defineSearchAttributeKey('DurableAgentTask', 'TEXT'),
 } as const;
 
+/**
+ * Temporal's own attribute on runs a schedule started: the schedule's id. The server sets and registers it;
+ * it is not one of the project's.
+ */
+export const SCHEDULED_BY = defineSearchAttributeKey('TemporalScheduledById', 'KEYWORD');
+
 /** Characters of the task's first line kept in `DurableAgentTask` (a value may have at most 2 KiB). */
 export const TASK_ATTRIBUTE_CHARS = 200;
 

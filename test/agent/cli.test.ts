@@ -39,9 +39,10 @@ describe('agent CLI', () => {
         pendingApprovals: [{ toolCallId: 'toolu_cli', tool: 'delete_file', args: { path: 'a.txt' } }],
       });
       expect(await cli('state', id)).toContain('awaiting approval: toolu_cli delete_file {"path":"a.txt"}');
-      expect(await cli('approve', id, 'toolu_cli', '--args', '{"path":"b.txt"}')).toBe(
-        'delete_file toolu_cli: approved with edited arguments',
-      );
+      const approved = await cli('approve', id, 'toolu_cli', '--args', '{"path":"b.txt"}');
+      expect(approved).toContain('"path": "a.txt"');
+      expect(approved).toContain('edited arguments: {"path":"b.txt"}');
+      expect(approved.split('\n').at(-1)).toBe('delete_file toolu_cli: approved with edited arguments');
       const result = JSON.parse(await cli('result', id, '--json'));
       expect(result).toEqual(
         expect.objectContaining({
@@ -87,7 +88,8 @@ describe('agent CLI', () => {
       await waitForState(agents, id, (s) => s.steeringQueued === 1);
       fx.latch.open();
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
-      expect(await cli('reject', id, 'toolu_rej', '--reason', 'c.txt stays')).toBe('delete_file toolu_rej: rejected');
+      const rejected = await cli('reject', id, 'toolu_rej', '--reason', 'c.txt stays');
+      expect(rejected.split('\n').at(-1)).toBe('delete_file toolu_rej: rejected');
       fx.fake.script(reply.text('I kept c.txt.'));
       const result = JSON.parse(await cli('result', id, '--json'));
       expect(result).toMatchObject({ status: 'completed', finalText: 'I kept c.txt.', turns: 4 });

@@ -74,7 +74,7 @@ describe('runs that say what they are', () => {
       (text) => text.includes(id),
       'the queued run in the list',
     );
-    expect(listed.split('\n')[0]).toMatch(/^ID\s+KIND\s+STATUS\s+MODEL\s+COST\s+STARTED\s+TASK$/);
+    expect(listed.split('\n')[0]).toMatch(/^ID\s+KIND\s+STATUS\s+MODEL\s+COST\s+STARTED\s+(SCHEDULE\s+)?TASK$/);
     expect(listed.split('\n').find((l) => l.startsWith(id))).toContain('Summarise the open items of CHECKLIST.md');
 
     await expect(cli.run('run', '--id', id, '--model', PRIMARY, '--detach', 'again')).rejects.toThrow(

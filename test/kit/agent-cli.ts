@@ -18,6 +18,8 @@ export interface AgentCli {
 export interface AgentCliOptions {
   /** What a terminal would show of the progress line (the commands see a TTY when given). */
   tty?: (text: string) => void;
+  /** Answers the yes/no questions a terminal would be asked (the commands see a terminal when given). */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export function agentCli(
@@ -48,6 +50,7 @@ export function agentCli(
         write: print,
         note: (text) => (notes += text.endsWith('\n') ? text : `${text}\n`),
         ...(tty ? { progress: { isTTY: true, write: tty } } : {}),
+        ...(options.confirm ? { confirm: options.confirm } : {}),
         setExitCode: (code) => (exitCode = code),
         env,
       });

@@ -1,6 +1,7 @@
 /** What the agent commands need from outside (a client, the terminal, signals); tests pass their own. */
 import type { AgentClient } from '../../client';
 import { connectAgents, type GlobalOptions } from '../cli-context';
+import { confirm } from '../confirm';
 
 export interface AgentCommandDeps {
   /** A client for one command, the run's Web UI link, and how to release it. */
@@ -23,6 +24,8 @@ export interface AgentCommandDeps {
   onInterrupt?(handler: () => number): () => void;
   /** The command prefix hints repeat (the server flags this command was given). */
   prefix?: string;
+  /** Asks the person at the terminal a yes/no question; absent when stdin or stdout is not a terminal. */
+  confirm?(question: string): Promise<boolean>;
 }
 
 /** The deps of the real process: `globals` are read when a command runs. */
@@ -45,6 +48,9 @@ export function processDeps(globals: () => GlobalOptions & { prefix?: string }):
     get prefix() {
       return globals().prefix;
     },
+    ...(process.stdin.isTTY && process.stdout.isTTY
+      ? { confirm: (question: string) => confirm(question, process.stdin, process.stderr) }
+      : {}),
   };
 }
 

@@ -1,14 +1,14 @@
 /**
  * Commands that act on a run: steer, follow-up, stop, cancel, terminate, switch-model (signals and
- * Temporal's own requests, which say when no worker will act on them yet) and approve, reject,
- * plan, tool-result (updates, which need a worker at once).
+ * Temporal's own requests, which say when no worker will act on them yet) and plan, tool-result
+ * (updates, which need a worker at once). Approvals have their own commands (approvals-command.ts).
  */
 import type { Command } from 'commander';
 import type { AgentClient } from '../../client';
 import { startWorkerHint } from '../../client/client-errors';
 import { UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
-import { parseArgsJson, spec } from '../option-parsers';
+import { spec } from '../option-parsers';
 import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 /** The text a client tool result carries: a JSON string as its text, any other JSON value as JSON. */
@@ -124,37 +124,6 @@ export function registerControlCommands(program: Command, deps: AgentCommandDeps
         return { line: `switch to ${model} sent to ${id}`, fields: { model } };
       });
     });
-
-  program
-    .command('approve')
-    .description('Approve a pending tool call, optionally with edited arguments.')
-    .argument('<id>')
-    .argument('<call-id>')
-    .option('--args <json>', 'run the tool with these arguments instead (a JSON object)')
-    .option('--json', 'print the decision as JSON')
-    .action((id: string, callId: string, o: { args?: string; json?: boolean }) =>
-      withAgents(deps, async (agents) => {
-        const args = o.args === undefined ? undefined : parseArgsJson(o.args);
-        const r = await agents.approve(id, callId, args ? { args } : {});
-        deps.out(
-          o.json ? JSON.stringify(r) : `${r.tool} ${r.toolCallId}: ${r.state}${args ? ' with edited arguments' : ''}`,
-        );
-      }),
-    );
-
-  program
-    .command('reject')
-    .description('Reject a pending tool call; the model reads the reason.')
-    .argument('<id>')
-    .argument('<call-id>')
-    .option('--reason <text>', 'why (shown to the model)')
-    .option('--json', 'print the decision as JSON')
-    .action((id: string, callId: string, o: { reason?: string; json?: boolean }) =>
-      withAgents(deps, async (agents) => {
-        const r = await agents.reject(id, callId, o.reason ? { reason: o.reason } : {});
-        deps.out(o.json ? JSON.stringify(r) : `${r.tool} ${r.toolCallId}: ${r.state}`);
-      }),
-    );
 
   program
     .command('plan')

@@ -126,6 +126,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
     .option('--kind <kind>', 'only runs of this agent kind')
+    .option('--schedule <name>', 'only runs this schedule started')
     .action((o: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
         const runs = await agents.list({
@@ -134,6 +135,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
           ...(o.awaitingApproval ? { awaitingApproval: true } : {}),
           ...(o.model ? { model: o.model } : {}),
           ...(o.kind ? { kind: o.kind } : {}),
+          ...(o.schedule ? { schedule: o.schedule } : {}),
         });
         if (o.json) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));

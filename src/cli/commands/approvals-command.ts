@@ -1,0 +1,142 @@
+/**
+ * `approvals`, `approve`, `reject`: the tool calls waiting for a person across runs, and decisions
+ * bound to the arguments the person saw. `approve` and `reject` print the call's arguments and
+ * quote their hash; on a terminal `approve` asks before it sends (`--yes` skips the question).
+ */
+import type { Command } from 'commander';
+import { approvalsInbox, pendingApproval, type PendingApprovalEntry } from '../../client/approvals';
+import { EXIT } from '../exit-codes';
+import { parseArgsJson, positiveInt } from '../option-parsers';
+import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+
+/** Characters of the arguments shown per inbox row. */
+const ARGS_CHARS = 80;
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '?');
+
+function formatInbox(approvals: readonly PendingApprovalEntry[]): string {
+  const header = ['RUN', 'CALL', 'TOOL', 'WAITING SINCE', 'ARGUMENTS'];
+  const rows = approvals.map((a) => [
+    a.runId,
+    a.toolCallId,
+    a.tool,
+    when(a.waitingSince),
+    clip(JSON.stringify(a.args), ARGS_CHARS),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** The call as a person should see it before deciding: tool, call, run, and every argument. */
+function formatCall(p: PendingApprovalEntry): string {
+  return [
+    `${p.tool} ${p.toolCallId} in run ${p.runId} (args hash ${p.argsHash}):`,
+    ...JSON.stringify(p.args, null, 2)
+      .split('\n')
+      .map((line) => `  ${line}`),
+  ].join('\n');
+}
+
+interface DecisionFlags {
+  json?: boolean;
+  argsHash?: string;
+}
+
+export function registerApprovalCommands(program: Command, deps: AgentCommandDeps): void {
+  const note = noteOf(deps);
+
+  program
+    .command('approvals')
+    .description('List every tool call waiting for approval, across runs: tool, arguments, run, waiting since.')
+    .option('--json', 'print as JSON with the args hash of each call, for approve/reject --args-hash')
+    .option('--limit <n>', 'read at most this many waiting runs', positiveInt, 200)
+    .action((o: { json?: boolean; limit: number }) =>
+      withAgents(deps, async (agents) => {
+        const { approvals, unread } = await approvalsInbox(agents, { limit: o.limit });
+        for (const u of unread) note(`durable-agents: could not read run ${u.runId}: ${u.reason}`);
+        if (o.json) return deps.out(json(approvals));
+        if (approvals.length === 0) return deps.out('no pending approvals');
+        deps.out(formatInbox(approvals));
+        note(`decide with: ${hintPrefix(deps)} approve RUN CALL | reject RUN CALL --reason TEXT`);
+      }),
+    );
+
+  program
+    .command('approve')
+    .description(
+      'Approve a pending tool call, optionally with edited arguments. Prints the arguments; on a terminal asks first.',
+    )
+    .argument('<id>')
+    .argument('<call-id>')
+    .option('--args <json>', 'run the tool with these arguments instead (a JSON object)')
+    .option(
+      '--args-hash <hash>',
+      'approve only if the call still has the arguments of this hash (see approvals --json)',
+    )
+    .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .option('--json', 'print the decision as JSON')
+    .action((id: string, callId: string, o: DecisionFlags & { args?: string; yes?: boolean }) =>
+      withAgents(deps, async (agents) => {
+        const edited = o.args === undefined ? undefined : parseArgsJson(o.args);
+        const pending = await pendingApproval(agents, id, callId, 'an approval');
+        const shown = [formatCall(pending), ...(edited ? [`edited arguments: ${JSON.stringify(edited)}`] : [])].join(
+          '\n',
+        );
+        (o.json ? note : deps.out)(shown);
+        if (deps.confirm && !o.yes) {
+          const question = edited ? 'approve with the edited arguments? [y/N] ' : 'approve these arguments? [y/N] ';
+          if (!(await deps.confirm(question))) {
+            note('not approved: nothing was sent');
+            deps.setExitCode?.(EXIT.failed);
+            return;
+          }
+        }
+        const r = await agents.approve(id, callId, {
+          argsHash: o.argsHash ?? pending.argsHash,
+          ...(edited ? { args: edited } : {}),
+        });
+        deps.out(
+          o.json
+            ? JSON.stringify({
+                ...r,
+                args: pending.args,
+                argsHash: pending.argsHash,
+                ...(edited ? { editedArgs: edited } : {}),
+              })
+            : `${r.tool} ${r.toolCallId}: ${r.state}${edited ? ' with edited arguments' : ''}`,
+        );
+      }),
+    );
+
+  program
+    .command('reject')
+    .description('Reject a pending tool call; the model reads the reason. Prints the arguments it rejects.')
+    .argument('<id>')
+    .argument('<call-id>')
+    .option('--reason <text>', 'why (shown to the model)')
+    .option('--args-hash <hash>', 'reject only if the call still has the arguments of this hash (see approvals --json)')
+    .option('--json', 'print the decision as JSON')
+    .action((id: string, callId: string, o: DecisionFlags & { reason?: string }) =>
+      withAgents(deps, async (agents) => {
+        const pending = await pendingApproval(agents, id, callId, 'a rejection');
+        (o.json ? note : deps.out)(formatCall(pending));
+        const r = await agents.reject(id, callId, {
+          argsHash: o.argsHash ?? pending.argsHash,
+          ...(o.reason ? { reason: o.reason } : {}),
+        });
+        deps.out(
+          o.json
+            ? JSON.stringify({ ...r, args: pending.args, argsHash: pending.argsHash })
+            : `${r.tool} ${r.toolCallId}: ${r.state}`,
+        );
+      }),
+    );
+}

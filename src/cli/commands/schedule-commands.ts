@@ -1,0 +1,167 @@
+/**
+ * `schedule create | list | describe | pause | unpause | trigger | delete`: agent runs that start
+ * on Temporal Schedules, every interval or at cron times, with the same run options as `run`.
+ */
+import { Option, type Command } from 'commander';
+import { AgentSchedules, OVERLAP_POLICIES, type AgentScheduleView, type OverlapPolicy } from '../../client/schedules';
+import { UsageError } from '../exit-codes';
+import { duration, type RunOptions } from '../option-parsers';
+import { startFlags, startModel, startOptionsOf } from '../start-options';
+import { json, withAgents, type AgentCommandDeps } from './agent-deps';
+
+interface CreateFlags extends RunOptions {
+  every?: number;
+  cron?: string;
+  overlap: OverlapPolicy;
+  paused?: boolean;
+  note?: string;
+}
+
+const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '-');
+
+function formatSchedule(s: AgentScheduleView): string {
+  const state = s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : 'active';
+  return [
+    `schedule ${s.name}: ${s.timing}, overlap ${s.overlap ?? 'skip'}, ${state}`,
+    `starts: ${s.kind ?? '?'} runs on ${s.model ?? '?'} (task queue "${s.taskQueue ?? '?'}")`,
+    `task: ${s.task ?? '?'}`,
+    `next: ${s.nextRuns.length ? s.nextRuns.slice(0, 3).map(when).join(', ') : '-'}`,
+    `recent: ${s.recentRuns.length ? s.recentRuns.map((r) => `${r.id} (${when(r.startedAt)})`).join(', ') : '-'}`,
+    ...(s.runningRuns?.length ? [`running: ${s.runningRuns.join(', ')}`] : []),
+    `taken: ${s.actionsTaken ?? 0}, skipped for overlap: ${s.skippedOverlap ?? 0}, created ${when(s.createdAt)}`,
+  ].join('\n');
+}
+
+function formatSchedules(schedules: readonly AgentScheduleView[]): string {
+  const header = ['NAME', 'WHEN', 'STATE', 'NEXT RUN', 'LAST RUN'];
+  const rows = schedules.map((s) => [
+    s.name,
+    s.timing,
+    s.paused ? 'paused' : 'active',
+    when(s.nextRuns[0]),
+    s.recentRuns.at(-1)?.id ?? '-',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function registerScheduleCommands(program: Command, deps: AgentCommandDeps): void {
+  const schedule = program
+    .command('schedule')
+    .description('Start agent runs on a schedule (Temporal Schedules): every interval or at cron times.');
+  const withSchedules = <T>(fn: (schedules: AgentSchedules) => Promise<T>) =>
+    withAgents(deps, (agents) => fn(new AgentSchedules(agents)));
+
+  startFlags(
+    schedule
+      .command('create')
+      .description('Create a schedule that starts a run on TASK, with the run options of `run`, at each of its times.')
+      .argument('<name>', 'the schedule name (letters, digits, . - _); its runs get ids <name>-<time>'),
+  )
+    .option('--every <duration>', 'start a run every DURATION (e.g. 30m, 1h, 1d; at least 1s)', duration)
+    .option('--cron <expr>', 'start a run at the times of a cron expression (UTC), e.g. "0 9 * * MON-FRI"')
+    .addOption(
+      new Option('--overlap <policy>', 'when a run is due while the last one still works')
+        .choices(OVERLAP_POLICIES)
+        .default('skip'),
+    )
+    .option('--paused', 'create it paused (start it with `schedule unpause`)')
+    .option('--note <text>', 'a note kept with the schedule (why it is paused)')
+    .option('--json', 'print the schedule as JSON')
+    .action(async (name: string, taskArg: string | undefined, o: CreateFlags & { json?: boolean }) => {
+      if ((o.every === undefined) === (o.cron === undefined))
+        throw new UsageError('give the schedule exactly one of --every DURATION or --cron EXPR');
+      const run = await startOptionsOf(taskArg, o, deps.env);
+      await withAgents(deps, async (agents) => {
+        const created = await new AgentSchedules(agents).create(name, await startModel(run, agents, deps.env), {
+          timing: o.every !== undefined ? { everyMs: o.every } : { cron: o.cron ?? '' },
+          overlap: o.overlap,
+          ...(o.paused ? { paused: true } : {}),
+          ...(o.note ? { note: o.note } : {}),
+        });
+        deps.out(
+          o.json
+            ? json(created)
+            : `schedule ${name} created: ${created.timing}, overlap ${o.overlap}` +
+                `${created.paused ? ', paused' : `; next run ${when(created.nextRuns[0])}`}`,
+        );
+      });
+    });
+
+  schedule
+    .command('list')
+    .description('List the schedules that start agent runs.')
+    .option('--json', 'print as JSON')
+    .action((o: { json?: boolean }) =>
+      withSchedules(async (schedules) => {
+        const all = await schedules.list();
+        if (o.json) return deps.out(json(all));
+        deps.out(all.length ? formatSchedules(all) : 'no schedules');
+      }),
+    );
+
+  schedule
+    .command('describe')
+    .description('Show a schedule: when it runs, the run it starts, its next and recent runs.')
+    .argument('<name>')
+    .option('--json', 'print as JSON')
+    .action((name: string, o: { json?: boolean }) =>
+      withSchedules(async (schedules) => {
+        const s = await schedules.describe(name);
+        deps.out(o.json ? json(s) : formatSchedule(s));
+      }),
+    );
+
+  schedule
+    .command('pause')
+    .description('Stop starting runs until `schedule unpause`; running runs go on.')
+    .argument('<name>')
+    .option('--note <text>', 'why (shown by describe)')
+    .action((name: string, o: { note?: string }) =>
+      withSchedules(async (schedules) => {
+        await schedules.pause(name, o.note);
+        deps.out(`schedule ${name} paused`);
+      }),
+    );
+
+  schedule
+    .command('unpause')
+    .description("Start runs again at the schedule's times.")
+    .argument('<name>')
+    .option('--note <text>', 'why (shown by describe)')
+    .action((name: string, o: { note?: string }) =>
+      withSchedules(async (schedules) => {
+        await schedules.unpause(name, o.note);
+        deps.out(`schedule ${name} unpaused`);
+      }),
+    );
+
+  schedule
+    .command('trigger')
+    .description('Start a run of the schedule now (its overlap policy applies).')
+    .argument('<name>')
+    .action((name: string) =>
+      withSchedules(async (schedules) => {
+        await schedules.trigger(name);
+        deps.out(`schedule ${name} triggered`);
+      }),
+    );
+
+  schedule
+    .command('delete')
+    .description('Delete a schedule; the runs it started go on.')
+    .argument('<name>')
+    .action((name: string) =>
+      withSchedules(async (schedules) => {
+        await schedules.delete(name);
+        deps.out(`schedule ${name} deleted`);
+      }),
+    );
+}

@@ -1,0 +1,169 @@
+/**
+ * The flags that say what a run is (agent kind, models, limits, tools, call settings, pev options,
+ * the task) and the start options they build. `run` starts a run with them; `schedule create`
+ * keeps them in a schedule's action.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { AgentClient, StartAgentOptions } from '../client';
+import { modelLabel } from '../contracts/model-ref';
+import { AGENT_WORKFLOWS, isAgentKind } from '../contracts/agent-workflows';
+import { UsageError } from './exit-codes';
+import { callFlags, callOptionsOf } from './call-options';
+import { readClientTools } from './client-tools-file';
+import { checkMcpFile, checkModelSpecs } from './model-check';
+import {
+  collect,
+  duration,
+  limitsOf,
+  pevOptionsOf,
+  positiveInt,
+  positiveNumber,
+  roleModel,
+  spec,
+  toolTimeout,
+  type RunOptions,
+} from './option-parsers';
+import { readTaskInput } from './task-input';
+
+/** Environment variable with the default model spec of `run`. */
+export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
+
+function directory(flag: string, dir: string | undefined): string | undefined {
+  if (!dir) return undefined;
+  const resolved = path.resolve(dir);
+  if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`${flag} ${resolved} is not a directory`);
+  return resolved;
+}
+
+/** Declares the run's flags and its `[task]` argument on a command that starts runs. */
+export function startFlags(command: Command): Command {
+  return callFlags(command)
+    .argument('[task]', 'what the agent should do; `-` reads it from stdin')
+    .option('--task-file <file>', 'read the task from FILE (`-`: stdin) and pass it by reference (any size)')
+    .option('--agent <kind>', `agent kind: ${Object.keys(AGENT_WORKFLOWS).join(' | ')}`, 'react')
+    .option('--model <spec>', `model spec, e.g. anthropic/claude-sonnet-4-6 (default: $${MODEL_ENV})`, spec)
+    .option(
+      '--fallback <spec>',
+      'fallback model, tried in order when the model keeps failing (repeatable)',
+      (v: string, p: string[]) => collect(spec(v), p),
+    )
+    .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
+    .option('--max-tokens <n>', 'stop near this many tokens in total (input, output and cache)', positiveInt)
+    .option('--max-cost <usd>', 'stop near this cost in USD', positiveNumber)
+    .option('--max-tool-calls-per-turn <n>', 'tool calls one answer may make', positiveInt)
+    .option('--approval-timeout <duration>', 'how long an approval may wait before it counts as rejected', duration)
+    .option('--tool-timeout <tool=duration>', 'timeout of one tool, e.g. fs_read=30s (repeatable)', toolTimeout)
+    .option('--tools <names>', 'comma-separated tool names or prefix* patterns the agent may use (default: all)')
+    .option('--mcp <file>', 'mcpServers JSON config whose tools the agent may use')
+    .option(
+      '--client-tools <file>',
+      'JSON array of client tools the run declares ({ name, description, parameters }); answer them with tool-result',
+    )
+    .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
+    .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
+    .option('--stream', 'stream model calls, publishing their tokens to watchers (`watch`)')
+    .option(
+      '--mode <mode>',
+      'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)',
+    )
+    .option(
+      '--role-model <role=spec>',
+      'pev agent: model of one role, e.g. executor=openai/gpt-4o-mini (repeatable)',
+      roleModel,
+    )
+    .option(
+      '--prompts <dir>',
+      'pev agent: directory with <role>.md business context and optional core/<role>.md templates',
+    )
+    .option('--max-planning-rounds <n>', 'pev agent: planner rounds per cycle (default 3)', positiveInt)
+    .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
+    .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
+    .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
+    .option(
+      '--continue <id>',
+      "go on from that run's conversation (a run that has ended): it comes first, by reference, then TASK; " +
+        "the run's model unless --model says otherwise",
+    )
+    .option(
+      '--idle-wait <duration>',
+      'after an answer, wait this long (e.g. 10m) for a follow-up before completing',
+      duration,
+    );
+}
+
+/** Start options whose model may still come from the run they go on from (see {@link startModel}). */
+export type FlagStart = Omit<StartAgentOptions, 'model'> & Partial<Pick<StartAgentOptions, 'model'>>;
+
+/**
+ * The start options the flags ask for, checked as far as the CLI can before anything is sent (model
+ * specs, MCP file, workspace, pev options); the task is read as {@link readTaskInput} says.
+ */
+export async function startOptionsOf(
+  taskArg: string | undefined,
+  o: RunOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<FlagStart> {
+  if (!isAgentKind(o.agent))
+    throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+  // A run that goes on from another takes that run's model unless told otherwise.
+  const model = o.model ?? (o.continue ? undefined : env[MODEL_ENV]);
+  if (!model && !o.continue) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+  const pev = pevOptionsOf(o);
+  checkModelSpecs([...(model ? [model] : []), ...(o.fallback ?? []), ...Object.values(pev?.models ?? {})], env);
+  let mcpConfigPath: string | undefined;
+  if (o.mcp) {
+    mcpConfigPath = path.resolve(o.mcp);
+    if (!fs.existsSync(mcpConfigPath)) throw new UsageError(`--mcp file ${mcpConfigPath} does not exist`);
+    await checkMcpFile(mcpConfigPath);
+  }
+  const workspaceRoot = directory('--workspace', o.workspace);
+  const allow = o.tools
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const limits = limitsOf(o);
+  const callOptions = callOptionsOf(o);
+  const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
+  return {
+    task,
+    ...(taskHash ? { taskHash } : {}),
+    kind: o.agent,
+    ...(model ? { model } : {}),
+    fallbacks: o.fallback,
+    ...(Object.keys(limits).length ? { limits } : {}),
+    tools: {
+      ...(allow ? { allow } : {}),
+      ...(mcpConfigPath ? { mcpConfigPath } : {}),
+      ...(workspaceRoot ? { workspaceRoot } : {}),
+      ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
+    },
+    approve: o.approve,
+    ...callOptions,
+    ...(o.stream ? { stream: true } : {}),
+    ...(pev ? { pev } : {}),
+    ...(o.continue ? { continueFrom: o.continue } : {}),
+    ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+  };
+}
+
+/** The model of a start: the flags', else that of the run it goes on from, else `$DURABLE_AGENTS_MODEL`. */
+export async function startModel(
+  options: FlagStart,
+  agents: AgentClient,
+  env: NodeJS.ProcessEnv,
+): Promise<StartAgentOptions> {
+  const { model: given, ...rest } = options;
+  const model =
+    given ?? (options.continueFrom && (await continuedModel(agents, options.continueFrom))) ?? env[MODEL_ENV];
+  if (!model) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+  return { ...rest, model };
+}
+
+/** The model of the run `id` goes on from, as a spec. */
+async function continuedModel(agents: AgentClient, id: string): Promise<string | undefined> {
+  const model = (await agents.startOptions(id))?.model;
+  return model === undefined ? undefined : typeof model === 'string' ? model : modelLabel(model);
+}

@@ -1,0 +1,117 @@
+/**
+ * The approvals inbox: every tool call waiting for a person, across runs. Visibility names the runs
+ * that wait (`DurableAgentAwaitingApproval = true`); each run's `state` query gives the calls, their
+ * arguments and the hash a decision must quote.
+ */
+import type { AgentStateView } from '../contracts/agent-run';
+import { argsHash } from '../policy/approval-rules';
+import type { AgentClient } from './agent-client';
+import { AgentClientError, NoWorkerError, startWorkerHint } from './client-errors';
+
+/** One tool call waiting for a decision. */
+export interface PendingApprovalEntry {
+  /** The run's id. */
+  runId: string;
+  toolCallId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** What `approve --args-hash` / `reject --args-hash` quote to bind a decision to these arguments. */
+  argsHash: string;
+  /** When the run asked (ISO), if its kept events still say. */
+  waitingSince?: string;
+  kind?: string;
+  model?: string;
+  /** The run's task, first line. */
+  task?: string;
+}
+
+export interface ApprovalsInbox {
+  approvals: PendingApprovalEntry[];
+  /** Runs visibility lists as waiting whose state could not be read (no worker answered), with why. */
+  unread: { runId: string; reason: string }[];
+}
+
+export interface InboxOptions {
+  /** At most this many waiting runs are read. Default 200. */
+  limit?: number;
+}
+
+/** State queries in flight at once. */
+const CONCURRENT_QUERIES = 8;
+
+/** The pending approvals of one state view, oldest first. */
+export function pendingApprovalsOf(state: AgentStateView, runId: string): PendingApprovalEntry[] {
+  const askedAt = new Map<string, number>();
+  for (const e of state.events) if (e.type === 'approval_required') askedAt.set(e.toolCallId, e.at);
+  return state.pendingApprovals.map((a) => {
+    const at = askedAt.get(a.toolCallId);
+    return {
+      runId,
+      toolCallId: a.toolCallId,
+      tool: a.tool,
+      args: a.args,
+      argsHash: a.argsHash,
+      ...(at !== undefined ? { waitingSince: new Date(at).toISOString() } : {}),
+      kind: state.kind,
+      model: state.model,
+    };
+  });
+}
+
+/** Every pending approval of the runs that wait for one, oldest first. */
+export async function approvalsInbox(agents: AgentClient, options: InboxOptions = {}): Promise<ApprovalsInbox> {
+  const runs = (await agents.list({ awaitingApproval: true, limit: options.limit ?? 200 })).filter(
+    (r) => r.status === 'RUNNING',
+  );
+  const approvals: PendingApprovalEntry[] = [];
+  const unread: ApprovalsInbox['unread'] = [];
+  for (let i = 0; i < runs.length; i += CONCURRENT_QUERIES) {
+    await Promise.all(
+      runs.slice(i, i + CONCURRENT_QUERIES).map(async (run) => {
+        try {
+          const state = await agents.state(run.id);
+          approvals.push(
+            ...pendingApprovalsOf(state, run.id).map((a) => ({ ...a, ...(run.task ? { task: run.task } : {}) })),
+          );
+        } catch (err) {
+          unread.push({ runId: run.id, reason: err instanceof Error ? err.message : String(err) });
+        }
+      }),
+    );
+  }
+  approvals.sort(
+    (a, b) => (a.waitingSince ?? '').localeCompare(b.waitingSince ?? '') || a.runId.localeCompare(b.runId),
+  );
+  return { approvals, unread };
+}
+
+/**
+ * The pending approval of one call as the run reports it now, with the hash of exactly the arguments
+ * returned: quote it in a decision so it binds to the arguments shown.
+ */
+export async function pendingApproval(
+  agents: AgentClient,
+  runId: string,
+  toolCallId: string,
+  what = 'a decision',
+): Promise<PendingApprovalEntry> {
+  let state: AgentStateView;
+  try {
+    state = await agents.state(runId);
+  } catch (err) {
+    if (!(err instanceof NoWorkerError)) throw err;
+    throw new NoWorkerError(
+      `no worker is polling task queue "${err.taskQueue}", so nobody can take ${what} for run "${runId}" now: ` +
+        startWorkerHint(err.taskQueue),
+      err.taskQueue,
+    );
+  }
+  const pending = pendingApprovalsOf(state, runId);
+  const found = pending.find((a) => a.toolCallId === toolCallId);
+  if (!found) {
+    const ids = pending.map((a) => a.toolCallId);
+    const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
+    throw new AgentClientError(`run "${runId}" has no pending approval for tool call "${toolCallId}"${others}`);
+  }
+  return { ...found, argsHash: argsHash(found.args) };
+}
