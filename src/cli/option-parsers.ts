@@ -128,6 +128,8 @@ export interface RunOptions extends CallFlags {
   confirmPlan?: boolean;
   continue?: string;
   idleWait?: number;
+  businessContext?: string;
+  roleContext?: string[];
 }
 
 export const roleModel = (value: string, previous: string[] = []): string[] => {
@@ -146,6 +148,8 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(o.maxCycles ? { maxCycles: o.maxCycles } : {}),
   };
   const given =
+    o.businessContext !== undefined ||
+    o.roleContext?.length ||
     o.mode !== undefined ||
     o.roleModel?.length ||
     o.prompts !== undefined ||
@@ -154,7 +158,8 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
   if (!given) return undefined;
   if (o.agent !== 'pev')
     throw new AgentClientError(
-      '--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only',
+      '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan and the round limits ' +
+        'apply to --agent pev only',
     );
   if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan')
     throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
@@ -172,6 +177,31 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(o.confirmPlan ? { confirmPlan: true } : {}),
+    ...businessContextOf(o),
+  };
+}
+
+/** `--business-context FILE` and `--role-context role=FILE`: the run's own business context, read here. */
+function businessContextOf(o: RunOptions): Pick<PevOptions, 'businessContext'> {
+  const read = (flag: string, file: string): string => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new AgentClientError(`${flag} ${file} cannot be read: ${(err as Error).message}`);
+    }
+  };
+  const roles = (o.roleContext ?? []).map((value) => {
+    const at = value.indexOf('=');
+    if (at <= 0) throw new AgentClientError(`--role-context "${value}" is not role=FILE (e.g. executor=executor.md)`);
+    return [value.slice(0, at), read('--role-context', value.slice(at + 1))] as const;
+  });
+  const shared = o.businessContext === undefined ? undefined : read('--business-context', o.businessContext);
+  if (shared === undefined && roles.length === 0) return {};
+  return {
+    businessContext: {
+      ...(shared !== undefined ? { shared } : {}),
+      ...(roles.length ? { roles: Object.fromEntries(roles) } : {}),
+    },
   };
 }
 

@@ -81,6 +81,12 @@ export function startFlags(command: Command): Command {
     .option('--max-planning-rounds <n>', 'pev agent: planner rounds per cycle (default 3)', positiveInt)
     .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
     .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
+    .option('--business-context <file>', 'pev agent: business context (Markdown) for every role of this run')
+    .option(
+      '--role-context <role=file>',
+      'pev agent: business context for one role, e.g. executor=executor.md (repeatable)',
+      collect,
+    )
     .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
     .option(
       '--continue <id>',

@@ -154,7 +154,11 @@ export class AgentClient extends RunDecisions {
       throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
     const pevProblems = pevOptionProblems(options.pev);
     if (kind === 'pev' && options.systemPrompt !== undefined)
-      pevProblems.push('systemPrompt does not apply to pev runs: each role has its own prompt (pev.promptsDir)');
+      pevProblems.push(
+        'systemPrompt does not apply to pev runs: each role has its own prompt (pev.businessContext, pev.promptsDir)',
+      );
+    if (kind !== 'pev' && options.pev !== undefined)
+      pevProblems.push(`pev options apply to pev runs only, not ${kind}`);
     const modelProblems = modelOptionProblems(options);
     if (modelProblems.length > 0)
       throw new AgentClientError(`invalid run options: ${[...modelProblems, ...pevProblems].join('; ')}`);

@@ -1,6 +1,12 @@
 /** The typed boundary between the PEV workflow and its own activities (the agent loop's are in `../agent`). */
 import type { MessageMeta } from './agent-run';
 
+/** A run's own business context: `shared` for every role, `roles` per role (`PevOptions.businessContext`). */
+export interface PevBusinessContext {
+  shared?: string;
+  roles?: Record<string, string>;
+}
+
 export interface LoadPevPromptsInput {
   /**
    * Directory (on the worker) with `<role>.md` business context files and optional
@@ -9,6 +15,8 @@ export interface LoadPevPromptsInput {
   promptsDir?: string;
   /** Roles to load; default planner, executor and verifier. Other roles need `promptsDir/core/<role>.md`. */
   roles?: string[];
+  /** The run's own business context, after the directory's (`PevOptions.businessContext`). */
+  businessContext?: PevBusinessContext;
 }
 
 export interface PreparePevPromptsInput extends LoadPevPromptsInput {

@@ -8,7 +8,7 @@ import type { AgentWorkflowInput } from './agent-workflows';
 import type { ResolverState } from './model-resolution';
 import type { ModelName, ModelRef } from './model-ref';
 import type { AgentResult, AgentStateView } from './agent-run';
-import type { PreparedPevPrompts } from './pev-activities';
+import type { PevBusinessContext, PreparedPevPrompts } from './pev-activities';
 
 import type { PevEndReason, PevLimits, PevProgress, PevTodo, ToolLedger } from './pev-progress';
 
@@ -33,6 +33,12 @@ export interface PevOptions {
    * (the plan goes back to the user). A rejection's feedback goes to the planner.
    */
   confirmPlan?: boolean;
+  /**
+   * Business context of this run (Markdown), in every role's prompt where its template has the
+   * `{{businessContext}}` placeholder: `shared` for every role, `roles` per role, after what the
+   * prompts directory's `<role>.md` says.
+   */
+  businessContext?: PevBusinessContext;
 }
 
 /** Options with every default applied. */
@@ -43,6 +49,7 @@ export interface ResolvedPevOptions {
   promptsDir?: string;
   structuredOutput: boolean;
   confirmPlan: boolean;
+  businessContext?: PevBusinessContext;
 }
 
 /** What a PEV run keeps besides the agent state; plain JSON, carried across continue-as-new. */

@@ -4,8 +4,10 @@ import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
 import type { PevStateView } from '../../src/contracts/pev-run';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { FALLBACK, PRIMARY, answer, usePevFixture, waitFor } from './pev-kit';
+import { FALLBACK, PRIMARY, answer, roleOf, systemOf, usePevFixture, waitFor } from './pev-kit';
 
 const EXAMPLE_PROMPTS = path.join(__dirname, '../../prompts/examples/workspace-assistant');
 
@@ -120,7 +122,8 @@ describe('PEV through the CLI', () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
       await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow(
-        '--mode, --role-model, --prompts, --confirm-plan and the round limits apply to --agent pev only',
+        '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan and the round limits ' +
+          'apply to --agent pev only',
       );
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow(
         '--mode must be pev or plan, got "later"',
@@ -128,6 +131,57 @@ describe('PEV through the CLI', () => {
       await expect(
         cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task'),
       ).rejects.toThrow('is not role=provider/model');
+    });
+  });
+
+  it("run --business-context and --role-context give each role the run's own context; misplaced ones are refused", async () => {
+    fx.fake.reset();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pev-context-'));
+    fs.writeFileSync(path.join(dir, 'shared.md'), 'Our customers are libraries.');
+    fs.writeFileSync(path.join(dir, 'executor.md'), 'Never delete a catalogue record.');
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'List the records' }]),
+      answer.executed('listed'),
+      answer.verified('Listed the records.'),
+    );
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue).run;
+      const result = JSON.parse(
+        await cli(
+          'run',
+          '--agent',
+          'pev',
+          '--model',
+          PRIMARY,
+          '--business-context',
+          path.join(dir, 'shared.md'),
+          '--role-context',
+          `executor=${path.join(dir, 'executor.md')}`,
+          '--json',
+          'List the records.',
+        ),
+      );
+      expect(result).toMatchObject({ status: 'completed', finalText: 'Listed the records.' });
+      const systems = Object.fromEntries(fx.fake.requests.map((r) => [roleOf(r), systemOf(r)]));
+      expect(Object.keys(systems).sort()).toEqual(['executor', 'planner', 'verifier']);
+      for (const role of ['planner', 'executor', 'verifier'])
+        expect(systems[role]).toContain('Our customers are libraries.');
+      expect(systems.executor).toContain('Never delete a catalogue record.');
+      expect(systems.planner).not.toContain('Never delete');
+
+      const agents = new AgentClient(client, taskQueue);
+      await expect(
+        agents.start({ task: 't', model: PRIMARY, pev: { businessContext: { shared: 'x' } } }),
+      ).rejects.toThrow('pev options apply to pev runs only, not react');
+      await expect(
+        agents.start({ task: 't', kind: 'pev', model: PRIMARY, pev: { businessContext: { roles: { critic: 'x' } } } }),
+      ).rejects.toThrow('pev.businessContext.roles.critic: no such role; roles: planner, executor, verifier');
+      await expect(
+        cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-context', 'executor', 'task'),
+      ).rejects.toThrow('--role-context "executor" is not role=FILE');
+      await expect(cli('run', '--model', PRIMARY, '--business-context', 'x.md', 'task')).rejects.toThrow(
+        'apply to --agent pev only',
+      );
     });
   });
 

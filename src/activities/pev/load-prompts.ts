@@ -68,8 +68,10 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
       );
     }
     prompts.templates[role] = template;
-    const context = dir ? await readIfExists(path.join(dir, `${role}.md`)) : undefined;
-    if (context !== undefined) prompts.businessContext[role] = context;
+    const fromDir = dir ? await readIfExists(path.join(dir, `${role}.md`)) : undefined;
+    const own = input.businessContext;
+    const parts = [own?.shared, fromDir, own?.roles?.[role]].filter((p): p is string => !!p?.trim());
+    if (parts.length > 0) prompts.businessContext[role] = parts.map((p) => p.trim()).join('\n\n');
   }
   return prompts;
 }

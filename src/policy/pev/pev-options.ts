@@ -2,6 +2,7 @@
 import type { PevOptions, ResolvedPevOptions } from '../../contracts/pev-run';
 import { type PevLimits, type PevProgress } from '../../contracts/pev-progress';
 import { modelNameProblem, modelRefOf } from '../model-ref';
+import { CORE_ROLE_NAMES } from './roles';
 
 const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
@@ -20,6 +21,21 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
     const problem = modelNameProblem(model);
     if (problem) problems.push(`pev.models.${role}: ${problem}`);
   }
+  problems.push(...businessContextProblems(options.businessContext));
+  return problems;
+}
+
+/** Problems with a run's business context: texts, for core roles (a role of its own needs a prompts directory). */
+function businessContextProblems(context: PevOptions['businessContext']): string[] {
+  if (context === undefined) return [];
+  const problems: string[] = [];
+  if (context.shared !== undefined && typeof context.shared !== 'string')
+    problems.push('pev.businessContext.shared must be a text');
+  for (const [role, text] of Object.entries(context.roles ?? {})) {
+    if (!(CORE_ROLE_NAMES as readonly string[]).includes(role))
+      problems.push(`pev.businessContext.roles.${role}: no such role; roles: ${CORE_ROLE_NAMES.join(', ')}`);
+    else if (typeof text !== 'string') problems.push(`pev.businessContext.roles.${role} must be a text`);
+  }
   return problems;
 }
 
@@ -33,6 +49,7 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
     ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
     structuredOutput: options.structuredOutput ?? true,
     confirmPlan: options.confirmPlan ?? false,
+    ...(options.businessContext ? { businessContext: options.businessContext } : {}),
   };
 }
 

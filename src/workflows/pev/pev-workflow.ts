@@ -64,6 +64,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   pev.prompts ??= await pctx.io.preparePevPrompts({
     conversationId: pctx.agent.state.conversationId,
     ...(pev.options.promptsDir ? { promptsDir: pev.options.promptsDir } : {}),
+    ...(pev.options.businessContext ? { businessContext: pev.options.businessContext } : {}),
     roles: [...CORE_ROLE_NAMES],
     structuredOutput: pev.options.structuredOutput,
   });
