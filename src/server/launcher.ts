@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -206,7 +207,7 @@ async function startFromDownload(options: {
       },
     });
   } catch (error) {
-    const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const cause = errorText(error).split('\n')[0];
     const reason = /download/i.test(cause)
       ? 'downloading it failed (no internet?)'
       : `starting it failed (${cause.slice(0, 160)})`;

@@ -1,3 +1,4 @@
+import { errorText } from '../../common/error-text';
 import crypto from 'node:crypto';
 import type { Command } from 'commander';
 import { createActivities } from '../../activities';
@@ -107,7 +108,7 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
     for await (const item of agents.watch(workflowId, { answers: true })) printer.print(item);
   } catch (err) {
     printer.endLine();
-    write(`(live view stopped: ${err instanceof Error ? err.message : String(err)})\n`);
+    write(`(live view stopped: ${errorText(err)})\n`);
   }
   printer.endLine();
 }
