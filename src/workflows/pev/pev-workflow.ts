@@ -4,7 +4,7 @@
  * switching, limits, hooks, events, references instead of transcripts, continue-as-new); this
  * kind adds the phases, the role prompts, the `pev` progress and the todo list in the result.
  */
-import { setHandler } from '@temporalio/workflow';
+import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
 import { currentPevState, initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
 import {
@@ -139,3 +139,6 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
 export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
   return runAgent(input, pevKind);
 }
+
+// On versioned workers a run ends on the version it began on: a newer build never takes its tasks.
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, pevAgentWorkflow);

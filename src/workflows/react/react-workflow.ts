@@ -1,4 +1,5 @@
 /** The ReAct agent: think, act with tools, observe, until it answers. The run scaffold's first kind. */
+import { setWorkflowOptions } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../../contracts/agent-workflows';
 import type { AgentResult } from '../../contracts/agent-run';
 import {
@@ -41,3 +42,6 @@ export const reactKind: AgentKind<AgentWorkflowInput, RunContext> = {
 export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<AgentResult> {
   return runAgent(input, reactKind);
 }
+
+// On versioned workers a run ends on the version it began on: a newer build never takes its tasks.
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, reactAgentWorkflow);
