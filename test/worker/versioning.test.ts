@@ -94,6 +94,27 @@ async function versioningOf(client: Client, workflowId: string): Promise<{ behav
   };
 }
 
+/** Polls `describe-version` until the version's drainage status is `status` (the dev server checks every second). */
+async function drainageReaches(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+  status: 'DRAINING' | 'DRAINED',
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = 'none';
+  while (Date.now() < deadline) {
+    const { workerDeploymentVersionInfo: info } = await client.workflowService.describeWorkerDeploymentVersion({
+      namespace: client.options.namespace,
+      deploymentVersion: { deploymentName, buildId },
+    });
+    last = temporal.api.enums.v1.VersionDrainageStatus[info?.drainageInfo?.status ?? 0] ?? 'unknown';
+    if (last === `VERSION_DRAINAGE_STATUS_${status}`) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`version ${deploymentName}:${buildId} never reached ${status}; last: ${last}`);
+}
+
 describe('worker deployment versioning', () => {
   const fx = useAgentFixture();
   const versions: RunningVersion[] = [];
@@ -105,7 +126,7 @@ describe('worker deployment versioning', () => {
     }
   });
 
-  it('keeps a pinned run waiting for approval on v1 after v2 becomes current, and starts new runs on v2', async () => {
+  it('keeps a pinned run waiting for approval on v1 (draining) after v2 becomes current until it ends (drained), and starts new runs on v2', async () => {
     const { client } = await testConnection();
     const deploymentName = `agents-${crypto.randomUUID()}`;
     const taskQueue = `test-${crypto.randomUUID()}`;
@@ -123,8 +144,11 @@ describe('worker deployment versioning', () => {
 
     versions.push(await startVersion(fx, deploymentName, 'v2', taskQueue));
     await setCurrentVersion(client, deploymentName, 'v2');
+    // v1 still holds an open pinned run: its workers must keep running.
+    await drainageReaches(client, deploymentName, 'v1', 'DRAINING');
     await agents.approve(pinned, 'toolu_v1');
     const pinnedResult = await agents.result(pinned);
+    await drainageReaches(client, deploymentName, 'v1', 'DRAINED');
 
     const fresh = await agents.start({ task: 'Say hello.', model: PRIMARY });
     const freshResult = await agents.result(fresh);
