@@ -9,7 +9,7 @@ import { SetupError } from './connection/setup-error';
 import { ensureSearchAttributes } from './server/search-attribute-registration';
 import { configureWorkerLogging, runWorker } from './worker/create-worker';
 import { workerConfig } from './worker/worker-config';
-import { versionLabel, type DeploymentFlags } from './worker/worker-deployment';
+import { versionLabel, type DeploymentFlags, type WorkerDeploymentVersion } from './worker/worker-deployment';
 
 export * from './worker/index';
 
@@ -51,11 +51,20 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
           ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store, deployment })}\n`
           : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace})` +
               (deployment ? ` as version ${versionLabel(deployment)}` : '') +
-              `, conversations in ${store}. Ctrl-C stops it.\n`,
+              `, conversations in ${store}. Ctrl-C stops it.\n` +
+              (deployment ? currentVersionHint(deployment) : ''),
       ),
     config,
   );
   if (!options.json) out('Worker stopped.\n');
+}
+
+/** A versioned worker takes no new run until its version is current; the line says how to make it so. */
+function currentVersionHint(version: WorkerDeploymentVersion): string {
+  return (
+    `New runs start on it once it is the current version of its deployment: temporal worker deployment ` +
+    `set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId}\n`
+  );
 }
 
 /** Registers missing search attributes; a server that refuses only gets a warning, the worker still runs. */

@@ -17,6 +17,7 @@ import {
   type ConnectionSettings,
 } from '../connection/connection-settings';
 import { SetupError } from '../connection/setup-error';
+import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { workerDeploymentOptions } from './worker-deployment';
@@ -104,6 +105,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   const bundlePath = options.bundlePath ?? prebuiltBundlePath();
   const { interceptors, ...workerOptions } = options.workerOptions ?? {};
   const { deployment } = options.config;
+  if (deployment) markVersionedWorkerConnection(options.connection);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,

@@ -1,11 +1,15 @@
 /**
  * Worker Deployment Versioning on the real dev server: two versions of one deployment poll the same
- * task queue through the project's worker (createWorker). A run that began on v1 and waits for an
- * approval while v2 becomes current finishes on v1; a run started after goes to v2. A worker given
- * a version Temporal would refuse says so in one line before it connects.
+ * task queue, v1 the project's worker in this process (createWorker), v2 `durable-agents worker
+ * --deployment … --build-id …` in a process of its own. A run that began on v1 and waits for an
+ * approval while v2 becomes current finishes on v1, which drains once it ends; a run started after
+ * goes to v2, also from a client that shares v1's connection. A worker given a version Temporal
+ * would refuse says so in one line before it connects.
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -14,11 +18,11 @@ import { fakeProviderEnv, reply } from '../../src/testing/fake-provider';
 import { createWorker } from '../../src/worker/create-worker';
 import { workerConfig } from '../../src/worker/worker-config';
 import { PRIMARY, useAgentFixture, waitForState, type AgentFixture } from '../agent/agent-kit';
-import { runCli } from '../kit/cli';
+import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
 import { testConnection, workflowBundle } from '../kit/temporal';
 
-const { EventType } = temporal.api.enums.v1;
+const { EventType, RoutingConfigUpdateState } = temporal.api.enums.v1;
 
 interface RunningVersion {
   buildId: string;
@@ -51,25 +55,43 @@ async function startVersion(
 }
 
 /**
- * Makes `buildId` the deployment's current version. The server knows a version only once its
- * worker has polled, so a refusal is retried until it does.
+ * Makes `buildId` the deployment's current version, and waits until every partition of the task
+ * queue routes by it. The server knows a version only once its worker has polled, so a refusal is
+ * retried until it does.
  */
 async function setCurrentVersion(client: Client, deploymentName: string, buildId: string): Promise<void> {
+  const namespace = client.options.namespace;
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       await client.workflowService.setWorkerDeploymentCurrentVersion({
-        namespace: client.options.namespace,
+        namespace,
         deploymentName,
         buildId,
         identity: 'versioning test',
       });
-      return;
+      break;
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+  let last = '';
+  while (Date.now() < deadline) {
+    const { workerDeploymentInfo: info } = await client.workflowService.describeWorkerDeployment({
+      namespace,
+      deploymentName,
+    });
+    const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
+    last = `current ${current}, ${RoutingConfigUpdateState[info?.routingConfigUpdateState ?? 0]}`;
+    if (
+      current === buildId &&
+      info?.routingConfigUpdateState === RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${deploymentName}:${buildId} never became current on every partition; last: ${last}`);
 }
 
 /** The build ids of the workers that completed the run's workflow tasks, in order. */
@@ -115,15 +137,45 @@ async function drainageReaches(
   throw new Error(`version ${deploymentName}:${buildId} never reached ${status}; last: ${last}`);
 }
 
+/** `durable-agents worker --deployment … --build-id …` as a process of its own; resolves with its ready lines once it polls. */
+async function startVersionProcess(
+  fx: AgentFixture,
+  deploymentName: string,
+  buildId: string,
+  taskQueue: string,
+  cwd: string,
+): Promise<{ child: ChildProcess; ready: string }> {
+  const { address, namespace } = await testConnection();
+  const child = spawnCli(['worker', '--task-queue', taskQueue, '--deployment', deploymentName, '--build-id', buildId], {
+    cwd,
+    env: {
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: namespace,
+      DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath,
+      DURABLE_AGENTS_LOG_LEVEL: 'WARN',
+      ...fakeProviderEnv(fx.fake, 'test-key'),
+    },
+  });
+  return { child, ready: await waitForOutput(child, /set-current-version .*\n/) };
+}
+
 describe('worker deployment versioning', () => {
   const fx = useAgentFixture();
   const versions: RunningVersion[] = [];
+  const processes: ChildProcess[] = [];
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versioning-'));
+  });
 
   afterEach(async () => {
+    for (const child of processes.splice(0)) await stopProcess(child, 'SIGTERM');
     for (const version of versions.splice(0)) {
       version.worker.shutdown();
       await version.running;
     }
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps a pinned run waiting for approval on v1 (draining) after v2 becomes current until it ends (drained), and starts new runs on v2', async () => {
@@ -142,7 +194,8 @@ describe('worker deployment versioning', () => {
     const pinned = await agents.start({ task: 'Delete old.txt.', model: PRIMARY, approve: ['delete_file'] });
     await waitForState(agents, pinned, (s) => s.status === 'awaiting_approval');
 
-    versions.push(await startVersion(fx, deploymentName, 'v2', taskQueue));
+    const v2 = await startVersionProcess(fx, deploymentName, 'v2', taskQueue, dir);
+    processes.push(v2.child);
     await setCurrentVersion(client, deploymentName, 'v2');
     // v1 still holds an open pinned run: its workers must keep running.
     await drainageReaches(client, deploymentName, 'v1', 'DRAINING');
@@ -150,6 +203,7 @@ describe('worker deployment versioning', () => {
     const pinnedResult = await agents.result(pinned);
     await drainageReaches(client, deploymentName, 'v1', 'DRAINED');
 
+    // The client shares v1's connection: an eager start would hand this run to v1.
     const fresh = await agents.start({ task: 'Say hello.', model: PRIMARY });
     const freshResult = await agents.result(fresh);
 
@@ -163,6 +217,11 @@ describe('worker deployment versioning', () => {
       version: `${deploymentName}:v1`,
     });
 
+    expect(v2.ready).toContain(`Worker polling task queue "${taskQueue}"`);
+    expect(v2.ready).toContain(`as version ${deploymentName}:v2,`);
+    expect(v2.ready).toContain(
+      `temporal worker deployment set-current-version --deployment-name ${deploymentName} --build-id v2\n`,
+    );
     expect(freshResult).toMatchObject({ status: 'completed', finalText: 'Hello from the new version.' });
     expect(new Set(await taskBuildIds(client, fresh))).toEqual(new Set([`${deploymentName}:v2`]));
     expect(await versioningOf(client, fresh)).toEqual({
