@@ -29,6 +29,7 @@ import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { createPevIO } from './pev-io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
+import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 
 function initialPevState(input: PevWorkflowInput): PevState {
   return {
@@ -140,5 +141,4 @@ export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgen
   return runAgent(input, pevKind);
 }
 
-// On versioned workers a run ends on the version it began on: a newer build never takes its tasks.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, pevAgentWorkflow);
+setWorkflowOptions(pinnedOnVersionedWorkers, pevAgentWorkflow);

@@ -14,6 +14,7 @@ import {
   type LoopOutcome,
   type RunContext,
 } from '../agent';
+import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 
 /** Turns until an answer without tool calls; queued follow-ups start another turn. */
 async function runReact(ctx: RunContext): Promise<LoopOutcome> {
@@ -43,5 +44,4 @@ export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<Age
   return runAgent(input, reactKind);
 }
 
-// On versioned workers a run ends on the version it began on: a newer build never takes its tasks.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, reactAgentWorkflow);
+setWorkflowOptions(pinnedOnVersionedWorkers, reactAgentWorkflow);
