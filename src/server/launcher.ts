@@ -11,7 +11,7 @@ import {
   type RunningCodecServer,
 } from '../codec';
 import { SetupError } from '../connection/setup-error';
-import { searchAttributeArgs, serves, startDevServer } from './dev-server';
+import { DEV_SERVER_VERSIONING, searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from './find-cli';
 import { isListening } from './ports';
 
@@ -203,7 +203,11 @@ async function startFromDownload(options: {
         ui: true,
         uiPort: options.uiPort,
         dbFilename: options.dbFilename,
-        extraArgs: [...searchAttributeArgs(), ...(options.codecUrl ? ['--ui-codec-endpoint', options.codecUrl] : [])],
+        extraArgs: [
+          ...DEV_SERVER_VERSIONING,
+          ...searchAttributeArgs(),
+          ...(options.codecUrl ? ['--ui-codec-endpoint', options.codecUrl] : []),
+        ],
       },
     });
   } catch (error) {

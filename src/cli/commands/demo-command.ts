@@ -130,7 +130,15 @@ async function runDemoAgent(
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
     // A queue of its own, so a long-running worker with older code never takes the demo's tasks.
     const taskQueue = `demo-${crypto.randomUUID()}`;
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, config, activities });
+    // Unversioned even when DURABLE_AGENTS_DEPLOYMENT is set: no version is current on a queue of its own.
+    const unversioned = { ...config, deployment: undefined };
+    const worker = await createWorker({
+      connection,
+      namespace: settings.namespace,
+      taskQueue,
+      config: unversioned,
+      activities,
+    });
     const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     out(`Worker: in-process on task queue ${taskQueue}`);
     out(`Task: ${job.task}`);
