@@ -45,6 +45,27 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'failed',
 ];
 
+/** The statuses of a run that has not ended: only a running execution can be in one. */
+const OPEN_STATUSES: readonly AgentStatus[] = [
+  'running',
+  'awaiting_approval',
+  'awaiting_client_tools',
+  'awaiting_follow_up',
+];
+
+const RUNNING_EXECUTION = `ExecutionStatus = 'Running'`;
+
+/**
+ * The status to show for a run: a closed execution whose last agent status is an open one ended
+ * without the run saying so (terminated, timed out), so its execution status tells how it ended.
+ */
+export function shownStatus(executionStatus: string, agentStatus: string | undefined): string {
+  const closed = executionStatus !== 'RUNNING';
+  if (agentStatus === undefined || (closed && (OPEN_STATUSES as readonly string[]).includes(agentStatus)))
+    return executionStatus.toLowerCase();
+  return agentStatus;
+}
+
 /** A value fit to quote in a visibility query, or a one-line refusal. */
 function quoted(value: string, what: string): string {
   if (!/^[\w./:@+-]+$/.test(value))
@@ -64,6 +85,9 @@ export function listQuery(filters: ListFilters = {}): string {
     parts.push(`${SA.status.name} = '${filters.status}'`);
   }
   if (filters.awaitingApproval !== undefined) parts.push(`${SA.awaitingApproval.name} = ${filters.awaitingApproval}`);
+  // A closed run keeps the open status it last set (terminated, timed out): only a running one is in it.
+  if (filters.awaitingApproval === true || (filters.status !== undefined && OPEN_STATUSES.includes(filters.status)))
+    parts.push(RUNNING_EXECUTION);
   if (filters.model !== undefined) parts.push(`${SA.model.name} = ${quoted(filters.model, 'model')}`);
   if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
   if (filters.schedule !== undefined) parts.push(`${SCHEDULED_BY.name} = ${quoted(filters.schedule, 'schedule')}`);
@@ -81,7 +105,7 @@ export async function listRuns(client: Client, filters: ListFilters = {}): Promi
       runId: wf.runId,
       kind: sa.get(SA.kind),
       status: wf.status.name,
-      agentStatus: sa.get(SA.status),
+      agentStatus: shownStatus(wf.status.name, sa.get(SA.status)),
       phase: sa.get(SA.phase),
       model: sa.get(SA.model),
       costUsd: sa.get(SA.costUsd),
