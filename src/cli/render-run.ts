@@ -24,23 +24,34 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: 
   );
 }
 
-/** How a run ended, without its final text. */
+/** `status`, and the stop reason in parentheses when it says more than the status. */
+export const statusWithReason = (status: string, stopReason: string | undefined): string =>
+  stopReason && stopReason !== status ? `${status} (${stopReason})` : status;
+
+/** How a run ended, without its final text or its error (see {@link errorLine}). */
 export function formatSummary(r: AgentResult): string {
-  const lines = [
-    `${r.id}: ${r.status} (${r.stopReason}) after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ${r.model} · ` +
-      `${usageLine(r)}`,
-  ];
-  if (r.error) lines.push(`error: ${r.error.type ?? 'error'}: ${r.error.message}`);
-  return lines.join('\n');
+  return (
+    `${r.id}: ${statusWithReason(r.status, r.stopReason)} after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ` +
+    `${r.model} · ${usageLine(r)}`
+  );
 }
 
+/** The run's error as one line for stderr, when it has one. */
+export function errorLine(r: Pick<AgentResult, 'id' | 'error'>): string | undefined {
+  if (!r.error) return undefined;
+  const message = r.error.message.replace(/\s*\n\s*/g, ' ').trim();
+  return `durable-agents: run ${r.id} failed: ${r.error.type ?? 'error'}: ${message}`;
+}
+
+/** The result for stdout: the final text (a placeholder when a run without an error has none), then the summary. */
 export function formatResult(r: AgentResult): string {
-  return [r.finalText || '(no final text)', '', formatSummary(r)].join('\n');
+  const text = r.finalText || (r.error ? undefined : '(no final text)');
+  return [...(text === undefined ? [] : [text, '']), formatSummary(r)].join('\n');
 }
 
 export function formatState(s: AgentStateView): string {
   const lines = [
-    `${s.id} (${s.kind}): ${s.status}${s.stopReason ? ` (${s.stopReason})` : ''}`,
+    `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
   for (const a of s.pendingApprovals)
@@ -68,7 +79,7 @@ const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000)
 /** The trace as text: how the run ended, model and tool totals, then its steps. */
 export function formatTrace(t: RunTrace): string {
   const lines = [
-    `${t.id} (${t.kind}): ${t.status}${t.stopReason ? ` (${t.stopReason})` : ''} · ` +
+    `${t.id} (${t.kind}): ${statusWithReason(t.status, t.stopReason)} · ` +
       `${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
     t.billing
       ? `tokens: ${billingLine(t.billing)}`

@@ -102,8 +102,9 @@ export function currentDetails(input: CurrentDetailsInput): string {
     `- model: ${code(input.model)}`,
   ];
   if (input.ended) {
-    const error = input.ended.error ? `: ${shorten(input.ended.error, 300)}` : '';
-    return [...head, `- ended: ${input.ended.status} (${input.ended.stopReason})${error}`].join('\n');
+    const { status, stopReason, error } = input.ended;
+    const reason = stopReason === status ? '' : ` (${stopReason})`;
+    return [...head, `- ended: ${status}${reason}${error ? `: ${shorten(error, 300)}` : ''}`].join('\n');
   }
   if (input.doing) head.push(`- now: ${input.doing}`);
   const sections = [head.join('\n')];

@@ -61,7 +61,7 @@ describe('agent CLI', () => {
         }),
       );
       expect(fx.calls).toEqual(['delete_file:b.txt', 'add:20+22']);
-      expect(await cli('result', id)).toContain(`${id}: completed (completed) after 3 turns on ${PRIMARY}`);
+      expect(await cli('result', id)).toContain(`${id}: completed after 3 turns on ${PRIMARY}`);
       const listed = JSON.parse(await cli('list', '--json')) as { id: string }[];
       expect(listed.map((r) => r.id)).toContain(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-cli-run');

@@ -51,4 +51,35 @@ describe('what an operator meets', () => {
       expect(table?.split(/\s{2,}/)[2]).toBe('terminated');
     });
   });
+
+  it('a failed run prints its error as one line on stderr and keeps stdout for the result', async () => {
+    fx.fake.script(reply.error(401));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = `failed-${crypto.randomUUID()}`;
+      const printed = await cli.run('run', '--id', id, '--model', PRIMARY, 'Try with a revoked key.');
+      expect(printed).toMatch(new RegExp(`^${id}: failed \\(error\\) after \\d+ turns? on ${PRIMARY} · `));
+      expect(printed.split('\n')).toHaveLength(1);
+      const errors = cli
+        .notes()
+        .split('\n')
+        .filter((line) => line.includes('failed:'));
+      expect(errors).toEqual([
+        expect.stringMatching(new RegExp(`^durable-agents: run ${id} failed: LlmAuthentication: `)),
+      ]);
+      expect(cli.exitCode()).toBe(1);
+    });
+  });
+
+  it('a completed run names its stop reason only when it differs from its status', async () => {
+    fx.fake.script(reply.text('Done.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = `completed-${crypto.randomUUID()}`;
+      const printed = await cli.run('run', '--id', id, '--model', PRIMARY, 'Say done.');
+      expect(printed).toContain(`${id}: completed after 1 turn on ${PRIMARY}`);
+      expect(await cli.run('state', id)).toMatch(new RegExp(`^${id} \\(react\\): completed$`, 'm'));
+      expect(await cli.run('trace', id)).toMatch(new RegExp(`^${id} \\(react\\): completed · 1 turn`));
+    });
+  });
 });

@@ -52,7 +52,10 @@ describe('waiting for a run', () => {
         error: { type: 'LlmAuthentication', retryable: false },
       });
       const cli = agentCli(client, taskQueue);
-      expect(await cli.run('result', id)).toContain('error: LlmAuthentication: ');
+      const printed = await cli.run('result', id);
+      expect(printed).toMatch(new RegExp(`^${id}: failed \\(error\\) after 1 turn on `));
+      expect(printed).not.toContain('LlmAuthentication');
+      expect(cli.notes()).toMatch(new RegExp(`^durable-agents: run ${id} failed: LlmAuthentication: [^\\n]+\\n$`));
       expect(cli.exitCode()).toBe(1);
     });
   });

@@ -5,7 +5,7 @@ import type { AgentEvent } from '../../contracts/agent-events';
 import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
-import { formatResult, formatState, formatTrace } from '../render-run';
+import { errorLine, formatResult, formatState, formatTrace } from '../render-run';
 import { formatList } from '../render-list';
 import { whileWaiting } from '../run-wait';
 import { WatchPrinter } from '../watch-output';
@@ -113,6 +113,8 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const r = await whileWaiting(deps, agents, id, () => agents.result(id));
         deps.out(o.json ? JSON.stringify(r) : formatResult(r));
+        const error = errorLine(r);
+        if (error) note(error);
         deps.setExitCode?.(exitCodeOfResult(r));
       }),
     );

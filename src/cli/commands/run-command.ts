@@ -7,7 +7,7 @@ import type { AgentClient } from '../../client';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
 import { duration, positiveInt, spec, type RunOptions } from '../option-parsers';
-import { formatResult, formatSummary } from '../render-run';
+import { errorLine, formatResult, formatSummary } from '../render-run';
 import { whileWaiting } from '../run-wait';
 import { startFlags, startModel, startOptionsOf } from '../start-options';
 import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
@@ -101,10 +101,14 @@ async function followStarted(
     const result = await agents.result(id);
     // The watch has shown the final text and, with its `done` line, how the run ended.
     if (!done) deps.out(formatSummary(result));
+    const error = errorLine(result);
+    if (error) note(error);
     deps.setExitCode?.(exitCodeOfResult(result));
     return;
   }
   const result = await whileWaiting(deps, agents, id, () => agents.result(id));
   deps.out(o.json ? JSON.stringify(result) : formatResult(result));
+  const error = errorLine(result);
+  if (error) note(error);
   deps.setExitCode?.(exitCodeOfResult(result));
 }
