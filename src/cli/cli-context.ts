@@ -1,6 +1,6 @@
 /**
  * Which server, namespace and task queue a command talks to (flags over the environment), the
- * line that says so when nothing chose the server, and the Web UI link of a run.
+ * line that says so with `--verbose`, and the Web UI link of a run.
  */
 import { AgentClient } from '../client';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
@@ -12,6 +12,8 @@ export interface GlobalOptions {
   address?: string;
   namespace?: string;
   taskQueue?: string;
+  /** Say on stderr which server a command talks to. */
+  verbose?: boolean;
 }
 
 /** Connection settings from the environment, with the flags' values over them. */
@@ -27,13 +29,16 @@ export function settingsOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Conn
   return settings;
 }
 
-/** The notice for a server nobody chose, or undefined when the flag or the environment chose it. */
-export function defaultServerNotice(settings: ConnectionSettings): string | undefined {
-  if (settings.addressFromEnv) return undefined;
-  return (
-    `using the Temporal server at ${settings.address} (the default: set TEMPORAL_ADDRESS or pass --address ` +
-    'to choose another)'
-  );
+/**
+ * The line that names the server a command talks to and what chose it, with `--verbose` only (a
+ * connection failure names the address in its own line).
+ */
+export function serverNotice(settings: ConnectionSettings, globals: GlobalOptions): string | undefined {
+  if (!globals.verbose) return undefined;
+  const why = settings.addressFromEnv
+    ? `from ${settings.addressSource ?? 'TEMPORAL_ADDRESS'}`
+    : 'the default: set TEMPORAL_ADDRESS or pass --address to choose another';
+  return `using the Temporal server at ${settings.address}, namespace ${settings.namespace} (${why})`;
 }
 
 /** The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port + 1000). */
@@ -54,14 +59,14 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-/** Connects as the flags and environment say; `notice` gets the default-server line when it applies. */
+/** Connects as the flags and environment say; `notice` gets the server line with `--verbose`. */
 export async function connectAgents(
   globals: GlobalOptions,
   env: NodeJS.ProcessEnv,
   notice: (line: string) => void,
 ): Promise<Connected> {
   const settings = settingsOf(globals, env);
-  const line = defaultServerNotice(settings);
+  const line = serverNotice(settings, globals);
   if (line) notice(line);
   const client = await connectClient(settings);
   let base: Promise<string | undefined> | undefined;

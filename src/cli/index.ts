@@ -41,6 +41,7 @@ export function buildProgram(): Command {
         "the worker's task queue (default: $DURABLE_AGENTS_TASK_QUEUE, else durable-agents)",
       ),
     )
+    .addOption(new Option('--verbose', 'say on stderr which Temporal server and namespace a command uses'))
     .configureOutput({
       outputError: (text, write) => write(`durable-agents: ${oneLine(text.replace(/^error: /, ''))} (see --help)\n`),
     })

@@ -121,11 +121,19 @@ describe('the CLI as a process', () => {
     });
     expect(flagged.code).toBe(EXIT.ok);
     const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: '' };
-    const unset = await runCli(['list'], { env, replaceEnv: true });
-    expect(unset.stderr.split('\n')[0]).toBe(
-      'durable-agents: using the Temporal server at localhost:7233 (the default: set TEMPORAL_ADDRESS or pass ' +
-        '--address to choose another)',
+    const unset = await runCli(['list', '--json'], { env, replaceEnv: true });
+    expect(unset.stderr).not.toContain('using the Temporal server');
+    const verbose = await runCli(['list', '--verbose'], { env, replaceEnv: true });
+    expect(verbose.stderr.split('\n')[0]).toBe(
+      'durable-agents: using the Temporal server at localhost:7233, namespace default (the default: set ' +
+        'TEMPORAL_ADDRESS or pass --address to choose another)',
     );
+    const chosen = await runCli(['--verbose', '--address', address, '--namespace', namespace, 'list', '--json']);
+    expect(chosen.code).toBe(EXIT.ok);
+    expect(chosen.stderr).toBe(
+      `durable-agents: using the Temporal server at ${address}, namespace ${namespace} (from --address)\n`,
+    );
+    expect(JSON.parse(chosen.stdout)).toEqual(expect.any(Array));
     const unreachable = await runCli(['--address', '127.0.0.1:1', 'list']);
     expect(unreachable.code).toBe(EXIT.unreachable);
     expect(unreachable.stderr).toMatch(/^durable-agents: Cannot reach the Temporal server at --address=127\.0\.0\.1:1/);

@@ -15,7 +15,7 @@ import {
   type RecordedHistory,
   type ReplayOutcome,
 } from '../../testing/replay';
-import { defaultServerNotice, settingsOf, type GlobalOptions } from '../cli-context';
+import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { EXIT, UsageError } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
 
@@ -119,7 +119,7 @@ export function registerReplayCommand(program: Command, globals: () => GlobalOpt
         flags.query ?? (files.length === 0 && ids.length === 0 ? openRunsQuery(settings.taskQueue) : undefined);
       let client: Client | undefined;
       if (ids.length > 0 || query !== undefined) {
-        const notice = defaultServerNotice(settings);
+        const notice = serverNotice(settings, globals());
         if (notice) note(notice);
         client = await connectClient(settings);
       }

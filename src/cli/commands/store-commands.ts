@@ -6,7 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { connectClient } from '../../connection/connection-settings';
 import { openStore, type ContentStore } from '../../store';
-import { defaultServerNotice, settingsOf, type GlobalOptions } from '../cli-context';
+import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
 import { formatTranscript } from '../transcript';
@@ -95,7 +95,7 @@ async function gcDecisions(
   force: boolean,
 ): Promise<GcDecision[]> {
   const settings = settingsOf(flags, process.env);
-  const line = defaultServerNotice(settings);
+  const line = serverNotice(settings, flags);
   if (line) note(line);
   const client = await connectClient(settings).catch((err: Error) => {
     if (!force) throw err;
