@@ -4,6 +4,7 @@ import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
 import type { PevProgress } from '../contracts/pev-progress';
 import type { RunTrace } from '../client/trace';
+import { approvalCommands, planCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
@@ -49,13 +50,20 @@ export function formatResult(r: AgentResult): string {
   return [...(text === undefined ? [] : [text, '']), formatSummary(r)].join('\n');
 }
 
-export function formatState(s: AgentStateView): string {
+/** The state as text; `prefix` starts the commands it names (default `durable-agents`). */
+export function formatState(s: AgentStateView, prefix = 'durable-agents'): string {
   const lines = [
     `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
   for (const a of s.pendingApprovals)
-    lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
+    lines.push(
+      `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
+      ...approvalCommands(prefix, s.id, a.toolCallId),
+    );
+  const { planCycle } = waitingOn(s);
+  if (planCycle !== undefined)
+    lines.push(`awaiting a decision on the plan of cycle ${planCycle}:`, ...planCommands(prefix, s.id));
   for (const c of s.clientToolRequests)
     lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
   if (s.steeringQueued || s.followUpsQueued)

@@ -1,10 +1,20 @@
 /**
  * Waiting for a run without waiting in silence: a notice within seconds when no worker polls the
- * run's task queue, one progress line redrawn in place on a terminal (quiet otherwise), and at
- * Ctrl-C the exact commands to watch, read or stop the run that goes on.
+ * run's task queue, a notice with the commands that decide when the run waits for an approval or
+ * its plan, one progress line redrawn in place on a terminal, and at Ctrl-C the exact commands to
+ * watch, read, decide or stop the run that goes on.
  */
 import type { AgentClient } from '../client';
 import { startWorkerHint } from '../client/client-errors';
+import {
+  approvalCommands,
+  approvalNotice,
+  planCommands,
+  planNotice,
+  waitingOn,
+  waitingWords,
+  type WaitingOn,
+} from './decision-hints';
 import { EXIT } from './exit-codes';
 import { hintPrefix, noteOf, type AgentCommandDeps } from './commands/agent-deps';
 
@@ -19,18 +29,32 @@ const elapsed = (since: number): string => {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 };
 
-/** The lines Ctrl-C prints: the run goes on, and how to reach it. */
-export function interruptHint(prefix: string, id: string): string {
-  return (
-    `durable-agents: stopped waiting; run ${id} goes on.\n` +
-    `  watch it:   ${prefix} watch ${id}\n` +
-    `  its result: ${prefix} result ${id}\n` +
-    `  stop it:    ${prefix} stop ${id}\n`
-  );
+/** The lines Ctrl-C prints: the run goes on, how to reach it, and how to decide what it waits for. */
+export function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string {
+  const decide = [
+    ...(waiting?.approvals ?? []).flatMap((a) => [
+      `  it waits for approval of ${a.tool} ${a.toolCallId}:`,
+      ...approvalCommands(prefix, id, a.toolCallId).map((line) => `  ${line}`),
+    ]),
+    ...(waiting?.planCycle !== undefined
+      ? ['  it waits for a decision on its plan:', ...planCommands(prefix, id).map((line) => `  ${line}`)]
+      : []),
+  ];
+  return [
+    `durable-agents: stopped waiting; run ${id} goes on.`,
+    `  watch it:   ${prefix} watch ${id}`,
+    `  its result: ${prefix} result ${id}`,
+    `  stop it:    ${prefix} stop ${id}`,
+    ...decide,
+    '',
+  ].join('\n');
 }
 
 export interface WaitOptions {
-  /** Draw the progress line (off while another view, e.g. `--watch`, prints). Default true. */
+  /**
+   * Draw the progress line and announce the decisions the run waits for (off while another view,
+   * e.g. `--watch`, prints). Default true.
+   */
   progress?: boolean;
 }
 
@@ -46,8 +70,10 @@ export async function whileWaiting<T>(
   options: WaitOptions = {},
 ): Promise<T> {
   const note = noteOf(deps);
+  const prefix = hintPrefix(deps);
   const started = Date.now();
-  const tty = options.progress !== false && deps.progress?.isTTY === true;
+  const follow = options.progress !== false;
+  const tty = follow && deps.progress?.isTTY === true;
   let line = '';
   const clearLine = () => {
     if (line) deps.progress?.write('\r\x1b[2K');
@@ -56,6 +82,9 @@ export async function whileWaiting<T>(
   let status = 'waiting';
   let workerMissing: string | undefined;
   let stopped = false;
+  let waiting: WaitingOn | undefined;
+  const announced = new Set<string>();
+  let planShown = false;
 
   const checkWorker = async () => {
     const { taskQueue, polling, status: runStatus } = await agents.workers(id);
@@ -74,10 +103,27 @@ export async function whileWaiting<T>(
       note(`durable-agents: a worker now polls task queue "${taskQueue}"`);
     }
   };
+  /** Says once, for each call (and each wait of a plan), what the run waits for and how to decide it. */
+  const announce = (w: WaitingOn) => {
+    const lines: string[] = [];
+    for (const a of w.approvals) {
+      if (announced.has(a.toolCallId)) continue;
+      announced.add(a.toolCallId);
+      lines.push(approvalNotice(prefix, id, a));
+    }
+    if (w.planCycle !== undefined && !planShown) lines.push(planNotice(prefix, id, w.planCycle));
+    planShown = w.planCycle !== undefined;
+    if (lines.length === 0) return;
+    clearLine();
+    for (const line of lines) note(line);
+  };
   const readProgress = async () => {
     if (workerMissing !== undefined) return;
     const s = await agents.client.connection.withDeadline(Date.now() + PROGRESS_QUERY_MS, () => agents.state(id));
-    status = `turn ${s.turn} · ${s.status.replace(/_/g, ' ')} · ${s.model}`;
+    if (stopped) return;
+    waiting = waitingOn(s);
+    announce(waiting);
+    status = `turn ${s.turn} · ${waitingWords(waiting) ?? s.status.replace(/_/g, ' ')} · ${s.model}`;
   };
   const draw = () => {
     if (!tty || stopped) return;
@@ -103,14 +149,12 @@ export async function whileWaiting<T>(
     timers.push(timer);
   };
   every(WORKER_CHECK_MS, checkWorker);
-  if (tty) {
-    every(PROGRESS_MS, readProgress);
-    every(PROGRESS_MS, draw);
-  }
+  if (follow) every(tty ? PROGRESS_MS : WORKER_CHECK_MS, readProgress);
+  if (tty) every(PROGRESS_MS, draw);
   const stopListening = deps.onInterrupt?.(() => {
     stopped = true;
     clearLine();
-    note(interruptHint(hintPrefix(deps), id));
+    note(interruptHint(prefix, id, waiting));
     return EXIT.interrupted;
   });
   try {

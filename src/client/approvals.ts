@@ -7,7 +7,8 @@ import { errorText } from '../common/error-text';
 import type { AgentStateView } from '../contracts/agent-run';
 import { argsHash } from '../policy/approval-rules';
 import type { AgentClient } from './agent-client';
-import { AgentClientError, NoWorkerError, startWorkerHint } from './client-errors';
+import { NoWorkerError, startWorkerHint } from './client-errors';
+import { noPendingApproval } from './run-decisions';
 
 /** One tool call waiting for a decision. */
 export interface PendingApprovalEntry {
@@ -107,12 +108,7 @@ export async function pendingApproval(
       err.taskQueue,
     );
   }
-  const pending = pendingApprovalsOf(state, runId);
-  const found = pending.find((a) => a.toolCallId === toolCallId);
-  if (!found) {
-    const ids = pending.map((a) => a.toolCallId);
-    const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
-    throw new AgentClientError(`run "${runId}" has no pending approval for tool call "${toolCallId}"${others}`);
-  }
+  const found = pendingApprovalsOf(state, runId).find((a) => a.toolCallId === toolCallId);
+  if (!found) throw noPendingApproval(state, runId, toolCallId);
   return { ...found, argsHash: argsHash(found.args) };
 }

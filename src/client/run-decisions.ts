@@ -5,6 +5,8 @@
 import { decideApprovalUpdate, submitToolResultUpdate } from '../contracts/agent-workflows';
 import { type ApprovalDecisionResult } from '../contracts/approval';
 import { decidePlanUpdate } from '../contracts/pev-run';
+import type { AgentStateView } from '../contracts/agent-run';
+import type { PevProgress } from '../contracts/pev-progress';
 import { AgentClientError } from './client-errors';
 import { RunAccess } from './run-access';
 
@@ -16,13 +18,7 @@ export class RunDecisions extends RunAccess {
   private async pending(id: string, toolCallId: string): Promise<{ argsHash: string; args: Record<string, unknown> }> {
     const state = await this.state(id);
     const found = state.pendingApprovals.find((a) => a.toolCallId === toolCallId);
-    if (!found) {
-      const ids = state.pendingApprovals.map((a) => a.toolCallId);
-      throw new AgentClientError(
-        `run "${id}" has no pending approval for tool call ` +
-          `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
-      );
-    }
+    if (!found) throw noPendingApproval(state, id, toolCallId);
     return found;
   }
 
@@ -76,4 +72,20 @@ export class RunDecisions extends RunAccess {
     await this.requireWorker(id, 'a tool result');
     await this.call(id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
   }
+}
+
+/**
+ * The refusal of a decision on a call the run does not wait for: it names the calls that wait, or
+ * the plan when that is what waits (a pev run started with `confirmPlan`).
+ */
+export function noPendingApproval(state: AgentStateView, runId: string, toolCallId: string): AgentClientError {
+  const ids = state.pendingApprovals.map((a) => a.toolCallId);
+  const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
+  const pev = (state as AgentStateView & { pev?: PevProgress }).pev;
+  const plan =
+    pev?.phase === 'confirming'
+      ? `: it waits for a decision on its plan; approve it with \`durable-agents plan ${runId}\` or reject it ` +
+        `with \`durable-agents plan ${runId} --reject --feedback TEXT\``
+      : '';
+  return new AgentClientError(`run "${runId}" has no pending approval for tool call "${toolCallId}"${others}${plan}`);
 }

@@ -84,6 +84,29 @@ describe('the CLI as a process', () => {
     await client.workflow.getHandle(id).terminate('test over');
   });
 
+  it('at Ctrl-C while a run waits for an approval, names the commands that approve or reject the call', async () => {
+    const { address, namespace } = await testConnection();
+    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'x.txt' }, id: 'toolu_int' }]));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const id = `interrupted-${crypto.randomUUID()}`;
+      const child = spawnCli(['run', '--id', id, '--model', PRIMARY, '--approve', 'delete_file', 'Delete x.txt.'], {
+        env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue },
+      });
+      const seen = await waitForOutput(child, /reject: {2}durable-agents reject \S+ toolu_int/, 'stderr');
+      expect(seen).toContain(`run ${id} waits for approval of delete_file toolu_int with {"path":"x.txt"}`);
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await stopProcess(child, 'SIGINT')).toBe(EXIT.interrupted);
+      expect(stderr).toContain(`run ${id} goes on`);
+      expect(stderr).toContain(
+        '  it waits for approval of delete_file toolu_int:\n' +
+          `    approve: durable-agents approve ${id} toolu_int\n` +
+          `    reject:  durable-agents reject ${id} toolu_int --reason TEXT\n`,
+      );
+      await client.workflow.getHandle(id).terminate('test over');
+    });
+  });
+
   it('list | head -1 ends cleanly; --version; server flags over the environment; an unreachable server', async () => {
     const { address, namespace, client } = await testConnection();
     const queue = `nobody-${crypto.randomUUID()}`;

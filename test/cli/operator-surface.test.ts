@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
-import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
+import { PRIMARY, useAgentFixture, waitFor, waitForState } from '../agent/agent-kit';
 
 /** Polls `fn` until it returns a value `ok` accepts (visibility is eventually consistent). */
 async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
@@ -81,5 +81,33 @@ describe('what an operator meets', () => {
       expect(await cli.run('state', id)).toMatch(new RegExp(`^${id} \\(react\\): completed$`, 'm'));
       expect(await cli.run('trace', id)).toMatch(new RegExp(`^${id} \\(react\\): completed · 1 turn`));
     });
+  });
+
+  it('a foreground run waiting for an approval names the call, its arguments and the commands that decide it', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'delete_file', arguments: { path: 'old.txt' }, id: 'toolu_fg' }]),
+      reply.text('Deleted old.txt.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = `waiting-${crypto.randomUUID()}`;
+      const run = cli.run('run', '--id', id, '--model', PRIMARY, '--approve', 'delete_file', 'Delete old.txt.');
+      await waitFor(() => cli.notes().includes('toolu_fg'), 'the approval notice');
+      expect(cli.notes()).toContain(
+        `durable-agents: run ${id} waits for approval of delete_file toolu_fg with {"path":"old.txt"}\n` +
+          `  approve: durable-agents approve ${id} toolu_fg\n` +
+          `  reject:  durable-agents reject ${id} toolu_fg --reason TEXT\n`,
+      );
+      const state = await cli.run('state', id);
+      expect(state).toContain(
+        'awaiting approval: toolu_fg delete_file {"path":"old.txt"}\n' +
+          `  approve: durable-agents approve ${id} toolu_fg\n` +
+          `  reject:  durable-agents reject ${id} toolu_fg --reason TEXT`,
+      );
+      await cli.run('approve', id, 'toolu_fg');
+      expect(await run).toMatch(/^Deleted old\.txt\./);
+      expect(cli.notes().match(/waits for approval/g)).toHaveLength(1);
+    });
+    expect(fx.calls).toEqual(['delete_file:old.txt']);
   });
 });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
@@ -211,6 +212,39 @@ describe('PEV through the CLI', () => {
         finalText: '1 + 2 = 3',
         todos: [expect.objectContaining({ description: 'Add 1 and 2' })],
       });
+    });
+  });
+
+  it('a foreground run waiting on its plan names `plan ID`, and so do its state and a refused approve', async () => {
+    fx.fake.reset();
+    fx.calls.length = 0;
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'Add 2 and 2' }]),
+      answer.executed('4'),
+      answer.verified('2 + 2 = 4'),
+    );
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = `plan-waits-${crypto.randomUUID()}`;
+      const run = cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--confirm-plan', '--id', id, 'Add 2 and 2.');
+      await waitFor(() => cli.notes().includes('waits for a decision on the plan'), 'the plan notice');
+      expect(cli.notes()).toContain(
+        `durable-agents: run ${id} waits for a decision on the plan of cycle 1\n` +
+          `  approve: durable-agents plan ${id}\n` +
+          `  reject:  durable-agents plan ${id} --reject --feedback TEXT\n` +
+          `  read it: durable-agents state ${id}\n`,
+      );
+      expect(await cli.run('state', id)).toContain(
+        'awaiting a decision on the plan of cycle 1:\n' +
+          `  approve: durable-agents plan ${id}\n` +
+          `  reject:  durable-agents plan ${id} --reject --feedback TEXT`,
+      );
+      await expect(cli.run('approve', id, 'task-1')).rejects.toThrow(
+        `run "${id}" has no pending approval for tool call "task-1": it waits for a decision on its plan; ` +
+          `approve it with \`durable-agents plan ${id}\``,
+      );
+      expect(await cli.run('plan', id)).toBe('plan of cycle 1: approved');
+      expect(await run).toMatch(/^2 \+ 2 = 4/);
     });
   });
 });

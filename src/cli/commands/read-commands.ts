@@ -9,7 +9,7 @@ import { errorLine, formatResult, formatState, formatTrace } from '../render-run
 import { formatList } from '../render-list';
 import { whileWaiting } from '../run-wait';
 import { WatchPrinter } from '../watch-output';
-import { json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface WatchFlags {
   json?: boolean;
@@ -86,7 +86,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        deps.out(o.json ? json(s) : formatState(s));
+        deps.out(o.json ? json(s) : formatState(s, hintPrefix(deps)));
       }),
     );
 
