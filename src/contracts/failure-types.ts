@@ -75,6 +75,8 @@ export const AGENT_FAILURE = {
   mcpConnection: 'McpConnectionError',
   /** A client tool the run declares under the name of one of the worker's tools. Not retryable. */
   clientToolClash: 'ClientToolClash',
+  /** A tool the run allows by its exact name that the worker does not have. Not retryable. */
+  unknownTool: 'UnknownTool',
   /** A tool that asked to be retried (`RetryableToolError`). Retryable. */
   retryableTool: 'RetryableToolError',
   /**

@@ -8,7 +8,7 @@ import type {
   RunToolOutput,
   StoredCallPrompt,
 } from '../../contracts/agent-activities';
-import { toToolSpecs } from '../../policy/tool-selection';
+import { matchesToolPattern, toToolSpecs } from '../../policy/tool-selection';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import {
   type ToolActivities,
@@ -59,6 +59,33 @@ function clientToolsOf(selection: ToolSelection, catalog: ToolCatalog): ToolCata
     });
   }
   return declared.map(runClientToolEntry);
+}
+
+/** Names of the worker's tools shown in the refusal of an unknown one. */
+const SHOWN_TOOL_NAMES = 20;
+
+/**
+ * Allowed names that no offered tool has: a run that allows a tool by its exact name the worker
+ * does not have fails (a typo would otherwise leave the model without the tool, in silence).
+ * Patterns (`fs_*`) may match nothing; a denied name is not offered anyway.
+ */
+function unknownAllowedTools(selection: ToolSelection, offered: readonly ToolCatalogEntry[]): string[] {
+  return (selection.allow ?? []).filter(
+    (name) => !name.endsWith('*') && !matchesToolPattern(name, selection.deny) && !offered.some((t) => t.name === name),
+  );
+}
+
+/** The failure for allowed tools the worker lacks, naming the tools it has. */
+function unknownToolFailure(unknown: readonly string[], workerTools: readonly ToolCatalogEntry[]): ApplicationFailure {
+  const names = workerTools.map((t) => t.name).sort();
+  const shown = names.length > SHOWN_TOOL_NAMES ? [...names.slice(0, SHOWN_TOOL_NAMES), '…'] : names;
+  return ApplicationFailure.create({
+    message:
+      `The run allows ${unknown.map((n) => `"${n}"`).join(', ')}, but this worker has no tool of that name ` +
+      `(its tools: ${shown.join(', ') || 'none'}): fix the tool names`,
+    type: AGENT_FAILURE.unknownTool,
+    nonRetryable: true,
+  });
 }
 
 /** The note after a result cut to `shown` of `chars` characters. */
@@ -114,6 +141,11 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
       const listed = [...catalog.tools, ...clientToolsOf(input.selection, catalog)];
       const own = listed.some((t) => t.name === readBackEntry.name);
       const entries = !own && offersReadBack(input.selection, input.readBack) ? [...listed, readBackEntry] : listed;
+      const unknown = unknownAllowedTools(input.selection, entries);
+      if (unknown.length > 0) {
+        const all = await tools.listTools({ ...input.selection, allow: undefined });
+        throw unknownToolFailure(unknown, all.tools);
+      }
       const specs = toToolSpecs({ tools: entries });
       const put = (body: unknown): Promise<string> => fromStore(() => store.put(body, input.conversationId));
       const [toolSpecsHash, selectionHash] = await Promise.all([
