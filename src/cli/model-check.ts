@@ -4,27 +4,46 @@
  * before each call (over the same config file and environment), MCP files with the worker's parser.
  */
 import { errorText } from '../common/error-text';
-import type { ModelName } from '../contracts/model-ref';
-import { loadLlmConfig } from '../llm';
+import { modelLabel, type ModelName } from '../contracts/model-ref';
+import { loadLlmConfig, type LlmConfig } from '../llm';
+import { lookupModel } from '../policy/model-registry';
 import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/model-ref';
 import { readMcpConfigFile } from '../tools';
 import { UsageError } from './exit-codes';
 
 const messageOf = (err: unknown): string => errorText(err);
 
-/** Refuses a spec that does not parse, or whose provider no config knows. */
-export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {
-  if (specs.length === 0) return;
-  let providers: string[];
+function configOf(env: NodeJS.ProcessEnv): LlmConfig {
   try {
-    providers = Object.keys(loadLlmConfig({ env }).providers);
+    return loadLlmConfig({ env });
   } catch (err) {
     throw new UsageError(messageOf(err));
   }
+}
+
+/** Refuses a spec that does not parse, or whose provider no config knows. */
+export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {
+  if (specs.length === 0) return;
+  const providers = Object.keys(configOf(env).providers);
   for (const spec of specs) {
     const problem = modelNameProblem(spec) ?? unknownProviderProblem(modelRefOf(spec), providers);
     if (problem) throw new UsageError(problem);
   }
+}
+
+/**
+ * One warning line for each model (of specs already checked) that neither the registry nor the
+ * config describes: its cost reads $0 and its context window and output limit are guesses.
+ */
+export function unknownModelWarnings(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): string[] {
+  if (specs.length === 0) return [];
+  const { models } = configOf(env);
+  const unknown = specs.map(modelRefOf).filter((ref) => !lookupModel(ref, models).known);
+  return [...new Set(unknown.map(modelLabel))].map(
+    (spec) =>
+      `durable-agents: warning: model "${spec}" is not in the model registry, so its cost and limits cannot be ` +
+      'computed (its cost reads $0): declare it under `models` in the LLM config file',
+  );
 }
 
 /** Refuses an MCP config file the worker could not use. */

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { AgentClient } from '../../client';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
-import { checkModelSpecs } from '../model-check';
+import { checkModelSpecs, unknownModelWarnings } from '../model-check';
 import { duration, positiveInt, spec, type RunOptions } from '../option-parsers';
 import { errorLine, formatResult, formatSummary } from '../render-run';
 import { whileWaiting } from '../run-wait';
@@ -27,8 +27,11 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
         throw new UsageError('--watch prints as the run works; it cannot be combined with --detach or --json');
       const options = await startOptionsOf(taskArg, o, deps.env);
       await withAgents(deps, async (agents, uiLink) => {
+        const start = await startModel(options, agents, deps.env);
+        const models = [start.model, ...(start.fallbacks ?? []), ...Object.values(start.pev?.models ?? {})];
+        for (const warning of unknownModelWarnings(models, deps.env)) noteOf(deps)(warning);
         const id = await agents.start({
-          ...(await startModel(options, agents, deps.env)),
+          ...start,
           ...(o.id ? { id: o.id } : {}),
           ...(o.watch ? { stream: true } : {}),
         });
