@@ -298,6 +298,10 @@ export class AgentClient extends RunDecisions {
 
   /** Asks Temporal to cancel the run: it ends like a stop, with stop reason `cancelled`, and returns its result. */
   async cancel(id: string): Promise<void> {
+    // The server accepts a cancellation of a closed run and does nothing with it.
+    const { status } = await this.call(id, (h) => h.describe());
+    if (status.name !== 'RUNNING')
+      throw new AgentClientError(`run "${id}" has already ended (${status.name.toLowerCase()})`);
     await this.call(id, (h) => h.cancel());
   }
 

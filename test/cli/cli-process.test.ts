@@ -135,6 +135,11 @@ describe('the CLI as a process', () => {
     expect(piped).toEqual({ code: 0, stdout: expect.stringMatching(/^\[/), stderr: '' });
     await Promise.all(ids.map((id) => client.workflow.getHandle(id).terminate('test over')));
 
+    const kind = await runCli(['list', '--kind', 'bogus']);
+    expect(kind.code).toBe(EXIT.usage);
+    expect(kind.stderr).toMatch(/^durable-agents: [^\n]*"bogus" is not an agent kind \(react, [^\n]*pev[^\n]*\)/);
+    expect(kind.stdout).toBe('');
+
     const version = await runCli(['--version']);
     expect(version).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
 

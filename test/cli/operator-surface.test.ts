@@ -110,4 +110,50 @@ describe('what an operator meets', () => {
     });
     expect(fx.calls).toEqual(['delete_file:old.txt']);
   });
+
+  it('a run allowing a tool the worker lacks fails before any model call, naming it and the tools there are', async () => {
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = `unknown-tool-${crypto.randomUUID()}`;
+      await cli.run('run', '--id', id, '--model', PRIMARY, '--tools', 'add,nosuch_tool,fs_*', 'Add 1 and 1.');
+      expect(cli.exitCode()).toBe(1);
+      const [error] = cli
+        .notes()
+        .split('\n')
+        .filter((line) => line.includes(' failed: '));
+      expect(error).toBe(
+        `durable-agents: run ${id} failed: UnknownTool: The run allows "nosuch_tool", but this worker has no tool ` +
+          'of that name (its tools: add, delete_file, pick_photo, read_report, slow_step, write_note): fix the tool names',
+      );
+    });
+    expect(fx.fake.requests).toHaveLength(0);
+  });
+
+  it('warns once on stderr when a model of a known provider is not in the registry', async () => {
+    fx.fake.script(reply.text('Hello.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      await cli.run('run', '--model', 'anthropic/claude-nonesuch-1', '--fallback', PRIMARY, 'Say hello.');
+      const warnings = cli
+        .notes()
+        .split('\n')
+        .filter((line) => line.includes('warning'));
+      expect(warnings).toEqual([
+        'durable-agents: warning: model "anthropic/claude-nonesuch-1" is not in the model registry, so its cost and ' +
+          'limits cannot be computed (its cost reads $0): declare it under `models` in the LLM config file',
+      ]);
+      expect(cli.exitCode()).toBe(0);
+    });
+  });
+
+  it('cancel of a run that has ended is refused like the other verbs', async () => {
+    fx.fake.script(reply.text('Over.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = `ended-${crypto.randomUUID()}`;
+      await cli.run('run', '--id', id, '--model', PRIMARY, 'Say over.');
+      await expect(cli.run('stop', id)).rejects.toThrow(`run "${id}" has already ended (completed)`);
+      await expect(cli.run('cancel', id)).rejects.toThrow(`run "${id}" has already ended (completed)`);
+    });
+  });
 });

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { AGENT_STATUSES, traceOf, type AgentClient, type ListFilters } from '../../client';
 import type { AgentEvent } from '../../contracts/agent-events';
+import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
@@ -45,6 +46,12 @@ const status = (v: string): AgentStatus => {
   if (!(AGENT_STATUSES as readonly string[]).includes(v))
     throw new InvalidArgumentError(`"${v}" is not a status (${AGENT_STATUSES.join(', ')}).`);
   return v as AgentStatus;
+};
+
+const kind = (v: string): string => {
+  if (!isAgentKind(v))
+    throw new InvalidArgumentError(`"${v}" is not an agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')}).`);
+  return v;
 };
 
 export function registerReadCommands(program: Command, deps: AgentCommandDeps): void {
@@ -127,7 +134,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
-    .option('--kind <kind>', 'only runs of this agent kind')
+    .option('--kind <kind>', `only runs of this agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')})`, kind)
     .option('--schedule <name>', 'only runs this schedule started')
     .action((o: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
