@@ -18,6 +18,7 @@ import {
 } from '../connection/connection-settings';
 import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
+import { ExpectedFailureLogger } from './failure-log';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { workerDeploymentOptions } from './worker-deployment';
@@ -47,8 +48,9 @@ export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string
 }
 
 /**
- * Sets the SDK's log level (`DURABLE_AGENTS_LOG_LEVEL`, else `fallback`) and redacts the worker's
- * `secrets` from every line. Call before the first worker connection; later calls do nothing
+ * Sets the SDK's log level (`DURABLE_AGENTS_LOG_LEVEL`, else `fallback`), redacts the worker's
+ * `secrets` from every line, and writes expected activity failures as one line each
+ * ({@link ExpectedFailureLogger}). Call before the first worker connection; later calls do nothing
  * because the SDK runtime is created once per process (one that installs its own should wrap its
  * logger in {@link RedactingLogger}).
  */
@@ -62,7 +64,9 @@ export function configureWorkerLogging(
   const levels: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
   const level = levels.find((candidate) => candidate === requested) ?? fallback;
   const logger = new DefaultLogger(level);
-  Runtime.install({ logger: secrets ? new RedactingLogger(logger, secrets) : logger });
+  Runtime.install({
+    logger: new ExpectedFailureLogger(secrets ? new RedactingLogger(logger, secrets) : logger),
+  });
 }
 
 /** A worker connection; refuses with a one-line {@link SetupError}. */

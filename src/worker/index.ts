@@ -16,6 +16,7 @@ export {
   type WorkerDeploymentVersion,
 } from './worker-deployment';
 export { RedactingLogger, redactionInterceptor, redactError } from './redaction';
+export { ExpectedFailureLogger } from './failure-log';
 export {
   createActivities,
   redactingStore,

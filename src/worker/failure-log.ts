@@ -1,0 +1,103 @@
+/**
+ * Expected failures in one log line. The SDK logs every failed activity attempt and every failed
+ * workflow at WARN with the error, and a text logger prints its whole stack: for a provider's
+ * refusal (a revoked key, a rate limit), a run misconfigured on purpose or a run that ended in
+ * error, the type and message say all there is.
+ */
+import { ApplicationFailure, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
+import { AGENT_FAILURE, LLM_FAILURE } from '../contracts/failure-types';
+
+const ACTIVITY_FAILED = 'Activity failed';
+const WORKFLOW_FAILED = 'Workflow failed';
+
+const LLM_TYPES: ReadonlySet<string> = new Set(Object.values(LLM_FAILURE));
+const AGENT_TYPES: ReadonlySet<string> = new Set(Object.values(AGENT_FAILURE));
+
+/** The fields of an `ApplicationFailure`, also one made in the workflow sandbox (another realm's class). */
+interface FailureFields {
+  type: string;
+  message: string;
+  nonRetryable?: boolean | null;
+}
+
+function failureFields(error: unknown): FailureFields | undefined {
+  if (error instanceof ApplicationFailure)
+    return error.type ? { type: error.type, message: error.message, nonRetryable: error.nonRetryable } : undefined;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { name, type, message, nonRetryable } = error as Record<string, unknown>;
+  if (name !== 'ApplicationFailure' || typeof type !== 'string' || typeof message !== 'string') return undefined;
+  return { type, message, nonRetryable: nonRetryable === true };
+}
+
+/** An LLM failure of any kind, or a run's own non-retryable failure: expected, so its stack says nothing. */
+export function expectedFailure(error: unknown): FailureFields | undefined {
+  const f = failureFields(error);
+  if (!f) return undefined;
+  return LLM_TYPES.has(f.type) || (f.nonRetryable === true && AGENT_TYPES.has(f.type)) ? f : undefined;
+}
+
+/**
+ * A workflow fails only by throwing a failure on purpose (any other error fails its task, which is
+ * retried), so each is expected. It reaches the log as a copy that kept its message and stack but
+ * not its type.
+ */
+function workflowFailure(error: unknown): { message: string } | undefined {
+  const f = failureFields(error);
+  if (f) return f;
+  if (error instanceof Error && error.stack?.startsWith('ApplicationFailure:')) return { message: error.message };
+  return undefined;
+}
+
+/**
+ * A logger for text output that writes an expected failure as one line: the activity (or the
+ * workflow), its run and attempt, the failure's type and message, and no stack. Any other line
+ * passes as it is.
+ */
+export class ExpectedFailureLogger implements Logger {
+  constructor(private readonly inner: Logger) {}
+
+  log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    const failure =
+      message === ACTIVITY_FAILED
+        ? expectedFailure(meta?.error)
+        : message === WORKFLOW_FAILED
+          ? workflowFailure(meta?.error)
+          : undefined;
+    if (!failure || !meta) return void this.inner.log(level, message, meta);
+    const { activityType, workflowType, workflowId, attempt } = meta;
+    const activity = typeof activityType === 'string';
+    const where = [
+      activity ? activityType : typeof workflowType === 'string' ? workflowType : undefined,
+      typeof workflowId === 'string' ? `${activity ? 'of ' : ''}${workflowId}` : undefined,
+      typeof attempt === 'number' ? `(attempt ${attempt})` : undefined,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const type = 'type' in failure ? `${failure.type}: ` : '';
+    const text = `${type}${failure.message.replace(/\s*\n\s*/g, ' ')}`;
+    // Symbol keys carry the SDK's timestamp; the rest is in the line.
+    const kept: LogMetadata = {};
+    for (const key of Object.getOwnPropertySymbols(meta)) kept[key] = meta[key];
+    this.inner.log(level, `${message}${where ? ` ${where}` : ''}: ${text}`, kept);
+  }
+
+  trace(message: string, meta?: LogMetadata): void {
+    this.log('TRACE', message, meta);
+  }
+
+  debug(message: string, meta?: LogMetadata): void {
+    this.log('DEBUG', message, meta);
+  }
+
+  info(message: string, meta?: LogMetadata): void {
+    this.log('INFO', message, meta);
+  }
+
+  warn(message: string, meta?: LogMetadata): void {
+    this.log('WARN', message, meta);
+  }
+
+  error(message: string, meta?: LogMetadata): void {
+    this.log('ERROR', message, meta);
+  }
+}
