@@ -1,5 +1,5 @@
 import { complete } from '../../src/llm';
-import type { Message } from '../../src/contracts/message-model';
+import { emptyCost, emptyUsage, type Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, TOOLS, toolResult, user } from './support';
 
@@ -18,6 +18,8 @@ function toolTurn(id: string, chars: number, fill = 'x'): Message[] {
       provider: 'anthropic',
       model: 'claude-sonnet-4-6',
       stopReason: 'tool_use',
+      usage: emptyUsage(),
+      cost: emptyCost(),
       timestamp: 1,
     },
     toolResult(id, 'read_file', fill.repeat(chars)),
