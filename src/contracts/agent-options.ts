@@ -29,8 +29,10 @@ export interface AgentOptions {
   context?: Partial<Omit<ContextPolicy, 'summaryModel' | 'mask'>> & { summaryModel?: ModelName };
   /**
    * Mask old tool results in the context sent to the model (docs/design.md, Masking): the model sees
-   * a stub and can read a result back. Default on (`keepResults` 3, `batch` 5) for ReAct runs, off
-   * for pev runs (their planner and verifier cannot call tools to read a result back); false = off.
+   * a stub and can read a result back. Default on for ReAct runs, off for pev runs (their planner
+   * and verifier cannot call tools to read a result back); false = off. The default moves the
+   * boundary by cost on a model with a prompt cache (`byCost`), else keeps 3 results and moves in
+   * batches of 5; a caller who sets `keepResults` or `batch` gets that rule unless `byCost` is set.
    */
   masking?: Partial<MaskPolicy> | false;
   /** The most output tokens one model call may produce. */

@@ -110,6 +110,12 @@ export interface MaskPolicy {
   keepResults: number;
   /** The boundary moves only once this many more results could be masked (so provider caches keep hitting). */
   batch: number;
+  /**
+   * With a prompt cache, move the boundary by cost instead of `keepResults` and `batch`: as far as
+   * the last answer, when the tokens it saves over the expected remaining calls outweigh writing
+   * the cache again from the first newly masked result (`policy/masking.ts`). Absent = false.
+   */
+  byCost?: boolean;
 }
 
 export interface ContextPolicy {

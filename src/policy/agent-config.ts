@@ -20,7 +20,8 @@ export const DEFAULT_SYSTEM_PROMPT =
 function maskOf(options: AgentOptions): { mask?: MaskPolicy } {
   const { masking } = options;
   if (masking === false || (masking === undefined && options.kind === 'pev')) return {};
-  return { mask: { ...DEFAULT_MASK_POLICY, ...(masking ?? {}) } };
+  const counted = masking !== undefined && (masking.keepResults !== undefined || masking.batch !== undefined);
+  return { mask: { ...DEFAULT_MASK_POLICY, ...(counted ? { byCost: false } : {}), ...(masking ?? {}) } };
 }
 
 /** Problems with the models the options name, one line each: the only check the config cannot hold. */
