@@ -1,4 +1,4 @@
-import { complete } from '../../src/llm';
+import { complete, streamMessage } from '../../src/llm';
 import { emptyCost, emptyUsage, type Message } from '../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { configFor, TOOLS, toolResult, user } from './support';
@@ -26,26 +26,35 @@ function toolTurn(id: string, chars: number, fill = 'x'): Message[] {
   ];
 }
 
-const call = (model: string, messages: Message[], systemPrompt = 'Stable instructions.') => {
+const calls = { complete, stream: streamMessage };
+type Mode = keyof typeof calls;
+
+const call = (model: string, messages: Message[], mode: Mode = 'complete') => {
   fake.script(reply.text('ok'));
-  return complete({ model, systemPrompt, messages, options: { tools: TOOLS } }, { config: configFor(fake) });
+  return calls[mode](
+    { model, systemPrompt: 'Stable instructions.', messages, options: { tools: TOOLS } },
+    { config: configFor(fake) },
+  );
 };
 
 describe('the fake provider bills prompt caching like Anthropic', () => {
   const model = 'anthropic/claude-sonnet-4-6';
 
-  it('writes the prompt up to its last breakpoint, then reads it back when the next turn extends it', async () => {
-    const first = [user('Read the files.'), ...toolTurn('a1', 20_000)];
-    const one = await call(model, first);
-    expect(one.usage.cacheReadTokens).toBe(0);
-    expect(one.usage.cacheWriteTokens).toBeGreaterThan(5_000);
+  it.each(Object.keys(calls) as Mode[])(
+    'writes the prompt up to its last breakpoint, then reads it back when the next turn extends it (%s)',
+    async (mode) => {
+      const first = [user(`Read the files (${mode}).`), ...toolTurn('a1', 20_000)];
+      const one = await call(model, first, mode);
+      expect(one.usage.cacheReadTokens).toBe(0);
+      expect(one.usage.cacheWriteTokens).toBeGreaterThan(5_000);
 
-    const two = await call(model, [...first, ...toolTurn('a2', 20_000)]);
-    const total1 = one.usage.inputTokens + one.usage.cacheWriteTokens;
-    expect(two.usage.cacheReadTokens).toBe(total1 - one.usage.inputTokens);
-    expect(two.usage.cacheWriteTokens).toBeGreaterThan(5_000);
-    expect(two.usage.cacheWriteTokens).toBeLessThan(5_200);
-  });
+      const two = await call(model, [...first, ...toolTurn('a2', 20_000)], mode);
+      const total1 = one.usage.inputTokens + one.usage.cacheWriteTokens;
+      expect(two.usage.cacheReadTokens).toBe(total1 - one.usage.inputTokens);
+      expect(two.usage.cacheWriteTokens).toBeGreaterThan(5_000);
+      expect(two.usage.cacheWriteTokens).toBeLessThan(5_200);
+    },
+  );
 
   it('reports no hit for a prefix it never saw: a changed early message rewrites everything after it', async () => {
     const first = [user('Summarise these.'), ...toolTurn('b1', 20_000), ...toolTurn('b2', 20_000)];
@@ -69,17 +78,20 @@ describe('the fake provider bills prompt caching like Anthropic', () => {
 describe('the fake provider bills prompt caching like OpenAI', () => {
   const model = 'openai/gpt-4.1';
 
-  it('caches prompts of 1,024 tokens or more in 128-token steps and reads the shared prefix back', async () => {
-    const first = [user('Read the files.'), ...toolTurn('d1', 20_000)];
-    const one = await call(model, first);
-    expect(one.usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0 });
+  it.each(Object.keys(calls) as Mode[])(
+    'caches prompts of 1,024 tokens or more in 128-token steps and reads the shared prefix back (%s)',
+    async (mode) => {
+      const first = [user(`Read the files (${mode}).`), ...toolTurn('d1', 20_000)];
+      const one = await call(model, first, mode);
+      expect(one.usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0 });
 
-    const two = await call(model, [...first, ...toolTurn('d2', 20_000)]);
-    expect(two.usage.cacheReadTokens % 128).toBe(0);
-    expect(two.usage.cacheReadTokens).toBeGreaterThan(one.usage.inputTokens - 128);
-    expect(two.usage.cacheReadTokens).toBeLessThanOrEqual(one.usage.inputTokens);
-    expect(two.usage.cacheWriteTokens).toBe(0);
-  });
+      const two = await call(model, [...first, ...toolTurn('d2', 20_000)], mode);
+      expect(two.usage.cacheReadTokens % 128).toBe(0);
+      expect(two.usage.cacheReadTokens).toBeGreaterThan(one.usage.inputTokens - 128);
+      expect(two.usage.cacheReadTokens).toBeLessThanOrEqual(one.usage.inputTokens);
+      expect(two.usage.cacheWriteTokens).toBe(0);
+    },
+  );
 
   it('caches nothing below 1,024 tokens', async () => {
     await call(model, [user('Short question.')]);
