@@ -1,6 +1,7 @@
 # The durable-agents worker, built from this repository.
 #   docker build -t durable-agents .
 #   docker run --rm -e TEMPORAL_ADDRESS=host:7233 -e ANTHROPIC_API_KEY durable-agents
+#   versioned: -e DURABLE_AGENTS_DEPLOYMENT=agents -e DURABLE_AGENTS_BUILD_ID=$(git rev-parse --short HEAD)
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -23,5 +24,6 @@ COPY prompts ./prompts
 RUN mkdir -p /data/store && chown -R node:node /data
 USER node
 VOLUME ["/data"]
-# SIGTERM from `docker stop` shuts the worker down gracefully.
-CMD ["node", "bin/durable-agents.js", "worker"]
+# The worker process, configured from its environment (as `durable-agents worker`). SIGTERM from
+# `docker stop` shuts it down gracefully.
+CMD ["node", "dist/worker.js"]

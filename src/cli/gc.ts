@@ -4,6 +4,7 @@
  * Temporal cannot confirm closed (unknown there, or Temporal unreachable) only with `force`, and
  * then only when the store has not written to it within the window.
  */
+import { errorText } from '../common/error-text';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { StoredConversation } from '../store';
 
@@ -39,7 +40,7 @@ export async function describeRun(client: Client, id: string): Promise<RunStatus
   } catch (err) {
     if (err instanceof WorkflowNotFoundError)
       return { kind: 'unknown', why: 'Temporal does not know this run (past its retention, or another namespace)' };
-    return { kind: 'unknown', why: `Temporal could not be asked: ${err instanceof Error ? err.message : String(err)}` };
+    return { kind: 'unknown', why: `Temporal could not be asked: ${errorText(err)}` };
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
@@ -79,7 +80,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.
     if (error instanceof CommanderError) return;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     process.stderr.write(`durable-agents: ${oneLine(message) || 'unknown error'}\n`);
     if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   }

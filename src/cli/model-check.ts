@@ -3,13 +3,14 @@
  * workflow is started: model specs with the one parser and the providers check the worker makes
  * before each call (over the same config file and environment), MCP files with the worker's parser.
  */
+import { errorText } from '../common/error-text';
 import type { ModelName } from '../contracts/model-ref';
 import { loadLlmConfig } from '../llm';
 import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/model-ref';
 import { readMcpConfigFile } from '../tools';
 import { UsageError } from './exit-codes';
 
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const messageOf = (err: unknown): string => errorText(err);
 
 /** Refuses a spec that does not parse, or whose provider no config knows. */
 export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {

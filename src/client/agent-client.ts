@@ -28,6 +28,7 @@ import type { WatchItem } from '../contracts/watch-topics';
 import { type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
 import { pevOptionProblems } from '../policy/pev/pev-options';
 import { AgentClientError, explain } from './client-errors';
+import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun } from './run-reads';
@@ -113,9 +114,11 @@ const mapValues = <A, B>(record: Record<string, A>, fn: (value: A) => B): Record
  * Whether the client shares a worker's connection (a `NativeConnection`), so the server can hand a new run's first
  * workflow task straight back to that worker in the start call's reply instead of queueing it (eager start). The
  * SDK's core asks for it only when a worker of this process polls the run's task queue and has a free slot, so asking
- * is always safe; a client over a plain `Connection` cannot ask.
+ * is safe for unversioned workers; a client over a plain `Connection` cannot ask. A connection a versioned worker
+ * polls through never asks (see connection/versioned-workers).
  */
 function startsEagerly(client: Client): boolean {
+  if (hasVersionedWorker(client.connection)) return false;
   return (client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
 }
 

@@ -3,6 +3,7 @@
  * that wait (`DurableAgentAwaitingApproval = true`); each run's `state` query gives the calls, their
  * arguments and the hash a decision must quote.
  */
+import { errorText } from '../common/error-text';
 import type { AgentStateView } from '../contracts/agent-run';
 import { argsHash } from '../policy/approval-rules';
 import type { AgentClient } from './agent-client';
@@ -74,7 +75,7 @@ export async function approvalsInbox(agents: AgentClient, options: InboxOptions 
             ...pendingApprovalsOf(state, run.id).map((a) => ({ ...a, ...(run.task ? { task: run.task } : {}) })),
           );
         } catch (err) {
-          unread.push({ runId: run.id, reason: err instanceof Error ? err.message : String(err) });
+          unread.push({ runId: run.id, reason: errorText(err) });
         }
       }),
     );

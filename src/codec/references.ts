@@ -7,6 +7,8 @@
  * so a one-line preview (the Web UI's timeline) shows text.
  */
 
+import { errorText } from '../common/error-text';
+
 const HASH = /^[0-9a-f]{64}$/;
 
 /** Fields of the activity and state contracts that name a stored body by its content hash. */
@@ -163,6 +165,6 @@ export function sharedLookup(read: (hash: string) => Promise<unknown>, concurren
 function missingReason(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === 'not_found') return 'not in the content store';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return `content store error: ${message.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
 }

@@ -3,6 +3,7 @@
  * `POST …/encode` (also under `/{namespace}/`, as the CLI's `--codec-endpoint` templating makes)
  * take `{"payloads": [...]}` in proto3 JSON (bytes as base64) and answer in the same shape.
  */
+import { errorText } from '../common/error-text';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PayloadCodec } from '@temporalio/common';
@@ -115,7 +116,7 @@ function setup<T>(build: () => T): T {
   try {
     return build();
   } catch (error) {
-    throw new SetupError(error instanceof Error ? error.message : String(error));
+    throw new SetupError(errorText(error));
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
@@ -120,7 +121,7 @@ export function shortCause(error: unknown): string {
     current !== undefined;
     current = current instanceof Error ? current.cause : undefined
   ) {
-    messages.push(current instanceof Error ? current.message : String(current));
+    messages.push(errorText(current));
   }
   const all = messages.join('\n');
   const known = KNOWN_CAUSES.find(([pattern]) => pattern.test(all));

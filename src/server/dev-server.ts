@@ -47,6 +47,22 @@ export const DEV_SERVER_TUNING: readonly string[] = [
   'history.visibilityProcessorMaxPollRPS=10000',
 ];
 
+/**
+ * What Worker Deployment Versioning needs of a dev server (docs/upgrades.md). The CLI 1.9 dev server
+ * (server 1.32) has deployment versions on already; they are set so an older CLI runs versioned workers
+ * too. A version's drainage is checked every second instead of every few minutes, so
+ * `temporal worker deployment describe-version` shows a drained version as soon as its last pinned
+ * run closes.
+ */
+export const DEV_SERVER_VERSIONING: readonly string[] = [
+  '--dynamic-config-value',
+  'system.enableDeploymentVersions=true',
+  '--dynamic-config-value',
+  'matching.wv.VersionDrainageStatusRefreshInterval=1',
+  '--dynamic-config-value',
+  'matching.wv.VersionDrainageStatusVisibilityGracePeriod=1',
+];
+
 /** SQLite pragmas for a dev server's database file (an in-memory database has no journal to tune). */
 export const DEV_SERVER_FILE_PRAGMAS: readonly string[] = [
   '--sqlite-pragma',
@@ -76,6 +92,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
     args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   if (options.tuned !== false) args.push(...DEV_SERVER_TUNING, ...(options.dbFilename ? DEV_SERVER_FILE_PRAGMAS : []));
+  args.push(...DEV_SERVER_VERSIONING);
   args.push(...searchAttributeArgs());
   args.push(...(options.extraArgs ?? []));
   return args;

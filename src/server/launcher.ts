@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -10,7 +11,7 @@ import {
   type RunningCodecServer,
 } from '../codec';
 import { SetupError } from '../connection/setup-error';
-import { searchAttributeArgs, serves, startDevServer } from './dev-server';
+import { DEV_SERVER_VERSIONING, searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from './find-cli';
 import { isListening } from './ports';
 
@@ -202,11 +203,15 @@ async function startFromDownload(options: {
         ui: true,
         uiPort: options.uiPort,
         dbFilename: options.dbFilename,
-        extraArgs: [...searchAttributeArgs(), ...(options.codecUrl ? ['--ui-codec-endpoint', options.codecUrl] : [])],
+        extraArgs: [
+          ...DEV_SERVER_VERSIONING,
+          ...searchAttributeArgs(),
+          ...(options.codecUrl ? ['--ui-codec-endpoint', options.codecUrl] : []),
+        ],
       },
     });
   } catch (error) {
-    const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const cause = errorText(error).split('\n')[0];
     const reason = /download/i.test(cause)
       ? 'downloading it failed (no internet?)'
       : `starting it failed (${cause.slice(0, 160)})`;

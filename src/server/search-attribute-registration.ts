@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { AGENT_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
@@ -52,5 +53,5 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  return errorText(error).split('\n')[0];
 }

@@ -1,4 +1,5 @@
 /** The one place that picks the content store from the environment: worker, CLI commands, codec server and tests. */
+import { errorText } from '../common/error-text';
 import path from 'node:path';
 import { SetupError } from '../connection/setup-error';
 import type { ContentStore } from './content-store';
@@ -22,6 +23,6 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env, cwd = proc
   try {
     return await storeFromEnv(env, cwd);
   } catch (error) {
-    throw new SetupError(error instanceof Error ? error.message : String(error));
+    throw new SetupError(errorText(error));
   }
 }

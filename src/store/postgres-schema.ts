@@ -3,6 +3,7 @@
  * when a worker starts. Migrations are numbered and run under an advisory lock, so several workers
  * starting at once apply each exactly once; a database already at the newest version is left alone.
  */
+import { errorText } from '../common/error-text';
 import pg from 'pg';
 import { StoreError } from './content-store';
 
@@ -120,7 +121,7 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 
 /** One line for a connection that failed: what, where (no password), why. */
 export function connectionFailure(url: string, err: unknown): Error {
-  const cause = err instanceof Error ? err.message || err.name : String(err);
+  const cause = errorText(err);
   return new Error(
     `Cannot open the PostgreSQL store at ${redactUrl(url)}: ${cause.replace(/\s*\n\s*/g, ' ')}. ` +
       `Check ${STORE_URL_ENV} and that the database accepts connections.`,

@@ -23,7 +23,4 @@ export function capOutput(text: string, maxChars: number): { content: string; tr
 }
 
 /** The message of anything thrown, for an error result. */
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
-}
+export { errorText } from '../common/error-text';

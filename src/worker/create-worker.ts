@@ -17,8 +17,10 @@ import {
   type ConnectionSettings,
 } from '../connection/connection-settings';
 import { SetupError } from '../connection/setup-error';
+import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
+import { workerDeploymentOptions } from './worker-deployment';
 import { openStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
@@ -78,7 +80,10 @@ export interface CreateWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  /** The worker's config ({@link workerConfig}); its secrets are redacted from every activity's result and failure. */
+  /**
+   * The worker's config ({@link workerConfig}); its secrets are redacted from every activity's result
+   * and failure, and a config with a `deployment` makes a versioned worker whose runs are pinned.
+   */
   config: WorkerConfig;
   /** The activity map; see {@link createActivities} for the project's full one. */
   activities: object;
@@ -99,6 +104,8 @@ export const WORKER_TUNING = { nonStickyToStickyPollRatio: 1 } as const satisfie
 export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
   const bundlePath = options.bundlePath ?? prebuiltBundlePath();
   const { interceptors, ...workerOptions } = options.workerOptions ?? {};
+  const { deployment } = options.config;
+  if (deployment) markVersionedWorkerConnection(options.connection);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -111,6 +118,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
           bundlerOptions: { preloadModules: [...PRELOADED_WORKFLOW_MODULES] },
         }),
     ...WORKER_TUNING,
+    ...(deployment ? { workerDeploymentOptions: workerDeploymentOptions(deployment) } : {}),
     ...workerOptions,
     interceptors: {
       ...interceptors,

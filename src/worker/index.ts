@@ -5,6 +5,16 @@
 export { createWorker, runWorker, connectWorker, prebuiltBundlePath, configureWorkerLogging } from './create-worker';
 export type { CreateWorkerOptions } from './create-worker';
 export { workerConfig, TOKEN_BATCH_ENV, type WorkerConfig, type WorkerConfigOptions } from './worker-config';
+export {
+  deploymentVersionOf,
+  workerDeploymentOptions,
+  versionLabel,
+  DEPLOYMENT_ENV,
+  BUILD_ID_ENV,
+  MAX_VERSION_PART_LENGTH,
+  type DeploymentFlags,
+  type WorkerDeploymentVersion,
+} from './worker-deployment';
 export { RedactingLogger, redactionInterceptor, redactError } from './redaction';
 export {
   createActivities,

@@ -9,12 +9,19 @@ import type { ActivityConfig } from '../activities';
 import { credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm';
 import { DEFAULT_TOKEN_BATCH_MS } from '../contracts/watch-topics';
 import { SetupError } from '../connection/setup-error';
+import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
 
 /** What a worker runs with. */
-export type WorkerConfig = ActivityConfig;
+export interface WorkerConfig extends ActivityConfig {
+  /**
+   * The worker deployment version it polls as (`DURABLE_AGENTS_DEPLOYMENT` and
+   * `DURABLE_AGENTS_BUILD_ID`); undefined for an unversioned worker.
+   */
+  deployment?: WorkerDeploymentVersion;
+}
 
 export interface WorkerConfigOptions {
   /** Default: the process environment. */
@@ -23,6 +30,8 @@ export interface WorkerConfigOptions {
   file?: string | null;
   /** LLM config given inline, on top of the file (tests, embedding applications). */
   inline?: LlmConfigFile;
+  /** `--deployment` and `--build-id`, over the environment's. */
+  deployment?: DeploymentFlags;
 }
 
 function tokenBatchMs(env: NodeJS.ProcessEnv): number {
@@ -40,6 +49,12 @@ function tokenBatchMs(env: NodeJS.ProcessEnv): number {
  */
 export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
   const env = options.env ?? process.env;
+  const deployment = deploymentVersionOf(options.deployment, env);
   const llm = loadLlmConfig({ env, file: options.file, inline: options.inline });
-  return { llm, secrets: new SecretSet(credentialsOf(llm, env)), tokenBatchMs: tokenBatchMs(env) };
+  return {
+    llm,
+    secrets: new SecretSet(credentialsOf(llm, env)),
+    tokenBatchMs: tokenBatchMs(env),
+    ...(deployment ? { deployment } : {}),
+  };
 }

@@ -84,13 +84,24 @@ describe('docker-compose.yml and Dockerfile (checked without a Docker engine)', 
     expect(dockerfile).toMatch(/^FROM node:20/m);
     expect(dockerfile).toContain('RUN npm ci');
     expect(dockerfile).toContain('npm run build');
-    expect(dockerfile).toMatch(/^CMD \["node", "bin\/durable-agents\.js", "worker"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/worker\.js"\]$/m);
+    expect(fs.existsSync(path.join(REPO_ROOT, 'src', 'worker.ts'))).toBe(true);
     // Everything the runtime image copies from the context exists.
     for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) {
       expect(fs.existsSync(path.join(REPO_ROOT, source))).toBe(true);
     }
     const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(packageJson.scripts.build).toContain('build-bundle');
+  });
+
+  it('passes the worker deployment and build id through, unversioned when both are unset, with versioning on', () => {
+    const env = compose.services.worker.environment ?? {};
+    expect(env.DURABLE_AGENTS_DEPLOYMENT).toBe('${DURABLE_AGENTS_DEPLOYMENT:-}');
+    expect(env.DURABLE_AGENTS_BUILD_ID).toBe('${DURABLE_AGENTS_BUILD_ID:-}');
+    const dynamicConfig = YAML.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'docker', 'dynamicconfig', 'durable-agents.yaml'), 'utf8'),
+    ) as Record<string, { value: unknown }[]>;
+    expect(dynamicConfig['system.enableDeploymentVersions']).toEqual([{ value: true }]);
   });
 
   it('gives the worker its own database on the stack PostgreSQL and no volume, so it scales out', () => {

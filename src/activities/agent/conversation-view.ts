@@ -1,4 +1,5 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
+import { errorText } from '../../common/error-text';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { textOf, type Message } from '../../contracts/message-model';
@@ -21,7 +22,7 @@ export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
     if (err instanceof StoreError)
       throw ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.store, { code: err.code });
     if (err instanceof ApplicationFailure) throw err;
-    const message = err instanceof Error ? err.message || err.name : String(err);
+    const message = errorText(err);
     throw ApplicationFailure.retryable(`the content store failed: ${message}`, AGENT_FAILURE.storeUnavailable);
   }
 }

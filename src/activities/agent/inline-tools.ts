@@ -5,6 +5,7 @@
  * over, or one fails to run or to be stored, the model call returns no results and the workflow
  * runs the calls as usual (a result stored meanwhile is written again by the later call).
  */
+import { errorText } from '../../common/error-text';
 import { log } from '@temporalio/activity';
 import type { InlineToolCalls, RunToolInput, RunToolOutput } from '../../contracts/agent-activities';
 import type { ToolCallRequest } from '../../contracts/agent-run';
@@ -52,7 +53,7 @@ export async function runInlineTools(
     }
   } catch (err) {
     if (ctx?.cancellationSignal.aborted) throw err;
-    log.warn('Quick tool calls left to the workflow', { error: err instanceof Error ? err.message : String(err) });
+    log.warn('Quick tool calls left to the workflow', { error: errorText(err) });
     return undefined;
   }
   return results;

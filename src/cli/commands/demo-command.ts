@@ -1,3 +1,4 @@
+import { errorText } from '../../common/error-text';
 import crypto from 'node:crypto';
 import type { Command } from 'commander';
 import { createActivities } from '../../activities';
@@ -107,7 +108,7 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
     for await (const item of agents.watch(workflowId, { answers: true })) printer.print(item);
   } catch (err) {
     printer.endLine();
-    write(`(live view stopped: ${err instanceof Error ? err.message : String(err)})\n`);
+    write(`(live view stopped: ${errorText(err)})\n`);
   }
   printer.endLine();
 }
@@ -129,7 +130,15 @@ async function runDemoAgent(
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
     // A queue of its own, so a long-running worker with older code never takes the demo's tasks.
     const taskQueue = `demo-${crypto.randomUUID()}`;
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, config, activities });
+    // Unversioned even when DURABLE_AGENTS_DEPLOYMENT is set: no version is current on a queue of its own.
+    const unversioned = { ...config, deployment: undefined };
+    const worker = await createWorker({
+      connection,
+      namespace: settings.namespace,
+      taskQueue,
+      config: unversioned,
+      activities,
+    });
     const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     out(`Worker: in-process on task queue ${taskQueue}`);
     out(`Task: ${job.task}`);

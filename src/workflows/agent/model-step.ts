@@ -4,6 +4,7 @@
  * failing. Each step takes the seat it works on, so a pev role's own model never replaces the
  * run's in shared state.
  */
+import { errorText } from '../../common/error-text';
 import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
 import { TimeoutType } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
@@ -61,7 +62,7 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
     };
   }
   if (cause instanceof TimeoutFailure) return { type: LLM_FAILURE.timeout, retryable: true, message: cause.message };
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = errorText(cause);
   return { type: LLM_FAILURE.unknown, retryable: true, message };
 }
 

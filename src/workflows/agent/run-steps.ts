@@ -2,6 +2,7 @@
  * Steps at the run level that every agent kind shares (docs/design.md, The turn loop): starting
  * the conversation, ending on a stop or a limit, handing over to a fresh run, and ending.
  */
+import { errorText } from '../../common/error-text';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, ApplicationFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { limitReached } from '../../policy/limits';
@@ -43,7 +44,7 @@ export class RunEnded extends Error {
 /** The failure's own message and type, from a failed activity's cause. */
 function failureOf(err: unknown): { message: string; type?: string } {
   const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = errorText(cause);
   return cause instanceof ApplicationFailure && cause.type ? { message, type: cause.type } : { message };
 }
 

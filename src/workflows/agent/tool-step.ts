@@ -3,6 +3,7 @@
  * in order, in parallel where the tools allow, checking for steering and stop between executions.
  * Every call the model made gets exactly one result, executed or synthetic.
  */
+import { errorText } from '../../common/error-text';
 import { ActivityFailure, TimeoutFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activities';
 import { formatDuration } from '../../common/duration';
@@ -24,7 +25,7 @@ const DECIDED_APPROVALS_KEPT = 50;
 function failureText(name: string, err: unknown, timeoutMs: number): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof TimeoutFailure) return `Tool "${name}" timed out after ${formatDuration(timeoutMs)}.`;
-  return `Tool "${name}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+  return `Tool "${name}" failed: ${errorText(cause)}`;
 }
 
 /** Runs one call that has no result yet; returns its metadata (stored by the activity) or a draft. */
@@ -144,7 +145,7 @@ async function record(
         emit(ctx, {
           type: 'hook_failed',
           hook: 'onMessage',
-          message: cause instanceof Error ? cause.message : String(cause),
+          message: errorText(cause),
         });
       }
     }

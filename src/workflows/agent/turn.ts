@@ -4,6 +4,7 @@
  * recorded, the on-turn-end hook, and the tool phase. A kind changes a turn only through
  * {@link TurnHooks}; what follows an answer (end, follow-ups, the next role) is the kind's.
  */
+import { errorText as thrownText } from '../../common/error-text';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
 import type { ToolCallRequest } from '../../contracts/agent-run';
@@ -68,7 +69,7 @@ const defaultPhase = (): string => 'running';
 /** The message of a failure; for a failed activity, its cause's (the activity's own error). */
 export function errorText(err: unknown): string {
   const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-  return cause instanceof Error ? cause.message : String(cause);
+  return thrownText(cause);
 }
 
 /** Records the assistant message of a turn answered by `model`. */

@@ -4,7 +4,7 @@
  * switching, limits, hooks, events, references instead of transcripts, continue-as-new); this
  * kind adds the phases, the role prompts, the `pev` progress and the todo list in the result.
  */
-import { setHandler } from '@temporalio/workflow';
+import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import { CORE_ROLE_NAMES } from '../../policy/pev/roles';
 import { initialProgress, pevOptionProblems, resolvePevOptions } from '../../policy/pev/pev-options';
 import {
@@ -30,6 +30,7 @@ import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { createPevIO } from './pev-io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
+import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 
 function initialPevState(input: PevWorkflowInput): PevState {
   return {
@@ -141,3 +142,5 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
 export async function pevAgentWorkflow(input: PevWorkflowInput): Promise<PevAgentResult> {
   return runAgent(input, pevKind);
 }
+
+setWorkflowOptions(pinnedOnVersionedWorkers, pevAgentWorkflow);

@@ -1,4 +1,5 @@
 /** The ReAct agent: think, act with tools, observe, until it answers. The run scaffold's first kind. */
+import { setWorkflowOptions } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../../contracts/agent-workflows';
 import type { AgentResult } from '../../contracts/agent-run';
 import {
@@ -13,6 +14,7 @@ import {
   type LoopOutcome,
   type RunContext,
 } from '../agent';
+import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 
 /** Turns until an answer without tool calls; queued follow-ups start another turn. */
 async function runReact(ctx: RunContext): Promise<LoopOutcome> {
@@ -42,3 +44,5 @@ export const reactKind: AgentKind<AgentWorkflowInput, RunContext> = {
 export async function reactAgentWorkflow(input: AgentWorkflowInput): Promise<AgentResult> {
   return runAgent(input, reactKind);
 }
+
+setWorkflowOptions(pinnedOnVersionedWorkers, reactAgentWorkflow);

@@ -1,0 +1,14 @@
+/**
+ * How an agent workflow moves between worker versions. On a versioned worker a run is pinned: it
+ * ends on the version it began on, so a newer build never takes its tasks (docs/upgrades.md). An
+ * unversioned worker must declare no behaviour at all: the server refuses a workflow task that
+ * names one without a deployment version.
+ */
+import type { WorkflowDefinitionOptions } from '@temporalio/common';
+import { workflowInfo } from '@temporalio/workflow';
+
+/** Options getter for `setWorkflowOptions`, evaluated by the worker that first runs the workflow code. */
+export function pinnedOnVersionedWorkers(): WorkflowDefinitionOptions {
+  // An unversioned worker reports its own build id with an empty deployment name.
+  return workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'PINNED' } : {};
+}
