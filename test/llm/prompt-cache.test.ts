@@ -56,6 +56,14 @@ describe('the fake provider bills prompt caching like Anthropic', () => {
     },
   );
 
+  it('finds a prefix written before at a block shortly before a breakpoint', async () => {
+    const first = [user('Read three files.'), ...toolTurn('g1', 20_000)];
+    const one = await call(model, first);
+    // Two turns later neither breakpoint ends where the first request's did; the lookback finds it.
+    const three = await call(model, [...first, ...toolTurn('g2', 400), ...toolTurn('g3', 400)]);
+    expect(three.usage.cacheReadTokens).toBe(one.usage.cacheWriteTokens);
+  });
+
   it('reports no hit for a prefix it never saw: a changed early message rewrites everything after it', async () => {
     const first = [user('Summarise these.'), ...toolTurn('b1', 20_000), ...toolTurn('b2', 20_000)];
     await call(model, first);
