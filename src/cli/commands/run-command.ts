@@ -11,6 +11,7 @@ import type { AgentClient } from '../../client';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
 import { callFlags, callOptionsOf } from '../call-options';
 import { readClientTools } from '../client-tools-file';
+import { readSubAgents } from '../agents-file';
 import { checkMcpFile, checkModelSpecs } from '../model-check';
 import {
   collect,
@@ -65,6 +66,11 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
     .option(
       '--client-tools <file>',
       'JSON array of client tools the run declares ({ name, description, parameters }); answer them with tool-result',
+    )
+    .option(
+      '--agents <file>',
+      'JSON object of sub-agents by name ({ description, instructions, model, tools, maxTurns, kind }), ' +
+        'on top of the config file\'s "agents"',
     )
     .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
@@ -126,6 +132,7 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
       const limits = limitsOf(o);
       const callOptions = callOptionsOf(o);
       const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, deps.env);
+      const agentsDeclared = readSubAgents(o.agents, deps.env);
       await withAgents(deps, async (agents, uiLink) => {
         const model = given ?? (await continuedModel(agents, o.continue as string)) ?? deps.env[MODEL_ENV];
         if (!model) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
@@ -144,6 +151,7 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
             ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
           },
           approve: o.approve,
+          ...(agentsDeclared ? { agents: agentsDeclared } : {}),
           ...callOptions,
           ...(o.stream || o.watch ? { stream: true } : {}),
           ...(pev ? { pev } : {}),
