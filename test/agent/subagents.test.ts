@@ -52,6 +52,13 @@ async function stopSignalled(client: Client, id: string): Promise<void> {
   throw new Error(`${id} was never signalled`);
 }
 
+/**
+ * A parent's id: its history's name when recording, since the replay gate replays a history under
+ * its file name and a child's id is derived from its parent's.
+ */
+const parentId = (history: string): string =>
+  process.env.RECORD_HISTORIES === '1' ? history : `${history}-${Date.now().toString(36)}`;
+
 const start = (agents: AgentClient, options: Partial<StartAgentOptions> = {}): Promise<string> =>
   agents.start({ task: 'Find out two things.', model: PRIMARY, agents: AGENTS, ...options });
 
@@ -79,7 +86,7 @@ describe('sub-agents', () => {
     });
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await start(agents);
+      const id = await start(agents, { id: parentId('subagents-parallel') });
       const result = await agents.result(id);
       const child = client.workflow.getHandle(`${id}/researcher-toolu_alpha`);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-parallel');
@@ -124,7 +131,7 @@ describe('sub-agents', () => {
     });
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await start(agents, { limits: { maxTotalTokens: 2_000 } });
+      const id = await start(agents, { id: parentId('subagents-budget'), limits: { maxTotalTokens: 2_000 } });
       const result = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-budget');
       const child = (await agents.result(`${id}/researcher-toolu_big`)) as AgentResult;
@@ -175,22 +182,19 @@ describe('sub-agents', () => {
       await held.opened;
       return reply.toolCalls([{ name: 'write_note', arguments: { text: 'late' } }]);
     });
-    const out = await withWorker(
-      { activities: fx.activities, maxCachedWorkflows: 0 },
-      async ({ client, taskQueue }) => {
-        const agents = fx.agents(client, taskQueue);
-        const id = await start(agents);
-        await waitFor(() => fx.fake.requests.filter((r) => who(r).agent !== 'parent').length === 2, 'both children');
-        const handle = client.workflow.getHandle(id);
-        await handle.cancel();
-        // The children's model calls answer only once the parent has passed the stop on to both.
-        for (const call of ['toolu_alpha', 'toolu_beta']) await stopSignalled(client, `${id}/researcher-${call}`);
-        held.open();
-        const result = (await handle.result()) as AgentResult;
-        await saveHistoryIfRecording(handle, 'subagents-cancel');
-        return { result, state: (await agents.state(id)) as AgentStateView };
-      },
-    );
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { id: parentId('subagents-cancel') });
+      await waitFor(() => fx.fake.requests.filter((r) => who(r).agent !== 'parent').length === 2, 'both children');
+      const handle = client.workflow.getHandle(id);
+      await handle.cancel();
+      // The children's model calls answer only once the parent has passed the stop on to both.
+      for (const call of ['toolu_alpha', 'toolu_beta']) await stopSignalled(client, `${id}/researcher-${call}`);
+      held.open();
+      const result = (await handle.result()) as AgentResult;
+      await saveHistoryIfRecording(handle, 'subagents-cancel');
+      return { result, state: (await agents.state(id)) as AgentStateView };
+    });
     expect(out.result).toMatchObject({ status: 'stopped', stopReason: 'cancelled' });
     expect(out.result.children?.map((c) => [c.status, c.stopReason])).toEqual([
       ['stopped', 'cancelled'],
