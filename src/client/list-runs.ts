@@ -29,6 +29,8 @@ export interface ListFilters {
   /** Model spec of the run's current model. */
   model?: string;
   kind?: string;
+  /** Only the child runs (sub-agents) of this run. */
+  parent?: string;
 }
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
@@ -62,6 +64,7 @@ export function listQuery(filters: ListFilters = {}): string {
   if (filters.awaitingApproval !== undefined) parts.push(`${SA.awaitingApproval.name} = ${filters.awaitingApproval}`);
   if (filters.model !== undefined) parts.push(`${SA.model.name} = ${quoted(filters.model, 'model')}`);
   if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
+  if (filters.parent !== undefined) parts.push(`ParentWorkflowId = ${quoted(filters.parent, 'parent')}`);
   return parts.join(' AND ');
 }
 

@@ -90,8 +90,14 @@ describe('sub-agents', () => {
       const result = await agents.result(id);
       const child = client.workflow.getHandle(`${id}/researcher-toolu_alpha`);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-parallel');
+      // `list --parent`: the children, from the server's visibility store (which lags a little).
+      let listed: string[] = [];
+      for (let tries = 0; listed.length < 2 && tries < 50; tries++) {
+        listed = (await agents.list({ parent: id })).map((r) => r.id).sort();
+        if (listed.length < 2) await new Promise((r) => setTimeout(r, 200));
+      }
       await saveHistoryIfRecording(child, 'subagents-child');
-      return { id, result, state: await agents.state(id), child: await child.describe() };
+      return { id, result, listed, state: await agents.state(id), child: await child.describe() };
     });
     expect(order.indexOf('beta asked')).toBeLessThan(order.indexOf('alpha answered'));
     expect(out.result).toMatchObject({ status: 'completed', finalText: 'alpha is 1 and beta is 2.' });
@@ -104,6 +110,7 @@ describe('sub-agents', () => {
     expect(texts[1]).toContain('beta = 2');
     // The child names its parent, and its task carries the call's context.
     expect(out.child.parentExecution?.workflowId).toBe(out.id);
+    expect(out.listed).toEqual([`${out.id}/researcher-toolu_alpha`, `${out.id}/researcher-toolu_beta`]);
     expect(fx.fake.requests.map(who).find((w) => w.task.startsWith('beta'))?.task).toContain('the second thing');
     // The children's spend is in the parent's totals, and the parent lists each child.
     const children = out.result.children ?? [];

@@ -126,6 +126,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
     .option('--kind <kind>', 'only runs of this agent kind')
+    .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .action((o: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
         const runs = await agents.list({
@@ -134,6 +135,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
           ...(o.awaitingApproval ? { awaitingApproval: true } : {}),
           ...(o.model ? { model: o.model } : {}),
           ...(o.kind ? { kind: o.kind } : {}),
+          ...(o.parent ? { parent: o.parent } : {}),
         });
         if (o.json) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
