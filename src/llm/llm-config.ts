@@ -79,8 +79,6 @@ const modelEntrySchema = z.strictObject({
   capabilities: capabilitiesSchema.prefault({}),
   prices: pricesSchema.prefault({ input: 0, output: 0 }),
   idleTimeoutMs: z.number().int().positive().optional(),
-  /** Sub-agents runs started by the CLI may delegate to; read by the client (`cli/agents-file.ts`), not the worker. */
-  agents: z.record(z.string(), z.unknown()).optional(),
 });
 
 const configFileSchema = z.strictObject({
@@ -90,6 +88,8 @@ const configFileSchema = z.strictObject({
   models: z.array(modelEntrySchema).default([]),
   timeoutMs: z.number().int().positive().optional(),
   idleTimeoutMs: z.number().int().positive().optional(),
+  /** Sub-agents runs started by the CLI may delegate to; read by the client (`cli/agents-file.ts`), not the worker. */
+  agents: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type LlmConfigFile = z.input<typeof configFileSchema>;

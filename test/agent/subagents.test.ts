@@ -5,9 +5,13 @@
  */
 import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
 import type { SubAgents } from '../../src/contracts/sub-agents';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { AgentClient, StartAgentOptions } from '../../src/client';
 import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
+import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import {
   Latch,
@@ -210,6 +214,42 @@ describe('sub-agents', () => {
     expect(unansweredCalls(out.state)).toEqual([]);
     for (const text of await toolResultTexts(fx, out.state)) expect(text).toContain('stop reason cancelled');
     expect(fx.calls).toEqual([]);
+  });
+
+  it("runs from the command line: the config file's agents and --agents, state, approve and watch through the parent", async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0
+          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'note it' }, id: 'toolu_r' }])
+          : reply.text('Noted.');
+      return answers === 0
+        ? reply.toolCalls([{ name: 'write_note', arguments: { text: 'hello' }, id: 'toolu_note' }])
+        : reply.text('wrote it');
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-'));
+    const config = path.join(dir, 'durable-agents.json');
+    fs.writeFileSync(config, JSON.stringify({ agents: AGENTS }));
+    const extra = path.join(dir, 'agents.json');
+    fs.writeFileSync(extra, JSON.stringify({ summariser: { description: 'Summarises a text.' } }));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_CONFIG: config });
+      const args = ['--model', PRIMARY, '--agents', extra, '--approve', 'write_note', '--detach', 'Note hello.'];
+      const id = await cli.run('run', ...args);
+      const childId = `${id}/researcher-toolu_r`;
+      await waitForState(fx.agents(client, taskQueue), childId, (s) => s.status === 'awaiting_approval');
+      const state = await cli.run('state', id);
+      expect(state).toContain(`awaiting approval in ${childId}: toolu_note write_note {"text":"hello"}`);
+      expect(state).toContain(`child ${childId} (researcher, call toolu_r): running`);
+      await cli.run('approve', id, 'toolu_note');
+      expect(await cli.run('result', id)).toContain('Noted.');
+      const watched = await cli.run('watch', id, '--no-tokens');
+      expect(watched).toContain(`sub-agent researcher (toolu_r) started as ${childId}: note it`);
+      expect(watched).toMatch(/sub-agent researcher \(toolu_r\) completed \(completed\)/);
+    });
+    const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+    expect(offered).toEqual(expect.arrayContaining(['researcher', 'summariser']));
+    expect(fx.calls).toEqual(['write_note:hello']);
   });
 
   it('refuses a sub-agent that asks for a tool the run may not use, before anything starts', async () => {

@@ -86,7 +86,8 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        deps.out(o.json ? json(s) : formatState(s));
+        const open = (s.children ?? []).some((c) => c.endedAt === undefined);
+        deps.out(o.json ? json(s) : formatState(s, open ? await agents.pendingApprovals(id) : []));
       }),
     );
 
