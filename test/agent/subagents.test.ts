@@ -11,6 +11,8 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { AgentClient, StartAgentOptions } from '../../src/client';
 import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
+import { createPevActivities } from '../../src/activities/pev';
+import { answer } from '../pev/pev-kit';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import {
@@ -250,6 +252,32 @@ describe('sub-agents', () => {
     const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
     expect(offered).toEqual(expect.arrayContaining(['researcher', 'summariser']));
     expect(fx.calls).toEqual(['write_note:hello']);
+  });
+
+  it('runs a sub-agent of kind pev as a planner/executor/verifier child, and reads its verified summary', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'planner', arguments: { task: 'Add 2 and 3.' }, id: 'toolu_p' }]),
+      answer.plan([{ id: 'task-1', description: 'Add 2 and 3' }]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+      answer.executed('2 + 3 = 5'),
+      answer.verified('The sum is 5.'),
+      reply.text('The planner says 5.'),
+    );
+    const activities = { ...fx.activities, ...createPevActivities({ store: fx.store }) };
+    const out = await withWorker({ activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, {
+        agents: { planner: { description: 'Plans, does and checks a task.', kind: 'pev', tools: ['add'] } },
+      });
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(`${id}/planner-toolu_p`), 'subagents-pev-child');
+      return { result, state: (await agents.state(id)) as AgentStateView };
+    });
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'The planner says 5.' });
+    expect(out.result.children?.[0]).toMatchObject({ agent: 'planner', status: 'completed', stopReason: 'completed' });
+    const [text] = await toolResultTexts(fx, out.state);
+    expect(text).toContain('The sum is 5.');
+    expect(fx.calls).toEqual(['add:2+3']);
   });
 
   it('refuses a sub-agent that asks for a tool the run may not use, before anything starts', async () => {
