@@ -115,7 +115,7 @@ export async function runSubAgent(
     return { text: failureText(agent, err), isError: true };
   }
   let settled = false;
-  const ending = handle.result().then(
+  const ending: Promise<{ result?: AgentResult; err?: unknown }> = handle.result().then(
     (result) => ({ result: result as AgentResult }),
     (err: unknown) => ({ result: resultOf(err), err }),
   );
@@ -123,9 +123,14 @@ export async function runSubAgent(
   await condition(() => settled || state.stopRequested !== undefined);
   if (!settled && state.stopRequested) {
     const { reason } = state.stopRequested;
-    await handle.signal(stopSignal, { note: `the parent run was ${reason}`, reason });
+    try {
+      await handle.signal(stopSignal, { note: `the parent run was ${reason}`, reason });
+    } catch (err) {
+      // The child may have ended meanwhile; its result says how.
+      if (isCancellation(err)) throw err;
+    }
   }
-  const { result, err } = (await ending) as { result?: AgentResult; err?: unknown };
+  const { result, err } = await ending;
   childEnded(ctx, child, result);
   if (!result) return { text: failureText(agent, err), isError: true };
   return childResultText(agent, result);
