@@ -130,10 +130,22 @@ export function remainingBudget(
   return out;
 }
 
+/** The sub-agents whose tools fit a child's tools: a child delegates only within what it may use itself. */
+function withinTools(
+  agents: SubAgents | undefined,
+  tools: { allow?: string[]; deny?: string[] },
+): SubAgents | undefined {
+  const kept = Object.entries(agents ?? {}).filter(([, spec]) =>
+    (spec.tools ?? tools.allow ?? []).every((t) => covered(t, tools.allow) && !matchesToolPattern(t, tools.deny)),
+  );
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
 /**
  * The config of a child run: the sub-agent's prompt, model (default the parent's), kind and turns;
  * the parent's tools narrowed to the sub-agent's, its approval list and rules, its workspace and
- * MCP servers, its sub-agents, and at most what is left of its budget.
+ * MCP servers, those of its sub-agents whose tools fit the child's, and at most what is left of
+ * its budget.
  */
 export function childConfig(
   parent: AgentConfig,
@@ -147,6 +159,8 @@ export function childConfig(
   const { maxTotalTokens: _tokens, maxCostUsd: _cost, ...limits } = parent.limits;
   const { mask, ...context } = parent.context;
   const budgeted = budget.maxTotalTokens !== undefined || budget.maxCostUsd !== undefined;
+  const childTools = { ...tools, ...(spec.tools ? { allow: spec.tools } : {}) };
+  const agents = withinTools(parent.agents, childTools);
   return {
     kind,
     task,
@@ -155,13 +169,13 @@ export function childConfig(
       ? resolverPolicy(modelRefOf(spec.model), [], { attemptsPerProvider: parent.resolver.attemptsPerProvider })
       : parent.resolver,
     limits: { ...limits, maxTurns: spec.maxTurns ?? parent.limits.maxTurns, ...budget },
-    tools: { ...tools, ...(spec.tools ? { allow: spec.tools } : {}) },
+    tools: childTools,
     ...(parent.approvals ? { approvals: parent.approvals } : {}),
     context: kind === 'pev' || !mask ? context : { ...context, mask },
     ...(parent.stream ? { stream: true } : {}),
     ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
     ...(parent.activityTaskQueue ? { activityTaskQueue: parent.activityTaskQueue } : {}),
-    ...(parent.agents ? { agents: parent.agents } : {}),
+    ...(agents ? { agents } : {}),
     parent: {
       workflowId: link.workflowId,
       depth: (parent.parent?.depth ?? 0) + 1,

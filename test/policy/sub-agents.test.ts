@@ -69,6 +69,20 @@ describe('childConfig', () => {
     expect(child.parent).toEqual({ workflowId: 'p', depth: 1, agent: 'researcher', budgetFromParent: true });
   });
 
+  it("passes down only the sub-agents whose tools fit the child's", () => {
+    const config = parent({
+      tools: { allow: ['fs_*'] },
+      agents: {
+        researcher: { description: 'Reads.', tools: ['fs_read'] },
+        reader: { description: 'Reads too.', tools: ['fs_read'] },
+        writer: { description: 'Writes.', tools: ['fs_write'] },
+      },
+    });
+    const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
+    expect(Object.keys(child.agents ?? {})).toEqual(['researcher', 'reader']);
+    expect(configProblems(child)).toEqual([]);
+  });
+
   it("keeps the workspace and deny list, and drops the parent's client tools", () => {
     const config = parent({
       tools: { allow: ['fs_*'], deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [{ name: 'ask' }] },
