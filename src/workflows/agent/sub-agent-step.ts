@@ -48,6 +48,19 @@ function failureText(agent: string, err: unknown): string {
   return `The sub-agent "${agent}" did not finish: ${message}`;
 }
 
+/**
+ * Child records kept in state (every open one, and the newest ended ones): state is carried by
+ * continue-as-new and read by every query. The run's totals count every child.
+ */
+export const CHILDREN_KEPT = 200;
+
+function keptChildren(children: ChildRun[]): ChildRun[] {
+  const over = children.length + 1 - CHILDREN_KEPT;
+  if (over <= 0) return children;
+  const drop = new Set(children.filter((c) => c.endedAt !== undefined).slice(0, over));
+  return children.filter((c) => !drop.has(c));
+}
+
 /** Records how the child ended and counts its spend toward the run's. */
 function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult | undefined): void {
   const { state } = ctx;
@@ -98,7 +111,7 @@ export async function runSubAgent(
     costUsd: 0,
     startedAt: workflowNow(),
   };
-  (state.children ??= []).push(child);
+  state.children = [...keptChildren(state.children ?? []), child];
   emit(ctx, { type: 'child_start', toolCallId: call.id, agent, childId: id, task: previewText(asked.task) });
   showNow(ctx);
   let handle;
