@@ -187,7 +187,10 @@ describe('sub-agents', () => {
     expect(out).toMatchObject({ status: 'completed', finalText: 'Noted.' });
   });
 
-  it('ends every child, each with its result, when the parent is cancelled', async () => {
+  it.each([
+    ['cancelled', 'subagents-cancel'],
+    ['stopped', 'subagents-stop'],
+  ] as const)('ends every child, each with its result, when the parent is %s', async (reason, history) => {
     const held = new Latch();
     fx.fake.respond(async (request): Promise<FakeStep> => {
       const { agent, answers } = who(request);
@@ -197,24 +200,25 @@ describe('sub-agents', () => {
     });
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await start(agents, { id: parentId('subagents-cancel') });
+      const id = await start(agents, { id: parentId(history) });
       await waitFor(() => fx.fake.requests.filter((r) => who(r).agent !== 'parent').length === 2, 'both children');
       const handle = client.workflow.getHandle(id);
-      await handle.cancel();
+      if (reason === 'cancelled') await handle.cancel();
+      else await agents.stop(id, 'enough');
       // The children's model calls answer only once the parent has passed the stop on to both.
       for (const call of ['toolu_alpha', 'toolu_beta']) await stopSignalled(client, `${id}/researcher-${call}`);
       held.open();
       const result = (await handle.result()) as AgentResult;
-      await saveHistoryIfRecording(handle, 'subagents-cancel');
+      await saveHistoryIfRecording(handle, history);
       return { result, state: (await agents.state(id)) as AgentStateView };
     });
-    expect(out.result).toMatchObject({ status: 'stopped', stopReason: 'cancelled' });
+    expect(out.result).toMatchObject({ status: 'stopped', stopReason: reason });
     expect(out.result.children?.map((c) => [c.status, c.stopReason])).toEqual([
-      ['stopped', 'cancelled'],
-      ['stopped', 'cancelled'],
+      ['stopped', reason],
+      ['stopped', reason],
     ]);
     expect(unansweredCalls(out.state)).toEqual([]);
-    for (const text of await toolResultTexts(fx, out.state)) expect(text).toContain('stop reason cancelled');
+    for (const text of await toolResultTexts(fx, out.state)) expect(text).toContain(`stop reason ${reason}`);
     expect(fx.calls).toEqual([]);
   });
 
