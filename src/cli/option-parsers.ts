@@ -100,6 +100,7 @@ export interface CallFlags {
 
 export interface RunOptions extends CallFlags {
   agent: string;
+  agents?: string;
   id?: string;
   taskFile?: string;
   maxTokens?: number;

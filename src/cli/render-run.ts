@@ -38,13 +38,28 @@ export function formatResult(r: AgentResult): string {
   return [r.finalText || '(no final text)', '', formatSummary(r)].join('\n');
 }
 
-export function formatState(s: AgentStateView): string {
+/**
+ * The state as text. `approvals`: the run's pending approvals and its open children's, each with
+ * the run that waits (default: the run's own).
+ */
+export function formatState(
+  s: AgentStateView,
+  approvals: { runId: string; toolCallId: string; tool: string; args: Record<string, unknown> }[] = [],
+): string {
   const lines = [
     `${s.id} (${s.kind}): ${s.status}${s.stopReason ? ` (${s.stopReason})` : ''}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
+  if (s.parent) lines.push(`sub-agent ${s.parent.agent} of ${s.parent.workflowId} (depth ${s.parent.depth})`);
   for (const a of s.pendingApprovals)
     lines.push(`awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
+  for (const a of approvals.filter((x) => x.runId !== s.id))
+    lines.push(`awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`);
+  for (const c of s.children ?? [])
+    lines.push(
+      `child ${c.id} (${c.agent}, call ${c.toolCallId}): ${c.status}${c.stopReason ? ` (${c.stopReason})` : ''}` +
+        ` · ${c.usage.inputTokens} in / ${c.usage.outputTokens} out tokens · $${c.costUsd.toFixed(4)}`,
+    );
   for (const c of s.clientToolRequests)
     lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
   if (s.steeringQueued || s.followUpsQueued)

@@ -12,6 +12,7 @@ import { AGENT_WORKFLOWS, isAgentKind } from '../contracts/agent-workflows';
 import { UsageError } from './exit-codes';
 import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
+import { readSubAgents } from './agents-file';
 import { checkMcpFile, checkModelSpecs } from './model-check';
 import {
   collect,
@@ -61,6 +62,11 @@ export function startFlags(command: Command): Command {
     .option(
       '--client-tools <file>',
       'JSON array of client tools the run declares ({ name, description, parameters }); answer them with tool-result',
+    )
+    .option(
+      '--agents <file>',
+      'JSON object of sub-agents by name ({ description, instructions, model, tools, maxTurns, kind }), ' +
+        'on top of the config file\'s "agents"',
     )
     .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
@@ -133,6 +139,7 @@ export async function startOptionsOf(
   const limits = limitsOf(o);
   const callOptions = callOptionsOf(o);
   const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
+  const agents = readSubAgents(o.agents, env);
   return {
     task,
     ...(taskHash ? { taskHash } : {}),
@@ -147,6 +154,7 @@ export async function startOptionsOf(
       ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
     },
     approve: o.approve,
+    ...(agents ? { agents } : {}),
     ...callOptions,
     ...(o.stream ? { stream: true } : {}),
     ...(pev ? { pev } : {}),

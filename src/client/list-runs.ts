@@ -33,6 +33,8 @@ export interface ListFilters {
   kind?: string;
   /** Runs the schedule of this name started. */
   schedule?: string;
+  /** Only the child runs (sub-agents) of this run. */
+  parent?: string;
 }
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
@@ -67,6 +69,7 @@ export function listQuery(filters: ListFilters = {}): string {
   if (filters.model !== undefined) parts.push(`${SA.model.name} = ${quoted(filters.model, 'model')}`);
   if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
   if (filters.schedule !== undefined) parts.push(`${SCHEDULED_BY.name} = ${quoted(filters.schedule, 'schedule')}`);
+  if (filters.parent !== undefined) parts.push(`ParentWorkflowId = ${quoted(filters.parent, 'parent')}`);
   return parts.join(' AND ');
 }
 

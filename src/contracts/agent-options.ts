@@ -1,5 +1,6 @@
 /** The options a caller starts a run with; the policy fills in the rest of the config. */
 import type { ToolSelection } from './tool-catalog';
+import type { SubAgents } from './sub-agents';
 import type { ApprovalRule } from './approval';
 
 import type { BudgetRule } from './model-resolution';
@@ -56,4 +57,6 @@ export interface AgentOptions {
   from?: ConversationOrigin;
   /** After an answer, wait this long for a follow-up before completing (ms). */
   idleWaitMs?: number;
+  /** Sub-agents the run may delegate to (docs/subagents.md). */
+  agents?: SubAgents;
 }

@@ -88,6 +88,8 @@ const configFileSchema = z.strictObject({
   models: z.array(modelEntrySchema).default([]),
   timeoutMs: z.number().int().positive().optional(),
   idleTimeoutMs: z.number().int().positive().optional(),
+  /** Sub-agents runs started by the CLI may delegate to; read by the client (`cli/agents-file.ts`), not the worker. */
+  agents: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type LlmConfigFile = z.input<typeof configFileSchema>;
@@ -188,7 +190,8 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   return { providers, models, timeoutMs, idleTimeoutMs, source: path };
 }
 
-function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
+/** The config file in use: `file`, else `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if present. */
+export function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
   if (file === null) return undefined;
   if (file !== undefined) return resolve(file);
   const fromEnv = env[CONFIG_PATH_ENV];

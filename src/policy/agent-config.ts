@@ -11,10 +11,10 @@ import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
 import { callSettingProblems } from './call-settings';
 import { clientToolProblems } from './tool-selection';
+import { subAgentProblems } from './sub-agents';
+import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
 
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a capable assistant. Use the tools available when they help; when a tool fails, read its error and adapt. ' +
-  'When the task is done, answer with the result.';
+export const DEFAULT_SYSTEM_PROMPT = DEFAULT_SYSTEM_PROMPT_TEXT;
 
 /** The run's masking: the caller's, or the default where masking is on by default. */
 function maskOf(options: AgentOptions): { mask?: MaskPolicy } {
@@ -77,6 +77,7 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     activityTaskQueue: options.activityTaskQueue,
     ...(options.from ? { from: options.from } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
+    ...(options.agents && Object.keys(options.agents).length > 0 ? { agents: options.agents } : {}),
   };
 }
 
@@ -124,6 +125,10 @@ export function configProblems(config: AgentConfig): string[] {
     problems.push(`masking batch must be a whole number of at least 1, got ${mask.batch}`);
   if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
     problems.push('continueAsNewAfterTurns must be at least 1');
-  problems.push(...callSettingProblems(config), ...clientToolProblems(config.tools.clientTools));
+  problems.push(
+    ...callSettingProblems(config),
+    ...clientToolProblems(config.tools.clientTools),
+    ...subAgentProblems(config),
+  );
   return problems;
 }

@@ -86,7 +86,8 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        deps.out(o.json ? json(s) : formatState(s));
+        const open = (s.children ?? []).some((c) => c.endedAt === undefined);
+        deps.out(o.json ? json(s) : formatState(s, open ? await agents.pendingApprovals(id) : []));
       }),
     );
 
@@ -127,6 +128,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--model <spec>', 'only runs on this model')
     .option('--kind <kind>', 'only runs of this agent kind')
     .option('--schedule <name>', 'only runs this schedule started')
+    .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .action((o: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
         const runs = await agents.list({
@@ -136,6 +138,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
           ...(o.model ? { model: o.model } : {}),
           ...(o.kind ? { kind: o.kind } : {}),
           ...(o.schedule ? { schedule: o.schedule } : {}),
+          ...(o.parent ? { parent: o.parent } : {}),
         });
         if (o.json) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
