@@ -109,6 +109,11 @@ export async function pendingApproval(
   }
   const pending = pendingApprovalsOf(state, runId);
   const found = pending.find((a) => a.toolCallId === toolCallId);
+  // A call an open child run (a sub-agent) waits on is decided through its parent too.
+  for (const child of found ? [] : (state.children ?? []).filter((c) => c.endedAt === undefined)) {
+    const held = await pendingApproval(agents, child.id, toolCallId, what).catch(() => undefined);
+    if (held) return held;
+  }
   if (!found) {
     const ids = pending.map((a) => a.toolCallId);
     const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
