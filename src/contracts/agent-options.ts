@@ -18,6 +18,8 @@ export interface AgentOptions {
   fallbacks?: ModelName[];
   /** Attempts one provider gets before failing over. */
   attemptsPerProvider?: number;
+  /** How long (ms) a call refused for a rate limit is made again before the run fails for it. Default 30 minutes. */
+  rateLimitPatienceMs?: number;
   budget?: BudgetRuleOption[];
   systemPrompt?: string;
   limits?: Partial<AgentLimits>;

@@ -13,6 +13,7 @@ export * from './model-ref';
 export * from './model-registry';
 export * from './provider-view';
 export * from './queues';
+export * from './rate-limit-wait';
 export * from './resolver';
 export * from './run-stats';
 export * from './run-summaries';
