@@ -7,6 +7,7 @@ export * from './context-plan';
 export * from './current-details';
 export * from './event-log';
 export * from './limits';
+export * from './llm-queues';
 export * from './llm-failure-policy';
 export * from './masking';
 export * from './model-ref';

@@ -39,12 +39,20 @@ export interface ModelRetry {
   nonRetryableErrorTypes: string[];
 }
 
+/** How one model call is made: its retry, its timeline line, and the queue of its model's limit, if any. */
+export interface ModelCallOptions {
+  retry: ModelRetry;
+  summary: string;
+  /** A limited model's own task queue (`policy/llm-queues.ts`); default: the run's activity queue. */
+  taskQueue?: string;
+}
+
 /**
  * The activities of a run. `summary` is the one line the timeline shows for that call (a tool
  * call's is its tool and telling argument).
  */
 export interface AgentIO {
-  callModel(input: ModelCallInput, retry: ModelRetry, summary: string): Promise<ModelCallOutput>;
+  callModel(input: ModelCallInput, options: ModelCallOptions): Promise<ModelCallOutput>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
@@ -113,9 +121,9 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       summary: `hook: ${activity}`,
     })[activity];
   return {
-    callModel(input, retry, summary) {
+    callModel(input, { retry, summary, taskQueue }) {
       const { callModel } = proxyActivities<AgentActivities>({
-        ...queue,
+        ...(taskQueue ? { taskQueue } : queue),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },

@@ -13,6 +13,7 @@ import {
   condition,
   isCancellation,
   uuid4,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
@@ -28,6 +29,7 @@ import type { ModelRetry } from './agent-io';
 import { conversationRef, emit, showNow, workflowNow, type RunContext } from './run-context';
 import { callSettingsOf } from '../../policy/call-settings';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
+import { llmQueueOf } from '../../policy/llm-queues';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -71,6 +73,13 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
   if (cause instanceof TimeoutFailure) return { type: LLM_FAILURE.timeout, retryable: true, message: cause.message };
   const message = cause instanceof Error ? cause.message : String(cause);
   return { type: LLM_FAILURE.unknown, retryable: true, message };
+}
+
+/** The task queue of the model's limit, when the worker said its calls are limited. */
+function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: string } {
+  const { limitKey } = runModelInfo(ctx.state.models, model);
+  if (!limitKey) return {};
+  return { taskQueue: llmQueueOf(ctx.state.config.activityTaskQueue ?? workflowInfo().taskQueue, limitKey) };
 }
 
 /** The delay a refused call's provider asked for (the failure's details), if it said. */
@@ -250,8 +259,7 @@ export async function callModelWithFailover(
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
-        retryFor(seat),
-        modelCallSummary(ctx.now.step, label),
+        { retry: retryFor(seat), summary: modelCallSummary(ctx.now.step, label), ...limitedQueue(ctx, model) },
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       return { ok: true, output: answerOf(output, model) };
