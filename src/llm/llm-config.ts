@@ -215,6 +215,11 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   return { providers, limits, models, timeoutMs, idleTimeoutMs, source: path };
 }
 
+/** The config file a worker in this environment reads, or would read once it exists. */
+export function configFileFor(env: Env): string {
+  return resolve(env[CONFIG_PATH_ENV] || DEFAULT_CONFIG_FILE);
+}
+
 function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
   if (file === null) return undefined;
   if (file !== undefined) return resolve(file);

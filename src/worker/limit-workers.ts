@@ -43,6 +43,20 @@ export async function setQueueRate(
   });
 }
 
+/**
+ * Sets a limited queue's rate so that it starts as empty as the server allows: its limiter takes a
+ * new rate with a full burst, and passing through zero first keeps most of that burst back.
+ */
+export async function startQueueRate(
+  service: WorkflowService,
+  namespace: string,
+  taskQueue: string,
+  requestsPerMinute: number,
+): Promise<void> {
+  await setQueueRate(service, namespace, taskQueue, 0);
+  await setQueueRate(service, namespace, taskQueue, requestsPerMinute);
+}
+
 export interface LimitWorkersOptions {
   connection: NativeConnection;
   namespace: string;
@@ -60,10 +74,7 @@ export async function createLimitWorkers(options: LimitWorkersOptions): Promise<
   const { interceptors, ...workerOptions } = options.workerOptions ?? {};
   const workers: Worker[] = [];
   for (const queue of queues) {
-    // The server's limiter starts a new rate with a full burst; passing through zero starts it
-    // empty, so a fleet that starts with a backlog stays within the rate from its first second.
-    await setQueueRate(options.connection.workflowService, options.namespace, queue.taskQueue, 0);
-    await setQueueRate(
+    await startQueueRate(
       options.connection.workflowService,
       options.namespace,
       queue.taskQueue,

