@@ -52,6 +52,10 @@ export interface AgentOptions {
   continueAsNewAfterTurns?: number;
   searchAttributes?: boolean;
   activityTaskQueue?: string;
+  /** The tenant the run works for: its activities share queues fairly with other tenants' (docs/fleet.md). */
+  tenant?: string;
+  /** 1 (first) to 5 (last): the priority of the run's activities in a backlog. Default: the server's (3). */
+  priority?: number;
   /** Go on from another run's conversation (the client fills it from `continueFrom` / `fork`). */
   from?: ConversationOrigin;
   /** After an answer, wait this long for a follow-up before completing (ms). */

@@ -7,6 +7,7 @@ import { defaultLimits, limitProblems } from './limits';
 import { modelNameProblem, modelRefOf } from './model-ref';
 import { resolverPolicy } from './resolver';
 import { patienceProblem } from './rate-limit-wait';
+import { priorityProblem, tenantProblem } from './tenancy';
 
 import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
@@ -76,6 +77,8 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     continueAsNewAfterTurns: options.continueAsNewAfterTurns,
     searchAttributes: options.searchAttributes,
     activityTaskQueue: options.activityTaskQueue,
+    ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+    ...(options.priority === undefined ? {} : { priority: options.priority }),
     ...(options.from ? { from: options.from } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
   };
@@ -116,6 +119,9 @@ export function configProblems(config: AgentConfig): string[] {
   const patience = config.resolver.rateLimitPatienceMs;
   const patienceIssue = patience === undefined ? undefined : patienceProblem(patience);
   if (patienceIssue) problems.push(patienceIssue);
+  if (config.tenant !== undefined) problems.push(...[tenantProblem(config.tenant)].filter((p) => p !== undefined));
+  if (config.priority !== undefined)
+    problems.push(...[priorityProblem(config.priority)].filter((p) => p !== undefined));
   const { thresholdRatio, keepRecentRatio } = config.context;
   if (!(thresholdRatio > 0 && thresholdRatio <= 1))
     problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);

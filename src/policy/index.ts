@@ -19,6 +19,7 @@ export * from './resolver';
 export * from './run-stats';
 export * from './run-summaries';
 export * from './search-attribute-values';
+export * from './tenancy';
 export * from './token-estimate';
 export * from './tool-selection';
 export * from './pev';

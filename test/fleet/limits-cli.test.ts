@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../kit/cli';
+import { temporal } from '@temporalio/proto';
 import { testConnection } from '../kit/temporal';
 
 describe('durable-agents limits', () => {
@@ -47,7 +48,28 @@ describe('durable-agents limits', () => {
     expect(text.stdout).toMatch(/^anthropic {2}90\/min {2}3 at once per worker {2}server: 90\/min {2}backlog: 0/);
   });
 
+  it("set-tenant gives a tenant its weight on the workers' queues and each limited queue", async () => {
+    const result = await runCli(['limits', 'set-tenant', 'acme', '--weight', '2.5'], { env, cwd: dir });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const { client } = await testConnection();
+    for (const [name, type] of [
+      [taskQueue, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
+      [taskQueue, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
+      [`${taskQueue}/llm/anthropic`, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
+    ] as const) {
+      const described = await client.workflowService.describeTaskQueue({
+        namespace: client.options.namespace,
+        taskQueue: { name },
+        taskQueueType: type,
+        reportConfig: true,
+      });
+      expect(described.config?.fairnessWeightOverrides).toEqual({ acme: 2.5 });
+    }
+  });
+
   it.each([
+    [['limits', 'set-tenant', 'two words', '--weight', '1'], /tenant "two words" is not a valid key/],
+    [['limits', 'set-tenant', 'acme', '--weight', '0'], /weight must be a number above 0/],
     [['limits', 'set', 'anthropic', '--rpm', '0'], /not a number of requests a minute above 0/],
     [['limits', 'set', 'anthropic', '--rpm', '-5'], /above 0/],
     [['limits', 'set', 'anthropic', '--rpm', '10', '--concurrency', '0'], /not a positive integer/],

@@ -8,13 +8,14 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { connectClient } from '../../connection/connection-settings';
-import { configFileFor, loadLlmConfig, type CallLimits } from '../../llm/llm-config';
+import { configFileFor, loadLlmConfig, type CallLimits, type LlmConfig } from '../../llm/llm-config';
+import { weightProblem } from '../../policy/tenancy';
 import { withLimits } from '../../llm/limits-file';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { startQueueRate } from '../../worker/limit-workers';
 import { settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
-import { positiveInt } from '../option-parsers';
+import { positiveInt, tenantArg } from '../option-parsers';
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -78,6 +79,21 @@ async function describeLimit(client: Client, key: string, taskQueue: string, lim
   };
 }
 
+function loadConfigOrRefuse(): LlmConfig {
+  try {
+    return loadLlmConfig({ env: process.env });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
+  }
+}
+
+const weightArg = (value: string): number => {
+  const n = value.trim() === '' ? NaN : Number(value);
+  const problem = weightProblem(n);
+  if (problem) throw new InvalidArgumentError(`${problem.replace(/got NaN$/, `got "${value}"`)}.`);
+  return n;
+};
+
 export function registerLimitsCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
   const limits = program
     .command('limits')
@@ -122,17 +138,43 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
     });
 
   limits
+    .command('set-tenant')
+    .description(
+      "Give a tenant a fairness weight on the workers' queues and every limited queue: its share of a " +
+        'backlog against the other tenants (default weight 1).',
+    )
+    .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
+    .requiredOption('--weight <w>', 'a number above 0', weightArg)
+    .action(async (tenant: string, options: { weight: number }) => {
+      const config = loadConfigOrRefuse();
+      const queues = await withClient(globals(), async (client, base) => {
+        const targets: [string, number][] = [
+          [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
+          [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
+          ...Object.keys(config.limits).map((key): [string, number] => [
+            llmQueueOf(base, key),
+            temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+          ]),
+        ];
+        for (const [taskQueue, taskQueueType] of targets)
+          await client.workflowService.updateTaskQueueConfig({
+            namespace: client.options.namespace,
+            identity: 'durable-agents',
+            taskQueue,
+            taskQueueType,
+            setFairnessWeightOverrides: { [tenant]: options.weight },
+          });
+        return [...new Set(targets.map(([q]) => q))];
+      });
+      out(`${tenant}: weight ${options.weight} on ${queues.map((q) => `"${q}"`).join(', ')}.`);
+    });
+
+  limits
     .command('show')
     .description("Each limit in the config file with the rate the server enforces and its queue's backlog.")
     .option('--json', 'one JSON array')
     .action(async (options: { json?: boolean }) => {
-      const config = (() => {
-        try {
-          return loadLlmConfig({ env: process.env });
-        } catch (err) {
-          throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
-        }
-      })();
+      const config = loadConfigOrRefuse();
       const views = await withClient(globals(), (client, base) =>
         Promise.all(
           Object.entries(config.limits).map(([key, l]) => describeLimit(client, key, llmQueueOf(base, key), l)),

@@ -22,6 +22,8 @@ import {
   roleModel,
   spec,
   toolTimeout,
+  tenantArg,
+  priorityArg,
   type RunOptions,
 } from '../option-parsers';
 import { formatResult, formatSummary } from '../render-run';
@@ -99,6 +101,8 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
       'after an answer, wait this long (e.g. 10m) for a follow-up before completing',
       duration,
     )
+    .option('--tenant <name>', 'the tenant the run works for: its fair share of every queue (docs/fleet.md)', tenantArg)
+    .option('--priority <n>', "1 (first) to 5 (last): the order of the run's calls in a backlog", priorityArg)
     .action(async (taskArg: string | undefined, o: RunOptions) => {
       if (!isAgentKind(o.agent))
         throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
@@ -149,6 +153,8 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
           ...(pev ? { pev } : {}),
           ...(o.continue ? { continueFrom: o.continue } : {}),
           ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+          ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
+          ...(o.priority !== undefined ? { priority: o.priority } : {}),
         });
         await followStarted(deps, agents, id, o, uiLink);
       });

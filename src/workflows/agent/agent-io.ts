@@ -11,7 +11,7 @@
  * queue keep every step a regular activity.
  */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { RetryPolicy } from '@temporalio/common';
+import type { Priority, RetryPolicy } from '@temporalio/common';
 import type {
   AgentActivities,
   AgentHookActivities,
@@ -84,9 +84,16 @@ function toolRetry(tool: PinnedTool): RetryPolicy {
   };
 }
 
-/** The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool. */
-export function createAgentIO(options: { taskQueue?: string; stream?: boolean } = {}): AgentIO {
-  const queue = options.taskQueue ? { taskQueue: options.taskQueue } : {};
+/**
+ * The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool;
+ * `priority` (the run's tenant and priority) goes with each of them.
+ */
+export function createAgentIO(options: { taskQueue?: string; stream?: boolean; priority?: Priority } = {}): AgentIO {
+  // The run's tenant and priority go with every regular activity; local ones run in its own task.
+  const queue = {
+    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+    ...(options.priority ? { priority: options.priority } : {}),
+  };
   const plain = proxyActivities<AgentActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
@@ -123,7 +130,8 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
   return {
     callModel(input, { retry, summary, taskQueue }) {
       const { callModel } = proxyActivities<AgentActivities>({
-        ...(taskQueue ? { taskQueue } : queue),
+        ...queue,
+        ...(taskQueue ? { taskQueue } : {}),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
