@@ -84,6 +84,17 @@ describe('durable-agents limits', () => {
     expect(fs.readFileSync(configFile, 'utf8')).toBe(before);
   });
 
+  it.each([
+    [['run', '--model', 'anthropic/claude-sonnet-4-6', '--tenant', 'two words', 'Hi.'], /tenant "two words"/],
+    [['run', '--model', 'anthropic/claude-sonnet-4-6', '--priority', '0', 'Hi.'], /priority must be a whole number/],
+    [['run', '--model', 'anthropic/claude-sonnet-4-6', '--priority', 'high', 'Hi.'], /got "high"/],
+  ])('%j is refused in one line before anything starts', async (args, message) => {
+    const result = await runCli(args, { env, cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('a malformed limits section in the file is refused in one line, and the file is left as it was', async () => {
     const broken = `${JSON.stringify({ providers: { anthropic: { limits: 'fast' } } })}\n`;
     fs.writeFileSync(configFile, broken);
