@@ -82,4 +82,33 @@ describe('provider limits on the server', () => {
     );
     expect(queues).toEqual([`${taskQueue}/llm/anthropic`]);
   }, 180_000);
+
+  it('the storm with the provider limit configured: 20 runs against one request a second, at most 2 refused', async () => {
+    fake.reset();
+    const configFile = path.join(dir, 'storm.json');
+    fs.writeFileSync(configFile, JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 60 } } } }));
+    const taskQueue = `storm-${crypto.randomUUID()}`;
+    const env = {
+      ...fakeProviderEnv(fake),
+      DURABLE_AGENTS_CONFIG: configFile,
+      DURABLE_AGENTS_STORE_DIR: path.join(dir, 'store'),
+    };
+    workers.push(await startWorkerProcess({ taskQueue, cwd: dir, env }));
+    // One request in each calendar second; the rest get 429 with retry-after 1.
+    let acceptedSecond = -1;
+    fake.respond(() => {
+      const second = Math.floor(Date.now() / 1_000);
+      if (second === acceptedSecond) return reply.error(429, { headers: { 'retry-after': '1' } });
+      acceptedSecond = second;
+      return reply.text('Done.');
+    });
+    const { client } = await testConnection();
+    const agents = new AgentClient(client, taskQueue);
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => agents.start({ task: `Job ${i}.`, model: PRIMARY })),
+    );
+    const results = await Promise.all(ids.map((id) => agents.result(id)));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill('completed'));
+    expect(fake.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
+  }, 180_000);
 });
