@@ -57,7 +57,7 @@ export interface AgentIO {
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
-  summarise(input: SummariseInput, retry: ModelRetry, summary: string): Promise<SummariseOutput>;
+  summarise(input: SummariseInput, options: ModelCallOptions): Promise<SummariseOutput>;
   onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
   onMessage(activity: string, input: HookMessageInput): Promise<void>;
   onError(activity: string, input: HookErrorInput): Promise<void>;
@@ -162,9 +162,10 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
       });
       return runTool(input);
     },
-    summarise(input, retry, summary) {
+    summarise(input, { retry, summary, taskQueue }) {
       const { summariseConversation } = proxyActivities<AgentActivities>({
         ...queue,
+        ...(taskQueue ? { taskQueue } : {}),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },

@@ -76,7 +76,7 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
 }
 
 /** The task queue of the model's limit, when the worker said its calls are limited. */
-function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: string } {
+export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: string } {
   const { limitKey } = runModelInfo(ctx.state.models, model);
   if (!limitKey) return {};
   return { taskQueue: llmQueueOf(ctx.state.config.activityTaskQueue ?? workflowInfo().taskQueue, limitKey) };
