@@ -24,6 +24,8 @@ import {
   roleModel,
   spec,
   toolTimeout,
+  tenantArg,
+  priorityArg,
   type RunOptions,
 } from './option-parsers';
 import { readTaskInput } from './task-input';
@@ -71,6 +73,8 @@ export function startFlags(command: Command): Command {
     .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
     .option('--stream', 'stream model calls, publishing their tokens to watchers (`watch`)')
+    .option('--tenant <name>', 'the tenant the run works for: its fair share of every queue (docs/fleet.md)', tenantArg)
+    .option('--priority <n>', "1 (first) to 5 (last): the order of the run's calls in a backlog", priorityArg)
     .option(
       '--mode <mode>',
       'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)',
@@ -160,6 +164,8 @@ export async function startOptionsOf(
     ...(pev ? { pev } : {}),
     ...(o.continue ? { continueFrom: o.continue } : {}),
     ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
+    ...(o.priority !== undefined ? { priority: o.priority } : {}),
   };
 }
 

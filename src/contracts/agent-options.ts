@@ -19,6 +19,8 @@ export interface AgentOptions {
   fallbacks?: ModelName[];
   /** Attempts one provider gets before failing over. */
   attemptsPerProvider?: number;
+  /** How long (ms) a call refused for a rate limit is made again before the run fails for it. Default 30 minutes. */
+  rateLimitPatienceMs?: number;
   budget?: BudgetRuleOption[];
   systemPrompt?: string;
   limits?: Partial<AgentLimits>;
@@ -53,6 +55,10 @@ export interface AgentOptions {
   continueAsNewAfterTurns?: number;
   searchAttributes?: boolean;
   activityTaskQueue?: string;
+  /** The tenant the run works for: its activities share queues fairly with other tenants' (docs/fleet.md). */
+  tenant?: string;
+  /** 1 (first) to 5 (last): the priority of the run's activities in a backlog. Default: the server's (3). */
+  priority?: number;
   /** Go on from another run's conversation (the client fills it from `continueFrom` / `fork`). */
   from?: ConversationOrigin;
   /** After an answer, wait this long for a follow-up before completing (ms). */

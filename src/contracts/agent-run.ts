@@ -192,6 +192,10 @@ export interface AgentConfig {
   searchAttributes?: boolean;
   /** Task queue of the model and tool activities; absent = the workflow's queue. */
   activityTaskQueue?: string;
+  /** The tenant the run works for: the fairness key of its activities (docs/fleet.md). */
+  tenant?: string;
+  /** 1 (first) to 5 (last): the priority key of its activities. */
+  priority?: number;
   /** The conversation the run goes on from; its task (if any) comes after it. */
   from?: ConversationOrigin;
   /**

@@ -6,6 +6,8 @@ import { defaultContextPolicy } from './context-plan';
 import { defaultLimits, limitProblems } from './limits';
 import { modelNameProblem, modelRefOf } from './model-ref';
 import { resolverPolicy } from './resolver';
+import { patienceProblem } from './rate-limit-wait';
+import { priorityProblem, tenantProblem } from './tenancy';
 
 import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
@@ -51,6 +53,7 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
     resolver: resolverPolicy(modelRefOf(options.model), (options.fallbacks ?? []).map(modelRefOf), {
       ...(options.attemptsPerProvider === undefined ? {} : { attemptsPerProvider: options.attemptsPerProvider }),
+      ...(options.rateLimitPatienceMs === undefined ? {} : { rateLimitPatienceMs: options.rateLimitPatienceMs }),
       ...(options.budget ? { budget: options.budget.map((rule) => ({ ...rule, model: modelRefOf(rule.model) })) } : {}),
     }),
     limits: defaultLimits(options.limits),
@@ -75,6 +78,8 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     continueAsNewAfterTurns: options.continueAsNewAfterTurns,
     searchAttributes: options.searchAttributes,
     activityTaskQueue: options.activityTaskQueue,
+    ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+    ...(options.priority === undefined ? {} : { priority: options.priority }),
     ...(options.from ? { from: options.from } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
     ...(options.agents && Object.keys(options.agents).length > 0 ? { agents: options.agents } : {}),
@@ -113,6 +118,12 @@ export function configProblems(config: AgentConfig): string[] {
     if (problem) problems.push(problem);
   }
   if (!(config.resolver.attemptsPerProvider >= 1)) problems.push('attemptsPerProvider must be at least 1');
+  const patience = config.resolver.rateLimitPatienceMs;
+  const patienceIssue = patience === undefined ? undefined : patienceProblem(patience);
+  if (patienceIssue) problems.push(patienceIssue);
+  if (config.tenant !== undefined) problems.push(...[tenantProblem(config.tenant)].filter((p) => p !== undefined));
+  if (config.priority !== undefined)
+    problems.push(...[priorityProblem(config.priority)].filter((p) => p !== undefined));
   const { thresholdRatio, keepRecentRatio } = config.context;
   if (!(thresholdRatio > 0 && thresholdRatio <= 1))
     problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);

@@ -11,7 +11,7 @@ import { runModelInfo } from '../../policy/model-registry';
 import { droppedLeadTokens } from '../../policy/provider-view';
 import { estimateTextTokens } from '../../policy/token-estimate';
 import { addCost, addUsage } from '../../contracts/message-model';
-import { recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
+import { limitedQueue, recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, showNow, type RunContext } from './run-context';
@@ -65,8 +65,7 @@ async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan)
   try {
     const out = await ctx.io.summarise(
       { conversationId: state.conversationId, view: state.view, toSeq, model },
-      retryFor(seat),
-      summary,
+      { retry: retryFor(seat), summary, ...limitedQueue(ctx, model) },
     );
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
