@@ -35,6 +35,8 @@ export interface ApprovalsInbox {
 export interface InboxOptions {
   /** At most this many waiting runs are read. Default 200. */
   limit?: number;
+  /** Only the runs of this tenant. */
+  tenant?: string;
 }
 
 /** State queries in flight at once. */
@@ -61,7 +63,13 @@ export function pendingApprovalsOf(state: AgentStateView, runId: string): Pendin
 
 /** Every pending approval of the runs that wait for one, oldest first. */
 export async function approvalsInbox(agents: AgentClient, options: InboxOptions = {}): Promise<ApprovalsInbox> {
-  const runs = (await agents.list({ awaitingApproval: true, limit: options.limit ?? 200 })).filter(
+  const runs = (
+    await agents.list({
+      awaitingApproval: true,
+      limit: options.limit ?? 200,
+      ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+    })
+  ).filter(
     (r) => r.status === 'RUNNING',
   );
   const approvals: PendingApprovalEntry[] = [];

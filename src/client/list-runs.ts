@@ -35,6 +35,8 @@ export interface ListFilters {
   schedule?: string;
   /** Only the child runs (sub-agents) of this run. */
   parent?: string;
+  /** Only the runs of this tenant (`DurableAgentTenant`). */
+  tenant?: string;
 }
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
@@ -70,6 +72,7 @@ export function listQuery(filters: ListFilters = {}): string {
   if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
   if (filters.schedule !== undefined) parts.push(`${SCHEDULED_BY.name} = ${quoted(filters.schedule, 'schedule')}`);
   if (filters.parent !== undefined) parts.push(`ParentWorkflowId = ${quoted(filters.parent, 'parent')}`);
+  if (filters.tenant !== undefined) parts.push(`${SA.tenant.name} = ${quoted(filters.tenant, 'tenant')}`);
   return parts.join(' AND ');
 }
 

@@ -129,6 +129,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--kind <kind>', 'only runs of this agent kind')
     .option('--schedule <name>', 'only runs this schedule started')
     .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
+    .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
     .action((o: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
         const runs = await agents.list({
@@ -139,6 +140,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
           ...(o.kind ? { kind: o.kind } : {}),
           ...(o.schedule ? { schedule: o.schedule } : {}),
           ...(o.parent ? { parent: o.parent } : {}),
+          ...(o.tenant ? { tenant: o.tenant } : {}),
         });
         if (o.json) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
