@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
+import { TOKENS_TOPIC } from '../src/contracts/watch-topics';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
 import { WORKER_TUNING } from '../src/worker/create-worker';
@@ -39,10 +40,15 @@ type Block = { type?: string };
 /** A one-turn run's task starts with this; the fake answers it with text at once. */
 const ONE_TURN = 'Answer at once';
 
+/** A streamed run's task starts with this; the fake streams its answer a piece at a time. */
+const STREAMED = 'Answer while watched';
+
 /** Decides from the request alone (the task, tool results so far), so concurrent runs share no counter. */
 function responder(request: RecordedRequest) {
   const messages = (request.body.messages ?? []) as { content: string | Block[] }[];
-  if (JSON.stringify(messages[0]?.content ?? '').includes(ONE_TURN)) return reply.text('done');
+  const task = JSON.stringify(messages[0]?.content ?? '');
+  if (task.includes(STREAMED)) return reply.text('Streaming this answer a piece at a time.', { eventDelayMs: 100 });
+  if (task.includes(ONE_TURN)) return reply.text('done');
   const results = messages.reduce(
     (n, m) => n + (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').length : 0),
     0,
@@ -105,6 +111,27 @@ async function concurrentRuns(agents: AgentClient, client: Client, runs: number,
     batch.forEach((at, k) => Number.isFinite(at) && firstAnswerMs.push(at - startedAt[i + k]));
   }
   return { wallMs, outcomes, firstAnswerMs };
+}
+
+/**
+ * Time to first token at a watcher: `runs` streaming one-turn runs at once (the fake streams each
+ * answer over about a second), each followed by its own `watch` from the moment its start returns;
+ * per run, the time from the start request to the first token the watcher yields.
+ */
+async function firstTokenAtWatchers(agents: AgentClient, runs: number): Promise<number[]> {
+  const firstTokenMs = await Promise.all(
+    Array.from({ length: runs }, async (_, i) => {
+      const startedAt = Date.now();
+      const id = await agents.start({
+        task: `${STREAMED} (run ${i}).`,
+        model: 'anthropic/claude-sonnet-4-6',
+        stream: true,
+      });
+      for await (const item of agents.watch(id)) if (item.topic === TOKENS_TOPIC) return Date.now() - startedAt;
+      return Number.NaN;
+    }),
+  );
+  return firstTokenMs.filter(Number.isFinite);
 }
 
 /** The process's heap and resident memory after full garbage collections. */
@@ -217,6 +244,25 @@ async function main(): Promise<boolean> {
             (floor ? ` (baseline: ${runs} runs that end at their first answer)` : ''),
           floor ? { target: '< 2000', baseline: percentile(floor.firstAnswerMs, 50) } : {},
         );
+        figures[`firstAnswerP95Ms${runs}`] = figure(
+          percentile(firstAnswerMs, 95),
+          'ms',
+          `${runs} concurrent runs: first model answer, p95`,
+          runs <= 100 ? { target: '< 2000' } : {},
+        );
+        const firstTokenMs = runs <= 100 ? await firstTokenAtWatchers(agents, runs) : [];
+        if (firstTokenMs.length > 0) {
+          figures[`firstTokenAtWatcherP50Ms${runs}`] = figure(
+            percentile(firstTokenMs, 50),
+            'ms',
+            `${runs} concurrent streaming runs: first token at a watcher, p50`,
+          );
+          figures[`firstTokenAtWatcherP95Ms${runs}`] = figure(
+            percentile(firstTokenMs, 95),
+            'ms',
+            `${runs} concurrent streaming runs: first token at a watcher, p95`,
+          );
+        }
         details[`runs${runs}`] = {
           wallSeconds: round(wallMs / 1000, 2),
           runsPerSecond: round(runs / (wallMs / 1000), 2),
@@ -226,6 +272,13 @@ async function main(): Promise<boolean> {
             p95: round(percentile(firstAnswerMs, 95)),
             max: round(Math.max(...firstAnswerMs)),
           },
+          ...(firstTokenMs.length > 0 && {
+            firstTokenAtWatcherMs: {
+              watched: firstTokenMs.length,
+              p50: round(percentile(firstTokenMs, 50)),
+              p95: round(percentile(firstTokenMs, 95)),
+            },
+          }),
           ...(floor && {
             oneTurnRuns: {
               completed: floor.outcomes.filter((o) => o.ok).length,

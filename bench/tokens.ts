@@ -1,7 +1,9 @@
-// Billed input tokens with old tool results masked, against the unmasked context in the same run:
-// a scripted job of N turns (default 30) that reads a 10 KB file each turn, then answers from the
-// last result it sees, run twice on a dev server (masking on by default, then `masking: false`).
-// The fake provider bills a token per 4 characters of each request. Both runs must give the same answer.
+// Billed input tokens and input cost with prompt caching, old tool results masked against the
+// unmasked context in the same run: a scripted job of N turns (default 30) that reads a 10 KB file
+// each turn, then answers from the last result it sees, run twice on a dev server (masking on by
+// default, then `masking: false`). The fake provider bills a token per 4 characters of each request
+// and caches prompts at the Anthropic adapter's breakpoints; the cost prices uncached input, cache
+// reads and cache writes at the model's registry prices. Both runs must give the same answer.
 // Run: node -r ./scripts/register-ts.js bench/tokens.ts [turns] [--smoke]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,11 +14,14 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient, type StartAgentOptions } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
+import { lookupModel } from '../src/policy/model-registry';
+import { parseModelRef } from '../src/policy/model-ref';
 import { agentWorkerParts, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 8 : 30);
 const FILE_BYTES = 10 * 1024;
+const MODEL = 'anthropic/claude-sonnet-4-6';
 
 type Block = { type?: string; content?: unknown };
 
@@ -68,7 +73,7 @@ async function main(): Promise<boolean> {
     const run = async (extra: Partial<StartAgentOptions>) => {
       const id = await agents.start({
         task: 'Read the report part by part and tell me how it ends.',
-        model: 'anthropic/claude-sonnet-4-6',
+        model: MODEL,
         limits: { maxTurns: TURNS + 2 },
         ...extra,
       });
@@ -82,24 +87,46 @@ async function main(): Promise<boolean> {
     }));
     const billed = (r: typeof masked) => r.billing?.inputTokens ?? r.usage.inputTokens;
     const saved = 1 - billed(masked) / billed(unmasked);
+    const inputCost = (r: typeof masked) => {
+      const cost = r.billing?.cost;
+      return cost ? cost.input + cost.cacheRead + cost.cacheWrite : 0;
+    };
+    const inputPrice = lookupModel(parseModelRef(MODEL)).prices.input / 1e6;
+    const tokenEquivalents = (r: typeof masked) => inputCost(r) / inputPrice;
+    const cachedSaved = 1 - inputCost(masked) / inputCost(unmasked);
+    const cacheTokens = (r: typeof masked) => ({
+      uncached: r.billing?.uncachedInputTokens ?? 0,
+      cacheRead: r.billing?.cacheReadTokens ?? 0,
+      cacheWrite: r.billing?.cacheWriteTokens ?? 0,
+    });
     const sameAnswer = masked.finalText === unmasked.finalText && /checksum/.test(masked.finalText);
     const figures = {
       billedInputTokens: figure(billed(masked), 'tokens', 'billed input tokens, masked', {
         baseline: billed(unmasked),
       }),
       inputTokensSaved: figure(saved * 100, '%', 'input tokens saved by masking', { target: '>= 40' }),
+      cachedInputCost: figure(
+        tokenEquivalents(masked),
+        'tokens',
+        'input cost with prompt caching, masked (in uncached input tokens)',
+        { baseline: tokenEquivalents(unmasked) },
+      ),
+      cachedCostSaved: figure(cachedSaved * 100, '%', 'input cost with prompt caching saved by masking', {
+        target: '>= 40',
+      }),
       sameFinalAnswer: figure(sameAnswer ? 1 : 0, 'bool', 'same final answer as unmasked', { target: '== 1' }),
     };
     writeBenchResult('tokens', figures, {
       args,
-      description: `a ${TURNS}-turn job reading a 10 KB file each turn, masked (default) vs unmasked context`,
+      description: `a ${TURNS}-turn job reading a 10 KB file each turn, masked (default) vs unmasked context, with prompt caching`,
       details: {
         turns: { masked: masked.turns, unmasked: unmasked.turns },
         finalText: masked.finalText,
         costUsd: { masked: masked.costUsd, unmasked: unmasked.costUsd },
+        inputTokens: { masked: cacheTokens(masked), unmasked: cacheTokens(unmasked) },
       },
     });
-    return figures.inputTokensSaved.met === true && figures.sameFinalAnswer.met === true;
+    return [figures.inputTokensSaved, figures.cachedCostSaved, figures.sameFinalAnswer].every((f) => f.met === true);
   } finally {
     await connection.close();
     await registry.close();

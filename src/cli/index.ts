@@ -9,6 +9,7 @@ import { registerDemoCommand } from './commands/demo-command';
 import { registerDevServerCommand } from './commands/dev-server-command';
 import { registerReplayCommand } from './commands/replay-command';
 import { registerStoreCommands } from './commands/store-commands';
+import { registerLimitsCommands } from './commands/limits-command';
 import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
@@ -59,6 +60,7 @@ export function buildProgram(): Command {
     processDeps(() => globals),
   );
   registerStoreCommands(program, () => globals);
+  registerLimitsCommands(program, () => globals);
   registerReplayCommand(program, () => globals);
   return program;
 }

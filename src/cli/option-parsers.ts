@@ -7,6 +7,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { AgentClientError } from '../client';
 import type { PevOptions } from '../contracts/pev-run';
 import { modelNameProblem } from '../policy/model-ref';
+import { priorityProblem, tenantProblem } from '../policy/tenancy';
 import type { AgentLimits } from '../contracts/agent-run';
 
 /** Commander parser for a TCP port option. */
@@ -100,6 +101,9 @@ export interface CallFlags {
 
 export interface RunOptions extends CallFlags {
   agent: string;
+  agents?: string;
+  tenant?: string;
+  priority?: number;
   id?: string;
   taskFile?: string;
   maxTokens?: number;
@@ -216,3 +220,18 @@ export function limitsOf(o: RunOptions): Partial<AgentLimits> {
     ...(o.toolTimeout ? { toolTimeoutsMs: o.toolTimeout } : {}),
   };
 }
+
+/** Commander parser of a tenant name (a fairness key). */
+export const tenantArg = (value: string): string => {
+  const problem = tenantProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return value;
+};
+
+/** Commander parser of a run's priority, 1 to 5. */
+export const priorityArg = (value: string): number => {
+  const n = value.trim() === '' ? NaN : Number(value);
+  const problem = priorityProblem(n);
+  if (problem) throw new InvalidArgumentError(`${problem.replace(/got NaN$/, `got "${value}"`)}.`);
+  return n;
+};

@@ -50,20 +50,42 @@ export function formatResult(r: AgentResult): string {
   return [...(text === undefined ? [] : [text, '']), formatSummary(r)].join('\n');
 }
 
-/** The state as text; `prefix` starts the commands it names (default `durable-agents`). */
-export function formatState(s: AgentStateView, prefix = 'durable-agents'): string {
+/**
+ * The state as text. `approvals`: the run's pending approvals and its open children's, each with
+ * the run that waits (default: the run's own); `prefix` starts the commands it names (default
+ * `durable-agents`).
+ */
+export function formatState(
+  s: AgentStateView,
+  options: {
+    approvals?: { runId: string; toolCallId: string; tool: string; args: Record<string, unknown> }[];
+    prefix?: string;
+  } = {},
+): string {
+  const { approvals = [], prefix = 'durable-agents' } = options;
   const lines = [
     `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
+  if (s.parent) lines.push(`sub-agent ${s.parent.agent} of ${s.parent.workflowId} (depth ${s.parent.depth})`);
   for (const a of s.pendingApprovals)
     lines.push(
       `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
+  for (const a of approvals.filter((x) => x.runId !== s.id))
+    lines.push(
+      `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
+      ...approvalCommands(prefix, s.id, a.toolCallId),
+    );
   const { planCycle } = waitingOn(s);
   if (planCycle !== undefined)
     lines.push(`awaiting a decision on the plan of cycle ${planCycle}:`, ...planCommands(prefix, s.id));
+  for (const c of s.children ?? [])
+    lines.push(
+      `child ${c.id} (${c.agent}, call ${c.toolCallId}): ${statusWithReason(c.status, c.stopReason)}` +
+        ` · ${c.usage.inputTokens} in / ${c.usage.outputTokens} out tokens · $${c.costUsd.toFixed(4)}`,
+    );
   for (const c of s.clientToolRequests)
     lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
   if (s.steeringQueued || s.followUpsQueued)

@@ -12,6 +12,7 @@ import { AGENT_WORKFLOWS, isAgentKind } from '../contracts/agent-workflows';
 import { UsageError } from './exit-codes';
 import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
+import { readSubAgents } from './agents-file';
 import { checkMcpFile, checkModelSpecs } from './model-check';
 import {
   collect,
@@ -23,6 +24,8 @@ import {
   roleModel,
   spec,
   toolTimeout,
+  tenantArg,
+  priorityArg,
   type RunOptions,
 } from './option-parsers';
 import { readTaskInput } from './task-input';
@@ -62,9 +65,16 @@ export function startFlags(command: Command): Command {
       '--client-tools <file>',
       'JSON array of client tools the run declares ({ name, description, parameters }); answer them with tool-result',
     )
+    .option(
+      '--agents <file>',
+      'JSON object of sub-agents by name ({ description, instructions, model, tools, maxTurns, kind }), ' +
+        'on top of the config file\'s "agents"',
+    )
     .option('--approve <tool>', 'tool (or prefix*) that needs approval before it runs (repeatable)', collect)
     .option('--workspace <dir>', 'root directory the file tools may use (default: none, file tools refuse)')
     .option('--stream', 'stream model calls, publishing their tokens to watchers (`watch`)')
+    .option('--tenant <name>', 'the tenant the run works for: its fair share of every queue (docs/fleet.md)', tenantArg)
+    .option('--priority <n>', "1 (first) to 5 (last): the order of the run's calls in a backlog", priorityArg)
     .option(
       '--mode <mode>',
       'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)',
@@ -133,6 +143,7 @@ export async function startOptionsOf(
   const limits = limitsOf(o);
   const callOptions = callOptionsOf(o);
   const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
+  const agents = readSubAgents(o.agents, env);
   return {
     task,
     ...(taskHash ? { taskHash } : {}),
@@ -147,11 +158,14 @@ export async function startOptionsOf(
       ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
     },
     approve: o.approve,
+    ...(agents ? { agents } : {}),
     ...callOptions,
     ...(o.stream ? { stream: true } : {}),
     ...(pev ? { pev } : {}),
     ...(o.continue ? { continueFrom: o.continue } : {}),
     ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
+    ...(o.priority !== undefined ? { priority: o.priority } : {}),
   };
 }
 

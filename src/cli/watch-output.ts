@@ -78,6 +78,13 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
       );
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
+    case 'child_start':
+      return `${at} sub-agent ${e.agent} (${e.toolCallId}) started as ${e.childId}: ${e.task}`;
+    case 'child_end':
+      return (
+        `${at} sub-agent ${e.agent} (${e.toolCallId}) ${e.status} (${e.stopReason ?? e.status}): ` +
+        `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
+      );
     case 'done':
       return `${at} done (${e.stopReason}) after ${plural(e.turns, 'turn')} · $${e.costUsd.toFixed(4)}`;
     case 'error':

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { InternalConnectionLikeSymbol, type Client, type InternalConnectionLike } from '@temporalio/client';
-import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import { WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
@@ -34,6 +34,7 @@ import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun } from './run-reads';
 import { resolveOrigin } from './sessions';
 import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
+import { runPriority } from '../policy/tenancy';
 import { RunDecisions } from './run-decisions';
 import { messagesOfRun } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
@@ -198,6 +199,7 @@ export class AgentClient extends RunDecisions {
       ...(config.searchAttributes === false
         ? {}
         : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
+      ...priorityOf(config),
     };
   }
 
@@ -342,3 +344,9 @@ export class AgentClient extends RunDecisions {
 
 /** Hash of arguments as the workflow computes it (for callers that show arguments themselves). */
 export const approvalArgsHash = hashArgs;
+
+/** The run's priority as a start option: its workflow tasks are ordered like its activities. */
+function priorityOf(config: { tenant?: string; priority?: number }): { priority?: Priority } {
+  const priority = runPriority(config);
+  return priority ? { priority } : {};
+}

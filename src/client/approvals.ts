@@ -36,6 +36,8 @@ export interface ApprovalsInbox {
 export interface InboxOptions {
   /** At most this many waiting runs are read. Default 200. */
   limit?: number;
+  /** Only the runs of this tenant. */
+  tenant?: string;
 }
 
 /** State queries in flight at once. */
@@ -62,9 +64,13 @@ export function pendingApprovalsOf(state: AgentStateView, runId: string): Pendin
 
 /** Every pending approval of the runs that wait for one, oldest first. */
 export async function approvalsInbox(agents: AgentClient, options: InboxOptions = {}): Promise<ApprovalsInbox> {
-  const runs = (await agents.list({ awaitingApproval: true, limit: options.limit ?? 200 })).filter(
-    (r) => r.status === 'RUNNING',
-  );
+  const runs = (
+    await agents.list({
+      awaitingApproval: true,
+      limit: options.limit ?? 200,
+      ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+    })
+  ).filter((r) => r.status === 'RUNNING');
   const approvals: PendingApprovalEntry[] = [];
   const unread: ApprovalsInbox['unread'] = [];
   for (let i = 0; i < runs.length; i += CONCURRENT_QUERIES) {
@@ -109,6 +115,11 @@ export async function pendingApproval(
     );
   }
   const found = pendingApprovalsOf(state, runId).find((a) => a.toolCallId === toolCallId);
+  // A call an open child run (a sub-agent) waits on is decided through its parent too.
+  for (const child of found ? [] : (state.children ?? []).filter((c) => c.endedAt === undefined)) {
+    const held = await pendingApproval(agents, child.id, toolCallId, what).catch(() => undefined);
+    if (held) return held;
+  }
   if (!found) throw noPendingApproval(state, runId, toolCallId);
   return { ...found, argsHash: argsHash(found.args) };
 }

@@ -33,6 +33,10 @@ export interface ListFilters {
   kind?: string;
   /** Runs the schedule of this name started. */
   schedule?: string;
+  /** Only the child runs (sub-agents) of this run. */
+  parent?: string;
+  /** Only the runs of this tenant (`DurableAgentTenant`). */
+  tenant?: string;
 }
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
@@ -91,6 +95,8 @@ export function listQuery(filters: ListFilters = {}): string {
   if (filters.model !== undefined) parts.push(`${SA.model.name} = ${quoted(filters.model, 'model')}`);
   if (filters.kind !== undefined) parts.push(`${SA.kind.name} = ${quoted(filters.kind, 'kind')}`);
   if (filters.schedule !== undefined) parts.push(`${SCHEDULED_BY.name} = ${quoted(filters.schedule, 'schedule')}`);
+  if (filters.parent !== undefined) parts.push(`ParentWorkflowId = ${quoted(filters.parent, 'parent')}`);
+  if (filters.tenant !== undefined) parts.push(`${SA.tenant.name} = ${quoted(filters.tenant, 'tenant')}`);
   return parts.join(' AND ');
 }
 

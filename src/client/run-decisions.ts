@@ -14,12 +14,45 @@ const ARGS_WAY = 'approve with smaller arguments, or reject the call and steer t
 const RESULT_WAY = 'store the result where a tool of the run can read it and send a short reference instead';
 
 export class RunDecisions extends RunAccess {
-  /** The pending approval of a call, for binding a decision to the arguments it shows. */
-  private async pending(id: string, toolCallId: string): Promise<{ argsHash: string; args: Record<string, unknown> }> {
+  /**
+   * The run's pending approvals and those of its open child runs (sub-agents, at any depth), each
+   * with the id of the run that waits for it.
+   */
+  async pendingApprovals(
+    id: string,
+  ): Promise<{ runId: string; toolCallId: string; tool: string; args: Record<string, unknown>; argsHash: string }[]> {
     const state = await this.state(id);
-    const found = state.pendingApprovals.find((a) => a.toolCallId === toolCallId);
-    if (!found) throw noPendingApproval(state, id, toolCallId);
+    const own = state.pendingApprovals.map((a) => ({ runId: id, ...a }));
+    const open = (state.children ?? []).filter((c) => c.endedAt === undefined);
+    const children = await Promise.all(open.map((c) => this.pendingApprovals(c.id).catch(() => [])));
+    return [...own, ...children.flat()];
+  }
+
+  /** The pending approval of a call (the run's or an open child's), bound to the arguments it shows. */
+  private async pending(id: string, toolCallId: string): Promise<{ runId: string; argsHash: string }> {
+    const pending = await this.pendingApprovals(id);
+    const found = pending.find((a) => a.toolCallId === toolCallId);
+    if (!found) {
+      const ids = pending.map((a) => a.toolCallId);
+      throw new AgentClientError(
+        `run "${id}" has no pending approval for tool call ` +
+          `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
+      );
+    }
     return found;
+  }
+
+  /**
+   * The run that holds a call's approval. A decision that quotes its hash goes to the run itself
+   * when no open run holds it, so the run says why it refuses it (decided already, unknown call).
+   */
+  private async holder(
+    id: string,
+    toolCallId: string,
+    argsHash?: string,
+  ): Promise<{ runId: string; argsHash: string }> {
+    if (argsHash === undefined) return this.pending(id, toolCallId);
+    return this.pending(id, toolCallId).catch(() => ({ runId: id, argsHash }));
   }
 
   /**
@@ -39,8 +72,9 @@ export class RunDecisions extends RunAccess {
     };
     await this.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
     await this.requireWorker(id, 'an approval');
-    const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
-    return this.call(id, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
+    const found = await this.holder(id, toolCallId, options.argsHash);
+    const argsHash = options.argsHash ?? found.argsHash;
+    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
   }
 
   async reject(
@@ -51,8 +85,9 @@ export class RunDecisions extends RunAccess {
     const decision = { toolCallId, decision: 'reject' as const, ...(options.reason ? { reason: options.reason } : {}) };
     await this.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
     await this.requireWorker(id, 'a rejection');
-    const argsHash = options.argsHash ?? (await this.pending(id, toolCallId)).argsHash;
-    return this.call(id, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
+    const found = await this.holder(id, toolCallId, options.argsHash);
+    const argsHash = options.argsHash ?? found.argsHash;
+    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
   }
 
   /**

@@ -81,6 +81,7 @@ export function startSearchAttributes(config: AgentConfig, task: string): Search
     { key: SA.awaitingApproval, value: false },
     { key: SA.costUsd, value: 0 },
     { key: SA.task, value: clip(firstLine(task), TASK_ATTRIBUTE_CHARS) },
+    ...(config.tenant === undefined ? [] : [{ key: SA.tenant, value: config.tenant }]),
   ];
 }
 

@@ -96,6 +96,13 @@ function note(e: AgentEvent): string | undefined {
       return `${e.hook} hook failed`;
     case 'continued_as_new':
       return 'continued as new';
+    case 'child_start':
+      return `sub-agent ${e.agent} (${e.toolCallId}) started as ${e.childId}`;
+    case 'child_end':
+      return (
+        `sub-agent ${e.agent} (${e.toolCallId}) ${e.status} (${e.stopReason ?? e.status}): ` +
+        `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
+      );
     case 'conversation_continued':
       return `went on from ${e.fromRun}${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''} (${e.turns} turns)`;
     case 'phase':

@@ -122,6 +122,8 @@ export interface PinToolsInput {
   readBack?: boolean;
   /** The run's models (chain, budget, summary, roles): the output says what the worker's config knows of each. */
   models?: ModelRef[];
+  /** The run's sub-agents, offered as tools named after them (`mode: 'agent'`). */
+  agents?: { name: string; description: string }[];
 }
 
 export interface PinToolsOutput {

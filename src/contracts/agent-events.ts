@@ -3,7 +3,7 @@
  * union of JSON-safe data. Kept (bounded) in workflow state and readable by the state query.
  */
 import type { StopReason, Usage } from './message-model';
-import type { AgentStopReason } from './run-status';
+import type { AgentStatus, AgentStopReason } from './run-status';
 
 interface EventBase {
   /** Workflow time in ms since the epoch. */
@@ -72,6 +72,19 @@ export type AgentEvent = EventBase &
     | { type: 'conversation_continued'; fromRun: string; atTurn?: number; messages: number; turns: number }
     /** A phase of a multi-role run (e.g. pev's planning, executing a todo, verifying). */
     | { type: 'phase'; phase: string; cycle: number; todoId?: string; todo?: string }
+    /** A sub-agent call started a child run (`childId`) on `task` (a preview). */
+    | { type: 'child_start'; toolCallId: string; agent: string; childId: string; task: string }
+    /** The child run ended; its usage and cost now count toward this run's. */
+    | {
+        type: 'child_end';
+        toolCallId: string;
+        agent: string;
+        childId: string;
+        status: AgentStatus;
+        stopReason?: AgentStopReason;
+        usage: Usage;
+        costUsd: number;
+      }
     | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }
     | { type: 'error'; message: string; failureType?: string; retryable: boolean }
   );

@@ -1,5 +1,6 @@
 /** The options a caller starts a run with; the policy fills in the rest of the config. */
 import type { ToolSelection } from './tool-catalog';
+import type { SubAgents } from './sub-agents';
 import type { ApprovalRule } from './approval';
 
 import type { BudgetRule } from './model-resolution';
@@ -18,6 +19,8 @@ export interface AgentOptions {
   fallbacks?: ModelName[];
   /** Attempts one provider gets before failing over. */
   attemptsPerProvider?: number;
+  /** How long (ms) a call refused for a rate limit is made again before the run fails for it. Default 30 minutes. */
+  rateLimitPatienceMs?: number;
   budget?: BudgetRuleOption[];
   systemPrompt?: string;
   limits?: Partial<AgentLimits>;
@@ -29,8 +32,10 @@ export interface AgentOptions {
   context?: Partial<Omit<ContextPolicy, 'summaryModel' | 'mask'>> & { summaryModel?: ModelName };
   /**
    * Mask old tool results in the context sent to the model (docs/design.md, Masking): the model sees
-   * a stub and can read a result back. Default on (`keepResults` 3, `batch` 5) for ReAct runs, off
-   * for pev runs (their planner and verifier cannot call tools to read a result back); false = off.
+   * a stub and can read a result back. Default on for ReAct runs, off for pev runs (their planner
+   * and verifier cannot call tools to read a result back); false = off. The default moves the
+   * boundary by cost on a model with a prompt cache (`byCost`), else keeps 3 results and moves in
+   * batches of 5; a caller who sets `keepResults` or `batch` gets that rule unless `byCost` is set.
    */
   masking?: Partial<MaskPolicy> | false;
   /** The most output tokens one model call may produce. */
@@ -50,8 +55,14 @@ export interface AgentOptions {
   continueAsNewAfterTurns?: number;
   searchAttributes?: boolean;
   activityTaskQueue?: string;
+  /** The tenant the run works for: its activities share queues fairly with other tenants' (docs/fleet.md). */
+  tenant?: string;
+  /** 1 (first) to 5 (last): the priority of the run's activities in a backlog. Default: the server's (3). */
+  priority?: number;
   /** Go on from another run's conversation (the client fills it from `continueFrom` / `fork`). */
   from?: ConversationOrigin;
   /** After an answer, wait this long for a follow-up before completing (ms). */
   idleWaitMs?: number;
+  /** Sub-agents the run may delegate to (docs/subagents.md). */
+  agents?: SubAgents;
 }

@@ -13,6 +13,7 @@ import type { ResolverPolicy, ResolverState } from './model-resolution';
 import type { ModelRef } from './model-ref';
 import type { ResolvedModelInfo } from './model-info';
 import type { RunBilling, RunStats } from './run-stats';
+import type { ChildRun, ParentLink, SubAgents } from './sub-agents';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -89,6 +90,10 @@ export interface AgentLimits {
   toolTimeoutsMs?: Record<string, number>;
   /** How long an approval or a client tool result may take before it resolves as a rejection. */
   approvalTimeoutMs: number;
+  /** Sub-agent calls of one answer running at a time; default `DEFAULT_MAX_PARALLEL_AGENTS`. */
+  maxParallelAgents?: number;
+  /** How deep sub-agents may nest (a top-level run is 0); default `DEFAULT_MAX_AGENT_DEPTH`. */
+  maxAgentDepth?: number;
 }
 
 /** Turn hooks: names of user-supplied activities registered on the worker. */
@@ -110,6 +115,12 @@ export interface MaskPolicy {
   keepResults: number;
   /** The boundary moves only once this many more results could be masked (so provider caches keep hitting). */
   batch: number;
+  /**
+   * With a prompt cache, move the boundary by cost instead of `keepResults` and `batch`: as far as
+   * the last answer, when the tokens it saves over the expected remaining calls outweigh writing
+   * the cache again from the first newly masked result (`policy/masking.ts`). Absent = false.
+   */
+  byCost?: boolean;
 }
 
 export interface ContextPolicy {
@@ -181,6 +192,10 @@ export interface AgentConfig {
   searchAttributes?: boolean;
   /** Task queue of the model and tool activities; absent = the workflow's queue. */
   activityTaskQueue?: string;
+  /** The tenant the run works for: the fairness key of its activities (docs/fleet.md). */
+  tenant?: string;
+  /** 1 (first) to 5 (last): the priority key of its activities. */
+  priority?: number;
   /** The conversation the run goes on from; its task (if any) comes after it. */
   from?: ConversationOrigin;
   /**
@@ -188,6 +203,10 @@ export interface AgentConfig {
    * that stays open for the next message of a conversation.
    */
   idleWaitMs?: number;
+  /** Sub-agents the run may delegate to, each offered to the model as a tool named after it. */
+  agents?: SubAgents;
+  /** Set in a child run: its parent and its depth. */
+  parent?: ParentLink;
 }
 
 /** Which part of the log the model sees: an optional summary, then `fromSeq` onwards. */
@@ -250,6 +269,8 @@ export interface AgentState {
    * runs that predate it; the built-in registry answers then.
    */
   models?: ResolvedModelInfo[];
+  /** The run's child runs (sub-agent calls), in the order they started. */
+  children?: ChildRun[];
 }
 
 /** What `run --json` and `result --json` print, and what the workflow returns. */
@@ -269,6 +290,8 @@ export interface AgentResult {
   error?: { message: string; type?: string; retryable: boolean };
   /** Model and tool totals and timings (see `trace`). */
   stats?: RunStats;
+  /** Child runs and their usage (already counted in `usage` and `costUsd`). */
+  children?: ChildRun[];
 }
 
 /** What the state query returns. */
@@ -300,6 +323,10 @@ export interface AgentStateView {
   droppedEvents: number;
   error?: { message: string; type?: string; retryable: boolean };
   stats?: RunStats;
+  /** Child runs and their usage (already counted in `usage` and `costUsd`). */
+  children?: ChildRun[];
+  /** Set in a child run: its parent. */
+  parent?: ParentLink;
 }
 
 /** The part of the state that survives continue-as-new (message bodies stay in the store). */

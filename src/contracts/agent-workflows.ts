@@ -44,6 +44,8 @@ export const followUpSignal = defineSignal<[QueuedMessage]>('followUp');
 
 export interface StopInput {
   note?: string;
+  /** What the run records as its stop reason; default `stopped` (a parent passes `cancelled` on to its children). */
+  reason?: 'stopped' | 'cancelled';
 }
 /** Ends the run after the current activity; open tool calls get results. */
 export const stopSignal = defineSignal<[StopInput]>('stop');

@@ -38,4 +38,9 @@ export interface ModelInfo {
 /** Lookup result; `known` is false when neither the registry nor the config lists the model. */
 export interface ResolvedModelInfo extends ModelInfo {
   known: boolean;
+  /**
+   * The worker's limit this model's calls fall under (`provider` or `provider/model`): they go to
+   * that limit's own task queue (`policy/llm-queues.ts`). Absent when the model is not limited.
+   */
+  limitKey?: string;
 }

@@ -19,6 +19,11 @@ export interface ResolverPolicy {
   /** Overload moves to the next provider at once, without using up the attempts. Default true. */
   failoverOnOverload: boolean;
   budget?: BudgetRule[];
+  /**
+   * How long (ms) a call refused for a rate limit keeps being made again, after the provider's
+   * retry-after, before the run gives up on it. Default 30 minutes.
+   */
+  rateLimitPatienceMs?: number;
 }
 
 export interface ResolverState {

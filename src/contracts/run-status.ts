@@ -15,6 +15,8 @@ export type AgentStopReason =
   | 'max_turns'
   | 'token_budget'
   | 'cost_budget'
+  /** A child run spent what its parent had left of its token or cost budget. */
+  | 'budget'
   | 'max_tool_calls'
   | 'hook_stopped'
   | 'stopped'

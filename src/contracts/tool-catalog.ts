@@ -8,10 +8,11 @@
  * - `server`: runs in a worker activity.
  * - `client`: the workflow waits for the caller to submit the result.
  * - `approval`: a server tool that runs only after a human approves the exact arguments.
+ * - `agent`: a sub-agent; the workflow runs it as a child workflow.
  */
-export type ToolMode = 'server' | 'client' | 'approval';
+export type ToolMode = 'server' | 'client' | 'approval' | 'agent';
 
-export type ToolSource = 'builtin' | 'registered' | 'mcp' | 'run';
+export type ToolSource = 'builtin' | 'registered' | 'mcp' | 'run' | 'agent';
 
 /** Retry policy of one tool's activity. Absent fields take the defaults of {@link DEFAULT_TOOL_RETRY}. */
 export interface ToolRetry {

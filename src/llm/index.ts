@@ -13,7 +13,14 @@ export {
   CONFIG_PATH_ENV,
   DEFAULT_CONFIG_FILE,
 } from './llm-config';
-export type { LlmConfig, LlmConfigFile, LoadLlmConfigOptions, ProviderApi, ProviderConfig } from './llm-config';
+export type {
+  CallLimits,
+  LlmConfig,
+  LlmConfigFile,
+  LoadLlmConfigOptions,
+  ProviderApi,
+  ProviderConfig,
+} from './llm-config';
 export type { CallContext } from './adapter-types';
 export type { LlmFailureDetails } from './failures';
 export {

@@ -28,8 +28,18 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
 }
 
+/** A provider's or model's limits, enforced for every worker by its own task queue (`policy/llm-queues.ts`). */
+export interface CallLimits {
+  /** Model calls started per minute, across the fleet (the queue's server-side rate limit). */
+  requestsPerMinute: number;
+  /** Model calls one worker runs at once. */
+  concurrency?: number;
+}
+
 export interface LlmConfig {
   providers: Record<string, ProviderConfig>;
+  /** Limits by `provider` or `provider/model`; a model's own wins over its provider's. */
+  limits: Record<string, CallLimits>;
   /** Model entries from the config file (capabilities and prices for models the registry lacks). */
   models: ModelInfo[];
   /** Longest a call may take in all (runaway answers). */
@@ -60,6 +70,11 @@ const pricesSchema = z.strictObject({
   cacheWrite: z.number().nonnegative().default(0),
 });
 
+export const callLimitsSchema = z.strictObject({
+  requestsPerMinute: z.number().positive('requestsPerMinute must be above 0'),
+  concurrency: z.number().int('concurrency must be a whole number').positive('concurrency must be above 0').optional(),
+});
+
 const providerEntrySchema = z.strictObject({
   api: z.enum(['anthropic', 'openai']).optional(),
   baseUrl: z.url().optional(),
@@ -69,6 +84,7 @@ const providerEntrySchema = z.strictObject({
     .optional(),
   apiKeyRequired: z.boolean().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  limits: callLimitsSchema.optional(),
 });
 
 const modelEntrySchema = z.strictObject({
@@ -79,6 +95,7 @@ const modelEntrySchema = z.strictObject({
   capabilities: capabilitiesSchema.prefault({}),
   prices: pricesSchema.prefault({ input: 0, output: 0 }),
   idleTimeoutMs: z.number().int().positive().optional(),
+  limits: callLimitsSchema.optional(),
 });
 
 const configFileSchema = z.strictObject({
@@ -88,6 +105,8 @@ const configFileSchema = z.strictObject({
   models: z.array(modelEntrySchema).default([]),
   timeoutMs: z.number().int().positive().optional(),
   idleTimeoutMs: z.number().int().positive().optional(),
+  /** Sub-agents runs started by the CLI may delegate to; read by the client (`cli/agents-file.ts`), not the worker. */
+  agents: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type LlmConfigFile = z.input<typeof configFileSchema>;
@@ -155,6 +174,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
 
   const providers = builtinProviders(env);
   const models: ModelInfo[] = [];
+  const limits: Record<string, CallLimits> = {};
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   for (const { source, raw } of parts) {
@@ -176,8 +196,17 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
         apiKeyRequired: entry.apiKeyRequired ?? base?.apiKeyRequired ?? true,
         headers: entry.headers ?? base?.headers,
       };
+      if (entry.limits) limits[id] = entry.limits;
     }
-    models.push(...parsed.data.models);
+    for (const { limits: modelLimits, ...model } of parsed.data.models) {
+      models.push(model);
+      if (!modelLimits) continue;
+      if (!providers[model.provider])
+        throw configFailure(
+          `Invalid LLM config in ${source}: limits for "${model.provider}/${model.model}" name an unknown provider.`,
+        );
+      limits[`${model.provider}/${model.model}`] = modelLimits;
+    }
     timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
     idleTimeoutMs = parsed.data.idleTimeoutMs ?? idleTimeoutMs;
   }
@@ -185,10 +214,16 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
     const key = env[provider.apiKeyEnv];
     if (key) provider.apiKey = key;
   }
-  return { providers, models, timeoutMs, idleTimeoutMs, source: path };
+  return { providers, limits, models, timeoutMs, idleTimeoutMs, source: path };
 }
 
-function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
+/** The config file a worker in this environment reads, or would read once it exists. */
+export function configFileFor(env: Env): string {
+  return resolve(env[CONFIG_PATH_ENV] || DEFAULT_CONFIG_FILE);
+}
+
+/** The config file in use: `file`, else `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if present. */
+export function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
   if (file === null) return undefined;
   if (file !== undefined) return resolve(file);
   const fromEnv = env[CONFIG_PATH_ENV];

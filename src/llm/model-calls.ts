@@ -10,6 +10,7 @@ import type { ResolvedModelInfo } from '../contracts/model-info';
 import type { ModelName, ModelRef } from '../contracts/model-ref';
 import type { StreamEvent } from '../contracts/stream-events';
 import { lookupModel } from '../policy/model-registry';
+import { limitKeyFor } from '../policy/llm-queues';
 import { modelRefOf, unknownProviderProblem } from '../policy/model-ref';
 import { MessageAssembler } from './message-assembler';
 import { anthropicAdapter } from './anthropic/anthropic-adapter';
@@ -49,7 +50,8 @@ const loadedWhere = (config: LlmConfig): string =>
 export function describeModel(ref: ModelRef, config: LlmConfig): ResolvedModelInfo | undefined {
   if (unknownProviderProblem(ref, Object.keys(config.providers))) return undefined;
   const info = lookupModel(ref, config.models);
-  return { ...info, idleTimeoutMs: info.idleTimeoutMs ?? config.idleTimeoutMs };
+  const limitKey = limitKeyFor(ref, Object.keys(config.limits));
+  return { ...info, idleTimeoutMs: info.idleTimeoutMs ?? config.idleTimeoutMs, ...(limitKey ? { limitKey } : {}) };
 }
 
 interface Resolved {

@@ -6,21 +6,24 @@ import { defaultContextPolicy } from './context-plan';
 import { defaultLimits, limitProblems } from './limits';
 import { modelNameProblem, modelRefOf } from './model-ref';
 import { resolverPolicy } from './resolver';
+import { patienceProblem } from './rate-limit-wait';
+import { priorityProblem, tenantProblem } from './tenancy';
 
 import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
 import { callSettingProblems } from './call-settings';
 import { clientToolProblems } from './tool-selection';
+import { subAgentProblems } from './sub-agents';
+import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
 
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a capable assistant. Use the tools available when they help; when a tool fails, read its error and adapt. ' +
-  'When the task is done, answer with the result.';
+export const DEFAULT_SYSTEM_PROMPT = DEFAULT_SYSTEM_PROMPT_TEXT;
 
 /** The run's masking: the caller's, or the default where masking is on by default. */
 function maskOf(options: AgentOptions): { mask?: MaskPolicy } {
   const { masking } = options;
   if (masking === false || (masking === undefined && options.kind === 'pev')) return {};
-  return { mask: { ...DEFAULT_MASK_POLICY, ...(masking ?? {}) } };
+  const counted = masking !== undefined && (masking.keepResults !== undefined || masking.batch !== undefined);
+  return { mask: { ...DEFAULT_MASK_POLICY, ...(counted ? { byCost: false } : {}), ...(masking ?? {}) } };
 }
 
 /** Problems with the models the options name, one line each: the only check the config cannot hold. */
@@ -50,6 +53,7 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
     resolver: resolverPolicy(modelRefOf(options.model), (options.fallbacks ?? []).map(modelRefOf), {
       ...(options.attemptsPerProvider === undefined ? {} : { attemptsPerProvider: options.attemptsPerProvider }),
+      ...(options.rateLimitPatienceMs === undefined ? {} : { rateLimitPatienceMs: options.rateLimitPatienceMs }),
       ...(options.budget ? { budget: options.budget.map((rule) => ({ ...rule, model: modelRefOf(rule.model) })) } : {}),
     }),
     limits: defaultLimits(options.limits),
@@ -74,8 +78,11 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     continueAsNewAfterTurns: options.continueAsNewAfterTurns,
     searchAttributes: options.searchAttributes,
     activityTaskQueue: options.activityTaskQueue,
+    ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+    ...(options.priority === undefined ? {} : { priority: options.priority }),
     ...(options.from ? { from: options.from } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
+    ...(options.agents && Object.keys(options.agents).length > 0 ? { agents: options.agents } : {}),
   };
 }
 
@@ -111,6 +118,12 @@ export function configProblems(config: AgentConfig): string[] {
     if (problem) problems.push(problem);
   }
   if (!(config.resolver.attemptsPerProvider >= 1)) problems.push('attemptsPerProvider must be at least 1');
+  const patience = config.resolver.rateLimitPatienceMs;
+  const patienceIssue = patience === undefined ? undefined : patienceProblem(patience);
+  if (patienceIssue) problems.push(patienceIssue);
+  if (config.tenant !== undefined) problems.push(...[tenantProblem(config.tenant)].filter((p) => p !== undefined));
+  if (config.priority !== undefined)
+    problems.push(...[priorityProblem(config.priority)].filter((p) => p !== undefined));
   const { thresholdRatio, keepRecentRatio } = config.context;
   if (!(thresholdRatio > 0 && thresholdRatio <= 1))
     problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);
@@ -123,6 +136,10 @@ export function configProblems(config: AgentConfig): string[] {
     problems.push(`masking batch must be a whole number of at least 1, got ${mask.batch}`);
   if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
     problems.push('continueAsNewAfterTurns must be at least 1');
-  problems.push(...callSettingProblems(config), ...clientToolProblems(config.tools.clientTools));
+  problems.push(
+    ...callSettingProblems(config),
+    ...clientToolProblems(config.tools.clientTools),
+    ...subAgentProblems(config),
+  );
   return problems;
 }

@@ -94,6 +94,8 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     droppedEvents: state.droppedEvents,
     error: state.error,
     ...(state.stats ? { stats: state.stats } : {}),
+    ...(state.children?.length ? { children: state.children } : {}),
+    ...(state.config.parent ? { parent: state.config.parent } : {}),
   };
 }
 
@@ -113,6 +115,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     billing: billingOf(state.usage, state.cost),
     ...(state.error ? { error: state.error } : {}),
     ...(state.stats ? { stats: state.stats } : {}),
+    ...(state.children?.length ? { children: state.children } : {}),
   };
 }
 

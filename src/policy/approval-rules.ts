@@ -58,9 +58,9 @@ export function callMode(
   args: Record<string, unknown>,
   run: RunApprovals,
 ): ToolMode {
-  if (tool.mode !== 'server') return tool.mode;
+  if (tool.mode !== 'server' && tool.mode !== 'agent') return tool.mode;
   const approved = matchesToolPattern(tool.name, run.approve) || ruleRequiresApproval(run.rules, tool.name, args);
-  return approved ? 'approval' : 'server';
+  return approved ? 'approval' : tool.mode;
 }
 
 /**

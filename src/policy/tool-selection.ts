@@ -19,7 +19,7 @@ export function isToolAllowed(name: string, selection: ToolSelection): boolean {
   return selection.allow === undefined || matchesToolPattern(name, selection.allow);
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Problems with the client tools a run declares, one line each. */
 export function clientToolProblems(tools: readonly RunClientTool[] | undefined): string[] {

@@ -63,6 +63,21 @@ export const DEV_SERVER_VERSIONING: readonly string[] = [
   'matching.wv.VersionDrainageStatusVisibilityGracePeriod=1',
 ];
 
+/**
+ * What the fleet features need of the matcher (docs/fleet.md): fairness keys and their weights
+ * are honoured only with `matching.enableFairness` (priorities use the new matcher, on by
+ * default), and a queue's rate limit is split among its partitions, each releasing its share in
+ * bursts of its own: one partition per queue keeps a provider limit's calls evenly spaced.
+ */
+export const DEV_SERVER_FLEET: readonly string[] = [
+  '--dynamic-config-value',
+  'matching.enableFairness=true',
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
 /** SQLite pragmas for a dev server's database file (an in-memory database has no journal to tune). */
 export const DEV_SERVER_FILE_PRAGMAS: readonly string[] = [
   '--sqlite-pragma',
@@ -93,6 +108,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   if (options.tuned !== false) args.push(...DEV_SERVER_TUNING, ...(options.dbFilename ? DEV_SERVER_FILE_PRAGMAS : []));
   args.push(...DEV_SERVER_VERSIONING);
+  args.push(...DEV_SERVER_FLEET);
   args.push(...searchAttributeArgs());
   args.push(...(options.extraArgs ?? []));
   return args;

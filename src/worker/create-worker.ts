@@ -22,6 +22,7 @@ import { ExpectedFailureLogger } from './failure-log';
 import { RedactingLogger, redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { workerDeploymentOptions } from './worker-deployment';
+import { createLimitWorkers, runTogether } from './limit-workers';
 import { openStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
@@ -160,8 +161,15 @@ export async function runWorker(
       config,
       activities,
     });
+    const limited = await createLimitWorkers({
+      connection,
+      namespace: settings.namespace,
+      taskQueue: settings.taskQueue,
+      config,
+      activities,
+    });
     onReady?.(worker, { store: store.description });
-    await worker.run();
+    await runTogether([worker, ...limited]);
   } finally {
     await close();
     await store.close();

@@ -4,6 +4,7 @@
  */
 export { createWorker, runWorker, connectWorker, prebuiltBundlePath, configureWorkerLogging } from './create-worker';
 export type { CreateWorkerOptions } from './create-worker';
+export { createLimitWorkers, limitQueues, runTogether, startQueueRate, type LimitQueue } from './limit-workers';
 export { workerConfig, TOKEN_BATCH_ENV, type WorkerConfig, type WorkerConfigOptions } from './worker-config';
 export {
   deploymentVersionOf,

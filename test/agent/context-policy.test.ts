@@ -154,6 +154,7 @@ describe('masking old tool results', () => {
     expect(buildAgentConfig({ task: 't', model: 'a/b', masking: { keepResults: 8 } }).context.mask).toEqual({
       keepResults: 8,
       batch: DEFAULT_MASK_POLICY.batch,
+      byCost: false,
     });
     const bad = buildAgentConfig({ task: 't', model: 'a/b', masking: { keepResults: -1, batch: 0 } });
     expect(configProblems(bad)).toEqual([

@@ -118,9 +118,11 @@ describe('a lean turn', () => {
     expect(
       events.slice(0, firstCall).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
     ).toHaveLength(1);
-    // The model saw every result: the last request carries all seven.
-    const last = fx.fake.requests[fx.fake.requests.length - 1].body as { messages: { content: unknown }[] };
-    expect(JSON.stringify(last.messages).match(/entry \d/g)).toHaveLength(turns - 1);
+    // The model saw every result whole: each request after the first carries the previous call's result.
+    const seen = fx.fake.requests
+      .slice(1)
+      .map((r, i) => JSON.stringify(r.body.messages).includes(`entry ${i + 1}: ${'x'.repeat(2000)}`));
+    expect(seen).toEqual(Array<boolean>(turns - 1).fill(true));
 
     const toolTurns = turnsOf(events).slice(0, -1);
     for (const turn of toolTurns) {

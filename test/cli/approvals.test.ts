@@ -97,6 +97,37 @@ describe('approvals inbox and decisions', () => {
     });
   });
 
+  it('approvals --tenant and list --tenant show only the runs of that tenant', async () => {
+    fx.fake.respond(() => reply.text('Done.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue);
+      const start = async (tenant: string, id: string) => {
+        fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: `${tenant}.log` }, id }]));
+        const run = await cli.run(
+          'run',
+          '--model',
+          FALLBACK,
+          '--tenant',
+          tenant,
+          '--approve',
+          'delete_file',
+          '--detach',
+          'Delete the log.',
+        );
+        await waitForState(agents, run, (s) => s.status === 'awaiting_approval');
+        return run;
+      };
+      const acme = await start('acme', 'call_acme');
+      const globex = await start('globex', 'call_globex');
+      const inbox = JSON.parse(await cli.run('approvals', '--json', '--tenant', 'acme')) as InboxRow[];
+      expect(inbox.map((r) => [r.runId, r.toolCallId])).toEqual([[acme, 'call_acme']]);
+      const listed = JSON.parse(await cli.run('list', '--json', '--tenant', 'globex')) as { id: string }[];
+      expect(listed.map((r) => r.id)).toEqual([globex]);
+      await Promise.all([acme, globex].map((id) => agents.terminate(id, 'test done')));
+    });
+  });
+
   it('on a terminal approve shows the arguments and sends nothing unless the person says yes', async () => {
     fx.fake.respond(() => reply.text('Done.'));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {

@@ -1,11 +1,27 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import type { History } from '@temporalio/common/lib/proto-utils';
 import { coreMessage, missingWorkflowType, parseMismatch } from '../../src/testing/replay-mismatch';
-import { HISTORIES_DIR } from '../kit/temporal';
 
-const eventsOf = (name: string) =>
-  historyFromJSON(JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, `${name}.json`), 'utf8'))).events ?? [];
+type Event = NonNullable<History['events']>[number];
+
+/** An event id as the reader reads it (`Number(eventId)`), without the proto's Long. */
+const id = (n: number): Event['eventId'] => n as unknown as Event['eventId'];
+
+/** A history event with what the reader looks at: its id, and the activity type or patch id it names. */
+function event(eventId: number, named?: { activity?: string; patch?: string }): Event {
+  if (named?.activity)
+    return {
+      eventId: id(eventId),
+      activityTaskScheduledEventAttributes: { activityType: { name: named.activity } },
+    };
+  if (named?.patch) {
+    const data = Buffer.from(JSON.stringify({ id: named.patch, deprecated: false }));
+    return {
+      eventId: id(eventId),
+      markerRecordedEventAttributes: { markerName: 'core_patch', details: { 'patch-data': { payloads: [{ data }] } } },
+    };
+  }
+  return { eventId: id(eventId) };
+}
 
 /** The message the SDK gives a DeterminismViolationError, around core's text. */
 const sdkMessage = (core: string) =>
@@ -14,8 +30,19 @@ const sdkMessage = (core: string) =>
   `Some(Failure { message: "[TMPRL1100] Nondeterminism error: ${core}", source: "", stack_trace: "" }) }`;
 
 describe('reading a replay mismatch', () => {
-  const multiTurn = eventsOf('agent-multi-turn');
-  const leanTurn = eventsOf('agent-lean-turn');
+  // A run's first events: started, a workflow task, two activities of its own and one of another type.
+  const multiTurn = [
+    event(1),
+    event(2),
+    event(3),
+    event(4),
+    event(5),
+    event(6, { activity: 'pinTools' }),
+    event(8, { activity: 'callModel' }),
+    event(12, { activity: 'appendMessages' }),
+    event(15, { activity: 'callModel' }),
+  ];
+  const leanTurn = [event(1), event(2), event(3), event(4), event(5, { patch: 'lean-turn' })];
 
   it('reads the event and the command of the machine that met it', () => {
     const message = sdkMessage(

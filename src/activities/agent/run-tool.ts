@@ -17,6 +17,7 @@ import {
   type ToolSelection,
 } from '../../contracts/tool-catalog';
 import { runClientToolEntry } from '../../tools/client-tools';
+import { subAgentEntry } from '../../tools/sub-agent-tools';
 import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
@@ -117,6 +118,21 @@ async function fitResult(
   };
 }
 
+/** The run's sub-agents; one named like a worker's tool fails the run, as a client tool would. */
+function subAgentsOf(agents: PinToolsInput['agents'], listed: ToolCatalogEntry[]): ToolCatalogEntry[] {
+  const clash = (agents ?? []).find((agent) => listed.some((t) => t.name === agent.name));
+  if (clash) {
+    throw ApplicationFailure.create({
+      message:
+        `The run declares the sub-agent "${clash.name}", but this worker has a tool of that name: ` +
+        'give the sub-agent another name',
+      type: AGENT_FAILURE.clientToolClash,
+      nonRetryable: true,
+    });
+  }
+  return (agents ?? []).map(subAgentEntry);
+}
+
 export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
   /** The run's selection, read by the hash `pinTools` wrote it under; none before the tools were pinned. */
   const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
@@ -138,7 +154,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
       });
       const catalog = await tools.listTools(input.selection);
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
-      const listed = [...catalog.tools, ...clientToolsOf(input.selection, catalog)];
+      const declared = [...catalog.tools, ...clientToolsOf(input.selection, catalog)];
+      const listed = [...declared, ...subAgentsOf(input.agents, declared)];
       const own = listed.some((t) => t.name === readBackEntry.name);
       const entries = !own && offersReadBack(input.selection, input.readBack) ? [...listed, readBackEntry] : listed;
       const unknown = unknownAllowedTools(input.selection, entries);

@@ -58,9 +58,13 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
     .description('List every tool call waiting for approval, across runs: tool, arguments, run, waiting since.')
     .option('--json', 'print as JSON with the args hash of each call, for approve/reject --args-hash')
     .option('--limit <n>', 'read at most this many waiting runs', positiveInt, 200)
-    .action((o: { json?: boolean; limit: number }) =>
+    .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
+    .action((o: { json?: boolean; limit: number; tenant?: string }) =>
       withAgents(deps, async (agents) => {
-        const { approvals, unread } = await approvalsInbox(agents, { limit: o.limit });
+        const { approvals, unread } = await approvalsInbox(agents, {
+          limit: o.limit,
+          ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
+        });
         for (const u of unread) note(`durable-agents: could not read run ${u.runId}: ${u.reason}`);
         if (o.json) return deps.out(json(approvals));
         if (approvals.length === 0) return deps.out('no pending approvals');

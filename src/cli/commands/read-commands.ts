@@ -93,7 +93,9 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        deps.out(o.json ? json(s) : formatState(s, hintPrefix(deps)));
+        const open = (s.children ?? []).some((c) => c.endedAt === undefined);
+        const approvals = open ? await agents.pendingApprovals(id) : [];
+        deps.out(o.json ? json(s) : formatState(s, { approvals, prefix: hintPrefix(deps) }));
       }),
     );
 
@@ -136,6 +138,8 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--model <spec>', 'only runs on this model')
     .option('--kind <kind>', `only runs of this agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')})`, kind)
     .option('--schedule <name>', 'only runs this schedule started')
+    .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
+    .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
     .action((o: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
         const runs = await agents.list({
@@ -145,6 +149,8 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
           ...(o.model ? { model: o.model } : {}),
           ...(o.kind ? { kind: o.kind } : {}),
           ...(o.schedule ? { schedule: o.schedule } : {}),
+          ...(o.parent ? { parent: o.parent } : {}),
+          ...(o.tenant ? { tenant: o.tenant } : {}),
         });
         if (o.json) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));

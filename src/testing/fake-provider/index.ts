@@ -1,7 +1,8 @@
 /**
  * Wire-faithful fake LLM provider for tests and offline demos: a real HTTP server speaking the
  * Anthropic Messages and OpenAI Chat Completions formats (SSE included), scripted per test,
- * validating requests like the real APIs and recording every request.
+ * validating requests like the real APIs and recording every request. Usage bills a token per
+ * four characters of the prompt, with prompt caching as each format does (`prompt-cache.ts`).
  *
  * ```ts
  * const fake = await startFakeProvider();

@@ -1,4 +1,5 @@
 /** Resolves a scripted reply into concrete blocks before it is rendered in a wire format. */
+import type { PromptUsage } from './prompt-cache';
 import type { FakeReply, FakeStopReason } from './script';
 
 export type PreparedBlock =
@@ -27,7 +28,8 @@ export interface PreparedReply {
 export interface PrepareContext {
   newToolId: () => string;
   sign: (thinking: string) => string;
-  requestChars: number;
+  /** How the request's prompt is billed when the step scripts no input usage. */
+  prompt: PromptUsage;
 }
 
 export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedReply {
@@ -72,11 +74,16 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
             : 0),
     0,
   );
+  const scripted = step.usage;
+  const billed =
+    scripted?.input === undefined && scripted?.cacheRead === undefined && scripted?.cacheWrite === undefined;
   const usage = {
-    input: step.usage?.input ?? Math.max(1, Math.ceil(ctx.requestChars / 4)),
-    output: step.usage?.output ?? Math.max(1, Math.ceil(outputChars / 4)),
-    cacheRead: step.usage?.cacheRead ?? 0,
-    cacheWrite: step.usage?.cacheWrite ?? 0,
+    input:
+      scripted?.input ??
+      Math.max(1, billed ? ctx.prompt.input : ctx.prompt.input + ctx.prompt.cacheRead + ctx.prompt.cacheWrite),
+    output: scripted?.output ?? Math.max(1, Math.ceil(outputChars / 4)),
+    cacheRead: scripted?.cacheRead ?? (billed ? ctx.prompt.cacheRead : 0),
+    cacheWrite: scripted?.cacheWrite ?? (billed ? ctx.prompt.cacheWrite : 0),
   };
   return { blocks, stop, usage };
 }

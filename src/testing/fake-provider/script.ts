@@ -148,6 +148,12 @@ export interface FakeProviderOptions {
   port?: number;
   /** When set, only this API key is accepted (others get 401); otherwise any non-empty key is. */
   apiKey?: string;
+  /**
+   * Bill prompts with prompt caching as each wire format does (`prompt-cache.ts`): Anthropic's
+   * `cache_control` breakpoints, OpenAI's automatic prefix cache. Default true; false bills every
+   * prompt token as uncached input. A step's scripted usage always wins.
+   */
+  promptCache?: boolean;
 }
 
 export interface FakeProvider {

@@ -18,6 +18,7 @@ import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } fr
 import { validateOpenAIRequest } from './openai-validate';
 import { bearer, readBody, sendJson, sendSse, sseHeaders, sseText } from './http-io';
 import { prepareReply } from './prepare';
+import { createPromptCache } from './prompt-cache';
 import type {
   FakeApi,
   FakeError,
@@ -47,6 +48,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const reasoningCalls = new Set<string>();
   /** `prefix\nid` → thought signature issued with an OpenAI-format tool call. */
   const thoughtSignatures = new Map<string, string>();
+  const promptCache = options.promptCache === false ? undefined : createPromptCache();
 
   const sign = (prefix: string, thinking: string): string =>
     `sig_${createHmac('sha256', secret).update(`${prefix}\n${thinking}`).digest('base64')}`;
@@ -209,7 +211,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const reply = prepareReply(step, {
       newToolId: () => `${anthropic ? 'toolu_fake' : 'call_fake'}${String(++toolCounter).padStart(4, '0')}`,
       sign: (thinking) => sign(record.prefix, thinking),
-      requestChars: JSON.stringify(record.body.messages ?? '').length + String(record.body.system ?? '').length,
+      prompt: promptCache?.bill(record.api, `${record.prefix}\n${String(record.body.model)}`, record.body) ?? {
+        input: Math.ceil(JSON.stringify(record.body.messages ?? '').length / 4),
+        cacheRead: 0,
+        cacheWrite: 0,
+      },
     });
     for (const b of reply.blocks) {
       if (!anthropic && b.type === 'tool_call' && b.thoughtSignature)

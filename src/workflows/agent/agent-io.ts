@@ -11,7 +11,7 @@
  * queue keep every step a regular activity.
  */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { RetryPolicy } from '@temporalio/common';
+import type { Priority, RetryPolicy } from '@temporalio/common';
 import type {
   AgentActivities,
   AgentHookActivities,
@@ -39,17 +39,25 @@ export interface ModelRetry {
   nonRetryableErrorTypes: string[];
 }
 
+/** How one model call is made: its retry, its timeline line, and the queue of its model's limit, if any. */
+export interface ModelCallOptions {
+  retry: ModelRetry;
+  summary: string;
+  /** A limited model's own task queue (`policy/llm-queues.ts`); default: the run's activity queue. */
+  taskQueue?: string;
+}
+
 /**
  * The activities of a run. `summary` is the one line the timeline shows for that call (a tool
  * call's is its tool and telling argument).
  */
 export interface AgentIO {
-  callModel(input: ModelCallInput, retry: ModelRetry, summary: string): Promise<ModelCallOutput>;
+  callModel(input: ModelCallInput, options: ModelCallOptions): Promise<ModelCallOutput>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
-  summarise(input: SummariseInput, retry: ModelRetry, summary: string): Promise<SummariseOutput>;
+  summarise(input: SummariseInput, options: ModelCallOptions): Promise<SummariseOutput>;
   onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
   onMessage(activity: string, input: HookMessageInput): Promise<void>;
   onError(activity: string, input: HookErrorInput): Promise<void>;
@@ -76,9 +84,16 @@ function toolRetry(tool: PinnedTool): RetryPolicy {
   };
 }
 
-/** The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool. */
-export function createAgentIO(options: { taskQueue?: string; stream?: boolean } = {}): AgentIO {
-  const queue = options.taskQueue ? { taskQueue: options.taskQueue } : {};
+/**
+ * The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool;
+ * `priority` (the run's tenant and priority) goes with each of them.
+ */
+export function createAgentIO(options: { taskQueue?: string; stream?: boolean; priority?: Priority } = {}): AgentIO {
+  // The run's tenant and priority go with every regular activity; local ones run in its own task.
+  const queue = {
+    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+    ...(options.priority ? { priority: options.priority } : {}),
+  };
   const plain = proxyActivities<AgentActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
@@ -113,9 +128,10 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       summary: `hook: ${activity}`,
     })[activity];
   return {
-    callModel(input, retry, summary) {
+    callModel(input, { retry, summary, taskQueue }) {
       const { callModel } = proxyActivities<AgentActivities>({
         ...queue,
+        ...(taskQueue ? { taskQueue } : {}),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },
@@ -146,9 +162,10 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean } 
       });
       return runTool(input);
     },
-    summarise(input, retry, summary) {
+    summarise(input, { retry, summary, taskQueue }) {
       const { summariseConversation } = proxyActivities<AgentActivities>({
         ...queue,
+        ...(taskQueue ? { taskQueue } : {}),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
         heartbeatTimeout: HEARTBEAT_TIMEOUT,
         retry: { ...MODEL_RETRY_BASE, ...retry },

@@ -6,12 +6,13 @@
  */
 import { isCancellation } from '@temporalio/workflow';
 import { contextTokens, planCompaction, planFit, type CompactionPlan } from '../../policy/context-plan';
-import { nextMaskBefore } from '../../policy/masking';
+import { DEFAULT_CACHE_PRICES, nextMaskBefore, type MaskCache } from '../../policy/masking';
+import { runModelInfo } from '../../policy/model-registry';
 import { droppedLeadTokens } from '../../policy/provider-view';
 import { estimateTextTokens } from '../../policy/token-estimate';
 import { addCost, addUsage } from '../../contracts/message-model';
-import { recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
-import { modelLabel } from '../../contracts/model-ref';
+import { limitedQueue, recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
+import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, showNow, type RunContext } from './run-context';
 
@@ -24,6 +25,25 @@ const MAX_SUMMARY_BACKOFF_TURNS = 64;
 /** What the context costs besides the messages: the system prompt and the tool specs. */
 const overheadTokens = (ctx: RunContext): number =>
   estimateTextTokens(ctx.state.config.systemPrompt ?? '') + ctx.state.tools.length * TOKENS_PER_TOOL_SPEC;
+
+/**
+ * The prompt cache of the model about to be called: its prices as shares of uncached input (the
+ * assumed ratios for an unknown model; none for a known model without cache prices), and the calls
+ * expected from here on: as many as the run has made, within its turn limit.
+ */
+function maskCacheOf(ctx: RunContext, model: ModelRef): MaskCache | undefined {
+  const { state } = ctx;
+  const info = runModelInfo(state.models, model);
+  const { input, cacheRead, cacheWrite } = info.prices;
+  const prices = !info.known
+    ? DEFAULT_CACHE_PRICES
+    : cacheRead > 0 && input > 0
+      ? { read: cacheRead / input, write: Math.max(cacheWrite, input) / input }
+      : undefined;
+  if (!prices) return undefined;
+  const callsLeft = Math.max(1, Math.min(state.turn, state.config.limits.maxTurns - state.turn + 1));
+  return { prices, callsLeft };
+}
 
 /** The estimated context of the next call, with the run's masking boundary. */
 export const currentContextTokens = (ctx: RunContext): number =>
@@ -45,8 +65,7 @@ async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan)
   try {
     const out = await ctx.io.summarise(
       { conversationId: state.conversationId, view: state.view, toSeq, model },
-      retryFor(seat),
-      summary,
+      { retry: retryFor(seat), summary, ...limitedQueue(ctx, model) },
     );
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
@@ -103,7 +122,10 @@ function fitWithoutSummary(ctx: RunContext, target: number): boolean {
 export async function fitContext(ctx: RunContext, seat: ModelSeat, force = false): Promise<ContextFit> {
   const { state } = ctx;
   const { context } = state.config;
-  if (context.mask) state.maskBefore = nextMaskBefore(state.messages, state.maskBefore ?? 0, context.mask);
+  if (context.mask) {
+    const cache = maskCacheOf(ctx, seat.position.current);
+    state.maskBefore = nextMaskBefore(state.messages, state.maskBefore ?? 0, context.mask, cache);
+  }
   const window = windowOf(ctx, seat.position.current);
   const policy = force ? { ...context, thresholdRatio: 0 } : context;
   const plan = planCompaction(

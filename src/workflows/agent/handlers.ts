@@ -59,7 +59,8 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
     if (running(ctx)) enqueueOnce(state, state.followUps, msg);
   });
   setHandler(stopSignal, (input) => {
-    state.stopRequested ??= { reason: 'stopped', ...(input?.note ? { note: input.note } : {}) };
+    const reason = input?.reason === 'cancelled' ? 'cancelled' : 'stopped';
+    state.stopRequested ??= { reason, ...(input?.note ? { note: input.note } : {}) };
   });
   setHandler(switchModelSignal, (input) => {
     // A signal sent by hand (`temporal workflow signal`) may name a spec string; one naming no model is ignored.

@@ -7,7 +7,15 @@
 import { errorText } from '../../common/error-text';
 import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
 import { TimeoutType } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  condition,
+  isCancellation,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
 import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
@@ -19,8 +27,10 @@ import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../c
 import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
 import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
-import { conversationRef, emit, showNow, type RunContext } from './run-context';
+import { conversationRef, emit, showNow, workflowNow, type RunContext } from './run-context';
 import { callSettingsOf } from '../../policy/call-settings';
+import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
+import { llmQueueOf } from '../../policy/llm-queues';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -64,6 +74,62 @@ export function modelFailureOf(err: unknown): ModelFailure & { message: string }
   if (cause instanceof TimeoutFailure) return { type: LLM_FAILURE.timeout, retryable: true, message: cause.message };
   const message = errorText(cause);
   return { type: LLM_FAILURE.unknown, retryable: true, message };
+}
+
+/** The task queue of the model's limit, when the worker said its calls are limited. */
+export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: string } {
+  const { limitKey } = runModelInfo(ctx.state.models, model);
+  if (!limitKey) return {};
+  return { taskQueue: llmQueueOf(ctx.state.config.activityTaskQueue ?? workflowInfo().taskQueue, limitKey) };
+}
+
+/** The delay a refused call's provider asked for (the failure's details), if it said. */
+export function retryAfterOf(err: unknown): number | undefined {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (!(cause instanceof ApplicationFailure)) return undefined;
+  const first: unknown = cause.details?.[0];
+  const ms =
+    typeof first === 'object' && first !== null ? (first as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/** What a model step keeps while it waits out a rate limit. */
+interface RateLimitWaiting {
+  since?: number;
+  rounds: number;
+}
+
+/**
+ * After a call refused for a rate limit that the run cannot fail over from: waits what the
+ * provider asked for (at least a growing backoff) and returns true to make the call again, or
+ * false once the run's patience is spent. A stop request ends the wait (and the step).
+ */
+async function waitOutRateLimit(
+  ctx: RunContext,
+  seat: ModelSeat,
+  waiting: RateLimitWaiting,
+  err: unknown,
+  label: string,
+): Promise<boolean> {
+  const now = workflowNow();
+  waiting.since ??= now;
+  const delay = rateLimitWait({
+    patienceMs: seat.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS,
+    limitedSinceMs: waiting.since,
+    nowMs: now,
+    round: waiting.rounds,
+    retryAfterMs: retryAfterOf(err),
+    // The workflow's uuid4 is seeded per run: replay-safe randomness.
+    jitter: parseInt(uuid4().slice(0, 8), 16) / 2 ** 32,
+  });
+  if (delay === undefined || ctx.state.stopRequested) return false;
+  waiting.rounds++;
+  const seconds = Math.ceil(delay / 1000);
+  showNow(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
+  await condition(() => ctx.state.stopRequested !== undefined, delay, {
+    summary: `rate limit: wait ${seconds} s for ${label}`,
+  });
+  return ctx.state.stopRequested === undefined;
 }
 
 /** Records a failed model or summary call as an event; returns the failure. */
@@ -173,6 +239,7 @@ export async function callModelWithFailover(
   const { state } = ctx;
   let shrunkForLength = false;
   let workerLosses = 0;
+  const rateLimited: RateLimitWaiting = { rounds: 0 };
   for (;;) {
     const model = seat.position.current;
     const label = modelLabel(model);
@@ -193,8 +260,7 @@ export async function callModelWithFailover(
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
-        retryFor(seat),
-        modelCallSummary(ctx.now.step, label),
+        { retry: retryFor(seat), summary: modelCallSummary(ctx.now.step, label), ...limitedQueue(ctx, model) },
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       return { ok: true, output: answerOf(output, model) };
@@ -210,7 +276,11 @@ export async function callModelWithFailover(
         if (await shrink()) continue;
       }
       const change = failoverAfter(seat.policy, seat.position, failure);
-      if (!change) return { ok: false, failure };
+      if (!change) {
+        if (failure.type === LLM_FAILURE.rateLimited && (await waitOutRateLimit(ctx, seat, rateLimited, err, label)))
+          continue;
+        return { ok: false, failure };
+      }
       // An operator's model that failed is not taken again at the next turn.
       state.operatorModel = undefined;
       emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });

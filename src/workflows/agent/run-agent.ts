@@ -22,6 +22,7 @@ import { createAgentIO } from './agent-io';
 import { RunEnded, type LoopOutcome } from './run-steps';
 import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
 import { openRunStream } from './watch-stream';
+import { runPriority } from '../../policy/tenancy';
 
 /**
  * An agent kind: what it adds to a run. `C` is the kind's context, built once per run from the
@@ -85,7 +86,11 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
   const stream = openRunStream(input.streamState);
-  const io = createAgentIO({ taskQueue: input.config.activityTaskQueue, stream: input.config.stream });
+  const io = createAgentIO({
+    taskQueue: input.config.activityTaskQueue,
+    stream: input.config.stream,
+    priority: runPriority(input.config),
+  });
   const run = newRunContext(state, io, stream);
   const c = kind.context(input, run);
   const { view } = kind;

@@ -11,6 +11,7 @@ import type { AgentState } from '../../contracts/agent-run';
 import type { AgentStopReason } from '../../contracts/run-status';
 import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
+import { budgetReason, subAgentTools } from '../../policy/sub-agents';
 import { appendDrafts } from './user-messages';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
@@ -64,6 +65,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
     ...(config.context.mask ? { readBack: true } : {}),
     models: runModels(config, roles),
+    ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
   });
   // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
   const writing = openConversation(ctx);
@@ -176,5 +178,5 @@ export async function endIfStoppedOrLimited(ctx: RunContext): Promise<LoopOutcom
   const stop = stopRequest(ctx);
   if (stop) return finish(ctx, stop.reason);
   const limit = limitReached(ctx.state.config.limits, ctx.state);
-  return limit ? finish(ctx, limit) : undefined;
+  return limit ? finish(ctx, budgetReason(ctx.state.config, limit)) : undefined;
 }

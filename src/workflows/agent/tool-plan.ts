@@ -112,7 +112,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
 /** Turns decisions and client results into results, leaving only calls that must execute. */
 export function settle(ctx: RunContext, planned: PlannedCall[]): void {
   for (const p of planned) {
-    if (p.result || !p.mode || p.mode === 'server') continue;
+    if (p.result || !p.mode || p.mode === 'server' || p.mode === 'agent') continue;
     if (p.mode === 'client') {
       const req = ctx.state.clientTools.find((c) => c.toolCallId === p.call.id);
       if (req?.result) p.result = { text: req.result.content, isError: req.result.isError };
@@ -132,19 +132,36 @@ export function settle(ctx: RunContext, planned: PlannedCall[]): void {
 /** Whether a call without a result may run now: a server call, or one whose approval was given. */
 export function runnable(ctx: RunContext, p: PlannedCall): boolean {
   if (p.result || !p.tool) return false;
-  if (p.mode === 'server') return true;
+  if (p.mode === 'server' || p.mode === 'agent') return true;
   return p.mode === 'approval' && ctx.state.approvals.some((a) => a.toolCallId === p.call.id && a.state === 'approved');
 }
 
-/** Consecutive calls that may run together: side-effecting tools run alone. */
-export function groups(planned: PlannedCall[]): PlannedCall[][] {
+/** How a planned call groups: decided (joins any group), alone (side effects), a sub-agent, or a server tool. */
+function groupKind(p: PlannedCall): 'decided' | 'alone' | 'agent' | 'tool' {
+  if (p.result) return 'decided';
+  if (p.tool?.sideEffects === true) return 'alone';
+  return p.tool?.mode === 'agent' ? 'agent' : 'tool';
+}
+
+/**
+ * Consecutive calls that may run together: side-effecting tools run alone, sub-agent calls run
+ * together (at most `maxAgents` of them), other tools together (at most {@link DEFAULT_TOOL_PARALLELISM}).
+ */
+export function groups(planned: PlannedCall[], maxAgents: number): PlannedCall[][] {
   const out: PlannedCall[][] = [];
   for (const p of planned) {
     const last = out[out.length - 1];
-    const alone = !p.result && p.tool?.sideEffects === true;
-    const lastAlone = last?.some((q) => !q.result && q.tool?.sideEffects === true);
-    if (!last || alone || lastAlone || last.length >= DEFAULT_TOOL_PARALLELISM) out.push([p]);
-    else last.push(p);
+    const kind = groupKind(p);
+    const kinds = new Set(last?.map(groupKind).filter((k) => k !== 'decided'));
+    const cap = kinds.has('agent') ? maxAgents : DEFAULT_TOOL_PARALLELISM;
+    const fits =
+      last !== undefined &&
+      !kinds.has('alone') &&
+      kind !== 'alone' &&
+      (kind === 'decided' || kinds.size === 0 || kinds.has(kind)) &&
+      last.length < (kind === 'agent' ? maxAgents : cap);
+    if (fits) last.push(p);
+    else out.push([p]);
   }
   return out;
 }

@@ -11,8 +11,10 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { argsPreview, previewText } from '../../policy/previews';
 import { injectSteering } from './user-messages';
+import { maxParallelAgents } from '../../policy/sub-agents';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
-import { conversationRef, emit, showNow, type RunContext } from './run-context';
+import { conversationRef, emit, showNow, workflowNow, type RunContext } from './run-context';
+import { runSubAgent } from './sub-agent-step';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -75,6 +77,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   showNow(ctx, { running: [...ctx.now.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   startCall(ctx, p.call, args);
   try {
+    if (tool.mode === 'agent') return await delegated(ctx, p, args);
     const out = await ctx.io.runTool(
       {
         ...conversationRef(ctx),
@@ -108,6 +111,21 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   } finally {
     showNow(ctx, { running: ctx.now.running.filter((c) => c.toolCallId !== p.call.id) });
   }
+}
+
+/** A sub-agent call: run as a child workflow; its answer is the call's result, written by the workflow. */
+async function delegated(ctx: RunContext, p: PlannedCall, args: Record<string, unknown>): Promise<Executed> {
+  const started = workflowNow();
+  const { text, isError } = await runSubAgent(ctx, p.call, args);
+  emit(ctx, {
+    type: 'tool_execution',
+    toolCallId: p.call.id,
+    tool: p.call.name,
+    durationMs: workflowNow() - started,
+    isError,
+    preview: previewText(text),
+  });
+  return { draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: p.call.name, text, isError } };
 }
 
 /** Writes the drafts of a group (results decided in the workflow) and records all metadata in log order. */
@@ -206,7 +224,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   const planned = plan(ctx, calls, startSeq);
   await awaitDecisions(ctx);
   settle(ctx, planned);
-  const batches = groups(planned);
+  const batches = groups(planned, maxParallelAgents(state.config));
   let outcome: ToolStepOutcome = 'continue';
   for (let b = 0; b < batches.length; b++) {
     const rest = batches.slice(b).flat();

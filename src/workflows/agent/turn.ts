@@ -5,7 +5,7 @@
  * {@link TurnHooks}; what follows an answer (end, follow-ups, the next role) is the kind's.
  */
 import { errorText as thrownText } from '../../common/error-text';
-import { AGENT_FAILURE } from '../../contracts/failure-types';
+import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { addCost, addUsage } from '../../contracts/message-model';
@@ -211,6 +211,9 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const overrides = { ...hooks.call?.(), ...(inline ? { inlineTools: inline } : {}) };
   const step = await callModelWithFailover(ctx, seat, overrides, shrink);
   if (!step.ok) {
+    // A stop ends a wait for the provider's rate limit: the run stops rather than fails.
+    const stop = stopRequest(ctx);
+    if (stop && step.failure.type === LLM_FAILURE.rateLimited) return end(await finish(ctx, stop.reason));
     const { message, type, retryable } = step.failure;
     return end(await fail(ctx, { message, type, retryable }));
   }

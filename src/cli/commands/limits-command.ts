@@ -1,0 +1,194 @@
+/**
+ * `durable-agents limits`: the fleet's provider and model limits (docs/fleet.md). `set` checks the
+ * change as a worker would read it, sets the limited queue's rate on the server, then writes the
+ * config file; `show` prints each limit with the server's rate and the queue's backlog.
+ */
+import fs from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { temporal } from '@temporalio/proto';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../../connection/connection-settings';
+import { configFileFor, loadLlmConfig, type CallLimits, type LlmConfig } from '../../llm/llm-config';
+import { weightProblem } from '../../policy/tenancy';
+import { withLimits } from '../../llm/limits-file';
+import { llmQueueOf } from '../../policy/llm-queues';
+import { startQueueRate } from '../../worker/limit-workers';
+import { settingsOf, type GlobalOptions } from '../cli-context';
+import { UsageError } from '../exit-codes';
+import { positiveInt, tenantArg } from '../option-parsers';
+
+const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+const rpm = (value: string): number => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`"${value}" is not a number of requests a minute above 0.`);
+  return n;
+};
+
+/** One limit as `limits show` reports it. */
+export interface LimitView {
+  key: string;
+  taskQueue: string;
+  requestsPerMinute: number;
+  concurrency?: number;
+  /** The rate the server enforces now (requests a minute); absent when none is set. */
+  serverRequestsPerMinute?: number;
+  /** Model calls waiting on the queue. */
+  backlog: number;
+}
+
+function readRaw(file: string): unknown {
+  if (!fs.existsSync(file)) return {};
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${file} is not valid JSON (${(err as Error).message}); nothing changed.`);
+  }
+}
+
+async function withClient<T>(
+  globals: GlobalOptions,
+  fn: (client: Client, taskQueue: string) => Promise<T>,
+): Promise<T> {
+  const settings = settingsOf(globals, process.env);
+  const client = await connectClient(settings);
+  try {
+    return await fn(client, settings.taskQueue);
+  } finally {
+    await client.connection.close();
+  }
+}
+
+async function describeLimit(client: Client, key: string, taskQueue: string, limits: CallLimits): Promise<LimitView> {
+  const described = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    reportConfig: true,
+    reportStats: true,
+  });
+  const rps = described.config?.queueRateLimit?.rateLimit?.requestsPerSecond;
+  return {
+    key,
+    taskQueue,
+    requestsPerMinute: limits.requestsPerMinute,
+    ...(limits.concurrency === undefined ? {} : { concurrency: limits.concurrency }),
+    ...(typeof rps === 'number' ? { serverRequestsPerMinute: Math.round(rps * 60 * 1000) / 1000 } : {}),
+    backlog: Number(described.stats?.approximateBacklogCount ?? 0),
+  };
+}
+
+function loadConfigOrRefuse(): LlmConfig {
+  try {
+    return loadLlmConfig({ env: process.env });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
+  }
+}
+
+const weightArg = (value: string): number => {
+  const n = value.trim() === '' ? NaN : Number(value);
+  const problem = weightProblem(n);
+  if (problem) throw new InvalidArgumentError(`${problem.replace(/got NaN$/, `got "${value}"`)}.`);
+  return n;
+};
+
+export function registerLimitsCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
+  const limits = program
+    .command('limits')
+    .description("The fleet's provider and model limits, enforced by the server for every worker (docs/fleet.md).");
+
+  limits
+    .command('set')
+    .description(
+      'Limit a provider or model: sets its queue rate on the server now and writes the config file ' +
+        '(DURABLE_AGENTS_CONFIG or ./durable-agents.json); a new concurrency applies when workers restart.',
+    )
+    .argument('<provider[/model]>', 'e.g. anthropic or openai/gpt-4o')
+    .requiredOption('--rpm <n>', 'model calls a minute across the fleet', rpm)
+    .option('--concurrency <n>', 'model calls one worker runs at once', positiveInt)
+    .action(async (key: string, options: { rpm: number; concurrency?: number }) => {
+      const file = configFileFor(process.env);
+      const next = (() => {
+        try {
+          return withLimits(
+            readRaw(file),
+            key,
+            { requestsPerMinute: options.rpm, concurrency: options.concurrency },
+            process.env,
+          );
+        } catch (err) {
+          if (err instanceof UsageError) throw err;
+          throw new UsageError(`${(err as Error).message} Nothing changed.`);
+        }
+      })();
+      const taskQueue = await withClient(globals(), async (client, base) => {
+        const queue = llmQueueOf(base, key);
+        await startQueueRate(client.workflowService, client.options.namespace, queue, options.rpm);
+        return queue;
+      });
+      fs.writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+      const perWorker =
+        options.concurrency === undefined ? '' : `, ${options.concurrency} at once per worker (when workers restart)`;
+      out(
+        `${key}: ${options.rpm} model calls a minute on task queue "${taskQueue}" (set on the server)` +
+          `${perWorker}; written to ${file}.`,
+      );
+    });
+
+  limits
+    .command('set-tenant')
+    .description(
+      "Give a tenant a fairness weight on the workers' queues and every limited queue: its share of a " +
+        'backlog against the other tenants (default weight 1).',
+    )
+    .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
+    .requiredOption('--weight <w>', 'a number above 0', weightArg)
+    .action(async (tenant: string, options: { weight: number }) => {
+      const config = loadConfigOrRefuse();
+      const queues = await withClient(globals(), async (client, base) => {
+        const targets: [string, number][] = [
+          [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
+          [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
+          ...Object.keys(config.limits).map((key): [string, number] => [
+            llmQueueOf(base, key),
+            temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+          ]),
+        ];
+        for (const [taskQueue, taskQueueType] of targets)
+          await client.workflowService.updateTaskQueueConfig({
+            namespace: client.options.namespace,
+            identity: 'durable-agents',
+            taskQueue,
+            taskQueueType,
+            setFairnessWeightOverrides: { [tenant]: options.weight },
+          });
+        return [...new Set(targets.map(([q]) => q))];
+      });
+      out(`${tenant}: weight ${options.weight} on ${queues.map((q) => `"${q}"`).join(', ')}.`);
+    });
+
+  limits
+    .command('show')
+    .description("Each limit in the config file with the rate the server enforces and its queue's backlog.")
+    .option('--json', 'one JSON array')
+    .action(async (options: { json?: boolean }) => {
+      const config = loadConfigOrRefuse();
+      const views = await withClient(globals(), (client, base) =>
+        Promise.all(
+          Object.entries(config.limits).map(([key, l]) => describeLimit(client, key, llmQueueOf(base, key), l)),
+        ),
+      );
+      if (options.json) out(JSON.stringify(views, null, 2));
+      else if (views.length === 0) out(`No limits in ${config.source ?? configFileFor(process.env)}.`);
+      else
+        for (const v of views)
+          out(
+            `${v.key}  ${v.requestsPerMinute}/min` +
+              `${v.concurrency === undefined ? '' : `  ${v.concurrency} at once per worker`}` +
+              `  server: ${v.serverRequestsPerMinute === undefined ? 'no rate' : `${v.serverRequestsPerMinute}/min`}` +
+              `  backlog: ${v.backlog}  queue: ${v.taskQueue}`,
+          );
+    });
+}

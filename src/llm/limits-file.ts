@@ -1,0 +1,80 @@
+/**
+ * Changing one provider's or model's `limits` in a config file's JSON: the edit `durable-agents
+ * limits set` writes. The result is checked as a worker would read it before anything is written.
+ */
+import { lookupModel } from '../policy/model-registry';
+import type { ModelInfo } from '../contracts/model-info';
+import { loadLlmConfig, type CallLimits, type LlmConfigFile } from './llm-config';
+
+type Env = Record<string, string | undefined>;
+
+/** A `provider` or `provider/model` limit key as its parts. */
+export function parseLimitKey(key: string): { provider: string; model?: string } {
+  const slash = key.indexOf('/');
+  if (slash < 0) return { provider: key };
+  return { provider: key.slice(0, slash), model: key.slice(slash + 1) };
+}
+
+/** A problem with limits given on the command line, or undefined. */
+export function limitsProblem(limits: CallLimits): string | undefined {
+  if (!(Number.isFinite(limits.requestsPerMinute) && limits.requestsPerMinute > 0))
+    return `requests a minute must be a number above 0, got ${limits.requestsPerMinute}`;
+  const { concurrency } = limits;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0))
+    return `concurrency must be a whole number above 0, got ${concurrency}`;
+  return undefined;
+}
+
+/**
+ * `raw` (a config file's JSON, or `{}` for none) with `limits` set for `key`. A model without an
+ * entry gets one from the built-in registry. Throws one line for an unknown provider or model, or
+ * a file a worker would refuse.
+ */
+export function withLimits(raw: unknown, key: string, limits: CallLimits, env: Env): LlmConfigFile {
+  const problem = limitsProblem(limits);
+  if (problem) throw new Error(`${key}: ${problem}.`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new Error('the config file does not hold a JSON object.');
+  const file = structuredClone(raw) as LlmConfigFile & Record<string, unknown>;
+  const providers = oneLine(() => loadLlmConfig({ env, file: null, inline: file })).providers;
+  const { provider, model } = parseLimitKey(key);
+  if (!providers[provider])
+    throw new Error(`unknown provider "${provider}" (known: ${Object.keys(providers).sort().join(', ')}).`);
+  const entry = { ...(limits.concurrency === undefined ? { requestsPerMinute: limits.requestsPerMinute } : limits) };
+  if (model === undefined || model === '') {
+    if (model === '') throw new Error(`"${key}" names no model after the "/".`);
+    file.providers = {
+      ...(file.providers ?? {}),
+      [provider]: { ...(file.providers?.[provider] ?? {}), limits: entry },
+    };
+  } else {
+    const models = [...(file.models ?? [])];
+    const at = models.findIndex((m) => m.provider === provider && m.model === model);
+    if (at >= 0) models[at] = { ...models[at], limits: entry };
+    else models.push({ ...registryEntry(provider, model), limits: entry });
+    file.models = models;
+  }
+  oneLine(() => loadLlmConfig({ env, file: null, inline: file }));
+  return file;
+}
+
+function registryEntry(provider: string, model: string): Omit<ModelInfo, 'idleTimeoutMs'> {
+  const info = lookupModel({ provider, model });
+  if (!info.known)
+    throw new Error(
+      `unknown model "${provider}/${model}": add its entry (contextWindow, maxOutputTokens) to "models" ` +
+        'in the config file first.',
+    );
+  const { known: _known, ...rest } = info;
+  return rest;
+}
+
+/** Runs `fn`, turning a config failure's message into one line. */
+function oneLine<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const message = (err as Error).message.replace(/\s*\n\s*/g, ' ');
+    throw new Error(message.replace(/^Invalid LLM config in inline config:? ?/, ''), { cause: err });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Tenants and priorities of runs (docs/fleet.md): a run's tenant is the fairness key and its
+ * priority the priority key of every activity it schedules, so the server shares each queue
+ * among tenants by weight and serves higher priorities first.
+ */
+import type { Priority } from '@temporalio/common';
+
+/** A tenant name: a fairness key and a search-attribute value, so short and plain. */
+const TENANT_KEY = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
+
+/** Priority keys Temporal orders by: 1 first, 5 last; runs without one are served as 3. */
+export const PRIORITY_RANGE = { highest: 1, lowest: 5 } as const;
+
+/** A problem with a tenant name, or undefined when it can be a fairness key. */
+export function tenantProblem(tenant: unknown): string | undefined {
+  if (typeof tenant === 'string' && TENANT_KEY.test(tenant)) return undefined;
+  return (
+    `tenant "${String(tenant)}" is not a valid key: 1 to 64 characters, letters, digits and . _ : @ -, ` +
+    'starting with a letter or digit'
+  );
+}
+
+/** A problem with a priority, or undefined when it is a whole number from 1 to 5. */
+export function priorityProblem(priority: unknown): string | undefined {
+  if (
+    typeof priority === 'number' &&
+    Number.isInteger(priority) &&
+    priority >= PRIORITY_RANGE.highest &&
+    priority <= PRIORITY_RANGE.lowest
+  )
+    return undefined;
+  return `priority must be a whole number from 1 (first) to 5 (last), got ${String(priority)}`;
+}
+
+/** A fairness weight given to a tenant: a number above 0. */
+export function weightProblem(weight: unknown): string | undefined {
+  if (typeof weight === 'number' && Number.isFinite(weight) && weight > 0) return undefined;
+  return `a tenant's weight must be a number above 0, got ${String(weight)}`;
+}
+
+/** The priority of a run's activities (and its workflow), or undefined for a run with neither. */
+export function runPriority(config: { tenant?: string; priority?: number }): Priority | undefined {
+  if (config.tenant === undefined && config.priority === undefined) return undefined;
+  return {
+    ...(config.priority === undefined ? {} : { priorityKey: config.priority }),
+    ...(config.tenant === undefined ? {} : { fairnessKey: config.tenant }),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The workers of a worker's limited providers and models (docs/fleet.md): one activity worker per
+ * limit, polling that limit's own task queue with the limit's concurrency, and the queue's
+ * server-side rate limit set from the config, so every worker of the fleet shares one rate.
+ */
+import { temporal } from '@temporalio/proto';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import type { CallLimits, LlmConfig } from '../llm';
+import { llmQueueOf, perSecond } from '../policy/llm-queues';
+import { redactionInterceptor } from './redaction';
+import type { WorkerConfig } from './worker-config';
+
+type WorkflowService = NativeConnection['workflowService'];
+
+/** One limit of the config and the task queue its calls go to. */
+export interface LimitQueue {
+  /** `provider` or `provider/model`. */
+  key: string;
+  taskQueue: string;
+  limits: CallLimits;
+}
+
+/** The limited queues of a worker on `baseQueue` with this config. */
+export const limitQueues = (baseQueue: string, llm: LlmConfig): LimitQueue[] =>
+  Object.entries(llm.limits).map(([key, limits]) => ({ key, taskQueue: llmQueueOf(baseQueue, key), limits }));
+
+/** Sets the server-side rate limit of a limited queue's activity tasks: every worker on it shares it. */
+export async function setQueueRate(
+  service: WorkflowService,
+  namespace: string,
+  taskQueue: string,
+  requestsPerMinute: number,
+): Promise<void> {
+  await service.updateTaskQueueConfig({
+    namespace,
+    identity: 'durable-agents',
+    taskQueue,
+    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    updateQueueRateLimit: {
+      rateLimit: { requestsPerSecond: perSecond(requestsPerMinute) },
+      reason: `durable-agents: ${requestsPerMinute} model calls a minute`,
+    },
+  });
+}
+
+/**
+ * Sets a limited queue's rate so that it starts as empty as the server allows: its limiter takes a
+ * new rate with a full burst, and passing through zero first keeps most of that burst back.
+ */
+export async function startQueueRate(
+  service: WorkflowService,
+  namespace: string,
+  taskQueue: string,
+  requestsPerMinute: number,
+): Promise<void> {
+  await setQueueRate(service, namespace, taskQueue, 0);
+  await setQueueRate(service, namespace, taskQueue, requestsPerMinute);
+}
+
+export interface LimitWorkersOptions {
+  connection: NativeConnection;
+  namespace: string;
+  /** The worker's own task queue; limited queues are derived from it. */
+  taskQueue: string;
+  config: WorkerConfig;
+  activities: object;
+  /** Options of the worker's own worker (deployment versioning, tuning); queue and concurrency are the limit's. */
+  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
+}
+
+/** Sets each limited queue's rate on the server and creates its activity worker. */
+export async function createLimitWorkers(options: LimitWorkersOptions): Promise<Worker[]> {
+  const queues = limitQueues(options.taskQueue, options.config.llm);
+  const { interceptors, ...workerOptions } = options.workerOptions ?? {};
+  const workers: Worker[] = [];
+  for (const queue of queues) {
+    await startQueueRate(
+      options.connection.workflowService,
+      options.namespace,
+      queue.taskQueue,
+      queue.limits.requestsPerMinute,
+    );
+    workers.push(
+      await Worker.create({
+        ...workerOptions,
+        connection: options.connection,
+        namespace: options.namespace,
+        taskQueue: queue.taskQueue,
+        activities: options.activities,
+        ...(queue.limits.concurrency ? { maxConcurrentActivityTaskExecutions: queue.limits.concurrency } : {}),
+        interceptors: {
+          ...interceptors,
+          activity: [redactionInterceptor(options.config.secrets), ...(interceptors?.activity ?? [])],
+        },
+      }),
+    );
+  }
+  return workers;
+}
+
+/** Runs `workers` together; when one stops or fails, the others are shut down, and the first failure is thrown. */
+export async function runTogether(workers: Worker[]): Promise<void> {
+  const stopAll = () => {
+    for (const worker of workers) {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    }
+  };
+  const runs = workers.map((worker) => worker.run().finally(stopAll));
+  const results = await Promise.allSettled(runs);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,0 +1,72 @@
+import type { AgentResult } from '../../src/contracts/agent-run';
+import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, useAgentFixture } from './agent-kit';
+
+/** A provider that takes one request a second and refuses the rest with 429 and `retry-after: 1`. */
+function onePerSecond(): (request: RecordedRequest) => ReturnType<typeof reply.text> | ReturnType<typeof reply.error> {
+  let lastAccepted = 0;
+  return () => {
+    const now = Date.now();
+    if (now - lastAccepted < 1_000) return reply.error(429, { headers: { 'retry-after': '1' } });
+    lastAccepted = now;
+    return reply.text('Done.');
+  };
+}
+
+describe('a provider rate limit never fails a run within its patience', () => {
+  const fx = useAgentFixture();
+
+  it('20 runs against a provider that allows one request a second all complete', async () => {
+    fx.fake.respond(onePerSecond());
+    const results = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const ids = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => agents.start({ task: `Job ${i}.`, model: PRIMARY })),
+      );
+      return Promise.all(ids.map((id) => agents.result(id)));
+    });
+    expect(results.map((r: AgentResult) => r.status)).toEqual(Array(20).fill('completed'));
+    expect(results.every((r) => r.finalText === 'Done.')).toBe(true);
+    expect(fx.fake.requests.filter((r) => r.status === 200)).toHaveLength(20);
+  }, 180_000);
+
+  it('a refused call waits out the retry-after and is made again', async () => {
+    fx.fake.script(reply.error(429, { headers: { 'retry-after': '1' } }), reply.text('Done.'));
+    const { result, state } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Work on it.', model: PRIMARY, attemptsPerProvider: 1 });
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-rate-limit-wait');
+      return { result, state: await agents.state(id) };
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Done.' });
+    expect(state.events.filter((e) => e.type === 'model_failure')).toMatchObject([{ failureType: 'LlmRateLimited' }]);
+    expect(fx.fake.requests.map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  it('a run whose patience is spent fails with the rate limit', async () => {
+    fx.fake.respond(() => reply.error(429, { headers: { 'retry-after': '1' } }));
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Work on it.',
+        model: PRIMARY,
+        attemptsPerProvider: 1,
+        rateLimitPatienceMs: 1_500,
+      });
+      return agents.result(id);
+    });
+    expect(result).toMatchObject({ status: 'failed', error: { type: 'LlmRateLimited' } });
+    expect(fx.fake.requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a patience that is not whole milliseconds is refused before the run starts', async () => {
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      await expect(agents.start({ task: 'Work on it.', model: PRIMARY, rateLimitPatienceMs: -5 })).rejects.toThrow(
+        /rateLimitPatienceMs/,
+      );
+    });
+  });
+});

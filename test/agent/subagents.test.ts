@@ -1,0 +1,323 @@
+/**
+ * Sub-agents: each a tool named after it that the workflow runs as a child workflow, concurrently
+ * within an answer, within the parent's budget, its approvals decided through the parent, ended
+ * with the parent, refused before start when it asks for more than the parent may use.
+ */
+import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
+import type { SubAgents } from '../../src/contracts/sub-agents';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { AgentClient, StartAgentOptions } from '../../src/client';
+import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
+import { createPevActivities } from '../../src/activities/pev';
+import { answer } from '../pev/pev-kit';
+import { agentCli } from '../kit/agent-cli';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import {
+  Latch,
+  PRIMARY,
+  anthropicMessages,
+  toolResultTexts,
+  unansweredCalls,
+  useAgentFixture,
+  waitFor,
+  waitForState,
+} from './agent-kit';
+
+const AGENTS: SubAgents = {
+  researcher: {
+    description: 'Looks one thing up and reports it.',
+    instructions: 'You are the researcher. Answer in one line.',
+    maxTurns: 5,
+  },
+};
+
+/** Who sent a request: `parent`, or the sub-agent named in its prompt; its task; answers so far. */
+function who(request: RecordedRequest): { agent: string; task: string; answers: number } {
+  const system = JSON.stringify(request.body.system ?? '');
+  const agent = /You are the (\w+)\./.exec(system)?.[1] ?? 'parent';
+  const messages = anthropicMessages(request.body);
+  const first = messages[0]?.blocks.find((b) => b.type === 'text');
+  return {
+    agent,
+    task: String(first?.text ?? ''),
+    answers: messages.filter((m) => m.role === 'assistant').length,
+  };
+}
+
+/** Waits until the run `id` has received a signal. */
+async function stopSignalled(client: Client, id: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const { events } = await client.workflow.getHandle(id).fetchHistory();
+    if ((events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${id} was never signalled`);
+}
+
+/**
+ * A parent's id: its history's name when recording, since the replay gate replays a history under
+ * its file name and a child's id is derived from its parent's.
+ */
+const parentId = (history: string): string =>
+  process.env.RECORD_HISTORIES === '1' ? history : `${history}-${Date.now().toString(36)}`;
+
+const start = (agents: AgentClient, options: Partial<StartAgentOptions> = {}): Promise<string> =>
+  agents.start({ task: 'Find out two things.', model: PRIMARY, agents: AGENTS, ...options });
+
+const twoCalls = reply.toolCalls([
+  { name: 'researcher', arguments: { task: 'alpha' }, id: 'toolu_alpha' },
+  { name: 'researcher', arguments: { task: 'beta', context: 'the second thing' }, id: 'toolu_beta' },
+]);
+
+describe('sub-agents', () => {
+  const fx = useAgentFixture();
+
+  it('offers each sub-agent as a tool, runs two calls of one answer as concurrent child runs, and reads their answers', async () => {
+    const order: string[] = [];
+    const betaAsked = new Latch();
+    fx.fake.respond(async (request): Promise<FakeStep> => {
+      const { agent, task, answers } = who(request);
+      if (agent === 'parent') return answers === 0 ? twoCalls : reply.text('alpha is 1 and beta is 2.');
+      const name = task.startsWith('alpha') ? 'alpha' : 'beta';
+      order.push(`${name} asked`);
+      if (name === 'beta') betaAsked.open();
+      // The first child answers only once the second has asked: sequential children would never get here.
+      else await Promise.race([betaAsked.opened, new Promise((r) => setTimeout(r, 15_000))]);
+      order.push(`${name} answered`);
+      return reply.text(`${name} = ${name === 'alpha' ? 1 : 2}`, { usage: { input: 100, output: 10 } });
+    });
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { id: parentId('subagents-parallel') });
+      const result = await agents.result(id);
+      const child = client.workflow.getHandle(`${id}/researcher-toolu_alpha`);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-parallel');
+      // `list --parent`: the children, from the server's visibility store (which lags a little).
+      let listed: string[] = [];
+      for (let tries = 0; listed.length < 2 && tries < 50; tries++) {
+        listed = (await agents.list({ parent: id })).map((r) => r.id).sort();
+        if (listed.length < 2) await new Promise((r) => setTimeout(r, 200));
+      }
+      await saveHistoryIfRecording(child, 'subagents-child');
+      return { id, result, listed, state: await agents.state(id), child: await child.describe() };
+    });
+    expect(order.indexOf('beta asked')).toBeLessThan(order.indexOf('alpha answered'));
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'alpha is 1 and beta is 2.' });
+    const tools = (fx.fake.requests[0].body.tools as { name: string; input_schema: unknown }[]).find(
+      (t) => t.name === 'researcher',
+    );
+    expect(tools?.input_schema).toMatchObject({ required: ['task'] });
+    const texts = await toolResultTexts(fx, out.state as AgentStateView);
+    expect(texts[0]).toContain('alpha = 1');
+    expect(texts[1]).toContain('beta = 2');
+    // The child names its parent, and its task carries the call's context.
+    expect(out.child.parentExecution?.workflowId).toBe(out.id);
+    expect(out.listed).toEqual([`${out.id}/researcher-toolu_alpha`, `${out.id}/researcher-toolu_beta`]);
+    expect(fx.fake.requests.map(who).find((w) => w.task.startsWith('beta'))?.task).toContain('the second thing');
+    // The children's spend is in the parent's totals, and the parent lists each child.
+    const children = out.result.children ?? [];
+    expect(children.map((c) => [c.id, c.agent, c.status, c.stopReason])).toEqual([
+      [`${out.id}/researcher-toolu_alpha`, 'researcher', 'completed', 'completed'],
+      [`${out.id}/researcher-toolu_beta`, 'researcher', 'completed', 'completed'],
+    ]);
+    expect(children.every((c) => c.usage.inputTokens === 100)).toBe(true);
+    expect(out.result.usage.inputTokens).toBeGreaterThanOrEqual(200);
+    const events = (out.state as AgentStateView).events.map((e) => e.type);
+    expect(events.filter((t) => t === 'child_start')).toHaveLength(2);
+    expect(events.filter((t) => t === 'child_end')).toHaveLength(2);
+  });
+
+  it("stops a child that would overspend the parent's budget with reason budget, and the parent reads why", async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0
+          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'big' }, id: 'toolu_big' }], {
+              usage: { input: 100, output: 50 },
+            })
+          : reply.text('Out of budget.');
+      return reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }], { usage: { input: 1900, output: 10 } });
+    });
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { id: parentId('subagents-budget'), limits: { maxTotalTokens: 2_000 } });
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-budget');
+      const child = (await agents.result(`${id}/researcher-toolu_big`)) as AgentResult;
+      return { result, child, state: (await agents.state(id)) as AgentStateView };
+    });
+    expect(out.child).toMatchObject({ stopReason: 'budget', turns: 1 });
+    const [text] = await toolResultTexts(fx, out.state);
+    expect(text).toContain('stop reason budget');
+    expect(out.result.children?.[0]).toMatchObject({ stopReason: 'budget' });
+    // The child's 1,910 tokens count toward the parent, which stops at its own limit.
+    expect(out.result.stopReason).toBe('token_budget');
+  });
+
+  it('holds an approval inside a child until it is approved through the parent', async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0
+          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'note it' }, id: 'toolu_r' }])
+          : reply.text('Noted.');
+      return answers === 0
+        ? reply.toolCalls([{ name: 'write_note', arguments: { text: 'hello' }, id: 'toolu_note' }])
+        : reply.text('wrote it');
+    });
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { approve: ['write_note'] });
+      const childId = `${id}/researcher-toolu_r`;
+      await waitForState(agents, childId, (s) => s.status === 'awaiting_approval');
+      expect(fx.calls).toEqual([]);
+      expect(await agents.pendingApprovals(id)).toEqual([
+        expect.objectContaining({ runId: childId, toolCallId: 'toolu_note', tool: 'write_note' }),
+      ]);
+      await agents.approve(id, 'toolu_note');
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(childId), 'subagents-child-approval');
+      return result;
+    });
+    expect(fx.calls).toEqual(['write_note:hello']);
+    expect(out).toMatchObject({ status: 'completed', finalText: 'Noted.' });
+  });
+
+  it.each([
+    ['cancelled', 'subagents-cancel'],
+    ['stopped', 'subagents-stop'],
+  ] as const)('ends every child, each with its result, when the parent is %s', async (reason, history) => {
+    const held = new Latch();
+    fx.fake.respond(async (request): Promise<FakeStep> => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent') return answers === 0 ? twoCalls : reply.text('unused');
+      await held.opened;
+      return reply.toolCalls([{ name: 'write_note', arguments: { text: 'late' } }]);
+    });
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { id: parentId(history) });
+      await waitFor(() => fx.fake.requests.filter((r) => who(r).agent !== 'parent').length === 2, 'both children');
+      const handle = client.workflow.getHandle(id);
+      if (reason === 'cancelled') await handle.cancel();
+      else await agents.stop(id, 'enough');
+      // The children's model calls answer only once the parent has passed the stop on to both.
+      for (const call of ['toolu_alpha', 'toolu_beta']) await stopSignalled(client, `${id}/researcher-${call}`);
+      held.open();
+      const result = (await handle.result()) as AgentResult;
+      await saveHistoryIfRecording(handle, history);
+      return { result, state: (await agents.state(id)) as AgentStateView };
+    });
+    expect(out.result).toMatchObject({ status: 'stopped', stopReason: reason });
+    expect(out.result.children?.map((c) => [c.status, c.stopReason])).toEqual([
+      ['stopped', reason],
+      ['stopped', reason],
+    ]);
+    expect(unansweredCalls(out.state)).toEqual([]);
+    for (const text of await toolResultTexts(fx, out.state)) expect(text).toContain(`stop reason ${reason}`);
+    expect(fx.calls).toEqual([]);
+  });
+
+  it("runs from the command line: the config file's agents and --agents, state, approve and watch through the parent", async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0
+          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'note it' }, id: 'toolu_r' }])
+          : reply.text('Noted.');
+      return answers === 0
+        ? reply.toolCalls([{ name: 'write_note', arguments: { text: 'hello' }, id: 'toolu_note' }])
+        : reply.text('wrote it');
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-'));
+    const config = path.join(dir, 'durable-agents.json');
+    fs.writeFileSync(config, JSON.stringify({ agents: AGENTS }));
+    const extra = path.join(dir, 'agents.json');
+    fs.writeFileSync(extra, JSON.stringify({ summariser: { description: 'Summarises a text.' } }));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_CONFIG: config });
+      const args = ['--model', PRIMARY, '--agents', extra, '--approve', 'write_note', '--detach', 'Note hello.'];
+      const id = await cli.run('run', ...args);
+      const childId = `${id}/researcher-toolu_r`;
+      await waitForState(fx.agents(client, taskQueue), childId, (s) => s.status === 'awaiting_approval');
+      const state = await cli.run('state', id);
+      expect(state).toContain(`awaiting approval in ${childId}: toolu_note write_note {"text":"hello"}`);
+      expect(state).toContain(`child ${childId} (researcher, call toolu_r): running`);
+      await cli.run('approve', id, 'toolu_note');
+      expect(await cli.run('result', id)).toContain('Noted.');
+      const watched = await cli.run('watch', id, '--no-tokens');
+      expect(watched).toContain(`sub-agent researcher (toolu_r) started as ${childId}: note it`);
+      expect(watched).toMatch(/sub-agent researcher \(toolu_r\) completed \(completed\)/);
+    });
+    const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+    expect(offered).toEqual(expect.arrayContaining(['researcher', 'summariser']));
+    expect(fx.calls).toEqual(['write_note:hello']);
+  });
+
+  it('runs a sub-agent of kind pev as a planner/executor/verifier child, and reads its verified summary', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'planner', arguments: { task: 'Add 2 and 3.' }, id: 'toolu_p' }]),
+      answer.plan([{ id: 'task-1', description: 'Add 2 and 3' }]),
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 3 } }]),
+      answer.executed('2 + 3 = 5'),
+      answer.verified('The sum is 5.'),
+      reply.text('The planner says 5.'),
+    );
+    const activities = { ...fx.activities, ...createPevActivities({ store: fx.store }) };
+    const out = await withWorker({ activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, {
+        agents: { planner: { description: 'Plans, does and checks a task.', kind: 'pev', tools: ['add'] } },
+      });
+      const result = await agents.result(id);
+      await saveHistoryIfRecording(client.workflow.getHandle(`${id}/planner-toolu_p`), 'subagents-pev-child');
+      return { result, state: (await agents.state(id)) as AgentStateView };
+    });
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'The planner says 5.' });
+    expect(out.result.children?.[0]).toMatchObject({ agent: 'planner', status: 'completed', stopReason: 'completed' });
+    const [text] = await toolResultTexts(fx, out.state);
+    expect(text).toContain('The sum is 5.');
+    expect(fx.calls).toEqual(['add:2+3']);
+  });
+
+  it('refuses a sub-agent that asks for a tool the run may not use, before anything starts', async () => {
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      await expect(
+        start(agents, {
+          tools: { allow: ['add'] },
+          agents: { writer: { description: 'Writes notes.', tools: ['add', 'write_note'] } },
+        }),
+      ).rejects.toThrow(
+        'sub-agent "writer" asks for the tool "write_note", which this run may not use (its tools: add)',
+      );
+    });
+    expect(fx.fake.requests).toHaveLength(0);
+  });
+
+  it('gives a call deeper than the depth limit an error result instead of a child', async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (answers > 0) return reply.text(`${agent} done`);
+      return reply.toolCalls([
+        { name: 'researcher', arguments: { task: 'deeper' }, id: agent === 'parent' ? 'toolu_1' : 'toolu_2' },
+      ]);
+    });
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { limits: { maxAgentDepth: 1 } });
+      const result = await agents.result(id);
+      const child = (await agents.state(`${id}/researcher-toolu_1`)) as AgentStateView;
+      return { result, child };
+    });
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'parent done' });
+    expect(out.child.parent).toMatchObject({ depth: 1, agent: 'researcher' });
+    const [text] = await toolResultTexts(fx, out.child);
+    expect(text).toContain('would run at depth 2, and sub-agents may nest 1 deep');
+    expect(out.child.children).toBeUndefined();
+  });
+});

@@ -1,0 +1,86 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
+import { reply } from '../../src/testing/fake-provider';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { PRIMARY, useAgentFixture, waitFor } from '../agent/agent-kit';
+
+/** The priorities the run's (latest execution's) activities were scheduled with, by activity type. */
+async function scheduledPriorities(handle: WorkflowHandle) {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (!a) return [];
+    return [{ type: a.activityType?.name, priorityKey: a.priority?.priorityKey, fairnessKey: a.priority?.fairnessKey }];
+  });
+}
+
+describe('tenants and priorities', () => {
+  const fx = useAgentFixture();
+
+  it("a run's tenant and priority go with its model calls and tools, across continue-as-new, and name it in search", async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]), reply.text('3.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Add 1 and 2.',
+        model: PRIMARY,
+        tenant: 'acme',
+        priority: 2,
+        continueAsNewAfterTurns: 1,
+        tools: { allow: ['add'] },
+      });
+      const result = await agents.result(id);
+      expect(result).toMatchObject({ status: 'completed', finalText: '3.' });
+      const handle = client.workflow.getHandle(id);
+      await saveHistoryIfRecording(handle, 'agent-tenant-priority');
+      const first = await handle.describe();
+      expect(first.typedSearchAttributes.get(AGENT_SEARCH_ATTRIBUTES.tenant)).toBe('acme');
+      const firstRunId = first.raw.workflowExecutionInfo?.firstRunId ?? '';
+      const firstRun = client.workflow.getHandle(id, firstRunId);
+      const priorities = [...(await scheduledPriorities(firstRun)), ...(await scheduledPriorities(handle))];
+      expect(priorities.map((p) => p.type).sort()).toEqual(['callModel', 'callModel', 'runTool']);
+      expect(new Set(priorities.map((p) => `${p.fairnessKey}:${p.priorityKey}`))).toEqual(new Set(['acme:2']));
+      expect(first.runId).not.toBe(firstRunId);
+    });
+  });
+
+  it('a priority-1 run started behind queued priority-5 runs gets its answer before their median', async () => {
+    const answered = new Map<string, number>();
+    fx.fake.respond((request) => {
+      const body = JSON.stringify(request.body);
+      const job = /Job (\w+)\./.exec(body)?.[1] ?? '?';
+      answered.set(job, answered.size);
+      return reply.text(`Done ${job}.`, { delayMs: 100 });
+    });
+    await withWorker(
+      { activities: fx.activities, workerOptions: { maxConcurrentActivityTaskExecutions: 1 } },
+      async ({ client, taskQueue }) => {
+        const agents = fx.agents(client, taskQueue);
+        const queued = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            agents.start({ task: `Job p${i}.`, model: PRIMARY, tenant: 'batch', priority: 5 }),
+          ),
+        );
+        await waitFor(() => answered.size >= 2, 'the queued runs to start answering');
+        const urgent = await agents.start({ task: 'Job urgent.', model: PRIMARY, tenant: 'batch', priority: 1 });
+        await Promise.all([...queued, urgent].map((id) => agents.result(id)));
+      },
+    );
+    const order = [...answered.entries()].filter(([job]) => job.startsWith('p')).map(([, at]) => at);
+    const median = [...order].sort((a, b) => a - b)[Math.floor(order.length / 2)];
+    expect(answered.get('urgent')).toBeLessThan(median);
+  });
+
+  it('a tenant that is not a valid key or a priority outside 1 to 5 is refused before the run starts', async () => {
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      await expect(agents.start({ task: 'Hi.', model: PRIMARY, tenant: 'two words' })).rejects.toThrow(
+        /tenant "two words" is not a valid key/,
+      );
+      await expect(agents.start({ task: 'Hi.', model: PRIMARY, priority: 7 })).rejects.toThrow(
+        /priority must be a whole number from 1/,
+      );
+    });
+    expect(fx.fake.requests).toEqual([]);
+  });
+});
