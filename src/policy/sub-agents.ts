@@ -159,7 +159,12 @@ export function childConfig(
   const { maxTotalTokens: _tokens, maxCostUsd: _cost, ...limits } = parent.limits;
   const { mask, ...context } = parent.context;
   const budgeted = budget.maxTotalTokens !== undefined || budget.maxCostUsd !== undefined;
-  const childTools = { ...tools, ...(spec.tools ? { allow: spec.tools } : {}) };
+  // An inherited allow list loses the names of sub-agents the child cannot delegate to.
+  const inherited = spec.tools ?? tools.allow;
+  const candidates = withinTools(parent.agents, { ...tools, ...(inherited ? { allow: inherited } : {}) });
+  const dropped = Object.keys(parent.agents ?? {}).filter((name) => !candidates?.[name]);
+  const allow = spec.tools ?? tools.allow?.filter((name) => !dropped.includes(name));
+  const childTools = { ...tools, ...(allow ? { allow } : {}) };
   const agents = withinTools(parent.agents, childTools);
   return {
     kind,
@@ -176,6 +181,9 @@ export function childConfig(
     ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
     ...(parent.activityTaskQueue ? { activityTaskQueue: parent.activityTaskQueue } : {}),
     ...(agents ? { agents } : {}),
+    // A child works for its parent's tenant, at its priority.
+    ...(parent.tenant !== undefined ? { tenant: parent.tenant } : {}),
+    ...(parent.priority !== undefined ? { priority: parent.priority } : {}),
     parent: {
       workflowId: link.workflowId,
       depth: (parent.parent?.depth ?? 0) + 1,

@@ -83,6 +83,22 @@ describe('childConfig', () => {
     expect(configProblems(child)).toEqual([]);
   });
 
+  it("inherits the parent's allow list without the sub-agents it cannot delegate to, and its tenant", () => {
+    const config = parent({
+      tools: { allow: ['fs_read', 'researcher', 'writer'] },
+      agents: {
+        researcher: { description: 'Reads.' },
+        writer: { description: 'Writes.', tools: ['fs_write'] },
+      },
+      tenant: 'acme',
+      priority: 2,
+    });
+    const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
+    expect(child.tools.allow).toEqual(['fs_read', 'researcher']);
+    expect(Object.keys(child.agents ?? {})).toEqual(['researcher']);
+    expect(child).toMatchObject({ tenant: 'acme', priority: 2 });
+  });
+
   it("keeps the workspace and deny list, and drops the parent's client tools", () => {
     const config = parent({
       tools: { allow: ['fs_*'], deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [{ name: 'ask' }] },
