@@ -201,7 +201,7 @@ describe('trace of a run on a real server', () => {
 
       const cli = agentCli(client, taskQueue);
       const text = await cli.run('trace', id);
-      expect(text).toMatch(new RegExp(`^${id} \\(react\\): completed \\(completed\\) · 3 turns in \\d`));
+      expect(text).toMatch(new RegExp(`^${id} \\(react\\): completed · 3 turns in \\d`));
       expect(text).toMatch(/^model: 3 calls, .* waiting for answers, first answer after .*, 1 failure$/m);
       expect(text).toMatch(/^ {2}add: 3 calls, .*, 1 error$/m);
       expect(text).toMatch(/^ {4}add \(call_t3\) \{"a":5,"b":"six"\} \d+ ms, error\n {6}-> .*add/m);
