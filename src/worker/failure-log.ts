@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
 import { AGENT_FAILURE, LLM_FAILURE } from '../contracts/failure-types';
+import { LevelLogger } from './level-logger';
 
 const ACTIVITY_FAILED = 'Activity failed';
 const WORKFLOW_FAILED = 'Workflow failed';
@@ -53,8 +54,10 @@ function workflowFailure(error: unknown): { message: string } | undefined {
  * workflow), its run and attempt, the failure's type and message, and no stack. Any other line
  * passes as it is.
  */
-export class ExpectedFailureLogger implements Logger {
-  constructor(private readonly inner: Logger) {}
+export class ExpectedFailureLogger extends LevelLogger {
+  constructor(private readonly inner: Logger) {
+    super();
+  }
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
     const failure =
@@ -79,25 +82,5 @@ export class ExpectedFailureLogger implements Logger {
     const kept: LogMetadata = {};
     for (const key of Object.getOwnPropertySymbols(meta)) kept[key] = meta[key];
     this.inner.log(level, `${message}${where ? ` ${where}` : ''}: ${text}`, kept);
-  }
-
-  trace(message: string, meta?: LogMetadata): void {
-    this.log('TRACE', message, meta);
-  }
-
-  debug(message: string, meta?: LogMetadata): void {
-    this.log('DEBUG', message, meta);
-  }
-
-  info(message: string, meta?: LogMetadata): void {
-    this.log('INFO', message, meta);
-  }
-
-  warn(message: string, meta?: LogMetadata): void {
-    this.log('WARN', message, meta);
-  }
-
-  error(message: string, meta?: LogMetadata): void {
-    this.log('ERROR', message, meta);
   }
 }

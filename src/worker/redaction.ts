@@ -6,6 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { ApplicationFailure, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
+import { LevelLogger } from './level-logger';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { SecretSet } from '../common/secrets';
 
@@ -42,11 +43,13 @@ export function redactionInterceptor(secrets: SecretSet): ActivityInterceptorsFa
  * A logger that redacts what it passes on: the message, and every metadata value whose printed
  * form shows a secret (an error's own properties such as a provider's response body, included).
  */
-export class RedactingLogger implements Logger {
+export class RedactingLogger extends LevelLogger {
   constructor(
     private readonly inner: Logger,
     private readonly secrets: SecretSet,
-  ) {}
+  ) {
+    super();
+  }
 
   private clean(value: unknown): unknown {
     if (typeof value === 'string') return this.secrets.redact(value);
@@ -63,25 +66,5 @@ export class RedactingLogger implements Logger {
       for (const key of Reflect.ownKeys(meta)) clean[key] = this.clean(meta[key]);
     }
     this.inner.log(level, this.secrets.redact(message), clean);
-  }
-
-  trace(message: string, meta?: LogMetadata): void {
-    this.log('TRACE', message, meta);
-  }
-
-  debug(message: string, meta?: LogMetadata): void {
-    this.log('DEBUG', message, meta);
-  }
-
-  info(message: string, meta?: LogMetadata): void {
-    this.log('INFO', message, meta);
-  }
-
-  warn(message: string, meta?: LogMetadata): void {
-    this.log('WARN', message, meta);
-  }
-
-  error(message: string, meta?: LogMetadata): void {
-    this.log('ERROR', message, meta);
   }
 }

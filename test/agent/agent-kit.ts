@@ -13,7 +13,13 @@ import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client';
 import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
 import { llmClient, loadLlmConfig, type LlmConfig, type LlmConfigFile } from '../../src/llm';
-import { fakeProviderEnv, startFakeProvider, type FakeProvider, type FakeStep } from '../../src/testing/fake-provider';
+import {
+  fakeProviderEnv,
+  startFakeProvider,
+  type FakeProvider,
+  type FakeStep,
+  type RecordedRequest,
+} from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { FileContentStore } from '../../src/store';
 import { useOnce } from '../kit/lifecycle';
@@ -241,6 +247,15 @@ export function anthropicMessages(
     role: m.role,
     blocks: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
   }));
+}
+
+/** The tool results an Anthropic-format request carries, as text, in order. */
+export function resultTexts(request: RecordedRequest): string[] {
+  return anthropicMessages(request.body).flatMap((m) =>
+    m.blocks
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => (b.content as { text: string }[]).map((c) => c.text).join('')),
+  );
 }
 
 /** Clears what one test leaves behind: the fake's script and requests, the tool log, the latch. */

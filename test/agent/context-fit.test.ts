@@ -12,21 +12,12 @@ import { READ_RESULT_TOOL } from '../../src/policy/masking';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, anthropicMessages, useAgentFixture } from './agent-kit';
+import { PRIMARY, resultTexts, useAgentFixture } from './agent-kit';
 
 /** A result the model can tell apart: its number, then filler to the given size. */
 const entry = (n: number, chars: number): string => `entry ${n}: ${'abcdefghij'.repeat(chars / 10)}`;
 
 const isSummary = (r: RecordedRequest): boolean => JSON.stringify(r.body.system ?? '').includes('You compress');
-
-/** The tool results a request carries, as text, in order. */
-function resultTexts(request: RecordedRequest): string[] {
-  return anthropicMessages(request.body).flatMap((m) =>
-    m.blocks
-      .filter((b) => b.type === 'tool_result')
-      .map((b) => (b.content as { text: string }[]).map((c) => c.text).join('')),
-  );
-}
 
 describe('the context a run sends', () => {
   const fx = useAgentFixture();

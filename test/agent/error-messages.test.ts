@@ -9,21 +9,13 @@ import { llmClient } from '../../src/llm';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { AgentClient } from '../../src/client';
-import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
+import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { agentCli } from '../kit/agent-cli';
 import { withWorker } from '../kit/temporal';
-import { PRIMARY, anthropicMessages, useAgentFixture } from './agent-kit';
+import { PRIMARY, resultTexts, useAgentFixture } from './agent-kit';
 
 const OBJECT = '[object Object]';
-
-/** The tool results a request carries, as text. */
-const resultTexts = (request: RecordedRequest): string[] =>
-  anthropicMessages(request.body).flatMap((m) =>
-    m.blocks
-      .filter((b) => b.type === 'tool_result')
-      .map((b) => (b.content as { text: string }[]).map((c) => c.text).join('')),
-  );
 
 /** The message of a rejected promise. */
 const rejection = (promise: Promise<unknown>): Promise<string> =>

@@ -7,21 +7,12 @@ import { z } from 'zod';
 import { llmClient } from '../../src/llm';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
+import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { withWorker } from '../kit/temporal';
-import { PRIMARY, anthropicMessages, useAgentFixture } from './agent-kit';
+import { PRIMARY, resultTexts, useAgentFixture } from './agent-kit';
 
 const entry = (n: number): string => `entry ${n}: ${'abcdefghij'.repeat(800)}`;
-
-/** The tool results a request carries, as text, in order. */
-function resultTexts(request: RecordedRequest): string[] {
-  return anthropicMessages(request.body).flatMap((m) =>
-    m.blocks
-      .filter((b) => b.type === 'tool_result')
-      .map((b) => (b.content as { text: string }[]).map((c) => c.text).join('')),
-  );
-}
 
 describe('masking by the cost of the prompt cache', () => {
   const fx = useAgentFixture();
