@@ -22,6 +22,11 @@ export function formatList(runs: readonly AgentListEntry[]): string {
     ...(scheduled ? [r.schedule ?? '-'] : []),
     clip(r.task ?? '', TASK_CHARS),
   ]);
+  return formatTable(header, rows);
+}
+
+/** Rows under a header in columns two spaces apart; the last column is not padded. */
+export function formatTable(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   return [header, ...rows]
     .map((row) =>

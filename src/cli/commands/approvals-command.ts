@@ -3,6 +3,7 @@
  * bound to the arguments the person saw. `approve` and `reject` print the call's arguments and
  * quote their hash; on a terminal `approve` asks before it sends (`--yes` skips the question).
  */
+import { formatTable } from '../render-list';
 import type { Command } from 'commander';
 import { approvalsInbox, pendingApproval, type PendingApprovalEntry } from '../../client/approvals';
 import { EXIT } from '../exit-codes';
@@ -24,15 +25,7 @@ function formatInbox(approvals: readonly PendingApprovalEntry[]): string {
     when(a.waitingSince),
     clip(JSON.stringify(a.args), ARGS_CHARS),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  return [header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return formatTable(header, rows);
 }
 
 /** The call as a person should see it before deciding: tool, call, run, and every argument. */

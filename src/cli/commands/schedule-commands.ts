@@ -2,6 +2,7 @@
  * `schedule create | list | describe | pause | unpause | trigger | delete`: agent runs that start
  * on Temporal Schedules, every interval or at cron times, with the same run options as `run`.
  */
+import { formatTable } from '../render-list';
 import { Option, type Command } from 'commander';
 import { AgentSchedules, OVERLAP_POLICIES, type AgentScheduleView, type OverlapPolicy } from '../../client/schedules';
 import { UsageError } from '../exit-codes';
@@ -41,15 +42,7 @@ function formatSchedules(schedules: readonly AgentScheduleView[]): string {
     when(s.nextRuns[0]),
     s.recentRuns.at(-1)?.id ?? '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  return [header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return formatTable(header, rows);
 }
 
 export function registerScheduleCommands(program: Command, deps: AgentCommandDeps): void {
