@@ -8,7 +8,7 @@ import { WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
-import { callSettingsOf, modelSettingProblems } from '../policy/call-settings';
+import { modelSettingProblems } from '../policy/call-settings';
 import { lookupModel } from '../policy/model-registry';
 import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
@@ -22,7 +22,7 @@ import {
   switchModelSignal,
   type AgentWorkflowInput,
 } from '../contracts/agent-workflows';
-import type { AgentConfig, AgentResult, PlanItem } from '../contracts/agent-run';
+import type { AgentResult, PlanItem } from '../contracts/agent-run';
 import { traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
 import { type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
@@ -32,7 +32,7 @@ import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun } from './run-reads';
-import { resolveOrigin } from './sessions';
+import { originMemo, resolveOrigin, startOptionsOf } from './sessions';
 import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { runPriority } from '../policy/tenancy';
 import { RunDecisions } from './run-decisions';
@@ -71,23 +71,6 @@ export type ForkOptions = Partial<Omit<StartAgentOptions, 'continueFrom' | 'from
   /** The turns taken over: up to this turn's answer and its tool results. */
   atTurn: number;
 };
-
-const atTurnMemo = (atTurn: number | undefined): { forkedAtTurn?: number } =>
-  atTurn === undefined ? {} : { forkedAtTurn: atTurn };
-
-/** The options a run started with, as far as a new run can take them over (a fork's defaults). */
-function startOptionsOf(config: AgentConfig): Omit<StartAgentOptions, 'task'> {
-  return {
-    kind: config.kind,
-    model: config.resolver.primary,
-    fallbacks: config.resolver.fallbacks,
-    tools: config.tools,
-    limits: config.limits,
-    ...(config.kind === 'pev' ? {} : { systemPrompt: config.systemPrompt }),
-    ...callSettingsOf(config),
-    ...(config.stream ? { stream: true } : {}),
-  };
-}
 
 /** A checked run start, not yet sent: what {@link AgentClient.prepareStart} builds. */
 export interface PreparedStart {
@@ -195,7 +178,7 @@ export class AgentClient extends RunDecisions {
       args: [input],
       staticSummary: runSummary(kind, options.task),
       staticDetails: runDetails(config, options.task, pev),
-      ...(config.from ? { memo: { continuedFrom: config.from.runId, ...atTurnMemo(config.from.atTurn) } } : {}),
+      ...(config.from ? { memo: originMemo(config.from) } : {}),
       ...(config.searchAttributes === false
         ? {}
         : { typedSearchAttributes: startSearchAttributes(config, options.task) }),

@@ -5,6 +5,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { AgentConfig, ConversationOrigin } from '../contracts/agent-run';
+import type { AgentOptions } from '../contracts/agent-options';
+import { callSettingsOf } from '../policy/call-settings';
 import { AgentClientError, explain } from './client-errors';
 import { startInput } from './run-reads';
 
@@ -34,5 +36,25 @@ export async function resolveOrigin(client: Client, id: string, atTurn?: number)
   return {
     origin: { runId: id, conversationId: id, ...(atTurn !== undefined ? { atTurn } : {}) },
     ...(input?.config ? { config: input.config } : {}),
+  };
+}
+
+/** What a run that goes on from another says of it in its memo. */
+export const originMemo = (origin: ConversationOrigin): { continuedFrom: string; forkedAtTurn?: number } => ({
+  continuedFrom: origin.runId,
+  ...(origin.atTurn === undefined ? {} : { forkedAtTurn: origin.atTurn }),
+});
+
+/** The options a run started with, as far as a new run can take them over (a fork's defaults). */
+export function startOptionsOf(config: AgentConfig): Omit<AgentOptions, 'task'> {
+  return {
+    kind: config.kind,
+    model: config.resolver.primary,
+    fallbacks: config.resolver.fallbacks,
+    tools: config.tools,
+    limits: config.limits,
+    ...(config.kind === 'pev' ? {} : { systemPrompt: config.systemPrompt }),
+    ...callSettingsOf(config),
+    ...(config.stream ? { stream: true } : {}),
   };
 }
