@@ -29,6 +29,11 @@ const elapsed = (since: number): string => {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 };
 
+/** The notice that nobody polls the run's task queue, so it waits. */
+export const noWorkerNotice = (taskQueue: string, id: string): string =>
+  `durable-agents: no worker is polling task queue "${taskQueue}": run ${id} waits until one does; ` +
+  startWorkerHint(taskQueue);
+
 /** The lines Ctrl-C prints: the run goes on, how to reach it, and how to decide what it waits for. */
 export function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string {
   const decide = [
@@ -93,10 +98,7 @@ export async function whileWaiting<T>(
     if (!polling && workerMissing === undefined) {
       workerMissing = taskQueue;
       clearLine();
-      note(
-        `durable-agents: no worker is polling task queue "${taskQueue}": run ${id} waits until one does; ` +
-          startWorkerHint(taskQueue),
-      );
+      note(noWorkerNotice(taskQueue, id));
     } else if (polling && workerMissing !== undefined) {
       workerMissing = undefined;
       clearLine();

@@ -1,5 +1,6 @@
 import { errorText } from '../common/error-text';
 import fs from 'node:fs';
+import net from 'node:net';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
 import { SetupError, UnreachableServerError } from './setup-error';
@@ -82,20 +83,57 @@ export function unreachableMessage(
         `point TEMPORAL_ADDRESS at yours.`;
 }
 
-/** A client connection for starting and inspecting runs; refuses with a one-line {@link SetupError}. */
+/** How long connecting may take: the TCP handshake, then the gRPC channel's. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Variables that send gRPC through a proxy, where a direct TCP probe says nothing about the path. */
+const PROXY_VARIABLES = ['grpc_proxy', 'https_proxy', 'http_proxy', 'GRPC_PROXY', 'HTTPS_PROXY', 'HTTP_PROXY'];
+
+/**
+ * A client connection for starting and inspecting runs; refuses with a one-line {@link SetupError}.
+ * An address where nothing listens (refused, unknown host) is refused at once: the gRPC channel
+ * would retry until its timeout. A server that accepts the connection has the whole timeout to answer.
+ */
 export async function connectClient(settings: ConnectionSettings = connectionSettingsFromEnv()): Promise<Client> {
   let connection: Connection;
   try {
+    if (!PROXY_VARIABLES.some((name) => process.env[name])) await probeTcp(settings.address, CONNECT_TIMEOUT_MS);
     connection = await Connection.connect({
       address: settings.address,
       tls: settings.tls,
       apiKey: settings.apiKey,
-      connectTimeout: '5s',
+      connectTimeout: CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
     throw new UnreachableServerError(unreachableMessage(settings, shortCause(error)));
   }
   return new Client({ connection, namespace: settings.namespace });
+}
+
+/** `host` and `port` of a `host:port` address (`[v6]:port` too); undefined when it is not one. */
+export function hostAndPort(address: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(address.trim());
+  if (!match) return undefined;
+  return { host: match[1] ?? match[2], port: Number(match[3]) };
+}
+
+/**
+ * Opens and closes a TCP connection to `address`: rejects at once when it is refused or its host
+ * is unknown, and after `ms` without an answer. An address that is not `host:port` is left to the
+ * gRPC client.
+ */
+function probeTcp(address: string, ms: number): Promise<void> {
+  const target = hostAndPort(address);
+  if (!target) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(target);
+    socket.setTimeout(ms, () => socket.destroy(new Error(`no TCP answer in ${ms} ms: timed out`)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
 }
 
 function readFile(variable: string, file: string): Buffer {
@@ -109,6 +147,7 @@ function readFile(variable: string, file: string): Buffer {
 const KNOWN_CAUSES: [RegExp, string][] = [
   [/dns error|failed to lookup|ENOTFOUND|EAI_AGAIN|Name or service not known/i, 'host not found'],
   [/connection refused|ECONNREFUSED/i, 'connection refused'],
+  [/EHOSTUNREACH|ENETUNREACH|unreachable/i, 'host unreachable'],
   [/certificate|handshake|tls|ssl/i, 'TLS handshake failed'],
   [/deadline|timed? ?out/i, 'no answer in time'],
 ];

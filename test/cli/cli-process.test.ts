@@ -107,6 +107,29 @@ describe('the CLI as a process', () => {
     });
   });
 
+  it('run --detach says on stderr that no worker polls the queue, and returns', async () => {
+    const { address, namespace, client } = await testConnection();
+    const queue = `nobody-${crypto.randomUUID()}`;
+    const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace };
+    const alone = await runCli(['run', '--detach', '--model', PRIMARY, '--task-queue', queue, 'Wait for a worker.'], {
+      env,
+    });
+    expect(alone.code).toBe(EXIT.ok);
+    const id = alone.stdout.trim();
+    expect(alone.stderr).toContain(
+      `durable-agents: no worker is polling task queue "${queue}": run ${id} waits until one does; start one ` +
+        `with \`durable-agents worker --task-queue ${queue}\``,
+    );
+    await client.workflow.getHandle(id).terminate('test over');
+    await withWorker({ activities: fx.activities }, async ({ taskQueue }) => {
+      fx.fake.script(reply.text('Here.'));
+      const served = await runCli(['run', '--detach', '--model', PRIMARY, '--task-queue', taskQueue, 'Hi.'], { env });
+      expect(served.code).toBe(EXIT.ok);
+      expect(served.stderr).not.toContain('no worker');
+      await client.workflow.getHandle(served.stdout.trim()).result();
+    });
+  });
+
   it('list | head -1 ends cleanly; --version; server flags over the environment; an unreachable server', async () => {
     const { address, namespace, client } = await testConnection();
     const queue = `nobody-${crypto.randomUUID()}`;

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectionSettingsFromEnv } from '../../src/connection/connection-settings';
+import { connectClient, connectionSettingsFromEnv, hostAndPort } from '../../src/connection/connection-settings';
+import { freePort } from '../../src/server/ports';
+import { startTcpProxy } from '../kit/tcp-proxy';
+import { testConnection } from '../kit/temporal';
 
 function tempFile(name: string, content: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'da-conn-')), name);
@@ -58,5 +61,40 @@ describe('connection settings from Temporal environment variables', () => {
     expect(() =>
       connectionSettingsFromEnv({ TEMPORAL_TLS_CERT: '/nonexistent/c.pem', TEMPORAL_TLS_KEY: '/nonexistent/k.pem' }),
     ).toThrow(/^TEMPORAL_TLS_CERT=\/nonexistent\/c\.pem cannot be read \(.+\): fix the path\.$/);
+  });
+});
+
+describe('connecting a client', () => {
+  const settings = (address: string) => ({ ...connectionSettingsFromEnv({}), address, addressFromEnv: true });
+
+  it('refuses an address where nothing listens at once, saying so, instead of retrying until the timeout', async () => {
+    const address = `127.0.0.1:${await freePort()}`;
+    const started = Date.now();
+    await expect(connectClient(settings(address))).rejects.toThrow(
+      `Cannot reach the Temporal server at TEMPORAL_ADDRESS=${address} (connection refused)`,
+    );
+    // The gRPC channel alone retried for its whole 5 s timeout and then said "no answer in time".
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await expect(connectClient(settings('nowhere.invalid:7233'))).rejects.toThrow('(host not found)');
+  });
+
+  it('still connects to a server that accepts at once and answers seconds later', async () => {
+    const { address } = await testConnection();
+    const target = hostAndPort(address)!;
+    const slow = await startTcpProxy(target.port, target.host, { answerAfterMs: 2_000 });
+    try {
+      const client = await connectClient(settings(`127.0.0.1:${slow.port}`));
+      await client.workflowService.getSystemInfo({});
+      await client.connection.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('reads host and port of an address, IPv6 in brackets too', () => {
+    expect(hostAndPort('localhost:7233')).toEqual({ host: 'localhost', port: 7233 });
+    expect(hostAndPort('[::1]:7233')).toEqual({ host: '::1', port: 7233 });
+    expect(hostAndPort('ns.tmprl.cloud:7233')).toEqual({ host: 'ns.tmprl.cloud', port: 7233 });
+    expect(hostAndPort('no-port')).toBeUndefined();
   });
 });

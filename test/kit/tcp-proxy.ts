@@ -1,4 +1,8 @@
-/** A TCP proxy on loopback that a test can cut (every connection dropped, new ones refused) and restore. */
+/**
+ * A TCP proxy on loopback that a test can cut (every connection dropped, new ones refused) and
+ * restore; with `answerAfterMs` it accepts at once and passes bytes on only after that long (a
+ * server that is slow but alive).
+ */
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -10,18 +14,29 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+export async function startTcpProxy(
+  targetPort: number,
+  targetHost = '127.0.0.1',
+  options: { answerAfterMs?: number } = {},
+): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost);
-    for (const s of [client, upstream]) {
+    client.pause();
+    const track = (s: net.Socket) => {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
       s.on('error', () => undefined);
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    };
+    track(client);
+    setTimeout(() => {
+      if (client.destroyed) return;
+      const upstream = net.connect(targetPort, targetHost);
+      track(upstream);
+      client.pipe(upstream).pipe(client);
+      client.resume();
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    }, options.answerAfterMs ?? 0);
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
