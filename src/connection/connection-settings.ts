@@ -110,30 +110,39 @@ export async function connectClient(settings: ConnectionSettings = connectionSet
   return new Client({ connection, namespace: settings.namespace });
 }
 
-/** `host` and `port` of a `host:port` address (`[v6]:port` too); undefined when it is not one. */
-export function hostAndPort(address: string): { host: string; port: number } | undefined {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(address.trim());
-  if (!match) return undefined;
-  return { host: match[1] ?? match[2], port: Number(match[3]) };
+/** Splits `host:port` (IPv6 in brackets allowed); the port defaults to Temporal's 7233. */
+export function parseAddress(address: string): { host: string; port: number } {
+  const match = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(address.trim());
+  if (!match || !match[1])
+    throw new Error(`Invalid Temporal address "${address}": expected host:port, e.g. localhost:7233`);
+  return { host: match[1], port: match[2] ? Number(match[2]) : 7233 };
 }
 
 /**
- * Opens and closes a TCP connection to `address`: rejects at once when it is refused or its host
- * is unknown, and after `ms` without an answer. An address that is not `host:port` is left to the
- * gRPC client.
+ * Opens and closes a TCP connection to `host:port`: rejects at once when it is refused or the host
+ * is unknown, and after `timeoutMs` without an answer.
  */
-function probeTcp(address: string, ms: number): Promise<void> {
-  const target = hostAndPort(address);
-  if (!target) return Promise.resolve();
+export function tcpConnect(host: string, port: number, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(target);
-    socket.setTimeout(ms, () => socket.destroy(new Error(`no TCP answer in ${ms} ms: timed out`)));
+    const socket = net.connect({ host, port });
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no TCP answer in ${timeoutMs} ms: timed out`)));
     socket.once('connect', () => {
       socket.destroy();
       resolve();
     });
     socket.once('error', reject);
   });
+}
+
+/** {@link tcpConnect} to a Temporal address; an address that is not `host:port` is left to the gRPC client. */
+function probeTcp(address: string, timeoutMs: number): Promise<void> {
+  let target: { host: string; port: number };
+  try {
+    target = parseAddress(address);
+  } catch {
+    return Promise.resolve();
+  }
+  return tcpConnect(target.host, target.port, timeoutMs);
 }
 
 function readFile(variable: string, file: string): Buffer {

@@ -18,5 +18,6 @@ export {
   type ServerOrigin,
 } from './launcher';
 export { buildWorkflowBundle } from './workflow-bundle';
-export { freePort, isListening, parseAddress } from './ports';
+export { freePort, isListening } from './ports';
+export { parseAddress } from '../connection/connection-settings';
 export { ensureSearchAttributes, missingSearchAttributes } from './search-attribute-registration';

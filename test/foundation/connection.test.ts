@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectClient, connectionSettingsFromEnv, hostAndPort } from '../../src/connection/connection-settings';
+import { connectClient, connectionSettingsFromEnv, parseAddress } from '../../src/connection/connection-settings';
 import { freePort } from '../../src/server/ports';
 import { startTcpProxy } from '../kit/tcp-proxy';
 import { testConnection } from '../kit/temporal';
@@ -80,7 +80,7 @@ describe('connecting a client', () => {
 
   it('still connects to a server that accepts at once and answers seconds later', async () => {
     const { address } = await testConnection();
-    const target = hostAndPort(address)!;
+    const target = parseAddress(address);
     const slow = await startTcpProxy(target.port, target.host, { answerAfterMs: 2_000 });
     try {
       const client = await connectClient(settings(`127.0.0.1:${slow.port}`));
@@ -91,10 +91,10 @@ describe('connecting a client', () => {
     }
   });
 
-  it('reads host and port of an address, IPv6 in brackets too', () => {
-    expect(hostAndPort('localhost:7233')).toEqual({ host: 'localhost', port: 7233 });
-    expect(hostAndPort('[::1]:7233')).toEqual({ host: '::1', port: 7233 });
-    expect(hostAndPort('ns.tmprl.cloud:7233')).toEqual({ host: 'ns.tmprl.cloud', port: 7233 });
-    expect(hostAndPort('no-port')).toBeUndefined();
+  it('reads host and port of an address, IPv6 in brackets too, the port 7233 by default', () => {
+    expect(parseAddress('localhost:7233')).toEqual({ host: 'localhost', port: 7233 });
+    expect(parseAddress('[::1]:7234')).toEqual({ host: '::1', port: 7234 });
+    expect(parseAddress('ns.tmprl.cloud')).toEqual({ host: 'ns.tmprl.cloud', port: 7233 });
+    expect(() => parseAddress(':7233')).toThrow('Invalid Temporal address ":7233"');
   });
 });
