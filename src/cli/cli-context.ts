@@ -5,7 +5,7 @@
 import { AgentClient } from '../client';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { isListening } from '../server/ports';
-import { runUiUrl } from '../server/launcher';
+import { runUiUrl, uiBaseUrl } from '../server/web-ui';
 
 /** The program's own options, given before or after the command. */
 export interface GlobalOptions {
@@ -41,20 +41,26 @@ export function serverNotice(settings: ConnectionSettings, globals: GlobalOption
   return `using the Temporal server at ${settings.address}, namespace ${settings.namespace} (${why})`;
 }
 
-/** The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port + 1000). */
+/**
+ * The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port
+ * + 1000), named `localhost` however the address names this machine.
+ */
 export async function webUiBase(settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (env.TEMPORAL_UI_URL) return env.TEMPORAL_UI_URL;
   const match = /^(localhost|127\.0\.0\.1|\[::1\]):(\d+)$/.exec(settings.address);
   if (!match) return undefined;
   const host = match[1] === '[::1]' ? '::1' : match[1];
   const uiPort = Number(match[2]) + 1000;
-  return (await isListening(host, uiPort)) ? `http://${match[1]}:${uiPort}` : undefined;
+  return (await isListening(host, uiPort)) ? uiBaseUrl(host, uiPort) : undefined;
 }
 
 /** A connected client for one command, what it is connected to, and how to release it. */
 export interface Connected {
   agents: AgentClient;
-  /** The Web UI link of a run, when the UI is known. */
+  /**
+   * The Web UI link of a run, when the UI is known: its User Metadata tab, which says what the run
+   * does and what it waits for.
+   */
   uiLink(id: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
@@ -75,7 +81,16 @@ export async function connectAgents(
     uiLink: async (id) => {
       base ??= webUiBase(settings, env);
       const root = await base;
-      return root ? runUiUrl(root, settings.namespace, id) : undefined;
+      if (!root) return undefined;
+      // The UI opens a tab only under a run id; without one, the link still opens the run.
+      const runId = await client.workflow
+        .getHandle(id)
+        .describe()
+        .then(
+          (d) => d.runId,
+          () => undefined,
+        );
+      return runUiUrl(root, settings.namespace, id, runId, 'user-metadata');
     },
     close: () => client.connection.close(),
   };

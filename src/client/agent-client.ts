@@ -33,7 +33,7 @@ import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun } from './run-reads';
 import { originMemo, resolveOrigin, startOptionsOf } from './sessions';
-import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
+import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { runPriority } from '../policy/tenancy';
 import { RunDecisions } from './run-decisions';
 import { messagesOfRun } from './run-messages';
@@ -47,7 +47,10 @@ export type { AgentClientOptions, RunWorkers } from './run-access';
 export type { ClosedRunView } from './run-reads';
 
 export interface StartAgentOptions extends AgentOptions {
-  /** Workflow id; default `agent-<uuid>`. An id any run has used before is refused. */
+  /**
+   * Workflow id; default the task's first words and 12 random hex digits (`add-2-and-3-5f0c…`).
+   * An id any run has used before is refused.
+   */
   id?: string;
   /**
    * Content-store hash under which the caller stored `task` (as a JSON string), so that it travels by
@@ -167,7 +170,7 @@ export class AgentClient extends RunDecisions {
       );
     }
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
-    const id = options.id ?? `agent-${crypto.randomUUID()}`;
+    const id = options.id ?? newRunId(options.task);
     const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };
     const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && pev ? { config, pev } : { config };
     await this.payloadLimit.check(input, 'the task', TASK_WAY);

@@ -3,6 +3,7 @@
  * (`staticSummary`, `staticDetails`), every project search attribute, and the short text that
  * stands for a task passed by reference.
  */
+import crypto from 'node:crypto';
 import type { SearchAttributePair } from '@temporalio/common';
 import { formatDuration } from '../common/duration';
 import type { AgentConfig } from '../contracts/agent-run';
@@ -22,6 +23,26 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
 export function firstLine(task: string): string {
   const line = task.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.replace(/\s+/g, ' ').trim();
+}
+
+/** Characters of the task's words at the start of a run id. */
+const ID_WORDS_CHARS = 48;
+
+/**
+ * A new run's id: the words of its task's first line, lower case and joined by `-`, then 12 random
+ * hex digits (`which-items-of-checklist-md-are-still-open-3f9a1c2b7d4e`). The Web UI's list shows
+ * ids and workflow types but no summary, so this is how a list tells runs apart. A task without
+ * Latin letters or digits gives `agent-…`.
+ */
+export function newRunId(task: string): string {
+  const words = firstLine(task)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const cut = words.length <= ID_WORDS_CHARS ? words : words.slice(0, ID_WORDS_CHARS).replace(/-[^-]*$/, '');
+  return `${cut || 'agent'}-${crypto.randomBytes(6).toString('hex')}`;
 }
 
 /** The Web UI's one-line summary: the agent kind and the task's first line. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { isListening } from './ports';
+import { uiBaseUrl } from './web-ui';
 import { SetupError } from '../connection/setup-error';
 
 /** How to start `temporal server start-dev`. */
@@ -166,7 +167,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   const address = `${ip.includes(':') ? `[${ip}]` : ip}:${options.port}`;
   const running: RunningDevServer = {
     address,
-    uiUrl: options.uiPort === undefined ? undefined : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${options.uiPort}`,
+    uiUrl: options.uiPort === undefined ? undefined : uiBaseUrl(ip, options.uiPort),
     pid: child.pid ?? -1,
     stop: (graceMs = 10_000) => stopChild(child, exited, graceMs),
   };

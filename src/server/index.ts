@@ -12,11 +12,11 @@ export {
   ensureTemporal,
   startLocalServer,
   defaultDbFilename,
-  runUiUrl,
   type TemporalServer,
   type LaunchOptions,
   type ServerOrigin,
 } from './launcher';
+export { runUiUrl, uiBaseUrl, type RunTab } from './web-ui';
 export { buildWorkflowBundle } from './workflow-bundle';
 export { freePort, isListening } from './ports';
 export { parseAddress } from '../connection/connection-settings';

@@ -14,6 +14,7 @@ import { SetupError } from '../connection/setup-error';
 import { DEV_SERVER_VERSIONING, searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from './find-cli';
 import { isListening } from './ports';
+import { uiBaseUrl } from './web-ui';
 
 /** How {@link ensureTemporal} got its server. */
 export type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
@@ -163,15 +164,6 @@ async function startUiCodec(
   });
 }
 
-function uiBaseUrl(ip: string, uiPort: number): string {
-  const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(ip)
-    ? 'localhost'
-    : ip.includes(':')
-      ? `[${ip}]`
-      : ip;
-  return `http://${host}:${uiPort}`;
-}
-
 function defaultDownloadDir(env: NodeJS.ProcessEnv): string {
   const cacheHome = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache');
   return path.join(cacheHome, 'durable-agents', 'temporal-cli');
@@ -228,11 +220,4 @@ async function startFromDownload(options: {
     origin: 'started-download',
     stop: () => testEnv.teardown(),
   };
-}
-
-/** Link to one run in the Temporal Web UI. */
-export function runUiUrl(uiUrl: string, namespace: string, workflowId: string, runId?: string): string {
-  const root = uiUrl.replace(/\/$/, '');
-  const base = `${root}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-  return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
 }

@@ -31,7 +31,7 @@ describe('agent CLI', () => {
           'Delete a.txt, then add 20 and 22.',
         ),
       );
-      expect(id).toMatch(/^agent-/);
+      expect(id).toMatch(/^delete-a-txt-then-add-20-and-22-[0-9a-f]{12}$/);
       await waitForState(new AgentClient(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
       expect(JSON.parse(await cli('state', id, '--json'))).toMatchObject({
         turn: 1,
@@ -133,7 +133,7 @@ describe('agent CLI as a process', () => {
       const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
       const run = await runCli(['run', '--model', PRIMARY, '--tools', 'add', '--json', 'Add 4 and 5.'], { env });
       // The run's id comes at once on stderr; stdout holds only the result.
-      expect(run.stderr).toMatch(/^run agent-\S+ started on task queue "[^"]+"\n$/);
+      expect(run.stderr).toMatch(/^run add-4-and-5-[0-9a-f]{12} started on task queue "[^"]+"\n$/);
       expect(run.code).toBe(0);
       const lines = run.stdout.trim().split('\n');
       expect(lines).toHaveLength(1);

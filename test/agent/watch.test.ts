@@ -171,7 +171,7 @@ describe('watching a run', () => {
       fx.latch.open();
       const printed = await run;
       // The id comes on stderr at once; stdout holds the live view.
-      const id = /^run (agent-\S+) started/m.exec(cli.notes())?.[1] as string;
+      const id = /^run (step-then-say-so-[0-9a-f]{12}) started/m.exec(cli.notes())?.[1] as string;
       expect(id).toBeDefined();
       const lines = printed.split('\n');
       const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));

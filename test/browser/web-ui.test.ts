@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { runUiUrl } from '../../src/server/launcher';
+import { connectAgents } from '../../src/cli/cli-context';
+import { runUiUrl } from '../../src/server/web-ui';
 import { reply } from '../../src/testing/fake-provider';
 import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
 import { describeBrowser, launchBrowser, webUiUrl, type TestBrowser } from '../kit/browser';
@@ -28,7 +29,7 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
     `${webUiUrl().replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent(query)}`;
   /** A tab of one run's page. */
   const runUrl = (id: string, runId: string, tab: 'timeline' | 'history' | 'user-metadata'): string =>
-    runUiUrl(webUiUrl(), namespace, id, runId).replace(/\/history$/, `/${tab}`);
+    runUiUrl(webUiUrl(), namespace, id, runId, tab);
 
   it('lists a run that ended in error under the Failed status', async () => {
     fx.fake.script(reply.error(401));
@@ -47,7 +48,7 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
     }
   });
 
-  it('shows a run’s task in the list (the DurableAgentTask column) and its summary on its own page', async () => {
+  it('lists each run with its task by default, in the DurableAgentTask column, and its summary on its own page', async () => {
     const task = 'Add 2 and 3 for the list.';
     fx.fake.script(reply.text('5.'));
     const run = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -56,6 +57,14 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
       await agents.result(id);
       return { id, runId: (await client.workflow.getHandle(id).describe()).runId };
     });
+    expect(run.id).toMatch(/^add-2-and-3-for-the-list-[0-9a-f]{12}$/);
+    // The list's default columns (status, id, run id, type, times) show no summary: the id carries the task's words.
+    const plain = await browser.open(listUrl(`WorkflowId="${run.id}"`));
+    try {
+      await plain.element(LIST_ROW, { hasText: ['add-2-and-3-for-the-list-', 'reactAgentWorkflow'] });
+    } finally {
+      await plain.close();
+    }
     // The list's columns live in the browser's storage; this adds the task's.
     const columns = JSON.stringify({
       [namespace]: [{ label: 'Status' }, { label: 'Workflow ID' }, { label: 'Type' }, { label: 'DurableAgentTask' }],
@@ -85,9 +94,16 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({ task: 'Write a note.', model: PRIMARY, approve: ['write_note'] });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      // The link run prints opens the run's User Metadata tab, under the run's UI host name.
+      const { address } = await testConnection();
+      const connected = await connectAgents({ address, namespace }, { TEMPORAL_UI_URL: webUiUrl() }, () => undefined);
+      const link = await connected.uiLink(id);
+      await connected.close();
       const { runId } = await client.workflow.getHandle(id).describe();
+      expect(link).toBe(runUrl(id, runId, 'user-metadata'));
+      expect(link).toMatch(/^http:\/\/localhost:\d+\//);
       // Current details come from the run's worker (a query), so it keeps polling while the page reads them.
-      const page = await browser.open(runUrl(id, runId, 'user-metadata'));
+      const page = await browser.open(link!);
       try {
         const frame = '#user-metadata-current-details';
         await page.text('Waiting for approval of write_note', { frame });

@@ -27,7 +27,7 @@ describe('the CLI as a process', () => {
       expect(JSON.parse(done.stdout)).toMatchObject({ status: 'completed', finalText: 'Nine.' });
       // The id and the link come at once, on stderr: stdout holds only the JSON.
       const [started] = done.stderr.split('\n');
-      expect(started).toMatch(new RegExp(`^run agent-[0-9a-f-]+ started on task queue "${taskQueue}"$`));
+      expect(started).toMatch(new RegExp(`^run add-4-and-5-[0-9a-f]{12} started on task queue "${taskQueue}"$`));
 
       fx.fake.script(reply.error(401, { message: 'invalid x-api-key' }));
       const failed = await runCli(['run', '--model', PRIMARY, '--id', `failing-${crypto.randomUUID()}`, 'Hi.'], {

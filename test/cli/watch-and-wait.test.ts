@@ -36,7 +36,7 @@ describe('waiting for a run', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue);
       expect(await cli.run('run', '--model', PRIMARY, 'Say it.')).toContain('Quiet.');
-      expect(cli.notes()).toMatch(/^run agent-[0-9a-f-]+ started on task queue "[^"]+"\n$/);
+      expect(cli.notes()).toMatch(/^run say-it-[0-9a-f]{12} started on task queue "[^"]+"\n$/);
     });
   });
 

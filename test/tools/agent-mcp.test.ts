@@ -62,7 +62,7 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
         },
       ),
     );
-    expect(cli.stderr).toMatch(/^run agent-\S+ started on task queue "[^"]+"\n$/);
+    expect(cli.stderr).toMatch(/^run write-a-file-and-echo-[0-9a-f]{12} started on task queue "[^"]+"\n$/);
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'completed', finalText: 'All done.' });
     expect(fs.readFileSync(target, 'utf8')).toBe('written via the CLI run');

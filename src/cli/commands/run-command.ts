@@ -18,7 +18,10 @@ export { MODEL_ENV } from '../start-options';
 export function registerRunCommand(program: Command, deps: AgentCommandDeps): void {
   startFlags(program.command('run'))
     .description('Start an agent run on TASK and wait for its result (or print its id with --detach).')
-    .option('--id <id>', 'the run id (default agent-<uuid>); an id used before is refused')
+    .option(
+      '--id <id>',
+      "the run id (default: the task's first words and a random suffix); an id used before is refused",
+    )
     .option('--detach', 'print the run id and return without waiting')
     .option('--json', 'print the result as one JSON object')
     .option('--watch', 'print events and tokens while the run works, then the result (implies --stream)')
@@ -53,7 +56,7 @@ export function registerForkCommand(program: Command, deps: AgentCommandDeps): v
     .argument('[task]', 'what to ask after turn N')
     .requiredOption('--at-turn <n>', 'the turns taken over', positiveInt)
     .option('--model <spec>', 'another model for the new run', spec)
-    .option('--id <id>', 'workflow id of the new run (default agent-<uuid>)')
+    .option('--id <id>', "workflow id of the new run (default: the task's first words and a random suffix)")
     .option('--idle-wait <duration>', 'after an answer, wait this long for a follow-up before completing', duration)
     .option('--detach', 'print the new run id and return')
     .option('--json', 'print the result (or, with --detach, the id) as JSON')

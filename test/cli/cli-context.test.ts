@@ -1,0 +1,35 @@
+import net from 'node:net';
+import { webUiBase } from '../../src/cli/cli-context';
+import { connectionSettingsFromEnv } from '../../src/connection/connection-settings';
+import { freePort } from '../../src/server/ports';
+import { runUiUrl, uiBaseUrl } from '../../src/server/web-ui';
+
+describe('Web UI links', () => {
+  it('name a UI on this machine localhost, whichever loopback address it binds', () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'])
+      expect(uiBaseUrl(host, 8233)).toBe('http://localhost:8233');
+    expect(uiBaseUrl('10.0.0.5', 8233)).toBe('http://10.0.0.5:8233');
+    expect(uiBaseUrl('fd00::5', 8233)).toBe('http://[fd00::5]:8233');
+  });
+
+  it('open a tab of a run under its run id, and the run itself without one', () => {
+    expect(runUiUrl('http://localhost:8233/', 'default', 'add-2-3f', 'r1', 'user-metadata')).toBe(
+      'http://localhost:8233/namespaces/default/workflows/add-2-3f/r1/user-metadata',
+    );
+    expect(runUiUrl('http://localhost:8233', 'ns', 'a/b')).toBe('http://localhost:8233/namespaces/ns/workflows/a%2Fb');
+  });
+
+  it('find a dev server’s UI beside a front end addressed as 127.0.0.1 and name it localhost', async () => {
+    let uiPort = await freePort();
+    while (uiPort < 2000) uiPort = await freePort();
+    const ui = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => ui.listen(uiPort, '127.0.0.1', resolve));
+    try {
+      const settings = { ...connectionSettingsFromEnv({}), address: `127.0.0.1:${uiPort - 1000}` };
+      expect(await webUiBase(settings, {})).toBe(`http://localhost:${uiPort}`);
+      expect(await webUiBase(settings, { TEMPORAL_UI_URL: 'https://ui.example' })).toBe('https://ui.example');
+    } finally {
+      await new Promise((resolve) => ui.close(resolve));
+    }
+  });
+});
