@@ -39,12 +39,13 @@ export {
   type OverlapPolicy,
   type ScheduleTiming,
 } from './client/schedules';
-export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './client/payload-limits';
+export { DEFAULT_PAYLOAD_LIMIT_BYTES } from './client/payload-limits';
 export {
   connectClient,
   connectionSettingsFromEnv,
   unreachableMessage,
   DEFAULT_ADDRESS,
+  PAYLOAD_LIMIT_ENV,
   type ConnectionSettings,
 } from './connection/connection-settings';
 export { SetupError, UnreachableServerError } from './connection/setup-error';

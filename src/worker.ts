@@ -34,12 +34,11 @@ export interface WorkerProcessOptions {
  * Throws a one-line {@link SetupError} for a setup it cannot run with.
  */
 export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<void> {
-  const env = options.env ?? process.env;
   const out = options.out ?? ((text: string) => process.stdout.write(text));
   const warn = options.warn ?? ((text: string) => process.stderr.write(text));
-  const config = workerConfig({ env, deployment: options.deployment });
-  configureWorkerLogging('INFO', config.secrets, env);
-  const settings = options.settings ?? connectionSettingsFromEnv(env);
+  const config = workerConfig({ env: options.env, deployment: options.deployment });
+  configureWorkerLogging('INFO', config.secrets, options.env);
+  const settings = options.settings ?? connectionSettingsFromEnv(options.env);
   await checkSearchAttributes(settings, out, warn);
   const { address, namespace, taskQueue } = settings;
   const { deployment } = config;

@@ -5,7 +5,7 @@ import { createPevActivities } from './pev';
 import { createToolActivities } from './tool-activities';
 import { redactingStore } from './redacting-store';
 import { FileContentStore, type ContentStore } from '../store';
-import { createToolRegistry, type ToolRegistry } from '../tools';
+import { configuredToolRegistry, type ToolRegistry, type ToolsConfig } from '../tools';
 
 export { heartbeating, withHeartbeats, HEARTBEAT_INTERVAL_MS } from './heartbeat';
 export { redactingStore } from './redacting-store';
@@ -21,14 +21,16 @@ export interface ActivityConfig {
   secrets: SecretSet;
   /** ms between two token batches (signals) a streaming model call sends its run. */
   tokenBatchMs: number;
+  /** The built-in tools' settings: which MCP commands may start, the environment MCP configs read, web search. */
+  tools: ToolsConfig;
 }
 
 /** What the worker's activities are built from. */
 export interface ActivityDependencies {
   config: ActivityConfig;
-  /** Default: the local-disk store (`DURABLE_AGENTS_STORE_DIR`). */
+  /** Default: the file store in `.durable-agents/store` (the worker passes the store its config names). */
   store?: ContentStore;
-  /** Default: a registry with the built-in tools (MCP servers per run config). */
+  /** Default: a registry with the built-in tools as `config.tools` sets them (MCP servers per run config). */
   tools?: ToolRegistry;
 }
 
@@ -43,7 +45,7 @@ export interface WorkerActivities {
 export function createActivities(deps: ActivityDependencies): WorkerActivities {
   const { config } = deps;
   const store = redactingStore(deps.store ?? new FileContentStore(), config.secrets);
-  const registry = deps.tools ?? createToolRegistry({ secrets: config.secrets });
+  const registry = deps.tools ?? configuredToolRegistry(config.tools, { secrets: config.secrets });
   const tools = createToolActivities(registry);
   return {
     activities: {

@@ -77,7 +77,9 @@ export async function connectAgents(
   const client = await connectClient(settings);
   let base: Promise<string | undefined> | undefined;
   return {
-    agents: new AgentClient(client, settings.taskQueue),
+    agents: new AgentClient(client, settings.taskQueue, {
+      ...(settings.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: settings.maxPayloadBytes }),
+    }),
     uiLink: async (id) => {
       base ??= webUiBase(settings, env);
       const root = await base;

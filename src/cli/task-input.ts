@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import { openStore } from '../store';
+import { storeConfig } from '../worker/worker-config';
 import { UsageError } from './exit-codes';
 
 export interface TaskInput {
@@ -29,7 +30,7 @@ function readTaskFile(file: string): string {
 
 /** The content store the worker reads bodies from; `run --task-file` writes the task there. */
 export async function storeTask(task: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const store = await openStore(env);
+  const store = await openStore(storeConfig(env));
   try {
     return await store.put(task);
   } finally {

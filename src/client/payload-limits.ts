@@ -8,8 +8,6 @@ import { PayloadTooLargeError } from './client-errors';
 
 /** Temporal's default blob size limit (`limit.blobSize.error`), used when the server does not report its own. */
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
-/** Environment variable that sets the limit for servers that do not report it. */
-export const PAYLOAD_LIMIT_ENV = 'DURABLE_AGENTS_MAX_PAYLOAD_BYTES';
 
 /** Room for the payload's encoding metadata and the request around it. */
 const ENVELOPE_BYTES = 1024;
@@ -36,9 +34,6 @@ export class PayloadLimit {
   private read(): Promise<{ bytes: number; source: string }> {
     this.known ??= (async () => {
       if (this.explicit !== undefined) return { bytes: this.explicit, source: 'the configured payload limit' };
-      const fromEnv = Number(process.env[PAYLOAD_LIMIT_ENV]);
-      if (Number.isInteger(fromEnv) && fromEnv > 0)
-        return { bytes: fromEnv, source: `the payload limit set by ${PAYLOAD_LIMIT_ENV}` };
       try {
         const { namespaceInfo } = await this.client.workflowService.describeNamespace({
           namespace: this.client.options.namespace,

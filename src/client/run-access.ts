@@ -14,8 +14,9 @@ import { closedRunView, hasWorkflowPollers, type ClosedRunView } from './run-rea
 
 export interface AgentClientOptions {
   /**
-   * Payload size limit in bytes. Default: `DURABLE_AGENTS_MAX_PAYLOAD_BYTES`, else the limit the server
-   * reports for the namespace, else Temporal's default of 2 MiB.
+   * Payload size limit in bytes (the CLI passes `DURABLE_AGENTS_MAX_PAYLOAD_BYTES`, read with the
+   * connection settings). Default: the limit the server reports for the namespace, else Temporal's
+   * default of 2 MiB.
    */
   maxPayloadBytes?: number;
   /**
@@ -25,7 +26,7 @@ export interface AgentClientOptions {
    */
   providers?: readonly string[];
   /**
-   * The content store the workers write (`openStore()` or a store class of `durable-agents/worker`),
+   * The content store the workers write (`openStore(storeConfig())` or a store class of `durable-agents/worker`),
    * for reads of what only the store holds: {@link AgentClient.messages}, and answers read whole.
    */
   store?: ConversationReader;

@@ -60,7 +60,8 @@ export async function messagesOfRun(
   if (!store)
     throw new AgentClientError(
       "a run's messages are read from the content store its workers write: create the client with one, e.g. " +
-        "new AgentClient(client, taskQueue, { store: await openStore() }) (openStore from 'durable-agents/worker')",
+        'new AgentClient(client, taskQueue, { store: await openStore(storeConfig()) }) (both from ' +
+        "'durable-agents/worker')",
     );
   const messages = await readRunMessages(store, id);
   if (messages.length > 0) return messages;

@@ -5,18 +5,8 @@
  */
 import type { Payload } from '@temporalio/common';
 import { REDACTED, secretList } from '../common/secrets';
-import { credentialsOf, loadLlmConfig } from '../llm/llm-config';
 
 export { REDACTED };
-
-/**
- * The credentials a worker with this environment holds: the key variable of every configured
- * provider (built-in and those named in `durable-agents.json`), the providers' extra header
- * values, and every `*_API_KEY` variable (Temporal Cloud, web search, …).
- */
-export function workerSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  return credentialsOf(loadLlmConfig({ env }), env);
-}
 
 /** Replaces known secret values in bytes; returns the input itself when none occurs. */
 export class Redactor {

@@ -9,16 +9,27 @@ import type { AddressInfo } from 'node:net';
 import type { PayloadCodec } from '@temporalio/common';
 import { payloadToJSON } from '@temporalio/common/lib/proto-utils';
 import { SetupError } from '../connection/setup-error';
-import { openStore, type ContentStore } from '../store';
+import { openStore, type ContentStore, type StoreConfig } from '../store';
 import { allowOrigin, bearerMatches, checkToken, DEFAULT_UI_ORIGINS, isLoopbackHost, normalizeOrigin } from './access';
 import { ReferenceCodec } from './codec';
-import { Redactor, workerSecrets } from './redact';
+import { Redactor } from './redact';
 import { HttpError, parsePayloads, readBody } from './wire';
 
 export const DEFAULT_CODEC_PORT = 8081;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-export interface CodecServerOptions {
+/** What the codec server reads as the workers do: their content store, and the credentials it must never show. */
+export interface CodecSource {
+  /**
+   * The store to read bodies from: one the caller opened (left open when the server stops), or
+   * where the workers keep conversations (opened here and closed with the server).
+   */
+  store: ContentStore | StoreConfig;
+  /** The workers' credentials (the worker config's secrets): replaced wherever they appear in what it decodes. */
+  secrets?: readonly string[];
+}
+
+export interface CodecServerOptions extends CodecSource {
   /** Default 8081; 0 takes any free port. */
   port?: number;
   /** When the port is taken, take a free one instead of failing. Default false. */
@@ -31,15 +42,6 @@ export interface CodecServerOptions {
   token?: string;
   /** Largest request body accepted. Default 8 MiB. */
   maxBodyBytes?: number;
-  /**
-   * The store to read bodies from; it stays open when the server stops (its caller closes it).
-   * Default: the worker's store, chosen from `env` ({@link openStore}) and closed with the server.
-   */
-  store?: ContentStore;
-  /** Where the provider key variables and the store are read from. Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
-  /** Directory a relative `DURABLE_AGENTS_STORE_DIR` is resolved against. Default `process.cwd()`. */
-  cwd?: string;
 }
 
 /** A running codec server. */
@@ -58,8 +60,7 @@ export interface RunningCodecServer {
  * Starts a codec server. Refuses (a {@link SetupError}) to bind beyond loopback without a token,
  * to start with a malformed origin, or on a port in use.
  */
-export async function startCodecServer(options: CodecServerOptions = {}): Promise<RunningCodecServer> {
-  const env = options.env ?? process.env;
+export async function startCodecServer(options: CodecServerOptions): Promise<RunningCodecServer> {
   const host = options.host ?? '127.0.0.1';
   const settings = setup(() => {
     const token = options.token === undefined ? undefined : checkToken(options.token);
@@ -69,11 +70,12 @@ export async function startCodecServer(options: CodecServerOptions = {}): Promis
           'set DURABLE_AGENTS_CODEC_TOKEN (or --token), or bind to 127.0.0.1.',
       );
     const origins = [...new Set((options.origins ?? DEFAULT_UI_ORIGINS).map(normalizeOrigin))];
-    const redactor = new Redactor([...workerSecrets(env), ...(token ? [token] : [])]);
+    const redactor = new Redactor([...(options.secrets ?? []), ...(token ? [token] : [])]);
     return { token, origins, redactor, loopback: isLoopbackHost(host) };
   });
-  const store = options.store ?? (await openStore(env, options.cwd));
-  const closeStore = options.store ? async () => undefined : () => store.close();
+  const opened = isStoreConfig(options.store);
+  const store = isStoreConfig(options.store) ? await openStore(options.store) : options.store;
+  const closeStore = opened ? () => store.close() : async () => undefined;
   const codec = new ReferenceCodec({ store, redactor: settings.redactor });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server = http.createServer((req, res) => {
@@ -110,6 +112,10 @@ export async function startCodecServer(options: CodecServerOptions = {}): Promis
       await closeStore();
     },
   };
+}
+
+function isStoreConfig(store: ContentStore | StoreConfig): store is StoreConfig {
+  return typeof (store as Partial<ContentStore>).get !== 'function';
 }
 
 function setup<T>(build: () => T): T {

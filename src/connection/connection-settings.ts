@@ -21,7 +21,12 @@ export interface ConnectionSettings {
   tls?: TLSConfig | boolean;
   /** `TEMPORAL_API_KEY` (Temporal Cloud). */
   apiKey?: string;
+  /** `DURABLE_AGENTS_MAX_PAYLOAD_BYTES`: the payload limit of a server that does not report its own. */
+  maxPayloadBytes?: number;
 }
+
+/** Environment variable that sets the payload limit for servers that do not report it. */
+export const PAYLOAD_LIMIT_ENV = 'DURABLE_AGENTS_MAX_PAYLOAD_BYTES';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 
@@ -29,7 +34,8 @@ export const DEFAULT_ADDRESS = 'localhost:7233';
  * Reads connection settings from the environment:
  * `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_TLS_CERT`, `TEMPORAL_TLS_KEY`,
  * `TEMPORAL_TLS_CA`, `TEMPORAL_TLS_SERVER_NAME`, `TEMPORAL_TLS` (true/false), `TEMPORAL_API_KEY`,
- * `DURABLE_AGENTS_TASK_QUEUE`. Unreadable certificate files are a {@link SetupError}.
+ * `DURABLE_AGENTS_TASK_QUEUE`, `DURABLE_AGENTS_MAX_PAYLOAD_BYTES`. Unreadable certificate files
+ * and a payload limit that is not a positive whole number are a {@link SetupError}.
  */
 export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
   const address = env.TEMPORAL_ADDRESS?.trim() || DEFAULT_ADDRESS;
@@ -58,6 +64,10 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
     if (serverName) tls.serverNameOverride = serverName;
   }
   if (tlsFlag === 'false' || tlsFlag === '0') tls = undefined;
+  const payloadLimit = env[PAYLOAD_LIMIT_ENV]?.trim();
+  const maxPayloadBytes = payloadLimit ? Number(payloadLimit) : undefined;
+  if (maxPayloadBytes !== undefined && !(Number.isInteger(maxPayloadBytes) && maxPayloadBytes > 0))
+    throw new SetupError(`${PAYLOAD_LIMIT_ENV}="${payloadLimit}" is not a positive whole number of bytes.`);
 
   return {
     address,
@@ -66,6 +76,7 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
     taskQueue: env.DURABLE_AGENTS_TASK_QUEUE?.trim() || DEFAULT_TASK_QUEUE,
     tls,
     apiKey,
+    ...(maxPayloadBytes === undefined ? {} : { maxPayloadBytes }),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   isLoopbackHost,
   localUiOrigins,
   startCodecServer,
+  type CodecSource,
   type RunningCodecServer,
 } from '../codec';
 import { SetupError } from '../connection/setup-error';
@@ -48,8 +49,11 @@ export interface LaunchOptions {
   /** Where the SDK caches a downloaded CLI when none is installed. */
   downloadDir?: string;
   onLog?: (line: string) => void;
-  /** Start a codec server in-process for the Web UI of a started server. Default true. */
-  codec?: boolean;
+  /**
+   * Start a codec server in-process for the Web UI of a started server, reading this store and
+   * redacting these secrets (the worker config's); without one the UI shows references only.
+   */
+  codec?: CodecSource;
   /** Its port. Default 8081, or a free port when 8081 is taken. */
   codecPort?: number;
 }
@@ -107,7 +111,7 @@ export async function startLocalServer(options: LaunchOptions = {}): Promise<Tem
   const uiPort = options.uiPort ?? port + 1000;
   const dbFilename = options.dbFilename ?? defaultDbFilename(options.cwd ?? process.cwd());
   const cli = findTemporalCli({ env });
-  const codec = await startUiCodec(options, env, ip, uiPort);
+  const codec = await startUiCodec(options, ip, uiPort);
   const stopAll = (stopServer: () => Promise<void>) => async () => {
     await stopServer();
     await codec?.close();
@@ -148,19 +152,17 @@ export async function startLocalServer(options: LaunchOptions = {}): Promise<Tem
  */
 async function startUiCodec(
   options: LaunchOptions,
-  env: NodeJS.ProcessEnv,
   ip: string,
   uiPort: number,
 ): Promise<RunningCodecServer | undefined> {
-  if (options.codec === false) return undefined;
+  if (!options.codec) return undefined;
   const origins = localUiOrigins(uiPort);
   if (!isLoopbackHost(ip) && ip !== '0.0.0.0' && ip !== '::') origins.push(uiBaseUrl(ip, uiPort));
   return startCodecServer({
     port: options.codecPort ?? DEFAULT_CODEC_PORT,
     anyPortIfTaken: options.codecPort === undefined,
     origins,
-    env,
-    cwd: options.cwd,
+    ...options.codec,
   });
 }
 

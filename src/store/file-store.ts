@@ -17,9 +17,8 @@ import { FileLog, entryLines } from './file-log';
 
 /** Environment variable naming the store directory. */
 export const STORE_DIR_ENV = 'DURABLE_AGENTS_STORE_DIR';
+/** The file store's directory when none is configured, relative to the working directory. */
 export const DEFAULT_STORE_DIR = path.join('.durable-agents', 'store');
-
-export const defaultStoreDir = (): string => path.resolve(process.env[STORE_DIR_ENV] || DEFAULT_STORE_DIR);
 
 /** Logs whose parsed state this process keeps (least recently used leave first). */
 const LOGS_KEPT = 64;
@@ -53,7 +52,7 @@ export class FileContentStore extends CheckedContentStore {
 
   /** `bodyGraceMs`: retention keeps bodies written or re-used this recently (default one hour). */
   constructor(
-    readonly root: string = defaultStoreDir(),
+    readonly root: string = path.resolve(DEFAULT_STORE_DIR),
     options: { cacheBytes?: number; bodyGraceMs?: number } = {},
   ) {
     super(options.cacheBytes);

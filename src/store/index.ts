@@ -9,7 +9,7 @@ export {
   type SummaryRecord,
   type WriteOrder,
 } from './content-store';
-export { DEFAULT_STORE_DIR, FileContentStore, STORE_DIR_ENV, defaultStoreDir } from './file-store';
-export { openStore, storeFromEnv } from './from-env';
+export { DEFAULT_STORE_DIR, FileContentStore, STORE_DIR_ENV } from './file-store';
+export { openStore, type StoreConfig } from './open-store';
 export { STORE_URL_ENV, SCHEMA_VERSION, redactUrl } from './postgres-schema';
 export { PostgresContentStore } from './postgres-store';

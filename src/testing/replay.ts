@@ -8,7 +8,7 @@ import path from 'node:path';
 import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
-import { prebuiltBundlePath } from '../worker/create-worker';
+import { prebuiltBundlePath } from '../worker/worker-config';
 import { missingWorkflowType, parseMismatch, coreMessage, type Mismatch } from './replay-mismatch';
 import { REPLAY_NAME, installReplayRuntime } from './replay-runtime';
 

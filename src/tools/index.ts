@@ -19,27 +19,43 @@ export {
   parseMcpConfig,
   readMcpConfigFile,
   McpConfigError,
+  type McpEnv,
   type NamedMcpServer,
 } from './mcp/mcp-config';
 
 import { builtinTools, type BuiltinToolOptions } from './builtin';
+import { braveSearchProvider } from './builtin/web-search';
+import type { McpEnv } from './mcp/mcp-config';
 import { ToolRegistry, type ToolRegistryOptions } from './registry';
 
 /** Environment variable with the comma-separated stdio commands a worker lets runs' MCP configs start. */
 export const MCP_COMMANDS_ENV = 'DURABLE_AGENTS_MCP_COMMANDS';
 
-/**
- * A registry with the built-in tools registered: what a worker normally uses. Without
- * `mcpAllowedCommands`, the list comes from `DURABLE_AGENTS_MCP_COMMANDS` when it is set.
- */
+/** What a worker's tools take from its config (environment variables, read once at start). */
+export interface ToolsConfig {
+  /** Commands a run's MCP config may start (`DURABLE_AGENTS_MCP_COMMANDS`); absent: any. */
+  mcpAllowedCommands?: string[];
+  /** The environment `${VAR}` in a run's MCP config reads. */
+  mcpEnv: McpEnv;
+  /** Brave Search (`BRAVE_SEARCH_API_KEY`, `BRAVE_SEARCH_BASE_URL`); absent: no `web_search` tool. */
+  braveSearch?: { apiKey: string; baseUrl?: string };
+}
+
+/** A registry with the built-in tools registered: what a worker normally uses. */
 export function createToolRegistry(
   options: ToolRegistryOptions & { builtins?: BuiltinToolOptions | false } = {},
-  env: NodeJS.ProcessEnv = process.env,
 ): ToolRegistry {
-  const fromEnv = env[MCP_COMMANDS_ENV]?.split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
-  const registry = new ToolRegistry({ ...options, mcpAllowedCommands: options.mcpAllowedCommands ?? fromEnv });
+  const registry = new ToolRegistry(options);
   if (options.builtins !== false) for (const tool of builtinTools(options.builtins)) registry.register(tool, 'builtin');
   return registry;
+}
+
+/** The worker's registry: the built-in tools, with the MCP settings and search backend of its config. */
+export function configuredToolRegistry(config: ToolsConfig, options: ToolRegistryOptions = {}): ToolRegistry {
+  return createToolRegistry({
+    ...options,
+    mcpAllowedCommands: config.mcpAllowedCommands,
+    mcpEnv: config.mcpEnv,
+    builtins: { webSearch: config.braveSearch ? braveSearchProvider(config.braveSearch) : false },
+  });
 }

@@ -23,7 +23,14 @@ import {
 import { toolFingerprint } from './fingerprint';
 import { capOutput, errorText, formatToolResult } from './format-result';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
-import { McpConfigError, isStdioServer, loadMcpConfig, mcpServersFrom, type NamedMcpServer } from './mcp/mcp-config';
+import {
+  McpConfigError,
+  isStdioServer,
+  loadMcpConfig,
+  mcpServersFrom,
+  type McpEnv,
+  type NamedMcpServer,
+} from './mcp/mcp-config';
 import { McpConnectionError, McpPool } from './mcp/pool';
 import {
   DEFAULT_ARGUMENT_LIMITS,
@@ -51,6 +58,11 @@ export interface ToolRegistryOptions {
    * queue could otherwise run any command on the worker. Absent = any command.
    */
   mcpAllowedCommands?: string[];
+  /**
+   * What `${VAR}` in a run's MCP config reads: the worker's environment as its config read it at
+   * start. Default none, so a config that names a variable is refused.
+   */
+  mcpEnv?: McpEnv;
   argumentLimits?: Partial<ArgumentLimits>;
   /**
    * The worker's secrets: every value an MCP config takes from the worker's environment (`${VAR}`
@@ -73,12 +85,14 @@ export class ToolRegistry {
   readonly mcpPool: McpPool;
   private readonly limits: ArgumentLimits;
   private readonly mcpAllowedCommands?: ReadonlySet<string>;
+  private readonly mcpEnv: McpEnv;
   private readonly secrets?: SecretSet;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.secrets = options.secrets;
     this.mcpPool = options.mcpPool ?? new McpPool();
     this.mcpAllowedCommands = options.mcpAllowedCommands ? new Set(options.mcpAllowedCommands) : undefined;
+    this.mcpEnv = options.mcpEnv ?? {};
     this.limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
   }
 
@@ -143,8 +157,9 @@ export class ToolRegistry {
   private async mcpListing(selection: ToolSelection): Promise<McpListing> {
     let servers: NamedMcpServer[];
     const onSecret = (value: string): void => this.secrets?.add(value);
-    if (selection.mcpConfig) servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config", undefined, onSecret);
-    else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath, onSecret);
+    if (selection.mcpConfig)
+      servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config", this.mcpEnv, onSecret);
+    else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath, this.mcpEnv, onSecret);
     else return { routes: [], unavailable: [] };
     const allowed = this.mcpAllowedCommands;
     const refused = allowed ? servers.filter((s) => isStdioServer(s.config) && !allowed.has(s.config.command)) : [];

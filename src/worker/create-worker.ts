@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   DefaultLogger,
   NativeConnection,
@@ -20,33 +18,12 @@ import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import { ExpectedFailureLogger } from './failure-log';
 import { RedactingLogger, redactionInterceptor } from './redaction';
-import { workerConfig, type WorkerConfig } from './worker-config';
+import { prebuiltBundlePath, workerConfig, workerLogLevel, type WorkerConfig } from './worker-config';
 import { workerDeploymentOptions } from './worker-deployment';
 import { createLimitWorkers, runTogether } from './limit-workers';
 import { openStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
-
-/** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
-export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
-
-/**
- * The prebuilt workflow bundle: `DURABLE_AGENTS_WORKFLOW_BUNDLE`, else `workflow-bundle.js` next
- * to the compiled worker (dist/). Undefined when there is none, e.g. when running from source:
- * the worker then bundles at start, which is slower but never stale.
- */
-export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const explicit = env.DURABLE_AGENTS_WORKFLOW_BUNDLE;
-  if (explicit) {
-    if (!fs.existsSync(explicit))
-      throw new SetupError(
-        `DURABLE_AGENTS_WORKFLOW_BUNDLE=${explicit} does not exist: run \`npm run build\` or unset it.`,
-      );
-    return explicit;
-  }
-  const beside = path.join(__dirname, '..', BUNDLE_FILE_NAME);
-  return fs.existsSync(beside) ? beside : undefined;
-}
 
 /**
  * Sets the SDK's log level (`DURABLE_AGENTS_LOG_LEVEL`, else `fallback`), redacts the worker's
@@ -55,16 +32,9 @@ export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string
  * because the SDK runtime is created once per process (one that installs its own should wrap its
  * logger in {@link RedactingLogger}).
  */
-export function configureWorkerLogging(
-  fallback: LogLevel,
-  secrets?: SecretSet,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function configureWorkerLogging(fallback: LogLevel, secrets?: SecretSet, env?: NodeJS.ProcessEnv): void {
   if (Runtime._instance) return;
-  const requested = env.DURABLE_AGENTS_LOG_LEVEL?.toUpperCase();
-  const levels: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
-  const level = levels.find((candidate) => candidate === requested) ?? fallback;
-  const logger = new DefaultLogger(level);
+  const logger = new DefaultLogger(workerLogLevel(env) ?? fallback);
   Runtime.install({
     logger: new ExpectedFailureLogger(secrets ? new RedactingLogger(logger, secrets) : logger),
   });
@@ -144,7 +114,7 @@ export async function runWorker(
   config: WorkerConfig = workerConfig(),
   tools?: ToolRegistry,
 ): Promise<void> {
-  const store = await openStore();
+  const store = await openStore(config.store);
   let connection: NativeConnection;
   try {
     connection = await connectWorker(settings);

@@ -2,10 +2,19 @@
  * `durable-agents/worker`: what a worker process needs. The worker itself and its config, the
  * activities, the content store, the tools API and the LLM layer's entry points.
  */
-export { createWorker, runWorker, connectWorker, prebuiltBundlePath, configureWorkerLogging } from './create-worker';
+export { createWorker, runWorker, connectWorker, configureWorkerLogging } from './create-worker';
 export type { CreateWorkerOptions } from './create-worker';
 export { createLimitWorkers, limitQueues, runTogether, startQueueRate, type LimitQueue } from './limit-workers';
-export { workerConfig, TOKEN_BATCH_ENV, type WorkerConfig, type WorkerConfigOptions } from './worker-config';
+export {
+  workerConfig,
+  storeConfig,
+  prebuiltBundlePath,
+  TOKEN_BATCH_ENV,
+  WORKFLOW_BUNDLE_ENV,
+  LOG_LEVEL_ENV,
+  type WorkerConfig,
+  type WorkerConfigOptions,
+} from './worker-config';
 export {
   deploymentVersionOf,
   workerDeploymentOptions,

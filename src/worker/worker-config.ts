@@ -4,15 +4,27 @@
  * start and handed to the LLM layer and the activities. Nothing below the worker reads the
  * environment for them.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LogLevel } from '@temporalio/worker';
 import { SecretSet } from '../common/secrets';
 import type { ActivityConfig } from '../activities';
 import { credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm';
 import { DEFAULT_TOKEN_BATCH_MS } from '../contracts/watch-topics';
 import { SetupError } from '../connection/setup-error';
+import { DEFAULT_STORE_DIR, STORE_DIR_ENV, STORE_URL_ENV, type StoreConfig } from '../store';
+import { MCP_COMMANDS_ENV, type ToolsConfig } from '../tools';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
+
+/** Environment variable: the prebuilt workflow bundle a worker loads. */
+export const WORKFLOW_BUNDLE_ENV = 'DURABLE_AGENTS_WORKFLOW_BUNDLE';
+/** Environment variable: the SDK log level of workers (`TRACE` … `ERROR`). */
+export const LOG_LEVEL_ENV = 'DURABLE_AGENTS_LOG_LEVEL';
+/** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
+export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
 
 /** What a worker runs with. */
 export interface WorkerConfig extends ActivityConfig {
@@ -21,11 +33,15 @@ export interface WorkerConfig extends ActivityConfig {
    * `DURABLE_AGENTS_BUILD_ID`); undefined for an unversioned worker.
    */
   deployment?: WorkerDeploymentVersion;
+  /** Where conversations are kept (`DURABLE_AGENTS_STORE_URL`, else `DURABLE_AGENTS_STORE_DIR`). */
+  store: StoreConfig;
 }
 
 export interface WorkerConfigOptions {
   /** Default: the process environment. */
   env?: NodeJS.ProcessEnv;
+  /** The directory a relative `DURABLE_AGENTS_STORE_DIR` is resolved against. Default: the working directory. */
+  cwd?: string;
   /** The LLM config file; `null` reads none. Default: `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json`. */
   file?: string | null;
   /** LLM config given inline, on top of the file (tests, embedding applications). */
@@ -44,6 +60,52 @@ function tokenBatchMs(env: NodeJS.ProcessEnv): number {
 }
 
 /**
+ * Where conversations are kept: `DURABLE_AGENTS_STORE_URL`, else the file store in
+ * `DURABLE_AGENTS_STORE_DIR` (default `.durable-agents/store`) resolved against `cwd`. The worker,
+ * and the CLI commands and codec server that read what workers write, take it from here.
+ */
+export function storeConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): StoreConfig {
+  const url = env[STORE_URL_ENV]?.trim();
+  return { ...(url ? { url } : {}), dir: path.resolve(cwd, env[STORE_DIR_ENV] || DEFAULT_STORE_DIR) };
+}
+
+/** The built-in tools' settings: the MCP commands runs may start, the environment MCP configs read, web search. */
+function toolsConfig(env: NodeJS.ProcessEnv): ToolsConfig {
+  const commands = env[MCP_COMMANDS_ENV]?.split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const braveKey = env.BRAVE_SEARCH_API_KEY;
+  return {
+    ...(commands ? { mcpAllowedCommands: commands } : {}),
+    mcpEnv: { ...env },
+    ...(braveKey ? { braveSearch: { apiKey: braveKey, baseUrl: env.BRAVE_SEARCH_BASE_URL } } : {}),
+  };
+}
+
+/**
+ * The prebuilt workflow bundle: `DURABLE_AGENTS_WORKFLOW_BUNDLE`, else `workflow-bundle.js` next
+ * to the compiled worker (dist/). Undefined when there is none, e.g. when running from source:
+ * the worker then bundles at start, which is slower but never stale.
+ */
+export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const explicit = env[WORKFLOW_BUNDLE_ENV];
+  if (explicit) {
+    if (!fs.existsSync(explicit))
+      throw new SetupError(`${WORKFLOW_BUNDLE_ENV}=${explicit} does not exist: run \`npm run build\` or unset it.`);
+    return explicit;
+  }
+  const beside = path.join(__dirname, '..', BUNDLE_FILE_NAME);
+  return fs.existsSync(beside) ? beside : undefined;
+}
+
+/** The SDK log level `DURABLE_AGENTS_LOG_LEVEL` asks for; undefined when it names none. */
+export function workerLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel | undefined {
+  const requested = env[LOG_LEVEL_ENV]?.toUpperCase();
+  const levels: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+  return levels.find((level) => level === requested);
+}
+
+/**
  * Builds the worker's config. Throws a one-line error for a config file or variable that cannot
  * be used (naming the file or variable).
  */
@@ -55,6 +117,8 @@ export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
     llm,
     secrets: new SecretSet(credentialsOf(llm, env)),
     tokenBatchMs: tokenBatchMs(env),
+    tools: toolsConfig(env),
+    store: storeConfig(env, options.cwd),
     ...(deployment ? { deployment } : {}),
   };
 }

@@ -73,7 +73,7 @@ function check(part: Part, what: string, pattern: RegExp, allowed: string): void
  */
 export function deploymentVersionOf(
   flags: DeploymentFlags = {},
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): WorkerDeploymentVersion | undefined {
   const name = pick(flags.deployment, '--deployment', env, DEPLOYMENT_ENV);
   const build = pick(flags.buildId, '--build-id', env, BUILD_ID_ENV);

@@ -25,7 +25,7 @@ describe('codec server access', () => {
   });
 
   it('takes a bearer token: missing or wrong is 401, right is 200; a preflight needs none', async () => {
-    const server = await startCodecServer({ port: 0, store, env: {}, token: TOKEN });
+    const server = await startCodecServer({ port: 0, store, token: TOKEN });
     try {
       const body = { payloads: [jsonPayload({ a: 1 })] };
       const missing = await post(`${server.url}/decode`, body);
@@ -50,7 +50,7 @@ describe('codec server access', () => {
   });
 
   it('answers on loopback only requests addressed to this machine (no DNS rebinding)', async () => {
-    const server = await startCodecServer({ port: 0, store, env: {} });
+    const server = await startCodecServer({ port: 0, store });
     try {
       const status = (host: string) =>
         new Promise<number>((resolve, reject) => {
@@ -70,15 +70,15 @@ describe('codec server access', () => {
   });
 
   it('refuses to bind beyond localhost without a token, and a token too short to be one', async () => {
-    await expect(startCodecServer({ port: 0, host: '0.0.0.0', store, env: {} })).rejects.toThrow(
+    await expect(startCodecServer({ port: 0, host: '0.0.0.0', store })).rejects.toThrow(
       new SetupError(
         'Refusing to serve message bodies on 0.0.0.0 without a bearer token: set DURABLE_AGENTS_CODEC_TOKEN (or --token), or bind to 127.0.0.1.',
       ),
     );
-    await expect(startCodecServer({ port: 0, store, env: {}, token: 'short' })).rejects.toThrow(
+    await expect(startCodecServer({ port: 0, store, token: 'short' })).rejects.toThrow(
       'The codec server token must be at least 16 characters without spaces.',
     );
-    await expect(startCodecServer({ port: 0, store, env: {}, origins: ['localhost:8233'] })).rejects.toThrow(
+    await expect(startCodecServer({ port: 0, store, origins: ['localhost:8233'] })).rejects.toThrow(
       '"localhost:8233" is not an origin: only http and https UIs call a codec server',
     );
     const cli = await runCli(['codec-server', '--bind', '0.0.0.0', '--port', String(await freePort())], {
@@ -89,7 +89,7 @@ describe('codec server access', () => {
     expect(cli.stderr).toBe(
       'durable-agents: Refusing to serve message bodies on 0.0.0.0 without a bearer token: set DURABLE_AGENTS_CODEC_TOKEN (or --token), or bind to 127.0.0.1.\n',
     );
-    const exposed = await startCodecServer({ port: 0, host: '0.0.0.0', store, env: {}, token: TOKEN });
+    const exposed = await startCodecServer({ port: 0, host: '0.0.0.0', store, token: TOKEN });
     await exposed.close();
   });
 });

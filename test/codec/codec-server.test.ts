@@ -40,7 +40,7 @@ describe('codec server over real HTTP', () => {
     hashes.summary = await store.put({ role: 'summary', text: 'Earlier: the user greeted.', timestamp: 3 });
     hashes.specs = await store.put([{ name: 'add', description: 'Adds two numbers.', parameters: {} }]);
     hashes.prompt = await store.put({ systemPrompt: 'You are the planner.' });
-    server = await startCodecServer({ port: 0, store, env: {} });
+    server = await startCodecServer({ port: 0, store });
   });
   afterAll(async () => {
     await server.close();
@@ -179,7 +179,7 @@ describe('codec server over real HTTP', () => {
   });
 
   it('refuses bodies over the size cap (413) and malformed JSON or base64 (400), each with a one-line reason', async () => {
-    const small = await startCodecServer({ port: 0, store, env: {}, maxBodyBytes: 1024 });
+    const small = await startCodecServer({ port: 0, store, maxBodyBytes: 1024 });
     try {
       const big = { payloads: [jsonPayload({ text: 'x'.repeat(2000) })] };
       const declared = await post(`${small.url}/decode`, big);

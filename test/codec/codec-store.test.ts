@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCodecServer } from '../../src/codec';
+import { storeConfig } from '../../src/worker/worker-config';
 import { SetupError } from '../../src/connection/setup-error';
 import { FileContentStore, PostgresContentStore } from '../../src/store';
 import { createTestDatabase, queryDatabase } from '../kit/postgres';
@@ -31,7 +32,7 @@ describe('codec server store', () => {
       const writer = await PostgresContentStore.open(db.url);
       const hash = await writer.put(body, 'run-1');
       await writer.close();
-      const server = await startCodecServer({ port: 0, env: { DURABLE_AGENTS_STORE_URL: db.url } });
+      const server = await startCodecServer({ port: 0, store: storeConfig({ DURABLE_AGENTS_STORE_URL: db.url }) });
       let closed = false;
       try {
         expect(server.store).toMatch(/^the PostgreSQL store at postgres/);
@@ -54,7 +55,10 @@ describe('codec server store', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codec-store-'));
     try {
       const hash = await new FileContentStore(path.join(dir, 'bodies-here')).put(body);
-      const server = await startCodecServer({ port: 0, cwd: dir, env: { DURABLE_AGENTS_STORE_DIR: 'bodies-here' } });
+      const server = await startCodecServer({
+        port: 0,
+        store: storeConfig({ DURABLE_AGENTS_STORE_DIR: 'bodies-here' }, dir),
+      });
       try {
         expect(server.store).toBe(`the file store in ${path.join(dir, 'bodies-here')}`);
         const decoded = await post(`${server.url}/decode`, { payloads: [jsonPayload({ summaryHash: hash })] });
@@ -68,7 +72,10 @@ describe('codec server store', () => {
   });
 
   it('refuses to start on a store URL it cannot use, with one line naming the expected form', async () => {
-    const started = startCodecServer({ port: 0, env: { DURABLE_AGENTS_STORE_URL: 'mysql://u:p@localhost/db' } });
+    const started = startCodecServer({
+      port: 0,
+      store: storeConfig({ DURABLE_AGENTS_STORE_URL: 'mysql://u:p@localhost/db' }),
+    });
     const error = await started.then(
       () => undefined,
       (err: unknown) => err,

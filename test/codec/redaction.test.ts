@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REDACTED, startCodecServer } from '../../src/codec';
 import { FileContentStore } from '../../src/store';
+import { workerConfig } from '../../src/worker/worker-config';
 import { jsonPayload, post, rawPayload, valueOf } from './codec-kit';
 
 describe('codec server redaction', () => {
@@ -28,7 +29,7 @@ describe('codec server redaction', () => {
       isError: false,
       timestamp: 1,
     });
-    const server = await startCodecServer({ port: 0, store, env });
+    const server = await startCodecServer({ port: 0, store, secrets: workerConfig({ env }).secrets.list() });
     try {
       const sent = [
         jsonPayload({ meta: { seq: 0, kind: 'toolResult', hash, tokens: 9 } }),

@@ -21,7 +21,7 @@ describe('pev tool-call reuse', () => {
   const fx = usePevFixture();
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'pev-dedupe-'));
   let ticks = 0;
-  const registry = createToolRegistry({ builtins: { fetch: false, webSearch: false } }, {});
+  const registry = createToolRegistry({ builtins: { fetch: false, webSearch: false } });
   registry.register(
     defineTool({
       name: 'clock',

@@ -5,10 +5,10 @@
 import crypto from 'node:crypto';
 import { createActivities } from '../../src/activities';
 import { AgentClient } from '../../src/client';
-import { PostgresContentStore, SCHEMA_VERSION, storeFromEnv } from '../../src/store';
+import { openStore, PostgresContentStore, SCHEMA_VERSION } from '../../src/store';
 import { fakeProviderEnv, reply, startFakeProvider } from '../../src/testing/fake-provider';
 import { createToolRegistry } from '../../src/tools';
-import { workerConfig } from '../../src/worker/worker-config';
+import { storeConfig, workerConfig } from '../../src/worker/worker-config';
 import { PRIMARY } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
 import { createTestDatabase, queryDatabase, testPostgresUrl } from '../kit/postgres';
@@ -36,7 +36,7 @@ describe('PostgreSQL store', () => {
 
   it('refuses a malformed URL with one line naming the expected form', async () => {
     for (const url of ['not a url', 'mysql://u:p@localhost/db', 'postgres://']) {
-      const error = await storeFromEnv({ DURABLE_AGENTS_STORE_URL: url }).then(
+      const error = await openStore(storeConfig({ DURABLE_AGENTS_STORE_URL: url })).then(
         () => undefined,
         (err: Error) => err,
       );

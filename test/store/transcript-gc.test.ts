@@ -14,7 +14,8 @@ import { EXIT } from '../../src/cli/exit-codes';
 import type { RunMessage } from '../../src/contracts/run-message';
 import type { AgentWorkflowInput } from '../../src/contracts/agent-workflows';
 import { llmClient, loadLlmConfig } from '../../src/llm';
-import { FileContentStore, PostgresContentStore, storeFromEnv, type ContentStore } from '../../src/store';
+import { FileContentStore, openStore, PostgresContentStore, type ContentStore } from '../../src/store';
+import { storeConfig } from '../../src/worker/worker-config';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { createToolRegistry, defineTool } from '../../src/tools';
 import { CHEAP, PRIMARY, waitForState } from '../agent/agent-kit';
@@ -217,7 +218,7 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       expect(report.decisions).toContainEqual(expect.objectContaining({ id, delete: true }));
       // The worker recorded the task's body against the conversation, so deleting the run deletes it.
       await store.deleteConversations([id]);
-      const fresh = await storeFromEnv(env);
+      const fresh = await openStore(storeConfig(env));
       try {
         await expect(fresh.get(taskHash!)).rejects.toThrow(/no body stored/);
       } finally {

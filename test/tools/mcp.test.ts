@@ -8,12 +8,13 @@ import { type ExecuteToolInput, type ToolSelection } from '../../src/contracts/t
 import {
   McpConfigError,
   ToolRegistry,
-  createToolRegistry,
+  configuredToolRegistry,
   defineTool,
   parseMcpConfig,
   readMcpConfigFile,
 } from '../../src/tools';
 import { McpConnectionError } from '../../src/tools/mcp/pool';
+import { workerConfig } from '../../src/worker/worker-config';
 import { contextServerConfig } from './fixtures/context-server';
 import { startEverythingServer } from './fixtures/everything-server';
 
@@ -260,7 +261,9 @@ describe('MCP tools from real servers', () => {
       /does not start the MCP server command of "files" \(.*node.*\), "ctx" .*it allows: npx/,
     );
     await expect(strict.execute(call('whoami', {}, selection))).rejects.toBeInstanceOf(McpConfigError);
-    const fromEnv = createToolRegistry({ builtins: false }, { DURABLE_AGENTS_MCP_COMMANDS: 'npx, uvx' });
+    const fromEnv = configuredToolRegistry(
+      workerConfig({ env: { DURABLE_AGENTS_MCP_COMMANDS: 'npx, uvx' }, file: null }).tools,
+    );
     registries.push(fromEnv);
     await expect(fromEnv.catalog(selection)).rejects.toThrow(/it allows: npx, uvx/);
     const allowing = new ToolRegistry({ mcpAllowedCommands: [process.execPath] });
@@ -282,9 +285,9 @@ describe('MCP tools from real servers', () => {
   });
 
   it('rejects unusable config files with a message that says what to fix', async () => {
-    expect(() => parseMcpConfig('{ not json', 'cfg.json')).toThrow(/cfg\.json is not valid JSON/);
-    expect(() => parseMcpConfig('{"mcpServers": {"x": {"args": []}}}', 'cfg.json')).toThrow(McpConfigError);
-    expect(() => parseMcpConfig('{"mcpServers": {"x": {"url": "ftp://h/"}}}', 'cfg.json')).toThrow(
+    expect(() => parseMcpConfig('{ not json', 'cfg.json', {})).toThrow(/cfg\.json is not valid JSON/);
+    expect(() => parseMcpConfig('{"mcpServers": {"x": {"args": []}}}', 'cfg.json', {})).toThrow(McpConfigError);
+    expect(() => parseMcpConfig('{"mcpServers": {"x": {"url": "ftp://h/"}}}', 'cfg.json', {})).toThrow(
       /"command" for stdio or "url"/,
     );
     expect(() =>

@@ -1,12 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { builtinTools, createToolRegistry } from '../../src/tools';
-import { webSearchProviderFromEnv } from '../../src/tools/builtin/web-search';
+import { builtinTools, configuredToolRegistry } from '../../src/tools';
+import { workerConfig } from '../../src/worker/worker-config';
+
+/** The tools a worker with this environment offers, as its config sets them. */
+const workerTools = (env: NodeJS.ProcessEnv) => configuredToolRegistry(workerConfig({ env, file: null }).tools);
 
 describe('web_search', () => {
   it('is absent without a provider key', () => {
-    expect(webSearchProviderFromEnv({})).toBeUndefined();
-    expect(builtinTools({ webSearch: webSearchProviderFromEnv({}) }).map((t) => t.name)).not.toContain('web_search');
+    expect(builtinTools().map((t) => t.name)).not.toContain('web_search');
+    expect(
+      workerTools({})
+        .localEntries()
+        .map((t) => t.name),
+    ).not.toContain('web_search');
   });
 
   it('queries the Brave Search API with the key from the environment and lists the results', async () => {
@@ -22,11 +29,10 @@ describe('web_search', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const provider = webSearchProviderFromEnv({
+      const registry = workerTools({
         BRAVE_SEARCH_API_KEY: 'k-123',
         BRAVE_SEARCH_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       });
-      const registry = createToolRegistry({ builtins: { files: false, fetch: false, webSearch: provider } });
       const out = await registry.execute({
         runId: 'r',
         toolCallId: 'c',

@@ -6,7 +6,9 @@ import {
   DEFAULT_UI_ORIGINS,
   normalizeOrigin,
   startCodecServer,
+  type CodecSource,
 } from '../../codec';
+import { workerConfig, type WorkerConfig } from '../../worker/worker-config';
 import { parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
 
@@ -17,6 +19,12 @@ interface CodecServerCommandOptions {
   token?: string;
   maxBodyBytes: number;
 }
+
+/** What a codec server reads as this worker config's workers do: their store, and their secrets to redact. */
+export const workerCodecSource = (config: WorkerConfig): CodecSource => ({
+  store: config.store,
+  secrets: config.secrets.list(),
+});
 
 /**
  * `durable-agents codec-server`: Temporal's remote codec protocol, showing message bodies where
@@ -42,6 +50,7 @@ export function registerCodecServerCommand(program: Command): void {
     .action(async (options: CodecServerCommandOptions & { json?: boolean }) => {
       const token = options.token ?? (process.env[CODEC_TOKEN_ENV] || undefined);
       const server = await startCodecServer({
+        ...workerCodecSource(workerConfig()),
         port: options.port,
         host: options.bind,
         origins: options.origin,

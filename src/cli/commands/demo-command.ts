@@ -15,6 +15,7 @@ import { WatchPrinter } from '../watch-output';
 import { parsePort, parseSeconds } from '../option-parsers';
 import { SetupError } from '../../connection/setup-error';
 import { codecLine } from './dev-server-command';
+import { workerCodecSource } from './codec-server-command';
 import { waitForStopSignal } from '../stop-signal';
 
 interface DemoOptions {
@@ -49,7 +50,11 @@ export function registerDemoCommand(program: Command): void {
       try {
         const config = workerConfig({ inline: model.llmConfig });
         configureWorkerLogging('WARN', config.secrets);
-        const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort, codec: options.codec });
+        const server = await ensureTemporal({
+          port: options.port,
+          uiPort: options.uiPort,
+          ...(options.codec ? { codec: workerCodecSource(config) } : {}),
+        });
         try {
           out(describeServer(server));
           out(model.note);
@@ -124,7 +129,7 @@ async function runDemoAgent(
   const job = prepareDemoTask(process.cwd());
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
-  const store = await openStore();
+  const store = await openStore(config.store);
   const { activities, close } = createActivities({ config, store });
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);

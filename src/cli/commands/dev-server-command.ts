@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { defaultDbFilename, startLocalServer } from '../../server/launcher';
 import { parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
+import { workerConfig } from '../../worker/worker-config';
+import { workerCodecSource } from './codec-server-command';
 
 interface DevServerCommandOptions {
   port: number;
@@ -47,7 +49,7 @@ export function registerDevServerCommand(program: Command): void {
         uiPort: options.uiPort,
         dbFilename,
         onLog: (line) => process.stderr.write(`${line}\n`),
-        codec: options.codec,
+        ...(options.codec ? { codec: workerCodecSource(workerConfig()) } : {}),
         codecPort: options.codecPort,
       });
       const from = server.cli ? `CLI ${server.cli.path}` : "the SDK's downloaded CLI";

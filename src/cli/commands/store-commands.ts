@@ -6,6 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { connectClient } from '../../connection/connection-settings';
 import { openStore, type ContentStore } from '../../store';
+import { storeConfig } from '../../worker/worker-config';
 import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
@@ -16,7 +17,7 @@ const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : 
 const note = (text: string) => process.stderr.write(`durable-agents: ${text}\n`);
 
 async function withStore<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
-  const store = await openStore();
+  const store = await openStore(storeConfig());
   try {
     return await fn(store);
   } finally {

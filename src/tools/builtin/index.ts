@@ -2,14 +2,14 @@ import type { ToolDefinition } from '../define';
 import { createFetchTool, type FetchLimits } from './fetch';
 import { fileTools } from './files';
 import type { SsrfPolicy } from './ssrf';
-import { createWebSearchTool, webSearchProviderFromEnv, type WebSearchProvider } from './web-search';
+import { createWebSearchTool, type WebSearchProvider } from './web-search';
 
 export interface BuiltinToolOptions {
   /** Default true. The file tools still refuse everything in a run without a workspace root. */
   files?: boolean;
   /** Default true. */
   fetch?: boolean | { policy?: SsrfPolicy; limits?: Partial<FetchLimits> };
-  /** Default: from the environment; no provider means no `web_search` tool. */
+  /** The search backend of `web_search`; without one (the default) there is no such tool. */
   webSearch?: WebSearchProvider | false;
 }
 
@@ -21,7 +21,6 @@ export function builtinTools(options: BuiltinToolOptions = {}): ToolDefinition[]
   const tools: ToolDefinition[] = [];
   if (options.files !== false) tools.push(...fileTools);
   if (options.fetch !== false) tools.push(createFetchTool(typeof options.fetch === 'object' ? options.fetch : {}));
-  const search = options.webSearch === false ? undefined : (options.webSearch ?? webSearchProviderFromEnv());
-  if (search) tools.push(createWebSearchTool(search));
+  if (options.webSearch) tools.push(createWebSearchTool(options.webSearch));
   return tools;
 }

@@ -7,7 +7,7 @@ export interface WebSearchResult {
   snippet: string;
 }
 
-/** A search backend. Implementations read their key from the worker's environment, never from workflow input. */
+/** A search backend. Its key comes from the worker's config, never from workflow input. */
 export interface WebSearchProvider {
   name: string;
   search(query: string, options: { count: number; signal: AbortSignal }): Promise<WebSearchResult[]>;
@@ -39,12 +39,6 @@ export function braveSearchProvider(options: { apiKey: string; baseUrl?: string 
       }));
     },
   };
-}
-
-/** The provider configured by the environment (`BRAVE_SEARCH_API_KEY`), or undefined: then there is no search tool. */
-export function webSearchProviderFromEnv(env: NodeJS.ProcessEnv = process.env): WebSearchProvider | undefined {
-  const apiKey = env.BRAVE_SEARCH_API_KEY;
-  return apiKey ? braveSearchProvider({ apiKey, baseUrl: env.BRAVE_SEARCH_BASE_URL }) : undefined;
 }
 
 export function createWebSearchTool(provider: WebSearchProvider) {

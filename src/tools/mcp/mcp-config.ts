@@ -55,8 +55,11 @@ export function isStdioServer(config: McpServerConfig): config is McpStdioServer
 /** Told every value a config takes from the worker's environment: they are secrets the worker keeps to itself. */
 export type OnSecret = (value: string) => void;
 
+/** The variables `${VAR}` in an MCP config reads: the worker's environment, as its config read it at start. */
+export type McpEnv = Readonly<Record<string, string | undefined>>;
+
 /** Replaces `${VAR}` in env values and headers with the worker's environment, so secrets stay out of the file. */
-function expand(value: string, env: NodeJS.ProcessEnv, where: string, onSecret?: OnSecret): string {
+function expand(value: string, env: McpEnv, where: string, onSecret?: OnSecret): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const found = env[name];
     if (found === undefined)
@@ -68,7 +71,7 @@ function expand(value: string, env: NodeJS.ProcessEnv, where: string, onSecret?:
 
 function expandAll(
   record: Record<string, string> | undefined,
-  env: NodeJS.ProcessEnv,
+  env: McpEnv,
   where: string,
   onSecret?: OnSecret,
 ): Record<string, string> | undefined {
@@ -99,22 +102,12 @@ function validate(json: unknown, source: string): z.output<typeof mcpConfigSchem
  * Parses config text. Disabled servers are left out; `${VAR}` in env values and headers is
  * expanded, and each value taken from the environment is passed to `onSecret`.
  */
-export function parseMcpConfig(
-  text: string,
-  source = 'MCP config',
-  env: NodeJS.ProcessEnv = process.env,
-  onSecret?: OnSecret,
-): NamedMcpServer[] {
+export function parseMcpConfig(text: string, source: string, env: McpEnv, onSecret?: OnSecret): NamedMcpServer[] {
   return mcpServersFrom(parseJson(text, source), source, env, onSecret);
 }
 
 /** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
-export function mcpServersFrom(
-  json: unknown,
-  source = 'MCP config',
-  env: NodeJS.ProcessEnv = process.env,
-  onSecret?: OnSecret,
-): NamedMcpServer[] {
+export function mcpServersFrom(json: unknown, source: string, env: McpEnv, onSecret?: OnSecret): NamedMcpServer[] {
   return Object.entries(validate(json, source).mcpServers)
     .filter(([, config]) => !config.disabled)
     .map(([name, config]) => {
@@ -125,14 +118,15 @@ export function mcpServersFrom(
     });
 }
 
-export async function loadMcpConfig(path: string, onSecret?: OnSecret): Promise<NamedMcpServer[]> {
+/** Reads and parses the config file at `path` (a run's `mcpConfigPath`), expanding `${VAR}` from `env`. */
+export async function loadMcpConfig(path: string, env: McpEnv, onSecret?: OnSecret): Promise<NamedMcpServer[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
   }
-  return parseMcpConfig(text, path, process.env, onSecret);
+  return parseMcpConfig(text, path, env, onSecret);
 }
 
 /**
