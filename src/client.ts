@@ -57,4 +57,12 @@ export type { ExtractMethod } from './policy/pev/extract-json';
 export { ANSWERS_TOPIC } from './client/watch-answers';
 export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
-export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './client/trace';
+export {
+  needsStoredSteps,
+  storedSteps,
+  traceOf,
+  traceSteps,
+  type RunTrace,
+  type TraceStep,
+  type TraceToolCall,
+} from './client/trace';

@@ -136,10 +136,15 @@ export function formatTrace(t: RunTrace): string {
       );
     }
   }
+  const fromStore = t.stepsFromStore
+    ? `${plural(t.stepsFromStore, 'step')} read from the content store, without durations or notes`
+    : undefined;
   if (t.droppedEvents)
     lines.push(
-      `(${plural(t.droppedEvents, 'earlier event')} no longer kept: the first steps are missing; the totals are whole)`,
+      `(${plural(t.droppedEvents, 'earlier event')} no longer kept: ` +
+        `${fromStore ?? 'the first steps are missing'}; the totals are whole)`,
     );
+  else if (fromStore) lines.push(`(${fromStore})`);
   if (t.steps.length) lines.push('steps:');
   for (const step of t.steps) {
     const answer = [
@@ -153,10 +158,12 @@ export function formatTrace(t: RunTrace): string {
     lines.push(`  turn ${step.turn}: ${answer}`);
     if (step.thought) lines.push(`    thought: ${step.thought}`);
     for (const c of step.tools) {
-      lines.push(
-        `    ${c.tool} (${c.toolCallId})${c.args ? ` ${c.args}` : ''} ` +
-          `${c.skipped ? `not run: ${c.skipped}` : `${seconds(c.durationMs)}${c.isError ? ', error' : ''}`}`,
-      );
+      const how = c.skipped
+        ? `not run: ${c.skipped}`
+        : [c.durationMs !== undefined ? seconds(c.durationMs) : '', c.isError ? 'error' : '']
+            .filter(Boolean)
+            .join(', ');
+      lines.push(`    ${c.tool} (${c.toolCallId})${c.args ? ` ${c.args}` : ''}${how ? ` ${how}` : ''}`);
       const seen = c.error ?? c.observation;
       if (seen) lines.push(`      -> ${seen}`);
     }

@@ -23,7 +23,7 @@ import {
   type AgentWorkflowInput,
 } from '../contracts/agent-workflows';
 import type { AgentResult, PlanItem } from '../contracts/agent-run';
-import { traceOf, type RunTrace } from './trace';
+import { needsStoredSteps, traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
 import { type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
 import { pevOptionProblems } from '../policy/pev/pev-options';
@@ -36,7 +36,7 @@ import { originMemo, resolveOrigin, startOptionsOf } from './sessions';
 import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { runPriority } from '../policy/tenancy';
 import { RunDecisions } from './run-decisions';
-import { messagesOfRun } from './run-messages';
+import { messagesOfRun, readRunMessages } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
 import type { RunMessage } from '../contracts/run-message';
 
@@ -253,9 +253,16 @@ export class AgentClient extends RunDecisions {
     return withAnswers(items, { id, shape: () => answerShapeOf(this.client, id), store: this.store });
   }
 
-  /** The run's trace: totals and timings of its model and tool calls, and its steps turn by turn. */
+  /**
+   * The run's trace: totals and timings of its model and tool calls, and its steps turn by turn.
+   * With the client's store, the turns whose events the run no longer keeps are read from its
+   * stored conversation.
+   */
   async trace(id: string): Promise<RunTrace> {
-    return traceOf(await this.state(id));
+    const view = await this.state(id);
+    const messages =
+      this.store && needsStoredSteps(view) ? await readRunMessages(this.store, id).catch(() => undefined) : undefined;
+    return traceOf(view, messages);
   }
 
   /** Redirects the run; returns the message id (resending with the same id is harmless). */

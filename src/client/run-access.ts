@@ -27,7 +27,8 @@ export interface AgentClientOptions {
   providers?: readonly string[];
   /**
    * The content store the workers write (`openStore(storeConfig())` or a store class of `durable-agents/worker`),
-   * for reads of what only the store holds: {@link AgentClient.messages}, and answers read whole.
+   * for reads of what only the store holds: {@link AgentClient.messages}, answers read whole, and the
+   * trace's steps of turns whose events the run no longer keeps.
    */
   store?: ConversationReader;
 }

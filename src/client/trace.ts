@@ -1,17 +1,21 @@
 /**
- * A run's trace: how it ended, what it spent, model and tool totals, and
- * its steps turn by turn as far as the kept events reach. Built from the state query's answer.
+ * A run's trace: how it ended, what it spent, model and tool totals, and its steps turn by turn.
+ * Built from the state query's answer; the turns whose events the state no longer keeps are read
+ * from the run's conversation in the content store, when the caller has it.
  */
 import type { Usage } from '../contracts/message-model';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { RunBilling, ToolStats } from '../contracts/run-stats';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { AgentStatus, AgentStopReason } from '../contracts/run-status';
+import type { RunMessage } from '../contracts/run-message';
+import { argsPreview, previewText, RESULT_PREVIEW_CHARS, thoughtPreview } from '../policy/previews';
 
 export interface TraceToolCall {
   toolCallId: string;
   tool: string;
-  durationMs: number;
+  /** How long it ran; absent for a call read from the content store, which keeps no durations. */
+  durationMs?: number;
   isError: boolean;
   skipped?: string;
   /** A preview of the arguments it ran with. */
@@ -65,8 +69,14 @@ export interface RunTrace {
   firstAnswerMs?: number;
   tools: Record<string, ToolStats>;
   steps: TraceStep[];
-  /** Events no longer kept, so the steps before them are missing (the totals are whole). */
+  /** Events the state no longer keeps (the totals are whole). */
   droppedEvents: number;
+  /**
+   * Steps read from the run's conversation in the content store, for turns whose events are no
+   * longer kept: they have the model's answer and the tool calls with their results, but no
+   * durations or notes.
+   */
+  stepsFromStore?: number;
 }
 
 function note(e: AgentEvent): string | undefined {
@@ -166,8 +176,92 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
   return steps;
 }
 
-export function traceOf(view: AgentStateView): RunTrace {
+/** Whether the view lacks the events of some turns, which the run's stored conversation can give. */
+export const needsStoredSteps = (view: AgentStateView): boolean =>
+  view.turn > 0 && (view.droppedEvents > 0 || view.events.length === 0);
+
+/**
+ * The steps of the turns before `beforeTurn`, from the run's stored conversation: the k-th answer
+ * the run wrote is turn k (answers written before `since`, which a run taken over from an earlier
+ * one starts with, belong to that run), with the tool calls it asked for and their stored results.
+ */
+export function storedSteps(messages: readonly RunMessage[], since: number, beforeTurn: number): TraceStep[] {
+  const steps: TraceStep[] = [];
+  const calls = new Map<string, TraceToolCall>();
+  for (const m of messages) {
+    if (m.role === 'assistant') {
+      if ((m.timestamp ?? since) < since) continue;
+      const turn = steps.length + 1;
+      if (turn >= beforeTurn) break;
+      const thought = thoughtPreview(m.thinking.join('\n'), m.text, m.toolCalls.length > 0);
+      steps.push({
+        turn,
+        model: m.model ?? '',
+        ...(m.stopReason ? { stopReason: m.stopReason } : {}),
+        ...(m.usage ? { usage: m.usage } : {}),
+        ...(thought ? { thought } : {}),
+        ...(m.timestamp !== undefined ? { answeredAt: m.timestamp } : {}),
+        tools: m.toolCalls.map((c) => {
+          const call: TraceToolCall = {
+            toolCallId: c.id,
+            tool: c.name,
+            isError: false,
+            args: argsPreview(c.arguments),
+          };
+          calls.set(c.id, call);
+          return call;
+        }),
+        notes: [],
+      });
+    } else if (m.role === 'tool_result') {
+      const call = calls.get(m.toolCallId);
+      if (!call) continue;
+      call.isError = m.isError;
+      if (m.isError) call.error = previewText(m.text);
+      else call.observation = previewText(m.text, RESULT_PREVIEW_CHARS);
+      if (m.timestamp !== undefined) call.endedAt = m.timestamp;
+    }
+  }
+  return steps;
+}
+
+/**
+ * The kept steps with the stored ones before them. The first kept turn may have lost its start
+ * and answer (the window began inside it): the stored step fills in what its events no longer say.
+ */
+function withStoredSteps(kept: TraceStep[], stored: TraceStep[]): { steps: TraceStep[]; fromStore: number } {
+  const first = kept[0];
+  const before = stored.filter((s) => first === undefined || s.turn < first.turn);
+  const same = first && stored.find((s) => s.turn === first.turn);
+  if (!first || !same || first.answeredAt !== undefined)
+    return { steps: [...before, ...kept], fromStore: before.length };
+  // The answer's calls in its order, each as its events tell it where they are kept.
+  const kept1 = new Map(first.tools.map((t) => [t.toolCallId, t]));
+  const asked = new Set(same.tools.map((t) => t.toolCallId));
+  const merged: TraceStep = {
+    ...same,
+    ...first,
+    model: first.model || same.model,
+    tools: [
+      ...same.tools.map((t) => kept1.get(t.toolCallId) ?? t),
+      ...first.tools.filter((t) => !asked.has(t.toolCallId)),
+    ],
+  };
+  return { steps: [...before, merged, ...kept.slice(1)], fromStore: before.length + 1 };
+}
+
+/**
+ * The run's trace from its state view; `messages` (the run's stored conversation) gives the steps
+ * of the turns whose events the view no longer keeps ({@link needsStoredSteps}).
+ */
+export function traceOf(view: AgentStateView, messages?: readonly RunMessage[]): RunTrace {
   const s = view.stats;
+  const kept = traceSteps(view.events);
+  const stored =
+    messages && needsStoredSteps(view)
+      ? storedSteps(messages, s?.startedAt ?? 0, (kept[0]?.turn ?? view.turn) + 1)
+      : [];
+  const { steps, fromStore } = withStoredSteps(kept, stored);
   return {
     id: view.id,
     kind: view.kind,
@@ -189,7 +283,8 @@ export function traceOf(view: AgentStateView): RunTrace {
         }
       : {}),
     tools: s?.tools ?? {},
-    steps: traceSteps(view.events),
+    steps,
     droppedEvents: view.droppedEvents,
+    ...(fromStore > 0 ? { stepsFromStore: fromStore } : {}),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { UserOrigin } from './agent-activities';
 import type { AgentMessageKind } from './agent-run';
+import type { Usage } from './message-model';
 
 /** A tool call of an assistant message, with the arguments the model gave. */
 export interface RunToolCall {
@@ -22,6 +23,8 @@ export type RunMessage =
       /** `provider/model` of the model that answered. */
       model?: string;
       stopReason?: string;
+      /** The tokens the call took (absent in bodies stored without them). */
+      usage?: Usage;
       /** The answer's text blocks joined. */
       text: string;
       thinking: string[];

@@ -21,6 +21,15 @@ export function previewText(text: string, max = PREVIEW_CHARS): string {
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
+/**
+ * What the model thought, previewed: its thinking, else the text it wrote beside its tool calls
+ * (an answer's text without tool calls is the answer, not a thought). Undefined when there is none.
+ */
+export function thoughtPreview(thinking: string, text: string, calledTools: boolean): string | undefined {
+  const thought = thinking.trim() || (calledTools ? text.trim() : '');
+  return thought ? previewText(thought, THOUGHT_PREVIEW_CHARS) : undefined;
+}
+
 /** A tool call's arguments as canonical JSON, previewed. */
 export const argsPreview = (args: Record<string, unknown>, max = PREVIEW_CHARS): string =>
   previewText(canonicalJson(args), max);

@@ -36,6 +36,7 @@ export function runMessageOf(seq: number, kind: AgentMessageKind, body: StoredBo
         seq,
         model: `${body.provider}/${body.model}`,
         stopReason: body.stopReason,
+        ...(body.usage ? { usage: body.usage } : {}),
         text: body.content
           .flatMap((b) => (b.type === 'text' ? [b.text] : []))
           .join('\n')

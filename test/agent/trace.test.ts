@@ -1,6 +1,9 @@
 import type { AgentEvent } from '../../src/contracts/agent-events';
 import { emptyStats, recordStats } from '../../src/policy/run-stats';
-import { traceSteps } from '../../src/client/trace';
+import { AgentClient } from '../../src/client';
+import { storedSteps, traceOf, traceSteps } from '../../src/client/trace';
+import type { AgentStateView } from '../../src/contracts/agent-run';
+import type { RunMessage } from '../../src/contracts/run-message';
 import { emptyUsage } from '../../src/contracts/message-model';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
@@ -136,6 +139,93 @@ describe('trace statistics', () => {
   });
 });
 
+describe('trace steps from the stored conversation', () => {
+  const answer = (
+    seq: number,
+    timestamp: number,
+    calls: [string, Record<string, unknown>][],
+    text = '',
+  ): RunMessage => ({
+    role: 'assistant',
+    seq,
+    model: PRIMARY,
+    stopReason: calls.length ? 'tool_use' : 'stop',
+    usage,
+    text,
+    thinking: [],
+    toolCalls: calls.map(([id, args]) => ({ id, name: 'add', arguments: args })),
+    timestamp,
+  });
+  const result = (seq: number, toolCallId: string, text: string, isError = false): RunMessage => ({
+    role: 'tool_result',
+    seq,
+    toolCallId,
+    toolName: 'add',
+    isError,
+    text,
+    timestamp: 3_000 + seq,
+  });
+  const messages: RunMessage[] = [
+    // Taken over from an earlier run: answered before this run started.
+    { role: 'user', seq: 0, origin: 'task', text: 'Earlier task.', timestamp: 10 },
+    answer(1, 20, [], 'Earlier answer.'),
+    { role: 'user', seq: 2, origin: 'task', text: 'Add.', timestamp: 1_000 },
+    answer(3, 1_100, [['c1', { a: 1, b: 2 }]], 'Adding   first.'),
+    result(4, 'c1', '3'),
+    answer(5, 1_200, [
+      ['c2', { a: 'x' }],
+      ['c3', { a: 2, b: 2 }],
+    ]),
+    result(6, 'c2', 'add failed: a is not a number', true),
+    result(7, 'c3', '4'),
+    answer(8, 1_300, [], 'Done.'),
+  ];
+
+  it("number the run's own answers as turns, with each call's arguments and stored result", () => {
+    const steps = storedSteps(messages, 900, 99);
+    expect(steps.map((s) => [s.turn, s.stopReason, s.thought, s.answeredAt])).toEqual([
+      [1, 'tool_use', 'Adding first.', 1_100],
+      [2, 'tool_use', undefined, 1_200],
+      [3, 'stop', undefined, 1_300],
+    ]);
+    expect(steps[0].tools).toEqual([
+      { toolCallId: 'c1', tool: 'add', isError: false, args: '{"a":1,"b":2}', observation: '3', endedAt: 3_004 },
+    ]);
+    expect(steps[1].tools[0]).toMatchObject({ isError: true, error: 'add failed: a is not a number' });
+    expect(storedSteps(messages, 900, 3).map((s) => s.turn)).toEqual([1, 2]);
+  });
+
+  it('fill the turns the state no longer keeps, and what the first kept turn lost, into the trace', () => {
+    const view = {
+      id: 'r',
+      kind: 'react',
+      status: 'completed',
+      turn: 3,
+      model: PRIMARY,
+      usage,
+      costUsd: 0,
+      finalText: 'Done.',
+      stats: { ...emptyStats(900), lastEventAt: 1_300 },
+      // The window starts inside turn 2: its start and answer are gone, its call's result is kept.
+      events: [{ ...events[6], toolCallId: 'c2', turn: 2 }, ...events.slice(9, 11).map((e) => ({ ...e, turn: 3 }))],
+      droppedEvents: 7,
+    } as unknown as AgentStateView;
+    const trace = traceOf(view, messages);
+    expect(trace.stepsFromStore).toBe(2);
+    expect(trace.steps.map((s) => [s.turn, s.tools.map((t) => t.toolCallId)])).toEqual([
+      [1, ['c1']],
+      [2, ['c2', 'c3']],
+      [3, []],
+    ]);
+    // Turn 2's answer comes from the store, its kept call's duration from the events.
+    expect(trace.steps[1]).toMatchObject({ stopReason: 'tool_use', answeredAt: 1_200 });
+    expect(trace.steps[1].tools[0]).toMatchObject({ durationMs: 70, error: 'Tool "constructor" failed: no such tool' });
+    expect(trace.steps[1].tools[1]).toEqual(expect.objectContaining({ observation: '4', args: '{"a":2,"b":2}' }));
+    expect(trace.steps[1].tools[1].durationMs).toBeUndefined();
+    expect(traceOf(view).steps.map((s) => s.turn)).toEqual([2, 3]);
+  });
+});
+
 describe('trace of a run on a real server', () => {
   const fx = useAgentFixture();
 
@@ -209,6 +299,45 @@ describe('trace of a run on a real server', () => {
       expect(text).toMatch(/^ {4}add \(call_t1\) \{"a":1,"b":2\} \d+ ms\n {6}-> 3$/m);
       expect(text).toContain('final: Sums done.');
       expect(JSON.parse(await cli.run('trace', id, '--json'))).toEqual(JSON.parse(JSON.stringify(trace)));
+    });
+  });
+
+  it('covers a run longer than the events it keeps, reading the early turns from the content store', async () => {
+    const TURNS = 28;
+    fx.fake.script(
+      ...Array.from({ length: TURNS }, (_, i) =>
+        reply.toolCalls([{ name: 'add', arguments: { a: i, b: 1 }, id: `call_w${i + 1}` }], {
+          text: `Turn ${i + 1} adds.`,
+        }),
+      ),
+      reply.text('All added.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue, { store: fx.store });
+      // Continuing as new after the 27th turn carries only the newest events.
+      const id = await agents.start({ task: 'Add many.', model: PRIMARY, continueAsNewAfterTurns: TURNS - 1 });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', turns: TURNS + 1 });
+      const state = await agents.state(id);
+      expect(state.droppedEvents).toBeGreaterThan(0);
+      expect(traceOf(state).steps[0].turn).toBeGreaterThan(1);
+
+      const trace = await agents.trace(id);
+      expect(trace.steps.map((s) => s.turn)).toEqual(Array.from({ length: TURNS + 1 }, (_, i) => i + 1));
+      expect(trace.stepsFromStore).toBeGreaterThan(0);
+      expect(trace.steps[0]).toMatchObject({ model: PRIMARY, stopReason: 'tool_use', thought: 'Turn 1 adds.' });
+      expect(trace.steps[0].tools).toEqual([
+        expect.objectContaining({ toolCallId: 'call_w1', args: '{"a":0,"b":1}', observation: '1', isError: false }),
+      ]);
+      expect(trace.steps.at(-1)).toMatchObject({ turn: TURNS + 1, stopReason: 'stop' });
+
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_STORE_DIR: fx.store.root });
+      const text = await cli.run('trace', id);
+      expect(text).toMatch(
+        /^\(\d+ earlier events no longer kept: \d+ steps read from the content store, without durations or notes; the totals are whole\)$/m,
+      );
+      expect(text).toMatch(
+        /^ {2}turn 1: .*tool_use.*\n {4}thought: Turn 1 adds\.\n {4}add \(call_w1\) \{"a":0,"b":1\}\n {6}-> 1$/m,
+      );
     });
   });
 });

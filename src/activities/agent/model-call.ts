@@ -4,7 +4,7 @@ import { modelLabel } from '../../contracts/model-ref';
 import { modelRefOf } from '../../policy/model-ref';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { ToolCallRequest } from '../../contracts/agent-run';
-import { THOUGHT_PREVIEW_CHARS, previewText } from '../../policy/previews';
+import { thoughtPreview } from '../../policy/previews';
 import {
   textOf,
   toolCallsOf,
@@ -63,8 +63,8 @@ const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: Reso
 /** What the model thought (its thinking blocks), else what it said beside its tool calls, previewed. */
 function thoughtOf(message: AssistantMessage, calledTools: boolean): { thought?: string } {
   const thinking = message.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : [])).join('\n');
-  const text = thinking.trim() || (calledTools ? textOf(message).trim() : '');
-  return text ? { thought: previewText(text, THOUGHT_PREVIEW_CHARS) } : {};
+  const thought = thoughtPreview(thinking, textOf(message), calledTools);
+  return thought ? { thought } : {};
 }
 
 /** The model-call activity; `runTool` runs the quick calls the workflow hands over (`inlineTools`). */

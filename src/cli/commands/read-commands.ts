@@ -1,6 +1,10 @@
 /** Commands that read runs: watch, state, trace, result, list. None needs a worker where the server can answer. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { AGENT_STATUSES, traceOf, type AgentClient, type ListFilters } from '../../client';
+import { AGENT_STATUSES, needsStoredSteps, traceOf, type AgentClient, type ListFilters } from '../../client';
+import { readRunMessages } from '../../client/run-messages';
+import type { RunMessage } from '../../contracts/run-message';
+import { openStore } from '../../store';
+import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
 import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import type { AgentStatus } from '../../contracts/run-status';
@@ -53,6 +57,20 @@ const kind = (v: string): string => {
     throw new InvalidArgumentError(`"${v}" is not an agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')}).`);
   return v;
 };
+
+/** Run `id`'s conversation from the store the workers write (as `transcript` reads it); undefined when unreadable. */
+async function storedMessages(env: NodeJS.ProcessEnv, id: string): Promise<RunMessage[] | undefined> {
+  try {
+    const store = await openStore(storeConfig(env));
+    try {
+      return await readRunMessages(store, id);
+    } finally {
+      await store.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
 
 export function registerReadCommands(program: Command, deps: AgentCommandDeps): void {
   const note = noteOf(deps);
@@ -108,7 +126,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        const t = traceOf(s);
+        const t = traceOf(s, needsStoredSteps(s) ? await storedMessages(deps.env, id) : undefined);
         deps.out(o.json ? json(t) : formatTrace(t));
       }),
     );
