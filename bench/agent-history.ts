@@ -16,7 +16,9 @@ import {
   agentWorkerParts,
   quickLookupTool,
   benchArgs,
+  eventTypeName,
   figure,
+  payloadBytes,
   runBench,
   startBenchServer,
   writeBenchResult,
@@ -43,18 +45,6 @@ function responder(request: RecordedRequest) {
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const eventBytes = (e: HistoryEvent): number => temporal.api.history.v1.HistoryEvent.encode(e).finish().length;
-
-/** Bytes of payload data in an event: every `{ metadata, data }` object anywhere in its attributes. */
-function payloadBytes(value: unknown): number {
-  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return 0;
-  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + payloadBytes(v), 0);
-  const obj = value as Record<string, unknown>;
-  if (obj.data instanceof Uint8Array && 'metadata' in obj) return obj.data.length;
-  return Object.values(obj).reduce((sum: number, v) => sum + payloadBytes(v), 0);
-}
-
-const eventTypeName = (e: HistoryEvent): string =>
-  (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? String(e.eventType)).replace(/^EVENT_TYPE_/, '');
 
 const average = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const round1 = (x: number): number => Math.round(x * 10) / 10;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
@@ -152,6 +153,19 @@ export async function startBenchServer(args: BenchArgs = benchArgs()): Promise<R
     );
   return startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error', tuned: !args.untuned });
 }
+
+/** Bytes of payload data in a history event: every `{ metadata, data }` object anywhere in its attributes. */
+export function payloadBytes(value: unknown): number {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return 0;
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + payloadBytes(v), 0);
+  const obj = value as Record<string, unknown>;
+  if (obj.data instanceof Uint8Array && 'metadata' in obj) return obj.data.length;
+  return Object.values(obj).reduce((sum: number, v) => sum + payloadBytes(v), 0);
+}
+
+/** A history event's type without its `EVENT_TYPE_` prefix (`ACTIVITY_TASK_SCHEDULED`). */
+export const eventTypeName = (e: temporal.api.history.v1.IHistoryEvent): string =>
+  (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? String(e.eventType)).replace(/^EVENT_TYPE_/, '');
 
 /** Nearest-rank percentile of `xs`; NaN for no samples. */
 export function percentile(xs: readonly number[], p: number): number {

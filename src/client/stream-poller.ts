@@ -1,17 +1,23 @@
 /**
- * Follows a run's stream (`@temporalio/workflow-streams`' poll protocol) across continue-as-new.
- * Every poll goes to the newest run of the chain; when a poll finds no run to answer it (the run
- * is draining, has just continued as new, or has ended), the chain's status decides: poll again
- * while it runs, stop once it has ended.
+ * Follows a run's stream across continue-as-new, costing its history as little as it can. While
+ * entries come, it reads them by query (`streamRead`), which adds nothing to the run's history;
+ * when the run has been quiet for a while, it long-polls by update (`@temporalio/workflow-streams`'
+ * poll, two history events and a workflow task), so a run waiting for hours costs one poll, not a
+ * query a second. Every read goes to the newest run of the chain. When the run has ended, one more
+ * query reads what it published after the last read (the run is replayed to answer it), so a watch
+ * always ends with every entry, tokens included.
  */
 import {
+  QueryNotRegisteredError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
+  type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { decodePayloadWire, workflowStreamPollUpdate, type PollResult } from '@temporalio/workflow-streams/workflow';
+import { streamReadQuery, type StreamReadResult } from '../contracts/watch-topics';
 
 export interface StreamEntry {
   topic: string;
@@ -19,9 +25,9 @@ export interface StreamEntry {
   data: unknown;
 }
 
-/** Pause between polls that came back with everything there was. */
-const POLL_COOLDOWN_MS = 100;
-/** Pause before polling a run that was between runs or draining. */
+/** Pauses between two reads by query: the first after a read that found entries, growing while none come. */
+const READ_PAUSES_MS = [150, 250, 400, 700];
+/** Pause before reading a run that was between runs or draining. */
 const RETRY_MS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,38 +41,95 @@ function noRunAnswered(err: unknown): boolean {
   return /already completed/i.test(err instanceof Error ? err.message : '');
 }
 
+/** The stream's poll: waits until the run has entries past `offset`; undefined when no run answered. */
+async function poll(handle: WorkflowHandle, topics: string[], offset: number): Promise<PollResult | undefined> {
+  try {
+    return await handle.executeUpdate(workflowStreamPollUpdate, { args: [{ topics, from_offset: offset }] });
+  } catch (err) {
+    if (
+      err instanceof WorkflowUpdateFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === 'TruncatedOffset'
+    )
+      // Fell behind what the run keeps: go on from the oldest entry it still has.
+      return { items: [], next_offset: 0, more_ready: true };
+    if (noRunAnswered(err)) return undefined;
+    throw err;
+  }
+}
+
+export interface FollowOptions {
+  topics: string[];
+  fromOffset: number;
+  /** Whether the newest run of the chain is running. */
+  isRunning: () => Promise<boolean>;
+}
+
+/**
+ * Yields the run's entries of `topics` from `fromOffset` until the run has ended. Throws when a
+ * read is refused for another reason than the run being between runs (an unknown run, a broken
+ * connection); a run whose ended state no worker can answer for ends the entries where they are.
+ */
 export async function* followRunStream(
   client: Client,
   workflowId: string,
-  options: { topics: string[]; fromOffset: number; isRunning: () => Promise<boolean> },
+  options: FollowOptions,
 ): AsyncGenerator<StreamEntry, void, undefined> {
   const handle = client.workflow.getHandle(workflowId);
   const converter = client.options.loadedDataConverter.payloadConverter;
   let offset = options.fromOffset;
+  let quiet = 0;
+  const entries = (result: PollResult): StreamEntry[] => {
+    offset = result.next_offset;
+    return result.items.map((item) => ({
+      topic: item.topic,
+      offset: item.offset,
+      data: converter.fromPayload(decodePayloadWire(item.data)),
+    }));
+  };
   for (;;) {
-    let result: PollResult;
+    let read: StreamReadResult;
     try {
-      result = await handle.executeUpdate(workflowStreamPollUpdate, {
-        args: [{ topics: options.topics, from_offset: offset }],
-      });
+      read = await handle.query(streamReadQuery, { topics: options.topics, from_offset: offset });
     } catch (err) {
-      if (
-        err instanceof WorkflowUpdateFailedError &&
-        err.cause instanceof ApplicationFailure &&
-        err.cause.type === 'TruncatedOffset'
-      ) {
-        // Fell behind what the run keeps: go on from the oldest entry it still has.
-        offset = 0;
+      if (err instanceof QueryNotRegisteredError) {
+        // A run of code without the query: long-poll only.
+        const polled = await poll(handle, options.topics, offset);
+        if (polled) yield* entries(polled);
+        else if (!(await options.isRunning())) return;
+        else await sleep(RETRY_MS);
         continue;
       }
-      if (!noRunAnswered(err)) throw err;
+      // An ended run nobody replays for: the caller reads its end elsewhere. A running one (a new
+      // run of the chain before its first task, a worker restarting) is read again shortly.
+      if (!(await options.isRunning())) return;
+      await sleep(READ_PAUSES_MS.at(-1)!);
+      continue;
+    }
+    yield* entries(read);
+    if (read.more_ready) continue;
+    if (read.items.length > 0) {
+      quiet = 0;
+      await sleep(READ_PAUSES_MS[0]);
+      continue;
+    }
+    if (read.ended) {
+      // Ended, or continuing as new: the next read reaches the next run, if there is one.
       if (!(await options.isRunning())) return;
       await sleep(RETRY_MS);
       continue;
     }
-    for (const item of result.items)
-      yield { topic: item.topic, offset: item.offset, data: converter.fromPayload(decodePayloadWire(item.data)) };
-    offset = result.next_offset;
-    if (!result.more_ready) await sleep(POLL_COOLDOWN_MS);
+    if (quiet < READ_PAUSES_MS.length) {
+      await sleep(READ_PAUSES_MS[quiet]);
+      quiet += 1;
+      continue;
+    }
+    // Quiet for a while: wait for the next entry by long-poll, then read by query again.
+    const polled = await poll(handle, options.topics, offset);
+    if (polled) {
+      quiet = 0;
+      yield* entries(polled);
+    } else if (!(await options.isRunning())) continue;
+    else await sleep(RETRY_MS);
   }
 }

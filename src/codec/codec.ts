@@ -1,12 +1,14 @@
 /**
  * The payload codec behind the codec server: decoding shows each content-store reference of a
- * `json/plain` payload with its body beside it; encoding is the identity. The payloads a worker
- * writes are never changed: this only serves what operators read.
+ * `json/plain` payload with its body beside it, and each entry of a run's stream (token batches,
+ * stream polls) with its value beside its serialized form; encoding is the identity. The payloads
+ * a worker writes are never changed: this only serves what operators read.
  */
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { ContentStore } from '../store';
 import { expandReferences, sharedLookup } from './references';
 import { Redactor } from './redact';
+import { expandStreamItems } from './stream-items';
 
 const JSON_PLAIN = 'json/plain';
 
@@ -37,8 +39,10 @@ export class ReferenceCodec implements PayloadCodec {
       payloads.map(async (payload) => {
         const value = jsonOf(payload);
         if (value === undefined) return this.redactor.payload(payload);
+        // Stream entries first: the events they hold name bodies too.
+        const entries = expandStreamItems(value);
         const found = await expandReferences(value, lookup, { maxReferences: this.options.maxReferences });
-        if (found === 0) return this.redactor.payload(payload);
+        if (entries + found === 0) return this.redactor.payload(payload);
         return this.redactor.payload({ ...payload, data: new TextEncoder().encode(JSON.stringify(value)) });
       }),
     );

@@ -7,6 +7,7 @@ import type { ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
+import type { TokenDelta } from './watch-topics';
 
 export interface ModelCallInput {
   /** Absent = the calling run's workflow id, which is every run's conversation id (kept out of history). */
@@ -95,6 +96,12 @@ export interface ModelCallOutput {
   modelInfo?: ResolvedModelInfo;
   /** The results of the answer's tool calls when the call ran them itself (`inlineTools`), in call order. */
   toolResults?: RunToolOutput[];
+  /**
+   * A streaming call's last token pieces, which it did not signal to the run's stream: the
+   * workflow publishes them before it records the answer (a call that answers within one batch
+   * interval signals none).
+   */
+  tokens?: TokenDelta[];
 }
 
 /** Where a user message came from: the run's task, steering, a follow-up; absent for the workflow's own prompts. */

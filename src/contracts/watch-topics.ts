@@ -3,6 +3,8 @@
  * every trace event on one topic and, for streaming runs, the model's tokens on another.
  * Plain JSON, shared by the workflow, the model-call activity and the client.
  */
+import { defineQuery } from '@temporalio/workflow';
+import type { PollInput, PollResult } from '@temporalio/workflow-streams/workflow';
 import type { AgentEvent } from './agent-events';
 
 /** Topic of the run's trace events (every event the state query keeps, as it happens). */
@@ -38,3 +40,23 @@ export const STREAM_ENTRIES_KEPT = 500;
 export const STREAM_ENTRIES_CARRIED = 100;
 /** Default time between two token batches a streaming model call signals to its run. */
 export const DEFAULT_TOKEN_BATCH_MS = 500;
+
+/** A watcher's read of the run's stream: the entries of `topics` (every topic when empty) from `from_offset` on. */
+export type StreamReadInput = PollInput;
+
+/**
+ * Entries as the stream's own poll gives them (each a base64 serialized payload), where to read on,
+ * and whether the run publishes anything more. A read older than what the run keeps starts at the
+ * oldest entry it keeps.
+ */
+export interface StreamReadResult extends PollResult {
+  /** The run has stopped publishing: it has ended or is continuing as new. */
+  ended: boolean;
+}
+
+/**
+ * Reads the run's stream without waiting. A query adds nothing to the run's history, where each
+ * poll of the stream (an update) adds its events; watchers read by query while entries come and
+ * long-poll only when the run is quiet.
+ */
+export const streamReadQuery = defineQuery<StreamReadResult, [StreamReadInput]>('streamRead');

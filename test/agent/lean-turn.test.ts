@@ -12,20 +12,12 @@ import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
+import { payloadBytes } from '../../bench/kit';
 import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture, waitForState } from './agent-kit';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const { EventType } = temporal.api.enums.v1;
-
-/** Bytes of payload data in an event (every `{ metadata, data }` object in it). */
-function payloadBytes(value: unknown): number {
-  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return 0;
-  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + payloadBytes(v), 0);
-  const obj = value as Record<string, unknown>;
-  if (obj.data instanceof Uint8Array && 'metadata' in obj) return obj.data.length;
-  return Object.values(obj).reduce((sum: number, v) => sum + payloadBytes(v), 0);
-}
 
 /** The events of each turn: from its model call's scheduling to the next one's. */
 function turnsOf(events: HistoryEvent[]): HistoryEvent[][] {

@@ -112,6 +112,24 @@ describe('structured answers as they stream', () => {
 describe('watching a pev run', () => {
   const fx = usePevFixture();
 
+  it("run --watch shows every role's answer of a model that answers at once, whenever the run ends", async () => {
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      for (let i = 0; i < 3; i++) {
+        fx.fake.script(
+          answer.plan([{ id: 'task-1', description: 'Add 2 and 3' }]),
+          answer.executed('2 + 3 = 5'),
+          answer.verified('The sum is 5.'),
+        );
+        const cli = agentCli(client, taskQueue);
+        const out = await cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--watch', 'Add 2 and 3.');
+        expect(out).toContain('] planner:\n  summary: planned 1 tasks\n');
+        expect(out).toContain('] executor:\n  summary: 2 + 3 = 5\n');
+        expect(out).toContain("] verifier:\n  all completed: yes\n  user's needs satisfied: yes\n  feedback: ok\n");
+        expect(out).toContain('  summary: The sum is 5.\n');
+      }
+    });
+  });
+
   it('run --watch shows the todos, the summary and the verdict as fields; watch --json gives components', async () => {
     const slow = { eventDelayMs: 10 };
     fx.fake.script(
@@ -128,7 +146,6 @@ describe('watching a pev run', () => {
         expect(out).toContain('] planner:\n  summary: planned 1 tasks\n  more planning needed: no\n  todos:\n');
         expect(out).toContain('    [ ] task-1: Add 2 and 3\n');
         expect(out).toContain('] executor:\n  summary: 2 + 3 = 5\n');
-        // The verdict's last pieces can miss a watch when the run ends right after them; `done` has the final text.
         expect(out).toContain('] verifier:\n  all completed: yes\n');
         expect(out).toContain('The sum is 5.\n');
         expect(out).toContain('] phases finished (cycle 1)\n');

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { workflowStreamPollUpdate } from '@temporalio/workflow-streams/workflow';
 import { startCodecServer, type RunningCodecServer } from '../../src/codec';
 import { reply } from '../../src/testing/fake-provider';
 import { TEST_ENV } from '../kit/env';
@@ -82,5 +83,29 @@ describe('temporal workflow show --codec-endpoint', () => {
       expect(decoded).not.toContain('BodyMissing');
       expect(decoded).not.toContain('bodyMissing');
     }
+  });
+
+  it("shows the entries of a run's stream, token batches and polls, as values rather than serialized payloads", async () => {
+    const streamed = 'Streaming slowly enough to be signalled in batches, piece after piece.';
+    fx.fake.script({ ...reply.text(streamed), eventDelayMs: 60 });
+    const id = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const started = await agents.start({ task: 'Stream something.', model: PRIMARY, stream: true });
+      // One poll of the stream, as a watcher long-polls a quiet run.
+      await client.workflow.getHandle(started).executeUpdate(workflowStreamPollUpdate, {
+        args: [{ topics: ['events'], from_offset: 0 }],
+      });
+      expect(await agents.result(started)).toMatchObject({ finalText: streamed });
+      return started;
+    });
+    const plain = await show(id);
+    expect(plain).toMatch(/^input\[0\]\.items\[0\]\.data: [A-Za-z0-9+/]+=*$/m);
+    expect(plain).not.toMatch(/\.value\./);
+    const decoded = await show(id, codec.url);
+    // A token batch signalled by the model call, and the poll's answer: each entry's value beside it.
+    expect(decoded).toMatch(/^input\[0\]\.items\[0\]\.value\.kind: text$/m);
+    expect(decoded).toMatch(/^input\[0\]\.items\[0\]\.value\.text: Stream/m);
+    expect(decoded).toMatch(/^outcome\.success\[0\]\.items\[0\]\.value\.type: turn_start$/m);
+    expect(decoded).toMatch(/^outcome\.success\[0\]\.items\[0\]\.data: [A-Za-z0-9+/]+=*$/m);
   });
 });

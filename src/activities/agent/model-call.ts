@@ -14,6 +14,7 @@ import {
 } from '../../contracts/message-model';
 import type { ResolvedModelInfo } from '../../contracts/model-info';
 import type { StreamEvent } from '../../contracts/stream-events';
+import type { TokenDelta } from '../../contracts/watch-topics';
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
@@ -23,22 +24,25 @@ import { runInlineTools, type RunTool } from './inline-tools';
 
 /**
  * The call's answer, assembled from the provider's stream (every call streams, so a hung
- * provider is detected by the LLM layer's idle timeout); `tokens` publishes it for watchers.
+ * provider is detected by the LLM layer's idle timeout); `tokens` publishes it for watchers, and
+ * the pieces it has not sent yet come back with the answer.
  */
 async function assemble(
   events: AsyncIterable<StreamEvent>,
   tokens: TokenPublisher | undefined,
-): Promise<AssistantMessage> {
+): Promise<{ message: AssistantMessage; unsent: TokenDelta[] }> {
   const assembler = new MessageAssembler();
   try {
     for await (const event of events) {
       assembler.push(event);
       tokens?.push(event);
     }
-  } finally {
-    await tokens?.close();
+  } catch (err) {
+    await tokens?.close(false);
+    throw err;
   }
-  return assembler.message();
+  const unsent = (await tokens?.close(true)) ?? [];
+  return { message: assembler.message(), unsent };
 }
 
 /** Tool calls as the workflow receives them; calls cut off by the output limit are marked, never run. */
@@ -106,7 +110,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const tokens = input.stream
       ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs, deps.secrets)
       : undefined;
-    const message = await assemble(llm.stream(request, { signal }), tokens);
+    const { message, unsent } = await assemble(llm.stream(request, { signal }), tokens);
     const hash = await fromStore(() => store.put(message, conversationId));
     const order = currentWriteOrder();
     await fromStore(() =>
@@ -132,6 +136,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
       ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
       ...(toolResults ? { toolResults } : {}),
+      ...(unsent.length > 0 ? { tokens: unsent } : {}),
     };
   };
 }

@@ -1,8 +1,11 @@
 /**
  * Publishes a streaming model call's output to its run's stream, for watchers. Deltas are joined
- * into pieces (TokenPieces) and pieces are signalled in batches, so the history
- * grows with the length of the call, not with its token count. Best effort: a publishing failure
- * never fails the model call, whose answer is recorded durably either way.
+ * into pieces (TokenPieces) and pieces are signalled in batches, one each `interval`, so the
+ * history grows with the length of the call, not with its token count. The pieces of the last
+ * interval are not signalled: the call returns them with its answer and the workflow publishes
+ * them before it records the answer, so they reach watchers in order and cost no signal (a call
+ * that answers within one interval sends none). Best effort: a publishing failure never fails the
+ * model call, whose answer is recorded durably either way.
  */
 import { Context, log } from '@temporalio/activity';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
@@ -13,11 +16,14 @@ import { DEFAULT_TOKEN_BATCH_MS, TOKENS_TOPIC, type TokenDelta } from '../../con
 
 export interface TokenPublisher {
   push(event: StreamEvent): void;
-  /** Sends what is left and stops; never throws. */
-  close(): Promise<void>;
+  /**
+   * Stops; never throws. `answered`: the call has its answer, and the pieces not yet signalled are
+   * returned for the answer to carry; otherwise (a failed attempt) they are signalled now.
+   */
+  close(answered: boolean): Promise<TokenDelta[]>;
 }
 
-const NO_PUBLISHER: TokenPublisher = { push: () => undefined, close: async () => undefined };
+const NO_PUBLISHER: TokenPublisher = { push: () => undefined, close: async () => [] };
 
 const DELTA_OF_END = {
   text_end: 'text_delta',
@@ -64,22 +70,38 @@ export function openTokenPublisher(
     return NO_PUBLISHER;
   }
   const topic = client.topic<TokenDelta>(TOKENS_TOPIC);
+  let unsent: TokenDelta[] = [];
+  // Pieces reach the client's buffer only here, each interval, and are sent at once: the client's
+  // own flusher finds nothing to send, and pieces not handed over yet can go with the answer.
+  const send = () => {
+    unsent.forEach((delta, i) => topic.publish(delta, { forceFlush: i === unsent.length - 1 }));
+    unsent = [];
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
   // Several pieces per batch keep the watcher's view moving between two signals.
-  const pieces = new TokenPieces({ ...call, attempt: Context.current().info.attempt }, interval / 4, (delta) =>
-    topic.publish(delta),
-  );
+  const pieces = new TokenPieces({ ...call, attempt: Context.current().info.attempt }, interval / 4, (delta) => {
+    unsent.push(delta);
+    if (!closed) timer ??= setInterval(send, interval);
+  });
   const redact = secrets ? deltaRedactor(secrets) : (event: StreamEvent) => [event];
   return {
     push: (event) => {
       for (const clean of redact(event)) pieces.push(clean, Date.now());
     },
-    async close() {
+    async close(answered) {
+      closed = true;
+      clearInterval(timer);
+      pieces.flush();
+      const rest = answered ? unsent.splice(0) : [];
+      send();
       try {
-        pieces.flush();
+        // Batches already signalled reach the run before the answer does.
         await client[Symbol.asyncDispose]();
       } catch (err) {
         log.warn('token publishing failed', { error: String(err) });
       }
+      return rest;
     },
   };
 }

@@ -81,6 +81,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: str
   state.cost = addCost(state.cost, out.cost);
   state.lastStopReason = out.stopReason;
   if (out.text) state.finalText = out.text;
+  if (out.tokens) ctx.stream?.publishTokens(out.tokens);
   emit(ctx, {
     type: 'turn_end',
     model,

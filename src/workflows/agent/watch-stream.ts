@@ -1,14 +1,29 @@
 /**
  * The run's stream for watchers (`@temporalio/workflow-streams`): trace events are published here
- * as they are recorded, token batches arrive from streaming model calls by signal, and clients
- * long-poll it by update. Publishing from the workflow adds no history event; each poll does.
+ * as they are recorded, token batches arrive from streaming model calls by signal (and the last
+ * pieces of each call with its answer), and clients read it by query, long-polling by update only
+ * while the run is quiet. Publishing from the workflow adds no history event, nor does a query;
+ * each poll does.
  */
-import { WorkflowStream, type WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import { setHandler } from '@temporalio/workflow';
+import type { Payload } from '@temporalio/common';
+import { encodePayloadWire, WorkflowStream, type WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import type { AgentEvent } from '../../contracts/agent-events';
-import { EVENTS_TOPIC, STREAM_ENTRIES_CARRIED, STREAM_ENTRIES_KEPT } from '../../contracts/watch-topics';
+import {
+  EVENTS_TOPIC,
+  STREAM_ENTRIES_CARRIED,
+  STREAM_ENTRIES_KEPT,
+  streamReadQuery,
+  TOKENS_TOPIC,
+  type StreamReadInput,
+  type StreamReadResult,
+  type TokenDelta,
+} from '../../contracts/watch-topics';
 
 export interface RunStream {
   publishEvent(event: AgentEvent): void;
+  /** Publishes a model call's last token pieces, which came with its answer. */
+  publishTokens(deltas: readonly TokenDelta[]): void;
   /**
    * Called at each turn's start; once {@link TRIM_AFTER} events were published since the last
    * trim, drops entries past the newest {@link STREAM_ENTRIES_KEPT}, so the log stays bounded.
@@ -27,10 +42,44 @@ export interface RunStream {
  */
 const TRIM_AFTER = STREAM_ENTRIES_KEPT / 2;
 
+/** Bytes of entries one read answers with at most; the reader reads again at once for the rest. */
+const MAX_READ_BYTES = 1_000_000;
+
+/**
+ * What `WorkflowStream` keeps: its entries and the offset of the first. It offers no read a query
+ * can make (its poll is an update), so the `streamRead` query reads them here; the package is
+ * pinned with every `@temporalio` package, and the watch tests read through this.
+ */
+interface StreamLog {
+  log: { topic: string; payload: Payload }[];
+  baseOffset: number;
+}
+
+/** The entries a watcher asks for, encoded as the stream's poll encodes them. */
+function readStream(stream: WorkflowStream, input: StreamReadInput, ended: boolean): StreamReadResult {
+  const { log, baseOffset } = stream as unknown as StreamLog;
+  const topics = input.topics.length > 0 ? new Set(input.topics) : undefined;
+  const items: StreamReadResult['items'] = [];
+  let size = 0;
+  for (let i = Math.max(0, input.from_offset - baseOffset); i < log.length; i++) {
+    const { topic, payload } = log[i];
+    if (topics && !topics.has(topic)) continue;
+    const data = encodePayloadWire(payload);
+    if (size + data.length > MAX_READ_BYTES && items.length > 0)
+      return { items, next_offset: baseOffset + i, more_ready: true, ended };
+    size += data.length + topic.length;
+    items.push({ topic, data, offset: baseOffset + i });
+  }
+  return { items, next_offset: baseOffset + log.length, more_ready: false, ended };
+}
+
 /** Opens the stream; construct once, early, since it registers the stream's handlers. */
 export function openRunStream(prior?: WorkflowStreamState): RunStream {
   const stream = new WorkflowStream(prior);
   const events = stream.topic<AgentEvent>(EVENTS_TOPIC);
+  const tokens = stream.topic<TokenDelta>(TOKENS_TOPIC);
+  let ended = false;
+  setHandler(streamReadQuery, (input) => readStream(stream, input, ended));
   const keepNewest = (count: number): WorkflowStreamState => {
     const state = stream.getState();
     const drop = state.log.length - count;
@@ -44,12 +93,18 @@ export function openRunStream(prior?: WorkflowStreamState): RunStream {
       published += 1;
       events.publish(event);
     },
+    publishTokens: (deltas) => {
+      for (const delta of deltas) tokens.publish(delta);
+    },
     trim: () => {
       if (published < TRIM_AFTER) return;
       published = 0;
       keepNewest(STREAM_ENTRIES_KEPT);
     },
-    detach: () => stream.detachPollers(),
+    detach: () => {
+      ended = true;
+      stream.detachPollers();
+    },
     carry: () => keepNewest(STREAM_ENTRIES_CARRIED),
   };
 }
