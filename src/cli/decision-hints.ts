@@ -7,7 +7,8 @@ import type { PevProgress } from '../contracts/pev-progress';
 
 /** The decisions a state view shows as pending. */
 export interface WaitingOn {
-  approvals: AgentStateView['pendingApprovals'];
+  /** The run's own and those of its open children (`runId` names the child), all decided through the run. */
+  approvals: (AgentStateView['pendingApprovals'][number] & { runId?: string })[];
   /** The cycle whose plan waits for a decision, when one does. */
   planCycle?: number;
 }
@@ -15,7 +16,7 @@ export interface WaitingOn {
 export function waitingOn(s: AgentStateView): WaitingOn {
   const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
   return {
-    approvals: s.pendingApprovals,
+    approvals: [...s.pendingApprovals, ...(s.childApprovals ?? [])],
     ...(pev?.phase === 'confirming' ? { planCycle: pev.cycle } : {}),
   };
 }
@@ -44,7 +45,8 @@ export function planCommands(prefix: string, id: string): string[] {
 /** The notice for a call that started waiting: the call with its arguments, and how to decide. */
 export function approvalNotice(prefix: string, id: string, a: WaitingOn['approvals'][number]): string {
   return [
-    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId} with ${JSON.stringify(a.args)}`,
+    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId}` +
+      `${a.runId && a.runId !== id ? ` in ${a.runId}` : ''} with ${JSON.stringify(a.args)}`,
     ...approvalCommands(prefix, id, a.toolCallId),
   ].join('\n');
 }

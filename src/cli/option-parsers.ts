@@ -130,6 +130,7 @@ export interface RunOptions extends CallFlags {
   maxExecutorRounds?: number;
   maxCycles?: number;
   confirmPlan?: boolean;
+  parallel?: number;
   continue?: string;
   idleWait?: number;
   businessContext?: string;
@@ -158,12 +159,13 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     o.roleModel?.length ||
     o.prompts !== undefined ||
     o.confirmPlan ||
+    o.parallel !== undefined ||
     Object.keys(limits).length > 0;
   if (!given) return undefined;
   if (o.agent !== 'pev')
     throw new AgentClientError(
-      '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan and the round limits ' +
-        'apply to --agent pev only',
+      '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan, --parallel and the ' +
+        'round limits apply to --agent pev only',
     );
   if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan')
     throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
@@ -181,6 +183,7 @@ export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
     ...(promptsDir ? { promptsDir } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(o.confirmPlan ? { confirmPlan: true } : {}),
+    ...(o.parallel !== undefined ? { parallel: o.parallel } : {}),
     ...businessContextOf(o),
   };
 }

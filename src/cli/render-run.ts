@@ -6,6 +6,7 @@ import type { PevProgress } from '../contracts/pev-progress';
 import type { RunTrace } from '../client/trace';
 import { approvalCommands, planCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
+import { childOrigin } from '../policy/sub-agents';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
 export function billingLine(b: RunBilling): string {
@@ -51,18 +52,11 @@ export function formatResult(r: AgentResult): string {
 }
 
 /**
- * The state as text. `approvals`: the run's pending approvals and its open children's, each with
- * the run that waits (default: the run's own); `prefix` starts the commands it names (default
- * `durable-agents`).
+ * The state as text: with the calls waiting in its open children (sub-agents), each decided
+ * through the run. `prefix` starts the commands it names (default `durable-agents`).
  */
-export function formatState(
-  s: AgentStateView,
-  options: {
-    approvals?: { runId: string; toolCallId: string; tool: string; args: Record<string, unknown> }[];
-    prefix?: string;
-  } = {},
-): string {
-  const { approvals = [], prefix = 'durable-agents' } = options;
+export function formatState(s: AgentStateView, options: { prefix?: string } = {}): string {
+  const { prefix = 'durable-agents' } = options;
   const lines = [
     `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
@@ -73,7 +67,7 @@ export function formatState(
       `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  for (const a of approvals.filter((x) => x.runId !== s.id))
+  for (const a of s.childApprovals ?? [])
     lines.push(
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
@@ -83,11 +77,16 @@ export function formatState(
     lines.push(`awaiting a decision on the plan of cycle ${planCycle}:`, ...planCommands(prefix, s.id));
   for (const c of s.children ?? [])
     lines.push(
-      `child ${c.id} (${c.agent}, call ${c.toolCallId}): ${statusWithReason(c.status, c.stopReason)}` +
+      `child ${c.id} (${c.agent}, ${childOrigin(c)}): ${statusWithReason(c.status, c.stopReason)}` +
         ` · ${c.usage.inputTokens} in / ${c.usage.outputTokens} out tokens · $${c.costUsd.toFixed(4)}`,
     );
   for (const c of s.clientToolRequests)
     lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
+  for (const c of s.childClientToolRequests ?? [])
+    lines.push(
+      `awaiting client result in ${c.runId}: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`,
+      `  answer: ${prefix} tool-result ${s.id} ${c.toolCallId} JSON`,
+    );
   if (s.steeringQueued || s.followUpsQueued)
     lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
   const pev = (s as AgentStateView & { pev?: PevProgress }).pev;

@@ -99,6 +99,11 @@ export function startFlags(command: Command): Command {
     )
     .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
     .option(
+      '--parallel <n>',
+      'pev agent: run the todos as child runs, N at a time (a todo after those it depends on)',
+      positiveInt,
+    )
+    .option(
       '--continue <id>',
       "go on from that run's conversation (a run that has ended): it comes first, by reference, then TASK; " +
         "the run's model unless --model says otherwise",

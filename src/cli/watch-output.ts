@@ -3,6 +3,7 @@ import type { AgentEvent } from '../contracts/agent-events';
 import { TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
 import { ANSWERS_TOPIC, type AnswerItem } from '../client/watch-answers';
 import { AnswerView } from './answer-view';
+import { childTag } from '../policy/sub-agents';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -79,10 +80,10 @@ export function formatEvent(e: AgentEvent, runId?: string): string {
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
     case 'child_start':
-      return `${at} sub-agent ${e.agent} (${e.toolCallId}) started as ${e.childId}: ${e.task}`;
+      return `${at} sub-agent ${e.agent} (${childTag(e)}) started as ${e.childId}: ${e.task}`;
     case 'child_end':
       return (
-        `${at} sub-agent ${e.agent} (${e.toolCallId}) ${e.status} (${e.stopReason ?? e.status}): ` +
+        `${at} sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
         `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'done':

@@ -7,6 +7,7 @@ import type { AgentEvent } from '../contracts/agent-events';
 import type { RunBilling, ToolStats } from '../contracts/run-stats';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { AgentStatus, AgentStopReason } from '../contracts/run-status';
+import { childTag } from '../policy/sub-agents';
 
 export interface TraceToolCall {
   toolCallId: string;
@@ -97,10 +98,10 @@ function note(e: AgentEvent): string | undefined {
     case 'continued_as_new':
       return 'continued as new';
     case 'child_start':
-      return `sub-agent ${e.agent} (${e.toolCallId}) started as ${e.childId}`;
+      return `sub-agent ${e.agent} (${childTag(e)}) started as ${e.childId}`;
     case 'child_end':
       return (
-        `sub-agent ${e.agent} (${e.toolCallId}) ${e.status} (${e.stopReason ?? e.status}): ` +
+        `sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
         `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'conversation_continued':

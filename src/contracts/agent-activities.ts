@@ -105,7 +105,8 @@ export type MessageDraft =
   /** With `textHash`, the body's text is the string stored under that content hash instead of `text`. */
   | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string }
   | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
-  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string };
+  /** `childRun`: the child run (its workflow and conversation id) the note is about, e.g. a pev todo's. */
+  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string; childRun?: string };
 
 export interface AppendMessagesInput {
   conversationId: string;

@@ -1,72 +1,19 @@
 /**
  * Sub-agents: each a tool named after it that the workflow runs as a child workflow, concurrently
- * within an answer, within the parent's budget, its approvals decided through the parent, ended
- * with the parent, refused before start when it asks for more than the parent may use.
+ * within an answer, within the parent's budget, ended with the parent, refused before start when it
+ * asks for more than the parent may use (approvals and client tools: subagents-people.test.ts).
  */
 import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
-import type { SubAgents } from '../../src/contracts/sub-agents';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import type { AgentClient, StartAgentOptions } from '../../src/client';
-import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
+import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { createPevActivities } from '../../src/activities/pev';
 import { answer } from '../pev/pev-kit';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import {
-  Latch,
-  PRIMARY,
-  anthropicMessages,
-  toolResultTexts,
-  unansweredCalls,
-  useAgentFixture,
-  waitFor,
-  waitForState,
-} from './agent-kit';
-
-const AGENTS: SubAgents = {
-  researcher: {
-    description: 'Looks one thing up and reports it.',
-    instructions: 'You are the researcher. Answer in one line.',
-    maxTurns: 5,
-  },
-};
-
-/** Who sent a request: `parent`, or the sub-agent named in its prompt; its task; answers so far. */
-function who(request: RecordedRequest): { agent: string; task: string; answers: number } {
-  const system = JSON.stringify(request.body.system ?? '');
-  const agent = /You are the (\w+)\./.exec(system)?.[1] ?? 'parent';
-  const messages = anthropicMessages(request.body);
-  const first = messages[0]?.blocks.find((b) => b.type === 'text');
-  return {
-    agent,
-    task: String(first?.text ?? ''),
-    answers: messages.filter((m) => m.role === 'assistant').length,
-  };
-}
-
-/** Waits until the run `id` has received a signal. */
-async function stopSignalled(client: Client, id: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { events } = await client.workflow.getHandle(id).fetchHistory();
-    if ((events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${id} was never signalled`);
-}
-
-/**
- * A parent's id: its history's name when recording, since the replay gate replays a history under
- * its file name and a child's id is derived from its parent's.
- */
-const parentId = (history: string): string =>
-  process.env.RECORD_HISTORIES === '1' ? history : `${history}-${Date.now().toString(36)}`;
-
-const start = (agents: AgentClient, options: Partial<StartAgentOptions> = {}): Promise<string> =>
-  agents.start({ task: 'Find out two things.', model: PRIMARY, agents: AGENTS, ...options });
+import { Latch, PRIMARY, toolResultTexts, unansweredCalls, useAgentFixture, waitFor, waitForState } from './agent-kit';
+import { AGENTS, parentId, signalled, startParent as start, who } from './subagents-kit';
 
 const twoCalls = reply.toolCalls([
   { name: 'researcher', arguments: { task: 'alpha' }, id: 'toolu_alpha' },
@@ -86,7 +33,7 @@ describe('sub-agents', () => {
       order.push(`${name} asked`);
       if (name === 'beta') betaAsked.open();
       // The first child answers only once the second has asked: sequential children would never get here.
-      else await Promise.race([betaAsked.opened, new Promise((r) => setTimeout(r, 15_000))]);
+      else await Promise.race([betaAsked.opened, new Promise((r) => setTimeout(r, 15_000).unref())]);
       order.push(`${name} answered`);
       return reply.text(`${name} = ${name === 'alpha' ? 1 : 2}`, { usage: { input: 100, output: 10 } });
     });
@@ -158,35 +105,6 @@ describe('sub-agents', () => {
     expect(out.result.stopReason).toBe('token_budget');
   });
 
-  it('holds an approval inside a child until it is approved through the parent', async () => {
-    fx.fake.respond((request): FakeStep => {
-      const { agent, answers } = who(request);
-      if (agent === 'parent')
-        return answers === 0
-          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'note it' }, id: 'toolu_r' }])
-          : reply.text('Noted.');
-      return answers === 0
-        ? reply.toolCalls([{ name: 'write_note', arguments: { text: 'hello' }, id: 'toolu_note' }])
-        : reply.text('wrote it');
-    });
-    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
-      const id = await start(agents, { approve: ['write_note'] });
-      const childId = `${id}/researcher-toolu_r`;
-      await waitForState(agents, childId, (s) => s.status === 'awaiting_approval');
-      expect(fx.calls).toEqual([]);
-      expect(await agents.pendingApprovals(id)).toEqual([
-        expect.objectContaining({ runId: childId, toolCallId: 'toolu_note', tool: 'write_note' }),
-      ]);
-      await agents.approve(id, 'toolu_note');
-      const result = await agents.result(id);
-      await saveHistoryIfRecording(client.workflow.getHandle(childId), 'subagents-child-approval');
-      return result;
-    });
-    expect(fx.calls).toEqual(['write_note:hello']);
-    expect(out).toMatchObject({ status: 'completed', finalText: 'Noted.' });
-  });
-
   it.each([
     ['cancelled', 'subagents-cancel'],
     ['stopped', 'subagents-stop'],
@@ -206,7 +124,7 @@ describe('sub-agents', () => {
       if (reason === 'cancelled') await handle.cancel();
       else await agents.stop(id, 'enough');
       // The children's model calls answer only once the parent has passed the stop on to both.
-      for (const call of ['toolu_alpha', 'toolu_beta']) await stopSignalled(client, `${id}/researcher-${call}`);
+      for (const call of ['toolu_alpha', 'toolu_beta']) await signalled(client, `${id}/researcher-${call}`);
       held.open();
       const result = (await handle.result()) as AgentResult;
       await saveHistoryIfRecording(handle, history);

@@ -123,8 +123,8 @@ describe('PEV through the CLI', () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
       await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow(
-        '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan and the round limits ' +
-          'apply to --agent pev only',
+        '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan, --parallel and the ' +
+          'round limits apply to --agent pev only',
       );
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow(
         '--mode must be pev or plan, got "later"',

@@ -7,7 +7,7 @@ import {
   childConfig,
   childResultText,
   depthRefusal,
-  remainingBudget,
+  childBudget,
   subAgentProblems,
 } from '../../src/policy/sub-agents';
 import { groups, type PlannedCall } from '../../src/workflows/agent/tool-plan';
@@ -99,14 +99,40 @@ describe('childConfig', () => {
     expect(child).toMatchObject({ tenant: 'acme', priority: 2 });
   });
 
-  it("keeps the workspace and deny list, and drops the parent's client tools", () => {
+  it("keeps the workspace and deny list, and the parent's client tools its sub-agent's tools name", () => {
+    const ask = { name: 'ask', description: 'Asks the user.', parameters: { type: 'object' } };
+    const pick = { name: 'pick', description: 'Picks a photo.', parameters: { type: 'object' } };
     const config = parent({
-      tools: { allow: ['fs_*'], deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [{ name: 'ask' }] },
+      tools: { allow: ['fs_*'], deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [ask, pick] },
+      agents: {
+        researcher: { description: 'Reads.', tools: ['fs_read', 'ask'] },
+        helper: { description: 'Helps.' },
+      },
     });
+    expect(subAgentProblems(config)).toEqual([]);
     const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
-    expect(child.tools).toMatchObject({ deny: ['fs_delete'], workspaceRoot: '/w' });
-    expect(child.tools.clientTools).toBeUndefined();
+    expect(child.tools).toMatchObject({ deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [ask] });
     expect(child.parent?.budgetFromParent).toBeUndefined();
+    const helper = childConfig(config, { workflowId: 'p', agent: 'helper' }, 'Help.', {});
+    expect(helper.tools.clientTools).toEqual([ask, pick]);
+  });
+
+  it('runs a stand-in declaration on its own model, as a pev todo executor is', () => {
+    const config = parent();
+    const resolver = { ...config.resolver, primary: { provider: 'openai', model: 'gpt-4o-mini' } };
+    const child = childConfig(
+      config,
+      {
+        workflowId: 'p',
+        agent: 'executor',
+        spec: { description: 'Executes one todo.', instructions: 'Do it.' },
+        resolver,
+      },
+      'Todo 1.',
+      {},
+    );
+    expect(child).toMatchObject({ kind: 'react', systemPrompt: 'Do it.', resolver, tools: config.tools });
+    expect(child.parent).toMatchObject({ agent: 'executor', depth: 1 });
   });
 });
 
@@ -114,9 +140,27 @@ describe('budgets and depth', () => {
   it("gives a child what is left of the parent's budgets, and says when one is spent", () => {
     const config = parent({ limits: { maxTotalTokens: 1000, maxCostUsd: 1 } });
     const spent = { usage: fullUsage({ inputTokens: 300, outputTokens: 100 }), cost: { ...emptyCost(), total: 0.25 } };
-    expect(remainingBudget(config, spent)).toEqual({ maxTotalTokens: 600, maxCostUsd: 0.75 });
+    expect(childBudget(config, spent, [])).toEqual({ budget: { maxTotalTokens: 600, maxCostUsd: 0.75 } });
     const over = { usage: fullUsage({ inputTokens: 1000 }), cost: emptyCost() };
-    expect(remainingBudget(config, over).spent).toBe("the run's token budget (1000) is spent");
+    expect(childBudget(config, over, []).spent).toBe(
+      "the run's token budget (1000) is spent or held by its running sub-agents",
+    );
+  });
+
+  it('splits what is free among the children still to start, never giving out what running children hold', () => {
+    const config = parent({ limits: { maxTotalTokens: 1000, maxCostUsd: 1 } });
+    const spent = { usage: fullUsage({ inputTokens: 100 }), cost: { ...emptyCost(), total: 0.1 } };
+    // Three children of one answer: each takes a third of what is free as it starts.
+    const first = childBudget(config, spent, [], 3).budget;
+    const second = childBudget(config, spent, [first], 2).budget;
+    const third = childBudget(config, spent, [first, second], 1).budget;
+    expect([first, second, third].map((b) => b.maxTotalTokens)).toEqual([300, 300, 300]);
+    const held = [first, second, third].reduce((sum, b) => sum + (b.maxCostUsd ?? 0), 0);
+    expect(held).toBeCloseTo(0.9, 10);
+    // With everything held by running children, none can start.
+    expect(childBudget(config, spent, [first, second, third]).spent).toContain('held by its running sub-agents');
+    // A run without budgets gives its children none.
+    expect(childBudget(parent(), spent, [], 4)).toEqual({ budget: {} });
   });
 
   it('calls a child reaching its share of the budget `budget`, and a top-level run by its own limit', () => {

@@ -93,9 +93,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        const open = (s.children ?? []).some((c) => c.endedAt === undefined);
-        const approvals = open ? await agents.pendingApprovals(id) : [];
-        deps.out(o.json ? json(s) : formatState(s, { approvals, prefix: hintPrefix(deps) }));
+        deps.out(o.json ? json(s) : formatState(s, { prefix: hintPrefix(deps) }));
       }),
     );
 
