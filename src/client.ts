@@ -54,6 +54,15 @@ export { readRunMessages } from './client/run-messages';
 export { extract, extractWithMethod, ExtractError } from './policy/extract-answer';
 export type { ExtractMethod } from './policy/pev/extract-json';
 export { ANSWERS_TOPIC } from './client/watch-answers';
+export { CHILDREN_TOPIC, type ChildEventItem, type ChildOfWatch } from './client/watch-children';
 export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
-export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './client/trace';
+export {
+  childTraces,
+  traceOf,
+  traceSteps,
+  type ChildTrace,
+  type RunTrace,
+  type TraceStep,
+  type TraceToolCall,
+} from './client/trace';

@@ -3,7 +3,7 @@ import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
 import type { PevProgress } from '../contracts/pev-progress';
-import type { RunTrace } from '../client/trace';
+import type { ChildTrace, RunTrace } from '../client/trace';
 import { approvalCommands, planCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
@@ -105,8 +105,28 @@ export function formatState(s: AgentStateView, options: { prefix?: string } = {}
 
 const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
 
-/** The trace as text: how the run ended, model and tool totals, then its steps. */
+/** A child's trace, indented under what started it. */
+function childLines(c: ChildTrace, indent: string): string[] {
+  const head = `${indent}sub-agent ${c.agent} (${childOrigin(c)}) ran as ${c.id}:`;
+  if (!c.trace) return [head, `${indent}  (its trace could not be read: ${c.unread ?? 'unknown'})`];
+  return [
+    head,
+    ...formatTrace(c.trace)
+      .split('\n')
+      .map((line) => `${indent}  ${line}`),
+  ];
+}
+
+/**
+ * The trace as text: how the run ended, model and tool totals, then its steps; each child run's
+ * trace (when read) under the call that started it, or after the step of a pev todo it executed.
+ */
 export function formatTrace(t: RunTrace): string {
+  const placed = new Set<ChildTrace>();
+  const children = (step: number, toolCallId?: string): ChildTrace[] =>
+    (t.children ?? []).filter(
+      (c) => !placed.has(c) && c.turn === step && (toolCallId === undefined || c.toolCallId === toolCallId),
+    );
   const lines = [
     `${t.id} (${t.kind}): ${statusWithReason(t.status, t.stopReason)} · ` +
       `${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
@@ -158,9 +178,18 @@ export function formatTrace(t: RunTrace): string {
       );
       const seen = c.error ?? c.observation;
       if (seen) lines.push(`      -> ${seen}`);
+      for (const child of children(step.turn, c.toolCallId)) {
+        placed.add(child);
+        lines.push(...childLines(child, '      '));
+      }
     }
     for (const n of step.notes) lines.push(`    ${n}`);
+    for (const child of children(step.turn)) {
+      placed.add(child);
+      lines.push(...childLines(child, '    '));
+    }
   }
+  for (const child of (t.children ?? []).filter((c) => !placed.has(c))) lines.push(...childLines(child, '  '));
   if (t.finalText) lines.push(`final: ${t.finalText}`);
   return lines.join('\n');
 }

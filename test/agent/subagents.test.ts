@@ -11,6 +11,7 @@ import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { createPevActivities } from '../../src/activities/pev';
 import { answer } from '../pev/pev-kit';
 import { agentCli } from '../kit/agent-cli';
+import { runCli } from '../kit/cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { Latch, PRIMARY, toolResultTexts, unansweredCalls, useAgentFixture, waitFor, waitForState } from './agent-kit';
 import { AGENTS, parentId, signalled, startParent as start, who } from './subagents-kit';
@@ -140,7 +141,7 @@ describe('sub-agents', () => {
     expect(fx.calls).toEqual([]);
   });
 
-  it("runs from the command line: the config file's agents and --agents, state, approve and watch through the parent", async () => {
+  it("runs from the command line: the config file's agents and --agents; state, approve, watch, trace and transcript through the parent", async () => {
     fx.fake.respond((request): FakeStep => {
       const { agent, answers } = who(request);
       if (agent === 'parent')
@@ -156,21 +157,51 @@ describe('sub-agents', () => {
     fs.writeFileSync(config, JSON.stringify({ agents: AGENTS }));
     const extra = path.join(dir, 'agents.json');
     fs.writeFileSync(extra, JSON.stringify({ summariser: { description: 'Summarises a text.' } }));
-    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+    const seen = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_CONFIG: config });
       const args = ['--model', PRIMARY, '--agents', extra, '--approve', 'write_note', '--detach', 'Note hello.'];
       const id = await cli.run('run', ...args);
       const childId = `${id}/researcher-toolu_r`;
-      await waitForState(fx.agents(client, taskQueue), childId, (s) => s.status === 'awaiting_approval');
+      // Watched live, from before the child starts to after the parent ends.
+      const watching = cli.run('watch', id, '--no-tokens');
+      await waitForState(fx.agents(client, taskQueue), id, (s) => (s.childApprovals ?? []).length > 0);
       const state = await cli.run('state', id);
       expect(state).toContain(`awaiting approval in ${childId}: toolu_note write_note {"text":"hello"}`);
+      expect(state).toContain(`approve: durable-agents approve ${id} toolu_note`);
       expect(state).toContain(`child ${childId} (researcher, call toolu_r): running`);
       await cli.run('approve', id, 'toolu_note');
       expect(await cli.run('result', id)).toContain('Noted.');
-      const watched = await cli.run('watch', id, '--no-tokens');
-      expect(watched).toContain(`sub-agent researcher (toolu_r) started as ${childId}: note it`);
-      expect(watched).toMatch(/sub-agent researcher \(toolu_r\) completed \(completed\)/);
+      const watched = await watching;
+      const trace = await cli.run('trace', id);
+      const transcript = await runCli(['transcript', id, '--children'], {
+        env: { DURABLE_AGENTS_STORE_DIR: fx.store.root },
+      });
+      return { id, childId, watched, trace, transcript: transcript.stdout };
     });
+    const { id, childId, watched, trace, transcript } = seen;
+    // watch: the child's start, its turns and its end, under the parent's call.
+    expect(watched).toContain(`sub-agent researcher (toolu_r) started as ${childId}: note it`);
+    expect(watched).toContain(`  researcher (toolu_r) [turn 1] calling ${PRIMARY}`);
+    expect(watched).toContain(
+      `  researcher (toolu_r) [turn 1] write_note (toolu_note) needs approval of {"text":"hello"}: ` +
+        `durable-agents approve ${id} toolu_note`,
+    );
+    expect(watched).toMatch(/ {2}researcher \(toolu_r\) \[turn 2\] done \(completed\) after 2 turns/);
+    expect(watched).toMatch(/sub-agent researcher \(toolu_r\) completed \(completed\)/);
+    expect(watched.indexOf('  researcher (toolu_r) [turn 2] done')).toBeLessThan(watched.indexOf('[turn 2] done'));
+    // trace: the child's steps under the call that started it.
+    expect(trace).toMatch(
+      new RegExp(
+        `researcher \\(toolu_r\\)[^\\n]*\\n(.*\\n)*? {6}sub-agent researcher \\(call toolu_r\\) ran as ${childId}:`,
+      ),
+    );
+    const [, child] = trace.split(`ran as ${childId}:\n`);
+    expect(child).toMatch(/^ {10,}turn 1: [^\n]*\n {12,}write_note \(toolu_note\) \{"text":"hello"\}/m);
+    // transcript --children: the child's conversation under the call.
+    expect(transcript).toContain(`   calls researcher({"task":"note it"}) [toolu_r]\n   -- child run ${childId} --`);
+    expect(transcript).toContain(
+      '      #1 assistant [anthropic/claude-sonnet-4-6]:\n         calls write_note({"text":"hello"})',
+    );
     const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
     expect(offered).toEqual(expect.arrayContaining(['researcher', 'summariser']));
     expect(fx.calls).toEqual(['write_note:hello']);

@@ -18,6 +18,7 @@ import { AGENT_WORKFLOWS, stopSignal, type AgentWorkflowInput } from '../../cont
 import { addCost, addUsage, emptyUsage, fullCost } from '../../contracts/message-model';
 import type { ChildRun } from '../../contracts/sub-agents';
 import { previewText } from '../../policy/previews';
+import { startSearchAttributes } from '../../policy/search-attribute-values';
 import {
   callTask,
   childBudget,
@@ -143,6 +144,10 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
       args: [{ config } satisfies AgentWorkflowInput],
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       staticSummary: `sub-agent ${agent}: ${previewText(start.preview, 120)}`,
+      // Findable from the start, with its task (`list --parent`), as a run a client starts is.
+      ...(config.searchAttributes === false
+        ? {}
+        : { typedSearchAttributes: startSearchAttributes(config, start.preview) }),
     });
   } catch (err) {
     if (isCancellation(err)) throw err;
