@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
@@ -20,6 +19,7 @@ import { WORKER_TUNING } from '../src/worker/create-worker';
 import {
   agentWorkerParts,
   benchArgs,
+  eventMs,
   figure,
   quickLookupTool,
   round,
@@ -35,13 +35,7 @@ const TURNS = args.sizes[1] ?? 3;
 const MODEL_MS = 500;
 const MODEL = 'anthropic/claude-sonnet-4-6';
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type Block = { type?: string; text?: string };
-
-const ms = (e: HistoryEvent | undefined): number => {
-  const t = e?.eventTime;
-  return t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
-};
 
 /** Every answer from the request alone: the parent calls its N sub-agents, then answers; a child looks up T − 1 times, then answers. */
 function responder(request: RecordedRequest) {
@@ -74,7 +68,7 @@ async function fanOut(client: Client, id: string): Promise<{ spanMs: number; eve
       e.activityTaskCompletedEventAttributes &&
       byId.get(String(e.activityTaskCompletedEventAttributes.scheduledEventId)) === scheduled[0],
   );
-  return { spanMs: ms(scheduled[1]) - ms(firstDone), events: events.length };
+  return { spanMs: eventMs(scheduled[1]) - eventMs(firstDone), events: events.length };
 }
 
 async function main(): Promise<boolean> {

@@ -100,7 +100,7 @@ async function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult 
   state.cost = addCost(state.cost, fullCost({ total: child.costUsd }));
   emit(ctx, {
     type: 'child_end',
-    ...originOf(child),
+    ...(child.todoId !== undefined ? { todoId: child.todoId } : { toolCallId: child.toolCallId }),
     agent: child.agent,
     childId: child.id,
     status: child.status,
@@ -110,9 +110,6 @@ async function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult 
   });
   await forgetWaits(ctx, child.id);
 }
-
-const originOf = (c: Pick<ChildRun, 'toolCallId' | 'todoId'>): { toolCallId: string } | { todoId: string } =>
-  c.todoId !== undefined ? { todoId: c.todoId } : { toolCallId: c.toolCallId ?? '' };
 
 /** Starts a child run and waits for its end; expected failures are error texts the parent's model can read. */
 export async function runChild(ctx: RunContext, start: ChildStart): Promise<ChildOutcome> {
