@@ -6,7 +6,7 @@
 import type { AgentStateView } from '../../src/contracts/agent-run';
 import type { RunClientTool } from '../../src/contracts/tool-catalog';
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
-import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { historyName, saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { currentDetailsOf, toolResultTexts, useAgentFixture, waitForState } from './agent-kit';
 import { parentId, startParent, who } from './subagents-kit';
 
@@ -49,7 +49,8 @@ describe('people and sub-agents', () => {
       const result = await agents.result(id);
       const after = await agents.state(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-approval-parent');
-      await saveHistoryIfRecording(client.workflow.getHandle(childId), 'subagents-approval-forward');
+      // It starts a child of its own: replayed under its own id, whose `/` its file name writes as `~`.
+      await saveHistoryIfRecording(client.workflow.getHandle(childId), historyName(childId));
       await saveHistoryIfRecording(client.workflow.getHandle(grandchildId), 'subagents-child-approval');
       return { grandchildId, waiting, details, result, after };
     });
