@@ -123,8 +123,11 @@ export interface PinToolsInput {
   readBack?: boolean;
   /** The run's models (chain, budget, summary, roles): the output says what the worker's config knows of each. */
   models?: ModelRef[];
-  /** The run's sub-agents, offered as tools named after them (`mode: 'agent'`). */
-  agents?: { name: string; description: string }[];
+  /**
+   * The run's sub-agents, offered as tools named after them (`mode: 'agent'`), with the tools each
+   * asks for (a name the worker lacks fails the run before its first model call).
+   */
+  agents?: { name: string; description: string; tools?: string[] }[];
 }
 
 export interface PinToolsOutput {

@@ -270,5 +270,11 @@ export function childResultText(agent: string, result: AgentResult): { text: str
 }
 
 /** The agents a run declares, as its catalogue pins them. */
-export const subAgentTools = (agents: SubAgents | undefined): { name: string; description: string }[] =>
-  Object.entries(agents ?? {}).map(([name, spec]) => ({ name, description: spec.description }));
+export const subAgentTools = (
+  agents: SubAgents | undefined,
+): { name: string; description: string; tools?: string[] }[] =>
+  Object.entries(agents ?? {}).map(([name, spec]) => ({
+    name,
+    description: spec.description,
+    ...(spec.tools ? { tools: spec.tools } : {}),
+  }));

@@ -106,6 +106,32 @@ describe('sub-agents', () => {
     expect(out.result.stopReason).toBe('token_budget');
   });
 
+  it('gives children that run at once shares of what the parent has left, so together they hold no more', async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0 ? { ...twoCalls, usage: { input: 100, output: 50 } } : reply.text('Out of budget.');
+      return reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }], { usage: { input: 400, output: 0 } });
+    });
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { limits: { maxTotalTokens: 3_000 } });
+      const result = await agents.result(id);
+      const limits = await Promise.all(
+        ['toolu_alpha', 'toolu_beta'].map(async (call) => (await agents.state(`${id}/researcher-${call}`)).limits),
+      );
+      return { result, limits };
+    });
+    // 3,000 less the parent's first answer (150 tokens), split between the two children.
+    expect(out.limits.map((l) => l.maxTotalTokens)).toEqual([1_425, 1_425]);
+    const children = out.result.children ?? [];
+    expect(children.map((c) => c.stopReason)).toEqual(['budget', 'budget']);
+    // Each child stops at 95 % of its share; its last turn (400 tokens) may pass it.
+    for (const c of children) expect(c.usage.inputTokens).toBeLessThanOrEqual(1_425 + 400);
+    expect(children.reduce((sum, c) => sum + c.usage.inputTokens, 0)).toBeLessThanOrEqual(2_850 + 2 * 400);
+    expect(out.result.stopReason).toBe('token_budget');
+  });
+
   it.each([
     ['cancelled', 'subagents-cancel'],
     ['stopped', 'subagents-stop'],
@@ -245,6 +271,21 @@ describe('sub-agents', () => {
         'sub-agent "writer" asks for the tool "write_note", which this run may not use (its tools: add)',
       );
     });
+    expect(fx.fake.requests).toHaveLength(0);
+  });
+
+  it('fails a run whose sub-agent asks for a tool the worker lacks in its first step, before any model call', async () => {
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, {
+        agents: { finder: { description: 'Finds files.', tools: ['add', 'nosuch_tool'] } },
+      });
+      return agents.result(id);
+    });
+    expect(result).toMatchObject({ status: 'failed', error: { type: 'UnknownTool' } });
+    expect(result.error?.message).toMatch(
+      /^The run allows "nosuch_tool" \(for its sub-agent "finder"\), but this worker has no tool of that name \(its tools: add, /,
+    );
     expect(fx.fake.requests).toHaveLength(0);
   });
 
