@@ -6,7 +6,7 @@
  */
 import { condition, setHandler } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
-import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/pev-run';
+import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/agent-workflows';
 import { planDecisionDetails } from '../../policy/current-details';
 import { PLAN_WAIT_SUMMARY } from '../../policy/run-summaries';
 import { endIfStoppedOrLimited, finish, publishSearchAttributes, showNow, type LoopOutcome } from '../agent';
