@@ -37,6 +37,8 @@ export interface RunContext {
   /** Watchers' stream; every event goes there too. */
   stream?: RunStream;
   now: RunNow;
+  /** The kind's follow-up hook (`AgentKind.followUps`) on its context, when it has one. */
+  followUps?: (texts: readonly string[]) => void;
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */

@@ -29,23 +29,39 @@ import { inlineToolCalls } from './tool-plan';
 /** Points of a turn where search attributes may be published. */
 export type TurnPoint = 'model' | 'tools' | 'tools_done';
 
-/** What a kind sets for one turn. Every hook is optional; without any, the turn is a ReAct turn. */
+/**
+ * What a kind sets for one turn. Every hook is optional; without any, the turn is a ReAct turn.
+ * A hook that throws ends the turn there, as a throw from the kind's own code does (`AgentKind`):
+ * an `ApplicationFailure` fails the run, any other error fails the workflow task, which Temporal
+ * retries. A hook that returns nothing leaves the turn as it would be without the hook.
+ */
 export interface TurnHooks {
-  /** Checked after stop and limits: hand over to a fresh run instead of taking this turn. */
-  handOver?: () => boolean;
+  /**
+   * Checked after stop and limits: true continues as new instead of taking this turn (the turn is
+   * `end` with outcome `continue_as_new`); false or nothing takes it.
+   */
+  handOver?: () => boolean | void;
   /** Where this turn's model comes from (default: the run's seat). */
   seat?: ModelSeat;
-  /** What the timeline and the current details call this turn (default `turn N`). */
-  step?: () => string;
-  /** What this turn's call sets (a role's prompt by hash, structured output, tool choice, recitation). */
-  call?: () => ModelCallOverrides;
-  /** The phase published at `point`, or none. Default: `model` and `tools`, as the points are named. */
+  /** What the timeline and the current details call this turn; nothing: `turn N`. */
+  step?: () => string | void;
+  /**
+   * What this turn's call sets over the run's settings (a role's prompt by hash, structured output,
+   * tool choice, recitation); nothing, or a field left out: the run's.
+   */
+  call?: () => ModelCallOverrides | void;
+  /** The phase published at `point`; nothing: none is published there. Default: `model` and `tools`, as named. */
   phaseAt?: (point: TurnPoint) => string | undefined;
   /** When set, tool calls are not run: each gets this text as its result and the turn is `tools_refused`. */
   refuseTools?: string;
-  /** Before the tool phase: answers calls without running them; returns the calls still to run. */
-  beforeTools?: (calls: readonly ToolCallRequest[]) => Promise<ToolCallRequest[]>;
-  /** After the tool phase, with the calls that ran. */
+  /**
+   * Before the tool phase, with the answer's calls: answers some of them without running them (it
+   * writes their results into the conversation itself) and returns the calls still to run, which
+   * go through the tool phase; nothing runs them all. Not called when the model call ran the calls
+   * itself (a kind with this hook never has its calls run that way).
+   */
+  beforeTools?: (calls: readonly ToolCallRequest[]) => Promise<ToolCallRequest[] | void>;
+  /** After the tool phase, with the calls that ran (their results are in the conversation); returns nothing. */
   afterTools?: (ran: readonly ToolCallRequest[]) => void;
 }
 
@@ -170,7 +186,7 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
     );
     return end(await finish(ctx, 'max_tool_calls'));
   }
-  const toRun = hooks.beforeTools ? await hooks.beforeTools(out.toolCalls) : out.toolCalls;
+  const toRun = (await hooks.beforeTools?.(out.toolCalls)) ?? out.toolCalls;
   if (toRun.length === 0) return { kind: 'tools' };
   showNow(ctx, { doing: 'running tools' });
   publish('tools');
@@ -193,7 +209,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   state.turnsThisRun += 1;
   const seat = hooks.seat ?? runSeat(ctx);
   resolveModel(ctx, seat);
-  showNow(ctx, { step: hooks.step?.() ?? turnStep(state.turn), model: modelLabel(seat.position.current) });
+  showNow(ctx, { step: hooks.step?.() || turnStep(state.turn), model: modelLabel(seat.position.current) });
   emit(ctx, { type: 'turn_start', model: modelLabel(seat.position.current) });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
   if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);

@@ -20,19 +20,20 @@ export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Pro
 const userDrafts = (queued: QueuedMessage[], origin: UserOrigin): MessageDraft[] =>
   queued.map((m) => ({ kind: 'user', text: m.text, origin }));
 
-/** Moves queued steering into the conversation; `skippedTools` are the calls it cut short. */
-export async function injectSteering(ctx: RunContext, skippedTools: string[] = []): Promise<boolean> {
+/** Moves queued steering into the conversation and returns it; `skippedTools` are the calls it cut short. */
+export async function injectSteering(ctx: RunContext, skippedTools: string[] = []): Promise<QueuedMessage[]> {
   const queued = drain(ctx.state.steering);
-  if (queued.length === 0) return false;
+  if (queued.length === 0) return [];
   await appendDrafts(ctx, userDrafts(queued, 'steering'));
   for (const m of queued) emit(ctx, { type: 'steering', messageId: m.id, skippedTools });
-  return true;
+  return queued;
 }
 
 /**
  * Moves queued follow-ups (and steering that came too late to redirect anything) into the
- * conversation. With none queued and `idleWaitMs` set, the run waits that long for one (status
- * `awaiting_follow_up`); a stop ends the wait.
+ * conversation and tells the kind (its `followUps` hook); true when there were any. With none
+ * queued and `idleWaitMs` set, the run waits that long for one (status `awaiting_follow_up`); a
+ * stop ends the wait.
  */
 export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
   if (await takeQueued(ctx)) return true;
@@ -52,11 +53,14 @@ export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
 }
 
 async function takeQueued(ctx: RunContext): Promise<boolean> {
-  const steered = await injectSteering(ctx);
+  const steering = await injectSteering(ctx);
   const queued = drain(ctx.state.followUps);
   if (queued.length > 0) {
     await appendDrafts(ctx, userDrafts(queued, 'follow_up'));
     for (const m of queued) emit(ctx, { type: 'follow_up', messageId: m.id });
   }
-  return steered || queued.length > 0;
+  const texts = [...steering, ...queued].map((m) => m.text);
+  if (texts.length === 0) return false;
+  ctx.followUps?.(texts);
+  return true;
 }
