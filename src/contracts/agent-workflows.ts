@@ -18,8 +18,6 @@ export const AGENT_WORKFLOWS = {
   pev: 'pevAgentWorkflow',
 } as const;
 
-export type AgentKind = keyof typeof AGENT_WORKFLOWS;
-
 /** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
 /**
  * The shape of what continue-as-new carries (`carry` and a kind's own carried state). A change to
