@@ -54,8 +54,8 @@ async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectCon
         refuseTools: 'Not run: write the critique without tools.',
       }),
     });
-    if (turn.kind === 'end') return turn.outcome;
-    if (turn.kind !== 'answer') continue;
+    if (turn.type === 'end') return turn.outcome;
+    if (turn.type !== 'answer') continue;
     if (reflect.stage === 'revise') return finish(run, 'completed');
     if (critiquing) reflect.critique = turn.text;
     else reflect.draft = turn.text;

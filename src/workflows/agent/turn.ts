@@ -66,15 +66,15 @@ export interface TurnHooks {
 }
 
 export type TurnResult =
-  | { kind: 'answer'; text: string }
+  | { type: 'answer'; text: string }
   /** Tools were called; their results are in the conversation. */
-  | { kind: 'tools' }
+  | { type: 'tools' }
   /** Tools were called but refused (`refuseTools`); they got "not run" results. */
-  | { kind: 'tools_refused'; tools: string[] }
+  | { type: 'tools_refused'; tools: string[] }
   /** The run ended (stop, limit, error, hook) or hands over (`continue_as_new`). */
-  | { kind: 'end'; outcome: LoopOutcome };
+  | { type: 'end'; outcome: LoopOutcome };
 
-const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
+const end = (outcome: LoopOutcome): TurnResult => ({ type: 'end', outcome });
 
 /**
  * A turn's phase when the kind sets none: one phase, `running`, for the whole turn (the status and
@@ -171,11 +171,11 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
     await recordToolResults(ctx, out.toolCalls, out.toolResults);
     publish('tools_done');
     hooks.afterTools?.(out.toolCalls);
-    return { kind: 'tools' };
+    return { type: 'tools' };
   }
   if (hooks.refuseTools !== undefined) {
     await closeUnanswered(ctx, out, hooks.refuseTools);
-    return { kind: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
+    return { type: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
   }
   const { maxToolCallsPerTurn } = ctx.state.config.limits;
   if (out.toolCalls.length > maxToolCallsPerTurn) {
@@ -187,14 +187,14 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
     return end(await finish(ctx, 'max_tool_calls'));
   }
   const toRun = (await hooks.beforeTools?.(out.toolCalls)) ?? out.toolCalls;
-  if (toRun.length === 0) return { kind: 'tools' };
+  if (toRun.length === 0) return { type: 'tools' };
   showNow(ctx, { doing: 'running tools' });
   publish('tools');
   const outcome = await runToolCalls(ctx, toRun);
   publish('tools_done');
   hooks.afterTools?.(toRun);
   if (outcome === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
-  return { kind: 'tools' };
+  return { type: 'tools' };
 }
 
 /** One model turn on the run's conversation. */
@@ -248,5 +248,5 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
     const message = out.errorMessage ?? 'the model returned an error';
     return end(await fail(ctx, { message, type: AGENT_FAILURE.model, retryable: false }));
   }
-  return { kind: 'answer', text: out.text };
+  return { type: 'answer', text: out.text };
 }

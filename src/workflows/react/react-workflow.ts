@@ -22,8 +22,8 @@ async function runReact(ctx: RunContext): Promise<LoopOutcome> {
   const hooks = { handOver: () => shouldContinueAsNew(ctx) };
   for (;;) {
     const turn = await agentTurn(ctx, hooks);
-    if (turn.kind === 'end') return turn.outcome;
-    if (turn.kind !== 'answer') continue;
+    if (turn.type === 'end') return turn.outcome;
+    if (turn.type !== 'answer') continue;
     const stop = stopRequest(ctx);
     if (stop) return finish(ctx, stop.reason);
     if (await injectFollowUps(ctx)) continue;
