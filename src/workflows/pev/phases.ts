@@ -54,7 +54,7 @@ function mirrorPlan(pctx: PevContext): void {
 const say = (pctx: PevContext, text: string) => appendDrafts(pctx.agent, [{ kind: 'user', text }]);
 
 /**
- * Asks a tool-less role (planner, verifier, or an added agent type) for its JSON answer: after an
+ * Asks a tool-less role (planner, verifier, or a role added beside them) for its JSON answer: after an
  * invalid answer, one corrective re-ask; after a second, `invalid` and the caller applies the
  * role's fallback. The prompt for the role is already in the conversation.
  */
