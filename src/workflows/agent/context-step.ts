@@ -14,7 +14,7 @@ import { addCost, addUsage } from '../../contracts/message-model';
 import { limitedQueue, recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
-import { emit, showNow, type RunContext } from './run-context';
+import { emit, updateCurrentDetails, type RunContext } from './run-context';
 
 /** Tokens the tool specs are assumed to take, per tool. */
 const TOKENS_PER_TOOL_SPEC = 150;
@@ -61,7 +61,7 @@ async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan)
   const toSeq = state.messages[plan.splitIndex].seq;
   const model = state.config.context.summaryModel ?? seat.position.current;
   const summary = summariseSummary(plan.splitIndex, modelLabel(model));
-  showNow(ctx, { doing: summary });
+  updateCurrentDetails(ctx, { doing: summary });
   try {
     const out = await ctx.io.summarise(
       { conversationId: state.conversationId, view: state.view, toSeq, model },

@@ -36,9 +36,9 @@ export {
   emit,
   newRunContext,
   publishSearchAttributes,
-  showNow,
+  updateCurrentDetails,
   workflowNow,
   type RunContext,
-  type RunNow,
+  type CurrentStep,
 } from './run-context';
 export { registerHandlers } from './handlers';

@@ -27,7 +27,7 @@ import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../c
 import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
 import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
-import { conversationRef, emit, showNow, workflowNow, type RunContext } from './run-context';
+import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 import { callSettingsOf } from '../../policy/call-settings';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
 import { llmQueueOf } from '../../policy/llm-queues';
@@ -125,7 +125,7 @@ async function waitOutRateLimit(
   if (delay === undefined || ctx.state.stopRequested) return false;
   waiting.rounds++;
   const seconds = Math.ceil(delay / 1000);
-  showNow(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
+  updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
   await condition(() => ctx.state.stopRequested !== undefined, delay, {
     summary: `rate limit: wait ${seconds} s for ${label}`,
   });
@@ -243,7 +243,7 @@ export async function callModelWithFailover(
   for (;;) {
     const model = seat.position.current;
     const label = modelLabel(model);
-    showNow(ctx, { model: label, doing: `calling ${label}` });
+    updateCurrentDetails(ctx, { model: label, doing: `calling ${label}` });
     try {
       const output = await ctx.io.callModel(
         {
@@ -260,7 +260,7 @@ export async function callModelWithFailover(
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
-        { retry: retryFor(seat), summary: modelCallSummary(ctx.now.step, label), ...limitedQueue(ctx, model) },
+        { retry: retryFor(seat), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       return { ok: true, output: answerOf(output, model) };

@@ -14,7 +14,7 @@ import { READ_RESULT_TOOL } from '../../policy/masking';
 import { windowOf } from './model-step';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
-import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -81,7 +81,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     state.approvals.filter((a) => a.state === 'pending').map((a) => a.tool),
     state.clientTools.filter((c) => c.result === undefined).map((c) => c.tool),
   );
-  showNow(ctx, { doing: summary });
+  updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
   const settled = await condition(
     () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
@@ -89,7 +89,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     { summary },
   );
   state.status = 'running';
-  showNow(ctx, { doing: 'running tools' });
+  updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {

@@ -21,7 +21,7 @@ import {
   type ModelSeat,
 } from './model-step';
 import { turnStep } from '../../policy/run-summaries';
-import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
 import { recordToolResults, runToolCalls } from './tool-step';
 import { inlineToolCalls } from './tool-plan';
@@ -188,7 +188,7 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
   }
   const toRun = (await hooks.beforeTools?.(out.toolCalls)) ?? out.toolCalls;
   if (toRun.length === 0) return { type: 'tools' };
-  showNow(ctx, { doing: 'running tools' });
+  updateCurrentDetails(ctx, { doing: 'running tools' });
   publish('tools');
   const outcome = await runToolCalls(ctx, toRun);
   publish('tools_done');
@@ -209,7 +209,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   state.turnsThisRun += 1;
   const seat = hooks.seat ?? runSeat(ctx);
   resolveModel(ctx, seat);
-  showNow(ctx, { step: hooks.step?.() || turnStep(state.turn), model: modelLabel(seat.position.current) });
+  updateCurrentDetails(ctx, { step: hooks.step?.() || turnStep(state.turn), model: modelLabel(seat.position.current) });
   emit(ctx, { type: 'turn_start', model: modelLabel(seat.position.current) });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
   if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);

@@ -4,7 +4,7 @@ import { drain } from '../../policy/queues';
 import type { MessageMeta, QueuedMessage } from '../../contracts/agent-run';
 import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
-import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 
 /** Writes drafts at the end of the log and records their metadata. */
 export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Promise<MessageMeta[]> {
@@ -42,7 +42,7 @@ export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
   if (!wait || state.stopRequested) return false;
   const summary = `waiting up to ${formatDuration(wait)} for a follow-up`;
   state.status = 'awaiting_follow_up';
-  showNow(ctx, { doing: summary });
+  updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, 'idle');
   const queued = () => state.followUps.length > 0 || state.steering.length > 0;
   await condition(() => queued() || state.stopRequested !== undefined, wait, { summary });
