@@ -46,7 +46,7 @@ async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectCon
   for (;;) {
     const critiquing = reflect.stage === 'critique';
     const turn = await agentTurn(run, {
-      handOver: () => shouldContinueAsNew(run),
+      continueAsNew: () => shouldContinueAsNew(run),
       phaseAt: (point) => (point === 'model' ? reflect.stage : undefined),
       // The critique is words about the answer: the provider is told not to call tools, and calls are refused.
       ...(critiquing && {

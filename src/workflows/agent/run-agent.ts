@@ -53,7 +53,7 @@ export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
   /** Runs after the first upsert, before the first turn (e.g. announces the kind's first phase); returns nothing. */
   begin?: (c: C, input: I) => void;
   /**
-   * Takes turns until the run ends (`finished`) or hands over (`continue_as_new`). A step that
+   * Takes turns until the run ends (`finished`) or continues as new (`continue_as_new`). A step that
    * ended the run before any turn throws `RunEnded`, which counts as `finished`.
    */
   run: (c: C) => Promise<LoopOutcome>;

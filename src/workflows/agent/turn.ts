@@ -40,7 +40,7 @@ export interface TurnHooks {
    * Checked after stop and limits: true continues as new instead of taking this turn (the turn is
    * `end` with outcome `continue_as_new`); false or nothing takes it.
    */
-  handOver?: () => boolean | void;
+  continueAsNew?: () => boolean | void;
   /** Where this turn's model comes from (default: the run's seat). */
   seat?: ModelSeat;
   /** What the timeline and the current details call this turn; nothing: `turn N`. */
@@ -71,7 +71,7 @@ export type TurnResult =
   | { type: 'tools' }
   /** Tools were called but refused (`refuseTools`); they got "not run" results. */
   | { type: 'tools_refused'; tools: string[] }
-  /** The run ended (stop, limit, error, hook) or hands over (`continue_as_new`). */
+  /** The run ended (stop, limit, error, hook) or continues as new (`continue_as_new`). */
   | { type: 'end'; outcome: LoopOutcome };
 
 const end = (outcome: LoopOutcome): TurnResult => ({ type: 'end', outcome });
@@ -202,7 +202,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const { state } = ctx;
   const ended = await endIfStoppedOrLimited(ctx);
   if (ended) return end(ended);
-  if (hooks.handOver?.()) return end('continue_as_new');
+  if (hooks.continueAsNew?.()) return end('continue_as_new');
   await injectSteering(ctx);
 
   state.turn += 1;

@@ -19,7 +19,7 @@ import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 /** Turns until an answer without tool calls; queued follow-ups start another turn. */
 async function runReact(ctx: RunContext): Promise<LoopOutcome> {
   await startConversation(ctx);
-  const hooks = { handOver: () => shouldContinueAsNew(ctx) };
+  const hooks = { continueAsNew: () => shouldContinueAsNew(ctx) };
   for (;;) {
     const turn = await agentTurn(ctx, hooks);
     if (turn.type === 'end') return turn.outcome;
