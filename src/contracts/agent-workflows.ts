@@ -54,9 +54,9 @@ export interface SwitchModelInput {
   note?: string;
 }
 /**
- * Operator's provider switch: "use this model from now on". Every model seat of the run takes it
+ * Operator's provider switch: "use this model from now on". Every model resolver of the run takes it
  * at its next turn (the run's own and, in a pev run, each role's own model) and keeps it until it
- * fails and the seat fails over.
+ * fails and the resolver fails over.
  */
 export const switchModelSignal = defineSignal<[SwitchModelInput]>('switchModel');
 

@@ -15,10 +15,10 @@ import { fitContext } from './context-step';
 import {
   callModelWithFailover,
   resolveModel,
-  runSeat,
+  runResolver,
   type ModelAnswer,
   type ModelCallOverrides,
-  type ModelSeat,
+  type ModelResolver,
 } from './model-step';
 import { turnStep } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
@@ -41,8 +41,8 @@ export interface TurnHooks {
    * `end` with outcome `continue_as_new`); false or nothing takes it.
    */
   continueAsNew?: () => boolean | void;
-  /** Where this turn's model comes from (default: the run's seat). */
-  seat?: ModelSeat;
+  /** Where this turn's model comes from (default: the run's resolver). */
+  resolver?: ModelResolver;
   /** What the timeline and the current details call this turn; nothing: `turn N`. */
   step?: () => string | void;
   /**
@@ -207,25 +207,28 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
 
   state.turn += 1;
   state.turnsThisRun += 1;
-  const seat = hooks.seat ?? runSeat(ctx);
-  resolveModel(ctx, seat);
-  updateCurrentDetails(ctx, { step: hooks.step?.() || turnStep(state.turn), model: modelLabel(seat.position.current) });
-  emit(ctx, { type: 'turn_start', model: modelLabel(seat.position.current) });
+  const resolver = hooks.resolver ?? runResolver(ctx);
+  resolveModel(ctx, resolver);
+  updateCurrentDetails(ctx, {
+    step: hooks.step?.() || turnStep(state.turn),
+    model: modelLabel(resolver.state.current),
+  });
+  emit(ctx, { type: 'turn_start', model: modelLabel(resolver.state.current) });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
-  if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);
-  const fit = await fitContext(ctx, seat);
+  if (phase !== undefined) publishSearchAttributes(ctx, phase, resolver.state.current);
+  const fit = await fitContext(ctx, resolver);
   if (fit.over) {
     const { tokens, window } = fit.over;
-    const model = modelLabel(seat.position.current);
+    const model = modelLabel(resolver.state.current);
     const message =
       `the context (about ${tokens} tokens) is over the ${window}-token window of ${model} and ` +
       `could not be brought under it without a summary; the request was not sent`;
     return end(await fail(ctx, { message, type: AGENT_FAILURE.contextOverflow, retryable: false }));
   }
-  const shrink = async (): Promise<boolean> => (await fitContext(ctx, seat, true)).changed;
+  const shrink = async (): Promise<boolean> => (await fitContext(ctx, resolver, true)).changed;
   const inline = inlineToolCalls(ctx, hooks.refuseTools !== undefined || hooks.beforeTools !== undefined);
   const overrides = { ...hooks.call?.(), ...(inline ? { inlineTools: inline } : {}) };
-  const step = await callModelWithFailover(ctx, seat, overrides, shrink);
+  const step = await callModelWithFailover(ctx, resolver, overrides, shrink);
   if (!step.ok) {
     // A stop ends a wait for the provider's rate limit: the run stops rather than fails.
     const stop = stopRequest(ctx);
@@ -234,7 +237,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
     return end(await fail(ctx, { message, type, retryable }));
   }
   const out = step.output;
-  const model = modelLabel(seat.position.current);
+  const model = modelLabel(resolver.state.current);
   await recordAnswer(ctx, out, model);
 
   const hook = await turnEndHook(ctx, out, model);
