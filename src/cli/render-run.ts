@@ -2,9 +2,9 @@
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
-import type { PevProgress } from '../contracts/pev-progress';
 import type { ChildTrace, RunTrace } from '../client/trace';
-import { approvalCommands, planCommands, waitingOn } from './decision-hints';
+import type { KindRegistry } from '../kinds';
+import { approvalCommands, waitCommands } from './decision-hints';
 import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
 
@@ -52,10 +52,11 @@ export function formatResult(r: AgentResult): string {
 }
 
 /**
- * The state as text: with the calls waiting in its open children (sub-agents), each decided
- * through the run. `prefix` starts the commands it names (default `durable-agents`).
+ * The state as text; `kinds` give the lines of its kind's own fields and what else it waits for.
+ * With the calls waiting in its open children (sub-agents), each decided through the run.
+ * `prefix` starts the commands it names (default `durable-agents`).
  */
-export function formatState(s: AgentStateView, options: { prefix?: string } = {}): string {
+export function formatState(s: AgentStateView, kinds: KindRegistry, options: { prefix?: string } = {}): string {
   const { prefix = 'durable-agents' } = options;
   const lines = [
     `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
@@ -72,9 +73,8 @@ export function formatState(s: AgentStateView, options: { prefix?: string } = {}
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const { planCycle } = waitingOn(s);
-  if (planCycle !== undefined)
-    lines.push(`awaiting a decision on the plan of cycle ${planCycle}:`, ...planCommands(prefix, s.id));
+  const wait = kinds.waiting(s);
+  if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(
       `child ${c.id} (${c.agent}, ${childOrigin(c)}): ${statusWithReason(c.status, c.stopReason)}` +
@@ -89,14 +89,7 @@ export function formatState(s: AgentStateView, options: { prefix?: string } = {}
     );
   if (s.steeringQueued || s.followUpsQueued)
     lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
-  const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
-  if (pev) {
-    lines.push(
-      `phase ${pev.phase} · cycle ${pev.cycle} · round ` +
-        `${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`,
-    );
-    for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
-  }
+  lines.push(...kinds.stateLines(s));
   const last = s.events.slice(-5).map((e) => e.type);
   if (last.length) lines.push(`recent events: ${last.join(', ')}`);
   if (s.error) lines.push(`error: ${s.error.type ?? 'error'}: ${s.error.message}`);

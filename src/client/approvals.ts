@@ -115,7 +115,7 @@ export async function pendingApproval(
     );
   }
   const { state, found } = lookup;
-  if (!found) throw noPendingApproval(state, runId, toolCallId);
+  if (!found) throw noPendingApproval(state, runId, toolCallId, agents.kinds.waiting(state));
   // The run's own approval carries when it was asked; a child's names the child that waits.
   const own = found.runId === runId ? pendingApprovalsOf(state, runId).find((a) => a.toolCallId === toolCallId) : {};
   return { ...own, ...found, argsHash: argsHash(found.args) };

@@ -8,7 +8,7 @@ import { getExternalWorkflowHandle, isCancellation, setHandler } from '@temporal
 import { canonicalJson } from '../../common/canonical-json';
 import { childWaitsSignal } from '../../contracts/agent-workflows';
 import type { ChildWaitsInput } from '../../contracts/sub-agents';
-import { showNow, type RunContext } from './run-context';
+import { updateCurrentDetails, type RunContext } from './run-context';
 
 type Waits = Pick<ChildWaitsInput, 'approvals' | 'clientTools'>;
 
@@ -70,7 +70,7 @@ export function registerChildWaits(ctx: RunContext): void {
     )
       return;
     state.childWaits = { ...state.childWaits, [input.childId]: input };
-    showNow(ctx);
+    updateCurrentDetails(ctx);
     await reportWaits(ctx);
   });
 }
@@ -81,6 +81,6 @@ export async function forgetWaits(ctx: RunContext, childId: string): Promise<voi
   if (!state.childWaits?.[childId]) return;
   const { [childId]: _ended, ...rest } = state.childWaits;
   state.childWaits = rest;
-  showNow(ctx);
+  updateCurrentDetails(ctx);
   await reportWaits(ctx);
 }

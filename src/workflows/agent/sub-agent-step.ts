@@ -30,7 +30,7 @@ import {
   type ChildLink,
 } from '../../policy/sub-agents';
 import { forgetWaits } from './child-waits';
-import { emit, showNow, workflowNow, type RunContext } from './run-context';
+import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 
 export interface SubAgentOutcome {
   text: string;
@@ -133,7 +133,7 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
   ctx.delegation.reserved[id] = budget;
   state.children = [...keptChildren(state.children ?? []), child];
   emit(ctx, { type: 'child_start', ...start.origin, agent, childId: id, task: start.preview });
-  showNow(ctx);
+  updateCurrentDetails(ctx);
   let handle;
   try {
     handle = await startChild(AGENT_WORKFLOWS[config.kind as keyof typeof AGENT_WORKFLOWS], {
