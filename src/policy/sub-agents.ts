@@ -1,11 +1,10 @@
 /**
  * Sub-agents as pure decisions (docs/subagents.md): what a declaration may hold, the config a
- * child run starts with (the parent's tools, approvals and what is left of its budget), the
+ * child run starts with (the parent's tools, approvals and its share of the budget), the
  * child's id and task, and the text the parent's model reads when the child ends.
  */
 import type { AgentConfig, AgentResult } from '../contracts/agent-run';
 import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
-import { totalTokens, type Cost, type Usage } from '../contracts/message-model';
 import {
   DEFAULT_MAX_AGENT_DEPTH,
   DEFAULT_MAX_PARALLEL_AGENTS,
@@ -16,7 +15,6 @@ import {
 } from '../contracts/sub-agents';
 import type { ResolverPolicy } from '../contracts/model-resolution';
 import type { ToolSelection } from '../contracts/tool-catalog';
-import type { AgentStopReason } from '../contracts/run-status';
 import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
 import { modelNameProblem, modelRefOf } from './model-ref';
 import { resolverPolicy } from './resolver';
@@ -137,38 +135,6 @@ export function callTask(args: Record<string, unknown>): { task: string; context
   return context === undefined ? { task } : { task, context };
 }
 
-/**
- * The budget a child starts with: its share of what the parent has neither spent nor reserved for
- * its open children (`reserved`), split evenly among the children still to start (`starting`,
- * this one included), so children that run at the same time never hold more than the parent has
- * left between them; `spent` says why none can start.
- */
-export function childBudget(
-  config: AgentConfig,
-  spent: { usage: Usage; cost: Cost },
-  reserved: readonly ChildBudget[],
-  starting = 1,
-): { budget: ChildBudget; spent?: string } {
-  const { maxTotalTokens, maxCostUsd } = config.limits;
-  const held = (key: keyof ChildBudget): number => reserved.reduce((sum, r) => sum + (r[key] ?? 0), 0);
-  const share = Math.max(1, starting);
-  const budget: ChildBudget = {};
-  let why: string | undefined;
-  if (maxTotalTokens !== undefined) {
-    const free = maxTotalTokens - totalTokens(spent.usage) - held('maxTotalTokens');
-    budget.maxTotalTokens = Math.floor(free / share);
-    if (budget.maxTotalTokens < 1)
-      why = `the run's token budget (${maxTotalTokens}) is spent or held by its running sub-agents`;
-  }
-  if (maxCostUsd !== undefined) {
-    const free = maxCostUsd - spent.cost.total - held('maxCostUsd');
-    budget.maxCostUsd = free / share;
-    if (budget.maxCostUsd <= 0)
-      why = `the run's cost budget ($${maxCostUsd}) is spent or held by its running sub-agents`;
-  }
-  return why ? { budget, spent: why } : { budget };
-}
-
 /** The sub-agents whose tools fit a child's tools: a child delegates only within what it may use itself. */
 function withinTools(agents: SubAgents | undefined, tools: ToolSelection): SubAgents | undefined {
   const kept = Object.entries(agents ?? {}).filter(([, spec]) =>
@@ -237,12 +203,6 @@ export function childConfig(parent: AgentConfig, link: ChildLink, task: string, 
       ...(budgeted ? { budgetFromParent: true } : {}),
     },
   };
-}
-
-/** The stop reason of a run that reached `limit`: a child that spent its parent's budget stops with `budget`. */
-export function budgetReason(config: AgentConfig, limit: AgentStopReason): AgentStopReason {
-  const ofBudget = limit === 'token_budget' || limit === 'cost_budget';
-  return ofBudget && config.parent?.budgetFromParent ? 'budget' : limit;
 }
 
 const ENDINGS: Partial<Record<string, string>> = {

@@ -11,7 +11,8 @@ import type { AgentState } from '../../contracts/agent-run';
 import type { AgentStopReason } from '../../contracts/run-status';
 import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
-import { budgetReason, subAgentTools } from '../../policy/sub-agents';
+import { subAgentTools } from '../../policy/sub-agents';
+import { budgetReason } from '../../policy/child-budget';
 import { appendDrafts } from './user-messages';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 

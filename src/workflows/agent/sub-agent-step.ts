@@ -21,7 +21,6 @@ import { previewText } from '../../policy/previews';
 import { startSearchAttributes } from '../../policy/search-attribute-values';
 import {
   callTask,
-  childBudget,
   childConfig,
   childResultText,
   childTask,
@@ -29,6 +28,7 @@ import {
   depthRefusal,
   type ChildLink,
 } from '../../policy/sub-agents';
+import { childBudget } from '../../policy/child-budget';
 import { forgetWaits } from './child-waits';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 
