@@ -26,7 +26,7 @@ export const isAgentKind = (kind: string): kind is AgentKind =>
  * it that old code could not read raises the version; a run carried with a version this code does
  * not read fails at once, saying so (docs/design.md, Replay and patch policy).
  */
-export const CARRIED_INPUT_VERSION = 1;
+export const CARRIED_INPUT_VERSION = 2;
 
 export interface AgentWorkflowInput {
   config: AgentConfig;

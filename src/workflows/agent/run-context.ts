@@ -87,6 +87,10 @@ function startAttributes(): Partial<AgentAttributeValues> {
   return values as Partial<AgentAttributeValues>;
 }
 
+/** What the details say after how a run ended: its error, or the tenant budget's refusal that stopped it. */
+const endedWhy = (state: RunContext['state']): string | undefined =>
+  state.error?.message ?? (state.stopReason === 'budget' ? state.tenantBudget?.refused : undefined);
+
 /**
  * Applies `change` to what the run is doing now and sets the run's current details from it and the
  * state (pending approvals and client calls, how it ended). Details are metadata: no command.
@@ -108,7 +112,7 @@ export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
       approvals: state.approvals.filter((a) => a.state === 'pending'),
       clientTools: state.clientTools.filter((c) => c.result === undefined),
       ...(now.waiting ? { waiting: now.waiting } : {}),
-      ...(ended ? { ended: { stopReason: ended, status: state.status, error: state.error?.message } } : {}),
+      ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
     }),
   );
 }
