@@ -23,7 +23,8 @@ import {
 } from '../contracts/tenant-budget';
 import { tenantProblem } from '../policy/tenancy';
 import { budgetLimitsProblems } from '../policy/tenant-budget';
-import { AgentClientError } from './client-errors';
+import { AgentClientError, NoWorkerError, startWorkerHint } from './client-errors';
+import { hasWorkflowPollers } from './run-reads';
 
 /** The ledger's tasks go first on a queue shared with runs: a backlog of runs must not hold up their reservations. */
 const LEDGER_PRIORITY = { priorityKey: 1 };
@@ -31,6 +32,34 @@ const LEDGER_PRIORITY = { priorityKey: 1 };
 function checkTenant(tenant: string): void {
   const problem = tenantProblem(tenant);
   if (problem) throw new AgentClientError(problem);
+}
+
+/** The task queue of `tenant`'s running ledger, or undefined when it has none. */
+async function ledgerQueue(client: Client, tenant: string): Promise<string | undefined> {
+  try {
+    const described = await client.workflow.getHandle(ledgerWorkflowId(tenant)).describe();
+    return described.status.name === 'RUNNING' ? described.taskQueue : undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** How long a queue without pollers gets to show one (a worker that has just started) before the refusal. */
+const POLLER_GRACE_MS = 3_000;
+
+/** Refuses, rather than wait for ever, when no worker polls the queue that would serve the ledger. */
+async function requireWorker(client: Client, taskQueue: string, tenant: string): Promise<void> {
+  const deadline = Date.now() + POLLER_GRACE_MS;
+  while (!(await hasWorkflowPollers(client, taskQueue))) {
+    if (Date.now() >= deadline)
+      throw new NoWorkerError(
+        `no worker is polling task queue "${taskQueue}", so nobody can keep tenant ${tenant}'s ledger now: ` +
+          startWorkerHint(taskQueue),
+        taskQueue,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** What setting a budget did: the ledger as it now stands, and how many open runs of the tenant were told. */
@@ -53,6 +82,7 @@ export async function setTenantBudget(
   const problems = budgetLimitsProblems(limits);
   if (problems.length > 0) throw new AgentClientError(`invalid budget: ${problems.join('; ')}`);
   const input: LedgerInput = { tenant, limits };
+  await requireWorker(client, (await ledgerQueue(client, tenant)) ?? taskQueue, tenant);
   let ledger: LedgerView;
   try {
     ledger = await client.workflow.executeUpdateWithStart(configureBudgetUpdate, {
@@ -93,18 +123,12 @@ async function tellOpenRuns(client: Client, tenant: string): Promise<number> {
 /** `tenant`'s ledger: its budget, the period, what is spent, reserved and left. */
 export async function tenantBudgetView(client: Client, tenant: string): Promise<LedgerView> {
   checkTenant(tenant);
-  const handle = client.workflow.getHandle(ledgerWorkflowId(tenant));
-  const noBudget = new AgentClientError(
-    `tenant "${tenant}" has no budget: set one with ` +
-      `\`durable-agents budget set ${tenant} --max-cost USD --period day|month|total\``,
-  );
-  const running = await handle.describe().then(
-    (d) => d.status.name === 'RUNNING',
-    (err: unknown) => {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    },
-  );
-  if (!running) throw noBudget;
-  return handle.query(ledgerQuery);
+  const queue = await ledgerQueue(client, tenant);
+  if (queue === undefined)
+    throw new AgentClientError(
+      `tenant "${tenant}" has no budget: set one with ` +
+        `\`durable-agents budget set ${tenant} --max-cost USD --period day|month|total\``,
+    );
+  await requireWorker(client, queue, tenant);
+  return client.workflow.getHandle(ledgerWorkflowId(tenant)).query(ledgerQuery);
 }

@@ -74,6 +74,21 @@ describe('durable-agents budget', () => {
     );
   });
 
+  it('set on a task queue no worker polls says so at once, in one line, exit 5, and starts no ledger', async () => {
+    const queue = `budget-nobody-${crypto.randomUUID()}`;
+    const own = `${tenant}-n`;
+    const result = await runCli(['budget', 'set', own, '--max-cost', '5', '--period', 'day'], {
+      env: await cliEnv(queue),
+    });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(new RegExp(`no worker is polling task queue "${queue}".*${own}'s ledger`));
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    const { client } = await testConnection();
+    await expect(client.workflow.getHandle(ledgerWorkflowId(own)).describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
+  });
+
   it('show of a tenant without a budget says how to set one, in one line, exit 2', async () => {
     const env = await cliEnv(`budget-show-${crypto.randomUUID()}`);
     const unknown = `nobody-${crypto.randomUUID().slice(0, 8)}`;
