@@ -63,7 +63,7 @@ export const AGENT_FAILURE = {
   model: 'ModelError',
   /** The on-turn-end hook activity failed; the run ends with this error. */
   hookFailed: 'HookFailed',
-  /** A PEV role without a prepared prompt (a misconfigured agent type). Fails the run. */
+  /** A PEV role without a prepared prompt (a misconfigured role). Fails the run. */
   pevRole: 'PevRoleError',
   /** A prompts directory that cannot be used. Not retryable: fixing it needs a person. */
   pevPrompts: 'PevPromptsError',

@@ -12,7 +12,7 @@ import type { BudgetAmount, ReserveOutcome } from '../../contracts/tenant-budget
 import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
 import { callEstimate } from '../../policy/tenant-budget';
-import { emit, showNow, workflowNow, type RunContext } from './run-context';
+import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 
 /** A granted reservation, to settle once its call is done. */
 export interface BudgetHold {
@@ -100,7 +100,7 @@ export async function reserveBudget(
     if (round === 0) emit(ctx, { type: 'tenant_budget', tenant, what: 'waiting', message: answer.message });
     budget.waiting = answer.message;
     const seconds = Math.ceil(delay / 1000);
-    showNow(ctx, { doing: `waiting ${seconds} s for tenant ${tenant}'s budget (${answer.message})` });
+    updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for tenant ${tenant}'s budget (${answer.message})` });
     await condition(() => state.stopRequested !== undefined, delay, {
       summary: `budget: wait ${seconds} s for tenant ${tenant}`,
     });

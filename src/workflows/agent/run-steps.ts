@@ -23,7 +23,7 @@ export const UPDATES_BEFORE_CONTINUE_AS_NEW = 1_500;
 /** Read through a call: handlers change it while the run awaits, which narrowing cannot see. */
 export const stopRequest = (ctx: RunContext): AgentState['stopRequested'] => ctx.state.stopRequested;
 
-/** Whether the run should hand over to a fresh one at the next turn boundary. */
+/** Whether the run should continue as new at the next turn boundary. */
 export function shouldContinueAsNew(ctx: RunContext): boolean {
   const { state } = ctx;
   const every = state.config.continueAsNewAfterTurns;
