@@ -39,6 +39,14 @@ export {
   type OverlapPolicy,
   type ScheduleTiming,
 } from './client/schedules';
+export type { TenantBudgetSet } from './client/tenant-budgets';
+export {
+  BUDGET_PERIODS,
+  type BudgetAmount,
+  type BudgetPeriod,
+  type LedgerView,
+  type TenantBudgetLimits,
+} from './contracts/tenant-budget';
 export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './client/payload-limits';
 export {
   connectClient,

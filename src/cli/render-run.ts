@@ -63,6 +63,10 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
   if (s.parent) lines.push(`sub-agent ${s.parent.agent} of ${s.parent.workflowId} (depth ${s.parent.depth})`);
+  if (s.tenantBudget?.waiting)
+    lines.push(`waiting for tenant ${s.tenantBudget.tenant}'s budget: ${s.tenantBudget.waiting}`);
+  if (s.tenantBudget?.refused)
+    lines.push(`refused by tenant ${s.tenantBudget.tenant}'s budget: ${s.tenantBudget.refused}`);
   for (const a of s.pendingApprovals)
     lines.push(
       `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,

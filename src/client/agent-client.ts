@@ -37,6 +37,8 @@ import { messagesOfRun } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
 import { withChildren, type ChildEventItem } from './watch-children';
 import type { RunMessage } from '../contracts/run-message';
+import type { LedgerView, TenantBudgetLimits } from '../contracts/tenant-budget';
+import { setTenantBudget, tenantBudgetView, type TenantBudgetSet } from './tenant-budgets';
 
 export type { WatchOptions } from './watch';
 export type { AnswerItem, AnswerRole, DeepPartial } from './watch-answers';
@@ -356,6 +358,20 @@ export class AgentClient extends RunDecisions {
    */
   async messages(id: string): Promise<RunMessage[]> {
     return messagesOfRun(this.client, this.store, id);
+  }
+
+  /**
+   * Sets a tenant's budget across runs (docs/fleet.md): starts its ledger on the client's task queue,
+   * or changes the budget of the one it has, and tells the tenant's open runs, so their next model
+   * calls reserve against it too.
+   */
+  async setTenantBudget(tenant: string, limits: TenantBudgetLimits): Promise<TenantBudgetSet> {
+    return setTenantBudget(this.client, this.taskQueue, tenant, limits);
+  }
+
+  /** A tenant's budget: the current period, and what its runs spent, hold reserved and have left. */
+  async tenantBudget(tenant: string): Promise<LedgerView> {
+    return tenantBudgetView(this.client, tenant);
   }
 }
 

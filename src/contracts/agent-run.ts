@@ -14,6 +14,7 @@ import type { ModelRef } from './model-ref';
 import type { ResolvedModelInfo } from './model-info';
 import type { RunBilling, RunStats } from './run-stats';
 import type { ChildRun, ChildWaitsInput, ParentLink, SubAgents, WaitingCall } from './sub-agents';
+import type { RunTenantBudget } from './tenant-budget';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -273,6 +274,8 @@ export interface AgentState {
   children?: ChildRun[];
   /** What waits for a person in each open child, by child id, as its last report said (never carried). */
   childWaits?: Record<string, ChildWaitsInput>;
+  /** Set when the run's tenant has a budget: every model call reserves against it. */
+  tenantBudget?: RunTenantBudget;
 }
 
 /** What `run --json` and `result --json` print, and what the workflow returns. */
@@ -333,6 +336,8 @@ export interface AgentStateView {
   childClientToolRequests?: WaitingCall[];
   /** Set in a child run: its parent. */
   parent?: ParentLink;
+  /** Set when the run's tenant has a budget: what the run is waiting for, or why the budget refused it. */
+  tenantBudget?: RunTenantBudget & { tenant: string };
 }
 
 /** The part of the state that survives continue-as-new (message bodies stay in the store). */

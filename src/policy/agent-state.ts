@@ -108,6 +108,9 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     ...(state.children?.length ? { children: state.children } : {}),
     ...childWaitsView(state),
     ...(state.config.parent ? { parent: state.config.parent } : {}),
+    ...(state.tenantBudget && state.config.tenant !== undefined
+      ? { tenantBudget: { tenant: state.config.tenant, ...state.tenantBudget } }
+      : {}),
   };
 }
 

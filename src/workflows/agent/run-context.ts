@@ -103,6 +103,10 @@ function startAttributes(): Partial<AgentAttributeValues> {
   return values as Partial<AgentAttributeValues>;
 }
 
+/** What the details say after how a run ended: its error, or the tenant budget's refusal that stopped it. */
+const endedWhy = (state: RunContext['state']): string | undefined =>
+  state.error?.message ?? (state.stopReason === 'budget' ? state.tenantBudget?.refused : undefined);
+
 /**
  * Applies `change` to the run's current step and sets the run's current details from it and the
  * state (pending approvals and client calls, how it ended). Details are metadata: no command.
@@ -128,7 +132,7 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
         ...children.flatMap((c) => c.clientTools),
       ],
       ...(current.waiting ? { waiting: current.waiting } : {}),
-      ...(ended ? { ended: { stopReason: ended, status: state.status, error: state.error?.message } } : {}),
+      ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
     }),
   );
 }

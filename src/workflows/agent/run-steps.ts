@@ -67,6 +67,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.context.mask ? { readBack: true } : {}),
     models: runModels(config, roles),
     ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
+    ...(config.tenant === undefined ? {} : { tenant: config.tenant }),
   });
   // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
   const writing = openConversation(ctx);
@@ -86,6 +87,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   state.promptHash = pinned.promptHash;
   state.selectionHash = pinned.selectionHash;
   if (pinned.models) state.models = pinned.models;
+  if (pinned.tenantBudget) state.tenantBudget ??= { granted: 0 };
   await writing;
 }
 
