@@ -7,22 +7,23 @@ import { temporal } from '@temporalio/proto';
 import { reply } from '../../src/testing/fake-provider';
 import { FALLBACK, PRIMARY, waitFor } from '../agent/agent-kit';
 import { saveHistoryIfRecording } from '../kit/temporal';
-import { useWorkerLoss } from '../kit/worker-loss';
+import { lossScene } from '../kit/worker-loss';
+import { useWorkerHosts } from '../kit/worker-process';
 
 /** What the issue asks: a dead worker noticed (and its call retried elsewhere) in under 30 s. */
 const NOTICED_WITHIN_MS = 30_000;
 
 describe('a worker killed during a model call', () => {
-  const loss = useWorkerLoss();
+  const hosts = useWorkerHosts('dead-worker');
 
   it('is noticed by the heartbeat timeout and the call retried on another worker', async () => {
     const arrivals: number[] = [];
-    loss.fake.respond(() => {
+    hosts.fake.respond(() => {
       arrivals.push(Date.now());
       // The first worker's call waits on the provider until that worker dies.
       return arrivals.length === 1 ? reply.hang() : reply.text('Answered by the second worker.');
     });
-    const { client, agents, replaceWorker } = await loss.scene('dead-worker');
+    const { client, agents, replaceWorker } = await lossScene(hosts, 'dead-worker');
     const id = await agents.start({ task: 'Say something.', model: PRIMARY });
     await waitFor(() => arrivals.length === 1, 'the first worker’s model call', 60_000);
     const killedAt = await replaceWorker();
@@ -44,9 +45,10 @@ describe('a worker killed during a model call', () => {
   }, 120_000);
 
   it('is made again on the same model when every attempt lost its worker, not counted against the provider', async () => {
+    hosts.fake.reset();
     let arrivals = 0;
-    loss.fake.respond(() => (++arrivals === 1 ? reply.hang() : reply.text('Answered after the worker was lost.')));
-    const { client, agents, replaceWorker } = await loss.scene('dead-worker-again');
+    hosts.fake.respond(() => (++arrivals === 1 ? reply.hang() : reply.text('Answered after the worker was lost.')));
+    const { client, agents, replaceWorker } = await lossScene(hosts, 'dead-worker-again');
     // One attempt per provider: before this was retried, a lost worker failed the provider over.
     const id = await agents.start({
       task: 'Say something.',
@@ -62,7 +64,7 @@ describe('a worker killed during a model call', () => {
     });
     const handle = client.workflow.getHandle(id);
     await saveHistoryIfRecording(handle, 'agent-model-call-worker-lost');
-    expect(loss.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'anthropic']);
+    expect(hosts.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'anthropic']);
     const { events } = await agents.state(id);
     expect(events.map((e) => e.type)).not.toContain('provider_switch');
     expect(events.find((e) => e.type === 'model_failure')).toMatchObject({ model: PRIMARY, retryable: true });

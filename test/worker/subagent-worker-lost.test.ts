@@ -4,14 +4,15 @@
  */
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { PRIMARY, waitFor } from '../agent/agent-kit';
-import { useWorkerLoss } from '../kit/worker-loss';
+import { lossScene } from '../kit/worker-loss';
+import { useWorkerHosts } from '../kit/worker-process';
 
 describe('a worker killed during a child run', () => {
-  const loss = useWorkerLoss();
+  const hosts = useWorkerHosts('subagent-worker-lost');
 
   it('lets the child and its parent finish on another worker, each step once', async () => {
     let childCalls = 0;
-    loss.fake.respond((request): FakeStep => {
+    hosts.fake.respond((request): FakeStep => {
       const system = JSON.stringify(request.body.system ?? '');
       const answered = (request.body.messages as { role: string }[]).some((m) => m.role === 'assistant');
       if (!system.includes('You are the researcher.'))
@@ -21,7 +22,7 @@ describe('a worker killed during a child run', () => {
       // The first worker's child call waits on the provider until that worker dies.
       return ++childCalls === 1 ? reply.hang() : reply.text('42');
     });
-    const { client, agents, replaceWorker } = await loss.scene('subagent-worker-lost');
+    const { client, agents, replaceWorker } = await lossScene(hosts, 'subagent-worker-lost');
     const id = await agents.start({
       task: 'Ask the researcher.',
       model: PRIMARY,
@@ -36,8 +37,8 @@ describe('a worker killed during a child run', () => {
     const { events } = await client.workflow.getHandle(id).fetchHistory();
     expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
     // The parent made two model calls, one before and one after its child.
-    expect(loss.fake.requests.filter((r) => !JSON.stringify(r.body.system ?? '').includes('researcher.'))).toHaveLength(
-      2,
-    );
+    expect(
+      hosts.fake.requests.filter((r) => !JSON.stringify(r.body.system ?? '').includes('researcher.')),
+    ).toHaveLength(2);
   }, 120_000);
 });
