@@ -167,6 +167,12 @@ export function payloadBytes(value: unknown): number {
 export const eventTypeName = (e: temporal.api.history.v1.IHistoryEvent): string =>
   (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? String(e.eventType)).replace(/^EVENT_TYPE_/, '');
 
+/** A history event's time in ms since the epoch; NaN for no event. */
+export function eventMs(e: temporal.api.history.v1.IHistoryEvent | undefined): number {
+  const t = e?.eventTime;
+  return t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
+}
+
 /** Nearest-rank percentile of `xs`; NaN for no samples. */
 export function percentile(xs: readonly number[], p: number): number {
   if (xs.length === 0) return Number.NaN;

@@ -20,7 +20,7 @@ export interface WorkerProcessOptions {
   deployment?: DeploymentFlags;
   /** Print one JSON line once it polls instead of a sentence. */
   json?: boolean;
-  /** Default: the process environment. */
+  /** Default: this process's environment. */
   env?: NodeJS.ProcessEnv;
   /** Where the ready and stop lines go. Default: stdout. */
   out?: (text: string) => void;

@@ -3,6 +3,7 @@
  * line that says so with `--verbose`, and the Web UI link of a run.
  */
 import { AgentClient } from '../client';
+import type { KindEdge } from '../kinds';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { isListening } from '../server/ports';
 import { runUiUrl, uiBaseUrl } from '../server/web-ui';
@@ -65,11 +66,15 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-/** Connects as the flags and environment say; `notice` gets the server line with `--verbose`. */
+/**
+ * Connects as the flags and environment say; `notice` gets the server line with `--verbose`. The client knows the
+ * built-in kinds and `kinds`.
+ */
 export async function connectAgents(
   globals: GlobalOptions,
   env: NodeJS.ProcessEnv,
   notice: (line: string) => void,
+  kinds: readonly KindEdge[] = [],
 ): Promise<Connected> {
   const settings = settingsOf(globals, env);
   const line = serverNotice(settings, globals);
@@ -78,6 +83,7 @@ export async function connectAgents(
   let base: Promise<string | undefined> | undefined;
   return {
     agents: new AgentClient(client, settings.taskQueue, {
+      kinds,
       ...(settings.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: settings.maxPayloadBytes }),
     }),
     uiLink: async (id) => {

@@ -4,13 +4,11 @@
  * stands for a task passed by reference.
  */
 import crypto from 'node:crypto';
-import type { SearchAttributePair } from '@temporalio/common';
 import { formatDuration } from '../common/duration';
 import type { AgentConfig } from '../contracts/agent-run';
 import { modelLabel } from '../contracts/model-ref';
-import { modelRefOf } from '../policy/model-ref';
-import type { PevOptions } from '../contracts/pev-run';
-import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+import { TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+import { firstLine, startSearchAttributes } from '../policy/search-attribute-values';
 
 /** Characters of the summary line (the server caps it at a few hundred bytes). */
 const SUMMARY_CHARS = 180;
@@ -19,11 +17,7 @@ const DETAILS_TASK_CHARS = 600;
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The task's first non-empty line, whitespace collapsed. */
-export function firstLine(task: string): string {
-  const line = task.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.replace(/\s+/g, ' ').trim();
-}
+export { firstLine, startSearchAttributes };
 
 /** Characters of the task's words at the start of a run id. */
 const ID_WORDS_CHARS = 48;
@@ -50,8 +44,11 @@ export function runSummary(kind: string, task: string): string {
   return clip(`${kind} · ${firstLine(task)}`, SUMMARY_CHARS);
 }
 
-/** The Web UI's details (Markdown): model, fallbacks, limits, tools, workspace, and the task's start. */
-export function runDetails(config: AgentConfig, task: string, pev?: PevOptions): string {
+/**
+ * The Web UI's details (Markdown): kind, model, fallbacks, what the kind's own options say (`kindLines`), limits,
+ * tools, workspace, and the task's start.
+ */
+export function runDetails(config: AgentConfig, task: string, kindLines: readonly string[] = []): string {
   const { limits, resolver, tools } = config;
   const limitParts = [
     `${limits.maxTurns} turns`,
@@ -68,16 +65,10 @@ export function runDetails(config: AgentConfig, task: string, pev?: PevOptions):
     ...(tools.mcpConfig ? [`MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
   ];
   const lines = [
-    `- **Agent** ${config.kind}${pev?.mode ? ` (${pev.mode} mode)` : ''}`,
+    `- **Agent** ${config.kind}`,
     `- **Model** ${modelLabel(resolver.primary)}`,
     `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.map(modelLabel).join(', ') : 'none'}`,
-    ...(pev?.models && Object.keys(pev.models).length
-      ? [
-          `- **Role models** ${Object.entries(pev.models)
-            .map(([role, model]) => `${role}=${modelLabel(modelRefOf(model))}`)
-            .join(', ')}`,
-        ]
-      : []),
+    ...kindLines,
     `- **Limits** ${limitParts.join(' · ')}`,
     `- **Tools** ${toolParts.join(' · ')}`,
     `- **Workspace** ${tools.workspaceRoot ?? 'none (file tools refuse every path)'}`,
@@ -90,20 +81,6 @@ export function runDetails(config: AgentConfig, task: string, pev?: PevOptions):
       .map((l) => `> ${l}`),
   ];
   return lines.join('\n');
-}
-
-/** Every project search attribute, as a run is before a worker has picked it up. */
-export function startSearchAttributes(config: AgentConfig, task: string): SearchAttributePair[] {
-  return [
-    { key: SA.kind, value: config.kind },
-    { key: SA.phase, value: 'queued' },
-    { key: SA.model, value: modelLabel(config.resolver.primary) },
-    { key: SA.status, value: 'running' },
-    { key: SA.awaitingApproval, value: false },
-    { key: SA.costUsd, value: 0 },
-    { key: SA.task, value: clip(firstLine(task), TASK_ATTRIBUTE_CHARS) },
-    ...(config.tenant === undefined ? [] : [{ key: SA.tenant, value: config.tenant }]),
-  ];
 }
 
 /** What the run carries as its task when the whole task travels by reference. */

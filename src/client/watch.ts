@@ -16,10 +16,15 @@ export interface WatchOptions {
   /** Include the model's tokens (runs started with `stream: true`); default true. */
   tokens?: boolean;
   /**
-   * Also yield the run's structured answers (pev roles' answers, answers of a run with a JSON
-   * response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
+   * Also yield the run's structured answers (its kind's roles' answers, answers of a run with a
+   * JSON response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
    */
   answers?: boolean;
+  /**
+   * Also yield the events of the run's child runs (sub-agents, pev todos run as children, at any
+   * depth) as they happen, each with the child it comes from (`ChildEventItem`).
+   */
+  children?: boolean;
 }
 
 /** How the watch reads the run besides its stream. */

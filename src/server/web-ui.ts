@@ -13,8 +13,11 @@ export function uiBaseUrl(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
-/** A tab of a run's page: what it waits for and its summary (`user-metadata`), its steps, its events. */
-export type RunTab = 'user-metadata' | 'timeline' | 'history';
+/**
+ * A tab of a run's page: what it waits for and its summary (`user-metadata`), its steps, its
+ * events, its parent and children.
+ */
+export type RunTab = 'user-metadata' | 'timeline' | 'history' | 'relationships';
 
 /**
  * Link to one run in the Web UI. With its run id the link opens `tab`; without, the UI opens the

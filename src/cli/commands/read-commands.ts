@@ -1,12 +1,18 @@
 /** Commands that read runs: watch, state, trace, result, list. None needs a worker where the server can answer. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { AGENT_STATUSES, needsStoredSteps, traceOf, type AgentClient, type ListFilters } from '../../client';
+import {
+  AGENT_STATUSES,
+  childTraces,
+  needsStoredSteps,
+  traceOf,
+  type AgentClient,
+  type ListFilters,
+} from '../../client';
 import { readRunMessages } from '../../client/run-messages';
 import type { RunMessage } from '../../contracts/run-message';
 import { openStore } from '../../store';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
-import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
@@ -14,11 +20,13 @@ import { errorLine, formatResult, formatState, formatTrace } from '../render-run
 import { formatList } from '../render-list';
 import { whileWaiting } from '../run-wait';
 import { WatchPrinter } from '../watch-output';
-import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import type { KindRegistry } from '../../kinds';
+import { hintPrefix, json, kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface WatchFlags {
   json?: boolean;
   tokens?: boolean;
+  children?: boolean;
   from?: number;
 }
 
@@ -30,12 +38,13 @@ export async function watchAndPrint(
   o: WatchFlags,
 ): Promise<Extract<AgentEvent, { type: 'done' }> | undefined> {
   const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
-  for await (const item of agents.watch(id, {
-    answers: true,
+  const options = {
+    answers: true as const,
     tokens: o.tokens !== false,
     ...(o.from !== undefined ? { fromOffset: o.from } : {}),
-  }))
-    printer.print(item);
+  };
+  const items = o.children === false ? agents.watch(id, options) : agents.watch(id, { ...options, children: true });
+  for await (const item of items) printer.print(item);
   printer.finish();
   return printer.done;
 }
@@ -52,11 +61,13 @@ const status = (v: string): AgentStatus => {
   return v as AgentStatus;
 };
 
-const kind = (v: string): string => {
-  if (!isAgentKind(v))
-    throw new InvalidArgumentError(`"${v}" is not an agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')}).`);
-  return v;
-};
+/** Commander parser of a kind the commands know. */
+const kindOf =
+  (kinds: KindRegistry) =>
+  (v: string): string => {
+    if (!kinds.find(v)) throw new InvalidArgumentError(`"${v}" is not an agent kind (${kinds.names.join(', ')}).`);
+    return v;
+  };
 
 /** Run `id`'s conversation from the store the workers write (as `transcript` reads it); undefined when unreadable. */
 async function storedMessages(env: NodeJS.ProcessEnv, id: string): Promise<RunMessage[] | undefined> {
@@ -87,11 +98,12 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .command('watch')
     .description(
       'Follow a run as it works: its events and, for runs started with --stream, the model tokens and the ' +
-        "pev roles' structured answers as they fill in; ends when the run ends.",
+        "structured answers of its kind's roles as they fill in; ends when the run ends.",
     )
     .argument('<id>')
-    .option('--json', 'print one JSON object per line (topic, offset, event, delta; pev answers as components)')
+    .option('--json', 'print one JSON object per line (topic, offset, event, delta; structured answers as components)')
     .option('--no-tokens', 'events only')
+    .option('--no-children', "without the events of the run's child runs (sub-agents)")
     .option('--from <offset>', 'start at this stream offset (default: the oldest kept)', offset)
     .action((id: string, o: WatchFlags) =>
       withAgents(deps, async (agents) => {
@@ -111,22 +123,26 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        const open = (s.children ?? []).some((c) => c.endedAt === undefined);
-        const approvals = open ? await agents.pendingApprovals(id) : [];
-        deps.out(o.json ? json(s) : formatState(s, { approvals, prefix: hintPrefix(deps) }));
+        deps.out(o.json ? json(s) : formatState(s, agents.kinds, { prefix: hintPrefix(deps) }));
       }),
     );
 
   program
     .command('trace')
-    .description("Show a run's trace: model and tool totals and timings, then its steps turn by turn.")
+    .description(
+      "Show a run's trace: model and tool totals and timings, then its steps turn by turn, each child run's " +
+        'steps under the call that started it.',
+    )
     .argument('<id>')
     .option('--json', 'print the trace as JSON')
-    .action((id: string, o: { json?: boolean }) =>
+    .option('--no-children', "without the traces of the run's child runs (sub-agents)")
+    .action((id: string, o: { json?: boolean; children?: boolean }) =>
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
         const t = traceOf(s, needsStoredSteps(s) ? await storedMessages(deps.env, id) : undefined);
+        if (o.children !== false && s.children?.length)
+          t.children = await childTraces(s, (child) => agents.trace(child, { children: true }));
         deps.out(o.json ? json(t) : formatTrace(t));
       }),
     );
@@ -154,7 +170,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
-    .option('--kind <kind>', `only runs of this agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')})`, kind)
+    .option('--kind <kind>', `only runs of this agent kind (${kindsOf(deps).names.join(', ')})`, kindOf(kindsOf(deps)))
     .option('--schedule <name>', 'only runs this schedule started')
     .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')

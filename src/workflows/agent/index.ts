@@ -22,23 +22,24 @@ export {
 export {
   callModelWithFailover,
   resolveModel,
-  runSeat,
+  runResolver,
   modelFailureOf,
   type ModelAnswer,
   type ModelCallOverrides,
-  type ModelSeat,
+  type ModelResolver,
 } from './model-step';
 export { fitContext, currentContextTokens, type ContextFit } from './context-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
+export { runChild, type ChildOutcome, type ChildStart } from './sub-agent-step';
 export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 export { createAgentIO, type AgentIO } from './agent-io';
 export {
   emit,
   newRunContext,
   publishSearchAttributes,
-  showNow,
+  updateCurrentDetails,
   workflowNow,
   type RunContext,
-  type RunNow,
+  type CurrentStep,
 } from './run-context';
 export { registerHandlers } from './handlers';

@@ -8,12 +8,13 @@ import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
 import type { AgentState } from '../../contracts/agent-run';
+import type { ChildBudget } from '../../contracts/sub-agents';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
 
-/** What the run is doing now, beyond its state: what its current details show. */
-export interface RunNow {
+/** The run's current step, beyond its state: what its current details show. */
+export interface CurrentStep {
   /** The phase last published to the search attributes. */
   phase: string;
   /** The current step's name (`turn 3`, `planner round 2`), also in its model call's summary. */
@@ -36,7 +37,21 @@ export interface RunContext {
   published: { values: Partial<AgentAttributeValues> };
   /** Watchers' stream; every event goes there too. */
   stream?: RunStream;
-  now: RunNow;
+  /** The current step, which the current details show. */
+  current: CurrentStep;
+  /** The kind's follow-up hook (`AgentKind.followUps`) on its context, when it has one. */
+  followUps?: (texts: readonly string[]) => void;
+  /** The run's side of sub-agents, in memory only: no child is open when the run continues as new. */
+  delegation: Delegation;
+}
+
+/** What a run keeps of its children while they run, and of what it told its parent. */
+export interface Delegation {
+  /** The budget each open child started with, by child id: held for it until it ends. */
+  reserved: Record<string, ChildBudget>;
+  /** The last report of waiting calls sent to the parent (canonical JSON), and how many were sent. */
+  reported?: string;
+  reports: number;
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
@@ -72,7 +87,8 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
     runId: info.runId,
     published: { values: startAttributes() },
     ...(stream ? { stream } : {}),
-    now: { phase: 'start', step: 'starting', running: [] },
+    current: { phase: 'start', step: 'starting', running: [] },
+    delegation: { reserved: {}, reports: 0 },
   };
 }
 
@@ -87,28 +103,36 @@ function startAttributes(): Partial<AgentAttributeValues> {
   return values as Partial<AgentAttributeValues>;
 }
 
+/** What the details say after how a run ended: its error, or the tenant budget's refusal that stopped it. */
+const endedWhy = (state: RunContext['state']): string | undefined =>
+  state.error?.message ?? (state.stopReason === 'budget' ? state.tenantBudget?.refused : undefined);
+
 /**
- * Applies `change` to what the run is doing now and sets the run's current details from it and the
+ * Applies `change` to the run's current step and sets the run's current details from it and the
  * state (pending approvals and client calls, how it ended). Details are metadata: no command.
  */
-export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
-  Object.assign(ctx.now, change);
-  const { state, now } = ctx;
+export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentStep> = {}): void {
+  Object.assign(ctx.current, change);
+  const { state, current } = ctx;
   const ended = state.stopReason;
+  const children = Object.values(state.childWaits ?? {});
   setCurrentDetails(
     currentDetails({
       id: ctx.workflowId,
       kind: state.config.kind,
-      step: now.step,
-      phase: now.phase,
+      step: current.step,
+      phase: current.phase,
       turn: state.turn,
-      model: now.model ?? modelLabel(state.resolver.current),
-      ...(now.doing ? { doing: now.doing } : {}),
-      running: now.running,
-      approvals: state.approvals.filter((a) => a.state === 'pending'),
-      clientTools: state.clientTools.filter((c) => c.result === undefined),
-      ...(now.waiting ? { waiting: now.waiting } : {}),
-      ...(ended ? { ended: { stopReason: ended, status: state.status, error: state.error?.message } } : {}),
+      model: current.model ?? modelLabel(state.resolver.current),
+      ...(current.doing ? { doing: current.doing } : {}),
+      running: current.running,
+      approvals: [...state.approvals.filter((a) => a.state === 'pending'), ...children.flatMap((c) => c.approvals)],
+      clientTools: [
+        ...state.clientTools.filter((c) => c.result === undefined),
+        ...children.flatMap((c) => c.clientTools),
+      ],
+      ...(current.waiting ? { waiting: current.waiting } : {}),
+      ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
     }),
   );
 }
@@ -120,7 +144,7 @@ export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
  */
 export function publishSearchAttributes(ctx: RunContext, phase: string, model = ctx.state.resolver.current): void {
   const { state } = ctx;
-  showNow(ctx, { phase });
+  updateCurrentDetails(ctx, { phase });
   if (state.config.searchAttributes === false) return;
   const values: AgentAttributeValues = {
     kind: state.config.kind,

@@ -30,6 +30,7 @@ import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { createPevIO } from './pev-io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
+import { executingInChildren, fansOut } from './fan-out';
 import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 
 function initialPevState(input: PevWorkflowInput): PevState {
@@ -46,17 +47,12 @@ function initialPevState(input: PevWorkflowInput): PevState {
  * A follow-up (or steering too late to redirect anything) after the rounds ended is a new request: planning starts
  * again.
  */
-async function takeFollowUps(pctx: PevContext): Promise<boolean> {
-  const { state } = pctx.agent;
-  const texts = [...state.steering, ...state.followUps].map((m) => m.text);
-  if (!(await injectFollowUps(pctx.agent))) return false;
-  const { pev } = pctx;
+function newRequest({ pev }: PevContext, texts: readonly string[]): void {
   pev.request = texts.join('\n\n');
   pev.endReason = undefined;
   pev.progress = { ...initialProgress(), trace: pev.progress.trace };
   // A new request is read against the world as it is now.
   pev.ledger = {};
-  return true;
 }
 
 async function runPev(pctx: PevContext): Promise<LoopOutcome> {
@@ -78,11 +74,11 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
     } else if (progress.phase === 'confirming') {
       outcome = await confirmingPhase(pctx);
     } else if (progress.phase === 'executing') {
-      outcome = await executingPhase(pctx);
+      outcome = fansOut(pctx) ? await executingInChildren(pctx) : await executingPhase(pctx);
     } else if (progress.phase === 'verifying') {
       outcome = await verifyingPhase(pctx);
     } else {
-      if (await takeFollowUps(pctx)) {
+      if (await injectFollowUps(pctx.agent)) {
         setPhase(pctx, 'planning');
         continue;
       }
@@ -134,6 +130,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
     if (!input.pevCarry) emit(pctx.agent, { type: 'phase', phase: progress.phase, cycle: progress.cycle });
   },
   run: runPev,
+  followUps: newRequest,
   carry: (pctx, input) => ({ pev: input.pev, pevCarry: pctx.pev }),
   result: resultOfPev,
 };

@@ -72,11 +72,17 @@ export function nextKillMoment(point: KillPoint, events: RunEvents, rng: Prng, t
         });
         return;
       case 'continue_as_new':
-        // The answer to a turn that reaches the run's threshold: the run hands over right after it.
+        // The answer to a turn that reaches the run's threshold: the run continues as new right after it.
         events.onToolAnswer((invocation) => {
           const tag = invocation.op.split('/')[0];
           const every = live(tag) ? events.spec(tag).continueAsNewAfterTurns : undefined;
           if (every !== undefined && stepOf(invocation.op) % every === 0) fire(tag, rng.int(0, 400));
+        });
+        return;
+      case 'child_run':
+        // A sub-agent's model call: the worker dies while a child run of a delegating run works.
+        events.onModelCall((call) => {
+          if (call.child && live(call.tag)) fire(call.tag, rng.int(50, FIRST_BYTE_DELAY_MS + 3 * EVENT_DELAY_MS));
         });
         return;
       case 'approval_wait': {
