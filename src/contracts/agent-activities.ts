@@ -138,6 +138,11 @@ export interface PinToolsInput {
   agents?: { name: string; description: string; tools?: string[] }[];
   /** The run's tenant: the output says whether it has a budget (docs/fleet.md, Tenant budgets across runs). */
   tenant?: string;
+  /**
+   * The conversation's first messages (the task), written before the tools are pinned, so a run
+   * starts in one local activity and a run whose tools cannot be pinned still shows its task.
+   */
+  open?: Omit<AppendMessagesInput, 'conversationId'>;
 }
 
 export interface PinToolsOutput {
@@ -151,6 +156,8 @@ export interface PinToolsOutput {
   models?: ResolvedModelInfo[];
   /** The input's tenant has a budget: the run reserves before each model call. */
   tenantBudget?: true;
+  /** The metadata of the messages the input's `open` wrote. */
+  opened?: MessageMeta[];
 }
 
 export interface RunToolInput {

@@ -1,5 +1,5 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
-import type { AgentActivities } from '../../contracts/agent-activities';
+import type { AgentActivities, PinToolsInput, PinToolsOutput } from '../../contracts/agent-activities';
 import { heartbeating } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './append-messages';
@@ -17,12 +17,20 @@ export { type AgentActivityDeps, type ModelCaller } from './deps';
  */
 export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
   const tools = toolActivities(deps.store, deps.tools, deps.llm);
+  const appendMessages = appendMessagesActivity(deps.store);
   return {
     copyConversation: heartbeating(copyConversationActivity(deps.store)),
     callModel: heartbeating(modelCallActivity(deps, tools.runTool)),
-    appendMessages: heartbeating(appendMessagesActivity(deps.store)),
+    appendMessages: heartbeating(appendMessages),
     summariseConversation: heartbeating(summariseActivity(deps)),
-    pinTools: heartbeating(withTenantBudget(tools.pinTools)),
+    pinTools: heartbeating(
+      withTenantBudget(async function pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
+        // The task first: a run whose tools cannot be pinned still shows it.
+        const { open, ...pin } = input;
+        const opened = open && (await appendMessages({ conversationId: input.conversationId, ...open }));
+        return { ...(await tools.pinTools(pin)), ...(opened ? { opened } : {}) };
+      }),
+    ),
     runTool: heartbeating(tools.runTool),
     ...budgetActivities(),
   };

@@ -8,6 +8,7 @@ import { ActivityFailure, ApplicationFailure, isCancellation, workflowInfo } fro
 import { limitReached } from '../../policy/limits';
 import { finalStatus } from '../../policy/agent-state';
 import type { AgentState } from '../../contracts/agent-run';
+import type { MessageDraft } from '../../contracts/agent-activities';
 import type { AgentStopReason } from '../../contracts/run-status';
 import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
@@ -53,13 +54,18 @@ function failureOf(err: unknown): { message: string; type?: string } {
 /**
  * First steps of a new conversation: pin the tools, learn what the worker's config says about
  * the run's models (`roles`: models of its own a kind calls besides the run's), and write the task.
- * Tools that cannot be pinned (an MCP server that cannot start, after the activity's retries) end
- * the run in error, naming them.
+ * A new conversation writes its task in the activity that pins the tools (one local activity
+ * before the first model call); one that goes on from an earlier run is copied meanwhile. Tools
+ * that cannot be pinned (an MCP server that cannot start, after the activity's retries) end the
+ * run in error, naming them, with its task written.
  */
 export async function startConversation(ctx: RunContext, roles: readonly ModelRef[] = []): Promise<void> {
   const { state } = ctx;
   if (state.nextSeq > 0) return;
   const { config } = state;
+  const task = taskDraft(state);
+  const startSeq = state.nextSeq;
+  if (!config.from) state.nextSeq += 1;
   const pinning = ctx.io.pinTools({
     conversationId: state.conversationId,
     selection: config.tools,
@@ -68,9 +74,10 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     models: runModels(config, roles),
     ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
     ...(config.tenant === undefined ? {} : { tenant: config.tenant }),
+    ...(config.from ? {} : { open: { startSeq, drafts: [task] } }),
   });
-  // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
-  const writing = openConversation(ctx);
+  // A conversation that goes on is opened while the tools are pinned.
+  const writing = openConversation(ctx, task);
   // Awaited below on every path but a cancellation, which must not leave its failure unhandled.
   writing.catch(() => undefined);
   let pinned;
@@ -79,9 +86,15 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   } catch (err) {
     if (isCancellation(err)) throw err;
     await writing;
+    if (!config.from) {
+      // The activity wrote the task before it failed to pin: record it, so the ended run shows it.
+      state.nextSeq = startSeq;
+      await appendDrafts(ctx, [task]);
+    }
     await fail(ctx, { ...failureOf(err), retryable: false });
     throw new RunEnded('the run ended while its tools were pinned');
   }
+  if (pinned.opened) state.messages.push(...pinned.opened);
   state.tools = pinned.tools;
   state.toolSpecsHash = pinned.toolSpecsHash;
   state.promptHash = pinned.promptHash;
@@ -91,46 +104,51 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   await writing;
 }
 
+/** The run's task as the conversation's first user message. */
+function taskDraft(state: AgentState): MessageDraft {
+  const { task, taskHash } = state.config;
+  return { kind: 'user', text: task, origin: 'task', ...(taskHash ? { textHash: taskHash } : {}) };
+}
+
 /**
- * The conversation's first messages: the one the run goes on from, if any (`config.from`), then
- * the task. A fork without a task goes on from its last turn's tool results.
+ * The first messages of a conversation that goes on from an earlier run (`config.from`): that
+ * run's, then the task. A fork without a task goes on from its last turn's tool results.
  */
-async function openConversation(ctx: RunContext): Promise<void> {
+async function openConversation(ctx: RunContext, task: MessageDraft): Promise<void> {
   const { state } = ctx;
-  const { from, task, taskHash } = state.config;
-  if (from) {
-    let copied;
-    try {
-      copied = await ctx.io.copyConversation({
-        from: from.conversationId,
-        to: state.conversationId,
-        ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
-      });
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      await fail(ctx, { ...failureOf(err), retryable: false });
-      throw new RunEnded('the run ended while its conversation was opened');
-    }
-    state.messages.push(...copied.messages);
-    state.nextSeq = copied.messages.length;
-    emit(ctx, {
-      type: 'conversation_continued',
-      fromRun: from.runId,
+  const from = state.config.from;
+  if (!from) return;
+  let copied;
+  try {
+    copied = await ctx.io.copyConversation({
+      from: from.conversationId,
+      to: state.conversationId,
       ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
-      messages: copied.messages.length,
-      turns: copied.turns,
     });
-    if (task.trim() === '') {
-      if (!copied.endsWithAnswer) return;
-      await fail(ctx, {
-        message: `${from.runId} ends with an answer at turn ${copied.turns}: give the new run a task to answer`,
-        type: AGENT_FAILURE.config,
-        retryable: false,
-      });
-      throw new RunEnded('the run has nothing to answer');
-    }
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    await fail(ctx, { ...failureOf(err), retryable: false });
+    throw new RunEnded('the run ended while its conversation was opened');
   }
-  await appendDrafts(ctx, [{ kind: 'user', text: task, origin: 'task', ...(taskHash ? { textHash: taskHash } : {}) }]);
+  state.messages.push(...copied.messages);
+  state.nextSeq = copied.messages.length;
+  emit(ctx, {
+    type: 'conversation_continued',
+    fromRun: from.runId,
+    ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
+    messages: copied.messages.length,
+    turns: copied.turns,
+  });
+  if (state.config.task.trim() === '') {
+    if (!copied.endsWithAnswer) return;
+    await fail(ctx, {
+      message: `${from.runId} ends with an answer at turn ${copied.turns}: give the new run a task to answer`,
+      type: AGENT_FAILURE.config,
+      retryable: false,
+    });
+    throw new RunEnded('the run has nothing to answer');
+  }
+  await appendDrafts(ctx, [task]);
 }
 
 /** Ends the run: records the stop reason, the final event and the search attributes. */
