@@ -38,9 +38,17 @@ function childOf(item: unknown, depth: number): ChildOfWatch | undefined {
   return { id: event.childId, agent: event.agent, tag: childTag(event), depth: depth + 1 };
 }
 
+/** The child run a `child_end` event reports ended. */
+function endedChildOf(item: unknown): string | undefined {
+  const { topic, event } = item as { topic?: string; event?: AgentEvent };
+  return topic === EVENTS_TOPIC && event?.type === 'child_end' ? event.childId : undefined;
+}
+
 /**
  * `items`, with the events of every child run merged in, in the order they arrive. `follow(id)`
- * gives a child's own watch items (its events; its tokens are left out).
+ * gives a child's own watch items (its events; its tokens are left out). A run's `child_end` waits
+ * until the child's own items have ended, so a child's last events come before its parent says it
+ * ended, however the two streams are read.
  */
 export async function* withChildren<T>(
   items: AsyncIterator<T>,
@@ -48,29 +56,50 @@ export async function* withChildren<T>(
 ): AsyncGenerator<T | ChildEventItem, void, undefined> {
   const sources: Source<T>[] = [{ items }];
   const pending = new Map<Source<T>, Promise<{ source: Source<T>; next: IteratorResult<T | WatchItem> }>>();
+  /** Children whose items have not ended, by id. */
+  const open = new Set<string>();
+  /** Items of a run held until the child they report the end of has ended, by that child's id. */
+  const held = new Map<string, { source: Source<T>; value: T | WatchItem }[]>();
   const pull = (source: Source<T>) =>
     pending.set(
       source,
       source.items.next().then((next) => ({ source, next })),
     );
+  /** What `value` of `source` yields; a child it starts is followed from here. */
+  const deliver = (source: Source<T>, value: T | WatchItem): (T | ChildEventItem)[] => {
+    const started = childOf(value, source.child?.depth ?? 0);
+    if (started) {
+      const child: Source<T> = { items: follow(started.id), child: started };
+      sources.push(child);
+      open.add(started.id);
+      pull(child);
+    }
+    if (!source.child) return [value as T];
+    const { topic, event } = value as WatchItem & { event?: AgentEvent };
+    return topic === EVENTS_TOPIC && event ? [{ topic: CHILDREN_TOPIC, child: source.child, event }] : [];
+  };
   pull(sources[0]);
   try {
     while (pending.size > 0) {
       const { source, next } = await Promise.race(pending.values());
       pending.delete(source);
-      if (next.done) continue;
+      if (next.done) {
+        if (!source.child) continue;
+        open.delete(source.child.id);
+        for (const h of held.get(source.child.id) ?? []) {
+          yield* deliver(h.source, h.value);
+          pull(h.source);
+        }
+        held.delete(source.child.id);
+        continue;
+      }
+      const ended = endedChildOf(next.value);
+      if (ended !== undefined && open.has(ended)) {
+        held.set(ended, [...(held.get(ended) ?? []), { source, value: next.value }]);
+        continue;
+      }
       pull(source);
-      const started = childOf(next.value, source.child?.depth ?? 0);
-      if (started) {
-        const child: Source<T> = { items: follow(started.id), child: started };
-        sources.push(child);
-        pull(child);
-      }
-      if (!source.child) yield next.value as T;
-      else {
-        const { topic, event } = next.value as WatchItem & { event?: AgentEvent };
-        if (topic === EVENTS_TOPIC && event) yield { topic: CHILDREN_TOPIC, child: source.child, event };
-      }
+      yield* deliver(source, next.value);
     }
   } finally {
     // A watch left early leaves its children's polls to end on their own.
