@@ -98,7 +98,9 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
     await closeStore();
     throw error;
   }
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  // This machine is named localhost, as in the Web UI's links, whatever loopback address is bound.
+  const local = isLoopbackHost(host) || host === '0.0.0.0' || host === '::';
+  const shown = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}`,
     port,

@@ -28,7 +28,7 @@ describeBrowser('a demo run’s history in the Web UI of the dev server the proj
       { cwd: dir },
     );
     const started = await waitForOutput(server, /Press Ctrl-C to stop/);
-    expect(started).toMatch(/^Codec server: http:\/\/127\.0\.0\.1:\d+ /m);
+    expect(started).toMatch(/^Codec server: http:\/\/localhost:\d+ /m);
 
     // No provider keys: the demo takes its scripted model, and its worker reads the notes file with fs_read.
     const demo = await runCli(['demo', '--no-wait', '--port', String(port), '--ui-port', String(uiPort)], {

@@ -69,7 +69,7 @@ describe('dev-server and demo commands', () => {
     const first = await startDevServerCommand(port, uiPort, dbFilename, dir);
     expect(first.output).toContain(`Web UI: http://localhost:${uiPort}`);
     // A codec server in-process, on 8081 or a free port when that is taken, and the UI reads through it.
-    const codecUrl = /^Codec server: (http:\/\/127\.0\.0\.1:\d+) /m.exec(first.output)![1];
+    const codecUrl = /^Codec server: (http:\/\/localhost:\d+) /m.exec(first.output)![1];
     expect(await uiCodecEndpoint(uiPort)).toBe(codecUrl);
     const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
     expect(ui.status).toBe(200);
@@ -170,7 +170,7 @@ describe('dev-server and demo commands', () => {
     );
     expect(demo.stdout).toContain(`Temporal UI: http://localhost:${uiPort}/namespaces/default/workflows/demo-`);
     expect(demo.stdout).toMatch(
-      /^Codec server: http:\/\/127\.0\.0\.1:\d+ \(message bodies in the Web UI; temporal workflow show --codec-endpoint http:\/\/127\.0\.0\.1:\d+ --detailed -w demo-\S+\)$/m,
+      /^Codec server: http:\/\/localhost:\d+ \(message bodies in the Web UI; temporal workflow show --codec-endpoint http:\/\/localhost:\d+ --detailed -w demo-\S+\)$/m,
     );
     expect(fs.statSync(path.join(dir, '.temporal', 'dev.db')).size).toBeGreaterThan(0);
   });
