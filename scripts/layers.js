@@ -12,8 +12,9 @@ const LAYERS = {
   store: ['common', 'contracts', 'policy', 'connection'],
   llm: ['common', 'contracts', 'policy'],
   tools: ['common', 'contracts', 'policy'],
+  telemetry: ['common', 'contracts', 'connection'],
   activities: ['common', 'contracts', 'policy', 'store', 'llm', 'tools'],
-  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection'],
+  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection', 'telemetry'],
   client: ['common', 'contracts', 'policy', 'connection'],
   codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
   server: ['common', 'contracts', 'connection', 'codec'],
@@ -29,6 +30,7 @@ const LAYERS = {
     'worker',
     'client',
     'server',
+    'telemetry',
   ],
   cli: [
     'common',
@@ -44,6 +46,7 @@ const LAYERS = {
     'server',
     'codec',
     'testing',
+    'telemetry',
   ],
 };
 

@@ -4,6 +4,7 @@
  */
 import { AgentClient } from '../client';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
+import { currentTracing, tracingClientInterceptors } from '../telemetry';
 import { isListening } from '../server/ports';
 import { runUiUrl } from '../server/launcher';
 
@@ -68,7 +69,11 @@ export async function connectAgents(
   const settings = settingsOf(globals, env);
   const line = serverNotice(settings, globals);
   if (line) notice(line);
-  const client = await connectClient(settings);
+  // With tracing on, a run's start, signals and updates carry the command's trace context.
+  const client = await connectClient(
+    settings,
+    currentTracing() ? { workflow: tracingClientInterceptors() } : undefined,
+  );
   let base: Promise<string | undefined> | undefined;
   return {
     agents: new AgentClient(client, settings.taskQueue),

@@ -1,7 +1,9 @@
 import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { Command, CommanderError, Option } from 'commander';
+import { startTracing, stopTracing, tracesConfigOf } from '../telemetry';
 import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
 import { registerCodecServerCommand } from './commands/codec-server-command';
@@ -73,12 +75,49 @@ function exitOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
+/** The global options that take a value, which precede the command's name. */
+const VALUED_GLOBALS = new Set(['--address', '--namespace', '--task-queue']);
+
+/** The command's name in the arguments: the first that is no option and no global option's value. */
+function commandOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (VALUED_GLOBALS.has(args[i])) i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return undefined;
+}
+
+/**
+ * With an OTLP endpoint in the environment, the command runs in a span of its own (`durable-agents
+ * run`, …) that the runs it starts continue (docs/observability.md); its spans are sent before it exits.
+ */
+async function traced(argv: string[], command: () => Promise<unknown>): Promise<void> {
+  const traces = tracesConfigOf(process.env);
+  if (!traces) return void (await command());
+  startTracing(traces);
+  const name = `durable-agents ${commandOf(argv.slice(2)) ?? ''}`.trim();
+  try {
+    await trace.getTracer('durable-agents').startActiveSpan(name, async (span) => {
+      try {
+        await command();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  } finally {
+    await stopTracing();
+  }
+}
+
 /** Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   exitOnClosedPipe(process.stdout);
   exitOnClosedPipe(process.stderr);
   try {
-    await buildProgram().parseAsync(argv);
+    await traced(argv, () => buildProgram().parseAsync(argv));
   } catch (error) {
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.

@@ -4,11 +4,9 @@
  * server-side rate limit set from the config, so every worker of the fleet shares one rate.
  */
 import { temporal } from '@temporalio/proto';
-import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerPlugin } from '@temporalio/worker';
 import type { CallLimits, LlmConfig } from '../llm';
 import { llmQueueOf, perSecond } from '../policy/llm-queues';
-import { redactionInterceptor } from './redaction';
-import type { WorkerConfig } from './worker-config';
 
 type WorkflowService = NativeConnection['workflowService'];
 
@@ -62,18 +60,15 @@ export interface LimitWorkersOptions {
   namespace: string;
   /** The worker's own task queue; limited queues are derived from it. */
   taskQueue: string;
-  config: WorkerConfig;
-  activities: object;
-  /** Options of the worker's own worker (deployment versioning, tuning); queue and concurrency are the limit's. */
-  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
+  llm: LlmConfig;
+  /** What the limits' workers register: the activities and their interceptors (see `worker/plugin.ts`). */
+  plugin: WorkerPlugin;
 }
 
 /** Sets each limited queue's rate on the server and creates its activity worker. */
 export async function createLimitWorkers(options: LimitWorkersOptions): Promise<Worker[]> {
-  const queues = limitQueues(options.taskQueue, options.config.llm);
-  const { interceptors, ...workerOptions } = options.workerOptions ?? {};
   const workers: Worker[] = [];
-  for (const queue of queues) {
+  for (const queue of limitQueues(options.taskQueue, options.llm)) {
     await startQueueRate(
       options.connection.workflowService,
       options.namespace,
@@ -82,30 +77,31 @@ export async function createLimitWorkers(options: LimitWorkersOptions): Promise<
     );
     workers.push(
       await Worker.create({
-        ...workerOptions,
         connection: options.connection,
         namespace: options.namespace,
         taskQueue: queue.taskQueue,
-        activities: options.activities,
         ...(queue.limits.concurrency ? { maxConcurrentActivityTaskExecutions: queue.limits.concurrency } : {}),
-        interceptors: {
-          ...interceptors,
-          activity: [redactionInterceptor(options.config.secrets), ...(interceptors?.activity ?? [])],
-        },
+        plugins: [options.plugin],
       }),
     );
   }
   return workers;
 }
 
+/** A worker and how to run it (a plugin's `runWorker` runs its own worker through the next plugin). */
+export interface RunningWorker {
+  worker: Worker;
+  run(): Promise<void>;
+}
+
 /** Runs `workers` together; when one stops or fails, the others are shut down, and the first failure is thrown. */
-export async function runTogether(workers: Worker[]): Promise<void> {
+export async function runTogether(workers: RunningWorker[]): Promise<void> {
   const stopAll = () => {
-    for (const worker of workers) {
+    for (const { worker } of workers) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }
   };
-  const runs = workers.map((worker) => worker.run().finally(stopAll));
+  const runs = workers.map(({ run }) => run().finally(stopAll));
   const results = await Promise.allSettled(runs);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
