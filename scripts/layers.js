@@ -15,7 +15,8 @@ const LAYERS = {
   telemetry: ['common', 'contracts', 'connection'],
   activities: ['common', 'contracts', 'policy', 'store', 'llm', 'tools'],
   worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection', 'telemetry'],
-  client: ['common', 'contracts', 'policy', 'connection'],
+  kinds: ['common', 'contracts', 'policy'],
+  client: ['common', 'contracts', 'policy', 'connection', 'kinds'],
   codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
   server: ['common', 'contracts', 'connection', 'codec'],
   testing: [
@@ -42,6 +43,7 @@ const LAYERS = {
     'activities',
     'connection',
     'worker',
+    'kinds',
     'client',
     'server',
     'codec',

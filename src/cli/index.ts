@@ -1,8 +1,8 @@
 import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { Command, CommanderError, Option } from 'commander';
+import { inSpan } from '../common/in-span';
 import { startTracing, stopTracing, tracesConfigOf } from '../telemetry';
 import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
@@ -12,9 +12,11 @@ import { registerDevServerCommand } from './commands/dev-server-command';
 import { registerReplayCommand } from './commands/replay-command';
 import { registerStoreCommands } from './commands/store-commands';
 import { registerLimitsCommands } from './commands/limits-command';
+import { registerBudgetCommands } from './commands/budget-command';
 import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
+import type { KindEdge } from '../kinds';
 
 /** The package's version, read from its package.json (two levels up from src/cli and dist/cli). */
 function packageVersion(): string {
@@ -28,8 +30,13 @@ function packageVersion(): string {
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
+export interface CliOptions {
+  /** Agent kinds beyond the built-in ones: `run --agent` starts them, with their flags; `state` shows them. */
+  kinds?: readonly KindEdge[];
+}
+
 /** The `durable-agents` command line. */
-export function buildProgram(): Command {
+export function buildProgram(options: CliOptions = {}): Command {
   let globals: GlobalOptions & { prefix?: string } = {};
   const program = new Command('durable-agents')
     .description('Run LLM agents as durable Temporal workflows.')
@@ -59,10 +66,11 @@ export function buildProgram(): Command {
   registerCodecServerCommand(program);
   registerAgentCommands(
     program,
-    processDeps(() => globals),
+    processDeps(() => globals, options.kinds),
   );
   registerStoreCommands(program, () => globals);
   registerLimitsCommands(program, () => globals);
+  registerBudgetCommands(program, () => globals);
   registerReplayCommand(program, () => globals);
   return program;
 }
@@ -95,29 +103,22 @@ async function traced(argv: string[], command: () => Promise<unknown>): Promise<
   const traces = tracesConfigOf(process.env);
   if (!traces) return void (await command());
   startTracing(traces);
-  const name = `durable-agents ${commandOf(argv.slice(2)) ?? ''}`.trim();
   try {
-    await trace.getTracer('durable-agents').startActiveSpan(name, async (span) => {
-      try {
-        await command();
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    await inSpan(`durable-agents ${commandOf(argv.slice(2)) ?? ''}`.trim(), {}, command);
   } finally {
     await stopTracing();
   }
 }
 
-/** Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. */
-export async function main(argv: string[] = process.argv): Promise<void> {
+/**
+ * Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. A program of
+ * your own runs it with your kinds beside the built-in ones (`options.kinds`).
+ */
+export async function main(argv: string[] = process.argv, options: CliOptions = {}): Promise<void> {
   exitOnClosedPipe(process.stdout);
   exitOnClosedPipe(process.stderr);
   try {
-    await traced(argv, () => buildProgram().parseAsync(argv));
+    await traced(argv, () => buildProgram(options).parseAsync(argv));
   } catch (error) {
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.

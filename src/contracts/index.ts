@@ -22,5 +22,6 @@ export * from './stored-body';
 export * from './stream-events';
 export * from './telemetry';
 export * from './sub-agents';
+export * from './tenant-budget';
 export * from './tool-catalog';
 export * from './watch-topics';

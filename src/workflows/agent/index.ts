@@ -22,11 +22,11 @@ export {
 export {
   callModelWithFailover,
   resolveModel,
-  runSeat,
+  runResolver,
   modelFailureOf,
   type ModelAnswer,
   type ModelCallOverrides,
-  type ModelSeat,
+  type ModelResolver,
 } from './model-step';
 export { fitContext, currentContextTokens, type ContextFit } from './context-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
@@ -36,9 +36,9 @@ export {
   emit,
   newRunContext,
   publishSearchAttributes,
-  showNow,
+  updateCurrentDetails,
   workflowNow,
   type RunContext,
-  type RunNow,
+  type CurrentStep,
 } from './run-context';
 export { registerHandlers } from './handlers';
