@@ -10,7 +10,6 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import { inSpan } from '../../common/in-span';
 import { metricMeter, workflowInfo } from '@temporalio/workflow';
 import { AGENT_ATTR, GEN_AI, METRIC, SPAN } from '../../contracts/telemetry';
-import { modelLabel } from '../../contracts/model-ref';
 import type { AgentState } from '../../contracts/agent-run';
 
 /** What every span of a run names: its id, kind and tenant. */
@@ -52,7 +51,7 @@ export function endRunSpan(span: Span, state: AgentState, outcome: string): void
     [GEN_AI.inputTokens]: state.usage.inputTokens,
     [GEN_AI.outputTokens]: state.usage.outputTokens,
     [GEN_AI.cacheReadTokens]: state.usage.cacheReadTokens,
-    [GEN_AI.responseModel]: modelLabel(state.resolver.current),
+    [GEN_AI.responseModel]: state.resolver.current.model,
   });
 }
 
