@@ -56,6 +56,8 @@ export interface DurableAgentsPluginOptions {
    * prebuilt bundle, else src/workflows bundled at start. Workflow code given to `Worker.create` wins.
    */
   workflows?: WorkflowCode;
+  /** Called once the worker runs with its limits' activity workers (their queues' rates set). */
+  onPolling?: () => void;
 }
 
 /**
@@ -209,19 +211,28 @@ export class DurableAgentsPlugin extends SimplePlugin {
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const { config } = this.parts;
     const { connection, namespace, taskQueue } = worker.options;
+    const running = next(worker);
+    // Its failure is taken below (by runTogether); until then it must not count as unhandled.
+    running.catch(() => undefined);
     try {
-      const limited = connection
-        ? await createLimitWorkers({ connection, namespace, taskQueue, llm: config.llm, plugin: this.limited })
-        : [];
+      let limited: Worker[];
+      try {
+        limited = connection
+          ? await createLimitWorkers({ connection, namespace, taskQueue, llm: config.llm, plugin: this.limited })
+          : [];
+      } catch (error) {
+        // The worker runs already: it stops (and lets go of its connection) before the failure is told.
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => undefined);
+        throw error;
+      }
+      this.given.onPolling?.();
       const stopGauge =
         connection && config.telemetry.metrics
           ? watchApprovalsWaiting({ connection, namespace, taskQueue })
           : undefined;
       try {
-        await runTogether([
-          { worker, run: () => next(worker) },
-          ...limited.map((w) => ({ worker: w, run: () => w.run() })),
-        ]);
+        await runTogether([{ worker, run: () => running }, ...limited.map((w) => ({ worker: w, run: () => w.run() }))]);
       } finally {
         stopGauge?.();
       }

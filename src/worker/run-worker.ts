@@ -63,8 +63,9 @@ export async function connectWorker(
 
 /**
  * Runs the project's worker until SIGINT/SIGTERM (the SDK runtime turns them into a graceful
- * shutdown: polling stops, running tasks finish), then closes the connection. `tools` replaces
- * the default registry (the built-in tools and MCP servers) when an embedding adds its own.
+ * shutdown: polling stops, running tasks finish), then closes the connection; `onReady` is called
+ * once it polls. `tools` replaces the default registry (the built-in tools and MCP servers) when an
+ * embedding adds its own.
  */
 export async function runWorker(
   settings: ConnectionSettings = connectionSettingsFromEnv(),
@@ -81,13 +82,19 @@ export async function runWorker(
     throw error;
   }
   try {
-    const worker = await Worker.create({
+    const worker: Worker = await Worker.create({
       connection,
       namespace: settings.namespace,
       taskQueue: settings.taskQueue,
-      plugins: [new DurableAgentsPlugin({ config, store, ...(tools ? { tools } : {}) })],
+      plugins: [
+        new DurableAgentsPlugin({
+          config,
+          store,
+          ...(tools ? { tools } : {}),
+          onPolling: () => onReady?.(worker, { store: store.description }),
+        }),
+      ],
     });
-    onReady?.(worker, { store: store.description });
     await worker.run();
   } finally {
     await store.close();
