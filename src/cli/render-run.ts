@@ -4,7 +4,7 @@ import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
 import type { RunTrace } from '../client/trace';
 import type { KindRegistry } from '../kinds';
-import { approvalCommands, waitCommands } from './decision-hints';
+import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
@@ -79,7 +79,7 @@ export function formatState(
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const wait = kinds.waiting(s);
+  const { wait } = waitingOn(s, kinds);
   if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(

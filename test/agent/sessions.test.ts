@@ -7,7 +7,7 @@ import { AgentClient } from '../../src/client';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, useAgentFixture, waitForState } from './agent-kit';
+import { FALLBACK, PRIMARY, useAgentFixture, waitFor, waitForState } from './agent-kit';
 
 interface WireMessage {
   role: string;
@@ -114,12 +114,14 @@ describe('conversations that go on', () => {
       expect(resent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
       expect(textOf(resent.slice(4))).toContain('toolu_f2');
 
-      // A turn the run never took ends the new run in error, saying so; nothing is sent to a model.
+      // A turn the run never took is refused before any run starts; nothing is sent to a model.
       const asked = fx.fake.requests.length;
-      const tooFar = await agents.fork(source.id, { atTurn: 9, task: 'Again.' });
-      const failed = await agents.result(tooFar);
-      expect(failed.status).toBe('failed');
-      expect(failed.error?.message).toBe('the run to fork took 4 turns: there is no turn 9');
+      const started = (await client.workflow.count(`TaskQueue = '${taskQueue}'`)).count;
+      await expect(agents.fork(source.id, { atTurn: 9, task: 'Again.' })).rejects.toThrow(
+        `run "${source.id}" took 4 turns: there is no turn 9 to fork from`,
+      );
+      await expect(cli.run('fork', source.id, '--at-turn', '5')).rejects.toThrow('there is no turn 5 to fork from');
+      expect((await client.workflow.count(`TaskQueue = '${taskQueue}'`)).count).toBe(started);
       expect(fx.fake.requests).toHaveLength(asked);
       // A fork without a task of a turn that ended with an answer has nothing to answer.
       const answered = await agents.fork(source.id, { atTurn: 4 });
@@ -159,6 +161,29 @@ describe('conversations that go on', () => {
       await expect(agents.start({ task: 'x', model: PRIMARY, idleWaitMs: -1 })).rejects.toThrow(
         'idleWaitMs must be a whole number of milliseconds above 0, got -1',
       );
+    });
+  });
+
+  it('run --idle-wait in the foreground prints each answer as it comes and says how to follow up', async () => {
+    fx.fake.script(reply.text('First answer.'), reply.text('Second answer.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue);
+      const waiting = cli.run('run', '--id', `idle-fg-${Date.now()}`, '--model', PRIMARY, '--idle-wait', '1h', 'Hi.');
+      await waitFor(() => cli.printed().includes('First answer.'), 'the first answer on screen');
+      const id = /run (\S+) waits for a follow-up to its answer of turn 1/.exec(cli.notes())?.[1] ?? '';
+      expect(cli.notes()).toContain(`follow up: durable-agents follow-up ${id} TEXT`);
+      expect(await cli.run('state', id)).toContain(
+        `awaiting a follow-up to its answer of turn 1:\n  follow up: durable-agents follow-up ${id} TEXT`,
+      );
+      await cli.run('follow-up', id, 'And then?');
+      await waitFor(() => cli.printed().includes('Second answer.'), 'the second answer on screen');
+      await cli.run('stop', id);
+      const printed = await waiting;
+      // Each answer once, then how the run ended.
+      expect(printed.split('\n').filter((l) => l.endsWith('answer.'))).toEqual(['First answer.', 'Second answer.']);
+      expect(printed).toMatch(new RegExp(`\n${id}: stopped after 2 turns`));
+      expect(await agents.result(id)).toMatchObject({ status: 'stopped', finalText: 'Second answer.' });
     });
   });
 });
