@@ -8,7 +8,8 @@ import type { KindRegistry, KindWait } from '../kinds';
 
 /** The decisions a state view shows as pending. */
 export interface WaitingOn {
-  approvals: AgentStateView['pendingApprovals'];
+  /** The run's own and those of its open children (`runId` names the child), all decided through the run. */
+  approvals: (AgentStateView['pendingApprovals'][number] & { runId?: string })[];
   /** What else the run waits for, as its kind says. */
   wait?: KindWait;
 }
@@ -25,7 +26,7 @@ function followUpWait(s: AgentStateView): KindWait | undefined {
 
 export function waitingOn(s: AgentStateView, kinds: KindRegistry): WaitingOn {
   const wait = kinds.waiting(s) ?? followUpWait(s);
-  return { approvals: s.pendingApprovals, ...(wait ? { wait } : {}) };
+  return { approvals: [...s.pendingApprovals, ...(s.childApprovals ?? [])], ...(wait ? { wait } : {}) };
 }
 
 /** The progress line's word for a run waiting on a person, if it is. */
@@ -58,7 +59,8 @@ export function waitCommands(prefix: string, id: string, wait: KindWait): string
 /** The notice for a call that started waiting: the call with its arguments, and how to decide. */
 export function approvalNotice(prefix: string, id: string, a: WaitingOn['approvals'][number]): string {
   return [
-    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId} with ${JSON.stringify(a.args)}`,
+    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId}` +
+      `${a.runId && a.runId !== id ? ` in ${a.runId}` : ''} with ${JSON.stringify(a.args)}`,
     ...approvalCommands(prefix, id, a.toolCallId),
   ].join('\n');
 }

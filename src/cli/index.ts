@@ -10,6 +10,7 @@ import { registerDevServerCommand } from './commands/dev-server-command';
 import { registerReplayCommand } from './commands/replay-command';
 import { registerStoreCommands } from './commands/store-commands';
 import { registerLimitsCommands } from './commands/limits-command';
+import { registerBudgetCommands } from './commands/budget-command';
 import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
@@ -67,6 +68,7 @@ export function buildProgram(options: CliOptions = {}): Command {
   );
   registerStoreCommands(program, () => globals);
   registerLimitsCommands(program, () => globals);
+  registerBudgetCommands(program, () => globals);
   registerReplayCommand(program, () => globals);
   return program;
 }

@@ -87,3 +87,13 @@ export const AGENT_FAILURE = {
 } as const;
 
 export type AgentFailureType = (typeof AGENT_FAILURE)[keyof typeof AGENT_FAILURE];
+
+/** Failure types of tenant budgets (docs/fleet.md, Tenant budgets across runs). */
+export const BUDGET_FAILURE = {
+  /** A reservation the budget cannot cover: the spend plus the estimate would pass it. */
+  exceeded: 'TenantBudgetExceeded',
+  /** A reservation only other open reservations stand in the way of: ask again once they settle. */
+  busy: 'TenantBudgetBusy',
+  /** Limits, a reservation or a settlement the ledger cannot use (refused by its validator). */
+  invalid: 'TenantBudgetInvalid',
+} as const;

@@ -4,7 +4,7 @@ import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { REPO_ROOT } from '../kit/env';
-import { HISTORIES_DIR, installQuietRuntime, workflowBundle } from '../kit/temporal';
+import { HISTORIES_DIR, historyWorkflowId, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
 function committedHistories(): HistoryAndWorkflowId[] {
   return fs
@@ -12,7 +12,7 @@ function committedHistories(): HistoryAndWorkflowId[] {
     .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => ({
-      workflowId: path.basename(file, '.json'),
+      workflowId: historyWorkflowId(path.basename(file, '.json')),
       history: JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8')),
     }));
 }
@@ -27,9 +27,11 @@ describe('replay gate', () => {
   const histories = committedHistories();
   beforeAll(installQuietRuntime);
 
-  it('has a committed history of the test workflow and of both agent kinds', () => {
+  it('has a committed history of the test workflow, both agent kinds and the tenant ledger', () => {
     const names = histories.map((history) => history.workflowId);
-    expect(names).toEqual(expect.arrayContaining(['hello-workflow', 'agent-multi-turn', 'pev-two-cycles']));
+    expect(names).toEqual(
+      expect.arrayContaining(['hello-workflow', 'agent-multi-turn', 'pev-two-cycles', 'tenant-ledger']),
+    );
   });
 
   it('replays every committed history against the current workflow code without error', async () => {

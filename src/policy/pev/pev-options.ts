@@ -24,6 +24,8 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
     if (problem) problems.push(`pev.models.${role}: ${problem}`);
   }
   problems.push(...businessContextProblems(options.businessContext));
+  if (options.parallel !== undefined && !positiveInt(options.parallel))
+    problems.push(`pev.parallel must be a positive integer, got ${String(options.parallel)}`);
   return problems;
 }
 
@@ -52,6 +54,7 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
     structuredOutput: options.structuredOutput ?? true,
     confirmPlan: options.confirmPlan ?? false,
     ...(options.businessContext ? { businessContext: options.businessContext } : {}),
+    ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
   };
 }
 

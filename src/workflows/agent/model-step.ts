@@ -18,11 +18,20 @@ import {
 } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
-import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
-import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
+import { DEFAULT_CONTEXT_WINDOW, runContextTokens } from '../../policy/context-plan';
+import {
+  budgetRuleAfterRefusal,
+  failoverAfter,
+  nonRetryableModelFailures,
+  resolveTurnModel,
+} from '../../policy/resolver';
 import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
-import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
+import {
+  NON_RETRYABLE_LLM_FAILURES,
+  isRetryableLlmFailure,
+  retryAfterInDetails,
+} from '../../policy/llm-failure-policy';
 import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
 import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
 import { modelCallSummary } from '../../policy/run-summaries';
@@ -32,6 +41,7 @@ import { callSettingsOf, toolChoiceOfCall } from '../../policy/call-settings';
 import { MODEL_VISIBLE_KINDS } from '../../contracts/agent-run';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
 import { llmQueueOf } from '../../policy/llm-queues';
+import { callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -87,11 +97,7 @@ export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: st
 /** The delay a refused call's provider asked for (the failure's details), if it said. */
 export function retryAfterOf(err: unknown): number | undefined {
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (!(cause instanceof ApplicationFailure)) return undefined;
-  const first: unknown = cause.details?.[0];
-  const ms =
-    typeof first === 'object' && first !== null ? (first as { retryAfterMs?: unknown }).retryAfterMs : undefined;
-  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+  return cause instanceof ApplicationFailure ? retryAfterInDetails(cause.details) : undefined;
 }
 
 /** What a model step keeps while it waits out a rate limit. */
@@ -202,7 +208,10 @@ function answerOf(out: ModelCallOutput, model: ModelRef): ModelAnswer {
 }
 
 export type ModelStepResult =
-  { ok: true; output: ModelAnswer } | { ok: false; failure: ModelFailure & { message: string } };
+  | { ok: true; output: ModelAnswer }
+  | { ok: false; failure: ModelFailure & { message: string } }
+  /** The tenant's budget refused the call, on every model the run's budget rules allow. */
+  | { ok: false; refused: BudgetRefusal };
 
 /**
  * What a turn sets per call: a kind's role prompt, structured output and tool choice, and the quick
@@ -260,6 +269,16 @@ export async function callModelWithFailover(
   for (;;) {
     const model = resolver.state.current;
     const label = modelLabel(model);
+    const patience = resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS;
+    const clearance = await reserveBudget(ctx, model, callCost(ctx, model, runContextTokens(state)), patience);
+    if (!clearance.ok) {
+      const change =
+        clearance.refusal === 'exceeded' &&
+        budgetRuleAfterRefusal(resolver.policy, resolver.state, `tenant budget: ${clearance.message}`);
+      if (!change) return { ok: false, refused: clearance };
+      emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+      continue;
+    }
     updateCurrentDetails(ctx, { model: label, doing: `calling ${label}` });
     try {
       const output = await ctx.io.callModel(
@@ -280,9 +299,12 @@ export async function callModelWithFailover(
         { retry: retryFor(resolver), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
-      return { ok: true, output: answerOf(output, model) };
+      const answer = answerOf(output, model);
+      await settleBudget(ctx, clearance.hold, answer);
+      return { ok: true, output: answer };
     } catch (err) {
       if (isCancellation(err)) throw err;
+      await settleBudget(ctx, clearance.hold);
       const failure = recordFailure(ctx, model, err);
       if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES) {
         workerLosses++;

@@ -11,7 +11,8 @@ import type { AgentState } from '../../contracts/agent-run';
 import type { AgentStopReason } from '../../contracts/run-status';
 import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
-import { budgetReason, subAgentTools } from '../../policy/sub-agents';
+import { subAgentTools } from '../../policy/sub-agents';
+import { budgetReason } from '../../policy/child-budget';
 import { missingChoiceTool, runModelProblems } from '../../policy/call-settings';
 import { appendDrafts } from './user-messages';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
@@ -67,6 +68,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.context.mask ? { readBack: true } : {}),
     models: runModels(config, roles),
     ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
+    ...(config.tenant === undefined ? {} : { tenant: config.tenant }),
   });
   // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
   const writing = openConversation(ctx);
@@ -86,6 +88,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   state.promptHash = pinned.promptHash;
   state.selectionHash = pinned.selectionHash;
   if (pinned.models) state.models = pinned.models;
+  if (pinned.tenantBudget) state.tenantBudget ??= { granted: 0 };
   await writing;
   // What the worker's entries say its models cannot take, known only now (the client checked the entries it knows).
   const problems = [

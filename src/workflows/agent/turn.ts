@@ -229,6 +229,10 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const inline = inlineToolCalls(ctx, hooks.refuseTools !== undefined || hooks.beforeTools !== undefined);
   const overrides = { ...hooks.call?.(), ...(inline ? { inlineTools: inline } : {}) };
   const step = await callModelWithFailover(ctx, resolver, overrides, shrink);
+  if (!step.ok && 'refused' in step) {
+    if (step.refused.refusal === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
+    return end(await finish(ctx, 'budget'));
+  }
   if (!step.ok) {
     // A stop ends a wait for the provider's rate limit: the run stops rather than fails.
     const stop = stopRequest(ctx);
