@@ -69,6 +69,27 @@ describe('conversations that go on', () => {
     });
   });
 
+  it('run --continue takes the whole conversation of a run that continued as new', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 20, b: 22 }, id: 'toolu_can1' }]),
+      reply.text('The sum is 42.'),
+      reply.text('It was 42.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue);
+      const first = await agents.run({ task: 'Add 20 and 22.', model: PRIMARY, continueAsNewAfterTurns: 1 });
+      expect(first).toMatchObject({ status: 'completed', turns: 2 });
+      const runs = await client.workflow.count(`WorkflowId = '${first.id}'`);
+      expect(runs.count).toBeGreaterThan(1);
+      const second = await agents.run({ task: 'What was the sum?', model: PRIMARY, continueFrom: first.id });
+      expect(second).toMatchObject({ status: 'completed', finalText: 'It was 42.' });
+      const sent = messagesOf(lastRequest(fx.fake.requests));
+      expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+      expect(textOf(sent)).toContain('The sum is 42.');
+      expect(fx.calls).toEqual(['add:20+22']);
+    });
+  });
+
   it('fork --at-turn 2 --model starts from exactly two turns; without a task it answers their tool results', async () => {
     fx.fake.script(
       reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 }, id: 'toolu_f1' }]),
