@@ -8,7 +8,7 @@ import { WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
-import { modelSettingProblems } from '../policy/call-settings';
+import { runModelProblems } from '../policy/call-settings';
 import { lookupModel } from '../policy/model-registry';
 import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
@@ -21,7 +21,7 @@ import {
   type AgentWorkflowInput,
 } from '../contracts/agent-workflows';
 import type { AgentResult, PlanItem } from '../contracts/agent-run';
-import { traceOf, type RunTrace } from './trace';
+import { childTraces, traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
 import type { KindStartOptions } from '../kinds';
 import { AgentClientError, explain } from './client-errors';
@@ -35,6 +35,7 @@ import { runPriority } from '../policy/tenancy';
 import { RunDecisions } from './run-decisions';
 import { messagesOfRun } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
+import { withChildren, type ChildEventItem } from './watch-children';
 import type { RunMessage } from '../contracts/run-message';
 import type { LedgerView, TenantBudgetLimits } from '../contracts/tenant-budget';
 import { setTenantBudget, tenantBudgetView, type TenantBudgetSet } from './tenant-budgets';
@@ -82,6 +83,9 @@ export interface PreparedStart {
   memo?: Record<string, unknown>;
   typedSearchAttributes?: SearchAttributePair[];
 }
+
+/** How long a watch of a run's children waits for a child its parent announced to exist. */
+const CHILD_START_WAIT_MS = 15_000;
 
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
@@ -157,9 +161,9 @@ export class AgentClient extends RunDecisions {
       const models = runModels(config, this.kinds.models(kind, options).map(modelRefOf));
       problems.push(
         ...this.providerProblems(models),
-        ...modelSettingProblems(
+        ...runModelProblems(
           config,
-          models.map((m) => lookupModel(m)),
+          models.map((m) => lookupModel(m, this.models)),
         ),
       );
     }
@@ -233,22 +237,58 @@ export class AgentClient extends RunDecisions {
    */
   watch<T = Record<string, unknown>>(
     id: string,
+    options: WatchOptions & { answers: true; children: true },
+  ): AsyncGenerator<WatchItem | AnswerItem<T> | ChildEventItem, void, undefined>;
+  watch<T = Record<string, unknown>>(
+    id: string,
     options: WatchOptions & { answers: true },
   ): AsyncGenerator<WatchItem | AnswerItem<T>, void, undefined>;
+  watch(
+    id: string,
+    options: WatchOptions & { children: true },
+  ): AsyncGenerator<WatchItem | ChildEventItem, void, undefined>;
   watch(id: string, options?: WatchOptions): AsyncGenerator<WatchItem, void, undefined>;
-  watch(id: string, options: WatchOptions = {}): AsyncGenerator<WatchItem | AnswerItem, void, undefined> {
+  watch(
+    id: string,
+    options: WatchOptions = {},
+  ): AsyncGenerator<WatchItem | AnswerItem | ChildEventItem, void, undefined> {
     const items = watchRun(this.client, id, options, {
       status: async () => (await this.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
     });
-    if (!options.answers) return items;
-    return withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.store });
+    const answered: AsyncGenerator<WatchItem | AnswerItem, void, undefined> = options.answers
+      ? withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.store })
+      : items;
+    return options.children ? withChildren(answered, (child) => this.watchChild(child)) : answered;
   }
 
-  /** The run's trace: totals and timings of its model and tool calls, and its steps turn by turn. */
-  async trace(id: string): Promise<RunTrace> {
-    return traceOf(await this.state(id));
+  /** A child run's events, once the server knows it (its parent announces it as it starts it). */
+  private async *watchChild(id: string): AsyncGenerator<WatchItem, void, undefined> {
+    const deadline = Date.now() + CHILD_START_WAIT_MS;
+    while (
+      !(await this.handle(id)
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        ))
+    ) {
+      if (Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    yield* this.watch(id, { tokens: false });
+  }
+
+  /**
+   * The run's trace: totals and timings of its model and tool calls, and its steps turn by turn;
+   * with `children`, its child runs' traces too, at any depth.
+   */
+  async trace(id: string, options: { children?: boolean } = {}): Promise<RunTrace> {
+    const view = await this.state(id);
+    const trace = traceOf(view);
+    if (!options.children || !view.children?.length) return trace;
+    return { ...trace, children: await childTraces(view, (child) => this.trace(child, options)) };
   }
 
   /** Redirects the run; returns the message id (resending with the same id is harmless). */

@@ -55,7 +55,7 @@ describe('recorded benchmark results', () => {
 });
 
 // Smoke runs only: tiny sizes, each bench on its own dev server, checked for well-formed results (not speed).
-describe.each(['turn-overhead', 'agent-history', 'tokens', 'concurrency', 'recovery', 'fleet'])(
+describe.each(['turn-overhead', 'agent-history', 'tokens', 'concurrency', 'recovery', 'fleet', 'subagents'])(
   'bench/%s.ts --smoke',
   (name) => {
     it('records well-formed figures', async () => {

@@ -5,7 +5,7 @@ import { Worker, type ReplayResult } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { REPO_ROOT } from '../kit/env';
-import { HISTORIES_DIR, installQuietRuntime, workflowBundle } from '../kit/temporal';
+import { HISTORIES_DIR, historyWorkflowId, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
 function committedHistories(): HistoryAndWorkflowId[] {
   return fs
@@ -13,7 +13,7 @@ function committedHistories(): HistoryAndWorkflowId[] {
     .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => ({
-      workflowId: path.basename(file, '.json'),
+      workflowId: historyWorkflowId(path.basename(file, '.json')),
       history: JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8')),
     }));
 }

@@ -30,6 +30,7 @@ export {
 } from './model-step';
 export { fitContext, currentContextTokens, type ContextFit } from './context-step';
 export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
+export { runChild, type ChildOutcome, type ChildStart } from './sub-agent-step';
 export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
 export { createAgentIO, type AgentIO } from './agent-io';
 export {

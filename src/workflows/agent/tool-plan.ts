@@ -16,6 +16,7 @@ import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/app
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 import { decisionWaitSpan } from './spans';
+import { reportWaits } from './child-waits';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -83,6 +84,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   const summary = decisionWaitSummary(approvals, clientTools);
   updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
+  await reportWaits(ctx);
   const wait = { approvals: approvals.length > 0, tools: [...approvals, ...clientTools] };
   const ended = await decisionWaitSpan(state, wait, async () => {
     const decided = await condition(
@@ -97,7 +99,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   state.status = 'running';
   updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');
-  if (settled) return;
+  if (settled) return reportWaits(ctx);
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
     emit(ctx, {
       type: 'approval_decided',
@@ -113,6 +115,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
     emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });
   }
+  await reportWaits(ctx);
 }
 
 /** Turns decisions and client results into results, leaving only calls that must execute. */
