@@ -13,7 +13,7 @@ import { AgentClient } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry } from '../src/tools';
 import {
-  agentWorkerParts,
+  agentWorker,
   benchArgs,
   eventTypeName,
   figure,
@@ -88,12 +88,12 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-watch-'));
   const registry = new ToolRegistry();
   registry.register(quickLookupTool('found it'));
-  const { activities, bundlePath } = await agentWorkerParts(fake, registry, dir);
+  const parts = await agentWorker(fake, registry, dir);
   try {
     const connection = await NativeConnection.connect({ address: server.address });
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     const taskQueue = 'bench-watch-history';
-    const worker = await Worker.create({ connection, taskQueue, activities, workflowBundle: { codePath: bundlePath } });
+    const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
     const cases = await worker.runUntil(async () => {
       const agents = new AgentClient(client, taskQueue);
       return {

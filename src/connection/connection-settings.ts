@@ -1,7 +1,7 @@
 import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import net from 'node:net';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors, type TLSConfig } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
 import { SetupError, UnreachableServerError } from './setup-error';
 
@@ -105,7 +105,10 @@ const PROXY_VARIABLES = ['grpc_proxy', 'https_proxy', 'http_proxy', 'GRPC_PROXY'
  * An address where nothing listens (refused, unknown host) is refused at once: the gRPC channel
  * would retry until its timeout. A server that accepts the connection has the whole timeout to answer.
  */
-export async function connectClient(settings: ConnectionSettings = connectionSettingsFromEnv()): Promise<Client> {
+export async function connectClient(
+  settings: ConnectionSettings = connectionSettingsFromEnv(),
+  interceptors?: ClientInterceptors,
+): Promise<Client> {
   let connection: Connection;
   try {
     if (!PROXY_VARIABLES.some((name) => process.env[name])) await probeTcp(settings.address, CONNECT_TIMEOUT_MS);
@@ -118,7 +121,7 @@ export async function connectClient(settings: ConnectionSettings = connectionSet
   } catch (error) {
     throw new UnreachableServerError(unreachableMessage(settings, shortCause(error)));
   }
-  return new Client({ connection, namespace: settings.namespace });
+  return new Client({ connection, namespace: settings.namespace, ...(interceptors ? { interceptors } : {}) });
 }
 
 /** Splits `host:port` (IPv6 in brackets allowed); the port defaults to Temporal's 7233. */

@@ -4,7 +4,6 @@
  * start and handed to the LLM layer and the activities. Nothing below the worker reads the
  * environment for them.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { LogLevel } from '@temporalio/worker';
 import { SecretSet } from '../common/secrets';
@@ -15,16 +14,14 @@ import { SetupError } from '../connection/setup-error';
 import { DEFAULT_STORE_DIR, STORE_DIR_ENV, STORE_URL_ENV, type StoreConfig } from '../store';
 import { MCP_COMMANDS_ENV, type ToolsConfig } from '../tools';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
+import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry';
+import { prebuiltBundlePath } from './workflow-code';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
 
-/** Environment variable: the prebuilt workflow bundle a worker loads. */
-export const WORKFLOW_BUNDLE_ENV = 'DURABLE_AGENTS_WORKFLOW_BUNDLE';
 /** Environment variable: the SDK log level of workers (`TRACE` … `ERROR`). */
 export const LOG_LEVEL_ENV = 'DURABLE_AGENTS_LOG_LEVEL';
-/** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
-export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
 
 /** What a worker runs with. */
 export interface WorkerConfig extends ActivityConfig {
@@ -35,6 +32,10 @@ export interface WorkerConfig extends ActivityConfig {
   deployment?: WorkerDeploymentVersion;
   /** Where conversations are kept (`DURABLE_AGENTS_STORE_URL`, else `DURABLE_AGENTS_STORE_DIR`). */
   store: StoreConfig;
+  /** Traces and metrics it exports (the OpenTelemetry variables, `DURABLE_AGENTS_METRICS_PORT`). */
+  telemetry: TelemetryConfig;
+  /** The prebuilt workflow bundle it loads (`DURABLE_AGENTS_WORKFLOW_BUNDLE`, else dist's); none: bundled at start. */
+  workflowBundle?: string;
 }
 
 export interface WorkerConfigOptions {
@@ -48,6 +49,8 @@ export interface WorkerConfigOptions {
   inline?: LlmConfigFile;
   /** `--deployment` and `--build-id`, over the environment's. */
   deployment?: DeploymentFlags;
+  /** `--metrics-port`, over `DURABLE_AGENTS_METRICS_PORT`. */
+  metricsPort?: string | number;
 }
 
 function tokenBatchMs(env: NodeJS.ProcessEnv): number {
@@ -82,22 +85,6 @@ function toolsConfig(env: NodeJS.ProcessEnv): ToolsConfig {
   };
 }
 
-/**
- * The prebuilt workflow bundle: `DURABLE_AGENTS_WORKFLOW_BUNDLE`, else `workflow-bundle.js` next
- * to the compiled worker (dist/). Undefined when there is none, e.g. when running from source:
- * the worker then bundles at start, which is slower but never stale.
- */
-export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const explicit = env[WORKFLOW_BUNDLE_ENV];
-  if (explicit) {
-    if (!fs.existsSync(explicit))
-      throw new SetupError(`${WORKFLOW_BUNDLE_ENV}=${explicit} does not exist: run \`npm run build\` or unset it.`);
-    return explicit;
-  }
-  const beside = path.join(__dirname, '..', BUNDLE_FILE_NAME);
-  return fs.existsSync(beside) ? beside : undefined;
-}
-
 /** The SDK log level `DURABLE_AGENTS_LOG_LEVEL` asks for; undefined when it names none. */
 export function workerLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel | undefined {
   const requested = env[LOG_LEVEL_ENV]?.toUpperCase();
@@ -113,12 +100,16 @@ export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
   const env = options.env ?? process.env;
   const deployment = deploymentVersionOf(options.deployment, env);
   const llm = loadLlmConfig({ env, file: options.file, inline: options.inline });
+  const telemetry = telemetryConfigOf(env, { metricsPort: options.metricsPort });
+  const workflowBundle = prebuiltBundlePath(env);
   return {
     llm,
-    secrets: new SecretSet(credentialsOf(llm, env)),
+    secrets: new SecretSet([...credentialsOf(llm, env), ...telemetrySecrets(telemetry)]),
     tokenBatchMs: tokenBatchMs(env),
     tools: toolsConfig(env),
     store: storeConfig(env, options.cwd),
+    telemetry,
     ...(deployment ? { deployment } : {}),
+    ...(workflowBundle ? { workflowBundle } : {}),
   };
 }
