@@ -9,6 +9,19 @@ export const TEST_ENV = {
   uiUrl: 'DURABLE_AGENTS_TEST_UI_URL',
 } as const;
 
+/**
+ * The value of an environment variable the jest global setup sets, or a one-line error for a test
+ * run without it: outside jest, or in the unit tier, which starts no server (docs/testing.md#tiers).
+ */
+export function setupValue(name: string, what: string): string {
+  const value = process.env[name];
+  if (value) return value;
+  throw new Error(
+    `${name} is not set: ${what} comes from the jest global setup, which the unit tier (test/unit, test/architecture) ` +
+      "does not run; put a test that needs it in another folder, and run it through the project's jest.config.js.",
+  );
+}
+
 /** Root of the repository. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 

@@ -13,7 +13,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { findTestServer } from '../../src/server/find-cli';
-import { REPO_ROOT, TEST_ENV } from './env';
+import { REPO_ROOT, TEST_ENV, setupValue } from './env';
 import { useOnce } from './lifecycle';
 
 /** A connection to the jest run's Temporal server. */
@@ -31,15 +31,6 @@ declare global {
   var __durableAgentsTestConnection: Promise<TestConnection> | undefined;
 }
 
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value)
-    throw new Error(
-      `${name} is not set: run tests through jest with the project's jest.config.js (its globalSetup starts Temporal).`,
-    );
-  return value;
-}
-
 /** Worker logs at WARN unless `TEMPORAL_TEST_LOG_LEVEL` says otherwise; must run before any connection or replay. */
 export function installQuietRuntime(): void {
   if (Runtime._instance) return;
@@ -53,8 +44,8 @@ export function installQuietRuntime(): void {
  */
 export function testConnection(): Promise<TestConnection> {
   globalThis.__durableAgentsTestConnection ??= (async () => {
-    const address = requiredEnv(TEST_ENV.address);
-    const namespace = requiredEnv(TEST_ENV.namespace);
+    const address = setupValue(TEST_ENV.address, 'the Temporal server');
+    const namespace = setupValue(TEST_ENV.namespace, 'the Temporal server');
     installQuietRuntime();
     const connection = await NativeConnection.connect({ address });
     return { address, namespace, connection, client: new Client({ connection, namespace }) };
@@ -71,7 +62,7 @@ export async function closeTestConnection(): Promise<void> {
 
 /** Path of the workflow bundle built once for this jest run from src/workflows/index.ts. */
 export function workflowBundle(): { codePath: string } {
-  return { codePath: requiredEnv(TEST_ENV.bundlePath) };
+  return { codePath: setupValue(TEST_ENV.bundlePath, 'the workflow bundle') };
 }
 
 /** Everything a test body gets from {@link withWorker}. */

@@ -1,0 +1,42 @@
+// A jest reporter that prints, after jest's summary, how long each test tier (jest project, see
+// jest.config.js) took: from its first file's start to its last file's end. Files of every tier share
+// the workers, so the spans overlap; "files" sums each file's own time. Jest prints its summary after
+// every reporter, so the lines are written as the process exits, before the closing line
+// (scripts/jest-closing-line.js), which stays the last line of standard output.
+function duration(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+class TierTimesReporter {
+  onRunComplete(contexts, results) {
+    // In the order of jest.config.js's projects.
+    const tiers = new Map([...contexts].map((c) => [c.config.displayName?.name ?? 'default', undefined]));
+    for (const file of results.testResults) {
+      const name = file.displayName?.name ?? 'default';
+      const tier = tiers.get(name) ?? { files: 0, tests: 0, start: Infinity, end: 0, busy: 0 };
+      tier.files += 1;
+      tier.tests += file.numPassingTests + file.numFailingTests + file.numPendingTests + file.numTodoTests;
+      if (file.perfStats.start && file.perfStats.end) {
+        tier.start = Math.min(tier.start, file.perfStats.start);
+        tier.end = Math.max(tier.end, file.perfStats.end);
+        tier.busy += file.perfStats.end - file.perfStats.start;
+      }
+      tiers.set(name, tier);
+    }
+    const ran = [...tiers].filter(([, t]) => t !== undefined);
+    if (ran.length === 0) return;
+    const firstStart = Math.min(...ran.map(([, t]) => t.start));
+    const lines = [`Tiers (the first file started ${duration(firstStart - results.startTime)} after jest):`];
+    for (const [name, t] of ran) {
+      const span = t.end > t.start ? duration(t.end - t.start) : '-';
+      lines.push(
+        `  ${name.padEnd(12)} ${String(t.files).padStart(3)} files ${String(t.tests).padStart(5)} tests  ` +
+          `${span.padStart(11)}  (files ${duration(t.busy)})`,
+      );
+    }
+    process.once('exit', () => process.stderr.write(`${lines.join('\n')}\n`));
+  }
+}
+
+module.exports = TierTimesReporter;
