@@ -20,9 +20,9 @@ const SPECS = ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1'];
 const IDLE_MS = 300;
 
 /** The fake's config with a short idle timeout and a long total one. */
-const idleConfig = (models: LlmConfig['models'] = []): LlmConfig => ({
+const idleConfig = (models: LlmConfig['models'] = [], idleTimeoutMs = IDLE_MS): LlmConfig => ({
   ...configFor(fake, {}, 30_000),
-  idleTimeoutMs: IDLE_MS,
+  idleTimeoutMs,
   models,
 });
 
@@ -62,11 +62,14 @@ describe('idle timeout', () => {
   });
 
   it.each(SPECS)('%s: a slow but steady answer outlives the idle timeout', async (spec) => {
-    fake.script(reply.text('Slow and steady wins the race, one word at a time.', { eventDelayMs: IDLE_MS / 3 }));
+    // Gaps of a tenth of the idle timeout, so a busy machine's pauses do not reach it either.
+    const idleMs = 1_000;
+    const text = 'Slow and steady wins the race, one word at a time. '.repeat(2);
+    fake.script(reply.text(text, { eventDelayMs: idleMs / 10 }));
     const started = Date.now();
-    const message = await complete({ model: spec, messages: [user('hi')] }, { config: idleConfig() });
+    const message = await complete({ model: spec, messages: [user('hi')] }, { config: idleConfig([], idleMs) });
     expect(message).toMatchObject({ stopReason: 'stop' });
-    expect(Date.now() - started).toBeGreaterThan(IDLE_MS);
+    expect(Date.now() - started).toBeGreaterThan(idleMs);
   });
 
   it.each(SPECS)('%s: a model entry’s own idle timeout wins over the default (slow reasoning models)', async (spec) => {
