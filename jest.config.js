@@ -14,13 +14,13 @@ const everyTier = {
   moduleNameMapper: { '^durable-agents/testing$': '<rootDir>/src/testing' },
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  setupFilesAfterEnv: ['<rootDir>/test/kit/after-env.ts'],
 };
 
 /** One Temporal dev server, one PostgreSQL server and one workflow bundle per jest run (see test/kit/). */
 const servers = {
   globalSetup: '<rootDir>/test/kit/global-setup.ts',
   globalTeardown: '<rootDir>/test/kit/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/kit/after-env.ts'],
 };
 
 /** @type {import('jest').Config} */

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BenchResult } from '../../bench/kit';
+import { ownChild } from '../kit/children';
 import { REPO_ROOT } from '../kit/env';
 
 const run = promisify(execFile);
@@ -17,10 +18,16 @@ export function smokeTest(name: string): void {
     it('records well-formed figures', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
       try {
-        await run(process.execPath, ['-r', './scripts/register-ts.js', `bench/${name}.ts`, '--smoke', '--out', dir], {
-          cwd: REPO_ROOT,
-          env: { ...process.env, BENCH_RESULTS_DIR: '' },
-        }).catch((error: Error & { stdout?: string }) => {
+        const bench = run(
+          process.execPath,
+          ['-r', './scripts/register-ts.js', `bench/${name}.ts`, '--smoke', '--out', dir],
+          {
+            cwd: REPO_ROOT,
+            env: { ...process.env, BENCH_RESULTS_DIR: '' },
+          },
+        );
+        ownChild(bench.child);
+        await bench.catch((error: Error & { stdout?: string }) => {
           // A missed target exits 1 (speed is not judged here); a crash writes no result.
           if (!fs.existsSync(path.join(dir, `${name}.smoke.json`))) throw error;
         });

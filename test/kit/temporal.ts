@@ -29,6 +29,8 @@ export interface TestConnection {
 declare global {
   // One connection per test file; after-env.ts closes it without importing the SDK.
   var __durableAgentsTestConnection: Promise<TestConnection> | undefined;
+  // The file's workers still running; after-env.ts stops those a timed-out test left before closing it.
+  var __durableAgentsWorkers: Map<Worker, Promise<unknown>> | undefined;
 }
 
 /** Worker logs at WARN unless `TEMPORAL_TEST_LOG_LEVEL` says otherwise; must run before any connection or replay. */
@@ -108,7 +110,10 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
     ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
     ...options.workerOptions,
   });
-  return worker.runUntil(fn({ client, taskQueue, worker }));
+  const running = worker.runUntil(fn({ client, taskQueue, worker }));
+  const workers = (globalThis.__durableAgentsWorkers ??= new Map());
+  workers.set(worker, running);
+  return running.finally(() => workers.delete(worker));
 }
 
 /**
