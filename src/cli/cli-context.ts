@@ -42,7 +42,7 @@ export function serverNotice(settings: ConnectionSettings, globals: GlobalOption
 }
 
 /** The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port + 1000). */
-export async function webUiBase(settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+async function webUiBase(settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (env.TEMPORAL_UI_URL) return env.TEMPORAL_UI_URL;
   const match = /^(localhost|127\.0\.0\.1|\[::1\]):(\d+)$/.exec(settings.address);
   if (!match) return undefined;

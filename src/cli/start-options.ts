@@ -31,7 +31,7 @@ import {
 import { readTaskInput } from './task-input';
 
 /** Environment variable with the default model spec of `run`. */
-export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
+const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
 
 function directory(flag: string, dir: string | undefined): string | undefined {
   if (!dir) return undefined;

@@ -14,7 +14,7 @@ export const PAYLOAD_LIMIT_ENV = 'DURABLE_AGENTS_MAX_PAYLOAD_BYTES';
 /** Room for the payload's encoding metadata and the request around it. */
 const ENVELOPE_BYTES = 1024;
 
-export const formatBytes = (bytes: number): string =>
+const formatBytes = (bytes: number): string =>
   bytes >= 1024 * 1024
     ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
     : bytes >= 1024
@@ -22,7 +22,7 @@ export const formatBytes = (bytes: number): string =>
       : `${bytes} bytes`;
 
 /** Bytes `value` takes as a JSON payload. */
-export const payloadBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+const payloadBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** Reads the limit once per client: an explicit one, else the namespace's, else the default. */
 export class PayloadLimit {

@@ -16,7 +16,7 @@ import { findTemporalCli, type FoundCli } from './find-cli';
 import { isListening } from './ports';
 
 /** How {@link ensureTemporal} got its server. */
-export type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
+type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
 
 /** A Temporal server to talk to, started by us or not. */
 export interface TemporalServer {

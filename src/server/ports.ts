@@ -29,11 +29,3 @@ export async function isListening(host: string, port: number, timeoutMs = 1000):
     socket.once('error', () => done(false));
   });
 }
-
-/** Splits `host:port` (IPv6 in brackets allowed); the port defaults to Temporal's 7233. */
-export function parseAddress(address: string): { host: string; port: number } {
-  const match = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(address.trim());
-  if (!match || !match[1])
-    throw new Error(`Invalid Temporal address "${address}": expected host:port, e.g. localhost:7233`);
-  return { host: match[1], port: match[2] ? Number(match[2]) : 7233 };
-}

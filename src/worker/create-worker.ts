@@ -28,7 +28,7 @@ import type { ToolRegistry } from '../tools';
 import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
-export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
+const BUNDLE_FILE_NAME = 'workflow-bundle.js';
 
 /**
  * The prebuilt workflow bundle: `DURABLE_AGENTS_WORKFLOW_BUNDLE`, else `workflow-bundle.js` next

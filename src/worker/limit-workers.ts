@@ -25,7 +25,7 @@ export const limitQueues = (baseQueue: string, llm: LlmConfig): LimitQueue[] =>
   Object.entries(llm.limits).map(([key, limits]) => ({ key, taskQueue: llmQueueOf(baseQueue, key), limits }));
 
 /** Sets the server-side rate limit of a limited queue's activity tasks: every worker on it shares it. */
-export async function setQueueRate(
+async function setQueueRate(
   service: WorkflowService,
   namespace: string,
   taskQueue: string,

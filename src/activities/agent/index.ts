@@ -8,7 +8,7 @@ import { modelCallActivity } from './model-call';
 import { summariseActivity } from './summarise';
 import { toolActivities } from './run-tool';
 
-export { type AgentActivityDeps, type ModelCaller } from './deps';
+export { type AgentActivityDeps } from './deps';
 
 /**
  * The agent activities over the worker's store, LLM layer (bound to its config) and tool

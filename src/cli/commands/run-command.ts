@@ -13,8 +13,6 @@ import { startFlags, startModel, startOptionsOf } from '../start-options';
 import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 import { watchAndPrint } from './read-commands';
 
-export { MODEL_ENV } from '../start-options';
-
 export function registerRunCommand(program: Command, deps: AgentCommandDeps): void {
   startFlags(program.command('run'))
     .description('Start an agent run on TASK and wait for its result (or print its id with --detach).')

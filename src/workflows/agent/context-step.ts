@@ -46,7 +46,7 @@ function maskCacheOf(ctx: RunContext, model: ModelRef): MaskCache | undefined {
 }
 
 /** The estimated context of the next call, with the run's masking boundary. */
-export const currentContextTokens = (ctx: RunContext): number =>
+const currentContextTokens = (ctx: RunContext): number =>
   contextTokens(ctx.state.messages, ctx.state.view.summaryTokens, overheadTokens(ctx), ctx.state.maskBefore);
 
 /** What fitting found: whether it changed the context, and whether it is still over the window. */

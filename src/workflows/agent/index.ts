@@ -1,44 +1,13 @@
 export { runAgent, type AgentKind } from './run-agent';
-export {
-  agentTurn,
-  recordAnswer,
-  turnEndHook,
-  closeUnanswered,
-  errorText,
-  type TurnHooks,
-  type TurnPoint,
-  type TurnResult,
-} from './turn';
+export { agentTurn, type TurnHooks, type TurnPoint, type TurnResult } from './turn';
 export {
   startConversation,
-  RunEnded,
   finish,
-  fail,
   endIfStoppedOrLimited,
   shouldContinueAsNew,
   stopRequest,
   type LoopOutcome,
 } from './run-steps';
-export {
-  callModelWithFailover,
-  resolveModel,
-  runSeat,
-  modelFailureOf,
-  type ModelAnswer,
-  type ModelCallOverrides,
-  type ModelSeat,
-} from './model-step';
-export { fitContext, currentContextTokens, type ContextFit } from './context-step';
-export { runToolCalls, SKIPPED_BY_STEERING, SKIPPED_BY_STOP, type ToolStepOutcome } from './tool-step';
-export { appendDrafts, injectFollowUps, injectSteering } from './user-messages';
-export { createAgentIO, type AgentIO } from './agent-io';
-export {
-  emit,
-  newRunContext,
-  publishSearchAttributes,
-  showNow,
-  workflowNow,
-  type RunContext,
-  type RunNow,
-} from './run-context';
-export { registerHandlers } from './handlers';
+export { type ModelSeat } from './model-step';
+export { appendDrafts, injectFollowUps } from './user-messages';
+export { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';

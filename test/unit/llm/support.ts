@@ -56,9 +56,3 @@ export function normalized(message: AssistantMessage): unknown {
     usage: message.usage,
   };
 }
-
-/** The same message apart from when it was made. */
-export const withoutTimestamp = (message: AssistantMessage): Omit<AssistantMessage, 'timestamp'> => {
-  const { timestamp: _timestamp, ...rest } = message;
-  return rest;
-};
