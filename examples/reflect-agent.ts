@@ -3,6 +3,7 @@
  * turn without tools, then writes the revised answer. The run scaffold brings everything else
  * (steering, approvals, stop and cancel, limits, failover, events, continue-as-new). The tests'
  * worker registers it (test/kit/test-workflows.ts); a worker of your own registers it the same way.
+ * Its edge (reflect-agent-edge.ts) lets the client and the CLI start and show it.
  */
 import { agentSteps, type AgentResult, type AgentWorkflowInput } from '../src/workflow';
 
@@ -16,7 +17,14 @@ export interface ReflectState {
   critique?: string;
 }
 
+/** The kind's own start options (`reflect` in the start options and the input). */
+export interface ReflectOptions {
+  /** What the critique turn asks; default {@link CRITIQUE_PROMPT}. */
+  critique?: string;
+}
+
 export interface ReflectInput extends AgentWorkflowInput {
+  reflect?: ReflectOptions;
   reflectCarry?: ReflectState;
 }
 
@@ -27,17 +35,18 @@ export interface ReflectResult extends AgentResult {
 interface ReflectContext {
   run: agentSteps.RunContext;
   reflect: ReflectState;
+  critiquePrompt: string;
 }
 
 export const CRITIQUE_PROMPT = 'Critique your answer above: list what is wrong or missing. Do not rewrite it yet.';
 export const REVISE_PROMPT = 'Now write the final answer, fixing everything your critique found.';
 
-async function answerCritiqueRevise({ run, reflect }: ReflectContext): Promise<agentSteps.LoopOutcome> {
+async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectContext): Promise<agentSteps.LoopOutcome> {
   await startConversation(run);
   for (;;) {
     const critiquing = reflect.stage === 'critique';
     const turn = await agentTurn(run, {
-      handOver: () => shouldContinueAsNew(run),
+      continueAsNew: () => shouldContinueAsNew(run),
       phaseAt: (point) => (point === 'model' ? reflect.stage : undefined),
       // The critique is words about the answer: the provider is told not to call tools, and calls are refused.
       ...(critiquing && {
@@ -45,8 +54,8 @@ async function answerCritiqueRevise({ run, reflect }: ReflectContext): Promise<a
         refuseTools: 'Not run: write the critique without tools.',
       }),
     });
-    if (turn.kind === 'end') return turn.outcome;
-    if (turn.kind !== 'answer') continue;
+    if (turn.type === 'end') return turn.outcome;
+    if (turn.type !== 'answer') continue;
     if (reflect.stage === 'revise') return finish(run, 'completed');
     if (critiquing) reflect.critique = turn.text;
     else reflect.draft = turn.text;
@@ -54,16 +63,20 @@ async function answerCritiqueRevise({ run, reflect }: ReflectContext): Promise<a
     const ended = await endIfStoppedOrLimited(run);
     if (ended) return ended;
     reflect.stage = critiquing ? 'revise' : 'critique';
-    await appendDrafts(run, [{ kind: 'user', text: critiquing ? REVISE_PROMPT : CRITIQUE_PROMPT }]);
+    await appendDrafts(run, [{ kind: 'user', text: critiquing ? REVISE_PROMPT : critiquePrompt }]);
   }
 }
 
 export const reflectKind: agentSteps.AgentKind<ReflectInput, ReflectContext, ReflectResult> = {
-  context: (input, run) => ({ run, reflect: input.reflectCarry ?? { stage: 'answer' } }),
+  context: (input, run) => ({
+    run,
+    reflect: input.reflectCarry ?? { stage: 'answer' },
+    critiquePrompt: input.reflect?.critique ?? CRITIQUE_PROMPT,
+  }),
   view: (c) => ({ reflect: c.reflect }),
   startPhase: (c) => c.reflect.stage,
   run: answerCritiqueRevise,
-  carry: (c) => ({ reflectCarry: c.reflect }),
+  carry: (c, input) => ({ reflect: input.reflect, reflectCarry: c.reflect }),
   result: (c, base) => ({ ...base, reflect: c.reflect }),
 };
 

@@ -14,7 +14,8 @@ const LAYERS = {
   tools: ['common', 'contracts', 'policy'],
   activities: ['common', 'contracts', 'policy', 'store', 'llm', 'tools'],
   worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection'],
-  client: ['common', 'contracts', 'policy', 'connection'],
+  kinds: ['common', 'contracts', 'policy'],
+  client: ['common', 'contracts', 'policy', 'connection', 'kinds'],
   codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
   server: ['common', 'contracts', 'connection', 'codec'],
   testing: [
@@ -40,6 +41,7 @@ const LAYERS = {
     'activities',
     'connection',
     'worker',
+    'kinds',
     'client',
     'server',
     'codec',

@@ -39,6 +39,14 @@ export {
   type OverlapPolicy,
   type ScheduleTiming,
 } from './client/schedules';
+export type { TenantBudgetSet } from './client/tenant-budgets';
+export {
+  BUDGET_PERIODS,
+  type BudgetAmount,
+  type BudgetPeriod,
+  type LedgerView,
+  type TenantBudgetLimits,
+} from './contracts/tenant-budget';
 export { DEFAULT_PAYLOAD_LIMIT_BYTES, PAYLOAD_LIMIT_ENV } from './client/payload-limits';
 export {
   connectClient,
@@ -53,6 +61,21 @@ export { modelLabel, type ModelName, type ModelRef } from './contracts/model-ref
 export { readRunMessages } from './client/run-messages';
 export { extract, extractWithMethod, ExtractError } from './policy/extract-answer';
 export type { ExtractMethod } from './policy/pev/extract-json';
+export {
+  BUILT_IN_KINDS,
+  KindRegistry,
+  keyValues,
+  kindFlag,
+  modelSpec,
+  oneOf,
+  positiveInteger,
+  type KindEdge,
+  type KindFlag,
+  type KindStartOptions,
+  type KindWait,
+} from './kinds';
+export type { AgentConfig, AgentResult, AgentStateView } from './contracts/agent-run';
+export type { AgentWorkflowInput } from './contracts/agent-workflows';
 export { ANSWERS_TOPIC } from './client/watch-answers';
 export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';

@@ -1,5 +1,5 @@
 /**
- * A structured answer (a pev role's todos, summary or verdict; a JSON answer) rendered as fields
+ * A structured answer (a role's todos, summary or verdict; a JSON answer) rendered as fields
  * that fill in while it streams, from the values the client's watch gives (`answers: true`). Lines
  * only ever grow at the end: finished lines are printed once, and only the last field's text streams.
  */

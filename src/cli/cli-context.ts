@@ -3,6 +3,7 @@
  * line that says so with `--verbose`, and the Web UI link of a run.
  */
 import { AgentClient } from '../client';
+import type { KindEdge } from '../kinds';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { isListening } from '../server/ports';
 import { runUiUrl } from '../server/launcher';
@@ -59,11 +60,15 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-/** Connects as the flags and environment say; `notice` gets the server line with `--verbose`. */
+/**
+ * Connects as the flags and environment say; `notice` gets the server line with `--verbose`. The client knows the
+ * built-in kinds and `kinds`.
+ */
 export async function connectAgents(
   globals: GlobalOptions,
   env: NodeJS.ProcessEnv,
   notice: (line: string) => void,
+  kinds: readonly KindEdge[] = [],
 ): Promise<Connected> {
   const settings = settingsOf(globals, env);
   const line = serverNotice(settings, globals);
@@ -71,7 +76,7 @@ export async function connectAgents(
   const client = await connectClient(settings);
   let base: Promise<string | undefined> | undefined;
   return {
-    agents: new AgentClient(client, settings.taskQueue),
+    agents: new AgentClient(client, settings.taskQueue, { kinds }),
     uiLink: async (id) => {
       base ??= webUiBase(settings, env);
       const root = await base;

@@ -1,44 +1,47 @@
 /**
  * What a run waits for a person to decide, and the commands that decide it: a tool call to
- * approve or reject, or the plan of a pev run started with `--confirm-plan`.
+ * approve or reject, or what else its kind waits for (a plan waiting to be confirmed).
  */
 import type { AgentStateView } from '../contracts/agent-run';
-import type { PevProgress } from '../contracts/pev-progress';
+import type { KindRegistry, KindWait } from '../kinds';
 
 /** The decisions a state view shows as pending. */
 export interface WaitingOn {
   approvals: AgentStateView['pendingApprovals'];
-  /** The cycle whose plan waits for a decision, when one does. */
-  planCycle?: number;
+  /** What else the run waits for, as its kind says. */
+  wait?: KindWait;
 }
 
-export function waitingOn(s: AgentStateView): WaitingOn {
-  const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
-  return {
-    approvals: s.pendingApprovals,
-    ...(pev?.phase === 'confirming' ? { planCycle: pev.cycle } : {}),
-  };
+export function waitingOn(s: AgentStateView, kinds: KindRegistry): WaitingOn {
+  const wait = kinds.waiting(s);
+  return { approvals: s.pendingApprovals, ...(wait ? { wait } : {}) };
 }
 
 /** The progress line's word for a run waiting on a person, if it is. */
 export function waitingWords(w: WaitingOn): string | undefined {
-  if (w.planCycle !== undefined) return 'awaiting plan approval';
+  if (w.wait) return w.wait.words;
   if (w.approvals.length === 0) return undefined;
   const calls = w.approvals.map((a) => `${a.tool} (${a.toolCallId})`).join(', ');
   return `awaiting approval of ${calls}`;
 }
 
-/** The commands that approve or reject one pending call, indented under what they decide. */
-export function approvalCommands(prefix: string, id: string, toolCallId: string): string[] {
-  return [
-    `  approve: ${prefix} approve ${id} ${toolCallId}`,
-    `  reject:  ${prefix} reject ${id} ${toolCallId} --reason TEXT`,
-  ];
+/** Commands by what they do, one indented line each, their labels aligned. */
+function commandLines(prefix: string, commands: Record<string, string>): string[] {
+  const width = Math.max(...Object.keys(commands).map((what) => what.length)) + 1;
+  return Object.entries(commands).map(([what, args]) => `  ${`${what}:`.padEnd(width)} ${prefix} ${args}`);
 }
 
-/** The commands that decide a waiting plan. */
-export function planCommands(prefix: string, id: string): string[] {
-  return [`  approve: ${prefix} plan ${id}`, `  reject:  ${prefix} plan ${id} --reject --feedback TEXT`];
+/** The commands that approve or reject one pending call, indented under what they decide. */
+export function approvalCommands(prefix: string, id: string, toolCallId: string): string[] {
+  return commandLines(prefix, {
+    approve: `approve ${id} ${toolCallId}`,
+    reject: `reject ${id} ${toolCallId} --reason TEXT`,
+  });
+}
+
+/** The commands that decide what a kind's run waits for. */
+export function waitCommands(prefix: string, id: string, wait: KindWait): string[] {
+  return commandLines(prefix, wait.commands(id));
 }
 
 /** The notice for a call that started waiting: the call with its arguments, and how to decide. */
@@ -49,11 +52,11 @@ export function approvalNotice(prefix: string, id: string, a: WaitingOn['approva
   ].join('\n');
 }
 
-/** The notice for a plan that started waiting. */
-export function planNotice(prefix: string, id: string, cycle: number): string {
+/** The notice for a kind's wait that started. */
+export function waitNotice(prefix: string, id: string, wait: KindWait): string {
   return [
-    `durable-agents: run ${id} waits for a decision on the plan of cycle ${cycle}`,
-    ...planCommands(prefix, id),
+    `durable-agents: run ${id} waits for ${wait.what}`,
+    ...waitCommands(prefix, id, wait),
     `  read it: ${prefix} state ${id}`,
   ].join('\n');
 }

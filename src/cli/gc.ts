@@ -20,7 +20,7 @@ export function parseAge(text: string): number {
 
 /** What Temporal says of a conversation's latest run. */
 export type RunStatus =
-  { kind: 'running' } | { kind: 'closed'; status: string; closedAt: number } | { kind: 'unknown'; why: string };
+  { type: 'running' } | { type: 'closed'; status: string; closedAt: number } | { type: 'unknown'; why: string };
 
 export interface GcDecision {
   id: string;
@@ -33,14 +33,14 @@ export async function describeRun(client: Client, id: string): Promise<RunStatus
   try {
     const description = await client.workflow.getHandle(id).describe();
     const status = description.status.name;
-    if (status === 'RUNNING') return { kind: 'running' };
+    if (status === 'RUNNING') return { type: 'running' };
     if (!description.closeTime)
-      return { kind: 'unknown', why: `Temporal reports status ${status} without a close time` };
-    return { kind: 'closed', status: status.toLowerCase(), closedAt: description.closeTime.getTime() };
+      return { type: 'unknown', why: `Temporal reports status ${status} without a close time` };
+    return { type: 'closed', status: status.toLowerCase(), closedAt: description.closeTime.getTime() };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError)
-      return { kind: 'unknown', why: 'Temporal does not know this run (past its retention, or another namespace)' };
-    return { kind: 'unknown', why: `Temporal could not be asked: ${errorText(err)}` };
+      return { type: 'unknown', why: 'Temporal does not know this run (past its retention, or another namespace)' };
+    return { type: 'unknown', why: `Temporal could not be asked: ${errorText(err)}` };
   }
 }
 
@@ -49,8 +49,8 @@ const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** The decision for one conversation; `cutoff` is now minus the window. */
 export function decide(conversation: StoredConversation, run: RunStatus, cutoff: number, force: boolean): GcDecision {
   const { id } = conversation;
-  if (run.kind === 'running') return { id, delete: false, reason: 'running' };
-  if (run.kind === 'closed')
+  if (run.type === 'running') return { id, delete: false, reason: 'running' };
+  if (run.type === 'closed')
     return run.closedAt < cutoff
       ? { id, delete: true, reason: `${run.status} on ${day(run.closedAt)}` }
       : { id, delete: false, reason: `${run.status} on ${day(run.closedAt)}, within the window` };

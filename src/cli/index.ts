@@ -10,9 +10,11 @@ import { registerDevServerCommand } from './commands/dev-server-command';
 import { registerReplayCommand } from './commands/replay-command';
 import { registerStoreCommands } from './commands/store-commands';
 import { registerLimitsCommands } from './commands/limits-command';
+import { registerBudgetCommands } from './commands/budget-command';
 import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
+import type { KindEdge } from '../kinds';
 
 /** The package's version, read from its package.json (two levels up from src/cli and dist/cli). */
 function packageVersion(): string {
@@ -26,8 +28,13 @@ function packageVersion(): string {
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
+export interface CliOptions {
+  /** Agent kinds beyond the built-in ones: `run --agent` starts them, with their flags; `state` shows them. */
+  kinds?: readonly KindEdge[];
+}
+
 /** The `durable-agents` command line. */
-export function buildProgram(): Command {
+export function buildProgram(options: CliOptions = {}): Command {
   let globals: GlobalOptions & { prefix?: string } = {};
   const program = new Command('durable-agents')
     .description('Run LLM agents as durable Temporal workflows.')
@@ -57,10 +64,11 @@ export function buildProgram(): Command {
   registerCodecServerCommand(program);
   registerAgentCommands(
     program,
-    processDeps(() => globals),
+    processDeps(() => globals, options.kinds),
   );
   registerStoreCommands(program, () => globals);
   registerLimitsCommands(program, () => globals);
+  registerBudgetCommands(program, () => globals);
   registerReplayCommand(program, () => globals);
   return program;
 }
@@ -73,12 +81,15 @@ function exitOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
-/** Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. */
-export async function main(argv: string[] = process.argv): Promise<void> {
+/**
+ * Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. A program of
+ * your own runs it with your kinds beside the built-in ones (`options.kinds`).
+ */
+export async function main(argv: string[] = process.argv, options: CliOptions = {}): Promise<void> {
   exitOnClosedPipe(process.stdout);
   exitOnClosedPipe(process.stderr);
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram(options).parseAsync(argv);
   } catch (error) {
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.

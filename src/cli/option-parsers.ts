@@ -1,14 +1,24 @@
 /** Commander option parsers of the CLI and what they build (one readable line per bad value). */
-import fs from 'node:fs';
-import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { AgentClientError } from '../client';
-import type { PevOptions } from '../contracts/pev-run';
-import { modelNameProblem } from '../policy/model-ref';
+import { errorText } from '../common/error-text';
+import { modelSpec, positiveInteger } from '../kinds';
 import { priorityProblem, tenantProblem } from '../policy/tenancy';
 import type { AgentLimits } from '../contracts/agent-run';
+
+/** A reader that throws a one-line reason, as commander wants it for a flag's value. */
+export const commanderParser =
+  <V>(read: (value: string, previous: V | undefined) => V) =>
+  (value: string, previous?: V): V => {
+    try {
+      return read(value, previous);
+    } catch (err) {
+      const reason = errorText(err);
+      throw new InvalidArgumentError(reason.endsWith('.') ? reason : `${reason}.`);
+    }
+  };
 
 /** Commander parser for a TCP port option. */
 export function parsePort(value: string): number {
@@ -26,17 +36,9 @@ export function parseSeconds(value: string): number {
   return seconds;
 }
 
-export const positiveInt = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
-  return n;
-};
+export const positiveInt = commanderParser(positiveInteger);
 /** Commander parser of a model spec, checked by the one parser the client parses it with. */
-export const spec = (value: string): string => {
-  const problem = modelNameProblem(value);
-  if (problem) throw new InvalidArgumentError(`${problem}.`);
-  return value;
-};
+export const spec = commanderParser(modelSpec);
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** Commander parser for any finite number (a range is checked where the value is used). */
@@ -123,90 +125,8 @@ export interface RunOptions extends CallFlags {
   json?: boolean;
   stream?: boolean;
   watch?: boolean;
-  mode?: string;
-  roleModel?: string[];
-  prompts?: string;
-  maxPlanningRounds?: number;
-  maxExecutorRounds?: number;
-  maxCycles?: number;
-  confirmPlan?: boolean;
   continue?: string;
   idleWait?: number;
-  businessContext?: string;
-  roleContext?: string[];
-}
-
-export const roleModel = (value: string, previous: string[] = []): string[] => {
-  const [role, model] = value.split('=', 2);
-  if (!role || !model)
-    throw new InvalidArgumentError(`"${value}" is not role=provider/model (e.g. executor=openai/gpt-4o-mini).`);
-  spec(model);
-  return [...previous, value];
-};
-
-/** The `--agent pev` options of `run`, or undefined when none was given. */
-export function pevOptionsOf(o: RunOptions): PevOptions | undefined {
-  const limits = {
-    ...(o.maxPlanningRounds ? { maxPlanningRounds: o.maxPlanningRounds } : {}),
-    ...(o.maxExecutorRounds ? { maxExecutorRounds: o.maxExecutorRounds } : {}),
-    ...(o.maxCycles ? { maxCycles: o.maxCycles } : {}),
-  };
-  const given =
-    o.businessContext !== undefined ||
-    o.roleContext?.length ||
-    o.mode !== undefined ||
-    o.roleModel?.length ||
-    o.prompts !== undefined ||
-    o.confirmPlan ||
-    Object.keys(limits).length > 0;
-  if (!given) return undefined;
-  if (o.agent !== 'pev')
-    throw new AgentClientError(
-      '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan and the round limits ' +
-        'apply to --agent pev only',
-    );
-  if (o.mode !== undefined && o.mode !== 'pev' && o.mode !== 'plan')
-    throw new AgentClientError(`--mode must be pev or plan, got "${o.mode}"`);
-  let promptsDir: string | undefined;
-  if (o.prompts) {
-    promptsDir = path.resolve(o.prompts);
-    if (!fs.statSync(promptsDir, { throwIfNoEntry: false })?.isDirectory())
-      throw new AgentClientError(`--prompts ${promptsDir} is not a directory`);
-  }
-  return {
-    ...(o.mode ? { mode: o.mode as PevOptions['mode'] } : {}),
-    ...(o.roleModel?.length
-      ? { models: Object.fromEntries(o.roleModel.map((v) => v.split('=', 2) as [string, string])) }
-      : {}),
-    ...(promptsDir ? { promptsDir } : {}),
-    ...(Object.keys(limits).length ? { limits } : {}),
-    ...(o.confirmPlan ? { confirmPlan: true } : {}),
-    ...businessContextOf(o),
-  };
-}
-
-/** `--business-context FILE` and `--role-context role=FILE`: the run's own business context, read here. */
-function businessContextOf(o: RunOptions): Pick<PevOptions, 'businessContext'> {
-  const read = (flag: string, file: string): string => {
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new AgentClientError(`${flag} ${file} cannot be read: ${(err as Error).message}`);
-    }
-  };
-  const roles = (o.roleContext ?? []).map((value) => {
-    const at = value.indexOf('=');
-    if (at <= 0) throw new AgentClientError(`--role-context "${value}" is not role=FILE (e.g. executor=executor.md)`);
-    return [value.slice(0, at), read('--role-context', value.slice(at + 1))] as const;
-  });
-  const shared = o.businessContext === undefined ? undefined : read('--business-context', o.businessContext);
-  if (shared === undefined && roles.length === 0) return {};
-  return {
-    businessContext: {
-      ...(shared !== undefined ? { shared } : {}),
-      ...(roles.length ? { roles: Object.fromEntries(roles) } : {}),
-    },
-  };
 }
 
 /** The run limits `run`'s flags set. */

@@ -2,9 +2,9 @@
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
-import type { PevProgress } from '../contracts/pev-progress';
 import type { RunTrace } from '../client/trace';
-import { approvalCommands, planCommands, waitingOn } from './decision-hints';
+import type { KindRegistry } from '../kinds';
+import { approvalCommands, waitCommands } from './decision-hints';
 import { plural } from './watch-output';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
@@ -51,12 +51,13 @@ export function formatResult(r: AgentResult): string {
 }
 
 /**
- * The state as text. `approvals`: the run's pending approvals and its open children's, each with
- * the run that waits (default: the run's own); `prefix` starts the commands it names (default
- * `durable-agents`).
+ * The state as text; `kinds` give the lines of its kind's own fields and what else it waits for.
+ * `approvals`: the run's pending approvals and its open children's, each with the run that waits
+ * (default: the run's own); `prefix` starts the commands it names (default `durable-agents`).
  */
 export function formatState(
   s: AgentStateView,
+  kinds: KindRegistry,
   options: {
     approvals?: { runId: string; toolCallId: string; tool: string; args: Record<string, unknown> }[];
     prefix?: string;
@@ -68,6 +69,10 @@ export function formatState(
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
   if (s.parent) lines.push(`sub-agent ${s.parent.agent} of ${s.parent.workflowId} (depth ${s.parent.depth})`);
+  if (s.tenantBudget?.waiting)
+    lines.push(`waiting for tenant ${s.tenantBudget.tenant}'s budget: ${s.tenantBudget.waiting}`);
+  if (s.tenantBudget?.refused)
+    lines.push(`refused by tenant ${s.tenantBudget.tenant}'s budget: ${s.tenantBudget.refused}`);
   for (const a of s.pendingApprovals)
     lines.push(
       `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
@@ -78,9 +83,8 @@ export function formatState(
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const { planCycle } = waitingOn(s);
-  if (planCycle !== undefined)
-    lines.push(`awaiting a decision on the plan of cycle ${planCycle}:`, ...planCommands(prefix, s.id));
+  const wait = kinds.waiting(s);
+  if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(
       `child ${c.id} (${c.agent}, call ${c.toolCallId}): ${statusWithReason(c.status, c.stopReason)}` +
@@ -90,14 +94,7 @@ export function formatState(
     lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
   if (s.steeringQueued || s.followUpsQueued)
     lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
-  const pev = (s as AgentStateView & { pev?: PevProgress }).pev;
-  if (pev) {
-    lines.push(
-      `phase ${pev.phase} · cycle ${pev.cycle} · round ` +
-        `${pev.round}${pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : ''}`,
-    );
-    for (const t of pev.todos) lines.push(`  [${t.status}] ${t.id}: ${t.description}`);
-  }
+  lines.push(...kinds.stateLines(s));
   const last = s.events.slice(-5).map((e) => e.type);
   if (last.length) lines.push(`recent events: ${last.join(', ')}`);
   if (s.error) lines.push(`error: ${s.error.type ?? 'error'}: ${s.error.message}`);

@@ -1,16 +1,16 @@
 /**
  * Waiting for a run without waiting in silence: a notice within seconds when no worker polls the
- * run's task queue, a notice with the commands that decide when the run waits for an approval or
- * its plan, one progress line redrawn in place on a terminal, and at Ctrl-C the exact commands to
- * watch, read, decide or stop the run that goes on.
+ * run's task queue, a notice with the commands that decide when the run waits for an approval
+ * or for what its kind waits on (a plan), one progress line redrawn in place on a terminal, and
+ * at Ctrl-C the exact commands to watch, read, decide or stop the run that goes on.
  */
 import type { AgentClient } from '../client';
 import { startWorkerHint } from '../client/client-errors';
 import {
   approvalCommands,
   approvalNotice,
-  planCommands,
-  planNotice,
+  waitCommands,
+  waitNotice,
   waitingOn,
   waitingWords,
   type WaitingOn,
@@ -36,8 +36,8 @@ function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string 
       `  it waits for approval of ${a.tool} ${a.toolCallId}:`,
       ...approvalCommands(prefix, id, a.toolCallId).map((line) => `  ${line}`),
     ]),
-    ...(waiting?.planCycle !== undefined
-      ? ['  it waits for a decision on its plan:', ...planCommands(prefix, id).map((line) => `  ${line}`)]
+    ...(waiting?.wait
+      ? [`  it waits for ${waiting.wait.what}:`, ...waitCommands(prefix, id, waiting.wait).map((line) => `  ${line}`)]
       : []),
   ];
   return [
@@ -84,7 +84,7 @@ export async function whileWaiting<T>(
   let stopped = false;
   let waiting: WaitingOn | undefined;
   const announced = new Set<string>();
-  let planShown = false;
+  let waitShown: string | undefined;
 
   const checkWorker = async () => {
     const { taskQueue, polling, status: runStatus } = await agents.workers(id);
@@ -103,7 +103,7 @@ export async function whileWaiting<T>(
       note(`durable-agents: a worker now polls task queue "${taskQueue}"`);
     }
   };
-  /** Says once, for each call (and each wait of a plan), what the run waits for and how to decide it. */
+  /** Says once, for each call (and each wait its kind names), what the run waits for and how to decide it. */
   const announce = (w: WaitingOn) => {
     const lines: string[] = [];
     for (const a of w.approvals) {
@@ -111,8 +111,8 @@ export async function whileWaiting<T>(
       announced.add(a.toolCallId);
       lines.push(approvalNotice(prefix, id, a));
     }
-    if (w.planCycle !== undefined && !planShown) lines.push(planNotice(prefix, id, w.planCycle));
-    planShown = w.planCycle !== undefined;
+    if (w.wait && w.wait.what !== waitShown) lines.push(waitNotice(prefix, id, w.wait));
+    waitShown = w.wait?.what;
     if (lines.length === 0) return;
     clearLine();
     for (const line of lines) note(line);
@@ -121,7 +121,7 @@ export async function whileWaiting<T>(
     if (workerMissing !== undefined) return;
     const s = await agents.client.connection.withDeadline(Date.now() + PROGRESS_QUERY_MS, () => agents.state(id));
     if (stopped) return;
-    waiting = waitingOn(s);
+    waiting = waitingOn(s, agents.kinds);
     announce(waiting);
     status = `turn ${s.turn} · ${waitingWords(waiting) ?? s.status.replace(/_/g, ' ')} · ${s.model}`;
   };

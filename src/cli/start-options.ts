@@ -1,6 +1,6 @@
 /**
- * The flags that say what a run is (agent kind, models, limits, tools, call settings, pev options,
- * the task) and the start options they build. `run` starts a run with them; `schedule create`
+ * The flags that say what a run is (agent kind, models, limits, tools, call settings, the kind's
+ * own flags, the task) and the start options they build. `run` starts a run with them; `schedule create`
  * keeps them in a schedule's action.
  */
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { AgentClient, StartAgentOptions } from '../client';
 import { modelLabel } from '../contracts/model-ref';
-import { AGENT_WORKFLOWS, isAgentKind } from '../contracts/agent-workflows';
+import type { KindRegistry } from '../kinds';
 import { UsageError } from './exit-codes';
 import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
@@ -18,10 +18,8 @@ import {
   collect,
   duration,
   limitsOf,
-  pevOptionsOf,
   positiveInt,
   positiveNumber,
-  roleModel,
   spec,
   toolTimeout,
   tenantArg,
@@ -29,6 +27,7 @@ import {
   type RunOptions,
 } from './option-parsers';
 import { readTaskInput } from './task-input';
+import { kindFlags, kindOptionsOf } from './kind-flags';
 
 /** Environment variable with the default model spec of `run`. */
 const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
@@ -41,12 +40,12 @@ function directory(flag: string, dir: string | undefined): string | undefined {
   return resolved;
 }
 
-/** Declares the run's flags and its `[task]` argument on a command that starts runs. */
-export function startFlags(command: Command): Command {
-  return callFlags(command)
+/** Declares the run's flags, each kind's own, and its `[task]` argument on a command that starts runs. */
+export function startFlags(command: Command, kinds: KindRegistry): Command {
+  callFlags(command)
     .argument('[task]', 'what the agent should do; `-` reads it from stdin')
     .option('--task-file <file>', 'read the task from FILE (`-`: stdin) and pass it by reference (any size)')
-    .option('--agent <kind>', `agent kind: ${Object.keys(AGENT_WORKFLOWS).join(' | ')}`, 'react')
+    .option('--agent <kind>', `agent kind: ${kinds.names.join(' | ')}`, 'react')
     .option('--model <spec>', `model spec, e.g. anthropic/claude-sonnet-4-6 (default: $${MODEL_ENV})`, spec)
     .option(
       '--fallback <spec>',
@@ -76,29 +75,6 @@ export function startFlags(command: Command): Command {
     .option('--tenant <name>', 'the tenant the run works for: its fair share of every queue (docs/fleet.md)', tenantArg)
     .option('--priority <n>', "1 (first) to 5 (last): the order of the run's calls in a backlog", priorityArg)
     .option(
-      '--mode <mode>',
-      'pev agent: pev (planner/executor/verifier cycles) or plan (plan once, execute, summarise)',
-    )
-    .option(
-      '--role-model <role=spec>',
-      'pev agent: model of one role, e.g. executor=openai/gpt-4o-mini (repeatable)',
-      roleModel,
-    )
-    .option(
-      '--prompts <dir>',
-      'pev agent: directory with <role>.md business context and optional core/<role>.md templates',
-    )
-    .option('--max-planning-rounds <n>', 'pev agent: planner rounds per cycle (default 3)', positiveInt)
-    .option('--max-executor-rounds <n>', 'pev agent: executor rounds per todo (default 10)', positiveInt)
-    .option('--max-cycles <n>', 'pev agent: planner/executor/verifier cycles (default 3)', positiveInt)
-    .option('--business-context <file>', 'pev agent: business context (Markdown) for every role of this run')
-    .option(
-      '--role-context <role=file>',
-      'pev agent: business context for one role, e.g. executor=executor.md (repeatable)',
-      collect,
-    )
-    .option('--confirm-plan', 'pev agent: wait for `plan <id>` to approve each plan before executing it')
-    .option(
       '--continue <id>',
       "go on from that run's conversation (a run that has ended): it comes first, by reference, then TASK; " +
         "the run's model unless --model says otherwise",
@@ -108,6 +84,7 @@ export function startFlags(command: Command): Command {
       'after an answer, wait this long (e.g. 10m) for a follow-up before completing',
       duration,
     );
+  return kindFlags(command, kinds);
 }
 
 /** Start options whose model may still come from the run they go on from (see {@link startModel}). */
@@ -115,20 +92,22 @@ export type FlagStart = Omit<StartAgentOptions, 'model'> & Partial<Pick<StartAge
 
 /**
  * The start options the flags ask for, checked as far as the CLI can before anything is sent (model
- * specs, MCP file, workspace, pev options); the task is read as {@link readTaskInput} says.
+ * specs, MCP file, workspace, the kind's own options); the task is read as {@link readTaskInput} says.
  */
 export async function startOptionsOf(
   taskArg: string | undefined,
   o: RunOptions,
   env: NodeJS.ProcessEnv,
+  kinds: KindRegistry,
 ): Promise<FlagStart> {
-  if (!isAgentKind(o.agent))
-    throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+  const edge = kinds.find(o.agent);
+  if (!edge) throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${kinds.names.join(', ')}`);
   // A run that goes on from another takes that run's model unless told otherwise.
   const model = o.model ?? (o.continue ? undefined : env[MODEL_ENV]);
   if (!model && !o.continue) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
-  const pev = pevOptionsOf(o);
-  checkModelSpecs([...(model ? [model] : []), ...(o.fallback ?? []), ...Object.values(pev?.models ?? {})], env);
+  const own = kindOptionsOf(edge.name, o as unknown as Record<string, unknown>, kinds);
+  const kindOptions = own === undefined || edge.optionsKey === undefined ? {} : { [edge.optionsKey]: own };
+  checkModelSpecs([...(model ? [model] : []), ...(o.fallback ?? []), ...kinds.models(edge.name, kindOptions)], env);
   let mcpConfigPath: string | undefined;
   if (o.mcp) {
     mcpConfigPath = path.resolve(o.mcp);
@@ -161,7 +140,7 @@ export async function startOptionsOf(
     ...(agents ? { agents } : {}),
     ...callOptions,
     ...(o.stream ? { stream: true } : {}),
-    ...(pev ? { pev } : {}),
+    ...kindOptions,
     ...(o.continue ? { continueFrom: o.continue } : {}),
     ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
     ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),

@@ -65,6 +65,8 @@ function formatEvent(e: AgentEvent, runId?: string): string {
       return `${at} ${e.hook} hook failed: ${e.message}`;
     case 'model_failure':
       return `${at} ${e.model} failed (${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`;
+    case 'tenant_budget':
+      return `${at} tenant ${e.tenant}'s budget ${e.what === 'unsettled' ? 'missed a settle' : e.what}: ${e.message}`;
     case 'phase':
       // The last phase is not the run's end, which has its own `done` line.
       return (

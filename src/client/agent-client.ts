@@ -13,9 +13,7 @@ import { lookupModel } from '../policy/model-registry';
 import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
 import {
-  AGENT_WORKFLOWS,
   followUpSignal,
-  isAgentKind,
   setPlanSignal,
   steerSignal,
   stopSignal,
@@ -25,8 +23,7 @@ import {
 import type { AgentResult, PlanItem } from '../contracts/agent-run';
 import { traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
-import { type PevOptions, type PevWorkflowInput } from '../contracts/pev-run';
-import { pevOptionProblems } from '../policy/pev/pev-options';
+import type { KindStartOptions } from '../kinds';
 import { AgentClientError, explain } from './client-errors';
 import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
@@ -39,6 +36,8 @@ import { RunDecisions } from './run-decisions';
 import { messagesOfRun } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
 import type { RunMessage } from '../contracts/run-message';
+import type { LedgerView, TenantBudgetLimits } from '../contracts/tenant-budget';
+import { setTenantBudget, tenantBudgetView, type TenantBudgetSet } from './tenant-budgets';
 
 export type { WatchOptions } from './watch';
 export type { AnswerItem, AnswerRole, DeepPartial } from './watch-answers';
@@ -46,7 +45,8 @@ export type { AgentListEntry, ListFilters } from './list-runs';
 export type { AgentClientOptions, RunWorkers } from './run-access';
 export type { ClosedRunView } from './run-reads';
 
-export interface StartAgentOptions extends AgentOptions {
+/** A run's start: the options of every kind, and its kind's own under that kind's key ({@link KindStartOptions}). */
+export interface StartAgentOptions extends AgentOptions, KindStartOptions {
   /** Workflow id; default `agent-<uuid>`. An id any run has used before is refused. */
   id?: string;
   /**
@@ -57,8 +57,6 @@ export interface StartAgentOptions extends AgentOptions {
   taskHash?: string;
   /** Task queue of the worker; default the client's. */
   taskQueue?: string;
-  /** Planner → Executor → Verifier options (kind `pev` only): mode, per-role models, limits, prompts directory. */
-  pev?: PevOptions;
   /**
    * Go on from this run's whole conversation (a run that has ended): the new run's log starts with
    * it by reference, then the task. The new run names it in its memo (`continuedFrom`).
@@ -77,7 +75,7 @@ export interface PreparedStart {
   workflowType: string;
   workflowId: string;
   taskQueue: string;
-  args: [AgentWorkflowInput | PevWorkflowInput];
+  args: [AgentWorkflowInput];
   staticSummary: string;
   staticDetails: string;
   /** Set when the run goes on from an earlier one (`continuedFrom`, `forkedAtTurn`). */
@@ -90,9 +88,6 @@ const ENDED_RUN_QUERY_MS = 10_000;
 
 const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
 const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
-
-const mapValues = <A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
 
 /**
  * Whether the client shares a worker's connection (a `NativeConnection`), so the server can hand a new run's first
@@ -137,27 +132,29 @@ export class AgentClient extends RunDecisions {
       ? { ...rest, from: (await resolveOrigin(this.client, continueFrom)).origin }
       : rest;
     const kind = options.kind ?? 'react';
-    if (!isAgentKind(kind))
-      throw new AgentClientError(`unknown agent kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
-    const pevProblems = pevOptionProblems(options.pev);
-    if (kind === 'pev' && options.systemPrompt !== undefined)
-      pevProblems.push(
-        'systemPrompt does not apply to pev runs: each role has its own prompt (pev.businessContext, pev.promptsDir)',
-      );
-    if (kind !== 'pev' && options.pev !== undefined)
-      pevProblems.push(`pev options apply to pev runs only, not ${kind}`);
+    const edge = this.kinds.find(kind);
+    if (!edge) throw new AgentClientError(`unknown agent kind "${kind}"; known: ${this.kinds.names.join(', ')}`);
+    const own = this.kinds.ownOptions(edge, options);
+    const kindProblems = [
+      ...(edge.optionProblems?.(own) ?? []),
+      ...(edge.ownPrompts && options.systemPrompt !== undefined
+        ? [`systemPrompt does not apply to ${kind} runs: ${edge.ownPrompts}`]
+        : []),
+      ...this.kinds
+        .misplaced(edge, options)
+        .map((other) => `${other.optionsKey} options apply to ${other.name} runs only, not ${kind}`),
+    ];
     const modelProblems = modelOptionProblems(options);
     if (modelProblems.length > 0)
-      throw new AgentClientError(`invalid run options: ${[...modelProblems, ...pevProblems].join('; ')}`);
+      throw new AgentClientError(`invalid run options: ${[...modelProblems, ...kindProblems].join('; ')}`);
     const config = buildAgentConfig({ ...options, kind });
     if (options.taskHash) {
       config.task = taskPointer(options.task, options.taskHash);
       config.taskHash = options.taskHash;
     }
-    const problems = [...configProblems(config), ...pevProblems];
-    const roles = pevProblems.length ? {} : mapValues(options.pev?.models ?? {}, modelRefOf);
+    const problems = [...configProblems(config), ...kindProblems];
     if (problems.length === 0) {
-      const models = runModels(config, Object.values(roles));
+      const models = runModels(config, this.kinds.models(kind, options).map(modelRefOf));
       problems.push(
         ...this.providerProblems(models),
         ...modelSettingProblems(
@@ -168,16 +165,15 @@ export class AgentClient extends RunDecisions {
     }
     if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
     const id = options.id ?? `agent-${crypto.randomUUID()}`;
-    const pev = options.pev && { ...options.pev, ...(options.pev.models ? { models: roles } : {}) };
-    const input: AgentWorkflowInput | PevWorkflowInput = kind === 'pev' && pev ? { config, pev } : { config };
+    const input = this.kinds.input(edge, config, own);
     await this.payloadLimit.check(input, 'the task', TASK_WAY);
     return {
-      workflowType: AGENT_WORKFLOWS[kind],
+      workflowType: edge.workflowType,
       workflowId: id,
       taskQueue: options.taskQueue ?? this.taskQueue,
       args: [input],
       staticSummary: runSummary(kind, options.task),
-      staticDetails: runDetails(config, options.task, pev),
+      staticDetails: runDetails(config, options.task, own === undefined ? [] : (edge.details?.(own) ?? [])),
       ...(config.from ? { memo: originMemo(config.from) } : {}),
       ...(config.searchAttributes === false
         ? {}
@@ -195,7 +191,7 @@ export class AgentClient extends RunDecisions {
   async fork(id: string, options: ForkOptions): Promise<string> {
     const { origin, config } = await resolveOrigin(this.client, id, options.atTurn);
     const { atTurn: _atTurn, ...given } = options;
-    const earlier: Partial<StartAgentOptions> = config ? startOptionsOf(config) : {};
+    const earlier: Partial<StartAgentOptions> = config ? startOptionsOf(config, this.kinds.find(config.kind)) : {};
     const model = given.model ?? earlier.model;
     if (!model) throw new AgentClientError(`run "${id}" does not say which model it used: give the fork a model`);
     return this.start({ ...earlier, ...given, model, task: given.task ?? '', from: origin });
@@ -208,7 +204,7 @@ export class AgentClient extends RunDecisions {
    */
   async startOptions(id: string): Promise<Omit<StartAgentOptions, 'task'> | undefined> {
     const { config } = await resolveOrigin(this.client, id);
-    return config && startOptionsOf(config);
+    return config && startOptionsOf(config, this.kinds.find(config.kind));
   }
 
   /** Starts a run and waits for its result. */
@@ -247,7 +243,7 @@ export class AgentClient extends RunDecisions {
       result: () => this.result(id),
     });
     if (!options.answers) return items;
-    return withAnswers(items, { id, shape: () => answerShapeOf(this.client, id), store: this.store });
+    return withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.store });
   }
 
   /** The run's trace: totals and timings of its model and tool calls, and its steps turn by turn. */
@@ -312,7 +308,7 @@ export class AgentClient extends RunDecisions {
 
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */
   async list(filters: number | ListFilters = {}): Promise<AgentListEntry[]> {
-    return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters);
+    return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters, this.kinds.workflowTypes);
   }
 
   /**
@@ -322,6 +318,20 @@ export class AgentClient extends RunDecisions {
    */
   async messages(id: string): Promise<RunMessage[]> {
     return messagesOfRun(this.client, this.store, id);
+  }
+
+  /**
+   * Sets a tenant's budget across runs (docs/fleet.md): starts its ledger on the client's task queue,
+   * or changes the budget of the one it has, and tells the tenant's open runs, so their next model
+   * calls reserve against it too.
+   */
+  async setTenantBudget(tenant: string, limits: TenantBudgetLimits): Promise<TenantBudgetSet> {
+    return setTenantBudget(this.client, this.taskQueue, tenant, limits);
+  }
+
+  /** A tenant's budget: the current period, and what its runs spent, hold reserved and have left. */
+  async tenantBudget(tenant: string): Promise<LedgerView> {
+    return tenantBudgetView(this.client, tenant);
   }
 }
 

@@ -120,6 +120,6 @@ export async function pendingApproval(
     const held = await pendingApproval(agents, child.id, toolCallId, what).catch(() => undefined);
     if (held) return held;
   }
-  if (!found) throw noPendingApproval(state, runId, toolCallId);
+  if (!found) throw noPendingApproval(state, runId, toolCallId, agents.kinds.waiting(state));
   return { ...found, argsHash: argsHash(found.args) };
 }

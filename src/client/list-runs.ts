@@ -1,6 +1,6 @@
 /** Listing agent runs: a visibility query built on the project's search attributes. */
 import type { Client } from '@temporalio/client';
-import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
+import { kindRegistry } from '../kinds';
 import type { AgentStatus } from '../contracts/run-status';
 import { AGENT_SEARCH_ATTRIBUTES as SA, SCHEDULED_BY } from '../contracts/search-attributes';
 import { AgentClientError } from './client-errors';
@@ -77,11 +77,15 @@ function quoted(value: string, what: string): string {
   return `'${value}'`;
 }
 
-/** The visibility query of {@link ListFilters} (also usable with `temporal workflow list --query`). */
-export function listQuery(filters: ListFilters = {}): string {
-  const types = Object.values(AGENT_WORKFLOWS)
-    .map((t) => `'${t}'`)
-    .join(', ');
+/**
+ * The visibility query of {@link ListFilters} (also usable with `temporal workflow list --query`): runs of the
+ * `workflowTypes` (default: the built-in kinds').
+ */
+export function listQuery(
+  filters: ListFilters = {},
+  workflowTypes: readonly string[] = kindRegistry().workflowTypes,
+): string {
+  const types = workflowTypes.map((t) => `'${t}'`).join(', ');
   const parts = [`WorkflowType IN (${types})`];
   if (filters.status !== undefined) {
     if (!AGENT_STATUSES.includes(filters.status))
@@ -100,11 +104,18 @@ export function listQuery(filters: ListFilters = {}): string {
   return parts.join(' AND ');
 }
 
-export async function listRuns(client: Client, filters: ListFilters = {}): Promise<AgentListEntry[]> {
+export async function listRuns(
+  client: Client,
+  filters: ListFilters,
+  workflowTypes: readonly string[],
+): Promise<AgentListEntry[]> {
   const limit = filters.limit ?? 50;
   const out: AgentListEntry[] = [];
   if (limit <= 0) return out;
-  for await (const wf of client.workflow.list({ query: listQuery(filters), pageSize: Math.min(limit, 100) })) {
+  for await (const wf of client.workflow.list({
+    query: listQuery(filters, workflowTypes),
+    pageSize: Math.min(limit, 100),
+  })) {
     const sa = wf.typedSearchAttributes;
     out.push({
       id: wf.workflowId,

@@ -8,6 +8,7 @@ import type { ModelRef } from '../contracts/model-ref';
 import type { ConversationReader } from '../contracts/conversation-log';
 import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
+import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
 import { closedRunView, hasWorkflowPollers, type ClosedRunView } from './run-reads';
@@ -29,6 +30,11 @@ export interface AgentClientOptions {
    * for reads of what only the store holds: {@link AgentClient.messages}, and answers read whole.
    */
   store?: ConversationReader;
+  /**
+   * Agent kinds beyond the built-in ones (a workflow of your own, with its edge): runs of these
+   * start, list and show like the built-in kinds' (docs/design.md, Agent kinds).
+   */
+  kinds?: readonly KindEdge[];
 }
 
 /** Where a run is polled from: its task queue, and whether any worker polls it now. */
@@ -48,6 +54,8 @@ export class RunAccess {
   protected readonly payloadLimit: PayloadLimit;
   private readonly providers?: readonly string[];
   protected readonly store?: ConversationReader;
+  /** The kinds this client starts and shows runs of. */
+  readonly kinds: KindRegistry;
 
   constructor(
     readonly client: Client,
@@ -57,6 +65,7 @@ export class RunAccess {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
     this.providers = options.providers;
     this.store = options.store;
+    this.kinds = kindRegistry(options.kinds);
   }
 
   /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */

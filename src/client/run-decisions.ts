@@ -2,11 +2,10 @@
  * The decisions a run waits for, sent as updates: approvals, plan decisions and client tool
  * results. An update needs a worker to take it, so each is refused at once when none polls.
  */
-import { decideApprovalUpdate, submitToolResultUpdate } from '../contracts/agent-workflows';
+import { decideApprovalUpdate, decidePlanUpdate, submitToolResultUpdate } from '../contracts/agent-workflows';
 import { type ApprovalDecisionResult } from '../contracts/approval';
-import { decidePlanUpdate } from '../contracts/pev-run';
 import type { AgentStateView } from '../contracts/agent-run';
-import type { PevProgress } from '../contracts/pev-progress';
+import type { KindWait } from '../kinds';
 import { AgentClientError } from './client-errors';
 import { RunAccess } from './run-access';
 
@@ -91,7 +90,8 @@ export class RunDecisions extends RunAccess {
   }
 
   /**
-   * Approves or rejects the plan a `pev` run with `confirmPlan` is waiting on; rejection feedback goes to the planner.
+   * Approves or rejects the plan a run waits on (a kind that has its plans confirmed, asked to with its options);
+   * rejection feedback goes to the one that plans.
    */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     const input = { approve, ...(feedback ? { feedback } : {}) };
@@ -111,16 +111,21 @@ export class RunDecisions extends RunAccess {
 
 /**
  * The refusal of a decision on a call the run does not wait for: it names the calls that wait, or
- * the plan when that is what waits (a pev run started with `confirmPlan`).
+ * what else the run waits for (`wait`, from its kind) and the commands that decide it.
  */
-export function noPendingApproval(state: AgentStateView, runId: string, toolCallId: string): AgentClientError {
+export function noPendingApproval(
+  state: AgentStateView,
+  runId: string,
+  toolCallId: string,
+  wait?: KindWait,
+): AgentClientError {
   const ids = state.pendingApprovals.map((a) => a.toolCallId);
   const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
-  const pev = (state as AgentStateView & { pev?: PevProgress }).pev;
-  const plan =
-    pev?.phase === 'confirming'
-      ? `: it waits for a decision on its plan; approve it with \`durable-agents plan ${runId}\` or reject it ` +
-        `with \`durable-agents plan ${runId} --reject --feedback TEXT\``
-      : '';
-  return new AgentClientError(`run "${runId}" has no pending approval for tool call "${toolCallId}"${others}${plan}`);
+  const decide = wait
+    ? `: it waits for ${wait.what}; ` +
+      Object.entries(wait.commands(runId))
+        .map(([what, args]) => `${what} it with \`durable-agents ${args}\``)
+        .join(' or ')
+    : '';
+  return new AgentClientError(`run "${runId}" has no pending approval for tool call "${toolCallId}"${others}${decide}`);
 }

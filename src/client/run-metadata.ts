@@ -7,8 +7,6 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { formatDuration } from '../common/duration';
 import type { AgentConfig } from '../contracts/agent-run';
 import { modelLabel } from '../contracts/model-ref';
-import { modelRefOf } from '../policy/model-ref';
-import type { PevOptions } from '../contracts/pev-run';
 import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
 
 /** Characters of the summary line (the server caps it at a few hundred bytes). */
@@ -29,8 +27,11 @@ export function runSummary(kind: string, task: string): string {
   return clip(`${kind} · ${firstLine(task)}`, SUMMARY_CHARS);
 }
 
-/** The Web UI's details (Markdown): model, fallbacks, limits, tools, workspace, and the task's start. */
-export function runDetails(config: AgentConfig, task: string, pev?: PevOptions): string {
+/**
+ * The Web UI's details (Markdown): kind, model, fallbacks, what the kind's own options say (`kindLines`), limits,
+ * tools, workspace, and the task's start.
+ */
+export function runDetails(config: AgentConfig, task: string, kindLines: readonly string[] = []): string {
   const { limits, resolver, tools } = config;
   const limitParts = [
     `${limits.maxTurns} turns`,
@@ -47,16 +48,10 @@ export function runDetails(config: AgentConfig, task: string, pev?: PevOptions):
     ...(tools.mcpConfig ? [`MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
   ];
   const lines = [
-    `- **Agent** ${config.kind}${pev?.mode ? ` (${pev.mode} mode)` : ''}`,
+    `- **Agent** ${config.kind}`,
     `- **Model** ${modelLabel(resolver.primary)}`,
     `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.map(modelLabel).join(', ') : 'none'}`,
-    ...(pev?.models && Object.keys(pev.models).length
-      ? [
-          `- **Role models** ${Object.entries(pev.models)
-            .map(([role, model]) => `${role}=${modelLabel(modelRefOf(model))}`)
-            .join(', ')}`,
-        ]
-      : []),
+    ...kindLines,
     `- **Limits** ${limitParts.join(' · ')}`,
     `- **Tools** ${toolParts.join(' · ')}`,
     `- **Workspace** ${tools.workspaceRoot ?? 'none (file tools refuse every path)'}`,

@@ -13,7 +13,7 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import { formatDuration } from '../common/duration';
-import { AGENT_WORKFLOWS, type AgentWorkflowInput } from '../contracts/agent-workflows';
+import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { modelLabel } from '../contracts/model-ref';
 import type { AgentClient, StartAgentOptions } from './agent-client';
 import { AgentClientError } from './client-errors';
@@ -95,8 +95,6 @@ const toServerPolicy = (overlap: OverlapPolicy) => overlap.toUpperCase() as Excl
 const fromServerPolicy = (overlap: ScheduleOverlapPolicy): OverlapPolicy | undefined =>
   overlap ? (overlap.toLowerCase() as OverlapPolicy) : undefined;
 
-const agentTypes: readonly string[] = Object.values(AGENT_WORKFLOWS);
-
 /** The run settings a schedule's action carries, read back from its input. */
 function actionView(description: ScheduleDescription): Partial<AgentScheduleView> {
   const { action } = description;
@@ -166,7 +164,7 @@ export class AgentSchedules {
   async list(): Promise<AgentScheduleView[]> {
     const out: AgentScheduleView[] = [];
     for await (const s of this.client.schedule.list()) {
-      if (!s.action || !agentTypes.includes(s.action.workflowType)) continue;
+      if (!s.action || !this.agents.kinds.workflowTypes.includes(s.action.workflowType)) continue;
       out.push({
         name: s.scheduleId,
         timing: timingOf(s.memo, s.spec),
@@ -190,7 +188,7 @@ export class AgentSchedules {
     } catch (err) {
       throw explainSchedule(err, name);
     }
-    if (!agentTypes.includes(d.action.workflowType))
+    if (!this.agents.kinds.workflowTypes.includes(d.action.workflowType))
       throw new AgentClientError(`schedule "${name}" does not start agent runs (it starts ${d.action.workflowType})`);
     return {
       name,

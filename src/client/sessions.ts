@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { AgentConfig, ConversationOrigin } from '../contracts/agent-run';
 import type { AgentOptions } from '../contracts/agent-options';
 import { callSettingsOf } from '../policy/call-settings';
+import type { KindEdge } from '../kinds';
 import { AgentClientError, explain } from './client-errors';
 import { startInput } from './run-reads';
 
@@ -45,15 +46,18 @@ export const originMemo = (origin: ConversationOrigin): { continuedFrom: string;
   ...(origin.atTurn === undefined ? {} : { forkedAtTurn: origin.atTurn }),
 });
 
-/** The options a run started with, as far as a new run can take them over (a fork's defaults). */
-export function startOptionsOf(config: AgentConfig): Omit<AgentOptions, 'task'> {
+/**
+ * The options a run started with, as far as a new run can take them over (a fork's defaults); `kind`
+ * is its kind's edge, when the client knows it.
+ */
+export function startOptionsOf(config: AgentConfig, kind?: KindEdge): Omit<AgentOptions, 'task'> {
   return {
     kind: config.kind,
     model: config.resolver.primary,
     fallbacks: config.resolver.fallbacks,
     tools: config.tools,
     limits: config.limits,
-    ...(config.kind === 'pev' ? {} : { systemPrompt: config.systemPrompt }),
+    ...(kind?.ownPrompts ? {} : { systemPrompt: config.systemPrompt }),
     ...callSettingsOf(config),
     ...(config.stream ? { stream: true } : {}),
   };

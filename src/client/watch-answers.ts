@@ -1,15 +1,16 @@
 /**
  * `watch(id, { answers: true })`: beside the run's events and tokens, the structured answers the
  * tokens spell, as values that fill in while they stream and then whole. Structured are the
- * answers of pev's roles (the role from the run's phase) and every text answer of a run with a JSON
- * response format.
+ * answers its kind names a role for in the run's phase (`KindEdge.answerRole`) and every text
+ * answer of a run with a JSON response format.
  */
 import type { Client } from '@temporalio/client';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { ConversationReader } from '../contracts/conversation-log';
 import type { StoredBody } from '../contracts/stored-body';
 import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
-import { AnswerStream, answersInJson, looksStructured, roleOfPhase, type AnswerRole } from '../policy/answer-stream';
+import { AnswerStream, answersInJson, looksStructured, type AnswerRole } from '../policy/answer-stream';
+import type { KindRegistry } from '../kinds';
 import { startInput } from './run-reads';
 
 export type { AnswerRole } from '../policy/answer-stream';
@@ -43,15 +44,20 @@ export type AnswerItem<T = Record<string, unknown>> = {
 
 /** How a run structures its answers, from the config it started with. */
 interface AnswerShape {
-  pev: boolean;
+  /** Its kind's role for the answers of a phase, when its kind names roles. */
+  roleOf?: (phase: string) => AnswerRole | undefined;
   json: boolean;
 }
 
 /** Which of the run's answers are structured; nothing when its start input cannot be read. */
-export async function answerShapeOf(client: Client, id: string): Promise<AnswerShape> {
+export async function answerShapeOf(client: Client, id: string, kinds: KindRegistry): Promise<AnswerShape> {
   const input = await startInput(client, id).catch(() => undefined);
-  if (!input) return { pev: false, json: false };
-  return { pev: input.config.kind === 'pev', json: answersInJson(input.config) };
+  if (!input) return { json: false };
+  const edge = kinds.find(input.config.kind);
+  return {
+    ...(edge?.answerRole ? { roleOf: (phase: string) => edge.answerRole?.(phase) } : {}),
+    json: answersInJson(input.config),
+  };
 }
 
 /** The whole text of the answer at `seq`, from the store; undefined when it cannot be read. */
@@ -112,13 +118,13 @@ export async function* withAnswers<T>(
     if (item.topic === EVENTS_TOPIC) {
       const closed = await close(last, item.event.type === 'done' ? item.event : undefined);
       if (closed) yield closed;
-      if (item.event.type === 'phase') phaseRole = roleOfPhase(item.event.phase);
+      if (item.event.type === 'phase') phaseRole = shape.roleOf?.(item.event.phase);
       last = item.offset;
       yield item;
       continue;
     }
     const { delta } = item;
-    const role = delta.kind !== 'text' ? undefined : shape.pev ? phaseRole : shape.json ? 'answer' : undefined;
+    const role = delta.kind !== 'text' ? undefined : shape.roleOf ? phaseRole : shape.json ? 'answer' : undefined;
     if (!role) {
       last = item.offset;
       yield item;

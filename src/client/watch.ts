@@ -16,8 +16,8 @@ export interface WatchOptions {
   /** Include the model's tokens (runs started with `stream: true`); default true. */
   tokens?: boolean;
   /**
-   * Also yield the run's structured answers (pev roles' answers, answers of a run with a JSON
-   * response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
+   * Also yield the run's structured answers (its kind's roles' answers, answers of a run with a
+   * JSON response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
    */
   answers?: boolean;
 }

@@ -7,6 +7,7 @@ import type { ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
+import type { BudgetActivities } from './tenant-budget';
 
 export interface ModelCallInput {
   /** Absent = the calling run's workflow id, which is every run's conversation id (kept out of history). */
@@ -124,6 +125,8 @@ export interface PinToolsInput {
   models?: ModelRef[];
   /** The run's sub-agents, offered as tools named after them (`mode: 'agent'`). */
   agents?: { name: string; description: string }[];
+  /** The run's tenant: the output says whether it has a budget (docs/fleet.md, Tenant budgets across runs). */
+  tenant?: string;
 }
 
 export interface PinToolsOutput {
@@ -135,6 +138,8 @@ export interface PinToolsOutput {
   selectionHash?: string;
   /** One entry per model of the input whose provider the worker knows. */
   models?: ResolvedModelInfo[];
+  /** The input's tenant has a budget: the run reserves before each model call. */
+  tenantBudget?: true;
 }
 
 export interface RunToolInput {
@@ -216,7 +221,7 @@ export interface CopyConversationOutput {
   endsWithAnswer: boolean;
 }
 
-export interface AgentActivities {
+export interface AgentActivities extends BudgetActivities {
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   callModel(input: ModelCallInput): Promise<ModelCallOutput>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;

@@ -85,6 +85,12 @@ export type AgentEvent = EventBase &
         usage: Usage;
         costUsd: number;
       }
+    /**
+     * The tenant's budget refused a call (`refused`: the run moves to a cheaper model or stops), made
+     * it wait for other calls' reservations (`waiting`), or could not take its settlement (`unsettled`:
+     * the ledger charges the reservation's estimate when it expires).
+     */
+    | { type: 'tenant_budget'; tenant: string; what: 'refused' | 'waiting' | 'unsettled'; message: string }
     | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }
     | { type: 'error'; message: string; failureType?: string; retryable: boolean }
   );

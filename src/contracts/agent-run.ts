@@ -14,6 +14,7 @@ import type { ModelRef } from './model-ref';
 import type { ResolvedModelInfo } from './model-info';
 import type { RunBilling, RunStats } from './run-stats';
 import type { ChildRun, ParentLink, SubAgents } from './sub-agents';
+import type { RunTenantBudget } from './tenant-budget';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -271,6 +272,8 @@ export interface AgentState {
   models?: ResolvedModelInfo[];
   /** The run's child runs (sub-agent calls), in the order they started. */
   children?: ChildRun[];
+  /** Set when the run's tenant has a budget: every model call reserves against it. */
+  tenantBudget?: RunTenantBudget;
 }
 
 /** What `run --json` and `result --json` print, and what the workflow returns. */
@@ -327,6 +330,8 @@ export interface AgentStateView {
   children?: ChildRun[];
   /** Set in a child run: its parent. */
   parent?: ParentLink;
+  /** Set when the run's tenant has a budget: what the run is waiting for, or why the budget refused it. */
+  tenantBudget?: RunTenantBudget & { tenant: string };
 }
 
 /** The part of the state that survives continue-as-new (message bodies stay in the store). */

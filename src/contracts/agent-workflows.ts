@@ -1,6 +1,6 @@
 /**
  * Every signal, update and query of the agent workflows, with their input types, and the map from
- * agent kind to workflow type. Client, workflows and tests import these; nothing uses the names raw.
+ * a sub-agent's kind to its workflow type. Client, workflows and tests import these; nothing uses the names raw.
  */
 import type { ApprovalDecisionResult, ApprovalDecisionInput } from './approval';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
@@ -9,16 +9,14 @@ import type { AgentConfig, AgentStateView, PlanItem, QueuedMessage, CarriedState
 
 import type { ModelRef } from './model-ref';
 
-/** Agent kinds and the workflow type each runs as. Another kind only adds its entry here. */
+/**
+ * The kinds a sub-agent may be, and the workflow type each runs as: what the workflows start a
+ * child run as. The client and the CLI know kinds by their edges (`src/kinds`).
+ */
 export const AGENT_WORKFLOWS = {
   react: 'reactAgentWorkflow',
   pev: 'pevAgentWorkflow',
 } as const;
-
-export type AgentKind = keyof typeof AGENT_WORKFLOWS;
-
-export const isAgentKind = (kind: string): kind is AgentKind =>
-  Object.prototype.hasOwnProperty.call(AGENT_WORKFLOWS, kind);
 
 /** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
 /**
@@ -26,7 +24,7 @@ export const isAgentKind = (kind: string): kind is AgentKind =>
  * it that old code could not read raises the version; a run carried with a version this code does
  * not read fails at once, saying so (docs/design.md, Replay and patch policy).
  */
-export const CARRIED_INPUT_VERSION = 1;
+export const CARRIED_INPUT_VERSION = 2;
 
 export interface AgentWorkflowInput {
   config: AgentConfig;
@@ -56,9 +54,9 @@ export interface SwitchModelInput {
   note?: string;
 }
 /**
- * Operator's provider switch: "use this model from now on". Every model seat of the run takes it
+ * Operator's provider switch: "use this model from now on". Every model resolver of the run takes it
  * at its next turn (the run's own and, in a pev run, each role's own model) and keeps it until it
- * fails and the seat fails over.
+ * fails and the resolver fails over.
  */
 export const switchModelSignal = defineSignal<[SwitchModelInput]>('switchModel');
 
@@ -72,6 +70,17 @@ export interface ToolResultInput {
   content: string;
   isError?: boolean;
 }
+export interface PlanDecisionInput {
+  approve: boolean;
+  /** Why the plan was rejected, or what to change: given to the one that plans. */
+  feedback?: string;
+}
+/**
+ * Approves or rejects the plan a run waits on. Registered by a kind that has its plans confirmed
+ * (pev with `confirmPlan`, in its `confirming` phase); refused while no plan waits.
+ */
+export const decidePlanUpdate = defineUpdate<{ approved: boolean; cycle: number }, [PlanDecisionInput]>('decidePlan');
+
 /** Result of a client tool call the run is waiting for. */
 export const submitToolResultUpdate = defineUpdate<{ toolCallId: string; accepted: true }, [ToolResultInput]>(
   'submitToolResult',

@@ -63,7 +63,7 @@ export const AGENT_FAILURE = {
   model: 'ModelError',
   /** The on-turn-end hook activity failed; the run ends with this error. */
   hookFailed: 'HookFailed',
-  /** A PEV role without a prepared prompt (a misconfigured agent type). Fails the run. */
+  /** A PEV role without a prepared prompt (a misconfigured role). Fails the run. */
   pevRole: 'PevRoleError',
   /** A prompts directory that cannot be used. Not retryable: fixing it needs a person. */
   pevPrompts: 'PevPromptsError',
@@ -87,3 +87,13 @@ export const AGENT_FAILURE = {
 } as const;
 
 export type AgentFailureType = (typeof AGENT_FAILURE)[keyof typeof AGENT_FAILURE];
+
+/** Failure types of tenant budgets (docs/fleet.md, Tenant budgets across runs). */
+export const BUDGET_FAILURE = {
+  /** A reservation the budget cannot cover: the spend plus the estimate would pass it. */
+  exceeded: 'TenantBudgetExceeded',
+  /** A reservation only other open reservations stand in the way of: ask again once they settle. */
+  busy: 'TenantBudgetBusy',
+  /** Limits, a reservation or a settlement the ledger cannot use (refused by its validator). */
+  invalid: 'TenantBudgetInvalid',
+} as const;

@@ -21,5 +21,6 @@ export * from './search-attributes';
 export * from './stored-body';
 export * from './stream-events';
 export * from './sub-agents';
+export * from './tenant-budget';
 export * from './tool-catalog';
 export * from './watch-topics';

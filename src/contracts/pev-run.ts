@@ -3,8 +3,8 @@
  * agent's own signals, updates and `state` query (steer, follow-up, stop, approvals, switch model)
  * apply unchanged; `state` gains a `pev` field with the progress.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { AgentWorkflowInput } from './agent-workflows';
+import { defineQuery } from '@temporalio/workflow';
+import type { AgentWorkflowInput, PlanDecisionInput } from './agent-workflows';
 import type { ResolverState } from './model-resolution';
 import type { ModelName, ModelRef } from './model-ref';
 import type { AgentResult, AgentStateView } from './agent-run';
@@ -29,7 +29,7 @@ export interface PevOptions {
   /** Ask providers for schema-constrained JSON (`responseFormat` of type `json_schema`). Default true. */
   structuredOutput?: boolean;
   /**
-   * Wait for the caller to approve each plan ({@link decidePlanUpdate}) before executing it
+   * Wait for the caller to approve each plan (`decidePlanUpdate`) before executing it
    * (the plan goes back to the user). A rejection's feedback goes to the planner.
    */
   confirmPlan?: boolean;
@@ -67,15 +67,6 @@ export interface PevState {
   /** The caller's decision on the plan shown in the `confirming` phase. */
   planDecision?: PlanDecisionInput;
 }
-
-export interface PlanDecisionInput {
-  approve: boolean;
-  /** Why the plan was rejected, or what to change: given to the planner. */
-  feedback?: string;
-}
-
-/** Approves or rejects the plan waiting in the `confirming` phase; refused in any other phase. */
-export const decidePlanUpdate = defineUpdate<{ approved: boolean; cycle: number }, [PlanDecisionInput]>('decidePlan');
 
 export interface PevWorkflowInput extends AgentWorkflowInput {
   pev?: PevOptions;

@@ -9,9 +9,9 @@ import type { StreamEvent } from '../contracts/stream-events';
 import { markTruncated, toolCallFromRaw } from './tool-arguments';
 
 type OpenBlock =
-  | { kind: 'text'; index: number; text: string }
-  | { kind: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
-  | { kind: 'tool_call'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
+  | { type: 'text'; index: number; text: string }
+  | { type: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
+  | { type: 'tool_call'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
 
 export interface BuilderStart {
   provider: string;
@@ -51,11 +51,11 @@ export class EventBuilder {
     let block = this.open.get(key);
     if (!block) {
       if (delta === '') return events;
-      block = { kind: 'text', index: this.nextIndex++, text: '' };
+      block = { type: 'text', index: this.nextIndex++, text: '' };
       this.open.set(key, block);
       events.push({ type: 'text_start', index: block.index });
     }
-    if (block.kind !== 'text' || delta === '') return events;
+    if (block.type !== 'text' || delta === '') return events;
     block.text += delta;
     events.push({ type: 'text_delta', index: block.index, delta });
     return events;
@@ -66,11 +66,11 @@ export class EventBuilder {
     let block = this.open.get(key);
     if (!block) {
       if (delta === '' && !extra.signature && !extra.redacted) return events;
-      block = { kind: 'thinking', index: this.nextIndex++, thinking: '' };
+      block = { type: 'thinking', index: this.nextIndex++, thinking: '' };
       this.open.set(key, block);
       events.push({ type: 'thinking_start', index: block.index });
     }
-    if (block.kind !== 'thinking') return events;
+    if (block.type !== 'thinking') return events;
     if (extra.signature) block.signature = (block.signature ?? '') + extra.signature;
     if (extra.redacted) block.redacted = true;
     if (delta !== '') {
@@ -83,14 +83,14 @@ export class EventBuilder {
   toolCallStart(key: string, id: string, name: string): StreamEvent[] {
     const existing = this.open.get(key);
     if (existing) return [];
-    const block: OpenBlock = { kind: 'tool_call', index: this.nextIndex++, id, name, raw: '' };
+    const block: OpenBlock = { type: 'tool_call', index: this.nextIndex++, id, name, raw: '' };
     this.open.set(key, block);
     return [{ type: 'tool_call_start', index: block.index, id, name }];
   }
 
   toolCallDelta(key: string, delta: string): StreamEvent[] {
     const block = this.open.get(key);
-    if (!block || block.kind !== 'tool_call' || delta === '') return [];
+    if (!block || block.type !== 'tool_call' || delta === '') return [];
     block.raw += delta;
     return [{ type: 'tool_call_delta', index: block.index, delta }];
   }
@@ -98,7 +98,7 @@ export class EventBuilder {
   /** Provider data that must travel with the call (see `ToolCallBlock.providerExtras`). */
   toolCallExtras(key: string, extras: Record<string, unknown>): void {
     const block = this.open.get(key);
-    if (block?.kind === 'tool_call') block.extras = { ...block.extras, ...extras };
+    if (block?.type === 'tool_call') block.extras = { ...block.extras, ...extras };
   }
 
   /** Ends one block. Text and thinking end now; tool calls end at `finish`. */
@@ -106,7 +106,7 @@ export class EventBuilder {
     const block = this.open.get(key);
     if (!block) return [];
     this.open.delete(key);
-    switch (block.kind) {
+    switch (block.type) {
       case 'text':
         return [{ type: 'text_end', index: block.index, text: block.text }];
       case 'thinking': {

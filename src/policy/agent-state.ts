@@ -96,6 +96,9 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     ...(state.stats ? { stats: state.stats } : {}),
     ...(state.children?.length ? { children: state.children } : {}),
     ...(state.config.parent ? { parent: state.config.parent } : {}),
+    ...(state.tenantBudget && state.config.tenant !== undefined
+      ? { tenantBudget: { tenant: state.config.tenant, ...state.tenantBudget } }
+      : {}),
   };
 }
 

@@ -4,8 +4,9 @@
  * a tool call from its result. Without a summary (it failed and backs off), the context is fitted
  * by masking every result the model has answered and then leaving the oldest messages out of view.
  */
-import { MODEL_VISIBLE_KINDS, type ContextPolicy, type MessageMeta } from '../contracts/agent-run';
+import { MODEL_VISIBLE_KINDS, type AgentState, type ContextPolicy, type MessageMeta } from '../contracts/agent-run';
 import { fullMaskBefore, viewTokens } from './masking';
+import { estimateTextTokens } from './token-estimate';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -39,6 +40,18 @@ export function contextTokens(
 ): number {
   return messages.filter(visible).reduce((sum, m) => sum + viewTokens(m, maskBefore), summaryTokens + overheadTokens);
 }
+
+/** Tokens the tool specs are assumed to take, per tool. */
+const TOKENS_PER_TOOL_SPEC = 150;
+
+/** What a run's context costs besides its messages: the system prompt and the tool specs. */
+export const runOverheadTokens = (state: Pick<AgentState, 'config' | 'tools'>): number =>
+  estimateTextTokens(state.config.systemPrompt ?? '') + state.tools.length * TOKENS_PER_TOOL_SPEC;
+
+/** The estimated context of a run's next call, with its masking boundary. */
+export const runContextTokens = (
+  state: Pick<AgentState, 'config' | 'tools' | 'messages' | 'view' | 'maskBefore'>,
+): number => contextTokens(state.messages, state.view.summaryTokens, runOverheadTokens(state), state.maskBefore);
 
 /**
  * Indexes `i` where `messages.slice(0, i)` can be summarised without orphaning a tool call:

@@ -20,6 +20,8 @@ export * from './run-stats';
 export * from './run-summaries';
 export * from './search-attribute-values';
 export * from './tenancy';
+export * from './tenant-budget';
+export * from './tenant-ledger';
 export * from './token-estimate';
 export * from './tool-selection';
 export * from './pev';

@@ -27,3 +27,11 @@ export const PROVIDER_SWITCH_LLM_FAILURES: readonly LlmFailureType[] = [
   LLM_FAILURE.authentication,
   LLM_FAILURE.quotaExceeded,
 ];
+
+/** The delay a refused call's provider asked for, from the failure's details (`retryAfterMs`), if it said. */
+export function retryAfterInDetails(details: readonly unknown[] | undefined | null): number | undefined {
+  const first: unknown = details?.[0];
+  const ms =
+    typeof first === 'object' && first !== null ? (first as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}

@@ -68,6 +68,26 @@ export function resolveTurnModel(
 }
 
 /**
+ * After the tenant's budget refused a call: the model of the next budget rule not yet applied,
+ * whatever its threshold (it is the run's cheaper model), or undefined when none is left.
+ */
+export function budgetRuleAfterRefusal(
+  policy: ResolverPolicy,
+  state: ResolverState,
+  reason: string,
+): ModelSwitch | undefined {
+  const rules = policy.budget ?? [];
+  while (state.budgetApplied < rules.length) {
+    const rule = rules[state.budgetApplied];
+    state.budgetApplied += 1;
+    state.operatorModel = undefined;
+    const change = moveTo(state, rule.model, reason);
+    if (change) return change;
+  }
+  return undefined;
+}
+
+/**
  * After the model activity failed (its retry policy exhausted, or a non-retried type): the next
  * model in the chain, or undefined when the run cannot go on.
  */

@@ -40,7 +40,7 @@ interface LocalTool {
   execute: (args: Record<string, unknown>, ctx: ToolExecutionContext) => unknown;
 }
 
-type Resolved = { kind: 'local'; tool: LocalTool } | { kind: 'mcp'; route: McpRoute };
+type Resolved = { type: 'local'; tool: LocalTool } | { type: 'mcp'; route: McpRoute };
 
 export interface ToolRegistryOptions {
   /** Shared MCP connections; one per worker process. Created when absent. */
@@ -169,10 +169,10 @@ export class ToolRegistry {
 
   private async resolve(name: string, selection: ToolSelection): Promise<Resolved | undefined> {
     const tool = this.local.get(name);
-    if (tool) return { kind: 'local', tool };
+    if (tool) return { type: 'local', tool };
     const listing = await this.mcpListing(selection);
     const route = listing.routes.find((r) => r.entry.name === name);
-    if (route) return { kind: 'mcp', route };
+    if (route) return { type: 'mcp', route };
     // The tool may belong to a server that is down right now: fail the attempt so it is retried.
     if (listing.unavailable.length > 0) {
       const down = listing.unavailable.map((u) => `${u.name} (${u.error})`).join('; ');
@@ -204,7 +204,7 @@ export class ToolRegistry {
     const { name, selection } = input;
     if (!isToolAllowed(name, selection)) return done(`Tool "${name}" is not allowed in this run.`, true);
     let resolved = await this.resolve(name, selection);
-    if (resolved?.kind === 'mcp' && input.fingerprint && resolved.route.entry.fingerprint !== input.fingerprint) {
+    if (resolved?.type === 'mcp' && input.fingerprint && resolved.route.entry.fingerprint !== input.fingerprint) {
       await this.mcpPool.listTools(resolved.route.server, { refresh: true });
       resolved = await this.resolve(name, selection);
     }
@@ -212,7 +212,7 @@ export class ToolRegistry {
       const known = (await this.catalog(selection)).tools.map((t) => t.name).join(', ') || '(none)';
       return done(`Unknown tool "${name}". Available tools: ${known}`, true);
     }
-    const entry = resolved.kind === 'local' ? resolved.tool.entry : resolved.route.entry;
+    const entry = resolved.type === 'local' ? resolved.tool.entry : resolved.route.entry;
     if (input.fingerprint && entry.fingerprint !== input.fingerprint) {
       return done(
         `Tool "${name}" changed since this run's tool catalogue was pinned (its description or parameters ` +
@@ -228,7 +228,7 @@ export class ToolRegistry {
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     const key = idempotencyKey(input.runId, input.toolCallId);
 
-    if (resolved.kind === 'mcp') {
+    if (resolved.type === 'mcp') {
       const { route } = resolved;
       const valid = validateWithSchema(schemaFromJsonSchema(route.inputSchema), raw.value);
       if (!valid.ok) return done(`Tool "${name}": ${valid.error}`, true);

@@ -11,8 +11,8 @@ import { LevelLogger } from './level-logger';
 const ACTIVITY_FAILED = 'Activity failed';
 const WORKFLOW_FAILED = 'Workflow failed';
 
-const LLM_TYPES: ReadonlySet<string> = new Set(Object.values(LLM_FAILURE));
-const AGENT_TYPES: ReadonlySet<string> = new Set(Object.values(AGENT_FAILURE));
+const LLM_FAILURE_TYPES: ReadonlySet<string> = new Set(Object.values(LLM_FAILURE));
+const AGENT_FAILURE_TYPES: ReadonlySet<string> = new Set(Object.values(AGENT_FAILURE));
 
 /** The fields of an `ApplicationFailure`, also one made in the workflow sandbox (another realm's class). */
 interface FailureFields {
@@ -34,7 +34,7 @@ function failureFields(error: unknown): FailureFields | undefined {
 function expectedFailure(error: unknown): FailureFields | undefined {
   const f = failureFields(error);
   if (!f) return undefined;
-  return LLM_TYPES.has(f.type) || (f.nonRetryable === true && AGENT_TYPES.has(f.type)) ? f : undefined;
+  return LLM_FAILURE_TYPES.has(f.type) || (f.nonRetryable === true && AGENT_FAILURE_TYPES.has(f.type)) ? f : undefined;
 }
 
 /**

@@ -3,12 +3,12 @@
  * limit, polling that limit's own task queue with the limit's concurrency, and the queue's
  * server-side rate limit set from the config, so every worker of the fleet shares one rate.
  */
-import { temporal } from '@temporalio/proto';
-import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { CallLimits, LlmConfig } from '../llm';
-import { llmQueueOf, perSecond } from '../policy/llm-queues';
+import { llmQueueOf } from '../policy/llm-queues';
 import { redactionInterceptor } from './redaction';
 import type { WorkerConfig } from './worker-config';
+import { QueuePauses, parsePause, pauseReason, queueRate, setQueueRate, writeQueueRate } from './queue-pause';
 
 type WorkflowService = NativeConnection['workflowService'];
 
@@ -24,37 +24,25 @@ export interface LimitQueue {
 export const limitQueues = (baseQueue: string, llm: LlmConfig): LimitQueue[] =>
   Object.entries(llm.limits).map(([key, limits]) => ({ key, taskQueue: llmQueueOf(baseQueue, key), limits }));
 
-/** Sets the server-side rate limit of a limited queue's activity tasks: every worker on it shares it. */
-async function setQueueRate(
-  service: WorkflowService,
-  namespace: string,
-  taskQueue: string,
-  requestsPerMinute: number,
-): Promise<void> {
-  await service.updateTaskQueueConfig({
-    namespace,
-    identity: 'durable-agents',
-    taskQueue,
-    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-    updateQueueRateLimit: {
-      rateLimit: { requestsPerSecond: perSecond(requestsPerMinute) },
-      reason: `durable-agents: ${requestsPerMinute} model calls a minute`,
-    },
-  });
-}
-
 /**
  * Sets a limited queue's rate so that it starts as empty as the server allows: its limiter takes a
- * new rate with a full burst, and passing through zero first keeps most of that burst back.
+ * new rate with a full burst, and passing through zero first keeps most of that burst back. A queue
+ * a 429 has paused stays paused; the new rate is the one it gets back when the pause is over.
  */
 export async function startQueueRate(
   service: WorkflowService,
   namespace: string,
   taskQueue: string,
   requestsPerMinute: number,
-): Promise<void> {
+): Promise<{ pausedUntil?: number }> {
+  const pause = parsePause((await queueRate(service, namespace, taskQueue)).reason);
+  if (pause && pause.until > Date.now()) {
+    await writeQueueRate(service, namespace, taskQueue, 0, pauseReason({ until: pause.until, requestsPerMinute }));
+    return { pausedUntil: pause.until };
+  }
   await setQueueRate(service, namespace, taskQueue, 0);
   await setQueueRate(service, namespace, taskQueue, requestsPerMinute);
+  return {};
 }
 
 export interface LimitWorkersOptions {
@@ -68,11 +56,25 @@ export interface LimitWorkersOptions {
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
 }
 
-/** Sets each limited queue's rate on the server and creates its activity worker. */
+/**
+ * Sets each limited queue's rate on the server and creates its activity worker. A call refused with
+ * a retry-after pauses its queue for every worker (`queue-pause.ts`).
+ */
 export async function createLimitWorkers(options: LimitWorkersOptions): Promise<Worker[]> {
   const queues = limitQueues(options.taskQueue, options.config.llm);
   const { interceptors, ...workerOptions } = options.workerOptions ?? {};
   const workers: Worker[] = [];
+  const service = options.connection.workflowService;
+  const pauses =
+    queues.length === 0
+      ? undefined
+      : new QueuePauses(
+          service,
+          options.namespace,
+          queues.map((q) => q.taskQueue),
+          (message) => Runtime.instance().logger.warn(message),
+          () => workers.every((w) => w.getState() === 'STOPPED' || w.getState() === 'FAILED'),
+        );
   for (const queue of queues) {
     await startQueueRate(
       options.connection.workflowService,
@@ -90,7 +92,11 @@ export async function createLimitWorkers(options: LimitWorkersOptions): Promise<
         ...(queue.limits.concurrency ? { maxConcurrentActivityTaskExecutions: queue.limits.concurrency } : {}),
         interceptors: {
           ...interceptors,
-          activity: [redactionInterceptor(options.config.secrets), ...(interceptors?.activity ?? [])],
+          activity: [
+            redactionInterceptor(options.config.secrets),
+            ...(pauses ? [pauses.interceptor(queue.taskQueue, queue.limits.requestsPerMinute)] : []),
+            ...(interceptors?.activity ?? []),
+          ],
         },
       }),
     );

@@ -1,3 +1,4 @@
 /** Every workflow the worker registers. The worker bundles this file. */
 export { reactAgentWorkflow } from './react';
 export { pevAgentWorkflow } from './pev';
+export { tenantLedgerWorkflow } from './ledger';

@@ -121,7 +121,7 @@ describe('pev with the workflow cache off', () => {
       model: CHEAP,
     });
     expect(fx.calls).toEqual(['delete_file:old.log', 'add:3+4']);
-    // The operator's model reaches every seat at its next turn: the executor's own and the run's (verifier).
+    // The operator's model reaches every resolver at its next turn: the executor's own and the run's (verifier).
     expect(fx.fake.requests.map((r) => `${roleOf(r)}:${String(r.body.model)}`)).toEqual([
       'planner:claude-sonnet-4-6',
       'executor:claude-haiku-4-5',

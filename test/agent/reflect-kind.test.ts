@@ -4,9 +4,13 @@ import path from 'node:path';
 import { CRITIQUE_PROMPT, REVISE_PROMPT, type ReflectResult } from '../../examples/reflect-agent';
 import { buildAgentConfig } from '../../src/policy/agent-config';
 import { reply } from '../../src/testing/fake-provider';
+import { runCli } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
-import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, anthropicMessages, cancelRun, holdReply, useAgentFixture, waitFor } from './agent-kit';
+
+/** The example's own command line: the CLI with the reflect kind beside the built-in ones. */
+const REFLECT_CLI = path.join(REPO_ROOT, 'examples', 'reflect-agent-cli.ts');
 
 const config = (task: string) => buildAgentConfig({ model: PRIMARY, task, kind: 'reflect' });
 
@@ -82,6 +86,45 @@ describe('an agent kind written with hooks only: answer, self-critique, revised 
       reflect: { stage: 'answer', draft: 'A first answer.' },
     });
     expect(fx.fake.requests).toHaveLength(1);
+  });
+
+  it('plugs into the CLI through its edge: run --agent reflect takes its --critique flag, state shows its stage', async () => {
+    fx.fake.reset();
+    fx.fake.script(
+      reply.text('Canberra is the largest city of Australia.'),
+      reply.text('Wrong: Sydney is the largest city.'),
+      reply.text('Sydney is the largest city of Australia.'),
+    );
+    const { address, namespace } = await testConnection();
+    await withWorker({ activities: fx.activities }, async ({ taskQueue }) => {
+      const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
+      const cli = (...args: string[]) => runCli(args, { env, entry: REFLECT_CLI });
+      const critique = 'Is it the largest city, or only the capital?';
+      const task = 'Which is the largest city of Australia?';
+      const run = await cli('run', '--agent', 'reflect', '--critique', critique, '--model', PRIMARY, '--json', task);
+      expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 });
+      const result = JSON.parse(run.stdout) as ReflectResult;
+      expect(result).toMatchObject({
+        kind: 'reflect',
+        stopReason: 'completed',
+        finalText: 'Sydney is the largest city of Australia.',
+        reflect: { stage: 'revise' },
+      });
+      expect(userTexts(fx.fake.requests[1].body).at(-1)).toBe(critique);
+
+      const state = await cli('state', result.id);
+      expect(state.stdout).toContain(
+        'stage revise\n  draft: Canberra is the largest city of Australia.\n  critique: Wrong: Sydney is the largest city.',
+      );
+      expect(await cli('run', '--critique', critique, '--model', PRIMARY, task)).toMatchObject({
+        code: 2,
+        stderr: 'durable-agents: --critique applies to --agent reflect only\n',
+      });
+      const help = await cli('run', '--help');
+      expect(help.stdout).toMatch(/agent kind: react \| pev \| reflect/);
+      expect(help.stdout).toMatch(/--critique <prompt>\s+reflect agent: what the critique turn asks/);
+    });
+    expect(fx.fake.requests).toHaveLength(3);
   });
 
   it("the README's excerpt is this kind's code, line for line in order", () => {

@@ -4,13 +4,12 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AgentClient } from '../../src/client';
-import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
+import { reply } from '../../src/testing/fake-provider';
 import { PRIMARY } from '../agent/agent-kit';
 import { saveHistoryIfRecording, testConnection } from '../kit/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../kit/worker-process';
+import { useWorkerHosts } from '../kit/worker-process';
 
 /** The most requests any window of `windowMs` holds. */
 function busiest(times: number[], windowMs: number): number {
@@ -24,36 +23,20 @@ function busiest(times: number[], windowMs: number): number {
 }
 
 describe('provider limits on the server', () => {
-  let fake: FakeProvider;
-  let dir: string;
-  const workers: WorkerProcess[] = [];
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-'));
-  });
-  afterAll(async () => {
-    for (const w of workers.splice(0)) await w.stop();
-    await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const hosts = useWorkerHosts('fleet');
 
   it('40 runs on two workers against a provider limited to 120 a minute: no refusal, no second over the limit after the first', async () => {
-    const configFile = path.join(dir, 'durable-agents.json');
+    const configFile = path.join(hosts.dir, 'durable-agents.json');
     fs.writeFileSync(
       configFile,
       JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 120, concurrency: 4 } } } }),
     );
     const taskQueue = `fleet-${crypto.randomUUID()}`;
-    const env = {
-      ...fakeProviderEnv(fake),
-      DURABLE_AGENTS_CONFIG: configFile,
-      DURABLE_AGENTS_STORE_DIR: path.join(dir, 'store'),
-    };
-    workers.push(await startWorkerProcess({ taskQueue, cwd: dir, env }));
-    workers.push(await startWorkerProcess({ taskQueue, cwd: dir, env }));
+    await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
+    await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
 
     const times: number[] = [];
-    fake.respond(() => {
+    hosts.fake.respond(() => {
       times.push(Date.now());
       return reply.text('Done.');
     });
@@ -65,8 +48,8 @@ describe('provider limits on the server', () => {
     const results = await Promise.all(ids.map((id) => agents.result(id)));
 
     expect(results.map((r) => r.status)).toEqual(Array(40).fill('completed'));
-    expect(fake.requests.filter((r) => r.status !== 200)).toEqual([]);
-    expect(fake.requests).toHaveLength(40);
+    expect(hosts.fake.requests.filter((r) => r.status !== 200)).toEqual([]);
+    expect(hosts.fake.requests).toHaveLength(40);
     // 120 a minute is 2 a second. The server's limiter may open a new rate with a burst of about
     // one second's worth. Requests reach the provider a moment after the server hands them out, and
     // that moment varies on a busy machine, so the rate is read over 4-second windows with a
@@ -87,20 +70,15 @@ describe('provider limits on the server', () => {
   }, 180_000);
 
   it('the storm with the provider limit configured: 20 runs against one request a second, at most 2 refused', async () => {
-    fake.reset();
-    const configFile = path.join(dir, 'storm.json');
+    hosts.fake.reset();
+    const configFile = path.join(hosts.dir, 'storm.json');
     fs.writeFileSync(configFile, JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 60 } } } }));
     const taskQueue = `storm-${crypto.randomUUID()}`;
-    const env = {
-      ...fakeProviderEnv(fake),
-      DURABLE_AGENTS_CONFIG: configFile,
-      DURABLE_AGENTS_STORE_DIR: path.join(dir, 'store'),
-    };
-    workers.push(await startWorkerProcess({ taskQueue, cwd: dir, env }));
+    await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
     // One request a second, counted over the last two seconds (a request reaches the provider a
     // varying moment after the server hands it out); the rest get 429 with retry-after 1.
     const accepted: number[] = [];
-    fake.respond(() => {
+    hosts.fake.respond(() => {
       const now = Date.now();
       if (accepted.filter((t) => now - t < 2_000).length >= 2)
         return reply.error(429, { headers: { 'retry-after': '1' } });
@@ -114,6 +92,6 @@ describe('provider limits on the server', () => {
     );
     const results = await Promise.all(ids.map((id) => agents.result(id)));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill('completed'));
-    expect(fake.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
+    expect(hosts.fake.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
   }, 180_000);
 });

@@ -71,6 +71,37 @@ describe('tenants and priorities', () => {
     expect(answered.get('urgent')).toBeLessThan(median);
   });
 
+  it("tenants at equal weight share a backlog: a small tenant's 3 runs all finish before the median of a big one's 30", async () => {
+    const answered: string[] = [];
+    fx.fake.respond((request) => {
+      const job = /Job (\w+)\./.exec(JSON.stringify(request.body))?.[1] ?? '?';
+      answered.push(job);
+      return reply.text(`Done ${job}.`, { delayMs: 100 });
+    });
+    const closed = await withWorker(
+      { activities: fx.activities, workerOptions: { maxConcurrentActivityTaskExecutions: 1 } },
+      async ({ client, taskQueue }) => {
+        const agents = fx.agents(client, taskQueue);
+        const big = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => agents.start({ task: `Job a${i}.`, model: PRIMARY, tenant: 'big' })),
+        );
+        await waitFor(() => answered.length >= 2, 'the big tenant to start answering');
+        const small = await Promise.all(
+          Array.from({ length: 3 }, (_, i) => agents.start({ task: `Job b${i}.`, model: PRIMARY, tenant: 'small' })),
+        );
+        await Promise.all([...big, ...small].map((id) => agents.result(id)));
+        const closeTime = async (id: string) => (await client.workflow.getHandle(id).describe()).closeTime!.getTime();
+        return { big: await Promise.all(big.map(closeTime)), small: await Promise.all(small.map(closeTime)) };
+      },
+    );
+    const median = [...closed.big].sort((a, b) => a - b)[Math.floor(closed.big.length / 2)];
+    expect(Math.max(...closed.small)).toBeLessThan(median);
+    // The small tenant's calls were answered among the first half of the 33, not after the backlog.
+    const smallAt = answered.flatMap((job, at) => (job.startsWith('b') ? [at] : []));
+    expect(smallAt).toHaveLength(3);
+    expect(Math.max(...smallAt)).toBeLessThan(answered.length / 2);
+  });
+
   it('a tenant that is not a valid key or a priority outside 1 to 5 is refused before the run starts', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { registerAgentCommands } from '../../src/cli/commands/agent-commands';
-import { AgentClient } from '../../src/client';
+import { AgentClient, type KindEdge } from '../../src/client';
 
 export interface AgentCli {
   /** Runs one command (a fresh parser each time, so no option carries over); resolves with what it printed. */
@@ -20,6 +20,8 @@ export interface AgentCliOptions {
   tty?: (text: string) => void;
   /** Answers the yes/no questions a terminal would be asked (the commands see a terminal when given). */
   confirm?: (question: string) => Promise<boolean>;
+  /** Agent kinds beyond the built-in ones, for the commands and their client. */
+  kinds?: readonly KindEdge[];
 }
 
 export function agentCli(
@@ -45,7 +47,10 @@ export function agentCli(
         .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
       const tty = options.tty;
       registerAgentCommands(program, {
-        connect: async () => ({ agents: new AgentClient(client, taskQueue), close: async () => undefined }),
+        connect: async () => ({
+          agents: new AgentClient(client, taskQueue, { kinds: options.kinds }),
+          close: async () => undefined,
+        }),
         out: (text) => print(`${text}\n`),
         write: print,
         note: (text) => (notes += text.endsWith('\n') ? text : `${text}\n`),
@@ -53,6 +58,7 @@ export function agentCli(
         ...(options.confirm ? { confirm: options.confirm } : {}),
         setExitCode: (code) => (exitCode = code),
         env,
+        ...(options.kinds ? { kinds: options.kinds } : {}),
       });
       await program.parseAsync(['node', 'durable-agents', ...args]);
       return own.replace(/\n$/, '');

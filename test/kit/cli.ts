@@ -17,14 +17,13 @@ export interface CliOptions {
   cwd?: string;
   /** Written to the CLI's stdin, which is then closed; without it stdin is empty. */
   input?: string;
+  /** The program to run instead of the CLI from source (./cli-main.ts), e.g. an example's own command line. */
+  entry?: string;
 }
 
-/** `node` with the TypeScript hook, running the CLI from source (./cli-main.ts). */
-function cliCommand(args: string[]): [string, string[]] {
-  return [
-    process.execPath,
-    ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), path.join(__dirname, 'cli-main.ts'), ...args],
-  ];
+/** `node` with the TypeScript hook, running the CLI from source (./cli-main.ts) or `entry`. */
+function cliCommand(args: string[], entry = path.join(__dirname, 'cli-main.ts')): [string, string[]] {
+  return [process.execPath, ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), entry, ...args]];
 }
 
 function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
@@ -33,7 +32,7 @@ function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
 
 /** Starts the CLI as a new process, as a user would from a shell. */
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
-  const [command, argv] = cliCommand(args);
+  const [command, argv] = cliCommand(args, options.entry);
   const child = ownChild(
     spawn(command, argv, {
       cwd: options.cwd ?? REPO_ROOT,

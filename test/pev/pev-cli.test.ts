@@ -125,11 +125,13 @@ describe('PEV through the CLI', () => {
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue).run;
       await expect(cli('run', '--model', PRIMARY, '--mode', 'plan', 'task')).rejects.toThrow(
-        '--mode, --role-model, --prompts, --business-context, --role-context, --confirm-plan and the round limits ' +
-          'apply to --agent pev only',
+        '--mode applies to --agent pev only',
       );
+      await expect(
+        cli('run', '--model', PRIMARY, '--mode', 'plan', '--max-cycles', '2', '--confirm-plan', 'task'),
+      ).rejects.toThrow('--mode, --max-cycles and --confirm-plan apply to --agent pev only');
       await expect(cli('run', '--agent', 'pev', '--model', PRIMARY, '--mode', 'later', 'task')).rejects.toThrow(
-        '--mode must be pev or plan, got "later"',
+        '"later" is not a mode (pev or plan)',
       );
       await expect(
         cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-model', 'executor', 'task'),
@@ -181,10 +183,13 @@ describe('PEV through the CLI', () => {
       ).rejects.toThrow('pev.businessContext.roles.critic: no such role; roles: planner, executor, verifier');
       await expect(
         cli('run', '--agent', 'pev', '--model', PRIMARY, '--role-context', 'executor', 'task'),
-      ).rejects.toThrow('--role-context "executor" is not role=FILE');
+      ).rejects.toThrow('"executor" is not role=FILE');
       await expect(cli('run', '--model', PRIMARY, '--business-context', 'x.md', 'task')).rejects.toThrow(
-        'apply to --agent pev only',
+        '--business-context applies to --agent pev only',
       );
+      await expect(
+        cli('run', '--agent', 'pev', '--model', PRIMARY, '--business-context', path.join(dir, 'none.md'), 'task'),
+      ).rejects.toThrow(`--business-context ${path.join(dir, 'none.md')} cannot be read: ENOENT`);
     });
   });
 
@@ -242,7 +247,7 @@ describe('PEV through the CLI', () => {
           `  reject:  durable-agents plan ${id} --reject --feedback TEXT`,
       );
       await expect(cli.run('approve', id, 'task-1')).rejects.toThrow(
-        `run "${id}" has no pending approval for tool call "task-1": it waits for a decision on its plan; ` +
+        `run "${id}" has no pending approval for tool call "task-1": it waits for a decision on the plan of cycle 1; ` +
           `approve it with \`durable-agents plan ${id}\``,
       );
       expect(await cli.run('plan', id)).toBe('plan of cycle 1: approved');

@@ -1,5 +1,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { decidePlanUpdate, type PevStateView } from '../../src/contracts/pev-run';
+import { decidePlanUpdate } from '../../src/contracts/agent-workflows';
+import type { PevStateView } from '../../src/contracts/pev-run';
 import { reply } from '../../src/testing/fake-provider';
 import { useTimeSkippingEnv, saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';

@@ -142,4 +142,36 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
     expect(messageText(fx.fake.requests[4])).toContain('## User request\nNow add 1 and 1.');
     expect(messageText(fx.fake.requests[4])).toContain('Step a is done.');
   });
+
+  it('a follow-up that comes while a run that has answered waits for one (idleWaitMs) is its next request', async () => {
+    fx.fake.script(
+      answer.plan([{ id: 'task-1', description: 'Add 1 and 2' }]),
+      answer.executed('3'),
+      answer.verified('1 + 2 = 3'),
+      answer.plan([{ id: 'task-2', description: 'Add 1 and 1' }]),
+      answer.executed('2'),
+      answer.verified('1 + 1 = 2'),
+    );
+    const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Add 1 and 2.',
+        kind: 'pev',
+        model: PRIMARY,
+        tools: {},
+        idleWaitMs: 60_000,
+      });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_follow_up');
+      await agents.followUp(id, 'Now add 1 and 1.');
+      await waitFor(() => fx.fake.requests.length === 6, 'the verifier of the follow-up');
+      await waitForState(agents, id, (s) => s.status === 'awaiting_follow_up');
+      await agents.stop(id);
+      const res = (await agents.result(id)) as PevAgentResult;
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-idle-follow-up');
+      return res;
+    });
+    expect(result).toMatchObject({ stopReason: 'stopped', finalText: '1 + 1 = 2' });
+    expect(result.todos.map((t) => t.id)).toEqual(['task-2']);
+    expect(messageText(fx.fake.requests[3])).toContain('## User request\nNow add 1 and 1.');
+  });
 });

@@ -183,7 +183,7 @@ describe('planner → executor → verifier on a real server, replaying every wo
 describe('PEV across continue-as-new', () => {
   const fx = usePevFixture();
 
-  it('hands over between todos and carries the todos, the prompts and the dedupe ledger into the new run', async () => {
+  it('continues as new between todos and carries the todos, the prompts and the dedupe ledger into the new run', async () => {
     scriptTwoAdds(
       fx,
       { description: 'Add 2 and 3 again', args: { a: 2, b: 3 }, result: '5 again' },

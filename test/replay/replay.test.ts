@@ -27,9 +27,11 @@ describe('replay gate', () => {
   const histories = committedHistories();
   beforeAll(installQuietRuntime);
 
-  it('has a committed history of the test workflow and of both agent kinds', () => {
+  it('has a committed history of the test workflow, both agent kinds and the tenant ledger', () => {
     const names = histories.map((history) => history.workflowId);
-    expect(names).toEqual(expect.arrayContaining(['hello-workflow', 'agent-multi-turn', 'pev-two-cycles']));
+    expect(names).toEqual(
+      expect.arrayContaining(['hello-workflow', 'agent-multi-turn', 'pev-two-cycles', 'tenant-ledger']),
+    );
   });
 
   it('replays every committed history against the current workflow code without error', async () => {

@@ -7,6 +7,7 @@ import { copyConversationActivity } from './copy-conversation';
 import { modelCallActivity } from './model-call';
 import { summariseActivity } from './summarise';
 import { toolActivities } from './run-tool';
+import { budgetActivities, withTenantBudget } from './tenant-budget';
 
 export { type AgentActivityDeps } from './deps';
 
@@ -21,7 +22,8 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
     callModel: heartbeating(modelCallActivity(deps, tools.runTool)),
     appendMessages: heartbeating(appendMessagesActivity(deps.store)),
     summariseConversation: heartbeating(summariseActivity(deps)),
-    pinTools: heartbeating(tools.pinTools),
+    pinTools: heartbeating(withTenantBudget(tools.pinTools)),
     runTool: heartbeating(tools.runTool),
+    ...budgetActivities(),
   };
 }

@@ -1,5 +1,6 @@
 /** What the agent commands need from outside (a client, the terminal, signals); tests pass their own. */
 import type { AgentClient } from '../../client';
+import { kindRegistry, type KindEdge, type KindRegistry } from '../../kinds';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { confirm } from '../confirm';
 
@@ -26,12 +27,18 @@ export interface AgentCommandDeps {
   prefix?: string;
   /** Asks the person at the terminal a yes/no question; absent when stdin or stdout is not a terminal. */
   confirm?(question: string): Promise<boolean>;
+  /** Agent kinds beyond the built-in ones: their flags, starts and state (the client of `connect` knows them too). */
+  kinds?: readonly KindEdge[];
 }
 
-/** The deps of the real process: `globals` are read when a command runs. */
-export function processDeps(globals: () => GlobalOptions & { prefix?: string }): AgentCommandDeps {
+/** The deps of the real process: `globals` are read when a command runs; `kinds` beyond the built-in ones. */
+export function processDeps(
+  globals: () => GlobalOptions & { prefix?: string },
+  kinds: readonly KindEdge[] = [],
+): AgentCommandDeps {
   return {
-    connect: () => connectAgents(globals(), process.env, (line) => process.stderr.write(`durable-agents: ${line}\n`)),
+    connect: () =>
+      connectAgents(globals(), process.env, (line) => process.stderr.write(`durable-agents: ${line}\n`), kinds),
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     write: (text) => process.stdout.write(text),
     note: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
@@ -48,6 +55,7 @@ export function processDeps(globals: () => GlobalOptions & { prefix?: string }):
     get prefix() {
       return globals().prefix;
     },
+    kinds,
     ...(process.stdin.isTTY && process.stdout.isTTY
       ? { confirm: (question: string) => confirm(question, process.stdin, process.stderr) }
       : {}),
@@ -71,6 +79,9 @@ export const noteOf =
   (deps: AgentCommandDeps) =>
   (text: string): void =>
     (deps.note ?? (() => undefined))(text);
+
+/** The kinds the commands know: the built-in ones and the deps'. */
+export const kindsOf = (deps: AgentCommandDeps): KindRegistry => kindRegistry(deps.kinds);
 
 export const hintPrefix = (deps: AgentCommandDeps): string => deps.prefix ?? 'durable-agents';
 

@@ -127,7 +127,7 @@ export function registerControlCommands(program: Command, deps: AgentCommandDeps
 
   program
     .command('plan')
-    .description('Approve or reject the plan a pev run started with --confirm-plan is waiting on.')
+    .description('Approve or reject the plan a run waits on (a run started with --confirm-plan).')
     .argument('<id>')
     .option('--reject', 'reject the plan; the planner plans again')
     .option('--feedback <text>', 'what to change (given to the planner)')

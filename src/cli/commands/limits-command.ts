@@ -13,6 +13,7 @@ import { weightProblem } from '../../policy/tenancy';
 import { withLimits } from '../../llm/limits-file';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { startQueueRate } from '../../worker/limit-workers';
+import { parsePause } from '../../worker/queue-pause';
 import { settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { positiveInt, tenantArg } from '../option-parsers';
@@ -36,6 +37,8 @@ interface LimitView {
   serverRequestsPerMinute?: number;
   /** Model calls waiting on the queue. */
   backlog: number;
+  /** Set while a provider's 429 holds the queue (rate 0): until when, ISO. */
+  pausedUntil?: string;
 }
 
 function readRaw(file: string): unknown {
@@ -69,6 +72,7 @@ async function describeLimit(client: Client, key: string, taskQueue: string, lim
     reportStats: true,
   });
   const rps = described.config?.queueRateLimit?.rateLimit?.requestsPerSecond;
+  const pause = parsePause(described.config?.queueRateLimit?.metadata?.reason);
   return {
     key,
     taskQueue,
@@ -76,6 +80,7 @@ async function describeLimit(client: Client, key: string, taskQueue: string, lim
     ...(limits.concurrency === undefined ? {} : { concurrency: limits.concurrency }),
     ...(typeof rps === 'number' ? { serverRequestsPerMinute: Math.round(rps * 60 * 1000) / 1000 } : {}),
     backlog: Number(described.stats?.approximateBacklogCount ?? 0),
+    ...(pause && pause.until > Date.now() ? { pausedUntil: new Date(pause.until).toISOString() } : {}),
   };
 }
 
@@ -123,16 +128,20 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
           throw new UsageError(`${(err as Error).message} Nothing changed.`);
         }
       })();
-      const taskQueue = await withClient(globals(), async (client, base) => {
+      const { taskQueue, pausedUntil } = await withClient(globals(), async (client, base) => {
         const queue = llmQueueOf(base, key);
-        await startQueueRate(client.workflowService, client.options.namespace, queue, options.rpm);
-        return queue;
+        const started = await startQueueRate(client.workflowService, client.options.namespace, queue, options.rpm);
+        return { taskQueue: queue, ...started };
       });
       fs.writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
       const perWorker =
         options.concurrency === undefined ? '' : `, ${options.concurrency} at once per worker (when workers restart)`;
+      const when =
+        pausedUntil === undefined
+          ? 'set on the server'
+          : `on the server once a 429's pause ends at ${new Date(pausedUntil).toISOString()}`;
       out(
-        `${key}: ${options.rpm} model calls a minute on task queue "${taskQueue}" (set on the server)` +
+        `${key}: ${options.rpm} model calls a minute on task queue "${taskQueue}" (${when})` +
           `${perWorker}; written to ${file}.`,
       );
     });
@@ -188,7 +197,8 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
             `${v.key}  ${v.requestsPerMinute}/min` +
               `${v.concurrency === undefined ? '' : `  ${v.concurrency} at once per worker`}` +
               `  server: ${v.serverRequestsPerMinute === undefined ? 'no rate' : `${v.serverRequestsPerMinute}/min`}` +
-              `  backlog: ${v.backlog}  queue: ${v.taskQueue}`,
+              `  backlog: ${v.backlog}  queue: ${v.taskQueue}` +
+              `${v.pausedUntil === undefined ? '' : `  paused until ${v.pausedUntil} after a 429`}`,
           );
     });
 }

@@ -2,7 +2,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { AGENT_STATUSES, traceOf, type AgentClient, type ListFilters } from '../../client';
 import type { AgentEvent } from '../../contracts/agent-events';
-import { AGENT_WORKFLOWS, isAgentKind } from '../../contracts/agent-workflows';
 import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
@@ -10,7 +9,8 @@ import { errorLine, formatResult, formatState, formatTrace } from '../render-run
 import { formatList } from '../render-list';
 import { whileWaiting } from '../run-wait';
 import { WatchPrinter } from '../watch-output';
-import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import type { KindRegistry } from '../../kinds';
+import { hintPrefix, json, kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface WatchFlags {
   json?: boolean;
@@ -48,11 +48,13 @@ const status = (v: string): AgentStatus => {
   return v as AgentStatus;
 };
 
-const kind = (v: string): string => {
-  if (!isAgentKind(v))
-    throw new InvalidArgumentError(`"${v}" is not an agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')}).`);
-  return v;
-};
+/** Commander parser of a kind the commands know. */
+const kindOf =
+  (kinds: KindRegistry) =>
+  (v: string): string => {
+    if (!kinds.find(v)) throw new InvalidArgumentError(`"${v}" is not an agent kind (${kinds.names.join(', ')}).`);
+    return v;
+  };
 
 export function registerReadCommands(program: Command, deps: AgentCommandDeps): void {
   const note = noteOf(deps);
@@ -69,10 +71,10 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .command('watch')
     .description(
       'Follow a run as it works: its events and, for runs started with --stream, the model tokens and the ' +
-        "pev roles' structured answers as they fill in; ends when the run ends.",
+        "structured answers of its kind's roles as they fill in; ends when the run ends.",
     )
     .argument('<id>')
-    .option('--json', 'print one JSON object per line (topic, offset, event, delta; pev answers as components)')
+    .option('--json', 'print one JSON object per line (topic, offset, event, delta; structured answers as components)')
     .option('--no-tokens', 'events only')
     .option('--from <offset>', 'start at this stream offset (default: the oldest kept)', offset)
     .action((id: string, o: WatchFlags) =>
@@ -95,7 +97,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
         fromResultNote(id, s);
         const open = (s.children ?? []).some((c) => c.endedAt === undefined);
         const approvals = open ? await agents.pendingApprovals(id) : [];
-        deps.out(o.json ? json(s) : formatState(s, { approvals, prefix: hintPrefix(deps) }));
+        deps.out(o.json ? json(s) : formatState(s, agents.kinds, { approvals, prefix: hintPrefix(deps) }));
       }),
     );
 
@@ -136,7 +138,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
-    .option('--kind <kind>', `only runs of this agent kind (${Object.keys(AGENT_WORKFLOWS).join(', ')})`, kind)
+    .option('--kind <kind>', `only runs of this agent kind (${kindsOf(deps).names.join(', ')})`, kindOf(kindsOf(deps)))
     .option('--schedule <name>', 'only runs this schedule started')
     .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')

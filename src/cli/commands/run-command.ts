@@ -10,11 +10,12 @@ import { duration, positiveInt, spec, type RunOptions } from '../option-parsers'
 import { errorLine, formatResult, formatSummary } from '../render-run';
 import { whileWaiting } from '../run-wait';
 import { startFlags, startModel, startOptionsOf } from '../start-options';
-import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import { kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 import { watchAndPrint } from './read-commands';
 
 export function registerRunCommand(program: Command, deps: AgentCommandDeps): void {
-  startFlags(program.command('run'))
+  const kinds = kindsOf(deps);
+  startFlags(program.command('run'), kinds)
     .description('Start an agent run on TASK and wait for its result (or print its id with --detach).')
     .option('--id <id>', 'the run id (default agent-<uuid>); an id used before is refused')
     .option('--detach', 'print the run id and return without waiting')
@@ -23,10 +24,10 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
     .action(async (taskArg: string | undefined, o: RunOptions) => {
       if (o.watch && (o.detach || o.json))
         throw new UsageError('--watch prints as the run works; it cannot be combined with --detach or --json');
-      const options = await startOptionsOf(taskArg, o, deps.env);
+      const options = await startOptionsOf(taskArg, o, deps.env, kinds);
       await withAgents(deps, async (agents, uiLink) => {
         const start = await startModel(options, agents, deps.env);
-        const models = [start.model, ...(start.fallbacks ?? []), ...Object.values(start.pev?.models ?? {})];
+        const models = [start.model, ...(start.fallbacks ?? []), ...kinds.models(start.kind, start)];
         for (const warning of unknownModelWarnings(models, deps.env)) noteOf(deps)(warning);
         const id = await agents.start({
           ...start,

@@ -8,7 +8,7 @@ import { AgentSchedules, OVERLAP_POLICIES, type AgentScheduleView, type OverlapP
 import { UsageError } from '../exit-codes';
 import { duration, type RunOptions } from '../option-parsers';
 import { startFlags, startModel, startOptionsOf } from '../start-options';
-import { json, withAgents, type AgentCommandDeps } from './agent-deps';
+import { json, kindsOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface CreateFlags extends RunOptions {
   every?: number;
@@ -52,11 +52,13 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
   const withSchedules = <T>(fn: (schedules: AgentSchedules) => Promise<T>) =>
     withAgents(deps, (agents) => fn(new AgentSchedules(agents)));
 
+  const kinds = kindsOf(deps);
   startFlags(
     schedule
       .command('create')
       .description('Create a schedule that starts a run on TASK, with the run options of `run`, at each of its times.')
       .argument('<name>', 'the schedule name (letters, digits, . - _); its runs get ids <name>-<time>'),
+    kinds,
   )
     .option('--every <duration>', 'start a run every DURATION (e.g. 30m, 1h, 1d; at least 1s)', duration)
     .option('--cron <expr>', 'start a run at the times of a cron expression (UTC), e.g. "0 9 * * MON-FRI"')
@@ -71,7 +73,7 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
     .action(async (name: string, taskArg: string | undefined, o: CreateFlags & { json?: boolean }) => {
       if ((o.every === undefined) === (o.cron === undefined))
         throw new UsageError('give the schedule exactly one of --every DURATION or --cron EXPR');
-      const run = await startOptionsOf(taskArg, o, deps.env);
+      const run = await startOptionsOf(taskArg, o, deps.env, kinds);
       await withAgents(deps, async (agents) => {
         const created = await new AgentSchedules(agents).create(name, await startModel(run, agents, deps.env), {
           timing: o.every !== undefined ? { everyMs: o.every } : { cron: o.cron ?? '' },

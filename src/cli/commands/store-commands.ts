@@ -107,7 +107,7 @@ async function gcDecisions(
     for (const conversation of await store.listConversations()) {
       const run = client
         ? await describeRun(client, conversation.id)
-        : { kind: 'unknown' as const, why: `Temporal at ${settings.address} could not be reached` };
+        : { type: 'unknown' as const, why: `Temporal at ${settings.address} could not be reached` };
       decisions.push(decide(conversation, run, cutoff, force));
     }
   } finally {

@@ -1,5 +1,5 @@
 /**
- * Agent types as data. A role definition names its output component, its zod schema and whether
+ * Roles as data. A role definition names its output component, its zod schema and whether
  * it may call tools; prompt assembly, JSON schema output, parsing and the corrective re-ask work
  * from the definition alone, for the core roles and any other.
  */

@@ -31,8 +31,10 @@ import type {
   SummariseOutput,
 } from '../../contracts/agent-activities';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
+import type { BudgetActivities } from '../../contracts/tenant-budget';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { toolCallSummary } from '../../policy/run-summaries';
+import { usd } from '../../policy/tenant-budget';
 
 export interface ModelRetry {
   maximumAttempts: number;
@@ -61,6 +63,8 @@ export interface AgentIO {
   onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
   onMessage(activity: string, input: HookMessageInput): Promise<void>;
   onError(activity: string, input: HookErrorInput): Promise<void>;
+  reserveBudget: BudgetActivities['reserveBudget'];
+  settleBudget: BudgetActivities['settleBudget'];
 }
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
@@ -75,6 +79,14 @@ const MODEL_RETRY_BASE: RetryPolicy = {
   maximumInterval: '30 seconds',
 };
 const HOOK_RETRY: RetryPolicy = { maximumAttempts: 3, initialInterval: '1 second' };
+/**
+ * A ledger that does not answer within these attempts counts as a refusal (fail closed): about a
+ * minute when its workflow is not being served at all.
+ */
+const BUDGET_OPTIONS = {
+  startToCloseTimeout: '15 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+} as const;
 
 function toolRetry(tool: PinnedTool): RetryPolicy {
   const retry = tool.retry ?? {};
@@ -120,6 +132,10 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
     retry: { maximumAttempts: 5 },
     summary: 'pin tools',
   });
+  const budget = (summary: string) =>
+    local
+      ? proxyLocalActivities<AgentActivities>({ ...BUDGET_OPTIONS, summary })
+      : proxyActivities<AgentActivities>({ ...queue, ...BUDGET_OPTIONS, summary });
   const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
     proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
       ...queue,
@@ -173,6 +189,8 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
       });
       return summariseConversation(input);
     },
+    reserveBudget: (input) => budget(`budget: reserve ${usd(input.usd)} for ${input.model}`).reserveBudget(input),
+    settleBudget: (input) => budget(`budget: settle ${usd(input.usd)}`).settleBudget(input),
     onTurnEnd: (activity, input) => (hooks(activity) as AgentHookActivities['onTurnEnd'])(input),
     onMessage: (activity, input) => (hooks(activity) as AgentHookActivities['onMessage'])(input),
     // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.

@@ -5,26 +5,29 @@
  * request the workflow estimates to be over the model's window is never sent.
  */
 import { isCancellation } from '@temporalio/workflow';
-import { contextTokens, planCompaction, planFit, type CompactionPlan } from '../../policy/context-plan';
+import {
+  planCompaction,
+  planFit,
+  runContextTokens,
+  runOverheadTokens,
+  type CompactionPlan,
+} from '../../policy/context-plan';
 import { DEFAULT_CACHE_PRICES, nextMaskBefore, type MaskCache } from '../../policy/masking';
 import { runModelInfo } from '../../policy/model-registry';
 import { droppedLeadTokens } from '../../policy/provider-view';
-import { estimateTextTokens } from '../../policy/token-estimate';
 import { addCost, addUsage } from '../../contracts/message-model';
-import { limitedQueue, recordFailure, retryFor, windowOf, type ModelSeat } from './model-step';
+import { limitedQueue, recordFailure, retryFor, windowOf, type ModelResolver } from './model-step';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
-import { emit, showNow, type RunContext } from './run-context';
-
-/** Tokens the tool specs are assumed to take, per tool. */
-const TOKENS_PER_TOOL_SPEC = 150;
+import { emit, updateCurrentDetails, type RunContext } from './run-context';
+import { callCost, reserveBudget, settleBudget } from './budget-step';
+import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 
 /** Turns a failed summary waits before the next try: 2, 4, 8 … up to this many. */
 const MAX_SUMMARY_BACKOFF_TURNS = 64;
 
 /** What the context costs besides the messages: the system prompt and the tool specs. */
-const overheadTokens = (ctx: RunContext): number =>
-  estimateTextTokens(ctx.state.config.systemPrompt ?? '') + ctx.state.tools.length * TOKENS_PER_TOOL_SPEC;
+const overheadTokens = (ctx: RunContext): number => runOverheadTokens(ctx.state);
 
 /**
  * The prompt cache of the model about to be called: its prices as shares of uncached input (the
@@ -46,8 +49,7 @@ function maskCacheOf(ctx: RunContext, model: ModelRef): MaskCache | undefined {
 }
 
 /** The estimated context of the next call, with the run's masking boundary. */
-const currentContextTokens = (ctx: RunContext): number =>
-  contextTokens(ctx.state.messages, ctx.state.view.summaryTokens, overheadTokens(ctx), ctx.state.maskBefore);
+const currentContextTokens = (ctx: RunContext): number => runContextTokens(ctx.state);
 
 /** What fitting found: whether it changed the context, and whether it is still over the window. */
 export interface ContextFit {
@@ -56,17 +58,21 @@ export interface ContextFit {
 }
 
 /** Summarises the part of the log before the plan's split; on failure records it and returns false. */
-async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan): Promise<boolean> {
+async function summarise(ctx: RunContext, resolver: ModelResolver, plan: CompactionPlan): Promise<boolean> {
   const { state } = ctx;
   const toSeq = state.messages[plan.splitIndex].seq;
-  const model = state.config.context.summaryModel ?? seat.position.current;
+  const model = state.config.context.summaryModel ?? resolver.state.current;
   const summary = summariseSummary(plan.splitIndex, modelLabel(model));
-  showNow(ctx, { doing: summary });
+  const patience = resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS;
+  const clearance = await reserveBudget(ctx, model, callCost(ctx, model, plan.tokensBefore, true), patience);
+  if (!clearance.ok) return false;
+  updateCurrentDetails(ctx, { doing: summary });
   try {
     const out = await ctx.io.summarise(
       { conversationId: state.conversationId, view: state.view, toSeq, model },
-      { retry: retryFor(seat), summary, ...limitedQueue(ctx, model) },
+      { retry: retryFor(resolver), summary, ...limitedQueue(ctx, model) },
     );
+    await settleBudget(ctx, clearance.hold, out);
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
     state.messages.splice(0, plan.splitIndex);
@@ -80,6 +86,7 @@ async function summarise(ctx: RunContext, seat: ModelSeat, plan: CompactionPlan)
     return true;
   } catch (err) {
     if (isCancellation(err)) throw err;
+    await settleBudget(ctx, clearance.hold);
     recordFailure(ctx, model, err, 'summary failed: ');
     return false;
   }
@@ -119,14 +126,14 @@ function fitWithoutSummary(ctx: RunContext, target: number): boolean {
  * the context is fitted without a model call. `force`: the provider said the context is too long,
  * so a summary is tried at once and the context is brought down to the share a summary keeps.
  */
-export async function fitContext(ctx: RunContext, seat: ModelSeat, force = false): Promise<ContextFit> {
+export async function fitContext(ctx: RunContext, resolver: ModelResolver, force = false): Promise<ContextFit> {
   const { state } = ctx;
   const { context } = state.config;
   if (context.mask) {
-    const cache = maskCacheOf(ctx, seat.position.current);
+    const cache = maskCacheOf(ctx, resolver.state.current);
     state.maskBefore = nextMaskBefore(state.messages, state.maskBefore ?? 0, context.mask, cache);
   }
-  const window = windowOf(ctx, seat.position.current);
+  const window = windowOf(ctx, resolver.state.current);
   const policy = force ? { ...context, thresholdRatio: 0 } : context;
   const plan = planCompaction(
     state.messages,
@@ -145,7 +152,7 @@ export async function fitContext(ctx: RunContext, seat: ModelSeat, force = false
   const backoff = state.summaryBackoff;
   let changed = false;
   if (force || !backoff || state.turn >= backoff.retryAtTurn) {
-    changed = await summarise(ctx, seat, plan);
+    changed = await summarise(ctx, resolver, plan);
     if (changed) state.summaryBackoff = undefined;
     else {
       const failures = (backoff?.failures ?? 0) + 1;

@@ -12,6 +12,7 @@ import {
   switchModelSignal,
   type ToolResultInput,
 } from '../../contracts/agent-workflows';
+import { tenantBudgetSignal } from '../../contracts/tenant-budget';
 import { enqueueOnce } from '../../policy/queues';
 import { stateView } from '../../policy/agent-state';
 import { modelNameProblem, modelRefOf } from '../../policy/model-ref';
@@ -66,6 +67,9 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
     // A signal sent by hand (`temporal workflow signal`) may name a spec string; one naming no model is ignored.
     if (input && modelNameProblem(input.model) === undefined)
       state.operatorModel = { model: modelRefOf(input.model), note: input.note };
+  });
+  setHandler(tenantBudgetSignal, () => {
+    if (running(ctx) && state.config.tenant !== undefined) state.tenantBudget ??= { granted: 0 };
   });
   setHandler(setPlanSignal, (plan) => {
     if (Array.isArray(plan))

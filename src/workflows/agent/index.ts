@@ -8,6 +8,12 @@ export {
   stopRequest,
   type LoopOutcome,
 } from './run-steps';
-export { type ModelSeat } from './model-step';
+export { type ModelResolver } from './model-step';
 export { appendDrafts, injectFollowUps } from './user-messages';
-export { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+export {
+  emit,
+  publishSearchAttributes,
+  updateCurrentDetails,
+  type CurrentStep,
+  type RunContext,
+} from './run-context';

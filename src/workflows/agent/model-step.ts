@@ -1,8 +1,8 @@
 /**
  * One model call of a turn: pick the model (operator, budget), call the model on the context the
  * context step prepared (`context-step.ts`), and fail over down the chain when a provider keeps
- * failing. Each step takes the seat it works on, so a pev role's own model never replaces the
- * run's in shared state.
+ * failing. Each step takes the resolver it works on, so a pev role's own model never replaces
+ * the run's in shared state.
  */
 import { errorText } from '../../common/error-text';
 import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
@@ -18,34 +18,44 @@ import {
 } from '@temporalio/workflow';
 import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
 import { planRecitation } from '../../policy/provider-view';
-import { DEFAULT_CONTEXT_WINDOW } from '../../policy/context-plan';
-import { failoverAfter, nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
+import { DEFAULT_CONTEXT_WINDOW, runContextTokens } from '../../policy/context-plan';
+import {
+  budgetRuleAfterRefusal,
+  failoverAfter,
+  nonRetryableModelFailures,
+  resolveTurnModel,
+} from '../../policy/resolver';
 import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
-import { NON_RETRYABLE_LLM_FAILURES, isRetryableLlmFailure } from '../../policy/llm-failure-policy';
+import {
+  NON_RETRYABLE_LLM_FAILURES,
+  isRetryableLlmFailure,
+  retryAfterInDetails,
+} from '../../policy/llm-failure-policy';
 import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
 import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
 import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
-import { conversationRef, emit, showNow, workflowNow, type RunContext } from './run-context';
+import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 import { callSettingsOf } from '../../policy/call-settings';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
 import { llmQueueOf } from '../../policy/llm-queues';
+import { callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
- * position reached on it. The resolver moves `position` in place, so the caller keeps the seat's
- * failover position by keeping the object.
+ * resolver state reached on it (the current model, failover position). The policy functions move
+ * `state` in place, so the caller keeps its failover position by keeping the object.
  */
-export interface ModelSeat {
+export interface ModelResolver {
   policy: ResolverPolicy;
-  position: ResolverState;
+  state: ResolverState;
 }
 
-/** The run's own seat: its configured policy and the position in its state. */
-export const runSeat = (ctx: RunContext): ModelSeat => ({
+/** The run's own resolver: its configured policy and the resolver state in its state. */
+export const runResolver = (ctx: RunContext): ModelResolver => ({
   policy: ctx.state.config.resolver,
-  position: ctx.state.resolver,
+  state: ctx.state.resolver,
 });
 
 /**
@@ -86,11 +96,7 @@ export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: st
 /** The delay a refused call's provider asked for (the failure's details), if it said. */
 function retryAfterOf(err: unknown): number | undefined {
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (!(cause instanceof ApplicationFailure)) return undefined;
-  const first: unknown = cause.details?.[0];
-  const ms =
-    typeof first === 'object' && first !== null ? (first as { retryAfterMs?: unknown }).retryAfterMs : undefined;
-  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+  return cause instanceof ApplicationFailure ? retryAfterInDetails(cause.details) : undefined;
 }
 
 /** What a model step keeps while it waits out a rate limit. */
@@ -106,7 +112,7 @@ interface RateLimitWaiting {
  */
 async function waitOutRateLimit(
   ctx: RunContext,
-  seat: ModelSeat,
+  resolver: ModelResolver,
   waiting: RateLimitWaiting,
   err: unknown,
   label: string,
@@ -114,7 +120,7 @@ async function waitOutRateLimit(
   const now = workflowNow();
   waiting.since ??= now;
   const delay = rateLimitWait({
-    patienceMs: seat.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS,
+    patienceMs: resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS,
     limitedSinceMs: waiting.since,
     nowMs: now,
     round: waiting.rounds,
@@ -125,7 +131,7 @@ async function waitOutRateLimit(
   if (delay === undefined || ctx.state.stopRequested) return false;
   waiting.rounds++;
   const seconds = Math.ceil(delay / 1000);
-  showNow(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
+  updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
   await condition(() => ctx.state.stopRequested !== undefined, delay, {
     summary: `rate limit: wait ${seconds} s for ${label}`,
   });
@@ -150,11 +156,11 @@ export function recordFailure(
   return failure;
 }
 
-/** The retry policy of a model or summary call on `seat`. */
-export function retryFor(seat: ModelSeat): ModelRetry {
+/** The retry policy of a model or summary call on `resolver`. */
+export function retryFor(resolver: ModelResolver): ModelRetry {
   return {
-    maximumAttempts: seat.policy.attemptsPerProvider,
-    nonRetryableErrorTypes: nonRetryableModelFailures(seat.policy, seat.position, [
+    maximumAttempts: resolver.policy.attemptsPerProvider,
+    nonRetryableErrorTypes: nonRetryableModelFailures(resolver.policy, resolver.state, [
       ...NON_RETRYABLE_LLM_FAILURES,
       AGENT_FAILURE.store,
     ]),
@@ -162,14 +168,14 @@ export function retryFor(seat: ModelSeat): ModelRetry {
 }
 
 /**
- * Applies an operator's or the budget's choice of model to `seat` for this turn, recording the
- * switch. An operator's request moves every seat once: each keeps whether it has taken it.
+ * Applies an operator's or the budget's choice of model to `resolver` for this turn, recording the
+ * switch. An operator's request moves every resolver once: each keeps whether it has taken it.
  */
-export function resolveModel(ctx: RunContext, seat: ModelSeat): void {
+export function resolveModel(ctx: RunContext, resolver: ModelResolver): void {
   const { state } = ctx;
   const change = resolveTurnModel(
-    seat.policy,
-    seat.position,
+    resolver.policy,
+    resolver.state,
     { totalTokens: totalTokens(state.usage), costUsd: state.cost.total },
     state.operatorModel?.model,
   );
@@ -201,7 +207,10 @@ function answerOf(out: ModelCallOutput, model: ModelRef): ModelAnswer {
 }
 
 export type ModelStepResult =
-  { ok: true; output: ModelAnswer } | { ok: false; failure: ModelFailure & { message: string } };
+  | { ok: true; output: ModelAnswer }
+  | { ok: false; failure: ModelFailure & { message: string } }
+  /** The tenant's budget refused the call, on every model the run's budget rules allow. */
+  | { ok: false; refused: BudgetRefusal };
 
 /**
  * What a turn sets per call: a kind's role prompt, structured output and tool choice, and the quick
@@ -226,13 +235,13 @@ function promptOf(
 }
 
 /**
- * Calls the model of `seat` on the current view, failing over to the next model of the seat's
+ * Calls the model of `resolver` on the current view, failing over to the next model of its
  * chain when the provider keeps failing. When the provider says the context is too long,
  * `shrink` gets one chance to make it smaller (it returns whether it changed the context).
  */
 export async function callModelWithFailover(
   ctx: RunContext,
-  seat: ModelSeat,
+  resolver: ModelResolver,
   overrides: ModelCallOverrides = {},
   shrink?: () => Promise<boolean>,
 ): Promise<ModelStepResult> {
@@ -241,9 +250,19 @@ export async function callModelWithFailover(
   let workerLosses = 0;
   const rateLimited: RateLimitWaiting = { rounds: 0 };
   for (;;) {
-    const model = seat.position.current;
+    const model = resolver.state.current;
     const label = modelLabel(model);
-    showNow(ctx, { model: label, doing: `calling ${label}` });
+    const patience = resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS;
+    const clearance = await reserveBudget(ctx, model, callCost(ctx, model, runContextTokens(state)), patience);
+    if (!clearance.ok) {
+      const change =
+        clearance.refusal === 'exceeded' &&
+        budgetRuleAfterRefusal(resolver.policy, resolver.state, `tenant budget: ${clearance.message}`);
+      if (!change) return { ok: false, refused: clearance };
+      emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+      continue;
+    }
+    updateCurrentDetails(ctx, { model: label, doing: `calling ${label}` });
     try {
       const output = await ctx.io.callModel(
         {
@@ -260,12 +279,15 @@ export async function callModelWithFailover(
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
-        { retry: retryFor(seat), summary: modelCallSummary(ctx.now.step, label), ...limitedQueue(ctx, model) },
+        { retry: retryFor(resolver), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
-      return { ok: true, output: answerOf(output, model) };
+      const answer = answerOf(output, model);
+      await settleBudget(ctx, clearance.hold, answer);
+      return { ok: true, output: answer };
     } catch (err) {
       if (isCancellation(err)) throw err;
+      await settleBudget(ctx, clearance.hold);
       const failure = recordFailure(ctx, model, err);
       if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES) {
         workerLosses++;
@@ -275,9 +297,12 @@ export async function callModelWithFailover(
         shrunkForLength = true;
         if (await shrink()) continue;
       }
-      const change = failoverAfter(seat.policy, seat.position, failure);
+      const change = failoverAfter(resolver.policy, resolver.state, failure);
       if (!change) {
-        if (failure.type === LLM_FAILURE.rateLimited && (await waitOutRateLimit(ctx, seat, rateLimited, err, label)))
+        if (
+          failure.type === LLM_FAILURE.rateLimited &&
+          (await waitOutRateLimit(ctx, resolver, rateLimited, err, label))
+        )
           continue;
         return { ok: false, failure };
       }

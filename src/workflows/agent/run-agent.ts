@@ -27,23 +27,47 @@ import { runPriority } from '../../policy/tenancy';
 /**
  * An agent kind: what it adds to a run. `C` is the kind's context, built once per run from the
  * run's; a kind without state of its own uses the run context itself.
+ *
+ * What a throw does, for every hook unless it says otherwise: an `ApplicationFailure` fails the
+ * workflow run with it, without a result; any other error fails the workflow task, which Temporal
+ * retries until a fixed build runs it (the run looks stuck: a bug in the kind). An expected end is
+ * not thrown: the kind finishes the run (`finish`, `fail`) and returns its outcome.
  */
 export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
-  /** Problems with the kind's own input, one readable line each (the config is checked for every kind). */
+  /**
+   * Problems with the kind's own input, one readable line each (the config is checked for every
+   * kind). Any line fails the run at once as an invalid config (`AgentConfigError`); none starts it.
+   */
   problems?: (input: I) => string[];
   /** The kind's context: its own state, fresh or from the carried input, and its activities. */
   context: (input: I, run: RunContext) => C;
   /** Registers the kind's own handlers; the run's signals, updates and `state` query already are. */
   register?: (c: C) => void;
-  /** Fields the kind adds to the `state` query's view. */
+  /**
+   * Fields the kind adds to the `state` query's view (nothing: none). It runs in the query, not in
+   * the run: a throw fails that query only, and the run goes on.
+   */
   view?: (c: C) => object;
   /** The phase of the first search-attribute upsert. */
   startPhase: (c: C) => string;
-  /** Runs after the first upsert, before the first turn (e.g. announces the kind's first phase). */
+  /** Runs after the first upsert, before the first turn (e.g. announces the kind's first phase); returns nothing. */
   begin?: (c: C, input: I) => void;
-  /** Takes turns until the run ends (`finished`) or hands over (`continue_as_new`). */
+  /**
+   * Takes turns until the run ends (`finished`) or continues as new (`continue_as_new`). A step that
+   * ended the run before any turn throws `RunEnded`, which counts as `finished`.
+   */
   run: (c: C) => Promise<LoopOutcome>;
-  /** What continue-as-new carries besides the config, the agent state and the stream. */
+  /**
+   * Called when follow-ups (and steering that came too late to redirect anything) have entered the
+   * conversation after the run would otherwise have ended (`injectFollowUps`): their texts, in the
+   * order they came. The kind takes them as its next request (pev plans for them); it returns
+   * nothing. Without it the messages are in the conversation and the next turn answers them.
+   */
+  followUps?: (c: C, texts: readonly string[]) => void;
+  /**
+   * What continue-as-new carries besides the config, the agent state and the stream. Nothing: the
+   * next run starts the kind's own state afresh (`context` sees no carried state).
+   */
   carry?: (c: C, input: I) => Partial<I>;
   /** The run's result, from the agent result every kind has. */
   result: (c: C, base: AgentResult) => R;
@@ -93,7 +117,8 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   });
   const run = newRunContext(state, io, stream);
   const c = kind.context(input, run);
-  const { view } = kind;
+  const { view, followUps } = kind;
+  if (followUps) run.followUps = (texts) => followUps(c, texts);
   registerHandlers(run, view ? () => view(c) : undefined);
   kind.register?.(c);
   publishSearchAttributes(run, kind.startPhase(c));

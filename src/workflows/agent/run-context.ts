@@ -12,8 +12,8 @@ import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
 
-/** What the run is doing now, beyond its state: what its current details show. */
-export interface RunNow {
+/** The run's current step, beyond its state: what its current details show. */
+export interface CurrentStep {
   /** The phase last published to the search attributes. */
   phase: string;
   /** The current step's name (`turn 3`, `planner round 2`), also in its model call's summary. */
@@ -36,7 +36,10 @@ export interface RunContext {
   published: { values: Partial<AgentAttributeValues> };
   /** Watchers' stream; every event goes there too. */
   stream?: RunStream;
-  now: RunNow;
+  /** The current step, which the current details show. */
+  current: CurrentStep;
+  /** The kind's follow-up hook (`AgentKind.followUps`) on its context, when it has one. */
+  followUps?: (texts: readonly string[]) => void;
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
@@ -72,7 +75,7 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
     runId: info.runId,
     published: { values: startAttributes() },
     ...(stream ? { stream } : {}),
-    now: { phase: 'start', step: 'starting', running: [] },
+    current: { phase: 'start', step: 'starting', running: [] },
   };
 }
 
@@ -87,28 +90,32 @@ function startAttributes(): Partial<AgentAttributeValues> {
   return values as Partial<AgentAttributeValues>;
 }
 
+/** What the details say after how a run ended: its error, or the tenant budget's refusal that stopped it. */
+const endedWhy = (state: RunContext['state']): string | undefined =>
+  state.error?.message ?? (state.stopReason === 'budget' ? state.tenantBudget?.refused : undefined);
+
 /**
- * Applies `change` to what the run is doing now and sets the run's current details from it and the
+ * Applies `change` to the run's current step and sets the run's current details from it and the
  * state (pending approvals and client calls, how it ended). Details are metadata: no command.
  */
-export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
-  Object.assign(ctx.now, change);
-  const { state, now } = ctx;
+export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentStep> = {}): void {
+  Object.assign(ctx.current, change);
+  const { state, current } = ctx;
   const ended = state.stopReason;
   setCurrentDetails(
     currentDetails({
       id: ctx.workflowId,
       kind: state.config.kind,
-      step: now.step,
-      phase: now.phase,
+      step: current.step,
+      phase: current.phase,
       turn: state.turn,
-      model: now.model ?? modelLabel(state.resolver.current),
-      ...(now.doing ? { doing: now.doing } : {}),
-      running: now.running,
+      model: current.model ?? modelLabel(state.resolver.current),
+      ...(current.doing ? { doing: current.doing } : {}),
+      running: current.running,
       approvals: state.approvals.filter((a) => a.state === 'pending'),
       clientTools: state.clientTools.filter((c) => c.result === undefined),
-      ...(now.waiting ? { waiting: now.waiting } : {}),
-      ...(ended ? { ended: { stopReason: ended, status: state.status, error: state.error?.message } } : {}),
+      ...(current.waiting ? { waiting: current.waiting } : {}),
+      ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
     }),
   );
 }
@@ -120,7 +127,7 @@ export function showNow(ctx: RunContext, change: Partial<RunNow> = {}): void {
  */
 export function publishSearchAttributes(ctx: RunContext, phase: string, model = ctx.state.resolver.current): void {
   const { state } = ctx;
-  showNow(ctx, { phase });
+  updateCurrentDetails(ctx, { phase });
   if (state.config.searchAttributes === false) return;
   const values: AgentAttributeValues = {
     kind: state.config.kind,

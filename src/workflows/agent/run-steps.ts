@@ -23,7 +23,7 @@ const UPDATES_BEFORE_CONTINUE_AS_NEW = 1_500;
 /** Read through a call: handlers change it while the run awaits, which narrowing cannot see. */
 export const stopRequest = (ctx: RunContext): AgentState['stopRequested'] => ctx.state.stopRequested;
 
-/** Whether the run should hand over to a fresh one at the next turn boundary. */
+/** Whether the run should continue as new at the next turn boundary. */
 export function shouldContinueAsNew(ctx: RunContext): boolean {
   const { state } = ctx;
   const every = state.config.continueAsNewAfterTurns;
@@ -66,6 +66,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.context.mask ? { readBack: true } : {}),
     models: runModels(config, roles),
     ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
+    ...(config.tenant === undefined ? {} : { tenant: config.tenant }),
   });
   // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
   const writing = openConversation(ctx);
@@ -85,6 +86,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   state.promptHash = pinned.promptHash;
   state.selectionHash = pinned.selectionHash;
   if (pinned.models) state.models = pinned.models;
+  if (pinned.tenantBudget) state.tenantBudget ??= { granted: 0 };
   await writing;
 }
 

@@ -26,7 +26,7 @@ import {
   depthRefusal,
   remainingBudget,
 } from '../../policy/sub-agents';
-import { emit, showNow, workflowNow, type RunContext } from './run-context';
+import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 
 export interface SubAgentOutcome {
   text: string;
@@ -113,7 +113,7 @@ export async function runSubAgent(
   };
   state.children = [...keptChildren(state.children ?? []), child];
   emit(ctx, { type: 'child_start', toolCallId: call.id, agent, childId: id, task: previewText(asked.task) });
-  showNow(ctx);
+  updateCurrentDetails(ctx);
   let handle;
   try {
     handle = await startChild(AGENT_WORKFLOWS[config.kind as keyof typeof AGENT_WORKFLOWS], {

@@ -14,7 +14,7 @@ import { READ_RESULT_TOOL } from '../../policy/masking';
 import { windowOf } from './model-step';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
-import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -81,7 +81,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     state.approvals.filter((a) => a.state === 'pending').map((a) => a.tool),
     state.clientTools.filter((c) => c.result === undefined).map((c) => c.tool),
   );
-  showNow(ctx, { doing: summary });
+  updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
   const settled = await condition(
     () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
@@ -89,7 +89,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     { summary },
   );
   state.status = 'running';
-  showNow(ctx, { doing: 'running tools' });
+  updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');
   if (settled) return;
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
@@ -137,7 +137,7 @@ export function runnable(ctx: RunContext, p: PlannedCall): boolean {
 }
 
 /** How a planned call groups: decided (joins any group), alone (side effects), a sub-agent, or a server tool. */
-function groupKind(p: PlannedCall): 'decided' | 'alone' | 'agent' | 'tool' {
+function grouping(p: PlannedCall): 'decided' | 'alone' | 'agent' | 'tool' {
   if (p.result) return 'decided';
   if (p.tool?.sideEffects === true) return 'alone';
   return p.tool?.mode === 'agent' ? 'agent' : 'tool';
@@ -151,15 +151,15 @@ export function groups(planned: PlannedCall[], maxAgents: number): PlannedCall[]
   const out: PlannedCall[][] = [];
   for (const p of planned) {
     const last = out[out.length - 1];
-    const kind = groupKind(p);
-    const kinds = new Set(last?.map(groupKind).filter((k) => k !== 'decided'));
-    const cap = kinds.has('agent') ? maxAgents : DEFAULT_TOOL_PARALLELISM;
+    const own = grouping(p);
+    const others = new Set(last?.map(grouping).filter((k) => k !== 'decided'));
+    const cap = others.has('agent') ? maxAgents : DEFAULT_TOOL_PARALLELISM;
     const fits =
       last !== undefined &&
-      !kinds.has('alone') &&
-      kind !== 'alone' &&
-      (kind === 'decided' || kinds.size === 0 || kinds.has(kind)) &&
-      last.length < (kind === 'agent' ? maxAgents : cap);
+      !others.has('alone') &&
+      own !== 'alone' &&
+      (own === 'decided' || others.size === 0 || others.has(own)) &&
+      last.length < (own === 'agent' ? maxAgents : cap);
     if (fits) last.push(p);
     else out.push([p]);
   }
@@ -171,10 +171,10 @@ export function groups(planned: PlannedCall[], maxAgents: number): PlannedCall[]
  * tools without side effects that no call of can need a decision. None when the kind handles tool
  * calls itself, or when an on-turn-end hook may stop the run between the answer and its calls.
  */
-export function inlineToolCalls(ctx: RunContext, kindHandlesTools: boolean): InlineToolCalls | undefined {
+export function inlineToolCalls(ctx: RunContext, handlesToolsItself: boolean): InlineToolCalls | undefined {
   const { state } = ctx;
   const { config } = state;
-  if (kindHandlesTools || config.hooks?.onTurnEnd) return undefined;
+  if (handlesToolsItself || config.hooks?.onTurnEnd) return undefined;
   const run = { approve: config.tools.approve, rules: config.approvals };
   const quick = state.tools.filter((t) => t.local === true && !t.sideEffects && neverAsks(t, run));
   if (quick.length === 0) return undefined;

@@ -13,7 +13,7 @@ import { argsPreview, previewText } from '../../policy/previews';
 import { injectSteering } from './user-messages';
 import { maxParallelAgents } from '../../policy/sub-agents';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
-import { conversationRef, emit, showNow, workflowNow, type RunContext } from './run-context';
+import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 import { runSubAgent } from './sub-agent-step';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
@@ -74,7 +74,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
     : undefined;
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;
-  showNow(ctx, { running: [...ctx.now.running, { toolCallId: p.call.id, tool: tool.name, args }] });
+  updateCurrentDetails(ctx, { running: [...ctx.current.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   startCall(ctx, p.call, args);
   try {
     if (tool.mode === 'agent') return await delegated(ctx, p, args);
@@ -109,7 +109,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
     });
     return { draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: tool.name, text, isError: true } };
   } finally {
-    showNow(ctx, { running: ctx.now.running.filter((c) => c.toolCallId !== p.call.id) });
+    updateCurrentDetails(ctx, { running: ctx.current.running.filter((c) => c.toolCallId !== p.call.id) });
   }
 }
 

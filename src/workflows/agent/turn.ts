@@ -15,13 +15,13 @@ import { fitContext } from './context-step';
 import {
   callModelWithFailover,
   resolveModel,
-  runSeat,
+  runResolver,
   type ModelAnswer,
   type ModelCallOverrides,
-  type ModelSeat,
+  type ModelResolver,
 } from './model-step';
 import { turnStep } from '../../policy/run-summaries';
-import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
 import { recordToolResults, runToolCalls } from './tool-step';
 import { inlineToolCalls } from './tool-plan';
@@ -29,36 +29,52 @@ import { inlineToolCalls } from './tool-plan';
 /** Points of a turn where search attributes may be published. */
 export type TurnPoint = 'model' | 'tools' | 'tools_done';
 
-/** What a kind sets for one turn. Every hook is optional; without any, the turn is a ReAct turn. */
+/**
+ * What a kind sets for one turn. Every hook is optional; without any, the turn is a ReAct turn.
+ * A hook that throws ends the turn there, as a throw from the kind's own code does (`AgentKind`):
+ * an `ApplicationFailure` fails the run, any other error fails the workflow task, which Temporal
+ * retries. A hook that returns nothing leaves the turn as it would be without the hook.
+ */
 export interface TurnHooks {
-  /** Checked after stop and limits: hand over to a fresh run instead of taking this turn. */
-  handOver?: () => boolean;
-  /** Where this turn's model comes from (default: the run's seat). */
-  seat?: ModelSeat;
-  /** What the timeline and the current details call this turn (default `turn N`). */
-  step?: () => string;
-  /** What this turn's call sets (a role's prompt by hash, structured output, tool choice, recitation). */
-  call?: () => ModelCallOverrides;
-  /** The phase published at `point`, or none. Default: `model` and `tools`, as the points are named. */
+  /**
+   * Checked after stop and limits: true continues as new instead of taking this turn (the turn is
+   * `end` with outcome `continue_as_new`); false or nothing takes it.
+   */
+  continueAsNew?: () => boolean | void;
+  /** Where this turn's model comes from (default: the run's resolver). */
+  resolver?: ModelResolver;
+  /** What the timeline and the current details call this turn; nothing: `turn N`. */
+  step?: () => string | void;
+  /**
+   * What this turn's call sets over the run's settings (a role's prompt by hash, structured output,
+   * tool choice, recitation); nothing, or a field left out: the run's.
+   */
+  call?: () => ModelCallOverrides | void;
+  /** The phase published at `point`; nothing: none is published there. Default: `model` and `tools`, as named. */
   phaseAt?: (point: TurnPoint) => string | undefined;
   /** When set, tool calls are not run: each gets this text as its result and the turn is `tools_refused`. */
   refuseTools?: string;
-  /** Before the tool phase: answers calls without running them; returns the calls still to run. */
-  beforeTools?: (calls: readonly ToolCallRequest[]) => Promise<ToolCallRequest[]>;
-  /** After the tool phase, with the calls that ran. */
+  /**
+   * Before the tool phase, with the answer's calls: answers some of them without running them (it
+   * writes their results into the conversation itself) and returns the calls still to run, which
+   * go through the tool phase; nothing runs them all. Not called when the model call ran the calls
+   * itself (a kind with this hook never has its calls run that way).
+   */
+  beforeTools?: (calls: readonly ToolCallRequest[]) => Promise<ToolCallRequest[] | void>;
+  /** After the tool phase, with the calls that ran (their results are in the conversation); returns nothing. */
   afterTools?: (ran: readonly ToolCallRequest[]) => void;
 }
 
 export type TurnResult =
-  | { kind: 'answer'; text: string }
+  | { type: 'answer'; text: string }
   /** Tools were called; their results are in the conversation. */
-  | { kind: 'tools' }
+  | { type: 'tools' }
   /** Tools were called but refused (`refuseTools`); they got "not run" results. */
-  | { kind: 'tools_refused'; tools: string[] }
-  /** The run ended (stop, limit, error, hook) or hands over (`continue_as_new`). */
-  | { kind: 'end'; outcome: LoopOutcome };
+  | { type: 'tools_refused'; tools: string[] }
+  /** The run ended (stop, limit, error, hook) or continues as new (`continue_as_new`). */
+  | { type: 'end'; outcome: LoopOutcome };
 
-const end = (outcome: LoopOutcome): TurnResult => ({ kind: 'end', outcome });
+const end = (outcome: LoopOutcome): TurnResult => ({ type: 'end', outcome });
 
 /**
  * A turn's phase when the kind sets none: one phase, `running`, for the whole turn (the status and
@@ -155,11 +171,11 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
     await recordToolResults(ctx, out.toolCalls, out.toolResults);
     publish('tools_done');
     hooks.afterTools?.(out.toolCalls);
-    return { kind: 'tools' };
+    return { type: 'tools' };
   }
   if (hooks.refuseTools !== undefined) {
     await closeUnanswered(ctx, out, hooks.refuseTools);
-    return { kind: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
+    return { type: 'tools_refused', tools: out.toolCalls.map((c) => c.name) };
   }
   const { maxToolCallsPerTurn } = ctx.state.config.limits;
   if (out.toolCalls.length > maxToolCallsPerTurn) {
@@ -170,15 +186,15 @@ async function toolPhase(ctx: RunContext, out: ModelAnswer, hooks: TurnHooks): P
     );
     return end(await finish(ctx, 'max_tool_calls'));
   }
-  const toRun = hooks.beforeTools ? await hooks.beforeTools(out.toolCalls) : out.toolCalls;
-  if (toRun.length === 0) return { kind: 'tools' };
-  showNow(ctx, { doing: 'running tools' });
+  const toRun = (await hooks.beforeTools?.(out.toolCalls)) ?? out.toolCalls;
+  if (toRun.length === 0) return { type: 'tools' };
+  updateCurrentDetails(ctx, { doing: 'running tools' });
   publish('tools');
   const outcome = await runToolCalls(ctx, toRun);
   publish('tools_done');
   hooks.afterTools?.(toRun);
   if (outcome === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
-  return { kind: 'tools' };
+  return { type: 'tools' };
 }
 
 /** One model turn on the run's conversation. */
@@ -186,30 +202,37 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const { state } = ctx;
   const ended = await endIfStoppedOrLimited(ctx);
   if (ended) return end(ended);
-  if (hooks.handOver?.()) return end('continue_as_new');
+  if (hooks.continueAsNew?.()) return end('continue_as_new');
   await injectSteering(ctx);
 
   state.turn += 1;
   state.turnsThisRun += 1;
-  const seat = hooks.seat ?? runSeat(ctx);
-  resolveModel(ctx, seat);
-  showNow(ctx, { step: hooks.step?.() ?? turnStep(state.turn), model: modelLabel(seat.position.current) });
-  emit(ctx, { type: 'turn_start', model: modelLabel(seat.position.current) });
+  const resolver = hooks.resolver ?? runResolver(ctx);
+  resolveModel(ctx, resolver);
+  updateCurrentDetails(ctx, {
+    step: hooks.step?.() || turnStep(state.turn),
+    model: modelLabel(resolver.state.current),
+  });
+  emit(ctx, { type: 'turn_start', model: modelLabel(resolver.state.current) });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
-  if (phase !== undefined) publishSearchAttributes(ctx, phase, seat.position.current);
-  const fit = await fitContext(ctx, seat);
+  if (phase !== undefined) publishSearchAttributes(ctx, phase, resolver.state.current);
+  const fit = await fitContext(ctx, resolver);
   if (fit.over) {
     const { tokens, window } = fit.over;
-    const model = modelLabel(seat.position.current);
+    const model = modelLabel(resolver.state.current);
     const message =
       `the context (about ${tokens} tokens) is over the ${window}-token window of ${model} and ` +
       `could not be brought under it without a summary; the request was not sent`;
     return end(await fail(ctx, { message, type: AGENT_FAILURE.contextOverflow, retryable: false }));
   }
-  const shrink = async (): Promise<boolean> => (await fitContext(ctx, seat, true)).changed;
+  const shrink = async (): Promise<boolean> => (await fitContext(ctx, resolver, true)).changed;
   const inline = inlineToolCalls(ctx, hooks.refuseTools !== undefined || hooks.beforeTools !== undefined);
   const overrides = { ...hooks.call?.(), ...(inline ? { inlineTools: inline } : {}) };
-  const step = await callModelWithFailover(ctx, seat, overrides, shrink);
+  const step = await callModelWithFailover(ctx, resolver, overrides, shrink);
+  if (!step.ok && 'refused' in step) {
+    if (step.refused.refusal === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
+    return end(await finish(ctx, 'budget'));
+  }
   if (!step.ok) {
     // A stop ends a wait for the provider's rate limit: the run stops rather than fails.
     const stop = stopRequest(ctx);
@@ -218,7 +241,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
     return end(await fail(ctx, { message, type, retryable }));
   }
   const out = step.output;
-  const model = modelLabel(seat.position.current);
+  const model = modelLabel(resolver.state.current);
   await recordAnswer(ctx, out, model);
 
   const hook = await turnEndHook(ctx, out, model);
@@ -232,5 +255,5 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
     const message = out.errorMessage ?? 'the model returned an error';
     return end(await fail(ctx, { message, type: AGENT_FAILURE.model, retryable: false }));
   }
-  return { kind: 'answer', text: out.text };
+  return { type: 'answer', text: out.text };
 }

@@ -4,7 +4,7 @@ import { drain } from '../../policy/queues';
 import type { MessageMeta, QueuedMessage } from '../../contracts/agent-run';
 import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
-import { emit, publishSearchAttributes, showNow, type RunContext } from './run-context';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 
 /** Writes drafts at the end of the log and records their metadata. */
 export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Promise<MessageMeta[]> {
@@ -20,19 +20,20 @@ export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Pro
 const userDrafts = (queued: QueuedMessage[], origin: UserOrigin): MessageDraft[] =>
   queued.map((m) => ({ kind: 'user', text: m.text, origin }));
 
-/** Moves queued steering into the conversation; `skippedTools` are the calls it cut short. */
-export async function injectSteering(ctx: RunContext, skippedTools: string[] = []): Promise<boolean> {
+/** Moves queued steering into the conversation and returns it; `skippedTools` are the calls it cut short. */
+export async function injectSteering(ctx: RunContext, skippedTools: string[] = []): Promise<QueuedMessage[]> {
   const queued = drain(ctx.state.steering);
-  if (queued.length === 0) return false;
+  if (queued.length === 0) return [];
   await appendDrafts(ctx, userDrafts(queued, 'steering'));
   for (const m of queued) emit(ctx, { type: 'steering', messageId: m.id, skippedTools });
-  return true;
+  return queued;
 }
 
 /**
  * Moves queued follow-ups (and steering that came too late to redirect anything) into the
- * conversation. With none queued and `idleWaitMs` set, the run waits that long for one (status
- * `awaiting_follow_up`); a stop ends the wait.
+ * conversation and tells the kind (its `followUps` hook); true when there were any. With none
+ * queued and `idleWaitMs` set, the run waits that long for one (status `awaiting_follow_up`); a
+ * stop ends the wait.
  */
 export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
   if (await takeQueued(ctx)) return true;
@@ -41,7 +42,7 @@ export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
   if (!wait || state.stopRequested) return false;
   const summary = `waiting up to ${formatDuration(wait)} for a follow-up`;
   state.status = 'awaiting_follow_up';
-  showNow(ctx, { doing: summary });
+  updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, 'idle');
   const queued = () => state.followUps.length > 0 || state.steering.length > 0;
   await condition(() => queued() || state.stopRequested !== undefined, wait, { summary });
@@ -52,11 +53,14 @@ export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
 }
 
 async function takeQueued(ctx: RunContext): Promise<boolean> {
-  const steered = await injectSteering(ctx);
+  const steering = await injectSteering(ctx);
   const queued = drain(ctx.state.followUps);
   if (queued.length > 0) {
     await appendDrafts(ctx, userDrafts(queued, 'follow_up'));
     for (const m of queued) emit(ctx, { type: 'follow_up', messageId: m.id });
   }
-  return steered || queued.length > 0;
+  const texts = [...steering, ...queued].map((m) => m.text);
+  if (texts.length === 0) return false;
+  ctx.followUps?.(texts);
+  return true;
 }

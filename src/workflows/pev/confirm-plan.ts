@@ -6,10 +6,16 @@
  */
 import { condition, setHandler } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
-import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/pev-run';
+import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/agent-workflows';
 import { planDecisionDetails } from '../../policy/current-details';
 import { PLAN_WAIT_SUMMARY } from '../../policy/run-summaries';
-import { endIfStoppedOrLimited, finish, publishSearchAttributes, showNow, type LoopOutcome } from '../agent';
+import {
+  endIfStoppedOrLimited,
+  finish,
+  publishSearchAttributes,
+  updateCurrentDetails,
+  type LoopOutcome,
+} from '../agent';
 import { setPhase } from './phases';
 import { trace, type PevContext } from './role-turn';
 
@@ -57,7 +63,7 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   const { pev } = pctx;
   const timeoutMs = state.config.limits.approvalTimeoutMs;
   state.status = 'awaiting_approval';
-  showNow(pctx.agent, {
+  updateCurrentDetails(pctx.agent, {
     doing: PLAN_WAIT_SUMMARY,
     waiting: planDecisionDetails(pctx.agent.workflowId, pev.progress.todos),
   });
@@ -68,7 +74,7 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
     { summary: PLAN_WAIT_SUMMARY },
   );
   state.status = 'running';
-  showNow(pctx.agent, { doing: undefined, waiting: undefined });
+  updateCurrentDetails(pctx.agent, { doing: undefined, waiting: undefined });
   const ended = await endIfStoppedOrLimited(pctx.agent);
   if (ended) return ended;
   const decision = pev.planDecision;

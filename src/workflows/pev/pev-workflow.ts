@@ -46,17 +46,12 @@ function initialPevState(input: PevWorkflowInput): PevState {
  * A follow-up (or steering too late to redirect anything) after the rounds ended is a new request: planning starts
  * again.
  */
-async function takeFollowUps(pctx: PevContext): Promise<boolean> {
-  const { state } = pctx.agent;
-  const texts = [...state.steering, ...state.followUps].map((m) => m.text);
-  if (!(await injectFollowUps(pctx.agent))) return false;
-  const { pev } = pctx;
+function newRequest({ pev }: PevContext, texts: readonly string[]): void {
   pev.request = texts.join('\n\n');
   pev.endReason = undefined;
   pev.progress = { ...initialProgress(), trace: pev.progress.trace };
   // A new request is read against the world as it is now.
   pev.ledger = {};
-  return true;
 }
 
 async function runPev(pctx: PevContext): Promise<LoopOutcome> {
@@ -82,7 +77,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
     } else if (progress.phase === 'verifying') {
       outcome = await verifyingPhase(pctx);
     } else {
-      if (await takeFollowUps(pctx)) {
+      if (await injectFollowUps(pctx.agent)) {
         setPhase(pctx, 'planning');
         continue;
       }
@@ -134,6 +129,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
     if (!input.pevCarry) emit(pctx.agent, { type: 'phase', phase: progress.phase, cycle: progress.cycle });
   },
   run: runPev,
+  followUps: newRequest,
   carry: (pctx, input) => ({ pev: input.pev, pevCarry: pctx.pev }),
   result: resultOfPev,
 };

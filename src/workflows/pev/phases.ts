@@ -27,7 +27,7 @@ import {
 import { roleTurn, trace, type PevContext } from './role-turn';
 
 export type Structured<T> =
-  { kind: 'valid'; value: T } | { kind: 'invalid'; raw: string } | { kind: 'end'; outcome: LoopOutcome };
+  { type: 'valid'; value: T } | { type: 'invalid'; raw: string } | { type: 'end'; outcome: LoopOutcome };
 
 export function setPhase(pctx: PevContext, phase: PevPhase): void {
   const { progress } = pctx.pev;
@@ -54,29 +54,29 @@ function mirrorPlan(pctx: PevContext): void {
 const say = (pctx: PevContext, text: string) => appendDrafts(pctx.agent, [{ kind: 'user', text }]);
 
 /**
- * Asks a tool-less role (planner, verifier, or an added agent type) for its JSON answer: after an
+ * Asks a tool-less role (planner, verifier, or a role added beside them) for its JSON answer: after an
  * invalid answer, one corrective re-ask; after a second, `invalid` and the caller applies the
  * role's fallback. The prompt for the role is already in the conversation.
  */
 export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): Promise<Structured<T>> {
   for (let attempt = 1; ; attempt++) {
     const turn = await roleTurn(pctx, role as PevRoleDefinition);
-    if (turn.kind === 'end') return turn;
-    const raw = turn.kind === 'answer' ? turn.text : '';
+    if (turn.type === 'end') return turn;
+    const raw = turn.type === 'answer' ? turn.text : '';
     const parsed =
-      turn.kind === 'answer'
+      turn.type === 'answer'
         ? parseRoleAnswer(role, turn.text)
         : {
             ok: false as const,
             problems: [
               `the ${role.name} called tools ` +
-                `(${turn.kind === 'tools_refused' ? turn.tools.join(', ') : ''}); it never calls tools`,
+                `(${turn.type === 'tools_refused' ? turn.tools.join(', ') : ''}); it never calls tools`,
             ],
           };
-    if (parsed.ok) return { kind: 'valid', value: parsed.value };
+    if (parsed.ok) return { type: 'valid', value: parsed.value };
     if (attempt === 2) {
       trace(pctx, { type: 'fallback', role: role.name, problems: parsed.problems });
-      return { kind: 'invalid', raw };
+      return { type: 'invalid', raw };
     }
     trace(pctx, { type: 'reask', role: role.name, problems: parsed.problems });
     await say(pctx, correctiveReask(role as PevRoleDefinition, parsed.problems));
@@ -113,8 +113,8 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
         : plannerContinue(round, options.limits.maxPlanningRounds),
     );
     const answer = await askRole(pctx, plannerRole);
-    if (answer.kind === 'end') return answer.outcome;
-    if (answer.kind === 'invalid') {
+    if (answer.type === 'end') return answer.outcome;
+    if (answer.type === 'invalid') {
       endPlanning(
         pctx,
         plannerFallback({ request: pev.request, improvements: progress.improvements, lastValid }),
@@ -177,8 +177,8 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
     if (prompt) await say(pctx, prompt);
     prompt = undefined;
     const turn = await roleTurn(pctx, executorRole);
-    if (turn.kind === 'end') return turn.outcome;
-    if (turn.kind !== 'answer') continue;
+    if (turn.type === 'end') return turn.outcome;
+    if (turn.type !== 'answer') continue;
     const parsed = parseRoleAnswer(executorRole, turn.text);
     if (!parsed.ok) {
       if (!reasked) {
@@ -236,8 +236,8 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
     }),
   );
   const answer = await askRole(pctx, verifierRole);
-  if (answer.kind === 'end') return answer.outcome;
-  if (answer.kind === 'invalid') {
+  if (answer.type === 'end') return answer.outcome;
+  if (answer.type === 'invalid') {
     pev.endReason = 'unverified';
     state.finalText = unverifiedFinalText(answer.raw, progress.todos);
     setPhase(pctx, 'done');

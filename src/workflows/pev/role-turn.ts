@@ -1,6 +1,6 @@
 /**
  * One model turn of one role: the agent turn (`agentTurn`) with the role's hooks: its model as a
- * seat of its own (with its own failover position), its prompt by hash, structured output and
+ * resolver of its own (with its own failover position), its prompt by hash, structured output and
  * tool choice, the todo recitation, and the reuse of identical tool calls around the tool phase.
  */
 import { AGENT_FAILURE } from '../../contracts/failure-types';
@@ -15,7 +15,7 @@ import { type PevActivities } from '../../contracts/pev-activities';
 import { type PevRoleDefinition } from '../../policy/pev/roles';
 import { type PevState } from '../../contracts/pev-run';
 import { type PevTraceEntry } from '../../contracts/pev-progress';
-import { agentTurn, emit, type ModelSeat, type RunContext, type TurnResult } from '../agent';
+import { agentTurn, emit, type ModelResolver, type RunContext, type TurnResult } from '../agent';
 
 export interface PevContext {
   agent: RunContext;
@@ -33,15 +33,15 @@ export function trace(pctx: PevContext, entry: DistributiveOmit<PevTraceEntry, '
 }
 
 /**
- * The seat of a role on its own model: the run's policy with the role's model as primary, and the
- * role's own failover position, kept in the pev state across turns and continue-as-new.
+ * The resolver of a role on its own model: the run's policy with the role's model as primary, and
+ * the role's own resolver state, kept in the pev state across turns and continue-as-new.
  */
-function roleSeat(pctx: PevContext, role: string): ModelSeat | undefined {
+function roleResolver(pctx: PevContext, role: string): ModelResolver | undefined {
   const model = pctx.pev.options.models[role];
   if (!model) return undefined;
   const policy = { ...pctx.agent.state.config.resolver, primary: model };
-  const position = (pctx.pev.roleResolvers[role] ??= initialResolverState(policy));
-  return { policy, position };
+  const state = (pctx.pev.roleResolvers[role] ??= initialResolverState(policy));
+  return { policy, state };
 }
 
 /** Answers calls identical to an earlier successful one from the stored result; returns the calls still to run. */
@@ -117,7 +117,7 @@ function promptHashOf(pctx: PevContext, role: string): string {
 export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
   const progress = () => pctx.pev.progress;
   return agentTurn(pctx.agent, {
-    seat: roleSeat(pctx, role.name),
+    resolver: roleResolver(pctx, role.name),
     step: () => {
       const { round, cycle, currentTodoId } = progress();
       return roleStep(role.name, { round, cycle, ...(role.usesTools ? { todoId: currentTodoId } : {}) });

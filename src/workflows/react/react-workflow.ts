@@ -19,11 +19,11 @@ import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 /** Turns until an answer without tool calls; queued follow-ups start another turn. */
 async function runReact(ctx: RunContext): Promise<LoopOutcome> {
   await startConversation(ctx);
-  const hooks = { handOver: () => shouldContinueAsNew(ctx) };
+  const hooks = { continueAsNew: () => shouldContinueAsNew(ctx) };
   for (;;) {
     const turn = await agentTurn(ctx, hooks);
-    if (turn.kind === 'end') return turn.outcome;
-    if (turn.kind !== 'answer') continue;
+    if (turn.type === 'end') return turn.outcome;
+    if (turn.type !== 'answer') continue;
     const stop = stopRequest(ctx);
     if (stop) return finish(ctx, stop.reason);
     if (await injectFollowUps(ctx)) continue;

@@ -72,7 +72,7 @@ export function nextKillMoment(point: KillPoint, events: RunEvents, rng: Prng, t
         });
         return;
       case 'continue_as_new':
-        // The answer to a turn that reaches the run's threshold: the run hands over right after it.
+        // The answer to a turn that reaches the run's threshold: the run continues as new right after it.
         events.onToolAnswer((invocation) => {
           const tag = invocation.op.split('/')[0];
           const every = live(tag) ? events.spec(tag).continueAsNewAfterTurns : undefined;

@@ -221,7 +221,7 @@ describe('tool-call dedupe ledger', () => {
   });
 });
 
-describe('prompts and agent types', () => {
+describe('prompts and roles', () => {
   const prompts = {
     templates: {
       planner: '# Planner\n{{businessContext}}\n## Rules',
@@ -238,7 +238,7 @@ describe('prompts and agent types', () => {
     expect(() => systemPromptOf(prompts, 'executor')).toThrow(/No core template for role "executor"/);
   });
 
-  test('a new agent type gets parsing, re-ask and a response format from its definition', () => {
+  test('a new role gets parsing, re-ask and a response format from its definition', () => {
     const reviewerSchema = z.object({
       type: z.literal('component').default('component'),
       component: z.literal('reviewer-response'),

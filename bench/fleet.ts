@@ -1,0 +1,159 @@
+// Fleet: N one-call runs (default 500) started at once against a provider limited to 600 requests a
+// minute in the worker's config, on a real dev server with the project's worker and its limited
+// queue's worker. Records the rate the provider saw against the limit (within 10 %), the requests
+// over the limit (any window of 1 to 60 s holding more than the limit allows in it plus the one
+// second's worth the server's limiter lets an idle queue start with), the busiest second, and the
+// queue wait of the model calls (schedule to start, from history) at p50 and p95.
+// Run: node -r ./scripts/register-ts.js bench/fleet.ts [runs] [--smoke]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../src/activities';
+import { AgentClient } from '../src/client';
+import { FileContentStore } from '../src/store';
+import { fakeProviderEnv, reply, startFakeProvider } from '../src/testing/fake-provider';
+import { createWorker } from '../src/worker/create-worker';
+import { createLimitWorkers, runTogether } from '../src/worker/limit-workers';
+import { workerConfig } from '../src/worker/worker-config';
+import { benchArgs, benchBundle, figure, percentile, round, runBench, startBenchServer, writeBenchResult } from './kit';
+
+const args = benchArgs();
+const RUNS = args.smoke ? 30 : (args.sizes[0] ?? 500);
+const LIMIT_RPM = 600;
+const PER_SECOND = LIMIT_RPM / 60;
+
+const eventMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
+  t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
+
+/** When the server handed the run's model call to a worker, and how long it waited on the limited queue before. */
+async function dispatch(client: Client, id: string): Promise<{ startedAt: number; waitMs: number }> {
+  const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel');
+  const started = events.find(
+    (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? '') === String(scheduled?.eventId),
+  );
+  const startedAt = eventMs(started?.eventTime);
+  return { startedAt, waitMs: startedAt - eventMs(scheduled?.eventTime) };
+}
+
+/** The most requests any window of `ms` holds. */
+function busiest(times: readonly number[], ms: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i] - sorted[j] >= ms) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+/**
+ * Requests over the limit: the most by which a window of 1, 5, 10 or 60 seconds holds more than the
+ * limit allows in it, plus the one second's worth the server's limiter lets a queue that was idle
+ * start with, plus one for timestamps at a window's edges.
+ */
+function overLimit(times: readonly number[]): number {
+  const excess = [1, 5, 10, 60].map((s) => busiest(times, s * 1_000) - (PER_SECOND * (s + 1) + 1));
+  return Math.max(0, ...excess);
+}
+
+async function main(): Promise<boolean> {
+  const server = await startBenchServer(args);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-'));
+  const fake = await startFakeProvider();
+  const connection = await NativeConnection.connect({ address: server.address });
+  try {
+    const times: number[] = [];
+    fake.respond(() => {
+      times.push(Date.now());
+      return reply.text('Done.');
+    });
+    const config = workerConfig({
+      env: fakeProviderEnv(fake, 'bench'),
+      file: null,
+      inline: { providers: { anthropic: { limits: { requestsPerMinute: LIMIT_RPM, concurrency: 20 } } } },
+    });
+    const { activities } = createActivities({ config, store: new FileContentStore(path.join(dir, 'store')) });
+    const taskQueue = 'bench-fleet';
+    const options = { connection, namespace: 'default', taskQueue, config, activities };
+    const workers = [
+      await createWorker({
+        ...options,
+        bundlePath: await benchBundle(dir),
+        workerOptions: { maxCachedWorkflows: RUNS },
+      }),
+      ...(await createLimitWorkers(options)),
+    ];
+    const running = runTogether(workers);
+    const client = new Client({ connection });
+    const agents = new AgentClient(client, taskQueue);
+    let ids: string[] = [];
+    let wallMs = 0;
+    try {
+      const started = Date.now();
+      ids = await Promise.all(
+        Array.from({ length: RUNS }, (_, i) =>
+          agents.start({ task: `Job ${i}.`, model: 'anthropic/claude-sonnet-4-6', tools: { allow: [] } }),
+        ),
+      );
+      const results = await Promise.all(ids.map((id) => agents.result(id)));
+      wallMs = Date.now() - started;
+      const failed = results.filter((r) => r.stopReason !== 'completed').length;
+      if (failed > 0) throw new Error(`${failed} of ${RUNS} runs did not complete`);
+    } finally {
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    }
+    const dispatched: { startedAt: number; waitMs: number }[] = [];
+    for (let i = 0; i < ids.length; i += 50)
+      dispatched.push(...(await Promise.all(ids.slice(i, i + 50).map((id) => dispatch(client, id)))));
+    const waits = dispatched.map((d) => d.waitMs);
+    // The same count on the server's dispatch times: what the limit let through, before the workers' own delays.
+    const starts = dispatched.map((d) => d.startedAt).sort((a, b) => a - b);
+
+    const spanMs = Math.max(...times) - Math.min(...times);
+    const rpm = ((times.length - 1) / spanMs) * 60_000;
+    const over = overLimit(times);
+    const refused = fake.requests.filter((r) => r.status !== 200).length;
+    writeBenchResult(
+      'fleet',
+      {
+        rateOffBy: figure(Math.abs(rpm / LIMIT_RPM - 1), 'share', `${RUNS} runs: requests a minute off the limit`, {
+          target: '<= 0.1',
+        }),
+        overLimit: figure(over, 'requests', `${RUNS} runs: requests over the limit (with a second's burst)`, {
+          target: '== 0',
+        }),
+        busiestSecond: figure(busiest(times, 1_000), 'requests', `${RUNS} runs: busiest second (limit ${PER_SECOND})`),
+        queueWaitP50: figure(percentile(waits, 50), 'ms', `${RUNS} runs: model call's queue wait, p50`),
+        queueWaitP95: figure(percentile(waits, 95), 'ms', `${RUNS} runs: model call's queue wait, p95`),
+      },
+      {
+        description: `${RUNS} one-call runs against a provider limited to ${LIMIT_RPM} requests a minute`,
+        details: {
+          runs: RUNS,
+          limitRpm: LIMIT_RPM,
+          requests: times.length,
+          refused,
+          measuredRpm: round(rpm, 1),
+          spanSeconds: round(spanMs / 1000, 2),
+          wallSeconds: round(wallMs / 1000, 2),
+          queueWaitMs: { p50: percentile(waits, 50), p95: percentile(waits, 95), max: Math.max(...waits) },
+          overLimitAtDispatch: overLimit(starts),
+          busiestSecondAtDispatch: busiest(starts, 1_000),
+        },
+        args,
+      },
+    );
+    return Math.abs(rpm / LIMIT_RPM - 1) <= 0.1 && over === 0 && refused === 0;
+  } finally {
+    await connection.close();
+    await fake.close();
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runBench(main);

@@ -1,0 +1,87 @@
+/**
+ * `durable-agents budget`: tenant budgets across runs (docs/fleet.md, Tenant budgets across runs).
+ * `set` starts or changes the tenant's ledger and tells its open runs; `show` prints the period's
+ * spend, what is reserved and what is left. Bad values are refused before anything is sent.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { BUDGET_PERIODS, type LedgerView } from '../../contracts/tenant-budget';
+import { budgetLine, usd } from '../../policy/tenant-budget';
+import { connectAgents, type GlobalOptions } from '../cli-context';
+import { positiveInt, tenantArg } from '../option-parsers';
+import { plural } from '../watch-output';
+
+const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+const costArg = (value: string): number => {
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError(`"${value}" is not a number of USD above 0.`);
+  return n;
+};
+
+/** The ledger as text: the budget, the period, then spent, reserved and left. */
+export function formatLedger(view: LedgerView): string {
+  const tokens = (n: number) => ` (${n} tokens)`;
+  const { limits, spent, reserved, remaining, period } = view;
+  return [
+    `tenant ${view.tenant}: ${budgetLine(limits)}`,
+    `period: ${period.start}${period.end ? ` to ${period.end}` : ' on'}`,
+    `spent: ${usd(spent.usd)}${tokens(spent.tokens)}`,
+    `reserved: ${usd(reserved.usd)}${tokens(reserved.tokens)} by ${plural(view.openReservations, 'call')} in progress`,
+    `remaining: ${usd(remaining.usd)}${remaining.tokens === undefined ? '' : tokens(remaining.tokens)}`,
+  ].join('\n');
+}
+
+export function registerBudgetCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
+  const budget = program
+    .command('budget')
+    .description("A tenant's budget across runs: every model call of its runs reserves against it (docs/fleet.md).");
+
+  budget
+    .command('set')
+    .description(
+      "Set a tenant's budget: starts its ledger on the workers' task queue or changes it (the same period keeps " +
+        "its spend), and tells the tenant's open runs.",
+    )
+    .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
+    .requiredOption('--max-cost <usd>', 'USD the tenant may spend in a period', costArg)
+    .option('--max-tokens <n>', 'tokens the tenant may use in a period', positiveInt)
+    .addOption(
+      new Option('--period <period>', 'when the spend starts again (UTC)')
+        .choices(BUDGET_PERIODS)
+        .makeOptionMandatory(),
+    )
+    .action(
+      async (
+        tenant: string,
+        options: { maxCost: number; maxTokens?: number; period: (typeof BUDGET_PERIODS)[number] },
+      ) => {
+        const connected = await connectAgents(globals(), process.env, (line) => process.stderr.write(`${line}\n`));
+        try {
+          const { ledger, toldRuns } = await connected.agents.setTenantBudget(tenant, {
+            maxCostUsd: options.maxCost,
+            ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+            period: options.period,
+          });
+          out(formatLedger(ledger));
+          if (toldRuns > 0) out(`told ${plural(toldRuns, 'open run')} of ${tenant}`);
+        } finally {
+          await connected.close();
+        }
+      },
+    );
+
+  budget
+    .command('show')
+    .description("A tenant's budget: the period, and what its runs spent, hold reserved and have left.")
+    .argument('<tenant>', 'the tenant name', tenantArg)
+    .option('--json', 'the ledger as JSON')
+    .action(async (tenant: string, options: { json?: boolean }) => {
+      const connected = await connectAgents(globals(), process.env, (line) => process.stderr.write(`${line}\n`));
+      try {
+        const view = await connected.agents.tenantBudget(tenant);
+        out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));
+      } finally {
+        await connected.close();
+      }
+    });
+}

@@ -1,0 +1,71 @@
+/** The kinds a client or a CLI knows, by name: what they dispatch on instead of naming a kind. */
+import type { AgentConfig, AgentStateView } from '../contracts/agent-run';
+import type { AgentWorkflowInput } from '../contracts/agent-workflows';
+import type { ModelName } from '../contracts/model-ref';
+import type { KindEdge, KindWait } from './kind-edge';
+
+export class KindRegistry {
+  private readonly byName = new Map<string, KindEdge>();
+
+  /** Refuses two kinds of one name, or two that take their options under one key. */
+  constructor(edges: readonly KindEdge[]) {
+    const keys = new Set<string>();
+    for (const edge of edges) {
+      if (this.byName.has(edge.name)) throw new Error(`two agent kinds are named "${edge.name}"`);
+      if (edge.optionsKey !== undefined && keys.has(edge.optionsKey))
+        throw new Error(`two agent kinds take their options under "${edge.optionsKey}"`);
+      this.byName.set(edge.name, edge);
+      if (edge.optionsKey !== undefined) keys.add(edge.optionsKey);
+    }
+  }
+
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get edges(): KindEdge[] {
+    return [...this.byName.values()];
+  }
+
+  /** The workflow types of the known kinds: what lists and schedules count as agent runs. */
+  get workflowTypes(): string[] {
+    return this.edges.map((e) => e.workflowType);
+  }
+
+  find(name: string | undefined): KindEdge | undefined {
+    return name === undefined ? undefined : this.byName.get(name);
+  }
+
+  /** The options a start gives the kind `edge` (under its key), if any. */
+  ownOptions(edge: KindEdge, options: object): unknown {
+    return edge.optionsKey === undefined ? undefined : (options as Record<string, unknown>)[edge.optionsKey];
+  }
+
+  /** The other kinds whose options a start of `edge` gives: refused, since only the run's kind reads its own. */
+  misplaced(edge: KindEdge, options: object): KindEdge[] {
+    return this.edges.filter((e) => e !== edge && this.ownOptions(e, options) !== undefined);
+  }
+
+  /** The models a start names through its kind's own options. */
+  models(kind: string | undefined, options: object): ModelName[] {
+    const edge = this.find(kind);
+    const own = edge && this.ownOptions(edge, options);
+    return own === undefined ? [] : (edge?.models?.(own) ?? []);
+  }
+
+  /** The workflow input of a checked start of `edge`. */
+  input(edge: KindEdge, config: AgentConfig, own: unknown): AgentWorkflowInput {
+    if (edge.input) return edge.input(config, own);
+    return { config, ...(own !== undefined && edge.optionsKey !== undefined ? { [edge.optionsKey]: own } : {}) };
+  }
+
+  /** What the run of this state view waits for a person to decide besides tool calls. */
+  waiting(view: AgentStateView): KindWait | undefined {
+    return this.find(view.kind)?.waiting?.(view);
+  }
+
+  /** The lines its kind prints of the state view's own fields. */
+  stateLines(view: AgentStateView): string[] {
+    return this.find(view.kind)?.stateLines?.(view) ?? [];
+  }
+}

@@ -1,0 +1,1 @@
+export { tenantLedgerWorkflow, LEDGER_UPDATES_PER_RUN } from './tenant-ledger';

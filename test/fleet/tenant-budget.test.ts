@@ -1,0 +1,200 @@
+/**
+ * Tenant budgets across runs on the real dev server: every model call of a tenant's runs reserves
+ * its estimate against the tenant's ledger and settles what it cost; the runs that would cross the
+ * budget stop with stop reason `budget` or move to the cheaper model their budget rules name.
+ */
+import crypto from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { AgentClient } from '../../src/client';
+import type { AgentResult } from '../../src/contracts/agent-run';
+import { ledgerWorkflowId } from '../../src/contracts/tenant-budget';
+import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { CHEAP, PRIMARY, holdReply, useAgentFixture, waitFor, waitForState } from '../agent/agent-kit';
+
+/** A tenant name no other test (or earlier jest run on the same server) uses. */
+const newTenant = (name: string): string => `${name}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** Output tokens each answer is billed for: about $0.0026 a call on the primary model with 100 input tokens. */
+const USAGE = { input: 100, output: 150 };
+
+/** Tool results in an Anthropic- or OpenAI-format request. */
+const toolResults = (request: RecordedRequest): number =>
+  JSON.stringify(request.body.messages ?? []).split(/"tool_result"|"role":"tool"/).length - 1;
+
+/** Two tool calls, then an answer: three model calls a run. */
+const threeCalls = (request: RecordedRequest) =>
+  toolResults(request) >= 2
+    ? reply.text('3.', { usage: USAGE })
+    : reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }], { usage: USAGE });
+
+/** Activity types and marker summaries of the run's history: what its budget cost it. */
+async function budgetSteps(handle: WorkflowHandle): Promise<string[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? []).flatMap((e) => {
+    const summary = e.userMetadata?.summary && defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary);
+    return typeof summary === 'string' && summary.startsWith('budget: ') ? [summary] : [];
+  });
+}
+
+const ledgerOf = (agents: AgentClient, tenant: string) => agents.tenantBudget(tenant);
+
+describe('tenant budgets across runs', () => {
+  const fx = useAgentFixture();
+
+  it('a budget of $0.01 stops the runs that would cross it with reason budget; spend stays within one estimate', async () => {
+    const tenant = newTenant('tight');
+    fx.fake.respond(threeCalls);
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.01, period: 'day' });
+      const ids = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          agents.start({
+            task: `Add 1 and 2 twice (job ${i}).`,
+            model: PRIMARY,
+            tenant,
+            maxTokens: 200,
+            tools: { allow: ['add'] },
+          }),
+        ),
+      );
+      const results: AgentResult[] = await Promise.all(ids.map((id) => agents.result(id)));
+      const stopped = results.filter((r) => r.stopReason === 'budget');
+      expect(stopped.length).toBeGreaterThan(0);
+      expect(results.every((r) => r.stopReason === 'budget' || r.stopReason === 'completed')).toBe(true);
+
+      // What each call reserved, as its timeline says: `budget: reserve $0.0041 for …`.
+      const reserved = (await Promise.all(ids.map((id) => budgetSteps(client.workflow.getHandle(id)))))
+        .flat()
+        .flatMap((step) => /^budget: reserve \$([\d.]+)/.exec(step)?.slice(1) ?? [])
+        .map(Number);
+      expect(reserved.length).toBeGreaterThan(0);
+      const spent = results.reduce((sum, r) => sum + r.costUsd, 0);
+      expect(spent).toBeGreaterThan(0);
+      expect(spent).toBeLessThanOrEqual(0.01 + Math.max(...reserved));
+      const ledger = await ledgerOf(agents, tenant);
+      expect(ledger.spent.usd).toBeCloseTo(spent, 10);
+      expect(ledger).toMatchObject({ reserved: { usd: 0, tokens: 0 }, openReservations: 0 });
+
+      const refused = await agents.state(stopped[0].id);
+      expect(refused.tenantBudget).toMatchObject({ tenant, refused: expect.stringMatching(/budget is spent/) });
+      expect(refused.events.map((e) => e.type)).toContain('tenant_budget');
+      await saveHistoryIfRecording(client.workflow.getHandle(stopped[0].id), 'agent-tenant-budget-refused');
+      await saveHistoryIfRecording(client.workflow.getHandle(ledgerWorkflowId(tenant)), 'tenant-ledger');
+    });
+  });
+
+  it('a refused run moves to the cheaper model its budget rules name, and finishes there', async () => {
+    const tenant = newTenant('cheap');
+    fx.fake.respond(threeCalls);
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      // One primary call's estimate (about $0.004) fits; the next does not. The cheap model's do.
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.006, period: 'total' });
+      const result = await agents.run({
+        task: 'Add 1 and 2 twice.',
+        model: PRIMARY,
+        budget: [{ afterCostUsd: 100, model: CHEAP }],
+        tenant,
+        maxTokens: 200,
+        tools: { allow: ['add'] },
+      });
+      expect(result).toMatchObject({ stopReason: 'completed', model: CHEAP, finalText: '3.' });
+      const { events } = await agents.state(result.id);
+      expect(events.find((e) => e.type === 'provider_switch')).toMatchObject({
+        fromModel: PRIMARY,
+        toModel: CHEAP,
+        reason: expect.stringMatching(/^tenant budget: /),
+      });
+      expect((await ledgerOf(agents, tenant)).spent.usd).toBeCloseTo(result.costUsd, 10);
+      await saveHistoryIfRecording(client.workflow.getHandle(result.id), 'agent-tenant-budget-switch');
+    });
+  });
+
+  it('runs of a tenant without a budget, and runs without a tenant, make no budget call', async () => {
+    fx.fake.respond(threeCalls);
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const ids = await Promise.all([
+        agents.start({ task: 'Add.', model: PRIMARY, tenant: newTenant('free'), tools: { allow: ['add'] } }),
+        agents.start({ task: 'Add.', model: PRIMARY, tools: { allow: ['add'] } }),
+      ]);
+      for (const id of ids) {
+        expect(await agents.result(id)).toMatchObject({ stopReason: 'completed' });
+        expect(await budgetSteps(client.workflow.getHandle(id))).toEqual([]);
+        expect((await agents.state(id)).tenantBudget).toBeUndefined();
+      }
+    });
+  });
+
+  it('a run started before its tenant had a budget is told, and reserves from its next call on', async () => {
+    const tenant = newTenant('late');
+    fx.fake.respond((request) =>
+      toolResults(request) === 0
+        ? reply.toolCalls([{ name: 'slow_step', arguments: { label: 'x' } }])
+        : reply.text('Done.', { usage: USAGE }),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Take a slow step.', model: PRIMARY, tenant, maxTokens: 200 });
+      await waitFor(() => fx.calls.includes('slow_step:x'), 'the slow step');
+      const { toldRuns } = await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'month' });
+      expect(toldRuns).toBe(1);
+      fx.latch.open();
+      expect(await agents.result(id)).toMatchObject({ stopReason: 'completed' });
+      expect(await budgetSteps(client.workflow.getHandle(id))).toEqual([
+        expect.stringMatching(/^budget: reserve \$0\.00\d+ for anthropic\/claude-sonnet-4-6$/),
+        expect.stringMatching(/^budget: settle \$0\.00\d+$/),
+      ]);
+      expect((await ledgerOf(agents, tenant)).spent.usd).toBeGreaterThan(0);
+    });
+  });
+
+  it('a run waits while other calls hold the budget, says so in its state and details, and goes on when they settle', async () => {
+    const tenant = newTenant('busy');
+    const release = holdReply(fx, reply.text('Held answer.', { usage: { input: 10, output: 10 } }));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      // Room for one call's estimate (about $0.0038) at a time.
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.006, period: 'day' });
+      const options = { model: PRIMARY, tenant, maxTokens: 200, tools: { allow: ['add'] } };
+      const first = await agents.start({ task: 'First.', ...options });
+      await waitFor(() => fx.fake.requests.length === 1, 'the first call');
+      const second = await agents.start({ task: 'Second.', ...options });
+      const waiting = await waitForState(agents, second, (s) => s.tenantBudget?.waiting !== undefined);
+      expect(waiting.tenantBudget?.waiting).toMatch(/reserved by 1 calls in progress/);
+      const details = await client.workflow.getHandle(second).query<string>('__temporal_workflow_metadata');
+      expect(JSON.stringify(details)).toMatch(new RegExp(`waiting \\d+ s for tenant ${tenant}'s budget`));
+      release.open();
+      expect(await agents.result(first)).toMatchObject({ stopReason: 'completed' });
+      expect(await agents.result(second)).toMatchObject({ stopReason: 'completed' });
+      expect((await agents.state(second)).events.map((e) => e.type)).toContain('tenant_budget');
+      await saveHistoryIfRecording(client.workflow.getHandle(first), 'agent-tenant-budget');
+      await saveHistoryIfRecording(client.workflow.getHandle(second), 'agent-tenant-budget-wait');
+    });
+  });
+
+  it('a run whose ledger is gone stops with reason budget before its next call: the budget fails closed', async () => {
+    const tenant = newTenant('gone');
+    fx.fake.respond((request) =>
+      toolResults(request) === 0
+        ? reply.toolCalls([{ name: 'slow_step', arguments: { label: 'y' } }])
+        : reply.text('Never sent.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'day' });
+      const id = await agents.start({ task: 'Take a slow step.', model: PRIMARY, tenant, maxTokens: 200 });
+      await waitFor(() => fx.calls.includes('slow_step:y'), 'the slow step');
+      await client.workflow.getHandle(ledgerWorkflowId(tenant)).terminate('the ledger is gone');
+      fx.latch.open();
+      const result = await agents.result(id);
+      expect(result.stopReason).toBe('budget');
+      expect(fx.fake.requests).toHaveLength(1);
+      expect((await agents.state(id)).tenantBudget?.refused).toMatch(/ledger/);
+      await expect(agents.tenantBudget(tenant)).rejects.toThrow(/has no budget/);
+    });
+  });
+});
