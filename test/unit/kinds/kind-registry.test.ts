@@ -1,6 +1,6 @@
-import { buildAgentConfig } from '../../src/policy/agent-config';
-import { KindRegistry, kindRegistry, pevEdge, reactEdge, type KindEdge } from '../../src/kinds';
-import type { AgentStateView } from '../../src/contracts/agent-run';
+import { buildAgentConfig } from '../../../src/policy/agent-config';
+import { KindRegistry, kindRegistry, pevEdge, reactEdge, type KindEdge } from '../../../src/kinds';
+import type { AgentStateView } from '../../../src/contracts/agent-run';
 
 const echo: KindEdge<{ times?: number }> = {
   name: 'echo',
