@@ -17,12 +17,13 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const SPECS = ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1'];
-const IDLE_MS = 300;
+// Long enough that a busy machine's pauses (client and fake share one event loop) do not reach it.
+const IDLE_MS = 1_000;
 
 /** The fake's config with a short idle timeout and a long total one. */
-const idleConfig = (models: LlmConfig['models'] = [], idleTimeoutMs = IDLE_MS): LlmConfig => ({
+const idleConfig = (models: LlmConfig['models'] = []): LlmConfig => ({
   ...configFor(fake, {}, 30_000),
-  idleTimeoutMs,
+  idleTimeoutMs: IDLE_MS,
   models,
 });
 
@@ -46,8 +47,10 @@ describe('idle timeout', () => {
       );
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(failure).toMatchObject({ type: LLM_FAILURE.timeout, nonRetryable: false });
-      expect(failure.message).toContain('no data from the provider for 0.3 s (idle timeout');
-      // A caller that watches no events still streams from the provider.
+      expect(failure.message).toContain('no data from the provider for 1 s (idle timeout');
+      // A caller that watches no events still streams from the provider. The fake may read the
+      // request only after the client gave up on it.
+      while (fake.requests.length === 0 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
       expect(fake.requests.map((r) => r.stream)).toEqual([true]);
     },
   );
@@ -62,14 +65,13 @@ describe('idle timeout', () => {
   });
 
   it.each(SPECS)('%s: a slow but steady answer outlives the idle timeout', async (spec) => {
-    // Gaps of a tenth of the idle timeout, so a busy machine's pauses do not reach it either.
-    const idleMs = 1_000;
+    // Gaps of a tenth of the idle timeout, and about twenty of them.
     const text = 'Slow and steady wins the race, one word at a time. '.repeat(2);
-    fake.script(reply.text(text, { eventDelayMs: idleMs / 10 }));
+    fake.script(reply.text(text, { eventDelayMs: IDLE_MS / 10 }));
     const started = Date.now();
-    const message = await complete({ model: spec, messages: [user('hi')] }, { config: idleConfig([], idleMs) });
+    const message = await complete({ model: spec, messages: [user('hi')] }, { config: idleConfig() });
     expect(message).toMatchObject({ stopReason: 'stop' });
-    expect(Date.now() - started).toBeGreaterThan(idleMs);
+    expect(Date.now() - started).toBeGreaterThan(IDLE_MS);
   });
 
   it.each(SPECS)('%s: a model entry’s own idle timeout wins over the default (slow reasoning models)', async (spec) => {
@@ -85,11 +87,11 @@ describe('idle timeout', () => {
         idleTimeoutMs: 5_000,
       },
     ]);
-    fake.script(reply.text('Thought long before this answer.', { delayMs: IDLE_MS * 3 }));
+    fake.script(reply.text('Thought long before this answer.', { delayMs: IDLE_MS * 2 }));
     await expect(complete({ model: spec, messages: [user('hi')] }, { config: patient })).resolves.toMatchObject({
       stopReason: 'stop',
     });
-    fake.script(reply.text('Thought long before this answer.', { delayMs: IDLE_MS * 3 }));
+    fake.script(reply.text('Thought long before this answer.', { delayMs: IDLE_MS * 2 }));
     const failure = await failureOf(() => complete({ model: spec, messages: [user('hi')] }, { config: idleConfig() }));
     expect(failure.type).toBe(LLM_FAILURE.timeout);
   });
