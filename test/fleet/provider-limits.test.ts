@@ -75,14 +75,17 @@ describe('provider limits on the server', () => {
     fs.writeFileSync(configFile, JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 60 } } } }));
     const taskQueue = `storm-${crypto.randomUUID()}`;
     await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
-    // One request a second, counted over the last two seconds (a request reaches the provider a
-    // varying moment after the server hands it out); the rest get 429 with retry-after 1.
-    const accepted: number[] = [];
+    // A provider that allows one request a second, metered as providers meter: a token bucket, here
+    // one that holds two, which also absorbs the varying moment a request reaches the provider after
+    // the server hands it out. A request that finds it empty gets 429 with retry-after 1.
+    let tokens = 2;
+    let filled = Date.now();
     hosts.fake.respond(() => {
       const now = Date.now();
-      if (accepted.filter((t) => now - t < 2_000).length >= 2)
-        return reply.error(429, { headers: { 'retry-after': '1' } });
-      accepted.push(now);
+      tokens = Math.min(2, tokens + (now - filled) / 1_000);
+      filled = now;
+      if (tokens < 1) return reply.error(429, { headers: { 'retry-after': '1' } });
+      tokens -= 1;
       return reply.text('Done.');
     });
     const { client } = await testConnection();
