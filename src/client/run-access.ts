@@ -1,6 +1,7 @@
 /**
- * Reaching one run: its handle, calls whose SDK errors become one readable line, whether a worker
- * polls its task queue, payload checks against the server's limit, and its state.
+ * Reaching one run, for the client's parts: its handle, calls whose SDK errors become one readable
+ * line, whether a worker polls its task queue, payload checks against the server's limit, and its
+ * state.
  */
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
@@ -51,9 +52,9 @@ const CLOSED_RUN_QUERY_MS = 5_000;
 const RUNNING_RUN_QUERY_MS = 10_000;
 
 export class RunAccess {
-  protected readonly payloadLimit: PayloadLimit;
+  readonly payloadLimit: PayloadLimit;
   private readonly providers?: readonly string[];
-  protected readonly store?: ConversationReader;
+  readonly store?: ConversationReader;
   /** The kinds this client starts and shows runs of. */
   readonly kinds: KindRegistry;
 
@@ -69,17 +70,17 @@ export class RunAccess {
   }
 
   /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */
-  protected providerProblems(models: readonly ModelRef[]): string[] {
+  providerProblems(models: readonly ModelRef[]): string[] {
     const { providers } = this;
     if (!providers) return [];
     return [...new Set(models.flatMap((ref) => unknownProviderProblem(ref, providers) ?? []))];
   }
 
-  protected handle(id: string): WorkflowHandle {
+  handle(id: string): WorkflowHandle {
     return this.client.workflow.getHandle(id);
   }
 
-  protected async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
+  async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
     try {
       return await op(this.handle(id));
     } catch (err) {
@@ -109,7 +110,7 @@ export class RunAccess {
   }
 
   /** Refuses with a {@link NoWorkerError} when nobody polls the run's queue, since `what` needs a worker now. */
-  protected async requireWorker(id: string, what: string): Promise<RunWorkers> {
+  async requireWorker(id: string, what: string): Promise<RunWorkers> {
     const w = await this.workers(id);
     if (!w.polling)
       throw new NoWorkerError(

@@ -12,15 +12,25 @@ import { RunAccess } from './run-access';
 const ARGS_WAY = 'approve with smaller arguments, or reject the call and steer the run instead';
 const RESULT_WAY = 'store the result where a tool of the run can read it and send a short reference instead';
 
-export class RunDecisions extends RunAccess {
+/** A pending approval with the id of the run that waits for it (the run asked about, or an open child of it). */
+export interface PendingApprovalOf {
+  runId: string;
+  toolCallId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  argsHash: string;
+}
+
+/** The decisions of {@link AgentClient} (approvals, plans, client tool results), over its {@link RunAccess}. */
+export class RunDecisions {
+  constructor(private readonly run: RunAccess) {}
+
   /**
    * The run's pending approvals and those of its open child runs (sub-agents, at any depth), each
    * with the id of the run that waits for it.
    */
-  async pendingApprovals(
-    id: string,
-  ): Promise<{ runId: string; toolCallId: string; tool: string; args: Record<string, unknown>; argsHash: string }[]> {
-    const state = await this.state(id);
+  async pendingApprovals(id: string): Promise<PendingApprovalOf[]> {
+    const state = await this.run.state(id);
     const own = state.pendingApprovals.map((a) => ({ runId: id, ...a }));
     const open = (state.children ?? []).filter((c) => c.endedAt === undefined);
     const children = await Promise.all(open.map((c) => this.pendingApprovals(c.id).catch(() => [])));
@@ -69,11 +79,13 @@ export class RunDecisions extends RunAccess {
       decision: 'approve' as const,
       ...(options.args ? { editedArgs: options.args } : {}),
     };
-    await this.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
-    await this.requireWorker(id, 'an approval');
+    await this.run.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
+    await this.run.requireWorker(id, 'an approval');
     const found = await this.holder(id, toolCallId, options.argsHash);
     const argsHash = options.argsHash ?? found.argsHash;
-    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
+    return this.run.call(found.runId, (h) =>
+      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
+    );
   }
 
   async reject(
@@ -82,11 +94,13 @@ export class RunDecisions extends RunAccess {
     options: { reason?: string; argsHash?: string } = {},
   ): Promise<ApprovalDecisionResult> {
     const decision = { toolCallId, decision: 'reject' as const, ...(options.reason ? { reason: options.reason } : {}) };
-    await this.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
-    await this.requireWorker(id, 'a rejection');
+    await this.run.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
+    await this.run.requireWorker(id, 'a rejection');
     const found = await this.holder(id, toolCallId, options.argsHash);
     const argsHash = options.argsHash ?? found.argsHash;
-    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
+    return this.run.call(found.runId, (h) =>
+      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
+    );
   }
 
   /**
@@ -95,17 +109,17 @@ export class RunDecisions extends RunAccess {
    */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     const input = { approve, ...(feedback ? { feedback } : {}) };
-    await this.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
-    await this.requireWorker(id, 'a plan decision');
-    return this.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
+    await this.run.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
+    await this.run.requireWorker(id, 'a plan decision');
+    return this.run.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
   }
 
   /** The result of a client tool call the run waits for. */
   async submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
     const input = { toolCallId, content, isError };
-    await this.payloadLimit.check(input, 'the tool result', RESULT_WAY);
-    await this.requireWorker(id, 'a tool result');
-    await this.call(id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
+    await this.run.payloadLimit.check(input, 'the tool result', RESULT_WAY);
+    await this.run.requireWorker(id, 'a tool result');
+    await this.run.call(id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
   }
 }
 
