@@ -9,9 +9,8 @@ function duration(ms) {
 }
 
 class TierTimesReporter {
-  onRunComplete(contexts, results) {
-    // In the order of jest.config.js's projects.
-    const tiers = new Map([...contexts].map((c) => [c.config.displayName?.name ?? 'default', undefined]));
+  onRunComplete(_contexts, results) {
+    const tiers = new Map();
     for (const file of results.testResults) {
       const name = file.displayName?.name ?? 'default';
       const tier = tiers.get(name) ?? { files: 0, tests: 0, start: Infinity, end: 0, busy: 0 };
@@ -24,7 +23,8 @@ class TierTimesReporter {
       }
       tiers.set(name, tier);
     }
-    const ran = [...tiers].filter(([, t]) => t !== undefined);
+    // In the order the tiers started.
+    const ran = [...tiers].sort(([, a], [, b]) => a.start - b.start);
     if (ran.length === 0) return;
     const firstStart = Math.min(...ran.map(([, t]) => t.start));
     const lines = [`Tiers (the first file started ${duration(firstStart - results.startTime)} after jest):`];

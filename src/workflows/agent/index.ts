@@ -10,10 +10,4 @@ export {
 } from './run-steps';
 export { type ModelResolver } from './model-step';
 export { appendDrafts, injectFollowUps } from './user-messages';
-export {
-  emit,
-  publishSearchAttributes,
-  updateCurrentDetails,
-  type CurrentStep,
-  type RunContext,
-} from './run-context';
+export { emit, publishSearchAttributes, updateCurrentDetails, type CurrentStep, type RunContext } from './run-context';
