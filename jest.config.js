@@ -1,3 +1,5 @@
+const { availableParallelism } = require('node:os');
+
 // The test tiers (docs/testing.md#tiers), one jest project each, chosen by folder so that a new test
 // file lands in its tier without a change here: test/unit and test/architecture are `unit` (no
 // server), test/browser is `browser`, test/chaos is `chaos`, and every other test file, examples/
@@ -39,8 +41,9 @@ module.exports = {
     { ...everyTier, ...servers, displayName: 'chaos', roots: TIERS.chaos },
   ],
   // Most tests wait on the server and on timers, not on the CPU: two files per core run at once
-  // against the one dev server, each on task queues and workflow ids of its own.
-  maxWorkers: '200%',
+  // against the one dev server, each on task queues and workflow ids of its own (at most 8, which
+  // the one dev server is trusted to serve).
+  maxWorkers: Math.min(8, 2 * availableParallelism()),
   // A guard against a hung test, not a speed check: files running side by side slow each other.
   testTimeout: 120_000,
   testSequencer: '<rootDir>/scripts/jest-tier-order.js',
