@@ -81,7 +81,7 @@ async function main(): Promise<boolean> {
     const workers = [
       await createWorker({
         ...options,
-        bundlePath: await benchBundle(dir),
+        bundlePath: await benchBundle(),
         workerOptions: { maxCachedWorkflows: RUNS },
       }),
       ...(await createLimitWorkers(options)),

@@ -12,11 +12,12 @@ import { startDevServer, type RunningDevServer } from '../src/server/dev-server'
 import { createAgentActivities } from '../src/activities/agent';
 import { createToolActivities } from '../src/activities/tool-activities';
 import { llmClient, loadLlmConfig } from '../src/llm';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
+import { cachedWorkflowBundle } from '../src/server/workflow-bundle';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, type FakeProvider } from '../src/testing/fake-provider';
 import { z } from 'zod';
 import { defineTool, type ToolRegistry } from '../src/tools';
+import { BUNDLE_CACHE_DIR, WORKFLOW_SOURCES } from '../test/kit/env';
 
 /** Where `npm run bench` records its results. */
 export const RESULTS_DIR = path.join(__dirname, 'results');
@@ -190,7 +191,7 @@ export async function agentWorkerParts(
     tools: createToolActivities(registry),
     llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
   });
-  const bundlePath = await benchBundle(dir);
+  const bundlePath = await benchBundle();
   return { activities, bundlePath };
 }
 
@@ -204,8 +205,8 @@ export const quickLookupTool = (result: string) =>
     execute: () => result,
   });
 
-/** The production workflow bundle, built into `dir`. */
-export function benchBundle(dir: string): Promise<string> {
+/** The production workflow bundle, built once for these sources and kept (the tests' bundle cache). */
+export function benchBundle(): Promise<string> {
   const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-  return buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+  return cachedWorkflowBundle({ workflowsPath, sourceRoots: WORKFLOW_SOURCES, cacheDir: BUNDLE_CACHE_DIR });
 }

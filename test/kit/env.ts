@@ -25,6 +25,17 @@ export function setupValue(name: string, what: string): string {
 /** Root of the repository. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * What the workflow code is built from, for a cached bundle: the workflow-safe layers of src/ (the only ones
+ * workflow code may import, lint-enforced; type-only imports vanish) and the lock file.
+ */
+export const WORKFLOW_SOURCES = ['common', 'contracts', 'policy', 'workflows']
+  .map((dir) => path.join(REPO_ROOT, 'src', dir))
+  .concat(path.join(REPO_ROOT, 'package-lock.json'));
+
+/** Where cached workflow bundles are kept. */
+export const BUNDLE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents');
+
 /** The tests' workflow entry: the production workflows plus test-only ones (see test-workflows.ts). */
 export const TEST_WORKFLOWS = path.join(__dirname, 'test-workflows.ts');
 /** Files of the test entry outside the bundled src folders, for the bundle cache key. */

@@ -1,11 +1,10 @@
-import path from 'node:path';
 import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { findTemporalCli } from '../../src/server/find-cli';
 import { ensureSearchAttributes } from '../../src/server/search-attribute-registration';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
-import { REPO_ROOT, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES } from './env';
+import { BUNDLE_CACHE_DIR, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES, WORKFLOW_SOURCES } from './env';
 import globalTeardown from './global-teardown';
 import { TEST_PG_URL_ENV, startPostgres, type RunningPostgres } from './postgres';
 
@@ -68,11 +67,8 @@ async function temporal(cliPath: string | undefined): Promise<void> {
 async function bundle(): Promise<void> {
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
     workflowsPath: TEST_WORKFLOWS,
-    // Workflow code may only import the sandbox-safe layers (lint-enforced); type-only imports vanish.
-    sourceRoots: ['common', 'contracts', 'policy', 'workflows']
-      .map((dir) => path.join(REPO_ROOT, 'src', dir))
-      .concat(TEST_WORKFLOW_FILES, path.join(REPO_ROOT, 'package-lock.json')),
-    cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
+    sourceRoots: [...WORKFLOW_SOURCES, ...TEST_WORKFLOW_FILES],
+    cacheDir: BUNDLE_CACHE_DIR,
   });
 }
 
