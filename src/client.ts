@@ -77,6 +77,15 @@ export {
 export type { AgentConfig, AgentResult, AgentStateView } from './contracts/agent-run';
 export type { AgentWorkflowInput } from './contracts/agent-workflows';
 export { ANSWERS_TOPIC } from './client/watch-answers';
+export { CHILDREN_TOPIC, type ChildEventItem, type ChildOfWatch } from './client/watch-children';
 export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
-export { traceOf, traceSteps, type RunTrace, type TraceStep, type TraceToolCall } from './client/trace';
+export {
+  childTraces,
+  traceOf,
+  traceSteps,
+  type ChildTrace,
+  type RunTrace,
+  type TraceStep,
+  type TraceToolCall,
+} from './client/trace';

@@ -4,6 +4,8 @@
  */
 import { AgentClient } from '../client';
 import type { KindEdge } from '../kinds';
+import type { ModelInfo } from '../contracts/model-info';
+import { loadLlmConfig } from '../llm';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { isListening } from '../server/ports';
 import { runUiUrl } from '../server/launcher';
@@ -52,6 +54,18 @@ async function webUiBase(settings: ConnectionSettings, env: NodeJS.ProcessEnv): 
   return (await isListening(host, uiPort)) ? `http://${match[1]}:${uiPort}` : undefined;
 }
 
+/**
+ * The model entries of the config file the CLI reads, as the workers read theirs; none when it cannot
+ * be read (the commands that start runs report that themselves).
+ */
+function configModels(env: NodeJS.ProcessEnv): ModelInfo[] {
+  try {
+    return loadLlmConfig({ env }).models;
+  } catch {
+    return [];
+  }
+}
+
 /** A connected client for one command, what it is connected to, and how to release it. */
 export interface Connected {
   agents: AgentClient;
@@ -76,7 +90,7 @@ export async function connectAgents(
   const client = await connectClient(settings);
   let base: Promise<string | undefined> | undefined;
   return {
-    agents: new AgentClient(client, settings.taskQueue, { kinds }),
+    agents: new AgentClient(client, settings.taskQueue, { kinds, models: configModels(env) }),
     uiLink: async (id) => {
       base ??= webUiBase(settings, env);
       const root = await base;

@@ -1,20 +1,32 @@
 /**
  * What a run waits for a person to decide, and the commands that decide it: a tool call to
- * approve or reject, or what else its kind waits for (a plan waiting to be confirmed).
+ * approve or reject, what else its kind waits for (a plan waiting to be confirmed), or a follow-up
+ * to its answer (a run started with an idle wait).
  */
 import type { AgentStateView } from '../contracts/agent-run';
 import type { KindRegistry, KindWait } from '../kinds';
 
 /** The decisions a state view shows as pending. */
 export interface WaitingOn {
-  approvals: AgentStateView['pendingApprovals'];
+  /** The run's own and those of its open children (`runId` names the child), all decided through the run. */
+  approvals: (AgentStateView['pendingApprovals'][number] & { runId?: string })[];
   /** What else the run waits for, as its kind says. */
   wait?: KindWait;
 }
 
+/** A run that answered and waits for a follow-up (`--idle-wait`): one wait per answer. */
+function followUpWait(s: AgentStateView): KindWait | undefined {
+  if (s.status !== 'awaiting_follow_up') return undefined;
+  return {
+    what: `a follow-up to its answer of turn ${s.turn}`,
+    words: 'awaiting a follow-up',
+    commands: (id) => ({ 'follow up': `follow-up ${id} TEXT`, 'end it': `stop ${id}` }),
+  };
+}
+
 export function waitingOn(s: AgentStateView, kinds: KindRegistry): WaitingOn {
-  const wait = kinds.waiting(s);
-  return { approvals: s.pendingApprovals, ...(wait ? { wait } : {}) };
+  const wait = kinds.waiting(s) ?? followUpWait(s);
+  return { approvals: [...s.pendingApprovals, ...(s.childApprovals ?? [])], ...(wait ? { wait } : {}) };
 }
 
 /** The progress line's word for a run waiting on a person, if it is. */
@@ -47,7 +59,8 @@ export function waitCommands(prefix: string, id: string, wait: KindWait): string
 /** The notice for a call that started waiting: the call with its arguments, and how to decide. */
 export function approvalNotice(prefix: string, id: string, a: WaitingOn['approvals'][number]): string {
   return [
-    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId} with ${JSON.stringify(a.args)}`,
+    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId}` +
+      `${a.runId && a.runId !== id ? ` in ${a.runId}` : ''} with ${JSON.stringify(a.args)}`,
     ...approvalCommands(prefix, id, a.toolCallId),
   ].join('\n');
 }

@@ -2,10 +2,11 @@
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
-import type { RunTrace } from '../client/trace';
+import type { ChildTrace, RunTrace } from '../client/trace';
 import type { KindRegistry } from '../kinds';
-import { approvalCommands, waitCommands } from './decision-hints';
+import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
+import { childOrigin } from '../policy/sub-agents';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
 function billingLine(b: RunBilling): string {
@@ -52,18 +53,11 @@ export function formatResult(r: AgentResult): string {
 
 /**
  * The state as text; `kinds` give the lines of its kind's own fields and what else it waits for.
- * `approvals`: the run's pending approvals and its open children's, each with the run that waits
- * (default: the run's own); `prefix` starts the commands it names (default `durable-agents`).
+ * With the calls waiting in its open children (sub-agents), each decided through the run.
+ * `prefix` starts the commands it names (default `durable-agents`).
  */
-export function formatState(
-  s: AgentStateView,
-  kinds: KindRegistry,
-  options: {
-    approvals?: { runId: string; toolCallId: string; tool: string; args: Record<string, unknown> }[];
-    prefix?: string;
-  } = {},
-): string {
-  const { approvals = [], prefix = 'durable-agents' } = options;
+export function formatState(s: AgentStateView, kinds: KindRegistry, options: { prefix?: string } = {}): string {
+  const { prefix = 'durable-agents' } = options;
   const lines = [
     `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
@@ -78,20 +72,25 @@ export function formatState(
       `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  for (const a of approvals.filter((x) => x.runId !== s.id))
+  for (const a of s.childApprovals ?? [])
     lines.push(
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const wait = kinds.waiting(s);
+  const { wait } = waitingOn(s, kinds);
   if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(
-      `child ${c.id} (${c.agent}, call ${c.toolCallId}): ${statusWithReason(c.status, c.stopReason)}` +
+      `child ${c.id} (${c.agent}, ${childOrigin(c)}): ${statusWithReason(c.status, c.stopReason)}` +
         ` · ${c.usage.inputTokens} in / ${c.usage.outputTokens} out tokens · $${c.costUsd.toFixed(4)}`,
     );
   for (const c of s.clientToolRequests)
     lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
+  for (const c of s.childClientToolRequests ?? [])
+    lines.push(
+      `awaiting client result in ${c.runId}: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`,
+      `  answer: ${prefix} tool-result ${s.id} ${c.toolCallId} JSON`,
+    );
   if (s.steeringQueued || s.followUpsQueued)
     lines.push(`queued: ${s.steeringQueued} steering, ${s.followUpsQueued} follow-up`);
   lines.push(...kinds.stateLines(s));
@@ -103,8 +102,28 @@ export function formatState(
 
 const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
 
-/** The trace as text: how the run ended, model and tool totals, then its steps. */
+/** A child's trace, indented under what started it. */
+function childLines(c: ChildTrace, indent: string): string[] {
+  const head = `${indent}sub-agent ${c.agent} (${childOrigin(c)}) ran as ${c.id}:`;
+  if (!c.trace) return [head, `${indent}  (its trace could not be read: ${c.unread ?? 'unknown'})`];
+  return [
+    head,
+    ...formatTrace(c.trace)
+      .split('\n')
+      .map((line) => `${indent}  ${line}`),
+  ];
+}
+
+/**
+ * The trace as text: how the run ended, model and tool totals, then its steps; each child run's
+ * trace (when read) under the call that started it, or after the step of a pev todo it executed.
+ */
 export function formatTrace(t: RunTrace): string {
+  const placed = new Set<ChildTrace>();
+  const children = (step: number, toolCallId?: string): ChildTrace[] =>
+    (t.children ?? []).filter(
+      (c) => !placed.has(c) && c.turn === step && (toolCallId === undefined || c.toolCallId === toolCallId),
+    );
   const lines = [
     `${t.id} (${t.kind}): ${statusWithReason(t.status, t.stopReason)} · ` +
       `${plural(t.turns, 'turn')}${t.elapsedMs !== undefined ? ` in ${seconds(t.elapsedMs)}` : ''} · ${t.model}`,
@@ -156,9 +175,18 @@ export function formatTrace(t: RunTrace): string {
       );
       const seen = c.error ?? c.observation;
       if (seen) lines.push(`      -> ${seen}`);
+      for (const child of children(step.turn, c.toolCallId)) {
+        placed.add(child);
+        lines.push(...childLines(child, '      '));
+      }
     }
     for (const n of step.notes) lines.push(`    ${n}`);
+    for (const child of children(step.turn)) {
+      placed.add(child);
+      lines.push(...childLines(child, '    '));
+    }
   }
+  for (const child of (t.children ?? []).filter((c) => !placed.has(c))) lines.push(...childLines(child, '  '));
   if (t.finalText) lines.push(`final: ${t.finalText}`);
   return lines.join('\n');
 }

@@ -2,7 +2,9 @@
 import type { AgentEvent } from '../contracts/agent-events';
 import { TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
 import { ANSWERS_TOPIC, type AnswerItem } from '../client/watch-answers';
+import { CHILDREN_TOPIC, type ChildEventItem } from '../client/watch-children';
 import { AnswerView } from './answer-view';
+import { childTag } from '../policy/sub-agents';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -81,10 +83,10 @@ function formatEvent(e: AgentEvent, runId?: string): string {
     case 'continued_as_new':
       return `${at} continued as new (run ${e.runs + 1})`;
     case 'child_start':
-      return `${at} sub-agent ${e.agent} (${e.toolCallId}) started as ${e.childId}: ${e.task}`;
+      return `${at} sub-agent ${e.agent} (${childTag(e)}) started as ${e.childId}: ${e.task}`;
     case 'child_end':
       return (
-        `${at} sub-agent ${e.agent} (${e.toolCallId}) ${e.status} (${e.stopReason ?? e.status}): ` +
+        `${at} sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
         `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'done':
@@ -115,7 +117,11 @@ export class WatchPrinter {
     private readonly options: { json?: boolean; runId?: string } = {},
   ) {}
 
-  print(item: WatchItem | AnswerItem): void {
+  print(item: WatchItem | AnswerItem | ChildEventItem): void {
+    if (item.topic === CHILDREN_TOPIC) {
+      this.child(item);
+      return;
+    }
     if (item.topic === ANSWERS_TOPIC) {
       this.structured(item);
       return;
@@ -145,6 +151,19 @@ export class WatchPrinter {
     if (event.type === 'done' && event.finalText && !this.answeredWhole && this.streamed.text !== event.finalText)
       this.write(`${event.finalText}\n`);
     this.write(`${formatEvent(event, this.options.runId)}\n`);
+  }
+
+  /** An event of a child run, indented under the run by its depth and named by its agent and call. */
+  private child(item: ChildEventItem): void {
+    this.closeAnswer();
+    this.endLine();
+    if (this.options.json) {
+      this.write(`${JSON.stringify(item)}\n`);
+      return;
+    }
+    const { child, event } = item;
+    const line = formatEvent(event, this.options.runId).replace(/\n/g, `\n${'  '.repeat(child.depth)}`);
+    this.write(`${'  '.repeat(child.depth)}${child.agent} (${child.tag}) ${line}\n`);
   }
 
   /** A structured answer's value: printed as fields, or with `json` as one component line per value. */

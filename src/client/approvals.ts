@@ -8,7 +8,7 @@ import type { AgentStateView } from '../contracts/agent-run';
 import { argsHash } from '../policy/approval-rules';
 import type { AgentClient } from './agent-client';
 import { NoWorkerError, startWorkerHint } from './client-errors';
-import { noPendingApproval } from './run-decisions';
+import { approvalsIn, noPendingApproval, type WaitingApproval } from './run-decisions';
 
 /** One tool call waiting for a decision. */
 export interface PendingApprovalEntry {
@@ -103,9 +103,9 @@ export async function pendingApproval(
   toolCallId: string,
   what = 'a decision',
 ): Promise<PendingApprovalEntry> {
-  let state: AgentStateView;
+  let lookup: { state: AgentStateView; found?: WaitingApproval };
   try {
-    state = await agents.state(runId);
+    lookup = await agents.findWaiting(runId, toolCallId, approvalsIn);
   } catch (err) {
     if (!(err instanceof NoWorkerError)) throw err;
     throw new NoWorkerError(
@@ -114,12 +114,9 @@ export async function pendingApproval(
       err.taskQueue,
     );
   }
-  const found = pendingApprovalsOf(state, runId).find((a) => a.toolCallId === toolCallId);
-  // A call an open child run (a sub-agent) waits on is decided through its parent too.
-  for (const child of found ? [] : (state.children ?? []).filter((c) => c.endedAt === undefined)) {
-    const held = await pendingApproval(agents, child.id, toolCallId, what).catch(() => undefined);
-    if (held) return held;
-  }
+  const { state, found } = lookup;
   if (!found) throw noPendingApproval(state, runId, toolCallId, agents.kinds.waiting(state));
-  return { ...found, argsHash: argsHash(found.args) };
+  // The run's own approval carries when it was asked; a child's names the child that waits.
+  const own = found.runId === runId ? pendingApprovalsOf(state, runId).find((a) => a.toolCallId === toolCallId) : {};
+  return { ...own, ...found, argsHash: argsHash(found.args) };
 }

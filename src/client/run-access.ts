@@ -1,11 +1,11 @@
 /**
- * Reaching one run, for the client's parts: its handle, calls whose SDK errors become one readable
- * line, whether a worker polls its task queue, payload checks against the server's limit, and its
- * state.
+ * Reaching one run: its handle, calls whose SDK errors become one readable line, whether a worker
+ * polls its task queue, payload checks against the server's limit, and its state.
  */
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
 import type { ModelRef } from '../contracts/model-ref';
+import type { ModelInfo } from '../contracts/model-info';
 import type { ConversationReader } from '../contracts/conversation-log';
 import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
@@ -26,6 +26,12 @@ export interface AgentClientOptions {
    * before anything is sent, by the same check the worker makes before each call.
    */
   providers?: readonly string[];
+  /**
+   * The model entries of the workers' config file (`models`), beside the built-in registry: a run whose
+   * settings or tools one of its models cannot take is refused before it starts (the CLI passes its own
+   * config's). The run checks again with its worker's entries.
+   */
+  models?: readonly ModelInfo[];
   /**
    * The content store the workers write (`openStore()` or a store class of `durable-agents/worker`),
    * for reads of what only the store holds: {@link AgentClient.messages}, and answers read whole.
@@ -52,9 +58,11 @@ const CLOSED_RUN_QUERY_MS = 5_000;
 const RUNNING_RUN_QUERY_MS = 10_000;
 
 export class RunAccess {
-  readonly payloadLimit: PayloadLimit;
+  protected readonly payloadLimit: PayloadLimit;
   private readonly providers?: readonly string[];
-  readonly store?: ConversationReader;
+  /** Model entries the client knows beside the registry's. */
+  protected readonly models: readonly ModelInfo[];
+  protected readonly store?: ConversationReader;
   /** The kinds this client starts and shows runs of. */
   readonly kinds: KindRegistry;
 
@@ -65,22 +73,23 @@ export class RunAccess {
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
     this.providers = options.providers;
+    this.models = options.models ?? [];
     this.store = options.store;
     this.kinds = kindRegistry(options.kinds);
   }
 
   /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */
-  providerProblems(models: readonly ModelRef[]): string[] {
+  protected providerProblems(models: readonly ModelRef[]): string[] {
     const { providers } = this;
     if (!providers) return [];
     return [...new Set(models.flatMap((ref) => unknownProviderProblem(ref, providers) ?? []))];
   }
 
-  handle(id: string): WorkflowHandle {
+  protected handle(id: string): WorkflowHandle {
     return this.client.workflow.getHandle(id);
   }
 
-  async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
+  protected async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
     try {
       return await op(this.handle(id));
     } catch (err) {
@@ -110,7 +119,7 @@ export class RunAccess {
   }
 
   /** Refuses with a {@link NoWorkerError} when nobody polls the run's queue, since `what` needs a worker now. */
-  async requireWorker(id: string, what: string): Promise<RunWorkers> {
+  protected async requireWorker(id: string, what: string): Promise<RunWorkers> {
     const w = await this.workers(id);
     if (!w.polling)
       throw new NoWorkerError(

@@ -5,6 +5,7 @@
 import { decideApprovalUpdate, decidePlanUpdate, submitToolResultUpdate } from '../contracts/agent-workflows';
 import { type ApprovalDecisionResult } from '../contracts/approval';
 import type { AgentStateView } from '../contracts/agent-run';
+import type { WaitingCall } from '../contracts/sub-agents';
 import type { KindWait } from '../kinds';
 import { AgentClientError } from './client-errors';
 import { RunAccess } from './run-access';
@@ -12,37 +13,55 @@ import { RunAccess } from './run-access';
 const ARGS_WAY = 'approve with smaller arguments, or reject the call and steer the run instead';
 const RESULT_WAY = 'store the result where a tool of the run can read it and send a short reference instead';
 
-/** A pending approval with the id of the run that waits for it (the run asked about, or an open child of it). */
-export interface PendingApprovalOf {
-  runId: string;
-  toolCallId: string;
-  tool: string;
-  args: Record<string, unknown>;
-  argsHash: string;
-}
+/** A call waiting for a person in a run or one of its open children, with the run that holds it. */
+export type WaitingApproval = WaitingCall & { argsHash: string };
 
-/** The decisions of {@link AgentClient} (approvals, plans, client tool results), over its {@link RunAccess}. */
-export class RunDecisions {
-  constructor(private readonly run: RunAccess) {}
+/** The run's own pending approvals and those its open children reported, each with the run that holds it. */
+export const approvalsIn = (state: AgentStateView, id: string): WaitingApproval[] => [
+  ...state.pendingApprovals.map((a) => ({ runId: id, ...a })),
+  ...(state.childApprovals ?? []),
+];
 
+/** The run's own waiting client tool calls and those its open children reported. */
+export const clientCallsIn = (state: AgentStateView, id: string): WaitingCall[] => [
+  ...state.clientToolRequests.map((c) => ({ runId: id, ...c })),
+  ...(state.childClientToolRequests ?? []),
+];
+
+export class RunDecisions extends RunAccess {
   /**
    * The run's pending approvals and those of its open child runs (sub-agents, at any depth), each
    * with the id of the run that waits for it.
    */
-  async pendingApprovals(id: string): Promise<PendingApprovalOf[]> {
-    const state = await this.run.state(id);
-    const own = state.pendingApprovals.map((a) => ({ runId: id, ...a }));
-    const open = (state.children ?? []).filter((c) => c.endedAt === undefined);
-    const children = await Promise.all(open.map((c) => this.pendingApprovals(c.id).catch(() => [])));
-    return [...own, ...children.flat()];
+  async pendingApprovals(id: string): Promise<WaitingApproval[]> {
+    return approvalsIn(await this.state(id), id);
+  }
+
+  /**
+   * The waiting call `toolCallId` in the run `id` or its family: the run's own, one its children
+   * reported, else one an open child holds (asked directly: a child's report reaches its parent a
+   * moment after it starts to wait). Also the run's state, for a refusal that names what waits.
+   */
+  async findWaiting<T extends WaitingCall>(
+    id: string,
+    toolCallId: string,
+    of: (state: AgentStateView, id: string) => T[],
+  ): Promise<{ state: AgentStateView; found?: T }> {
+    const state = await this.state(id);
+    const found = of(state, id).find((c) => c.toolCallId === toolCallId);
+    if (found) return { state, found };
+    for (const child of (state.children ?? []).filter((c) => c.endedAt === undefined)) {
+      const held = await this.findWaiting(child.id, toolCallId, of).catch(() => undefined);
+      if (held?.found) return { state, found: held.found };
+    }
+    return { state };
   }
 
   /** The pending approval of a call (the run's or an open child's), bound to the arguments it shows. */
   private async pending(id: string, toolCallId: string): Promise<{ runId: string; argsHash: string }> {
-    const pending = await this.pendingApprovals(id);
-    const found = pending.find((a) => a.toolCallId === toolCallId);
+    const { state, found } = await this.findWaiting(id, toolCallId, approvalsIn);
     if (!found) {
-      const ids = pending.map((a) => a.toolCallId);
+      const ids = approvalsIn(state, id).map((a) => a.toolCallId);
       throw new AgentClientError(
         `run "${id}" has no pending approval for tool call ` +
           `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
@@ -79,13 +98,11 @@ export class RunDecisions {
       decision: 'approve' as const,
       ...(options.args ? { editedArgs: options.args } : {}),
     };
-    await this.run.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
-    await this.run.requireWorker(id, 'an approval');
+    await this.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
+    await this.requireWorker(id, 'an approval');
     const found = await this.holder(id, toolCallId, options.argsHash);
     const argsHash = options.argsHash ?? found.argsHash;
-    return this.run.call(found.runId, (h) =>
-      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
-    );
+    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
   }
 
   async reject(
@@ -94,13 +111,11 @@ export class RunDecisions {
     options: { reason?: string; argsHash?: string } = {},
   ): Promise<ApprovalDecisionResult> {
     const decision = { toolCallId, decision: 'reject' as const, ...(options.reason ? { reason: options.reason } : {}) };
-    await this.run.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
-    await this.run.requireWorker(id, 'a rejection');
+    await this.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
+    await this.requireWorker(id, 'a rejection');
     const found = await this.holder(id, toolCallId, options.argsHash);
     const argsHash = options.argsHash ?? found.argsHash;
-    return this.run.call(found.runId, (h) =>
-      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
-    );
+    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
   }
 
   /**
@@ -109,17 +124,22 @@ export class RunDecisions {
    */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     const input = { approve, ...(feedback ? { feedback } : {}) };
-    await this.run.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
-    await this.run.requireWorker(id, 'a plan decision');
-    return this.run.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
+    await this.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
+    await this.requireWorker(id, 'a plan decision');
+    return this.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
   }
 
-  /** The result of a client tool call the run waits for. */
+  /**
+   * The result of a client tool call the run waits for, or one of its open children (a sub-agent
+   * that uses the run's client tools): it reaches the run that waits.
+   */
   async submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
     const input = { toolCallId, content, isError };
-    await this.run.payloadLimit.check(input, 'the tool result', RESULT_WAY);
-    await this.run.requireWorker(id, 'a tool result');
-    await this.run.call(id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
+    await this.payloadLimit.check(input, 'the tool result', RESULT_WAY);
+    await this.requireWorker(id, 'a tool result');
+    // A call no run of the family holds goes to the run itself, which says why it refuses it.
+    const { found } = await this.findWaiting(id, toolCallId, clientCallsIn).catch(() => ({ found: undefined }));
+    await this.call(found?.runId ?? id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
   }
 }
 
@@ -133,7 +153,7 @@ export function noPendingApproval(
   toolCallId: string,
   wait?: KindWait,
 ): AgentClientError {
-  const ids = state.pendingApprovals.map((a) => a.toolCallId);
+  const ids = approvalsIn(state, runId).map((a) => a.toolCallId);
   const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
   const decide = wait
     ? `: it waits for ${wait.what}; ` +

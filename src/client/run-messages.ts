@@ -8,6 +8,7 @@ import type { ConversationReader } from '../contracts/conversation-log';
 import type { RunMessage } from '../contracts/run-message';
 import type { StoredBody } from '../contracts/stored-body';
 import { runMessages, type BodyRead } from '../policy/run-messages';
+import { childWorkflowId } from '../policy/sub-agents';
 import { AgentClientError, explain } from './client-errors';
 
 /** Reads bodies in one round trip; when one cannot be read, each on its own, so the others still show. */
@@ -41,6 +42,38 @@ export async function readRunMessages(store: ConversationReader, id: string): Pr
     ),
   ]);
   return runMessages(log, bodies, summaries);
+}
+
+/** A run's conversation with those of its child runs, each child under what started it. */
+export interface RunConversation {
+  id: string;
+  messages: RunMessage[];
+  children: ChildConversation[];
+}
+
+/** A child run's conversation: started by a sub-agent call (`toolCallId`), or named by a note at `noteSeq`. */
+export interface ChildConversation extends RunConversation {
+  toolCallId?: string;
+  noteSeq?: number;
+}
+
+/**
+ * The conversation `id` with its children's, at any depth, from the store alone: a sub-agent
+ * call's child has the id derived from the call, a pev todo's is named by a note of its parent.
+ */
+export async function readRunFamily(store: ConversationReader, id: string): Promise<RunConversation> {
+  const messages = await readRunMessages(store, id);
+  const started = messages.flatMap((m): { id: string; toolCallId?: string; noteSeq?: number }[] => {
+    if (m.role === 'assistant')
+      return m.toolCalls.map((c) => ({ id: childWorkflowId(id, c.name, c.id), toolCallId: c.id }));
+    return m.role === 'note' && m.childRun ? [{ id: m.childRun, noteSeq: m.seq }] : [];
+  });
+  const children: ChildConversation[] = [];
+  for (const child of started) {
+    const family = await readRunFamily(store, child.id);
+    if (family.messages.length > 0) children.push({ ...child, ...family });
+  }
+  return { id, messages, children };
 }
 
 /** The line that says a store has nothing of run `id`, and what to check. */

@@ -3,11 +3,11 @@
  * (`staticSummary`, `staticDetails`), every project search attribute, and the short text that
  * stands for a task passed by reference.
  */
-import type { SearchAttributePair } from '@temporalio/common';
 import { formatDuration } from '../common/duration';
 import type { AgentConfig } from '../contracts/agent-run';
 import { modelLabel } from '../contracts/model-ref';
-import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+import { TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+import { firstLine, startSearchAttributes } from '../policy/search-attribute-values';
 
 /** Characters of the summary line (the server caps it at a few hundred bytes). */
 const SUMMARY_CHARS = 180;
@@ -16,11 +16,7 @@ const DETAILS_TASK_CHARS = 600;
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The task's first non-empty line, whitespace collapsed. */
-export function firstLine(task: string): string {
-  const line = task.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.replace(/\s+/g, ' ').trim();
-}
+export { firstLine, startSearchAttributes };
 
 /** The Web UI's one-line summary: the agent kind and the task's first line. */
 export function runSummary(kind: string, task: string): string {
@@ -64,20 +60,6 @@ export function runDetails(config: AgentConfig, task: string, kindLines: readonl
       .map((l) => `> ${l}`),
   ];
   return lines.join('\n');
-}
-
-/** Every project search attribute, as a run is before a worker has picked it up. */
-export function startSearchAttributes(config: AgentConfig, task: string): SearchAttributePair[] {
-  return [
-    { key: SA.kind, value: config.kind },
-    { key: SA.phase, value: 'queued' },
-    { key: SA.model, value: modelLabel(config.resolver.primary) },
-    { key: SA.status, value: 'running' },
-    { key: SA.awaitingApproval, value: false },
-    { key: SA.costUsd, value: 0 },
-    { key: SA.task, value: clip(firstLine(task), TASK_ATTRIBUTE_CHARS) },
-    ...(config.tenant === undefined ? [] : [{ key: SA.tenant, value: config.tenant }]),
-  ];
 }
 
 /** What the run carries as its task when the whole task travels by reference. */

@@ -7,6 +7,8 @@ import type { AgentEvent } from '../contracts/agent-events';
 import type { RunBilling, ToolStats } from '../contracts/run-stats';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { AgentStatus, AgentStopReason } from '../contracts/run-status';
+import { childTag } from '../policy/sub-agents';
+import { errorText } from '../common/error-text';
 
 export interface TraceToolCall {
   toolCallId: string;
@@ -67,6 +69,44 @@ export interface RunTrace {
   steps: TraceStep[];
   /** Events no longer kept, so the steps before them are missing (the totals are whole). */
   droppedEvents: number;
+  /** The run's child runs with their own traces, when asked for (`trace(id, { children: true })`). */
+  children?: ChildTrace[];
+}
+
+/** A child run in its parent's trace: where it started, and its own trace (or why it could not be read). */
+export interface ChildTrace {
+  id: string;
+  agent: string;
+  /** The parent's turn it started in, and the call that started it or the pev todo it executed. */
+  turn: number;
+  toolCallId?: string;
+  todoId?: string;
+  trace?: RunTrace;
+  /** Why its trace could not be read (no worker answered, …). */
+  unread?: string;
+}
+
+/** The children of `view` with their traces, read by `read` (which reads their own children the same way). */
+export async function childTraces(
+  view: AgentStateView,
+  read: (id: string) => Promise<RunTrace>,
+): Promise<ChildTrace[]> {
+  return Promise.all(
+    (view.children ?? []).map(async (c) => {
+      const at = {
+        id: c.id,
+        agent: c.agent,
+        turn: c.turn,
+        ...(c.toolCallId !== undefined ? { toolCallId: c.toolCallId } : {}),
+        ...(c.todoId !== undefined ? { todoId: c.todoId } : {}),
+      };
+      try {
+        return { ...at, trace: await read(c.id) };
+      } catch (err) {
+        return { ...at, unread: errorText(err) };
+      }
+    }),
+  );
 }
 
 function note(e: AgentEvent): string | undefined {
@@ -97,10 +137,10 @@ function note(e: AgentEvent): string | undefined {
     case 'continued_as_new':
       return 'continued as new';
     case 'child_start':
-      return `sub-agent ${e.agent} (${e.toolCallId}) started as ${e.childId}`;
+      return `sub-agent ${e.agent} (${childTag(e)}) started as ${e.childId}`;
     case 'child_end':
       return (
-        `sub-agent ${e.agent} (${e.toolCallId}) ${e.status} (${e.stopReason ?? e.status}): ` +
+        `sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
         `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'conversation_continued':

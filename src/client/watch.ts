@@ -20,6 +20,11 @@ export interface WatchOptions {
    * JSON response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
    */
   answers?: boolean;
+  /**
+   * Also yield the events of the run's child runs (sub-agents, pev todos run as children, at any
+   * depth) as they happen, each with the child it comes from (`ChildEventItem`).
+   */
+  children?: boolean;
 }
 
 /** How the watch reads the run besides its stream. */

@@ -106,7 +106,8 @@ export type MessageDraft =
   /** With `textHash`, the body's text is the string stored under that content hash instead of `text`. */
   | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string }
   | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
-  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string };
+  /** `childRun`: the child run (its workflow and conversation id) the note is about, e.g. a pev todo's. */
+  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string; childRun?: string };
 
 export interface AppendMessagesInput {
   conversationId: string;
@@ -123,8 +124,11 @@ export interface PinToolsInput {
   readBack?: boolean;
   /** The run's models (chain, budget, summary, roles): the output says what the worker's config knows of each. */
   models?: ModelRef[];
-  /** The run's sub-agents, offered as tools named after them (`mode: 'agent'`). */
-  agents?: { name: string; description: string }[];
+  /**
+   * The run's sub-agents, offered as tools named after them (`mode: 'agent'`), with the tools each
+   * asks for (a name the worker lacks fails the run before its first model call).
+   */
+  agents?: { name: string; description: string; tools?: string[] }[];
   /** The run's tenant: the output says whether it has a budget (docs/fleet.md, Tenant budgets across runs). */
   tenant?: string;
 }

@@ -72,12 +72,16 @@ export type AgentEvent = EventBase &
     | { type: 'conversation_continued'; fromRun: string; atTurn?: number; messages: number; turns: number }
     /** A phase of a multi-role run (e.g. pev's planning, executing a todo, verifying). */
     | { type: 'phase'; phase: string; cycle: number; todoId?: string; todo?: string }
-    /** A sub-agent call started a child run (`childId`) on `task` (a preview). */
-    | { type: 'child_start'; toolCallId: string; agent: string; childId: string; task: string }
+    /**
+     * A child run (`childId`) started on `task` (a preview): by a sub-agent call (`toolCallId`), or
+     * to execute a pev todo (`todoId`).
+     */
+    | { type: 'child_start'; toolCallId?: string; todoId?: string; agent: string; childId: string; task: string }
     /** The child run ended; its usage and cost now count toward this run's. */
     | {
         type: 'child_end';
-        toolCallId: string;
+        toolCallId?: string;
+        todoId?: string;
         agent: string;
         childId: string;
         status: AgentStatus;

@@ -13,7 +13,7 @@ import type { ResolverPolicy, ResolverState } from './model-resolution';
 import type { ModelRef } from './model-ref';
 import type { ResolvedModelInfo } from './model-info';
 import type { RunBilling, RunStats } from './run-stats';
-import type { ChildRun, ParentLink, SubAgents } from './sub-agents';
+import type { ChildRun, ChildWaitsInput, ParentLink, SubAgents, WaitingCall } from './sub-agents';
 import type { RunTenantBudget } from './tenant-budget';
 
 /**
@@ -272,6 +272,8 @@ export interface AgentState {
   models?: ResolvedModelInfo[];
   /** The run's child runs (sub-agent calls), in the order they started. */
   children?: ChildRun[];
+  /** What waits for a person in each open child, by child id, as its last report said (never carried). */
+  childWaits?: Record<string, ChildWaitsInput>;
   /** Set when the run's tenant has a budget: every model call reserves against it. */
   tenantBudget?: RunTenantBudget;
 }
@@ -328,6 +330,10 @@ export interface AgentStateView {
   stats?: RunStats;
   /** Child runs and their usage (already counted in `usage` and `costUsd`). */
   children?: ChildRun[];
+  /** Approvals waiting in open child runs (at any depth), each with the run that holds it. */
+  childApprovals?: (WaitingCall & { argsHash: string })[];
+  /** Client tool calls waiting in open child runs (at any depth), each with the run that holds it. */
+  childClientToolRequests?: WaitingCall[];
   /** Set in a child run: its parent. */
   parent?: ParentLink;
   /** Set when the run's tenant has a budget: what the run is waiting for, or why the budget refused it. */
@@ -335,4 +341,7 @@ export interface AgentStateView {
 }
 
 /** The part of the state that survives continue-as-new (message bodies stay in the store). */
-export type CarriedState = Omit<AgentState, 'config' | 'turnsThisRun' | 'updatesHandled' | 'approvals' | 'clientTools'>;
+export type CarriedState = Omit<
+  AgentState,
+  'config' | 'turnsThisRun' | 'updatesHandled' | 'approvals' | 'clientTools' | 'childWaits'
+>;

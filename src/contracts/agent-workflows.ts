@@ -8,6 +8,7 @@ import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow'
 import type { AgentConfig, AgentStateView, PlanItem, QueuedMessage, CarriedState } from './agent-run';
 
 import type { ModelRef } from './model-ref';
+import type { ChildWaitsInput } from './sub-agents';
 
 /**
  * The kinds a sub-agent may be, and the workflow type each runs as: what the workflows start a
@@ -47,6 +48,12 @@ export interface StopInput {
 }
 /** Ends the run after the current activity; open tool calls get results. */
 export const stopSignal = defineSignal<[StopInput]>('stop');
+
+/**
+ * From a child run to its parent: the approvals and client tool calls waiting in the child and its
+ * own children, whole each time it changes, so the parent's state and details show them.
+ */
+export const childWaitsSignal = defineSignal<[ChildWaitsInput]>('childWaits');
 
 export interface SwitchModelInput {
   /** Sent by the client as a ref; a signal sent by hand may hold a spec string, which the workflow parses. */

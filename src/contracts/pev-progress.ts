@@ -16,7 +16,8 @@ export type TodoEndReason =
   | 'todo_status' // the todo's status in the executor's todo list said so
   | 'gave_up' // `taskCompleted: false` with `shouldContinue: false`
   | 'max_executor_rounds' // the round limit, the backstop
-  | 'fallback'; // no valid answer even after the corrective re-ask
+  | 'fallback' // no valid answer even after the corrective re-ask
+  | 'child_run'; // it ran as a child run (`parallel`): completed when that run completed
 
 /** Why the planning phase of a cycle ended. */
 export type PlanningEndReason = 'planned' | 'max_planning_rounds' | 'fallback';
@@ -33,6 +34,8 @@ export interface PevTodo {
   description: string;
   /** 1 is the highest priority. */
   priority: number;
+  /** Ids of the todos whose results it needs: it starts once they have ended. */
+  dependsOn?: string[];
   status: TodoStatus;
   /** The executor's summary of the last round on this todo. */
   result?: string;

@@ -39,6 +39,12 @@ export interface PevOptions {
    * prompts directory's `<role>.md` says.
    */
   businessContext?: PevBusinessContext;
+  /**
+   * Run the todos as child runs (ReAct executors), at most this many at a time: a todo starts once
+   * the todos it `dependsOn` have ended. Absent: the executor works through the todos one after
+   * another in this run.
+   */
+  parallel?: number;
 }
 
 /** Options with every default applied. */
@@ -50,6 +56,7 @@ export interface ResolvedPevOptions {
   structuredOutput: boolean;
   confirmPlan: boolean;
   businessContext?: PevBusinessContext;
+  parallel?: number;
 }
 
 /** What a PEV run keeps besides the agent state; plain JSON, carried across continue-as-new. */

@@ -39,8 +39,11 @@ export type RunMessage =
     }
   /** A compaction summary: the model saw `text` instead of positions `[fromSeq, toSeq)`. */
   | { role: 'summary'; fromSeq: number; toSeq: number; text: string; timestamp?: number }
-  /** A log entry the model never sees: a context note, a system event or a tool's log. */
-  | { role: 'note'; seq: number; kind: AgentMessageKind; text: string; timestamp?: number }
+  /**
+   * A log entry the model never sees: a context note, a system event or a tool's log; `childRun`
+   * names the child run it is about (a pev todo run as a child).
+   */
+  | { role: 'note'; seq: number; kind: AgentMessageKind; text: string; timestamp?: number; childRun?: string }
   /** A position whose body the store cannot give, and why. */
   | { role: 'missing'; seq: number; reason: string };
 

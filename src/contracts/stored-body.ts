@@ -9,7 +9,7 @@ export type StoredBody =
   | AssistantMessage
   | (ToolResultMessage & { whole?: WholeResult })
   | { role: 'summary'; text: string; timestamp: number }
-  | { role: 'context_note' | 'system_event' | 'tool_log'; text: string; timestamp: number };
+  | { role: 'context_note' | 'system_event' | 'tool_log'; text: string; timestamp: number; childRun?: string };
 
 /**
  * The uncut text of a tool result that was cut to fit the model's context window: stored beside

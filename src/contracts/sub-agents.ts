@@ -40,12 +40,24 @@ export interface ParentLink {
   budgetFromParent?: boolean;
 }
 
+/**
+ * The token and cost limits a child starts with: its share of what its parent has left, reserved
+ * for it while it runs (docs/subagents.md, Budget).
+ */
+export interface ChildBudget {
+  maxTotalTokens?: number;
+  maxCostUsd?: number;
+}
+
 /** One child run as its parent records it (state, result). */
 export interface ChildRun {
   /** The child's workflow id (and its conversation id). */
   id: string;
   agent: string;
-  toolCallId: string;
+  /** The sub-agent call that started it; absent for a pev todo run as a child. */
+  toolCallId?: string;
+  /** The pev todo it executes (`pev.parallel`). */
+  todoId?: string;
   turn: number;
   status: AgentStatus;
   stopReason?: AgentStopReason;
@@ -53,4 +65,25 @@ export interface ChildRun {
   costUsd: number;
   startedAt: number;
   endedAt?: number;
+}
+
+/** A call waiting for a person in a run's family: the run's own, or one of a child (at any depth). */
+export interface WaitingCall {
+  /** The run that waits: send the decision there, or to any of its ancestors. */
+  runId: string;
+  toolCallId: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** A child's report of what waits in it and in its own children (the `childWaits` signal). */
+export interface ChildWaitsInput {
+  /** The child that reports. */
+  childId: string;
+  /** Counts the child's reports: one older than the last taken is dropped. */
+  seq: number;
+  /** Pending approvals, each with the hash a decision quotes. */
+  approvals: (WaitingCall & { argsHash: string })[];
+  /** Client tool calls waiting for their result. */
+  clientTools: WaitingCall[];
 }

@@ -98,6 +98,12 @@ const pevFlags: KindFlag<PevOptions>[] = [
     undefined,
     (o: PevOptions) => ({ ...o, confirmPlan: true }),
   ),
+  kindFlag(
+    '--parallel <n>',
+    'run the todos as child runs, N at a time (a todo after those it depends on)',
+    positiveInteger,
+    (o: PevOptions, parallel) => ({ ...o, parallel }),
+  ),
 ];
 
 const progressOf = (view: AgentStateView): PevStateView['pev'] | undefined => (view as Partial<PevStateView>).pev;
@@ -123,6 +129,7 @@ export const pevEdge: KindEdge<PevOptions> = {
   models: (pev) => Object.values(pev.models ?? {}),
   details: (pev) => [
     ...(pev.mode ? [`- **Mode** ${pev.mode}`] : []),
+    ...(pev.parallel ? [`- **Todos** as child runs, ${pev.parallel} at a time`] : []),
     ...(pev.models && Object.keys(pev.models).length
       ? [
           `- **Role models** ${Object.entries(pev.models)

@@ -44,9 +44,20 @@ export function initialState(config: AgentConfig, conversationId: string): Agent
   };
 }
 
-/** What continue-as-new carries. Approvals and client calls are always settled before it happens. */
+/**
+ * What continue-as-new carries. Approvals and client calls are always settled before it happens,
+ * and no child is open then.
+ */
 export function carryState(state: AgentState): CarriedState {
-  const { config: _c, turnsThisRun: _t, updatesHandled: _u, approvals: _a, clientTools: _ct, ...rest } = state;
+  const {
+    config: _c,
+    turnsThisRun: _t,
+    updatesHandled: _u,
+    approvals: _a,
+    clientTools: _ct,
+    childWaits: _cw,
+    ...rest
+  } = state;
   const dropped = Math.max(0, rest.events.length - EVENTS_CARRIED);
   return { ...rest, events: rest.events.slice(dropped), droppedEvents: rest.droppedEvents + dropped };
 }
@@ -95,10 +106,22 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     error: state.error,
     ...(state.stats ? { stats: state.stats } : {}),
     ...(state.children?.length ? { children: state.children } : {}),
+    ...childWaitsView(state),
     ...(state.config.parent ? { parent: state.config.parent } : {}),
     ...(state.tenantBudget && state.config.tenant !== undefined
       ? { tenantBudget: { tenant: state.config.tenant, ...state.tenantBudget } }
       : {}),
+  };
+}
+
+/** What waits in the run's open children, as the view shows it: present only when something does. */
+function childWaitsView(state: AgentState): Pick<AgentStateView, 'childApprovals' | 'childClientToolRequests'> {
+  const reports = Object.values(state.childWaits ?? {});
+  const approvals = reports.flatMap((r) => r.approvals);
+  const clientTools = reports.flatMap((r) => r.clientTools);
+  return {
+    ...(approvals.length ? { childApprovals: approvals } : {}),
+    ...(clientTools.length ? { childClientToolRequests: clientTools } : {}),
   };
 }
 

@@ -13,7 +13,12 @@ export interface DetailsCall {
   toolCallId: string;
   tool: string;
   args: unknown;
+  /** The child run (a sub-agent) the call waits in, when it is not this run's own. */
+  runId?: string;
 }
+
+/** Where a waiting call is, when it is in a child run: decided through this run all the same. */
+const inChild = (call: DetailsCall): string => (call.runId ? ` in the sub-agent run ${code(call.runId)}` : '');
 
 export interface CurrentDetailsInput {
   /** The workflow id, for the commands. */
@@ -65,7 +70,8 @@ const cli = (...words: string[]): string => code(['durable-agents', ...words].jo
 function approvalSection(id: string, call: DetailsCall): string {
   const [run, callId] = [shellWord(id), shellWord(call.toolCallId)];
   return [
-    `**Waiting for approval** of ${code(call.tool)} (call ${code(call.toolCallId)}) with these arguments:`,
+    `**Waiting for approval** of ${code(call.tool)} (call ${code(call.toolCallId)})${inChild(call)} ` +
+      'with these arguments:',
     argsBlock(call.args),
     `- approve: ${cli('approve', run, callId)}`,
     `- reject: ${cli('reject', run, callId, '--reason', "'…'")}`,
@@ -75,7 +81,8 @@ function approvalSection(id: string, call: DetailsCall): string {
 function clientSection(id: string, call: DetailsCall): string {
   const [run, callId] = [shellWord(id), shellWord(call.toolCallId)];
   return [
-    `**Waiting for the client's result** of ${code(call.tool)} (call ${code(call.toolCallId)}) with these arguments:`,
+    `**Waiting for the client's result** of ${code(call.tool)} (call ${code(call.toolCallId)})${inChild(call)} ` +
+      'with these arguments:',
     argsBlock(call.args),
     `- answer: ${cli('tool-result', run, callId, `'"…"'`)}`,
   ].join('\n\n');

@@ -57,7 +57,14 @@ export function runMessageOf(seq: number, kind: AgentMessageKind, body: StoredBo
         timestamp: body.timestamp,
       };
     default:
-      return { role: 'note', seq, kind, text: body.text, timestamp: body.timestamp };
+      return {
+        role: 'note',
+        seq,
+        kind,
+        text: body.text,
+        timestamp: body.timestamp,
+        ...('childRun' in body && body.childRun ? { childRun: body.childRun } : {}),
+      };
   }
 }
 

@@ -5,6 +5,34 @@
  * the step while the run works, and the exact figure whenever another value changes (the status
  * at the end above all).
  */
+import type { SearchAttributePair } from '@temporalio/common';
+import type { AgentConfig } from '../contracts/agent-run';
+import { modelLabel } from '../contracts/model-ref';
+import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+
+/** The task's first non-empty line, whitespace collapsed. */
+export function firstLine(task: string): string {
+  const line = task.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Every project search attribute, as a run is before a worker has picked it up: set by what
+ * starts it (the client, or a parent for its child run).
+ */
+export function startSearchAttributes(config: AgentConfig, task: string): SearchAttributePair[] {
+  const line = firstLine(task);
+  return [
+    { key: SA.kind, value: config.kind },
+    { key: SA.phase, value: 'queued' },
+    { key: SA.model, value: modelLabel(config.resolver.primary) },
+    { key: SA.status, value: 'running' },
+    { key: SA.awaitingApproval, value: false },
+    { key: SA.costUsd, value: 0 },
+    { key: SA.task, value: line.length > TASK_ATTRIBUTE_CHARS ? `${line.slice(0, TASK_ATTRIBUTE_CHARS - 1)}…` : line },
+    ...(config.tenant === undefined ? [] : [{ key: SA.tenant, value: config.tenant }]),
+  ];
+}
 
 /** The values a run publishes, one per DurableAgent* attribute. */
 export interface AgentAttributeValues {

@@ -1,18 +1,20 @@
 /**
  * Sub-agents as pure decisions (docs/subagents.md): what a declaration may hold, the config a
- * child run starts with (the parent's tools, approvals and what is left of its budget), the
+ * child run starts with (the parent's tools, approvals and its share of the budget), the
  * child's id and task, and the text the parent's model reads when the child ends.
  */
 import type { AgentConfig, AgentResult } from '../contracts/agent-run';
 import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
-import { totalTokens, type Cost, type Usage } from '../contracts/message-model';
 import {
   DEFAULT_MAX_AGENT_DEPTH,
   DEFAULT_MAX_PARALLEL_AGENTS,
+  type ChildBudget,
+  type ChildRun,
   type SubAgentSpec,
   type SubAgents,
 } from '../contracts/sub-agents';
-import type { AgentStopReason } from '../contracts/run-status';
+import type { ResolverPolicy } from '../contracts/model-resolution';
+import type { ToolSelection } from '../contracts/tool-catalog';
 import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
 import { modelNameProblem, modelRefOf } from './model-ref';
 import { resolverPolicy } from './resolver';
@@ -36,6 +38,12 @@ function covered(pattern: string, allow: readonly string[] | undefined): boolean
   return allow.some((a) => a.endsWith('*') && prefix.startsWith(a.slice(0, -1)));
 }
 
+/** Whether a run of `tools` may give a sub-agent `pattern`: a tool (or pattern) it may use, or a client tool. */
+function mayGrant(pattern: string, tools: ToolSelection): boolean {
+  if (tools.clientTools?.some((t) => t.name === pattern)) return true;
+  return covered(pattern, tools.allow) && !matchesToolPattern(pattern, tools.deny);
+}
+
 function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): string[] {
   const where = `sub-agent "${name}"`;
   if (typeof spec !== 'object' || spec === null) return [`${where}: must be an object`];
@@ -55,7 +63,7 @@ function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): st
   const { allow, deny } = config.tools;
   const own = `its tools: ${allow?.join(', ') ?? 'all'}${deny ? `, not ${deny.join(', ')}` : ''}`;
   for (const tool of Array.isArray(spec.tools) ? spec.tools : []) {
-    if (!covered(tool, allow) || matchesToolPattern(tool, deny))
+    if (!mayGrant(tool, config.tools))
       problems.push(`${where} asks for the tool "${tool}", which this run may not use (${own})`);
   }
   if (config.tools.clientTools?.some((t) => t.name === name))
@@ -98,6 +106,21 @@ export function depthRefusal(config: AgentConfig, agent: string): string | undef
 export const childWorkflowId = (parentId: string, agent: string, toolCallId: string): string =>
   `${parentId}/${agent}-${toolCallId}`;
 
+/**
+ * The id of the child run that executes a pev todo: the todo's id, made safe for an id, and the
+ * parent's turn when it started, which no later cycle or follow-up repeats.
+ */
+export const todoChildId = (parentId: string, todoId: string, turn: number): string =>
+  `${parentId}/executor-${todoId.replace(/[^\w.-]/g, '_').slice(0, 64)}-t${turn}`;
+
+/** What started a child, beside its agent's name: `call <id>` or `todo <id>`. */
+export const childOrigin = (child: Pick<ChildRun, 'toolCallId' | 'todoId'>): string =>
+  child.todoId !== undefined ? `todo ${child.todoId}` : `call ${child.toolCallId ?? '?'}`;
+
+/** The same, shorter, where a call's id stands alone: `<call id>` or `todo <id>`. */
+export const childTag = (child: Pick<ChildRun, 'toolCallId' | 'todoId'>): string =>
+  child.todoId !== undefined ? `todo ${child.todoId}` : (child.toolCallId ?? '?');
+
 /** The child's task: the call's task, then its context. */
 export const childTask = (task: string, context: string | undefined): string =>
   context?.trim() ? `${task}\n\nContext:\n${context}` : task;
@@ -112,50 +135,34 @@ export function callTask(args: Record<string, unknown>): { task: string; context
   return context === undefined ? { task } : { task, context };
 }
 
-/** What is left of the parent's token and cost budgets; `spent` when one of them is used up. */
-export function remainingBudget(
-  config: AgentConfig,
-  spent: { usage: Usage; cost: Cost },
-): { maxTotalTokens?: number; maxCostUsd?: number; spent?: string } {
-  const { maxTotalTokens, maxCostUsd } = config.limits;
-  const out: { maxTotalTokens?: number; maxCostUsd?: number; spent?: string } = {};
-  if (maxTotalTokens !== undefined) {
-    out.maxTotalTokens = maxTotalTokens - totalTokens(spent.usage);
-    if (out.maxTotalTokens < 1) out.spent = `the run's token budget (${maxTotalTokens}) is spent`;
-  }
-  if (maxCostUsd !== undefined) {
-    out.maxCostUsd = maxCostUsd - spent.cost.total;
-    if (out.maxCostUsd <= 0) out.spent = `the run's cost budget ($${maxCostUsd}) is spent`;
-  }
-  return out;
-}
-
 /** The sub-agents whose tools fit a child's tools: a child delegates only within what it may use itself. */
-function withinTools(
-  agents: SubAgents | undefined,
-  tools: { allow?: string[]; deny?: string[] },
-): SubAgents | undefined {
+function withinTools(agents: SubAgents | undefined, tools: ToolSelection): SubAgents | undefined {
   const kept = Object.entries(agents ?? {}).filter(([, spec]) =>
-    (spec.tools ?? tools.allow ?? []).every((t) => covered(t, tools.allow) && !matchesToolPattern(t, tools.deny)),
+    (spec.tools ?? tools.allow ?? []).every((t) => mayGrant(t, tools)),
   );
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
+/** Who a child is to its parent; `spec` and `resolver` stand in for a declared sub-agent (a pev todo's executor). */
+export interface ChildLink {
+  workflowId: string;
+  agent: string;
+  /** Default: the parent's declaration of `agent`. */
+  spec?: SubAgentSpec;
+  /** The child's model and fallbacks; default `spec.model`, else the parent's. */
+  resolver?: ResolverPolicy;
+}
+
 /**
  * The config of a child run: the sub-agent's prompt, model (default the parent's), kind and turns;
- * the parent's tools narrowed to the sub-agent's, its approval list and rules, its workspace and
- * MCP servers, those of its sub-agents whose tools fit the child's, and at most what is left of
- * its budget.
+ * the parent's tools narrowed to the sub-agent's (its client tools too), its approval list and
+ * rules, its workspace and MCP servers, those of its sub-agents whose tools fit the child's, and
+ * its share of the parent's budget.
  */
-export function childConfig(
-  parent: AgentConfig,
-  link: { workflowId: string; agent: string },
-  task: string,
-  budget: { maxTotalTokens?: number; maxCostUsd?: number },
-): AgentConfig {
-  const spec = (parent.agents ?? {})[link.agent];
+export function childConfig(parent: AgentConfig, link: ChildLink, task: string, budget: ChildBudget): AgentConfig {
+  const spec = link.spec ?? (parent.agents ?? {})[link.agent];
   const kind = spec.kind ?? 'react';
-  const { clientTools: _clientTools, ...tools } = parent.tools;
+  const { clientTools, ...tools } = parent.tools;
   const { maxTotalTokens: _tokens, maxCostUsd: _cost, ...limits } = parent.limits;
   const { mask, ...context } = parent.context;
   const budgeted = budget.maxTotalTokens !== undefined || budget.maxCostUsd !== undefined;
@@ -164,15 +171,20 @@ export function childConfig(
   const candidates = withinTools(parent.agents, { ...tools, ...(inherited ? { allow: inherited } : {}) });
   const dropped = Object.keys(parent.agents ?? {}).filter((name) => !candidates?.[name]);
   const allow = spec.tools ?? tools.allow?.filter((name) => !dropped.includes(name));
-  const childTools = { ...tools, ...(allow ? { allow } : {}) };
+  // The parent's client tools, as far as the sub-agent's own tools name them.
+  const clients = clientTools?.filter((t) => spec.tools === undefined || matchesToolPattern(t.name, spec.tools));
+  const childTools = { ...tools, ...(allow ? { allow } : {}), ...(clients?.length ? { clientTools: clients } : {}) };
   const agents = withinTools(parent.agents, childTools);
+  const resolver =
+    link.resolver ??
+    (spec.model
+      ? resolverPolicy(modelRefOf(spec.model), [], { attemptsPerProvider: parent.resolver.attemptsPerProvider })
+      : parent.resolver);
   return {
     kind,
     task,
     ...(kind === 'pev' ? {} : { systemPrompt: spec.instructions ?? DEFAULT_SYSTEM_PROMPT_TEXT }),
-    resolver: spec.model
-      ? resolverPolicy(modelRefOf(spec.model), [], { attemptsPerProvider: parent.resolver.attemptsPerProvider })
-      : parent.resolver,
+    resolver,
     limits: { ...limits, maxTurns: spec.maxTurns ?? parent.limits.maxTurns, ...budget },
     tools: childTools,
     ...(parent.approvals ? { approvals: parent.approvals } : {}),
@@ -191,12 +203,6 @@ export function childConfig(
       ...(budgeted ? { budgetFromParent: true } : {}),
     },
   };
-}
-
-/** The stop reason of a run that reached `limit`: a child that spent its parent's budget stops with `budget`. */
-export function budgetReason(config: AgentConfig, limit: AgentStopReason): AgentStopReason {
-  const ofBudget = limit === 'token_budget' || limit === 'cost_budget';
-  return ofBudget && config.parent?.budgetFromParent ? 'budget' : limit;
 }
 
 const ENDINGS: Partial<Record<string, string>> = {
@@ -224,5 +230,11 @@ export function childResultText(agent: string, result: AgentResult): { text: str
 }
 
 /** The agents a run declares, as its catalogue pins them. */
-export const subAgentTools = (agents: SubAgents | undefined): { name: string; description: string }[] =>
-  Object.entries(agents ?? {}).map(([name, spec]) => ({ name, description: spec.description }));
+export const subAgentTools = (
+  agents: SubAgents | undefined,
+): { name: string; description: string; tools?: string[] }[] =>
+  Object.entries(agents ?? {}).map(([name, spec]) => ({
+    name,
+    description: spec.description,
+    ...(spec.tools ? { tools: spec.tools } : {}),
+  }));

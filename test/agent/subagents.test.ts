@@ -1,72 +1,20 @@
 /**
  * Sub-agents: each a tool named after it that the workflow runs as a child workflow, concurrently
- * within an answer, within the parent's budget, its approvals decided through the parent, ended
- * with the parent, refused before start when it asks for more than the parent may use.
+ * within an answer, within the parent's budget, ended with the parent, refused before start when it
+ * asks for more than the parent may use (approvals and client tools: subagents-people.test.ts).
  */
 import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
-import type { SubAgents } from '../../src/contracts/sub-agents';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import type { AgentClient, StartAgentOptions } from '../../src/client';
-import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
+import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { createPevActivities } from '../../src/activities/pev';
 import { answer } from '../pev/pev-kit';
 import { agentCli } from '../kit/agent-cli';
+import { runCli } from '../kit/cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import {
-  Latch,
-  PRIMARY,
-  anthropicMessages,
-  toolResultTexts,
-  unansweredCalls,
-  useAgentFixture,
-  waitFor,
-  waitForState,
-} from './agent-kit';
-
-const AGENTS: SubAgents = {
-  researcher: {
-    description: 'Looks one thing up and reports it.',
-    instructions: 'You are the researcher. Answer in one line.',
-    maxTurns: 5,
-  },
-};
-
-/** Who sent a request: `parent`, or the sub-agent named in its prompt; its task; answers so far. */
-function who(request: RecordedRequest): { agent: string; task: string; answers: number } {
-  const system = JSON.stringify(request.body.system ?? '');
-  const agent = /You are the (\w+)\./.exec(system)?.[1] ?? 'parent';
-  const messages = anthropicMessages(request.body);
-  const first = messages[0]?.blocks.find((b) => b.type === 'text');
-  return {
-    agent,
-    task: String(first?.text ?? ''),
-    answers: messages.filter((m) => m.role === 'assistant').length,
-  };
-}
-
-/** Waits until the run `id` has received a signal. */
-async function stopSignalled(client: Client, id: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { events } = await client.workflow.getHandle(id).fetchHistory();
-    if ((events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${id} was never signalled`);
-}
-
-/**
- * A parent's id: its history's name when recording, since the replay gate replays a history under
- * its file name and a child's id is derived from its parent's.
- */
-const parentId = (history: string): string =>
-  process.env.RECORD_HISTORIES === '1' ? history : `${history}-${Date.now().toString(36)}`;
-
-const start = (agents: AgentClient, options: Partial<StartAgentOptions> = {}): Promise<string> =>
-  agents.start({ task: 'Find out two things.', model: PRIMARY, agents: AGENTS, ...options });
+import { Latch, PRIMARY, toolResultTexts, unansweredCalls, useAgentFixture, waitFor, waitForState } from './agent-kit';
+import { AGENTS, parentId, signalled, startParent as start, who } from './subagents-kit';
 
 const twoCalls = reply.toolCalls([
   { name: 'researcher', arguments: { task: 'alpha' }, id: 'toolu_alpha' },
@@ -86,7 +34,7 @@ describe('sub-agents', () => {
       order.push(`${name} asked`);
       if (name === 'beta') betaAsked.open();
       // The first child answers only once the second has asked: sequential children would never get here.
-      else await Promise.race([betaAsked.opened, new Promise((r) => setTimeout(r, 15_000))]);
+      else await Promise.race([betaAsked.opened, new Promise((r) => setTimeout(r, 15_000).unref())]);
       order.push(`${name} answered`);
       return reply.text(`${name} = ${name === 'alpha' ? 1 : 2}`, { usage: { input: 100, output: 10 } });
     });
@@ -158,33 +106,30 @@ describe('sub-agents', () => {
     expect(out.result.stopReason).toBe('token_budget');
   });
 
-  it('holds an approval inside a child until it is approved through the parent', async () => {
+  it('gives children that run at once shares of what the parent has left, so together they hold no more', async () => {
     fx.fake.respond((request): FakeStep => {
       const { agent, answers } = who(request);
       if (agent === 'parent')
-        return answers === 0
-          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'note it' }, id: 'toolu_r' }])
-          : reply.text('Noted.');
-      return answers === 0
-        ? reply.toolCalls([{ name: 'write_note', arguments: { text: 'hello' }, id: 'toolu_note' }])
-        : reply.text('wrote it');
+        return answers === 0 ? { ...twoCalls, usage: { input: 100, output: 50 } } : reply.text('Out of budget.');
+      return reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }], { usage: { input: 400, output: 0 } });
     });
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await start(agents, { approve: ['write_note'] });
-      const childId = `${id}/researcher-toolu_r`;
-      await waitForState(agents, childId, (s) => s.status === 'awaiting_approval');
-      expect(fx.calls).toEqual([]);
-      expect(await agents.pendingApprovals(id)).toEqual([
-        expect.objectContaining({ runId: childId, toolCallId: 'toolu_note', tool: 'write_note' }),
-      ]);
-      await agents.approve(id, 'toolu_note');
+      const id = await start(agents, { limits: { maxTotalTokens: 3_000 } });
       const result = await agents.result(id);
-      await saveHistoryIfRecording(client.workflow.getHandle(childId), 'subagents-child-approval');
-      return result;
+      const limits = await Promise.all(
+        ['toolu_alpha', 'toolu_beta'].map(async (call) => (await agents.state(`${id}/researcher-${call}`)).limits),
+      );
+      return { result, limits };
     });
-    expect(fx.calls).toEqual(['write_note:hello']);
-    expect(out).toMatchObject({ status: 'completed', finalText: 'Noted.' });
+    // 3,000 less the parent's first answer (150 tokens), split between the two children.
+    expect(out.limits.map((l) => l.maxTotalTokens)).toEqual([1_425, 1_425]);
+    const children = out.result.children ?? [];
+    expect(children.map((c) => c.stopReason)).toEqual(['budget', 'budget']);
+    // Each child stops at 95 % of its share; its last turn (400 tokens) may pass it.
+    for (const c of children) expect(c.usage.inputTokens).toBeLessThanOrEqual(1_425 + 400);
+    expect(children.reduce((sum, c) => sum + c.usage.inputTokens, 0)).toBeLessThanOrEqual(2_850 + 2 * 400);
+    expect(out.result.stopReason).toBe('token_budget');
   });
 
   it.each([
@@ -206,7 +151,7 @@ describe('sub-agents', () => {
       if (reason === 'cancelled') await handle.cancel();
       else await agents.stop(id, 'enough');
       // The children's model calls answer only once the parent has passed the stop on to both.
-      for (const call of ['toolu_alpha', 'toolu_beta']) await stopSignalled(client, `${id}/researcher-${call}`);
+      for (const call of ['toolu_alpha', 'toolu_beta']) await signalled(client, `${id}/researcher-${call}`);
       held.open();
       const result = (await handle.result()) as AgentResult;
       await saveHistoryIfRecording(handle, history);
@@ -222,7 +167,7 @@ describe('sub-agents', () => {
     expect(fx.calls).toEqual([]);
   });
 
-  it("runs from the command line: the config file's agents and --agents, state, approve and watch through the parent", async () => {
+  it("runs from the command line: the config file's agents and --agents; state, approve, watch, trace and transcript through the parent", async () => {
     fx.fake.respond((request): FakeStep => {
       const { agent, answers } = who(request);
       if (agent === 'parent')
@@ -238,21 +183,51 @@ describe('sub-agents', () => {
     fs.writeFileSync(config, JSON.stringify({ agents: AGENTS }));
     const extra = path.join(dir, 'agents.json');
     fs.writeFileSync(extra, JSON.stringify({ summariser: { description: 'Summarises a text.' } }));
-    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+    const seen = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_CONFIG: config });
       const args = ['--model', PRIMARY, '--agents', extra, '--approve', 'write_note', '--detach', 'Note hello.'];
       const id = await cli.run('run', ...args);
       const childId = `${id}/researcher-toolu_r`;
-      await waitForState(fx.agents(client, taskQueue), childId, (s) => s.status === 'awaiting_approval');
+      // Watched live, from before the child starts to after the parent ends.
+      const watching = cli.run('watch', id, '--no-tokens');
+      await waitForState(fx.agents(client, taskQueue), id, (s) => (s.childApprovals ?? []).length > 0);
       const state = await cli.run('state', id);
       expect(state).toContain(`awaiting approval in ${childId}: toolu_note write_note {"text":"hello"}`);
+      expect(state).toContain(`approve: durable-agents approve ${id} toolu_note`);
       expect(state).toContain(`child ${childId} (researcher, call toolu_r): running`);
       await cli.run('approve', id, 'toolu_note');
       expect(await cli.run('result', id)).toContain('Noted.');
-      const watched = await cli.run('watch', id, '--no-tokens');
-      expect(watched).toContain(`sub-agent researcher (toolu_r) started as ${childId}: note it`);
-      expect(watched).toMatch(/sub-agent researcher \(toolu_r\) completed \(completed\)/);
+      const watched = await watching;
+      const trace = await cli.run('trace', id);
+      const transcript = await runCli(['transcript', id, '--children'], {
+        env: { DURABLE_AGENTS_STORE_DIR: fx.store.root },
+      });
+      return { id, childId, watched, trace, transcript: transcript.stdout };
     });
+    const { id, childId, watched, trace, transcript } = seen;
+    // watch: the child's start, its turns and its end, under the parent's call.
+    expect(watched).toContain(`sub-agent researcher (toolu_r) started as ${childId}: note it`);
+    expect(watched).toContain(`  researcher (toolu_r) [turn 1] calling ${PRIMARY}`);
+    expect(watched).toContain(
+      `  researcher (toolu_r) [turn 1] write_note (toolu_note) needs approval of {"text":"hello"}: ` +
+        `durable-agents approve ${id} toolu_note`,
+    );
+    expect(watched).toMatch(/ {2}researcher \(toolu_r\) \[turn 2\] done \(completed\) after 2 turns/);
+    expect(watched).toMatch(/sub-agent researcher \(toolu_r\) completed \(completed\)/);
+    expect(watched.indexOf('  researcher (toolu_r) [turn 2] done')).toBeLessThan(watched.indexOf('[turn 2] done'));
+    // trace: the child's steps under the call that started it.
+    expect(trace).toMatch(
+      new RegExp(
+        `researcher \\(toolu_r\\)[^\\n]*\\n(.*\\n)*? {6}sub-agent researcher \\(call toolu_r\\) ran as ${childId}:`,
+      ),
+    );
+    const [, child] = trace.split(`ran as ${childId}:\n`);
+    expect(child).toMatch(/^ {10,}turn 1: [^\n]*\n {12,}write_note \(toolu_note\) \{"text":"hello"\}/m);
+    // transcript --children: the child's conversation under the call.
+    expect(transcript).toContain(`   calls researcher({"task":"note it"}) [toolu_r]\n   -- child run ${childId} --`);
+    expect(transcript).toContain(
+      '      #1 assistant [anthropic/claude-sonnet-4-6]:\n         calls write_note({"text":"hello"})',
+    );
     const offered = (fx.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
     expect(offered).toEqual(expect.arrayContaining(['researcher', 'summariser']));
     expect(fx.calls).toEqual(['write_note:hello']);
@@ -296,6 +271,21 @@ describe('sub-agents', () => {
         'sub-agent "writer" asks for the tool "write_note", which this run may not use (its tools: add)',
       );
     });
+    expect(fx.fake.requests).toHaveLength(0);
+  });
+
+  it('fails a run whose sub-agent asks for a tool the worker lacks in its first step, before any model call', async () => {
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, {
+        agents: { finder: { description: 'Finds files.', tools: ['add', 'nosuch_tool'] } },
+      });
+      return agents.result(id);
+    });
+    expect(result).toMatchObject({ status: 'failed', error: { type: 'UnknownTool' } });
+    expect(result.error?.message).toMatch(
+      /^The run allows "nosuch_tool" \(for its sub-agent "finder"\), but this worker has no tool of that name \(its tools: add, /,
+    );
     expect(fx.fake.requests).toHaveLength(0);
   });
 

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runUiUrl } from '../../src/server/launcher';
-import { reply } from '../../src/testing/fake-provider';
+import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
+import { startParent, who } from '../agent/subagents-kit';
 import { describeBrowser, launchBrowser, webUiUrl, type TestBrowser } from '../kit/browser';
 import { testConnection, withWorker } from '../kit/temporal';
 
@@ -27,7 +28,7 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
   const listUrl = (query: string): string =>
     `${webUiUrl().replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent(query)}`;
   /** A tab of one run's page. */
-  const runUrl = (id: string, runId: string, tab: 'timeline' | 'history' | 'user-metadata'): string =>
+  const runUrl = (id: string, runId: string, tab: 'timeline' | 'history' | 'user-metadata' | 'relationships'): string =>
     runUiUrl(webUiUrl(), namespace, id, runId).replace(/\/history$/, `/${tab}`);
 
   it('lists a run that ended in error under the Failed status', async () => {
@@ -128,6 +129,47 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
       await history.element(EVENT_ROW, { hasText: ['runTool', 'tool add a=2 b=3'] });
     } finally {
       await history.close();
+    }
+  });
+
+  it('shows a run’s sub-agents under it: on its timeline with their summaries, in its relationships and the list', async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0
+          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'Find the launch date' }, id: 'toolu_ui' }])
+          : reply.text('It launches in May.');
+      return reply.text('May.');
+    });
+    const run = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await startParent(agents, { task: 'When is the launch?' });
+      await agents.result(id);
+      return { id, runId: (await client.workflow.getHandle(id).describe()).runId };
+    });
+    const child = `${run.id}/researcher-toolu_ui`;
+    const timeline = await browser.open(runUrl(run.id, run.runId, 'timeline'));
+    try {
+      await timeline.text('sub-agent researcher: Find the launch date');
+    } finally {
+      await timeline.close();
+    }
+    const relationships = await browser.open(runUrl(run.id, run.runId, 'relationships'));
+    try {
+      await relationships.text(child);
+    } finally {
+      await relationships.close();
+    }
+    const columns = JSON.stringify({
+      [namespace]: [{ label: 'Status' }, { label: 'Workflow ID' }, { label: 'Type' }, { label: 'DurableAgentTask' }],
+    });
+    const list = await browser.open(listUrl(`ParentWorkflowId="${run.id}"`), {
+      localStorage: { 'namespace-workflow-table-columns': columns },
+    });
+    try {
+      await list.element(LIST_ROW, { hasText: [child, 'Find the launch date'] });
+    } finally {
+      await list.close();
     }
   });
 

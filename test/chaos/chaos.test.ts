@@ -1,7 +1,7 @@
 /**
  * The chaos suite: 20 runs of a multi-turn tool loop (ReAct and pev, Anthropic and OpenAI
- * formats, with and without token streaming, some asking for approvals, some continuing as new)
- * on a real Temporal server, with their worker process SIGKILLed at each of the kill points and
+ * formats, with and without token streaming, some asking for approvals, some continuing as new,
+ * some delegating each step to a sub-agent's child run) on a real Temporal server, with their worker process SIGKILLed at each of the kill points and
  * started again. Seeded: `CHAOS_SEED=<n>` repeats a plan (which runs, their groups, which kill
  * points in which order, the delays inside each point); timing decides the rest.
  *
@@ -90,6 +90,16 @@ describe('chaos: the worker SIGKILLed at random points under 20 concurrent runs'
       const history = await client.workflow.getHandle(run.id).fetchHistory();
       expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
     }
+  });
+
+  it('finishes a run whose child was working when its worker was killed: each step delegated once, each child once', () => {
+    expect(report.kills.map((k) => k.point)).toContain('child_run');
+    const delegating = report.runs.filter((run) => run.spec.delegate);
+    expect(delegating.length).toBeGreaterThan(0);
+    for (const run of delegating)
+      expect(run.result?.children?.map((c) => [c.agent, c.status])).toEqual(
+        Array.from({ length: run.spec.steps }, () => ['stepper', 'completed']),
+      );
   });
 
   it(`recovers from every kill in under ${RECOVERY_LIMIT_MS / 1000} s (seed ${seed})`, () => {

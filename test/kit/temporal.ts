@@ -137,13 +137,22 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
 export const HISTORIES_DIR = path.join(REPO_ROOT, 'test', 'histories');
 
 /**
+ * The name a history is kept under when the run's workflow id matters to its replay (a run that
+ * starts children derives their ids from its own): the id, each `/` of a child's written as `~`.
+ */
+export const historyName = (workflowId: string): string => workflowId.replace(/\//g, '~');
+
+/** The workflow id the replay gate replays a history under: its file name, each `~` read as `/`. */
+export const historyWorkflowId = (name: string): string => name.replace(/~/g, '/');
+
+/**
  * When `RECORD_HISTORIES=1`, writes the finished run's history to `test/histories/<name>.json`
  * so the replay suite checks future workflow code against it. Returns the file path, if written.
  */
 export async function saveHistoryIfRecording(handle: WorkflowHandle, name: string): Promise<string | undefined> {
   if (process.env.RECORD_HISTORIES !== '1') return undefined;
-  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name))
-    throw new Error(`History name "${name}" must be a plain file name (letters, digits, . _ -).`);
+  if (!/^[a-z0-9][a-z0-9._~-]*$/i.test(name))
+    throw new Error(`History name "${name}" must be a plain file name (letters, digits, . _ ~ -).`);
   const file = path.join(HISTORIES_DIR, `${name}.json`);
   fs.mkdirSync(HISTORIES_DIR, { recursive: true });
   fs.writeFileSync(file, `${historyToJSON(await handle.fetchHistory())}\n`);

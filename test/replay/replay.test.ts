@@ -4,7 +4,7 @@ import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { REPO_ROOT } from '../kit/env';
-import { HISTORIES_DIR, installQuietRuntime, workflowBundle } from '../kit/temporal';
+import { HISTORIES_DIR, historyWorkflowId, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
 function committedHistories(): HistoryAndWorkflowId[] {
   return fs
@@ -12,7 +12,7 @@ function committedHistories(): HistoryAndWorkflowId[] {
     .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => ({
-      workflowId: path.basename(file, '.json'),
+      workflowId: historyWorkflowId(path.basename(file, '.json')),
       history: JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8')),
     }));
 }

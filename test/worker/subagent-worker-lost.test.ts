@@ -2,39 +2,17 @@
  * A worker killed while a sub-agent's child run waits on its model call: the call is retried on
  * another worker, the child finishes, the parent reads its answer, and nothing starts twice.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { AgentClient } from '../../src/client';
-import {
-  fakeProviderEnv,
-  reply,
-  startFakeProvider,
-  type FakeProvider,
-  type FakeStep,
-} from '../../src/testing/fake-provider';
+import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { PRIMARY, waitFor } from '../agent/agent-kit';
-import { testConnection } from '../kit/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../kit/worker-process';
+import { lossScene } from '../kit/worker-loss';
+import { useWorkerHosts } from '../kit/worker-process';
 
 describe('a worker killed during a child run', () => {
-  let fake: FakeProvider;
-  let dir: string;
-  const workers: WorkerProcess[] = [];
-
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagent-worker-lost-'));
-  });
-  afterAll(async () => {
-    for (const worker of workers) await worker.kill();
-    await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const hosts = useWorkerHosts('subagent-worker-lost');
 
   it('lets the child and its parent finish on another worker, each step once', async () => {
     let childCalls = 0;
-    fake.respond((request): FakeStep => {
+    hosts.fake.respond((request): FakeStep => {
       const system = JSON.stringify(request.body.system ?? '');
       const answered = (request.body.messages as { role: string }[]).some((m) => m.role === 'assistant');
       if (!system.includes('You are the researcher.'))
@@ -44,20 +22,14 @@ describe('a worker killed during a child run', () => {
       // The first worker's child call waits on the provider until that worker dies.
       return ++childCalls === 1 ? reply.hang() : reply.text('42');
     });
-    const taskQueue = `subagent-worker-lost-${process.pid}-${Date.now()}`;
-    const host = { taskQueue, cwd: dir, env: { ...fakeProviderEnv(fake), DURABLE_AGENTS_STORE_DIR: 'store' } };
-    const first = await startWorkerProcess(host);
-    workers.push(first);
-    const { client } = await testConnection();
-    const agents = new AgentClient(client, taskQueue);
+    const { client, agents, replaceWorker } = await lossScene(hosts, 'subagent-worker-lost');
     const id = await agents.start({
       task: 'Ask the researcher.',
       model: PRIMARY,
       agents: { researcher: { description: 'Finds things.', instructions: 'You are the researcher.' } },
     });
     await waitFor(() => childCalls === 1, 'the child’s model call on the first worker', 60_000);
-    workers.push(await startWorkerProcess(host));
-    await first.kill();
+    await replaceWorker();
     const result = await agents.result(id);
     expect(result).toMatchObject({ status: 'completed', finalText: 'The researcher found 42.' });
     expect(result.children?.map((c) => [c.id, c.status])).toEqual([[`${id}/researcher-toolu_r`, 'completed']]);
@@ -65,6 +37,8 @@ describe('a worker killed during a child run', () => {
     const { events } = await client.workflow.getHandle(id).fetchHistory();
     expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
     // The parent made two model calls, one before and one after its child.
-    expect(fake.requests.filter((r) => !JSON.stringify(r.body.system ?? '').includes('researcher.'))).toHaveLength(2);
+    expect(
+      hosts.fake.requests.filter((r) => !JSON.stringify(r.body.system ?? '').includes('researcher.')),
+    ).toHaveLength(2);
   }, 120_000);
 });

@@ -22,7 +22,7 @@ function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
         timestamp,
       };
     default:
-      return { role: draft.kind, text: draft.text, timestamp };
+      return { role: draft.kind, text: draft.text, timestamp, ...(draft.childRun ? { childRun: draft.childRun } : {}) };
   }
 }
 

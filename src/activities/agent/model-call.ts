@@ -85,7 +85,9 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const promptHash = input.promptHash;
     const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
     const specsHash = input.toolSpecsHash ?? stored?.toolSpecsHash;
-    const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
+    // A model whose entry says it takes no tools is called without them (a run that names tools was refused).
+    const takesTools = llm.describe(model)?.capabilities.tools !== false;
+    const tools = specsHash && takesTools ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
     const responseFormat = stored?.responseFormat ?? input.responseFormat;
     const request: ModelRequest = {
       model,

@@ -76,13 +76,25 @@ function unknownAllowedTools(selection: ToolSelection, offered: readonly ToolCat
   );
 }
 
-/** The failure for allowed tools the worker lacks, naming the tools it has. */
+/**
+ * Tools the run's sub-agents ask for by name that the run does not offer: the worker lacks them
+ * (a name outside what the run may use is refused before the run starts).
+ */
+function unknownSubAgentTools(agents: PinToolsInput['agents'], offered: readonly ToolCatalogEntry[]): string[] {
+  return (agents ?? []).flatMap((agent) =>
+    (agent.tools ?? [])
+      .filter((name) => !name.endsWith('*') && !offered.some((t) => t.name === name))
+      .map((name) => `"${name}" (for its sub-agent "${agent.name}")`),
+  );
+}
+
+/** The failure for allowed tools the worker lacks (quoted, with where they come from), naming the tools it has. */
 function unknownToolFailure(unknown: readonly string[], workerTools: readonly ToolCatalogEntry[]): ApplicationFailure {
   const names = workerTools.map((t) => t.name).sort();
   const shown = names.length > SHOWN_TOOL_NAMES ? [...names.slice(0, SHOWN_TOOL_NAMES), '…'] : names;
   return ApplicationFailure.create({
     message:
-      `The run allows ${unknown.map((n) => `"${n}"`).join(', ')}, but this worker has no tool of that name ` +
+      `The run allows ${unknown.join(', ')}, but this worker has no tool of that name ` +
       `(its tools: ${shown.join(', ') || 'none'}): fix the tool names`,
     type: AGENT_FAILURE.unknownTool,
     nonRetryable: true,
@@ -158,7 +170,10 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
       const listed = [...declared, ...subAgentsOf(input.agents, declared)];
       const own = listed.some((t) => t.name === readBackEntry.name);
       const entries = !own && offersReadBack(input.selection, input.readBack) ? [...listed, readBackEntry] : listed;
-      const unknown = unknownAllowedTools(input.selection, entries);
+      const unknown = [
+        ...unknownAllowedTools(input.selection, entries).map((n) => `"${n}"`),
+        ...unknownSubAgentTools(input.agents, entries),
+      ];
       if (unknown.length > 0) {
         const all = await tools.listTools({ ...input.selection, allow: undefined });
         throw unknownToolFailure(unknown, all.tools);

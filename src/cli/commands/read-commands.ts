@@ -1,6 +1,6 @@
 /** Commands that read runs: watch, state, trace, result, list. None needs a worker where the server can answer. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { AGENT_STATUSES, traceOf, type AgentClient, type ListFilters } from '../../client';
+import { AGENT_STATUSES, childTraces, traceOf, type AgentClient, type ListFilters } from '../../client';
 import type { AgentEvent } from '../../contracts/agent-events';
 import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
@@ -15,6 +15,7 @@ import { hintPrefix, json, kindsOf, noteOf, withAgents, type AgentCommandDeps } 
 interface WatchFlags {
   json?: boolean;
   tokens?: boolean;
+  children?: boolean;
   from?: number;
 }
 
@@ -26,12 +27,13 @@ export async function watchAndPrint(
   o: WatchFlags,
 ): Promise<Extract<AgentEvent, { type: 'done' }> | undefined> {
   const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
-  for await (const item of agents.watch(id, {
-    answers: true,
+  const options = {
+    answers: true as const,
     tokens: o.tokens !== false,
     ...(o.from !== undefined ? { fromOffset: o.from } : {}),
-  }))
-    printer.print(item);
+  };
+  const items = o.children === false ? agents.watch(id, options) : agents.watch(id, { ...options, children: true });
+  for await (const item of items) printer.print(item);
   printer.finish();
   return printer.done;
 }
@@ -76,6 +78,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .argument('<id>')
     .option('--json', 'print one JSON object per line (topic, offset, event, delta; structured answers as components)')
     .option('--no-tokens', 'events only')
+    .option('--no-children', "without the events of the run's child runs (sub-agents)")
     .option('--from <offset>', 'start at this stream offset (default: the oldest kept)', offset)
     .action((id: string, o: WatchFlags) =>
       withAgents(deps, async (agents) => {
@@ -95,22 +98,26 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        const open = (s.children ?? []).some((c) => c.endedAt === undefined);
-        const approvals = open ? await agents.pendingApprovals(id) : [];
-        deps.out(o.json ? json(s) : formatState(s, agents.kinds, { approvals, prefix: hintPrefix(deps) }));
+        deps.out(o.json ? json(s) : formatState(s, agents.kinds, { prefix: hintPrefix(deps) }));
       }),
     );
 
   program
     .command('trace')
-    .description("Show a run's trace: model and tool totals and timings, then its steps turn by turn.")
+    .description(
+      "Show a run's trace: model and tool totals and timings, then its steps turn by turn, each child run's " +
+        'steps under the call that started it.',
+    )
     .argument('<id>')
     .option('--json', 'print the trace as JSON')
-    .action((id: string, o: { json?: boolean }) =>
+    .option('--no-children', "without the traces of the run's child runs (sub-agents)")
+    .action((id: string, o: { json?: boolean; children?: boolean }) =>
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
         const t = traceOf(s);
+        if (o.children !== false && s.children?.length)
+          t.children = await childTraces(s, (child) => agents.trace(child, { children: true }));
         deps.out(o.json ? json(t) : formatTrace(t));
       }),
     );

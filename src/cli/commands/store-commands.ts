@@ -10,7 +10,7 @@ import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
 import { formatTranscript } from '../transcript';
-import { noConversationMessage, readRunMessages } from '../../client/run-messages';
+import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const note = (text: string) => process.stderr.write(`durable-agents: ${text}\n`);
@@ -40,12 +40,16 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
         '(works after Temporal dropped the run).',
     )
     .argument('<id>', 'workflow id of the run')
-    .option('--json', 'one JSON array of messages')
-    .action(async (id: string, options: { json?: boolean }) => {
+    .option('--json', 'one JSON array of messages (with --children: the run, its messages and its children)')
+    .option('--children', "each child run's conversation (sub-agents, pev todos) under the call that started it")
+    .action(async (id: string, options: { json?: boolean; children?: boolean }) => {
       await withStore(async (store) => {
-        const items = await readRunMessages(store, id);
-        if (items.length === 0) throw new UsageError(`${noConversationMessage(store, id)}.`);
-        out(options.json ? JSON.stringify(items, null, 2) : formatTranscript(items));
+        const family = options.children
+          ? await readRunFamily(store, id)
+          : { id, messages: await readRunMessages(store, id), children: [] };
+        if (family.messages.length === 0) throw new UsageError(`${noConversationMessage(store, id)}.`);
+        if (options.json) out(JSON.stringify(options.children ? family : family.messages, null, 2));
+        else out(formatTranscript(family.messages, family.children));
       });
     });
 

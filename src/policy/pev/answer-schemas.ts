@@ -29,6 +29,10 @@ function buildAnswerSchemas() {
     description: z.string().min(1),
     /** 1 is the highest priority. */
     priority: looseNumber.pipe(z.number().int().min(1)).default(1),
+    /** Ids of the todos whose results this one needs. */
+    dependsOn: z
+      .preprocess((v) => (typeof v === 'string' || typeof v === 'number' ? [v] : v), z.array(idSchema))
+      .optional(),
     status: statusSchema.default('pending'),
     isCurrent: looseBoolean.optional(),
   });

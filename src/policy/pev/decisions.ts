@@ -46,9 +46,27 @@ export function inPriorityOrder<T extends { priority: number }>(todos: readonly 
     .map(({ t }) => t);
 }
 
-/** The next todo to execute, or undefined when every todo has ended. */
+const isOpen = (t: PevTodo): boolean => t.status === 'pending' || t.status === 'executing';
+
+/**
+ * Up to `max` todos that may start now, in priority order: pending, with every todo they depend
+ * on ended (an unknown id is no dependency). When none may start and none is executing, the first
+ * open todo does, so a circle of dependencies cannot stall the run.
+ */
+export function readyTodos(todos: readonly PevTodo[], max: number): PevTodo[] {
+  const ended = new Set(todos.filter((t) => !isOpen(t)).map((t) => t.id));
+  const known = new Set(todos.map((t) => t.id));
+  const ordered = inPriorityOrder(todos);
+  const ready = ordered.filter(
+    (t) => t.status === 'pending' && (t.dependsOn ?? []).every((id) => ended.has(id) || !known.has(id)),
+  );
+  if (ready.length === 0 && !todos.some((t) => t.status === 'executing')) ready.push(...ordered.filter(isOpen));
+  return ready.slice(0, Math.max(0, max));
+}
+
+/** The next todo to execute (one already executing first), or undefined when every todo has ended. */
 export function nextOpenTodo(todos: readonly PevTodo[]): PevTodo | undefined {
-  return inPriorityOrder(todos).find((t) => t.status === 'pending' || t.status === 'executing');
+  return todos.find((t) => t.status === 'executing') ?? readyTodos(todos, 1)[0];
 }
 
 /**
@@ -63,10 +81,12 @@ export function applyPlan(previous: readonly PevTodo[], planned: PlannerResponse
     seen.add(t.id);
     const before = previous.find((p) => p.id === t.id);
     const keepsEnded = before && t.status !== 'pending' && t.status !== 'executing';
+    const dependsOn = (t.dependsOn ?? []).filter((id) => id !== t.id && planned.some((p) => p.id === id));
     out.push({
       id: t.id,
       description: t.description,
       priority: t.priority,
+      ...(dependsOn.length ? { dependsOn: [...new Set(dependsOn)] } : {}),
       status: t.status === 'executing' ? 'pending' : t.status,
       rounds: keepsEnded ? before.rounds : 0,
       cycle: keepsEnded ? before.cycle : cycle,

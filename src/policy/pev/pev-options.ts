@@ -18,10 +18,14 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
     else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
   }
   for (const [role, model] of Object.entries(options.models ?? {})) {
-    const problem = modelNameProblem(model);
+    const problem = (CORE_ROLE_NAMES as readonly string[]).includes(role)
+      ? modelNameProblem(model)
+      : `no such role; roles: ${CORE_ROLE_NAMES.join(', ')}`;
     if (problem) problems.push(`pev.models.${role}: ${problem}`);
   }
   problems.push(...businessContextProblems(options.businessContext));
+  if (options.parallel !== undefined && !positiveInt(options.parallel))
+    problems.push(`pev.parallel must be a positive integer, got ${String(options.parallel)}`);
   return problems;
 }
 
@@ -50,6 +54,7 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
     structuredOutput: options.structuredOutput ?? true,
     confirmPlan: options.confirmPlan ?? false,
     ...(options.businessContext ? { businessContext: options.businessContext } : {}),
+    ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
   };
 }
 

@@ -50,7 +50,8 @@ export function todoRecitation(todos: readonly PevTodo[], currentId?: string): s
   const lines = todos.map(
     (t) =>
       `${STATUS_MARK[t.status] ?? '[ ]'} ${t.id} (priority ${t.priority}, ` +
-      `${t.status})${t.id === currentId ? ' <- current' : ''}: ${t.description}`,
+      `${t.status}${t.dependsOn?.length ? `, after ${t.dependsOn.join(', ')}` : ''})` +
+      `${t.id === currentId ? ' <- current' : ''}: ${t.description}`,
   );
   return ['## Current plan', ...lines].join('\n');
 }
@@ -121,5 +122,35 @@ export function verifierTask(args: {
     todoRecitation(args.todos),
     results(args.todos) || '## Task results so far\n(none)',
     `Verification of cycle ${args.cycle} of at most ${args.maxCycles}. Answer with the verifier-response JSON object.`,
+  ].join('\n\n');
+}
+
+/**
+ * The system prompt of a child run that executes one todo (`pev.parallel`): a ReAct run whose
+ * final answer is the todo's result. `businessContext`: the run's own, shared and the executor's.
+ */
+export function todoExecutorPrompt(businessContext?: { shared?: string; roles?: Record<string, string> }): string {
+  const context = [businessContext?.shared, businessContext?.roles?.executor].filter((t) => t?.trim()).join('\n\n');
+  return [
+    'You carry out one task of a larger plan that a planner made from a user request. Other tasks run ' +
+      'beside yours; a verifier reads every result afterwards.',
+    `## Business context\n\n${context || NO_BUSINESS_CONTEXT}`,
+    '## How you work\n\n' +
+      '- Do the task with the tools you have; stay on it.\n' +
+      '- Use the results of earlier tasks given with it before calling a tool.\n' +
+      '- Never repeat an identical tool call that already succeeded.\n' +
+      '- Finish with your result as plain text: the concrete data, findings or changes, not just "done". ' +
+      'If the task cannot be done, say so and why.',
+  ].join('\n\n');
+}
+
+/** The task of a child run that executes one todo: the request, the todo, and the results of those it depends on. */
+export function todoChildTask(args: { request: string; todo: PevTodo; dependencies: readonly PevTodo[] }): string {
+  const { todo } = args;
+  const earlier = args.dependencies.map((t) => `### ${t.id} (${t.status})\n${t.result ?? '(no result)'}`);
+  return [
+    `## User request\n${args.request}`,
+    `## Your task: ${todo.id}\n${todo.description}`,
+    ...(earlier.length ? [['## Results of the tasks it builds on', ...earlier].join('\n\n')] : []),
   ].join('\n\n');
 }

@@ -17,6 +17,7 @@ import { enqueueOnce } from '../../policy/queues';
 import { stateView } from '../../policy/agent-state';
 import { modelNameProblem, modelRefOf } from '../../policy/model-ref';
 import { emit, type RunContext } from './run-context';
+import { registerChildWaits, reportWaits } from './child-waits';
 
 /** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */
 const MAX_UPDATES_PER_RUN = 1_900;
@@ -79,7 +80,7 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
   });
   setHandler(
     decideApprovalUpdate,
-    (input) => {
+    async (input) => {
       state.updatesHandled += 1;
       const record = applyDecision(state.approvals, input);
       emit(ctx, {
@@ -91,19 +92,22 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
         edited: record.editedArgs !== undefined,
         ...(record.reason ? { reason: record.reason } : {}),
       });
+      await reportWaits(ctx);
       return { toolCallId: record.toolCallId, tool: record.tool, state: record.state };
     },
     { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? decisionRefusal(state.approvals, input)) },
   );
   setHandler(
     submitToolResultUpdate,
-    (input) => {
+    async (input) => {
       state.updatesHandled += 1;
       const request = state.clientTools.find((c) => c.toolCallId === input.toolCallId);
       if (request) request.result = { content: input.content, isError: input.isError === true };
+      await reportWaits(ctx);
       return { toolCallId: input.toolCallId, accepted: true as const };
     },
     { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? toolResultRefusal(ctx, input)) },
   );
   setHandler(stateQuery, () => ({ ...stateView(ctx.workflowId, state), ...extendView?.() }));
+  registerChildWaits(ctx);
 }

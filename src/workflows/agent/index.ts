@@ -9,5 +9,6 @@ export {
   type LoopOutcome,
 } from './run-steps';
 export { type ModelResolver } from './model-step';
+export { runChild, type ChildOutcome, type ChildStart } from './sub-agent-step';
 export { appendDrafts, injectFollowUps } from './user-messages';
 export { emit, publishSearchAttributes, updateCurrentDetails, type CurrentStep, type RunContext } from './run-context';

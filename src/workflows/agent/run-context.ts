@@ -8,6 +8,7 @@ import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
 import type { AgentState } from '../../contracts/agent-run';
+import type { ChildBudget } from '../../contracts/sub-agents';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
@@ -40,6 +41,17 @@ export interface RunContext {
   current: CurrentStep;
   /** The kind's follow-up hook (`AgentKind.followUps`) on its context, when it has one. */
   followUps?: (texts: readonly string[]) => void;
+  /** The run's side of sub-agents, in memory only: no child is open when the run continues as new. */
+  delegation: Delegation;
+}
+
+/** What a run keeps of its children while they run, and of what it told its parent. */
+export interface Delegation {
+  /** The budget each open child started with, by child id: held for it until it ends. */
+  reserved: Record<string, ChildBudget>;
+  /** The last report of waiting calls sent to the parent (canonical JSON), and how many were sent. */
+  reported?: string;
+  reports: number;
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */
@@ -76,6 +88,7 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
     published: { values: startAttributes() },
     ...(stream ? { stream } : {}),
     current: { phase: 'start', step: 'starting', running: [] },
+    delegation: { reserved: {}, reports: 0 },
   };
 }
 
@@ -102,6 +115,7 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
   Object.assign(ctx.current, change);
   const { state, current } = ctx;
   const ended = state.stopReason;
+  const children = Object.values(state.childWaits ?? {});
   setCurrentDetails(
     currentDetails({
       id: ctx.workflowId,
@@ -112,8 +126,11 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
       model: current.model ?? modelLabel(state.resolver.current),
       ...(current.doing ? { doing: current.doing } : {}),
       running: current.running,
-      approvals: state.approvals.filter((a) => a.state === 'pending'),
-      clientTools: state.clientTools.filter((c) => c.result === undefined),
+      approvals: [...state.approvals.filter((a) => a.state === 'pending'), ...children.flatMap((c) => c.approvals)],
+      clientTools: [
+        ...state.clientTools.filter((c) => c.result === undefined),
+        ...children.flatMap((c) => c.clientTools),
+      ],
       ...(current.waiting ? { waiting: current.waiting } : {}),
       ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
     }),

@@ -1,8 +1,9 @@
 /**
- * A sub-agent call, run as a child workflow (docs/subagents.md): the child starts with the
- * parent's tools narrowed to the sub-agent's and at most what is left of the parent's budget; a
- * stop or cancellation of the parent is passed on to it; when it ends, its usage and cost count
- * toward the parent's and its answer (or why it has none) is the call's result.
+ * Child runs (docs/subagents.md): a sub-agent call, or a pev todo executed in a run of its own. A
+ * child starts with the parent's tools narrowed to its own and its share of the parent's budget,
+ * held for it while it runs; a stop or cancellation of the parent is passed on to it; when it
+ * ends, its usage and cost count toward the parent's and its answer (or why it has none) is what
+ * the parent reads.
  */
 import {
   ApplicationFailure,
@@ -17,6 +18,7 @@ import { AGENT_WORKFLOWS, stopSignal, type AgentWorkflowInput } from '../../cont
 import { addCost, addUsage, emptyUsage, fullCost } from '../../contracts/message-model';
 import type { ChildRun } from '../../contracts/sub-agents';
 import { previewText } from '../../policy/previews';
+import { startSearchAttributes } from '../../policy/search-attribute-values';
 import {
   callTask,
   childConfig,
@@ -24,13 +26,37 @@ import {
   childTask,
   childWorkflowId,
   depthRefusal,
-  remainingBudget,
+  type ChildLink,
 } from '../../policy/sub-agents';
+import { childBudget } from '../../policy/child-budget';
+import { forgetWaits } from './child-waits';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 
 export interface SubAgentOutcome {
   text: string;
   isError: boolean;
+}
+
+/** A child run to start. */
+export interface ChildStart {
+  /** The child's workflow id. */
+  id: string;
+  /** The name the parent gives it (a sub-agent's, or `executor`). */
+  agent: string;
+  /** What starts it: a sub-agent call, or a pev todo. */
+  origin: { toolCallId: string } | { todoId: string };
+  /** Its task, the first message of its conversation; `preview` is what the parent's events show. */
+  task: string;
+  preview: string;
+  /** Stands in for the parent's declaration of `agent` (a pev todo's executor). */
+  as?: Pick<ChildLink, 'spec' | 'resolver'>;
+  /** Children still to start in this fan-out, this one included: its budget is its share of what is free. */
+  starting: number;
+}
+
+/** How a child ended, for its parent: the text it reads, and the child's result when it gave one. */
+export interface ChildOutcome extends SubAgentOutcome {
+  result?: AgentResult;
 }
 
 /** The result a child closed with: returned, or carried in the failure of a run that ended in error. */
@@ -61,19 +87,20 @@ function keptChildren(children: ChildRun[]): ChildRun[] {
   return children.filter((c) => !drop.has(c));
 }
 
-/** Records how the child ended and counts its spend toward the run's. */
-function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult | undefined): void {
+/** Records how the child ended, releases its budget and counts its spend toward the run's. */
+async function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult | undefined): Promise<void> {
   const { state } = ctx;
   child.endedAt = workflowNow();
   child.status = result?.status ?? 'failed';
   child.stopReason = result?.stopReason ?? 'error';
   child.usage = result?.usage ?? emptyUsage();
   child.costUsd = result?.costUsd ?? 0;
+  delete ctx.delegation.reserved[child.id];
   state.usage = addUsage(state.usage, child.usage);
   state.cost = addCost(state.cost, fullCost({ total: child.costUsd }));
   emit(ctx, {
     type: 'child_end',
-    toolCallId: child.toolCallId,
+    ...(child.todoId !== undefined ? { todoId: child.todoId } : { toolCallId: child.toolCallId }),
     agent: child.agent,
     childId: child.id,
     status: child.status,
@@ -81,38 +108,31 @@ function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult | unde
     usage: child.usage,
     costUsd: child.costUsd,
   });
+  await forgetWaits(ctx, child.id);
 }
 
-/** Runs one sub-agent call to its end; expected failures are error results the model can read. */
-export async function runSubAgent(
-  ctx: RunContext,
-  call: ToolCallRequest,
-  args: Record<string, unknown>,
-): Promise<SubAgentOutcome> {
+/** Starts a child run and waits for its end; expected failures are error texts the parent's model can read. */
+export async function runChild(ctx: RunContext, start: ChildStart): Promise<ChildOutcome> {
   const { state } = ctx;
-  const agent = call.name;
+  const { id, agent } = start;
   const refused = depthRefusal(state.config, agent);
   if (refused) return { text: refused, isError: true };
-  const asked = callTask(args);
-  if ('problem' in asked) return { text: asked.problem, isError: true };
-  const budget = remainingBudget(state.config, state);
-  if (budget.spent) return { text: `Not run: ${budget.spent}.`, isError: true };
-  const { spent: _spent, ...share } = budget;
-  const id = childWorkflowId(ctx.workflowId, agent, call.id);
-  const task = childTask(asked.task, asked.context);
-  const config = childConfig(state.config, { workflowId: ctx.workflowId, agent }, task, share);
+  const { budget, spent } = childBudget(state.config, state, Object.values(ctx.delegation.reserved), start.starting);
+  if (spent) return { text: `Not run: ${spent}.`, isError: true };
+  const config = childConfig(state.config, { workflowId: ctx.workflowId, agent, ...start.as }, start.task, budget);
   const child: ChildRun = {
     id,
     agent,
-    toolCallId: call.id,
+    ...start.origin,
     turn: state.turn,
     status: 'running',
     usage: emptyUsage(),
     costUsd: 0,
     startedAt: workflowNow(),
   };
+  ctx.delegation.reserved[id] = budget;
   state.children = [...keptChildren(state.children ?? []), child];
-  emit(ctx, { type: 'child_start', toolCallId: call.id, agent, childId: id, task: previewText(asked.task) });
+  emit(ctx, { type: 'child_start', ...start.origin, agent, childId: id, task: start.preview });
   updateCurrentDetails(ctx);
   let handle;
   try {
@@ -120,11 +140,15 @@ export async function runSubAgent(
       workflowId: id,
       args: [{ config } satisfies AgentWorkflowInput],
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-      staticSummary: `sub-agent ${agent}: ${previewText(asked.task, 120)}`,
+      staticSummary: `sub-agent ${agent}: ${previewText(start.preview, 120)}`,
+      // Findable from the start, with its task (`list --parent`), as a run a client starts is.
+      ...(config.searchAttributes === false
+        ? {}
+        : { typedSearchAttributes: startSearchAttributes(config, start.preview) }),
     });
   } catch (err) {
     if (isCancellation(err)) throw err;
-    childEnded(ctx, child, undefined);
+    await childEnded(ctx, child, undefined);
     return { text: failureText(agent, err), isError: true };
   }
   let settled = false;
@@ -144,7 +168,30 @@ export async function runSubAgent(
     }
   }
   const { result, err } = await ending;
-  childEnded(ctx, child, result);
+  await childEnded(ctx, child, result);
   if (!result) return { text: failureText(agent, err), isError: true };
-  return childResultText(agent, result);
+  return { ...childResultText(agent, result), result };
+}
+
+/**
+ * Runs one sub-agent call to its end. `starting`: the sub-agent calls of the answer still to
+ * start, this one included.
+ */
+export async function runSubAgent(
+  ctx: RunContext,
+  call: ToolCallRequest,
+  args: Record<string, unknown>,
+  starting = 1,
+): Promise<SubAgentOutcome> {
+  const asked = callTask(args);
+  if ('problem' in asked) return { text: asked.problem, isError: true };
+  const { text, isError } = await runChild(ctx, {
+    id: childWorkflowId(ctx.workflowId, call.name, call.id),
+    agent: call.name,
+    origin: { toolCallId: call.id },
+    task: childTask(asked.task, asked.context),
+    preview: previewText(asked.task),
+    starting,
+  });
+  return { text, isError };
 }

@@ -15,6 +15,7 @@ import { windowOf } from './model-step';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
+import { reportWaits } from './child-waits';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -83,6 +84,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   );
   updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
+  await reportWaits(ctx);
   const settled = await condition(
     () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
     timeoutMs,
@@ -91,7 +93,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   state.status = 'running';
   updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');
-  if (settled) return;
+  if (settled) return reportWaits(ctx);
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
     emit(ctx, {
       type: 'approval_decided',
@@ -107,6 +109,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
     emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });
   }
+  await reportWaits(ctx);
 }
 
 /** Turns decisions and client results into results, leaving only calls that must execute. */

@@ -64,7 +64,11 @@ function ranCall(ctx: RunContext, call: ToolCallRequest, seq: number, out: RunTo
   );
 }
 
-async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
+/**
+ * Runs one planned call. `agentsStarting`: the sub-agent calls of the answer that have not started
+ * yet, this one included (a child's share of the budget).
+ */
+async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number): Promise<Executed> {
   const { state } = ctx;
   const tool = p.tool as PinnedTool;
   const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
@@ -77,7 +81,7 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
   updateCurrentDetails(ctx, { running: [...ctx.current.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   startCall(ctx, p.call, args);
   try {
-    if (tool.mode === 'agent') return await delegated(ctx, p, args);
+    if (tool.mode === 'agent') return await delegated(ctx, p, args, agentsStarting);
     const out = await ctx.io.runTool(
       {
         ...conversationRef(ctx),
@@ -114,9 +118,14 @@ async function execute(ctx: RunContext, p: PlannedCall): Promise<Executed> {
 }
 
 /** A sub-agent call: run as a child workflow; its answer is the call's result, written by the workflow. */
-async function delegated(ctx: RunContext, p: PlannedCall, args: Record<string, unknown>): Promise<Executed> {
+async function delegated(
+  ctx: RunContext,
+  p: PlannedCall,
+  args: Record<string, unknown>,
+  starting: number,
+): Promise<Executed> {
   const started = workflowNow();
-  const { text, isError } = await runSubAgent(ctx, p.call, args);
+  const { text, isError } = await runSubAgent(ctx, p.call, args, starting);
   emit(ctx, {
     type: 'tool_execution',
     toolCallId: p.call.id,
@@ -225,6 +234,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   await awaitDecisions(ctx);
   settle(ctx, planned);
   const batches = groups(planned, maxParallelAgents(state.config));
+  const agentCalls = planned.filter((p) => p.tool?.mode === 'agent' && runnable(ctx, p));
   let outcome: ToolStepOutcome = 'continue';
   for (let b = 0; b < batches.length; b++) {
     const rest = batches.slice(b).flat();
@@ -241,7 +251,9 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
     }
     const batch = batches[b];
     const done = await Promise.all(
-      batch.map((p) => (runnable(ctx, p) ? execute(ctx, p) : Promise.resolve<Executed>({}))),
+      batch.map((p) =>
+        runnable(ctx, p) ? execute(ctx, p, agentCalls.length - agentCalls.indexOf(p)) : Promise.resolve<Executed>({}),
+      ),
     );
     const metas = done.flatMap((d) => (d.meta ? [d.meta] : []));
     const drafts = batch.flatMap((p, i) => {

@@ -30,6 +30,7 @@ import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { createPevIO } from './pev-io';
 import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
 import type { PevContext } from './role-turn';
+import { executingInChildren, fansOut } from './fan-out';
 import { pinnedOnVersionedWorkers } from '../versioning-behavior';
 
 function initialPevState(input: PevWorkflowInput): PevState {
@@ -73,7 +74,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
     } else if (progress.phase === 'confirming') {
       outcome = await confirmingPhase(pctx);
     } else if (progress.phase === 'executing') {
-      outcome = await executingPhase(pctx);
+      outcome = fansOut(pctx) ? await executingInChildren(pctx) : await executingPhase(pctx);
     } else if (progress.phase === 'verifying') {
       outcome = await verifyingPhase(pctx);
     } else {

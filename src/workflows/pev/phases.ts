@@ -42,7 +42,7 @@ export function setPhase(pctx: PevContext, phase: PevPhase): void {
 }
 
 /** The todos as the agent's plan, so the `state` view shows them too. */
-function mirrorPlan(pctx: PevContext): void {
+export function mirrorPlan(pctx: PevContext): void {
   const { todos } = pctx.pev.progress;
   pctx.agent.state.plan = todos.map((t) => ({
     id: t.id,
@@ -132,7 +132,7 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
   }
 }
 
-function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
+export function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
   todo.status = status;
   todo.endReason = reason;
   trace(pctx, { type: 'todo_ended', todoId: todo.id, rounds: todo.rounds, status, reason });

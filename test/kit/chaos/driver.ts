@@ -19,7 +19,7 @@ import type { AgentResult } from '../../../src/contracts/agent-run';
 import { fakeProviderEnv, startFakeProvider, type RecordedRequest } from '../../../src/testing/fake-provider';
 import { EFFECTS_URL_ENV, startEffectsService, type Invocation } from './effects-service';
 import { nextKillMoment, TOOL_HOLD_MS, type RunEvents } from './kill-points';
-import { chaosResponder, taskOf, type ModelCall } from './model-script';
+import { STEPPER, chaosResponder, taskOf, type ModelCall } from './model-script';
 import { Prng, expectedFinalText, type ChaosPlan, type KillPoint, type RunSpec } from './plan';
 import { workerHost } from './worker-host';
 
@@ -146,6 +146,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       ...(spec.approval ? { approve: ['record_step'] } : {}),
       ...(spec.continueAsNewAfterTurns ? { continueAsNewAfterTurns: spec.continueAsNewAfterTurns } : {}),
       ...(spec.kind === 'pev' ? { pev: { limits: { maxExecutorRounds: 3 } } } : {}),
+      ...(spec.delegate ? { agents: STEPPER } : {}),
       limits: { maxTurns: 40 },
     });
     ids.set(spec.tag, id);

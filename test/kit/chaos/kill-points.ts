@@ -79,6 +79,12 @@ export function nextKillMoment(point: KillPoint, events: RunEvents, rng: Prng, t
           if (every !== undefined && stepOf(invocation.op) % every === 0) fire(tag, rng.int(0, 400));
         });
         return;
+      case 'child_run':
+        // A sub-agent's model call: the worker dies while a child run of a delegating run works.
+        events.onModelCall((call) => {
+          if (call.child && live(call.tag)) fire(call.tag, rng.int(50, FIRST_BYTE_DELAY_MS + 3 * EVENT_DELAY_MS));
+        });
+        return;
       case 'approval_wait': {
         const poll = async (): Promise<void> => {
           while (armed) {

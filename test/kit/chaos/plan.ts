@@ -12,6 +12,7 @@ export const KILL_POINTS = [
   'workflow_task',
   'approval_wait',
   'continue_as_new',
+  'child_run',
 ] as const;
 export type KillPoint = (typeof KILL_POINTS)[number];
 
@@ -63,6 +64,8 @@ export interface RunSpec {
   continueAsNewAfterTurns?: number;
   /** Side-effecting tool calls the run makes: ReAct turns with a tool call, or pev todos. */
   steps: number;
+  /** ReAct only: each step is delegated to a sub-agent, a child run that makes the tool call. */
+  delegate?: boolean;
   /** Index of the kill this run's group starts before. */
   group: number;
 }
@@ -93,6 +96,8 @@ function fits(point: KillPoint, run: RunSpec): boolean {
       return !run.stream;
     case 'approval_wait':
       return run.approval;
+    case 'child_run':
+      return run.delegate === true && !run.approval;
     case 'continue_as_new':
       return (
         run.kind === 'react' &&
@@ -107,14 +112,16 @@ function fits(point: KillPoint, run: RunSpec): boolean {
 
 function randomRun(rng: Prng, index: number, group: number): RunSpec {
   const kind = rng.chance(0.4) ? 'pev' : 'react';
+  const approval = rng.chance(0.2);
   return {
     tag: `r${String(index).padStart(3, '0')}`,
     kind,
     model: rng.pick(['anthropic/claude-sonnet-4-6', 'openai/gpt-4o-mini'] as const),
     stream: rng.chance(0.5),
-    approval: rng.chance(0.2),
+    approval,
     ...(rng.chance(0.3) ? { continueAsNewAfterTurns: 2 } : {}),
     steps: kind === 'react' ? rng.int(2, 5) : rng.int(1, 3),
+    ...(kind === 'react' && !approval && rng.chance(0.2) ? { delegate: true } : {}),
     group,
   };
 }
@@ -126,13 +133,18 @@ function fitted(run: RunSpec, point: KillPoint): RunSpec {
       return { ...run, stream: true };
     case 'model_call_plain':
       return { ...run, stream: false };
-    case 'approval_wait':
-      return { ...run, approval: true };
+    case 'approval_wait': {
+      // Approvals are looked for in the run itself: its calls are its own, not a child's.
+      const { delegate: _delegate, ...own } = run;
+      return { ...own, approval: true };
+    }
     case 'tool_call':
     case 'workflow_task':
       return { ...run, approval: false };
     case 'continue_as_new':
       return { ...run, kind: 'react', approval: false, continueAsNewAfterTurns: 2, steps: Math.max(run.steps, 4) };
+    case 'child_run':
+      return { ...run, kind: 'react', approval: false, delegate: true, steps: Math.max(run.steps, 2) };
     default:
       return run;
   }

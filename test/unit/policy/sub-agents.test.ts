@@ -1,15 +1,7 @@
 import type { PinnedTool } from '../../../src/contracts/agent-run';
-import { emptyCost, fullUsage } from '../../../src/contracts/message-model';
+import { fullUsage } from '../../../src/contracts/message-model';
 import { buildAgentConfig, configProblems } from '../../../src/policy/agent-config';
-import {
-  budgetReason,
-  callTask,
-  childConfig,
-  childResultText,
-  depthRefusal,
-  remainingBudget,
-  subAgentProblems,
-} from '../../../src/policy/sub-agents';
+import { callTask, childConfig, childResultText, depthRefusal, subAgentProblems } from '../../../src/policy/sub-agents';
 import { groups, type PlannedCall } from '../../../src/workflows/agent/tool-plan';
 
 const MODEL = 'anthropic/claude-sonnet-4-6';
@@ -99,34 +91,44 @@ describe('childConfig', () => {
     expect(child).toMatchObject({ tenant: 'acme', priority: 2 });
   });
 
-  it("keeps the workspace and deny list, and drops the parent's client tools", () => {
+  it("keeps the workspace and deny list, and the parent's client tools its sub-agent's tools name", () => {
+    const ask = { name: 'ask', description: 'Asks the user.', parameters: { type: 'object' } };
+    const pick = { name: 'pick', description: 'Picks a photo.', parameters: { type: 'object' } };
     const config = parent({
-      tools: { allow: ['fs_*'], deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [{ name: 'ask' }] },
+      tools: { allow: ['fs_*'], deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [ask, pick] },
+      agents: {
+        researcher: { description: 'Reads.', tools: ['fs_read', 'ask'] },
+        helper: { description: 'Helps.' },
+      },
     });
+    expect(subAgentProblems(config)).toEqual([]);
     const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
-    expect(child.tools).toMatchObject({ deny: ['fs_delete'], workspaceRoot: '/w' });
-    expect(child.tools.clientTools).toBeUndefined();
+    expect(child.tools).toMatchObject({ deny: ['fs_delete'], workspaceRoot: '/w', clientTools: [ask] });
     expect(child.parent?.budgetFromParent).toBeUndefined();
+    const helper = childConfig(config, { workflowId: 'p', agent: 'helper' }, 'Help.', {});
+    expect(helper.tools.clientTools).toEqual([ask, pick]);
+  });
+
+  it('runs a stand-in declaration on its own model, as a pev todo executor is', () => {
+    const config = parent();
+    const resolver = { ...config.resolver, primary: { provider: 'openai', model: 'gpt-4o-mini' } };
+    const child = childConfig(
+      config,
+      {
+        workflowId: 'p',
+        agent: 'executor',
+        spec: { description: 'Executes one todo.', instructions: 'Do it.' },
+        resolver,
+      },
+      'Todo 1.',
+      {},
+    );
+    expect(child).toMatchObject({ kind: 'react', systemPrompt: 'Do it.', resolver, tools: config.tools });
+    expect(child.parent).toMatchObject({ agent: 'executor', depth: 1 });
   });
 });
 
-describe('budgets and depth', () => {
-  it("gives a child what is left of the parent's budgets, and says when one is spent", () => {
-    const config = parent({ limits: { maxTotalTokens: 1000, maxCostUsd: 1 } });
-    const spent = { usage: fullUsage({ inputTokens: 300, outputTokens: 100 }), cost: { ...emptyCost(), total: 0.25 } };
-    expect(remainingBudget(config, spent)).toEqual({ maxTotalTokens: 600, maxCostUsd: 0.75 });
-    const over = { usage: fullUsage({ inputTokens: 1000 }), cost: emptyCost() };
-    expect(remainingBudget(config, over).spent).toBe("the run's token budget (1000) is spent");
-  });
-
-  it('calls a child reaching its share of the budget `budget`, and a top-level run by its own limit', () => {
-    const config = parent();
-    const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'x', { maxCostUsd: 1 });
-    expect(budgetReason(child, 'cost_budget')).toBe('budget');
-    expect(budgetReason(child, 'max_turns')).toBe('max_turns');
-    expect(budgetReason(config, 'token_budget')).toBe('token_budget');
-  });
-
+describe('depth', () => {
   it('refuses a call past the depth limit', () => {
     const config = parent({ limits: { maxAgentDepth: 1 } });
     expect(depthRefusal(config, 'researcher')).toBeUndefined();

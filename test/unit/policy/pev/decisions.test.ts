@@ -1,17 +1,23 @@
-import { DEFAULT_PEV_LIMITS } from '../../../../src/policy/pev/pev-options';
+import { DEFAULT_PEV_LIMITS, pevOptionProblems, resolvePevOptions } from '../../../../src/policy/pev/pev-options';
 import {
   afterPlannerRound,
   afterVerifier,
   applyPlan,
   executorOutcome,
   nextOpenTodo,
+  readyTodos,
 } from '../../../../src/policy/pev/decisions';
 import { canonicalJson } from '../../../../src/common/canonical-json';
-import { responseFormatOf, type PevRoleDefinition } from '../../../../src/policy/pev/roles';
-import { findReusable, ledgerAfterCalls, reuseNote } from '../../../../src/policy/pev/tool-dedupe';
+import { plannerRole, responseFormatOf, type PevRoleDefinition } from '../../../../src/policy/pev/roles';
+import { findReusable, ledgerAfterCalls, reusableInAnswer, reuseNote } from '../../../../src/policy/pev/tool-dedupe';
 import type { PinnedTool } from '../../../../src/contracts/agent-run';
 import { parseRoleAnswer } from '../../../../src/policy/pev/parse-answer';
-import { todoRecitation, systemPromptOf } from '../../../../src/policy/pev/prompt-template';
+import {
+  todoChildTask,
+  todoExecutorPrompt,
+  todoRecitation,
+  systemPromptOf,
+} from '../../../../src/policy/pev/prompt-template';
 import {
   type ExecutorResponse,
   type PlannerResponse,
@@ -141,6 +147,74 @@ describe('todo order and plans', () => {
   });
 });
 
+describe('dependencies and fan-out', () => {
+  const after = (t: PevTodo, ...ids: string[]): PevTodo => ({ ...t, dependsOn: ids });
+
+  test('a todo is ready once every todo it depends on has ended, up to the number asked for', () => {
+    const todos = [todo('a', 1), after(todo('b', 1), 'a'), todo('c', 2), after(todo('d', 1), 'a', 'c')];
+    expect(readyTodos(todos, 3).map((t) => t.id)).toEqual(['a', 'c']);
+    expect(readyTodos(todos, 1).map((t) => t.id)).toEqual(['a']);
+    const aDone = [
+      todo('a', 1, 'failed'),
+      after(todo('b', 1), 'a'),
+      todo('c', 2, 'executing'),
+      after(todo('d', 1), 'a', 'c'),
+    ];
+    expect(readyTodos(aDone, 3).map((t) => t.id)).toEqual(['b']);
+    // In order without fan-out too: a todo waits for what it depends on, whatever its priority.
+    expect(nextOpenTodo([after(todo('x', 1), 'y'), todo('y', 2)])?.id).toBe('y');
+  });
+
+  test('a circle of dependencies cannot stall the run, and an unknown id is no dependency', () => {
+    expect(readyTodos([after(todo('a', 1), 'b'), after(todo('b', 2), 'a')], 2).map((t) => t.id)).toEqual(['a', 'b']);
+    expect(readyTodos([after(todo('a', 1), 'b'), after(todo('b', 2), 'a'), todo('c', 3, 'executing')], 2)).toEqual([]);
+    expect(readyTodos([after(todo('a', 1), 'nope')], 1).map((t) => t.id)).toEqual(['a']);
+  });
+
+  test('a plan keeps the dependencies on its own other todos only', () => {
+    const next = applyPlan(
+      [],
+      [
+        { id: 'a', description: 'do a', priority: 1, status: 'pending', dependsOn: ['a', 'zz'] },
+        { id: 'b', description: 'do b', priority: 1, status: 'pending', dependsOn: ['a', 'a'] },
+      ],
+      1,
+    );
+    expect(next.map((t) => t.dependsOn)).toEqual([undefined, ['a']]);
+    expect(todoRecitation(next)).toContain('b (priority 1, pending, after a): do b');
+  });
+
+  test('the planner may name dependencies as a list or one id', () => {
+    const parsed = parseRoleAnswer(
+      plannerRole,
+      JSON.stringify({
+        todos: [
+          { id: 1, description: 'x', dependsOn: 2 },
+          { id: 2, description: 'y' },
+        ],
+      }),
+    );
+    expect(parsed.ok && (parsed.value as PlannerResponse).todos.map((t) => t.dependsOn)).toEqual([['2'], undefined]);
+  });
+
+  test('an executor child reads the request, its todo and the results it builds on, and the run’s own context', () => {
+    const done = { ...todo('a', 1, 'completed'), result: 'A is 7' };
+    const task = todoChildTask({ request: 'Count.', todo: after(todo('b', 1), 'a'), dependencies: [done] });
+    expect(task).toBe(
+      '## User request\nCount.\n\n## Your task: b\ndo b\n\n## Results of the tasks it builds on\n\n### a (completed)\nA is 7',
+    );
+    expect(todoExecutorPrompt({ shared: 'Acme sells fruit.', roles: { executor: 'Count in dozens.' } })).toContain(
+      'Acme sells fruit.\n\nCount in dozens.',
+    );
+  });
+
+  test('parallel is a positive whole number, absent by default', () => {
+    expect(pevOptionProblems({ parallel: 0 })).toEqual(['pev.parallel must be a positive integer, got 0']);
+    expect(resolvePevOptions({ parallel: 3 }).parallel).toBe(3);
+    expect(resolvePevOptions({}).parallel).toBeUndefined();
+  });
+});
+
 describe('verifier cycles', () => {
   const verdict = (passed: boolean): VerifierResponse => ({
     type: 'component',
@@ -211,6 +285,20 @@ describe('tool-call dedupe ledger', () => {
     // A read beside a write in one answer is not kept either: it may have read before or after the write.
     ledger = ledgerAfterCalls({}, tools, [ran('c3', 'read', { path: 'a.txt' }, 'h3'), ran('c4', 'write', {}, 'h4')]);
     expect(ledger).toEqual({});
+  });
+
+  test('a call after a side-effecting one in the same answer reuses nothing; one before it may', () => {
+    const ledger = ledgerAfterCalls({}, tools, [ran('c1', 'read', { path: 'a.txt' }, 'h1')]);
+    const read = { name: 'read', arguments: { path: 'a.txt' } };
+    const write = { name: 'write', arguments: { path: 'a.txt', text: 'new' } };
+    expect(reusableInAnswer(ledger, tools, [read, write, read]).map((e) => e?.toolCallId)).toEqual([
+      'c1',
+      undefined,
+      undefined,
+    ]);
+    // A malformed call never runs, so it changes nothing; an unknown tool may have.
+    expect(reusableInAnswer(ledger, tools, [{ ...write, malformed: 'bad JSON' }, read])[1]?.toolCallId).toBe('c1');
+    expect(reusableInAnswer(ledger, tools, [{ name: 'gone', arguments: {} }, read])[1]).toBeUndefined();
   });
 
   test('a tool that opts out, or one no longer pinned, is run again', () => {

@@ -1,0 +1,79 @@
+/**
+ * `watch(id, { children: true })`: a run's items with the events of its child runs (sub-agents
+ * and pev todos run as children, at any depth) merged in as they happen. Each child is followed
+ * from its parent's `child_start` event to its own end.
+ */
+import type { AgentEvent } from '../contracts/agent-events';
+import { EVENTS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { childTag } from '../policy/sub-agents';
+
+/** The topic of {@link ChildEventItem}s: the client makes them from the children's own streams. */
+export const CHILDREN_TOPIC = 'children';
+
+/** Which child an item comes from, and where it sits under the watched run. */
+export interface ChildOfWatch {
+  /** The child's workflow id. */
+  id: string;
+  /** The name its parent gives it. */
+  agent: string;
+  /** What started it: the call's id, or `todo <id>`. */
+  tag: string;
+  /** 1 for a child of the watched run, 2 for a grandchild, … */
+  depth: number;
+}
+
+/** An event of a child run. */
+export interface ChildEventItem {
+  topic: typeof CHILDREN_TOPIC;
+  child: ChildOfWatch;
+  event: AgentEvent;
+}
+
+type Source<T> = { items: AsyncIterator<T | WatchItem>; child?: ChildOfWatch };
+
+/** The child a `child_start` event of a run at `depth` starts. */
+function childOf(item: unknown, depth: number): ChildOfWatch | undefined {
+  const { topic, event } = item as { topic?: string; event?: AgentEvent };
+  if (topic !== EVENTS_TOPIC || event?.type !== 'child_start') return undefined;
+  return { id: event.childId, agent: event.agent, tag: childTag(event), depth: depth + 1 };
+}
+
+/**
+ * `items`, with the events of every child run merged in, in the order they arrive. `follow(id)`
+ * gives a child's own watch items (its events; its tokens are left out).
+ */
+export async function* withChildren<T>(
+  items: AsyncIterator<T>,
+  follow: (id: string) => AsyncIterator<WatchItem>,
+): AsyncGenerator<T | ChildEventItem, void, undefined> {
+  const sources: Source<T>[] = [{ items }];
+  const pending = new Map<Source<T>, Promise<{ source: Source<T>; next: IteratorResult<T | WatchItem> }>>();
+  const pull = (source: Source<T>) =>
+    pending.set(
+      source,
+      source.items.next().then((next) => ({ source, next })),
+    );
+  pull(sources[0]);
+  try {
+    while (pending.size > 0) {
+      const { source, next } = await Promise.race(pending.values());
+      pending.delete(source);
+      if (next.done) continue;
+      pull(source);
+      const started = childOf(next.value, source.child?.depth ?? 0);
+      if (started) {
+        const child: Source<T> = { items: follow(started.id), child: started };
+        sources.push(child);
+        pull(child);
+      }
+      if (!source.child) yield next.value as T;
+      else {
+        const { topic, event } = next.value as WatchItem & { event?: AgentEvent };
+        if (topic === EVENTS_TOPIC && event) yield { topic: CHILDREN_TOPIC, child: source.child, event };
+      }
+    }
+  } finally {
+    // A watch left early leaves its children's polls to end on their own.
+    for (const s of sources) void Promise.resolve(s.items.return?.()).catch(() => undefined);
+  }
+}
