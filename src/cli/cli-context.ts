@@ -7,6 +7,7 @@ import type { KindEdge } from '../kinds';
 import type { ModelInfo } from '../contracts/model-info';
 import { loadLlmConfig } from '../llm';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
+import { currentTracing, tracingClientInterceptors } from '../telemetry';
 import { isListening } from '../server/ports';
 import { runUiUrl } from '../server/launcher';
 
@@ -87,7 +88,11 @@ export async function connectAgents(
   const settings = settingsOf(globals, env);
   const line = serverNotice(settings, globals);
   if (line) notice(line);
-  const client = await connectClient(settings);
+  // With tracing on, a run's start, signals and updates carry the command's trace context.
+  const client = await connectClient(
+    settings,
+    currentTracing() ? { workflow: tracingClientInterceptors() } : undefined,
+  );
   let base: Promise<string | undefined> | undefined;
   return {
     agents: new AgentClient(client, settings.taskQueue, { kinds, models: configModels(env) }),

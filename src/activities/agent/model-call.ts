@@ -17,6 +17,7 @@ import type { StreamEvent } from '../../contracts/stream-events';
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
+import { observeModelCall } from '../call-telemetry';
 import { openTokenPublisher, type TokenPublisher } from './token-publisher';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 import { runInlineTools, type RunTool } from './inline-tools';
@@ -28,10 +29,12 @@ import { runInlineTools, type RunTool } from './inline-tools';
 async function assemble(
   events: AsyncIterable<StreamEvent>,
   tokens: TokenPublisher | undefined,
+  firstToken: () => void,
 ): Promise<AssistantMessage> {
   const assembler = new MessageAssembler();
   try {
     for await (const event of events) {
+      if (event.type.endsWith('_delta')) firstToken();
       assembler.push(event);
       tokens?.push(event);
     }
@@ -108,7 +111,9 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const tokens = input.stream
       ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs, deps.secrets)
       : undefined;
-    const message = await assemble(llm.stream(request, { signal }), tokens);
+    const message = await observeModelCall({ request, captureContent: deps.captureContent }, (firstToken) =>
+      assemble(llm.stream(request, { signal }), tokens, firstToken),
+    );
     const hash = await fromStore(() => store.put(message, conversationId));
     const order = currentWriteOrder();
     await fromStore(() =>

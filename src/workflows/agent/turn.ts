@@ -25,6 +25,7 @@ import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } 
 import { endIfStoppedOrLimited, fail, finish, stopRequest, type LoopOutcome } from './run-steps';
 import { recordToolResults, runToolCalls } from './tool-step';
 import { inlineToolCalls } from './tool-plan';
+import { turnSpan } from './spans';
 
 /** Points of a turn where search attributes may be published. */
 export type TurnPoint = 'model' | 'tools' | 'tools_done';
@@ -63,6 +64,8 @@ export interface TurnHooks {
   beforeTools?: (calls: readonly ToolCallRequest[]) => Promise<ToolCallRequest[] | void>;
   /** After the tool phase, with the calls that ran (their results are in the conversation); returns nothing. */
   afterTools?: (ran: readonly ToolCallRequest[]) => void;
+  /** The role that takes this turn (a pev role), named in the turn's span. */
+  role?: string;
 }
 
 export type TurnResult =
@@ -207,6 +210,12 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
 
   state.turn += 1;
   state.turnsThisRun += 1;
+  return turnSpan(state, hooks.role, () => modelTurn(ctx, hooks));
+}
+
+/** The turn after its number is taken: the model call, the answer recorded, the tool phase. */
+async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult> {
+  const { state } = ctx;
   const resolver = hooks.resolver ?? runResolver(ctx);
   resolveModel(ctx, resolver);
   updateCurrentDetails(ctx, {

@@ -118,6 +118,7 @@ function promptHashOf(pctx: PevContext, role: string): string {
 export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
   const progress = () => pctx.pev.progress;
   return agentTurn(pctx.agent, {
+    role: role.name,
     resolver: roleResolver(pctx, role.name),
     step: () => {
       const { round, cycle, currentTodoId } = progress();
