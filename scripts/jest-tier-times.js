@@ -1,8 +1,11 @@
 // A jest reporter that prints, after jest's summary, how long each test tier (jest project, see
 // jest.config.js) took: from its first file's start to its last file's end. Files of every tier share
 // the workers, so the spans overlap; "files" sums each file's own time. Jest prints its summary after
-// every reporter, so the lines are written as the process exits, before the closing line
-// (scripts/jest-closing-line.js), which stays the last line of standard output.
+// every reporter, so the lines are written as the process exits (to the descriptor, as the closing
+// line is), before the closing line (scripts/jest-closing-line.js), which stays the last line of
+// standard output.
+const fs = require('node:fs');
+
 function duration(ms) {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
@@ -34,7 +37,7 @@ class TierTimesReporter {
           `${span.padStart(11)}  (files ${duration(t.busy)})`,
       );
     }
-    process.once('exit', () => process.stderr.write(`${lines.join('\n')}\n`));
+    process.once('exit', () => fs.writeSync(2, `${lines.join('\n')}\n`));
   }
 }
 
