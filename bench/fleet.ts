@@ -82,7 +82,7 @@ async function main(): Promise<boolean> {
       taskQueue,
       maxCachedWorkflows: RUNS,
       plugins: [
-        new DurableAgentsPlugin({ config, store, workflows: { workflowBundle: { codePath: await benchBundle(dir) } } }),
+        new DurableAgentsPlugin({ config, store, workflows: { workflowBundle: { codePath: await benchBundle() } } }),
       ],
     });
     const client = new Client({ connection });

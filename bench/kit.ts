@@ -10,13 +10,14 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
-import { buildWorkflowBundle } from '../src/server/workflow-bundle';
+import { cachedWorkflowBundle } from '../src/server/workflow-bundle';
 import { DurableAgentsPlugin } from '../src/worker/plugin';
 import { workerConfig } from '../src/worker/worker-config';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, type FakeProvider } from '../src/testing/fake-provider';
 import { z } from 'zod';
 import { defineTool, type ToolRegistry } from '../src/tools';
+import { BUNDLE_CACHE_DIR, WORKFLOW_SOURCES } from '../test/kit/env';
 
 /** Where `npm run bench` records its results. */
 export const RESULTS_DIR = path.join(__dirname, 'results');
@@ -197,7 +198,7 @@ export function runBench(main: () => Promise<boolean | void>): void {
 /**
  * What a benchmark's agent worker runs: the project's worker (its plugin: activities, interceptors,
  * tuning) with the registry's tools, a file store in `dir`, the fake provider standing in for every
- * provider, and the production workflow bundle built into `dir`. `plugin()` gives one plugin per worker.
+ * provider, and the production workflow bundle (`benchBundle`). `plugin()` gives one plugin per worker.
  */
 export async function agentWorker(
   fake: FakeProvider,
@@ -206,7 +207,7 @@ export async function agentWorker(
 ): Promise<{ plugin(): DurableAgentsPlugin }> {
   const config = workerConfig({ file: null, env: fakeProviderEnv(fake, 'bench') });
   const store = new FileContentStore(path.join(dir, 'store'));
-  const workflows = { workflowBundle: { codePath: await benchBundle(dir) } };
+  const workflows = { workflowBundle: { codePath: await benchBundle() } };
   return { plugin: () => new DurableAgentsPlugin({ config, store, tools: registry, workflows }) };
 }
 
@@ -220,8 +221,8 @@ export const quickLookupTool = (result: string) =>
     execute: () => result,
   });
 
-/** The production workflow bundle, built into `dir`. */
-export function benchBundle(dir: string): Promise<string> {
+/** The production workflow bundle, built once for these sources and kept (the tests' bundle cache). */
+export function benchBundle(): Promise<string> {
   const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
-  return buildWorkflowBundle({ workflowsPath, outFile: path.join(dir, 'bundle.js') });
+  return cachedWorkflowBundle({ workflowsPath, sourceRoots: WORKFLOW_SOURCES, cacheDir: BUNDLE_CACHE_DIR });
 }

@@ -6,9 +6,6 @@
 // worker restart time, and whether every run completed with its final text, no request was
 // refused and every side effect was made once; exits 1 when one of those fails.
 // Run: node -r ./scripts/register-ts.js bench/recovery.ts [runs] [kills] [--smoke]   (CHAOS_SEED=<n> repeats a plan)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { judge, runChaos, type ChaosReport } from '../test/kit/chaos/driver';
 import { chaosPlan, chaosSeed } from '../test/kit/chaos/plan';
@@ -50,10 +47,9 @@ async function main(): Promise<boolean> {
   // Checks the sizes before anything starts.
   const plan = chaosPlan(chaosSeed(), RUNS, KILLS);
   const server = await startBenchServer(args);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-recovery-'));
   let connection: Connection | undefined;
   try {
-    const bundlePath = await benchBundle(dir);
+    const bundlePath = await benchBundle();
     connection = await Connection.connect({ address: server.address });
     console.log(`chaos seed ${plan.seed} (repeat with CHAOS_SEED=${plan.seed})`);
     const report = await runChaos({
@@ -96,7 +92,6 @@ async function main(): Promise<boolean> {
   } finally {
     await connection?.close();
     await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -14,7 +14,7 @@ import { modelRefOf } from '../policy/model-ref';
 import { activityContext } from './heartbeat';
 
 /** Characters of one content attribute (opt-in), so a long transcript cannot swamp a span. */
-export const CONTENT_ATTRIBUTE_CHARS = 32_000;
+const CONTENT_ATTRIBUTE_CHARS = 32_000;
 
 const content = (value: unknown): string => {
   const text = typeof value === 'string' ? value : JSON.stringify(value);

@@ -7,7 +7,7 @@
 import { Context } from '@temporalio/activity';
 
 /** How often a running activity heartbeats (the SDK throttles what reaches the server). */
-export const HEARTBEAT_INTERVAL_MS = 1_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /** The running activity's context; undefined outside an activity (direct calls in tests and tools). */
 export function activityContext(): Context | undefined {
@@ -28,7 +28,7 @@ const beating = new WeakSet<Context>();
  * heartbeat call. A local activity has no heartbeats (its workflow task's timeout watches it) and
  * gets cancellation without them.
  */
-export async function withHeartbeats<T>(work: () => Promise<T>): Promise<T> {
+async function withHeartbeats<T>(work: () => Promise<T>): Promise<T> {
   const ctx = activityContext();
   if (!ctx || ctx.info.isLocal || beating.has(ctx)) return work();
   beating.add(ctx);

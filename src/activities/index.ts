@@ -7,7 +7,6 @@ import { redactingStore } from './redacting-store';
 import { FileContentStore, type ContentStore } from '../store';
 import { configuredToolRegistry, type ToolRegistry, type ToolsConfig } from '../tools';
 
-export { heartbeating, withHeartbeats, HEARTBEAT_INTERVAL_MS } from './heartbeat';
 export { redactingStore } from './redacting-store';
 
 /** What the worker reads once from its environment and config file and hands to its activities. */

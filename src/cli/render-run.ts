@@ -9,7 +9,7 @@ import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
-export function billingLine(b: RunBilling): string {
+function billingLine(b: RunBilling): string {
   const share = Math.round(b.cacheReadShare * 100);
   return (
     `billed ${b.inputTokens} input tokens (cache read ${b.cacheReadTokens}, ${share}% · cache write ` +
@@ -27,7 +27,7 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: 
 }
 
 /** `status`, and the stop reason in parentheses when it says more than the status. */
-export const statusWithReason = (status: string, stopReason: string | undefined): string =>
+const statusWithReason = (status: string, stopReason: string | undefined): string =>
   stopReason && stopReason !== status ? `${status} (${stopReason})` : status;
 
 /** How a run ended, without its final text or its error (see {@link errorLine}). */

@@ -37,7 +37,7 @@ export const noWorkerNotice = (taskQueue: string, id: string): string =>
   startWorkerHint(taskQueue);
 
 /** The lines Ctrl-C prints: the run goes on, how to reach it, and how to decide what it waits for. */
-export function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string {
+function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string {
   const decide = [
     ...(waiting?.approvals ?? []).flatMap((a) => [
       `  it waits for approval of ${a.tool} ${a.toolCallId}:`,

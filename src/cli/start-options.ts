@@ -30,7 +30,7 @@ import { readTaskInput } from './task-input';
 import { kindFlags, kindOptionsOf } from './kind-flags';
 
 /** Environment variable with the default model spec of `run`. */
-export const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
+const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
 
 function directory(flag: string, dir: string | undefined): string | undefined {
   if (!dir) return undefined;

@@ -29,7 +29,7 @@ function readTaskFile(file: string): string {
 }
 
 /** The content store the worker reads bodies from; `run --task-file` writes the task there. */
-export async function storeTask(task: string, env: NodeJS.ProcessEnv): Promise<string> {
+async function storeTask(task: string, env: NodeJS.ProcessEnv): Promise<string> {
   const store = await openStore(storeConfig(env));
   try {
     return await store.put(task);

@@ -9,7 +9,7 @@ import { childTag } from '../policy/sub-agents';
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One line for a trace event. `runId` (the workflow id) lets lines suggest the next command. */
-export function formatEvent(e: AgentEvent, runId?: string): string {
+function formatEvent(e: AgentEvent, runId?: string): string {
   const at = `[turn ${e.turn}]`;
   switch (e.type) {
     case 'turn_start':

@@ -4,13 +4,9 @@
  */
 import crypto from 'node:crypto';
 import { InternalConnectionLikeSymbol, type Client, type InternalConnectionLike } from '@temporalio/client';
-import { WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '@temporalio/common';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
-import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
-import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
-import { runModelProblems } from '../policy/call-settings';
-import { lookupModel } from '../policy/model-registry';
-import { type AgentOptions } from '../contracts/agent-options';
+import { modelNameProblem, modelRefOf } from '../policy/model-ref';
 import type { ModelName } from '../contracts/model-ref';
 import {
   followUpSignal,
@@ -18,21 +14,23 @@ import {
   steerSignal,
   stopSignal,
   switchModelSignal,
-  type AgentWorkflowInput,
+  DEFAULT_TASK_QUEUE,
 } from '../contracts/agent-workflows';
-import type { AgentResult, PlanItem } from '../contracts/agent-run';
+import type { AgentResult, AgentStateView, PlanItem } from '../contracts/agent-run';
+import type { WaitingCall } from '../contracts/sub-agents';
+import type { ApprovalDecisionResult } from '../contracts/approval';
 import { childTraces, needsStoredSteps, traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
-import type { KindStartOptions } from '../kinds';
+import type { KindRegistry } from '../kinds';
 import { AgentClientError, explain } from './client-errors';
 import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
-import { resultOfRun } from './run-reads';
-import { originMemo, resolveOrigin, startOptionsOf } from './sessions';
-import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
-import { runPriority } from '../policy/tenancy';
-import { RunDecisions } from './run-decisions';
+import { resultOfRun, type ClosedRunView } from './run-reads';
+import { resolveOrigin, startOptionsOf } from './sessions';
+import { RunDecisions, type WaitingApproval } from './run-decisions';
+import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
+import { prepareStart, type ForkOptions, type PreparedStart, type StartAgentOptions } from './start-run';
 import { messagesOfRun, readRunMessages } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
 import { withChildren, type ChildEventItem } from './watch-children';
@@ -45,47 +43,7 @@ export type { AnswerItem, AnswerRole, DeepPartial } from './watch-answers';
 export type { AgentListEntry, ListFilters } from './list-runs';
 export type { AgentClientOptions, RunWorkers } from './run-access';
 export type { ClosedRunView } from './run-reads';
-
-/** A run's start: the options of every kind, and its kind's own under that kind's key ({@link KindStartOptions}). */
-export interface StartAgentOptions extends AgentOptions, KindStartOptions {
-  /**
-   * Workflow id; default the task's first words and 12 random hex digits (`add-2-and-3-5f0c…`).
-   * An id any run has used before is refused.
-   */
-  id?: string;
-  /**
-   * Content-store hash under which the caller stored `task` (as a JSON string), so that it travels by
-   * reference: the run writes the stored body as its first user message, and only a short pointer
-   * text goes into its input. For tasks too big for one payload (the CLI's `run --task-file`).
-   */
-  taskHash?: string;
-  /** Task queue of the worker; default the client's. */
-  taskQueue?: string;
-  /**
-   * Go on from this run's whole conversation (a run that has ended): the new run's log starts with
-   * it by reference, then the task. The new run names it in its memo (`continuedFrom`).
-   */
-  continueFrom?: string;
-}
-
-/** A fork: another run from the first turns of an earlier one; what is not given is taken from the earlier run. */
-export type ForkOptions = Partial<Omit<StartAgentOptions, 'continueFrom' | 'from'>> & {
-  /** The turns taken over: up to this turn's answer and its tool results. */
-  atTurn: number;
-};
-
-/** A checked run start, not yet sent: what {@link AgentClient.prepareStart} builds. */
-export interface PreparedStart {
-  workflowType: string;
-  workflowId: string;
-  taskQueue: string;
-  args: [AgentWorkflowInput];
-  staticSummary: string;
-  staticDetails: string;
-  /** Set when the run goes on from an earlier one (`continuedFrom`, `forkedAtTurn`). */
-  memo?: Record<string, unknown>;
-  typedSearchAttributes?: SearchAttributePair[];
-}
+export type { ForkOptions, PreparedStart, StartAgentOptions } from './start-run';
 
 /** How long a watch of a run's children waits for a child its parent announced to exist. */
 const CHILD_START_WAIT_MS = 15_000;
@@ -93,7 +51,6 @@ const CHILD_START_WAIT_MS = 15_000;
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
 
-const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
 const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
 
 /**
@@ -108,7 +65,22 @@ function startsEagerly(client: Client): boolean {
   return (client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
 }
 
-export class AgentClient extends RunDecisions {
+export class AgentClient {
+  readonly client: Client;
+  readonly taskQueue: string;
+  /** The kinds this client starts and shows runs of. */
+  readonly kinds: KindRegistry;
+  private readonly access: RunAccess;
+  private readonly decisions: RunDecisions;
+
+  constructor(client: Client, taskQueue: string = DEFAULT_TASK_QUEUE, options: AgentClientOptions = {}) {
+    this.access = new RunAccess(client, taskQueue, options);
+    this.decisions = new RunDecisions(this.access);
+    this.client = client;
+    this.taskQueue = taskQueue;
+    this.kinds = this.access.kinds;
+  }
+
   /**
    * Starts a run and returns its id without waiting. Bad options and payloads over the server's limit are refused
    * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run
@@ -133,60 +105,8 @@ export class AgentClient extends RunDecisions {
    * What {@link start} would start, checked and built but not sent: the workflow type and its input, with the
    * run's summary, details, memo and search attributes. A schedule keeps this as its action.
    */
-  async prepareStart(startOptions: StartAgentOptions): Promise<PreparedStart> {
-    const { continueFrom, ...rest } = startOptions;
-    const options: StartAgentOptions = continueFrom
-      ? { ...rest, from: (await resolveOrigin(this.client, continueFrom)).origin }
-      : rest;
-    const kind = options.kind ?? 'react';
-    const edge = this.kinds.find(kind);
-    if (!edge) throw new AgentClientError(`unknown agent kind "${kind}"; known: ${this.kinds.names.join(', ')}`);
-    const own = this.kinds.ownOptions(edge, options);
-    const kindProblems = [
-      ...(edge.optionProblems?.(own) ?? []),
-      ...(edge.ownPrompts && options.systemPrompt !== undefined
-        ? [`systemPrompt does not apply to ${kind} runs: ${edge.ownPrompts}`]
-        : []),
-      ...this.kinds
-        .misplaced(edge, options)
-        .map((other) => `${other.optionsKey} options apply to ${other.name} runs only, not ${kind}`),
-    ];
-    const modelProblems = modelOptionProblems(options);
-    if (modelProblems.length > 0)
-      throw new AgentClientError(`invalid run options: ${[...modelProblems, ...kindProblems].join('; ')}`);
-    const config = buildAgentConfig({ ...options, kind });
-    if (options.taskHash) {
-      config.task = taskPointer(options.task, options.taskHash);
-      config.taskHash = options.taskHash;
-    }
-    const problems = [...configProblems(config), ...kindProblems];
-    if (problems.length === 0) {
-      const models = runModels(config, this.kinds.models(kind, options).map(modelRefOf));
-      problems.push(
-        ...this.providerProblems(models),
-        ...runModelProblems(
-          config,
-          models.map((m) => lookupModel(m, this.models)),
-        ),
-      );
-    }
-    if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
-    const id = options.id ?? newRunId(options.task);
-    const input = this.kinds.input(edge, config, own);
-    await this.payloadLimit.check(input, 'the task', TASK_WAY);
-    return {
-      workflowType: edge.workflowType,
-      workflowId: id,
-      taskQueue: options.taskQueue ?? this.taskQueue,
-      args: [input],
-      staticSummary: runSummary(kind, options.task),
-      staticDetails: runDetails(config, options.task, own === undefined ? [] : (edge.details?.(own) ?? [])),
-      ...(config.from ? { memo: originMemo(config.from) } : {}),
-      ...(config.searchAttributes === false
-        ? {}
-        : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
-      ...priorityOf(config),
-    };
+  prepareStart(options: StartAgentOptions): Promise<PreparedStart> {
+    return prepareStart(this.access, options);
   }
 
   /**
@@ -225,7 +145,7 @@ export class AgentClient extends RunDecisions {
    */
   async result(id: string): Promise<AgentResult> {
     try {
-      return await resultOfRun(this.handle(id), id);
+      return await resultOfRun(this.access.handle(id), id);
     } catch (err) {
       throw explain(err, id);
     }
@@ -256,12 +176,12 @@ export class AgentClient extends RunDecisions {
     options: WatchOptions = {},
   ): AsyncGenerator<WatchItem | AnswerItem | ChildEventItem, void, undefined> {
     const items = watchRun(this.client, id, options, {
-      status: async () => (await this.call(id, (h) => h.describe())).status.name,
+      status: async () => (await this.access.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
     });
     const answered: AsyncGenerator<WatchItem | AnswerItem, void, undefined> = options.answers
-      ? withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.store })
+      ? withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.access.store })
       : items;
     return options.children ? withChildren(answered, (child) => this.watchChild(child)) : answered;
   }
@@ -270,7 +190,8 @@ export class AgentClient extends RunDecisions {
   private async *watchChild(id: string): AsyncGenerator<WatchItem, void, undefined> {
     const deadline = Date.now() + CHILD_START_WAIT_MS;
     while (
-      !(await this.handle(id)
+      !(await this.access
+        .handle(id)
         .describe()
         .then(
           () => true,
@@ -290,8 +211,9 @@ export class AgentClient extends RunDecisions {
    */
   async trace(id: string, options: { children?: boolean } = {}): Promise<RunTrace> {
     const view = await this.state(id);
+    const store = this.access.store;
     const messages =
-      this.store && needsStoredSteps(view) ? await readRunMessages(this.store, id).catch(() => undefined) : undefined;
+      store && needsStoredSteps(view) ? await readRunMessages(store, id).catch(() => undefined) : undefined;
     const trace = traceOf(view, messages);
     if (!options.children || !view.children?.length) return trace;
     return { ...trace, children: await childTraces(view, (child) => this.trace(child, options)) };
@@ -300,41 +222,43 @@ export class AgentClient extends RunDecisions {
   /** Redirects the run; returns the message id (resending with the same id is harmless). */
   async steer(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
     if (!text.trim()) throw new AgentClientError('steering text is empty');
-    await this.payloadLimit.check({ id: messageId, text }, 'the steering text', TEXT_WAY);
-    await this.call(id, (h) => h.signal(steerSignal, { id: messageId, text }));
+    await this.access.payloadLimit.check({ id: messageId, text }, 'the steering text', TEXT_WAY);
+    await this.access.call(id, (h) => h.signal(steerSignal, { id: messageId, text }));
     return messageId;
   }
 
   async followUp(id: string, text: string, messageId: string = crypto.randomUUID()): Promise<string> {
     if (!text.trim()) throw new AgentClientError('follow-up text is empty');
-    await this.payloadLimit.check({ id: messageId, text }, 'the follow-up text', TEXT_WAY);
-    await this.call(id, (h) => h.signal(followUpSignal, { id: messageId, text })).catch((err: unknown) => {
-      if (!(err instanceof AgentClientError && / has already ended/.test(err.message))) throw err;
-      throw new AgentClientError(
-        `${err.message}: go on from its conversation with \`durable-agents run --continue ${id} TEXT\` ` +
-          '(continueFrom), or start runs with --idle-wait to keep them open for follow-ups',
-      );
-    });
+    await this.access.payloadLimit.check({ id: messageId, text }, 'the follow-up text', TEXT_WAY);
+    await this.access
+      .call(id, (h) => h.signal(followUpSignal, { id: messageId, text }))
+      .catch((err: unknown) => {
+        if (!(err instanceof AgentClientError && / has already ended/.test(err.message))) throw err;
+        throw new AgentClientError(
+          `${err.message}: go on from its conversation with \`durable-agents run --continue ${id} TEXT\` ` +
+            '(continueFrom), or start runs with --idle-wait to keep them open for follow-ups',
+        );
+      });
     return messageId;
   }
 
   /** Ends the run after its current step; open tool calls get results. */
   async stop(id: string, note?: string): Promise<void> {
-    await this.call(id, (h) => h.signal(stopSignal, note ? { note } : {}));
+    await this.access.call(id, (h) => h.signal(stopSignal, note ? { note } : {}));
   }
 
   /** Asks Temporal to cancel the run: it ends like a stop, with stop reason `cancelled`, and returns its result. */
   async cancel(id: string): Promise<void> {
     // The server accepts a cancellation of a closed run and does nothing with it.
-    const { status } = await this.call(id, (h) => h.describe());
+    const { status } = await this.access.call(id, (h) => h.describe());
     if (status.name !== 'RUNNING')
       throw new AgentClientError(`run "${id}" has already ended (${status.name.toLowerCase()})`);
-    await this.call(id, (h) => h.cancel());
+    await this.access.call(id, (h) => h.cancel());
   }
 
   /** Ends the run at once, without a result (Temporal's terminate). */
   async terminate(id: string, reason?: string): Promise<void> {
-    await this.call(id, (h) => h.terminate(reason));
+    await this.access.call(id, (h) => h.terminate(reason));
   }
 
   /** Asks the run to use another model from its next turn. */
@@ -342,14 +266,14 @@ export class AgentClient extends RunDecisions {
     const problem = modelNameProblem(model);
     if (problem) throw new AgentClientError(problem);
     const ref = modelRefOf(model);
-    const [unknown] = this.providerProblems([ref]);
+    const [unknown] = this.access.providerProblems([ref]);
     if (unknown) throw new AgentClientError(unknown);
-    await this.call(id, (h) => h.signal(switchModelSignal, { model: ref, ...(note ? { note } : {}) }));
+    await this.access.call(id, (h) => h.signal(switchModelSignal, { model: ref, ...(note ? { note } : {}) }));
   }
 
   /** Replaces the plan the run recites at the end of the context each turn. */
   async setPlan(id: string, plan: PlanItem[]): Promise<void> {
-    await this.call(id, (h) => h.signal(setPlanSignal, plan));
+    await this.access.call(id, (h) => h.signal(setPlanSignal, plan));
   }
 
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */
@@ -363,7 +287,7 @@ export class AgentClient extends RunDecisions {
    * content store the client was given (`store` option), so closed runs read the same.
    */
   async messages(id: string): Promise<RunMessage[]> {
-    return messagesOfRun(this.client, this.store, id);
+    return messagesOfRun(this.client, this.access.store, id);
   }
 
   /**
@@ -379,13 +303,83 @@ export class AgentClient extends RunDecisions {
   async tenantBudget(tenant: string): Promise<LedgerView> {
     return tenantBudgetView(this.client, tenant);
   }
+
+  /** The run's task queue, its Temporal status, and whether any worker polls that queue now. */
+  workers(id: string): Promise<RunWorkers> {
+    return this.access.workers(id);
+  }
+
+  /** Whether any worker polls `taskQueue` (default the client's) for workflow tasks now. */
+  hasWorker(taskQueue: string = this.taskQueue): Promise<boolean> {
+    return this.access.hasWorker(taskQueue);
+  }
+
+  /**
+   * The run's state, answered by a worker. A closed run that no worker answers for is answered from its result and
+   * start input (a {@link ClosedRunView}: no events or messages); for a running one that is a `NoWorkerError`.
+   */
+  state(id: string): Promise<AgentStateView | ClosedRunView> {
+    return this.access.state(id);
+  }
+
+  /**
+   * The run's pending approvals and those of its open child runs (sub-agents, at any depth), each
+   * with the id of the run that waits for it.
+   */
+  pendingApprovals(id: string): Promise<WaitingApproval[]> {
+    return this.decisions.pendingApprovals(id);
+  }
+
+  /**
+   * The waiting call `toolCallId` in the run `id` or its family (see {@link RunDecisions.findWaiting}), with the
+   * run's state, for a refusal that names what waits.
+   */
+  findWaiting<T extends WaitingCall>(
+    id: string,
+    toolCallId: string,
+    of: (state: AgentStateView, id: string) => T[],
+  ): Promise<{ state: AgentStateView; found?: T }> {
+    return this.decisions.findWaiting(id, toolCallId, of);
+  }
+
+  /**
+   * Approves a tool call, optionally with edited arguments. The decision quotes the hash of the
+   * arguments it was shown (`argsHash`, read from the state when not given), so it cannot approve
+   * different arguments than the approver saw.
+   */
+  approve(
+    id: string,
+    toolCallId: string,
+    options: { args?: Record<string, unknown>; argsHash?: string } = {},
+  ): Promise<ApprovalDecisionResult> {
+    return this.decisions.approve(id, toolCallId, options);
+  }
+
+  /** Rejects a tool call, with a reason the run sees; `argsHash` as for {@link approve}. */
+  reject(
+    id: string,
+    toolCallId: string,
+    options: { reason?: string; argsHash?: string } = {},
+  ): Promise<ApprovalDecisionResult> {
+    return this.decisions.reject(id, toolCallId, options);
+  }
+
+  /**
+   * Approves or rejects the plan a run waits on (a kind that has its plans confirmed, asked to with its options);
+   * rejection feedback goes to the one that plans.
+   */
+  decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
+    return this.decisions.decidePlan(id, approve, feedback);
+  }
+
+  /**
+   * The result of a client tool call the run waits for, or one of its open children (a sub-agent
+   * that uses the run's client tools): it reaches the run that waits.
+   */
+  submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
+    return this.decisions.submitToolResult(id, toolCallId, content, isError);
+  }
 }
 
 /** Hash of arguments as the workflow computes it (for callers that show arguments themselves). */
 export const approvalArgsHash = hashArgs;
-
-/** The run's priority as a start option: its workflow tasks are ordered like its activities. */
-function priorityOf(config: { tenant?: string; priority?: number }): { priority?: Priority } {
-  const priority = runPriority(config);
-  return priority ? { priority } : {};
-}

@@ -63,7 +63,7 @@ const RUNNING_EXECUTION = `ExecutionStatus = 'Running'`;
  * The status to show for a run: a closed execution whose last agent status is an open one ended
  * without the run saying so (terminated, timed out), so its execution status tells how it ended.
  */
-export function shownStatus(executionStatus: string, agentStatus: string | undefined): string {
+function shownStatus(executionStatus: string, agentStatus: string | undefined): string {
   const closed = executionStatus !== 'RUNNING';
   if (agentStatus === undefined || (closed && (OPEN_STATUSES as readonly string[]).includes(agentStatus)))
     return executionStatus.toLowerCase();

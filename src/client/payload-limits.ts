@@ -12,7 +12,7 @@ export const DEFAULT_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Room for the payload's encoding metadata and the request around it. */
 const ENVELOPE_BYTES = 1024;
 
-export const formatBytes = (bytes: number): string =>
+const formatBytes = (bytes: number): string =>
   bytes >= 1024 * 1024
     ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
     : bytes >= 1024
@@ -20,7 +20,7 @@ export const formatBytes = (bytes: number): string =>
       : `${bytes} bytes`;
 
 /** Bytes `value` takes as a JSON payload. */
-export const payloadBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+const payloadBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** Reads the limit once per client: an explicit one, else the namespace's, else the default. */
 export class PayloadLimit {

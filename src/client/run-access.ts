@@ -59,12 +59,13 @@ const CLOSED_RUN_QUERY_MS = 5_000;
 /** How long a running run's state query may take before it counts as unanswered. */
 const RUNNING_RUN_QUERY_MS = 10_000;
 
+/** Reaching one run, for {@link AgentClient} and its parts. */
 export class RunAccess {
-  protected readonly payloadLimit: PayloadLimit;
+  readonly payloadLimit: PayloadLimit;
   private readonly providers?: readonly string[];
   /** Model entries the client knows beside the registry's. */
-  protected readonly models: readonly ModelInfo[];
-  protected readonly store?: ConversationReader;
+  readonly models: readonly ModelInfo[];
+  readonly store?: ConversationReader;
   /** The kinds this client starts and shows runs of. */
   readonly kinds: KindRegistry;
 
@@ -81,17 +82,17 @@ export class RunAccess {
   }
 
   /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */
-  protected providerProblems(models: readonly ModelRef[]): string[] {
+  providerProblems(models: readonly ModelRef[]): string[] {
     const { providers } = this;
     if (!providers) return [];
     return [...new Set(models.flatMap((ref) => unknownProviderProblem(ref, providers) ?? []))];
   }
 
-  protected handle(id: string): WorkflowHandle {
+  handle(id: string): WorkflowHandle {
     return this.client.workflow.getHandle(id);
   }
 
-  protected async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
+  async call<T>(id: string, op: (h: WorkflowHandle) => Promise<T>): Promise<T> {
     try {
       return await op(this.handle(id));
     } catch (err) {
@@ -121,7 +122,7 @@ export class RunAccess {
   }
 
   /** Refuses with a {@link NoWorkerError} when nobody polls the run's queue, since `what` needs a worker now. */
-  protected async requireWorker(id: string, what: string): Promise<RunWorkers> {
+  async requireWorker(id: string, what: string): Promise<RunWorkers> {
     const w = await this.workers(id);
     if (!w.polling)
       throw new NoWorkerError(

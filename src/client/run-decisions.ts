@@ -23,18 +23,21 @@ export const approvalsIn = (state: AgentStateView, id: string): WaitingApproval[
 ];
 
 /** The run's own waiting client tool calls and those its open children reported. */
-export const clientCallsIn = (state: AgentStateView, id: string): WaitingCall[] => [
+const clientCallsIn = (state: AgentStateView, id: string): WaitingCall[] => [
   ...state.clientToolRequests.map((c) => ({ runId: id, ...c })),
   ...(state.childClientToolRequests ?? []),
 ];
 
-export class RunDecisions extends RunAccess {
+/** The decisions of {@link AgentClient} (approvals, plans, client tool results), over its {@link RunAccess}. */
+export class RunDecisions {
+  constructor(private readonly run: RunAccess) {}
+
   /**
    * The run's pending approvals and those of its open child runs (sub-agents, at any depth), each
    * with the id of the run that waits for it.
    */
   async pendingApprovals(id: string): Promise<WaitingApproval[]> {
-    return approvalsIn(await this.state(id), id);
+    return approvalsIn(await this.run.state(id), id);
   }
 
   /**
@@ -47,7 +50,7 @@ export class RunDecisions extends RunAccess {
     toolCallId: string,
     of: (state: AgentStateView, id: string) => T[],
   ): Promise<{ state: AgentStateView; found?: T }> {
-    const state = await this.state(id);
+    const state = await this.run.state(id);
     const found = of(state, id).find((c) => c.toolCallId === toolCallId);
     if (found) return { state, found };
     for (const child of (state.children ?? []).filter((c) => c.endedAt === undefined)) {
@@ -98,11 +101,13 @@ export class RunDecisions extends RunAccess {
       decision: 'approve' as const,
       ...(options.args ? { editedArgs: options.args } : {}),
     };
-    await this.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
-    await this.requireWorker(id, 'an approval');
+    await this.run.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
+    await this.run.requireWorker(id, 'an approval');
     const found = await this.holder(id, toolCallId, options.argsHash);
     const argsHash = options.argsHash ?? found.argsHash;
-    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
+    return this.run.call(found.runId, (h) =>
+      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
+    );
   }
 
   async reject(
@@ -111,11 +116,13 @@ export class RunDecisions extends RunAccess {
     options: { reason?: string; argsHash?: string } = {},
   ): Promise<ApprovalDecisionResult> {
     const decision = { toolCallId, decision: 'reject' as const, ...(options.reason ? { reason: options.reason } : {}) };
-    await this.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
-    await this.requireWorker(id, 'a rejection');
+    await this.run.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
+    await this.run.requireWorker(id, 'a rejection');
     const found = await this.holder(id, toolCallId, options.argsHash);
     const argsHash = options.argsHash ?? found.argsHash;
-    return this.call(found.runId, (h) => h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }));
+    return this.run.call(found.runId, (h) =>
+      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
+    );
   }
 
   /**
@@ -124,9 +131,9 @@ export class RunDecisions extends RunAccess {
    */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     const input = { approve, ...(feedback ? { feedback } : {}) };
-    await this.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
-    await this.requireWorker(id, 'a plan decision');
-    return this.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
+    await this.run.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
+    await this.run.requireWorker(id, 'a plan decision');
+    return this.run.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
   }
 
   /**
@@ -135,11 +142,11 @@ export class RunDecisions extends RunAccess {
    */
   async submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
     const input = { toolCallId, content, isError };
-    await this.payloadLimit.check(input, 'the tool result', RESULT_WAY);
-    await this.requireWorker(id, 'a tool result');
+    await this.run.payloadLimit.check(input, 'the tool result', RESULT_WAY);
+    await this.run.requireWorker(id, 'a tool result');
     // A call no run of the family holds goes to the run itself, which says why it refuses it.
     const { found } = await this.findWaiting(id, toolCallId, clientCallsIn).catch(() => ({ found: undefined }));
-    await this.call(found?.runId ?? id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
+    await this.run.call(found?.runId ?? id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
   }
 }
 

@@ -7,7 +7,7 @@ import ipaddr from 'ipaddr.js';
 export const CODEC_TOKEN_ENV = 'DURABLE_AGENTS_CODEC_TOKEN';
 
 /** Shortest bearer token accepted. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /** Request headers the Web UI and the CLI send. */
 const ALLOWED_HEADERS = 'Content-Type, X-Namespace, Authorization';

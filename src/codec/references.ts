@@ -12,7 +12,7 @@ import { errorText } from '../common/error-text';
 const HASH = /^[0-9a-f]{64}$/;
 
 /** Fields of the activity and state contracts that name a stored body by its content hash. */
-export const REFERENCE_FIELDS = [
+const REFERENCE_FIELDS = [
   'summaryHash',
   'toolSpecsHash',
   'promptHash',
@@ -22,7 +22,7 @@ export const REFERENCE_FIELDS = [
 ] as const;
 
 /** What a lookup found for one hash: the body, or why there is none. */
-export type BodyLookupResult = { body: unknown } | { missing: string };
+type BodyLookupResult = { body: unknown } | { missing: string };
 
 export type BodyLookup = (hash: string) => Promise<BodyLookupResult>;
 
@@ -36,7 +36,7 @@ interface Slot {
 }
 
 /** The key a body is put under, beside the reference field `field`. */
-export function bodyKeyOf(field: string): string {
+function bodyKeyOf(field: string): string {
   return field === 'hash' ? 'body' : `${field.slice(0, -'Hash'.length)}Body`;
 }
 
@@ -52,7 +52,7 @@ function slotFor(target: Record<string, unknown>, field: string): Slot | undefin
 }
 
 /** Every reference in `root`, in document order (walked without recursion, so any depth is safe). */
-export function findReferences(root: unknown): Slot[] {
+function findReferences(root: unknown): Slot[] {
   const slots: Slot[] = [];
   const stack: unknown[] = [root];
   while (stack.length > 0) {

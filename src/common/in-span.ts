@@ -5,7 +5,7 @@
 import { SpanStatusCode, trace, type Span, type SpanOptions } from '@opentelemetry/api';
 
 /** The failure's type for a span's status. */
-export function failureName(err: unknown): string {
+function failureName(err: unknown): string {
   if (typeof err !== 'object' || err === null) return 'error';
   const { type, name } = err as { type?: unknown; name?: unknown };
   return typeof type === 'string' && type ? type : typeof name === 'string' ? name : 'error';

@@ -175,7 +175,7 @@ function bodyFacts(err: SdkApiError): { providerType?: string; code?: string; me
 }
 
 /** `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP date). */
-export function retryAfterFromHeaders(headers: Headers | undefined | null): number | undefined {
+function retryAfterFromHeaders(headers: Headers | undefined | null): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Math.round(Number(ms));

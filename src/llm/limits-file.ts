@@ -9,14 +9,14 @@ import { loadLlmConfig, type CallLimits, type LlmConfigFile } from './llm-config
 type Env = Record<string, string | undefined>;
 
 /** A `provider` or `provider/model` limit key as its parts. */
-export function parseLimitKey(key: string): { provider: string; model?: string } {
+function parseLimitKey(key: string): { provider: string; model?: string } {
   const slash = key.indexOf('/');
   if (slash < 0) return { provider: key };
   return { provider: key.slice(0, slash), model: key.slice(slash + 1) };
 }
 
 /** A problem with limits given on the command line, or undefined. */
-export function limitsProblem(limits: CallLimits): string | undefined {
+function limitsProblem(limits: CallLimits): string | undefined {
   if (!(Number.isFinite(limits.requestsPerMinute) && limits.requestsPerMinute > 0))
     return `requests a minute must be a number above 0, got ${limits.requestsPerMinute}`;
   const { concurrency } = limits;

@@ -50,10 +50,10 @@ export interface LlmConfig {
   source?: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 600_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 export const CONFIG_PATH_ENV = 'DURABLE_AGENTS_CONFIG';
-export const DEFAULT_CONFIG_FILE = 'durable-agents.json';
+const DEFAULT_CONFIG_FILE = 'durable-agents.json';
 
 const capabilitiesSchema = z.strictObject({
   tools: z.boolean().default(true),
@@ -70,7 +70,7 @@ const pricesSchema = z.strictObject({
   cacheWrite: z.number().nonnegative().default(0),
 });
 
-export const callLimitsSchema = z.strictObject({
+const callLimitsSchema = z.strictObject({
   requestsPerMinute: z.number().positive('requestsPerMinute must be above 0'),
   concurrency: z.number().int('concurrency must be a whole number').positive('concurrency must be above 0').optional(),
 });

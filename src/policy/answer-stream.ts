@@ -31,7 +31,7 @@ export function looksStructured(text: string): boolean {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The object the text of a streaming answer parses to so far; undefined before its first `{`. */
-export function partialObject(text: string): Record<string, unknown> | undefined {
+function partialObject(text: string): Record<string, unknown> | undefined {
   const start = text.indexOf('{');
   if (start < 0) return undefined;
   try {

@@ -17,9 +17,9 @@ export type CallSettings = Pick<
 const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Anthropic's smallest thinking budget; OpenAI's reasoning effort is derived from the same number. */
-export const MIN_THINKING_BUDGET = 1024;
+const MIN_THINKING_BUDGET = 1024;
 /** The most stop sequences both wire formats accept. */
-export const MAX_STOP_SEQUENCES = 4;
+const MAX_STOP_SEQUENCES = 4;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,7 +6,7 @@
 import { canonicalJson } from '../common/canonical-json';
 
 /** Characters a preview of arguments or an error keeps. */
-export const PREVIEW_CHARS = 200;
+const PREVIEW_CHARS = 200;
 /**
  * Characters a tool result's preview keeps. Shorter: it travels in the tool activity's result, so
  * every call adds it to the run's history (the stored result stays whole).

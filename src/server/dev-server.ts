@@ -39,7 +39,7 @@ export interface DevServerOptions {
  * per write), and history task processing without its 20-per-second read limits, so a tool loop's
  * workflow tasks and activities are dispatched as soon as they are written.
  */
-export const DEV_SERVER_TUNING: readonly string[] = [
+const DEV_SERVER_TUNING: readonly string[] = [
   '--dynamic-config-value',
   'history.transferProcessorMaxPollRPS=10000',
   '--dynamic-config-value',
@@ -70,7 +70,7 @@ export const DEV_SERVER_VERSIONING: readonly string[] = [
  * default), and a queue's rate limit is split among its partitions, each releasing its share in
  * bursts of its own: one partition per queue keeps a provider limit's calls evenly spaced.
  */
-export const DEV_SERVER_FLEET: readonly string[] = [
+const DEV_SERVER_FLEET: readonly string[] = [
   '--dynamic-config-value',
   'matching.enableFairness=true',
   '--dynamic-config-value',
@@ -80,7 +80,7 @@ export const DEV_SERVER_FLEET: readonly string[] = [
 ];
 
 /** SQLite pragmas for a dev server's database file (an in-memory database has no journal to tune). */
-export const DEV_SERVER_FILE_PRAGMAS: readonly string[] = [
+const DEV_SERVER_FILE_PRAGMAS: readonly string[] = [
   '--sqlite-pragma',
   'journal_mode=wal',
   '--sqlite-pragma',
@@ -98,7 +98,7 @@ export interface RunningDevServer {
 }
 
 /** The `start-dev` arguments for these options, search attributes included. */
-export function devServerArgs(options: DevServerOptions): string[] {
+function devServerArgs(options: DevServerOptions): string[] {
   const ip = options.ip ?? '127.0.0.1';
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port)];
   args.push('--log-level', options.logLevel ?? 'warn');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Where the Temporal CLI was found. */
-export type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'python-scripts';
+type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'python-scripts';
 
 export interface FoundCli {
   path: string;

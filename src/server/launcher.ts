@@ -18,7 +18,7 @@ import { isListening } from './ports';
 import { uiBaseUrl } from './web-ui';
 
 /** How {@link ensureTemporal} got its server. */
-export type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
+type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
 
 /** A Temporal server to talk to, started by us or not. */
 export interface TemporalServer {

@@ -15,7 +15,7 @@ function indexedType(name: AttributeName) {
 }
 
 /** Project search attributes the namespace lacks. */
-export async function missingSearchAttributes(client: Client, namespace: string): Promise<AttributeName[]> {
+async function missingSearchAttributes(client: Client, namespace: string): Promise<AttributeName[]> {
   const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
   return (Object.keys(SEARCH_ATTRIBUTES) as AttributeName[]).filter((name) => !(name in (customAttributes ?? {})));
 }

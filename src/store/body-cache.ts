@@ -5,7 +5,7 @@
  */
 
 /** Default budget: the JSON text length of the cached bodies, summed. */
-export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

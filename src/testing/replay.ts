@@ -66,7 +66,7 @@ export class HistoryInputError extends Error {
 }
 
 /** The SDK's history from its JSON form, refusing anything that does not start a workflow. */
-export function parseHistory(name: string, json: unknown): History {
+function parseHistory(name: string, json: unknown): History {
   const events = (json as { events?: unknown } | null)?.events;
   if (!Array.isArray(events) || events.length === 0)
     throw new HistoryInputError(`${name} is not a workflow history: expected {"events": [...]}`);

@@ -1,5 +1,5 @@
 /** The text a tool call that returned nothing produces. */
-export const SUCCESS_TEXT = 'Success (the tool returned no output).';
+const SUCCESS_TEXT = 'Success (the tool returned no output).';
 
 /** Result formatting: strings as they are, nothing as a success text, everything else as JSON. */
 export function formatToolResult(value: unknown): string {

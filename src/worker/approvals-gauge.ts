@@ -10,7 +10,7 @@ import { AGENT_SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { METRIC } from '../contracts/telemetry';
 
 /** How often the gauge is read again. */
-export const APPROVALS_GAUGE_EVERY_MS = 10_000;
+const APPROVALS_GAUGE_EVERY_MS = 10_000;
 
 /** Starts reading the gauge now and every {@link APPROVALS_GAUGE_EVERY_MS}; returns the function that stops it. */
 export function watchApprovalsWaiting(options: {

@@ -31,7 +31,7 @@ function failureFields(error: unknown): FailureFields | undefined {
 }
 
 /** An LLM failure of any kind, or a run's own non-retryable failure: expected, so its stack says nothing. */
-export function expectedFailure(error: unknown): FailureFields | undefined {
+function expectedFailure(error: unknown): FailureFields | undefined {
   const f = failureFields(error);
   if (!f) return undefined;
   return LLM_FAILURE_TYPES.has(f.type) || (f.nonRetryable === true && AGENT_FAILURE_TYPES.has(f.type)) ? f : undefined;

@@ -10,7 +10,7 @@ import { PRELOADED_WORKFLOW_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../com
 import { SetupError } from '../connection/setup-error';
 
 /** Where the build writes the ahead-of-time workflow bundle (next to the compiled worker). */
-export const BUNDLE_FILE_NAME = 'workflow-bundle.js';
+const BUNDLE_FILE_NAME = 'workflow-bundle.js';
 
 /** Environment variable: a prebuilt workflow bundle to load. */
 export const WORKFLOW_BUNDLE_ENV = 'DURABLE_AGENTS_WORKFLOW_BUNDLE';

@@ -30,7 +30,7 @@ export const FALLBACK = 'openai/gpt-4o-mini';
 export const CHEAP = 'openai/gpt-4.1-nano';
 
 /** What `read_report` returns: about 20 KB, some 5,000 tokens by the runtime's estimate. */
-export const REPORT = Array.from(
+const REPORT = Array.from(
   { length: 400 },
   (_, i) => `Report line ${String(i).padStart(3, '0')}: all quiet, nothing to add here.`,
 ).join('\n');

@@ -61,12 +61,19 @@ describe('the CLI as a process', () => {
     const { address, namespace, client } = await testConnection();
     const queue = `nobody-${crypto.randomUUID()}`;
     const id = `waiting-${crypto.randomUUID()}`;
-    const started = Date.now();
     const child = spawnCli(['run', '--id', id, '--model', PRIMARY, '--task-queue', queue, 'Wait for a worker.'], {
       env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
     });
+    // Timed from the run's start: how long a process takes to start on a busy machine is not the point.
+    let printed = '';
+    let runStarted = 0;
+    child.stderr?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (runStarted === 0 && printed.includes(`run ${id} started`)) runStarted = Date.now();
+    });
     const seen = await waitForOutput(child, /no worker is polling/, 'stderr');
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(runStarted).toBeGreaterThan(0);
+    expect(Date.now() - runStarted).toBeLessThan(10_000);
     expect(seen).toContain(
       `no worker is polling task queue "${queue}": run ${id} waits until one does; start one with ` +
         `\`durable-agents worker --task-queue ${queue}\``,

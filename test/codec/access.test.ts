@@ -7,7 +7,7 @@ import { SetupError } from '../../src/connection/setup-error';
 import { freePort } from '../../src/server/ports';
 import { FileContentStore } from '../../src/store';
 import { runCli } from '../kit/cli';
-import { jsonPayload, post } from './codec-kit';
+import { jsonPayload, post } from '../kit/codec';
 
 const TOKEN = 'codec-test-token-0123456789';
 const UI = 'http://localhost:8233';

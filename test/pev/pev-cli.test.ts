@@ -100,8 +100,10 @@ describe('PEV through the CLI', () => {
         'Run the slow step.',
       );
       await waitFor(() => fx.calls.includes('slow_step:plan'), 'the slow step');
-      const [run] = await new AgentClient(client, taskQueue).list(5);
-      expect(await cli('state', run.id)).toMatch(
+      // Other test files start runs on the same server: the run is the one on this worker's queue.
+      let id = '';
+      for await (const run of client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) id = run.workflowId;
+      expect(await cli('state', id)).toMatch(
         /phase executing · cycle 1 · round 1 · todo step-1\n {2}\[executing\] step-1: Run the slow step/,
       );
       fx.latch.open();

@@ -25,7 +25,7 @@ export interface PevFixture extends AgentFixture {
   pevActivities: Record<string, unknown>;
 }
 
-export async function pevFixture(): Promise<PevFixture> {
+async function pevFixture(): Promise<PevFixture> {
   const fx = await agentFixture();
   const pevActivities = { ...fx.activities, ...createPevActivities({ store: fx.store }) };
   return Object.assign(fx, { pevActivities });

@@ -6,8 +6,8 @@ import { readMcpConfigFile } from '../../src/tools';
 import { agentFixture, anthropicMessages, PRIMARY, type AgentFixture } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
 import { testConnection, withWorker } from '../kit/temporal';
-import { contextServerConfig } from './fixtures/context-server';
-import { startEverythingServer } from './fixtures/everything-server';
+import { contextServerConfig } from '../kit/context-server';
+import { startEverythingServer } from '../kit/everything-server';
 
 describe('MCP servers serving an agent run on the Temporal server', () => {
   let fx: AgentFixture;

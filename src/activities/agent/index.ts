@@ -9,7 +9,7 @@ import { summariseActivity } from './summarise';
 import { toolActivities } from './run-tool';
 import { budgetActivities, withTenantBudget } from './tenant-budget';
 
-export { type AgentActivityDeps, type ModelCaller } from './deps';
+export { type AgentActivityDeps } from './deps';
 
 /**
  * The agent activities over the worker's store, LLM layer (bound to its config) and tool

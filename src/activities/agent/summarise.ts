@@ -19,7 +19,7 @@ const SUMMARY_SYSTEM_PROMPT =
 const MAX_RESULT_CHARS = 4_000;
 
 /** Renders logged messages as a plain transcript (tool calls as text, so no provider pairing rules apply). */
-export function transcriptOf(logged: readonly LoggedBody[]): string {
+function transcriptOf(logged: readonly LoggedBody[]): string {
   const lines: string[] = [];
   for (const { body } of logged) {
     if (body.role === 'user') lines.push(`USER: ${textOf(body)}`);

@@ -20,7 +20,7 @@ const ledgerOf = (tenant: string): WorkflowHandle =>
   Context.current().client.workflow.getHandle(ledgerWorkflowId(tenant));
 
 /** Whether `tenant` has a running ledger, i.e. a budget. */
-export async function hasTenantBudget(tenant: string): Promise<boolean> {
+async function hasTenantBudget(tenant: string): Promise<boolean> {
   try {
     return (await ledgerOf(tenant).describe()).status.name === 'RUNNING';
   } catch (err) {

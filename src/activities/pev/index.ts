@@ -5,8 +5,6 @@ import { heartbeating } from '../heartbeat';
 import { preparePevPromptsActivity } from './prepare-prompts';
 import { reuseToolResultActivity } from './reuse-tool-result';
 
-export { loadPevPrompts, shippedCoreDir } from './load-prompts';
-
 export function createPevActivities(deps: { store: ContentStore }): PevActivities {
   return {
     preparePevPrompts: heartbeating(preparePevPromptsActivity(deps.store)),

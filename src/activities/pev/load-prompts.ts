@@ -16,7 +16,7 @@ function promptsError(message: string): ApplicationFailure {
 }
 
 /** The `prompts/core` directory shipped with the package, found from this file upward. */
-export function shippedCoreDir(): string {
+function shippedCoreDir(): string {
   let dir = __dirname;
   for (let i = 0; i < 6; i++) {
     const candidate = path.join(dir, 'prompts', 'core');

@@ -13,7 +13,6 @@ import { registerForkCommand, registerRunCommand } from './run-command';
 import { registerScheduleCommands } from './schedule-commands';
 
 export type { AgentCommandDeps } from './agent-deps';
-export { MODEL_ENV } from './run-command';
 
 export function registerAgentCommands(program: Command, deps: AgentCommandDeps = processDeps(() => ({}))): void {
   registerRunCommand(program, deps);

@@ -19,7 +19,7 @@ const costArg = (value: string): number => {
 };
 
 /** The ledger as text: the budget, the period, then spent, reserved and left. */
-export function formatLedger(view: LedgerView): string {
+function formatLedger(view: LedgerView): string {
   const tokens = (n: number) => ` (${n} tokens)`;
   const { limits, spent, reserved, remaining, period } = view;
   return [

@@ -28,7 +28,7 @@ const rpm = (value: string): number => {
 };
 
 /** One limit as `limits show` reports it. */
-export interface LimitView {
+interface LimitView {
   key: string;
   taskQueue: string;
   requestsPerMinute: number;

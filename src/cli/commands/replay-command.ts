@@ -42,7 +42,7 @@ interface ReplayFlags {
 }
 
 /** The open runs on the task queue: the runs new workflow code would take over. */
-export const openRunsQuery = (taskQueue: string): string => `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`;
+const openRunsQuery = (taskQueue: string): string => `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`;
 
 /** The JSON line of one outcome. */
 function outcomeJson(outcome: ReplayOutcome): string {

@@ -13,8 +13,6 @@ import { startFlags, startModel, startOptionsOf } from '../start-options';
 import { kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 import { watchAndPrint } from './read-commands';
 
-export { MODEL_ENV } from '../start-options';
-
 export function registerRunCommand(program: Command, deps: AgentCommandDeps): void {
   const kinds = kindsOf(deps);
   startFlags(program.command('run'), kinds)

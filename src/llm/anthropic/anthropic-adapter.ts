@@ -29,7 +29,7 @@ const STOP_REASONS: Record<string, StopReason> = {
   refusal: 'refusal',
 };
 
-export const anthropicStopReason = (raw: string | null | undefined): StopReason =>
+const anthropicStopReason = (raw: string | null | undefined): StopReason =>
   raw ? (STOP_REASONS[raw] ?? 'stop') : 'stop';
 
 function usageOf(u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsage> | undefined, base?: Usage): Usage {

@@ -30,7 +30,7 @@ type ContentBlockParam = Anthropic.ContentBlockParam;
 type Params = Anthropic.MessageCreateParamsNonStreaming & { temperature?: number; top_p?: number };
 
 /** Anthropic rejects thinking budgets below this. */
-export const MIN_THINKING_BUDGET = 1024;
+const MIN_THINKING_BUDGET = 1024;
 const DEFAULT_MAX_TOKENS = 16_384;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -90,7 +90,7 @@ function toolChoice(choice: ToolChoice): Anthropic.ToolChoice {
 }
 
 /** Converts and merges consecutive same-role turns, as the Messages API requires alternation. */
-export function toAnthropicMessages(messages: Message[], providerId: string, model: string): MessageParam[] {
+function toAnthropicMessages(messages: Message[], providerId: string, model: string): MessageParam[] {
   const out: MessageParam[] = [];
   const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
     if (blocks.length === 0) return;

@@ -92,7 +92,7 @@ function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOpt
   return { type: 'function', function: { name: choice.name } };
 }
 
-export function toOpenAIMessages(messages: Message[], providerId: string, model: string): ChatMessage[] {
+function toOpenAIMessages(messages: Message[], providerId: string, model: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   let pendingImages: UserPart[] = [];
   const flushImages = (): void => {

@@ -2,7 +2,7 @@
 import type { PromptUsage } from './prompt-cache';
 import type { FakeReply, FakeStopReason } from './script';
 
-export type PreparedBlock =
+type PreparedBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redactedThinking'; data: string }

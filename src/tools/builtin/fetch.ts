@@ -14,7 +14,7 @@ export interface FetchLimits {
   maxRedirects: number;
 }
 
-export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxBytes: 2_000_000, timeoutMs: 20_000, maxRedirects: 5 };
+const DEFAULT_FETCH_LIMITS: FetchLimits = { maxBytes: 2_000_000, timeoutMs: 20_000, maxRedirects: 5 };
 
 export interface FetchedPage {
   url: string;
@@ -103,7 +103,7 @@ export async function guardedFetch(
 }
 
 /** Readable text of a fetched body: HTML converted to text, other text types as they are. */
-export function pageText(page: FetchedPage): string {
+function pageText(page: FetchedPage): string {
   const type = page.contentType.toLowerCase();
   const text = page.body.toString('utf8');
   if (type.includes('html'))

@@ -37,7 +37,7 @@ async function readCapped(file: string, maxBytes: number): Promise<{ data: Buffe
 
 const isBinary = (data: Buffer): boolean => data.subarray(0, 8192).includes(0);
 
-export const fsRead = defineTool({
+const fsRead = defineTool({
   name: 'fs_read',
   description: 'Read a text file in the workspace. Paths are relative to the workspace root.',
   parameters: z.object({
@@ -53,7 +53,7 @@ export const fsRead = defineTool({
   },
 });
 
-export const fsWrite = defineTool({
+const fsWrite = defineTool({
   name: 'fs_write',
   description: 'Create or overwrite a text file in the workspace, creating missing parent directories.',
   parameters: z.object({
@@ -81,7 +81,7 @@ export const fsWrite = defineTool({
   },
 });
 
-export const fsList = defineTool({
+const fsList = defineTool({
   name: 'fs_list',
   description: 'List a directory of the workspace. Directories end with "/". Symlinks are shown but not followed.',
   parameters: z.object({
@@ -115,7 +115,7 @@ export const fsList = defineTool({
   },
 });
 
-export const fsSearch = defineTool({
+const fsSearch = defineTool({
   name: 'fs_search',
   description:
     'Search the text files of a workspace directory for a literal string. Returns "file:line: text" for each match.',

@@ -7,7 +7,7 @@ export class PathRefusedError extends Error {
 }
 
 /** True when `candidate` is `root` or below it. Compares by `path.relative`, never by string prefix. */
-export function isInside(root: string, candidate: string): boolean {
+function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

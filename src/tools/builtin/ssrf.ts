@@ -8,7 +8,7 @@ export class UrlRefusedError extends Error {
 }
 
 /** Temporal frontend/internal ports and the dev server's UI: never reachable from a tool. */
-export const BLOCKED_PORTS: ReadonlySet<number> = new Set([6933, 6934, 6935, 6939, 7233, 7234, 7235, 7239, 8233]);
+const BLOCKED_PORTS: ReadonlySet<number> = new Set([6933, 6934, 6935, 6939, 7233, 7234, 7235, 7239, 8233]);
 
 /** Addresses an operator explicitly allows despite the guard (e.g. an internal docs server), as `ip:port`. */
 export interface SsrfPolicy {
@@ -36,7 +36,7 @@ function allowed(policy: SsrfPolicy, address: string, port: number): boolean {
 }
 
 /** Checks an address about to be connected to. Throws {@link UrlRefusedError}. */
-export function assertAddressAllowed(address: string, port: number, policy: SsrfPolicy): void {
+function assertAddressAllowed(address: string, port: number, policy: SsrfPolicy): void {
   if (allowed(policy, address, port)) return;
   const reason = blockedAddressReason(address);
   if (reason) throw new UrlRefusedError(`Refused to connect: ${reason} (internal addresses are not reachable).`);

@@ -21,7 +21,7 @@ const httpServer = z.strictObject({
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 /** The widely used `mcpServers` file format (Claude Desktop, Cursor, …). */
-export const mcpConfigSchema = z.object({
+const mcpConfigSchema = z.object({
   mcpServers: z.record(z.string(), z.union([stdioServer, httpServer])).superRefine((servers, ctx) => {
     for (const name of Object.keys(servers)) {
       if (!SERVER_NAME.test(name)) {
@@ -36,7 +36,7 @@ export const mcpConfigSchema = z.object({
 });
 
 export type McpStdioServer = z.output<typeof stdioServer>;
-export type McpHttpServer = z.output<typeof httpServer>;
+type McpHttpServer = z.output<typeof httpServer>;
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 export interface NamedMcpServer {
   name: string;

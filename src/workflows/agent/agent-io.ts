@@ -42,7 +42,7 @@ export interface ModelRetry {
 }
 
 /** How one model call is made: its retry, its timeline line, and the queue of its model's limit, if any. */
-export interface ModelCallOptions {
+interface ModelCallOptions {
   retry: ModelRetry;
   summary: string;
   /** A limited model's own task queue (`policy/llm-queues.ts`); default: the run's activity queue. */

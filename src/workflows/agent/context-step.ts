@@ -49,7 +49,7 @@ function maskCacheOf(ctx: RunContext, model: ModelRef): MaskCache | undefined {
 }
 
 /** The estimated context of the next call, with the run's masking boundary. */
-export const currentContextTokens = (ctx: RunContext): number => runContextTokens(ctx.state);
+const currentContextTokens = (ctx: RunContext): number => runContextTokens(ctx.state);
 
 /** What fitting found: whether it changed the context, and whether it is still over the window. */
 export interface ContextFit {

@@ -20,9 +20,9 @@ import { emit, type RunContext } from './run-context';
 import { registerChildWaits, reportWaits } from './child-waits';
 
 /** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */
-export const MAX_UPDATES_PER_RUN = 1_900;
+const MAX_UPDATES_PER_RUN = 1_900;
 /** Largest client tool result accepted by update (bigger payloads belong in the content store). */
-export const MAX_CLIENT_RESULT_CHARS = 256_000;
+const MAX_CLIENT_RESULT_CHARS = 256_000;
 
 const running = (ctx: RunContext): boolean => ctx.state.stopReason === undefined;
 

@@ -64,7 +64,7 @@ export const runResolver = (ctx: RunContext): ModelResolver => ({
  * so they could not heartbeat), not its provider: it is made again on the same model, without
  * failing over, up to this many times per model step.
  */
-export const WORKER_LOST_RETRIES = 5;
+const WORKER_LOST_RETRIES = 5;
 
 const workerLost = (err: unknown): boolean =>
   err instanceof ActivityFailure &&
@@ -95,7 +95,7 @@ export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: st
 }
 
 /** The delay a refused call's provider asked for (the failure's details), if it said. */
-export function retryAfterOf(err: unknown): number | undefined {
+function retryAfterOf(err: unknown): number | undefined {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof ApplicationFailure ? retryAfterInDetails(cause.details) : undefined;
 }

@@ -46,7 +46,7 @@ export interface RunContext {
 }
 
 /** What a run keeps of its children while they run, and of what it told its parent. */
-export interface Delegation {
+interface Delegation {
   /** The budget each open child started with, by child id: held for it until it ends. */
   reserved: Record<string, ChildBudget>;
   /** The last report of waiting calls sent to the parent (canonical JSON), and how many were sent. */

@@ -21,7 +21,7 @@ import { emit, publishSearchAttributes, type RunContext } from './run-context';
 export type LoopOutcome = 'finished' | 'continue_as_new';
 
 /** Updates accepted in one run before it continues as new (Temporal allows 2,000). */
-export const UPDATES_BEFORE_CONTINUE_AS_NEW = 1_500;
+const UPDATES_BEFORE_CONTINUE_AS_NEW = 1_500;
 
 /** Read through a call: handlers change it while the run awaits, which narrowing cannot see. */
 export const stopRequest = (ctx: RunContext): AgentState['stopRequested'] => ctx.state.stopRequested;

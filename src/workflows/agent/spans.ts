@@ -13,7 +13,7 @@ import { AGENT_ATTR, GEN_AI, METRIC, SPAN } from '../../contracts/telemetry';
 import type { AgentState } from '../../contracts/agent-run';
 
 /** What every span of a run names: its id, kind and tenant. */
-export function runAttributes(state: AgentState): Attributes {
+function runAttributes(state: AgentState): Attributes {
   const { config } = state;
   return {
     [AGENT_ATTR.runId]: workflowInfo().workflowId,

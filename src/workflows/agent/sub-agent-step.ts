@@ -78,7 +78,7 @@ function failureText(agent: string, err: unknown): string {
  * Child records kept in state (every open one, and the newest ended ones): state is carried by
  * continue-as-new and read by every query. The run's totals count every child.
  */
-export const CHILDREN_KEPT = 200;
+const CHILDREN_KEPT = 200;
 
 function keptChildren(children: ChildRun[]): ChildRun[] {
   const over = children.length + 1 - CHILDREN_KEPT;

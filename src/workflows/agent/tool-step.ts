@@ -18,8 +18,8 @@ import { runSubAgent } from './sub-agent-step';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
-export const SKIPPED_BY_STEERING = 'Skipped: the user redirected the agent before this tool call ran.';
-export const SKIPPED_BY_STOP = 'Not run: the run was stopped before this tool call ran.';
+const SKIPPED_BY_STEERING = 'Skipped: the user redirected the agent before this tool call ran.';
+const SKIPPED_BY_STOP = 'Not run: the run was stopped before this tool call ran.';
 
 /** Decided approvals kept so a repeated decision is refused as "already decided". */
 const DECIDED_APPROVALS_KEPT = 50;

@@ -86,13 +86,13 @@ const end = (outcome: LoopOutcome): TurnResult => ({ type: 'end', outcome });
 const defaultPhase = (): string => 'running';
 
 /** The message of a failure; for a failed activity, its cause's (the activity's own error). */
-export function errorText(err: unknown): string {
+function errorText(err: unknown): string {
   const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
   return thrownText(cause);
 }
 
 /** Records the assistant message of a turn answered by `model`. */
-export async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): Promise<void> {
+async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): Promise<void> {
   const { state } = ctx;
   state.nextSeq = out.meta.seq + 1;
   state.messages.push(out.meta);
@@ -122,7 +122,7 @@ export async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: str
 }
 
 /** The on-turn-end hook: false stops the run; a failure stops it with an error. */
-export async function turnEndHook(ctx: RunContext, out: ModelAnswer, model: string): Promise<'go' | 'stop' | 'failed'> {
+async function turnEndHook(ctx: RunContext, out: ModelAnswer, model: string): Promise<'go' | 'stop' | 'failed'> {
   const { state } = ctx;
   const hook = state.config.hooks?.onTurnEnd;
   if (!hook) return 'go';
@@ -150,7 +150,7 @@ export async function turnEndHook(ctx: RunContext, out: ModelAnswer, model: stri
 }
 
 /** Gives every tool call of an answer a synthetic result, so the conversation stays valid for any later call. */
-export async function closeUnanswered(
+async function closeUnanswered(
   ctx: RunContext,
   out: ModelAnswer,
   text = 'Not run: the run ended before this tool call.',

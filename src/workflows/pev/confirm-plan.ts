@@ -20,7 +20,7 @@ import { setPhase } from './phases';
 import { trace, type PevContext } from './role-turn';
 
 /** Largest feedback text accepted with a rejection. */
-export const MAX_PLAN_FEEDBACK_CHARS = 8_000;
+const MAX_PLAN_FEEDBACK_CHARS = 8_000;
 
 function decisionRefusal(pctx: PevContext, input: PlanDecisionInput): string | undefined {
   if (pctx.agent.state.stopReason !== undefined) return `the run has ended (${pctx.agent.state.stopReason})`;

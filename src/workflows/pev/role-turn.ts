@@ -24,7 +24,7 @@ export interface PevContext {
 }
 
 /** Trace entries kept in state; the oldest are dropped past this. */
-export const MAX_TRACE_ENTRIES = 300;
+const MAX_TRACE_ENTRIES = 300;
 
 export function trace(pctx: PevContext, entry: DistributiveOmit<PevTraceEntry, 'cycle'>): void {
   const { progress } = pctx.pev;

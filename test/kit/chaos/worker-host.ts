@@ -1,6 +1,7 @@
 /** The chaos worker (`worker-main.ts`) as an OS process the suite can SIGKILL and start again. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { ownChild } from '../children';
 import { REPO_ROOT } from '../env';
 
 export interface WorkerHost {
@@ -33,11 +34,13 @@ export function workerHost(env: NodeJS.ProcessEnv): WorkerHost {
   return {
     async start() {
       if (child) throw new Error('a chaos worker is already running');
-      const started = spawn(process.execPath, ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), entry], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const started = ownChild(
+        spawn(process.execPath, ['-r', path.join(REPO_ROOT, 'scripts', 'register-ts.js'), entry], {
+          cwd: REPO_ROOT,
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
       child = started;
       await new Promise<void>((resolve, reject) => {
         let seen = '';
