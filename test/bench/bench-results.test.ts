@@ -55,31 +55,38 @@ describe('recorded benchmark results', () => {
 });
 
 // Smoke runs only: tiny sizes, each bench on its own dev server, checked for well-formed results (not speed).
-describe.each(['turn-overhead', 'agent-history', 'tokens', 'concurrency', 'recovery', 'fleet', 'subagents'])(
-  'bench/%s.ts --smoke',
-  (name) => {
-    it('records well-formed figures', async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
-      try {
-        await run(process.execPath, ['-r', './scripts/register-ts.js', `bench/${name}.ts`, '--smoke', '--out', dir], {
-          cwd: REPO_ROOT,
-          env: { ...process.env, BENCH_RESULTS_DIR: '' },
-        }).catch((error: Error & { stdout?: string }) => {
-          // A missed target exits 1 (speed is not judged here); a crash writes no result.
-          if (!fs.existsSync(path.join(dir, `${name}.smoke.json`))) throw error;
-        });
-        const result = JSON.parse(fs.readFileSync(path.join(dir, `${name}.smoke.json`), 'utf8')) as BenchResult;
-        expect(result).toMatchObject({ name, smoke: true, machine: { cpus: os.cpus().length } });
-        expect(Object.keys(result.figures).length).toBeGreaterThan(0);
-        for (const f of Object.values(result.figures)) {
-          expect(Number.isFinite(f.value)).toBe(true);
-          expect(f.unit).toEqual(expect.any(String));
-          expect(f.label).toEqual(expect.any(String));
-          if (f.target !== undefined) expect(typeof f.met).toBe('boolean');
-        }
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
+const SMOKED = [
+  'turn-overhead',
+  'agent-history',
+  'tokens',
+  'concurrency',
+  'recovery',
+  'fleet',
+  'subagents',
+  'tool-calls',
+];
+describe.each(SMOKED)('bench/%s.ts --smoke', (name) => {
+  it('records well-formed figures', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+    try {
+      await run(process.execPath, ['-r', './scripts/register-ts.js', `bench/${name}.ts`, '--smoke', '--out', dir], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, BENCH_RESULTS_DIR: '' },
+      }).catch((error: Error & { stdout?: string }) => {
+        // A missed target exits 1 (speed is not judged here); a crash writes no result.
+        if (!fs.existsSync(path.join(dir, `${name}.smoke.json`))) throw error;
+      });
+      const result = JSON.parse(fs.readFileSync(path.join(dir, `${name}.smoke.json`), 'utf8')) as BenchResult;
+      expect(result).toMatchObject({ name, smoke: true, machine: { cpus: os.cpus().length } });
+      expect(Object.keys(result.figures).length).toBeGreaterThan(0);
+      for (const f of Object.values(result.figures)) {
+        expect(Number.isFinite(f.value)).toBe(true);
+        expect(f.unit).toEqual(expect.any(String));
+        expect(f.label).toEqual(expect.any(String));
+        if (f.target !== undefined) expect(typeof f.met).toBe('boolean');
       }
-    }, 180_000);
-  },
-);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
