@@ -14,13 +14,12 @@ import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
 import {
   followUpSignal,
-  setPlanSignal,
   steerSignal,
   stopSignal,
   switchModelSignal,
   type AgentWorkflowInput,
 } from '../contracts/agent-workflows';
-import type { AgentResult, PlanItem } from '../contracts/agent-run';
+import type { AgentResult } from '../contracts/agent-run';
 import { childTraces, traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
 import type { KindStartOptions } from '../kinds';
@@ -32,7 +31,7 @@ import { resultOfRun } from './run-reads';
 import { originMemo, resolveOrigin, startOptionsOf } from './sessions';
 import { runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { runPriority } from '../policy/tenancy';
-import { RunDecisions } from './run-decisions';
+import { RunInputs, TEXT_WAY } from './run-inputs';
 import { messagesOfRun } from './run-messages';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
 import { withChildren, type ChildEventItem } from './watch-children';
@@ -91,7 +90,6 @@ const CHILD_START_WAIT_MS = 15_000;
 const ENDED_RUN_QUERY_MS = 10_000;
 
 const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
-const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
 
 /**
  * Whether the client shares a worker's connection (a `NativeConnection`), so the server can hand a new run's first
@@ -105,7 +103,7 @@ function startsEagerly(client: Client): boolean {
   return (client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
 }
 
-export class AgentClient extends RunDecisions {
+export class AgentClient extends RunInputs {
   /**
    * Starts a run and returns its id without waiting. Bad options and payloads over the server's limit are refused
    * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run
@@ -339,11 +337,6 @@ export class AgentClient extends RunDecisions {
     const [unknown] = this.providerProblems([ref]);
     if (unknown) throw new AgentClientError(unknown);
     await this.call(id, (h) => h.signal(switchModelSignal, { model: ref, ...(note ? { note } : {}) }));
-  }
-
-  /** Replaces the plan the run recites at the end of the context each turn. */
-  async setPlan(id: string, plan: PlanItem[]): Promise<void> {
-    await this.call(id, (h) => h.signal(setPlanSignal, plan));
   }
 
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */

@@ -28,6 +28,11 @@ export {
 export { createAgentActivities } from '../activities/agent';
 export { createPevActivities } from '../activities/pev';
 export { messageHook, type MessageHookCall } from '../activities/message-hook';
+export {
+  contextTransform,
+  type ContextTransformCall,
+  type ContextTransformResult,
+} from '../activities/context-transform';
 export { createToolActivities } from '../activities/tool-activities';
 export * from '../store';
 export * from '../tools';

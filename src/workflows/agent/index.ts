@@ -1,14 +1,6 @@
 export { runAgent, type AgentKind } from './run-agent';
-export {
-  agentTurn,
-  recordAnswer,
-  turnEndHook,
-  closeUnanswered,
-  errorText,
-  type TurnHooks,
-  type TurnPoint,
-  type TurnResult,
-} from './turn';
+export { turnEndHook } from './app-hooks';
+export { agentTurn, recordAnswer, closeUnanswered, type TurnHooks, type TurnPoint, type TurnResult } from './turn';
 export {
   startConversation,
   RunEnded,

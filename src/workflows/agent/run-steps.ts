@@ -14,6 +14,7 @@ import { runModels } from '../../policy/model-ref';
 import { subAgentTools } from '../../policy/sub-agents';
 import { budgetReason } from '../../policy/child-budget';
 import { appendDrafts } from './user-messages';
+import { takeNotes } from './notes';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
 export type LoopOutcome = 'finished' | 'continue_as_new';
@@ -68,6 +69,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     models: runModels(config, roles),
     ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
     ...(config.tenant === undefined ? {} : { tenant: config.tenant }),
+    ...(config.plan?.length ? { planTool: true } : {}),
   });
   // The conversation is opened while the tools are pinned, so a run whose tools cannot be pinned shows its task.
   const writing = openConversation(ctx);
@@ -136,6 +138,8 @@ async function openConversation(ctx: RunContext): Promise<void> {
 /** Ends the run: records the stop reason, the final event and the search attributes. */
 export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<LoopOutcome> {
   const { state } = ctx;
+  // Every call has its result by now (a run ends between turns or after closing its calls).
+  await takeNotes(ctx);
   state.stopReason = reason;
   state.status = finalStatus(reason);
   if (reason === 'error' && state.error && state.config.hooks?.onError) {
