@@ -112,9 +112,14 @@ function promptHashOf(pctx: PevContext, role: string): string {
 
 /**
  * One turn of `role` on the shared conversation: the agent turn with the role's hooks. The search
- * attributes show the phase at the turn's start and after its tools.
+ * attributes show the phase at the turn's start and after its tools. `planned`: calls the turn
+ * makes without asking the model (`TurnHooks.planned`).
  */
-export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
+export function roleTurn(
+  pctx: PevContext,
+  role: PevRoleDefinition,
+  planned?: () => ToolCallRequest[] | undefined,
+): Promise<TurnResult> {
   const progress = () => pctx.pev.progress;
   return agentTurn(pctx.agent, {
     resolver: roleResolver(pctx, role.name),
@@ -124,6 +129,7 @@ export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<Tur
     },
     // The role's prompt replaces the run's; both travel by reference, not inline.
     call: () => ({
+      agentRole: role.name,
       systemPrompt: undefined,
       promptHash: promptHashOf(pctx, role.name),
       toolChoice: role.usesTools ? undefined : 'none',
@@ -135,5 +141,6 @@ export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<Tur
       : `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`,
     beforeTools: (calls) => reuseIdenticalCalls(pctx, calls),
     afterTools: (ran) => recordResults(pctx, ran),
+    ...(planned ? { planned } : {}),
   });
 }
