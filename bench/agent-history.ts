@@ -12,15 +12,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry } from '../src/tools';
-import {
-  agentWorkerParts,
-  quickLookupTool,
-  benchArgs,
-  figure,
-  runBench,
-  startBenchServer,
-  writeBenchResult,
-} from './kit';
+import { agentWorker, quickLookupTool, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 10 : 200);
@@ -66,12 +58,12 @@ async function main(): Promise<boolean> {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   const registry = new ToolRegistry();
   registry.register(quickLookupTool(TOOL_RESULT));
-  const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
+  const parts = await agentWorker(fake, registry, storeDir);
   try {
     const connection = await NativeConnection.connect({ address: server.address });
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     const taskQueue = 'bench-agent-history';
-    const worker = await Worker.create({ connection, taskQueue, activities, workflowBundle: { codePath: bundlePath } });
+    const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
     const started = Date.now();
     const result = await worker.runUntil(async () => {
       const agents = new AgentClient(client, taskQueue);

@@ -18,9 +18,9 @@ import { AgentClient } from '../src/client';
 import { TOKENS_TOPIC } from '../src/contracts/watch-topics';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
-import { WORKER_TUNING } from '../src/worker/create-worker';
+import type { DurableAgentsPlugin } from '../src/worker/plugin';
 import {
-  agentWorkerParts,
+  agentWorker,
   benchArgs,
   figure,
   percentile,
@@ -153,15 +153,14 @@ function memoryAfterGc(): { heap: number; rss: number } {
  * keeps freed pages, so it is a rough figure.
  */
 async function memoryPerCachedRun(
-  options: { connection: NativeConnection; bundlePath: string; activities: object },
+  options: { connection: NativeConnection; plugin: DurableAgentsPlugin },
   client: Client,
 ): Promise<{ heapBytes: number; rssBytes: number }> {
   const taskQueue = 'bench-concurrency-parked';
   const worker = await Worker.create({
     connection: options.connection,
     taskQueue,
-    activities: options.activities,
-    workflowBundle: { codePath: options.bundlePath },
+    plugins: [options.plugin],
     debugMode: true,
     maxCachedWorkflows: PARKED + 10,
   });
@@ -208,18 +207,16 @@ async function main(): Promise<boolean> {
         execute: ({ n }) => `result ${n}`,
       }),
     );
-    const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
+    const parts = await agentWorker(fake, registry, storeDir);
     const client = new Client({ connection });
     const taskQueue = 'bench-concurrency';
     const largest = Math.max(...SIZES);
     const worker = await Worker.create({
       connection,
       taskQueue,
-      activities,
-      workflowBundle: { codePath: bundlePath },
-      // The project worker's settings; every run stays cached; activities are I/O-bound (HTTP to the
-      // fake, the file store).
-      ...WORKER_TUNING,
+      // The project's worker; every run stays cached; activities are I/O-bound (HTTP to the fake,
+      // the file store).
+      plugins: [parts.plugin()],
       maxCachedWorkflows: Math.max(largest, 200),
       maxConcurrentActivityTaskExecutions: 200,
     });
@@ -292,7 +289,7 @@ async function main(): Promise<boolean> {
         };
       }
     });
-    const memory = await memoryPerCachedRun({ connection, bundlePath, activities }, client);
+    const memory = await memoryPerCachedRun({ connection, plugin: parts.plugin() }, client);
     figures.heapPerCachedRunKiB = figure(
       memory.heapBytes / 1024,
       'KiB',

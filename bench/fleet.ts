@@ -1,21 +1,20 @@
 // Fleet: N one-call runs (default 500) started at once against a provider limited to 600 requests a
-// minute in the worker's config, on a real dev server with the project's worker and its limited
-// queue's worker. Records the rate the provider saw against the limit (within 10 %), the requests
-// over the limit (any window of 1 to 60 s holding more than the limit allows in it plus the one
-// second's worth the server's limiter lets an idle queue start with), the busiest second, and the
-// queue wait of the model calls (schedule to start, from history) at p50 and p95.
+// minute in the worker's config, on a real dev server with the project's worker, built through its
+// plugin, which runs the limited queue's worker beside it. Records the rate the provider saw against
+// the limit (within 10 %), the requests over the limit (any window of 1 to 60 s holding more than the
+// limit allows in it plus the one second's worth the server's limiter lets an idle queue start with),
+// the busiest second, and the queue wait of the model calls (schedule to start, from history) at p50
+// and p95.
 // Run: node -r ./scripts/register-ts.js bench/fleet.ts [runs] [--smoke]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { createActivities } from '../src/activities';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, reply, startFakeProvider } from '../src/testing/fake-provider';
-import { createWorker } from '../src/worker/create-worker';
-import { createLimitWorkers, runTogether } from '../src/worker/limit-workers';
+import { DurableAgentsPlugin } from '../src/worker/plugin';
 import { workerConfig } from '../src/worker/worker-config';
 import { benchArgs, benchBundle, figure, percentile, round, runBench, startBenchServer, writeBenchResult } from './kit';
 
@@ -75,37 +74,31 @@ async function main(): Promise<boolean> {
       file: null,
       inline: { providers: { anthropic: { limits: { requestsPerMinute: LIMIT_RPM, concurrency: 20 } } } },
     });
-    const { activities } = createActivities({ config, store: new FileContentStore(path.join(dir, 'store')) });
+    const store = new FileContentStore(path.join(dir, 'store'));
     const taskQueue = 'bench-fleet';
-    const options = { connection, namespace: 'default', taskQueue, config, activities };
-    const workers = [
-      await createWorker({
-        ...options,
-        bundlePath: await benchBundle(dir),
-        workerOptions: { maxCachedWorkflows: RUNS },
-      }),
-      ...(await createLimitWorkers(options)),
-    ];
-    const running = runTogether(workers);
+    const worker = await Worker.create({
+      connection,
+      namespace: 'default',
+      taskQueue,
+      maxCachedWorkflows: RUNS,
+      plugins: [
+        new DurableAgentsPlugin({ config, store, workflows: { workflowBundle: { codePath: await benchBundle(dir) } } }),
+      ],
+    });
     const client = new Client({ connection });
     const agents = new AgentClient(client, taskQueue);
-    let ids: string[] = [];
-    let wallMs = 0;
-    try {
+    const { ids, wallMs } = await worker.runUntil(async () => {
       const started = Date.now();
-      ids = await Promise.all(
+      const ids = await Promise.all(
         Array.from({ length: RUNS }, (_, i) =>
           agents.start({ task: `Job ${i}.`, model: 'anthropic/claude-sonnet-4-6', tools: { allow: [] } }),
         ),
       );
       const results = await Promise.all(ids.map((id) => agents.result(id)));
-      wallMs = Date.now() - started;
       const failed = results.filter((r) => r.stopReason !== 'completed').length;
       if (failed > 0) throw new Error(`${failed} of ${RUNS} runs did not complete`);
-    } finally {
-      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-    }
+      return { ids, wallMs: Date.now() - started };
+    });
     const dispatched: { startedAt: number; waitMs: number }[] = [];
     for (let i = 0; i < ids.length; i += 50)
       dispatched.push(...(await Promise.all(ids.slice(i, i + 50).map((id) => dispatch(client, id)))));

@@ -10,10 +10,9 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli } from '../src/server/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
-import { createAgentActivities } from '../src/activities/agent';
-import { createToolActivities } from '../src/activities/tool-activities';
-import { llmClient, loadLlmConfig } from '../src/llm';
 import { buildWorkflowBundle } from '../src/server/workflow-bundle';
+import { DurableAgentsPlugin } from '../src/worker/plugin';
+import { workerConfig } from '../src/worker/worker-config';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, type FakeProvider } from '../src/testing/fake-provider';
 import { z } from 'zod';
@@ -183,22 +182,19 @@ export function runBench(main: () => Promise<boolean | void>): void {
 }
 
 /**
- * What a benchmark's agent worker runs: the agent's activities on a file store in `dir`, with the
- * registry's tools and the fake provider standing in for every provider, and the production
- * workflow bundle built into `dir`.
+ * What a benchmark's agent worker runs: the project's worker (its plugin: activities, interceptors,
+ * tuning) with the registry's tools, a file store in `dir`, the fake provider standing in for every
+ * provider, and the production workflow bundle built into `dir`. `plugin()` gives one plugin per worker.
  */
-export async function agentWorkerParts(
+export async function agentWorker(
   fake: FakeProvider,
   registry: ToolRegistry,
   dir: string,
-): Promise<{ activities: ReturnType<typeof createAgentActivities>; bundlePath: string }> {
-  const activities = createAgentActivities({
-    store: new FileContentStore(path.join(dir, 'store')),
-    tools: createToolActivities(registry),
-    llm: llmClient(loadLlmConfig({ file: null, env: fakeProviderEnv(fake, 'bench') })),
-  });
-  const bundlePath = await benchBundle(dir);
-  return { activities, bundlePath };
+): Promise<{ plugin(): DurableAgentsPlugin }> {
+  const config = workerConfig({ file: null, env: fakeProviderEnv(fake, 'bench') });
+  const store = new FileContentStore(path.join(dir, 'store'));
+  const workflows = { workflowBundle: { codePath: await benchBundle(dir) } };
+  return { plugin: () => new DurableAgentsPlugin({ config, store, tools: registry, workflows }) };
 }
 
 /** The benches' `lookup` tool: quick and without side effects, so it runs as a local activity; answers `result`. */

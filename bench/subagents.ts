@@ -15,9 +15,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry } from '../src/tools';
-import { WORKER_TUNING } from '../src/worker/create-worker';
 import {
-  agentWorkerParts,
+  agentWorker,
   benchArgs,
   eventMs,
   figure,
@@ -80,16 +79,10 @@ async function main(): Promise<boolean> {
   registry.register(quickLookupTool('fact'));
   const connection = await NativeConnection.connect({ address: server.address });
   try {
-    const { activities, bundlePath } = await agentWorkerParts(fake, registry, dir);
+    const parts = await agentWorker(fake, registry, dir);
     const client = new Client({ connection });
     const taskQueue = 'bench-subagents';
-    const worker = await Worker.create({
-      connection,
-      taskQueue,
-      activities,
-      workflowBundle: { codePath: bundlePath },
-      ...WORKER_TUNING,
-    });
+    const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
     const measured = await worker.runUntil(async () => {
       const agents = new AgentClient(client, taskQueue);
       const parent = async (n: number) => {

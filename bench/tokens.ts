@@ -16,7 +16,7 @@ import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/f
 import { ToolRegistry, defineTool } from '../src/tools';
 import { lookupModel } from '../src/policy/model-registry';
 import { parseModelRef } from '../src/policy/model-ref';
-import { agentWorkerParts, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
+import { agentWorker, benchArgs, figure, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 8 : 30);
@@ -65,10 +65,10 @@ async function main(): Promise<boolean> {
           `${fs.readFileSync(file, 'utf8')}\nchecksum ${(part * 2654435761).toString(16)} part ${part}`,
       }),
     );
-    const { activities, bundlePath } = await agentWorkerParts(fake, registry, dir);
+    const parts = await agentWorker(fake, registry, dir);
     const client = new Client({ connection });
     const taskQueue = 'bench-tokens';
-    const worker = await Worker.create({ connection, taskQueue, activities, workflowBundle: { codePath: bundlePath } });
+    const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
     const agents = new AgentClient(client, taskQueue);
     const run = async (extra: Partial<StartAgentOptions>) => {
       const id = await agents.start({

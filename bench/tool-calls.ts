@@ -17,16 +17,7 @@ import type { AgentEvent } from '../src/contracts/agent-events';
 import type { ToolSelection } from '../src/contracts/tool-catalog';
 import { reply, startFakeProvider } from '../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../src/tools';
-import {
-  agentWorkerParts,
-  benchArgs,
-  figure,
-  percentile,
-  round,
-  runBench,
-  startBenchServer,
-  writeBenchResult,
-} from './kit';
+import { agentWorker, benchArgs, figure, percentile, round, runBench, startBenchServer, writeBenchResult } from './kit';
 
 const args = benchArgs();
 const TURNS = args.sizes[0] ?? (args.smoke ? 4 : 50);
@@ -94,14 +85,9 @@ async function main(): Promise<boolean> {
   const registry = new ToolRegistry().register(recordTool);
   const connection = await NativeConnection.connect({ address: server.address });
   try {
-    const { activities, bundlePath } = await agentWorkerParts(fake, registry, dir);
+    const parts = await agentWorker(fake, registry, dir);
     const taskQueue = 'bench-tool-calls';
-    const worker = await Worker.create({
-      connection,
-      taskQueue,
-      activities,
-      workflowBundle: { codePath: bundlePath },
-    });
+    const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
     const agents = new AgentClient(new Client({ connection }), taskQueue);
     const figures: Record<string, ReturnType<typeof figure>> = {};
     const details: Record<string, unknown> = {};

@@ -11,12 +11,12 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { Client } from '@temporalio/client';
 import { temporal as temporalProto, type temporal } from '@temporalio/proto';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
 import { reply, startFakeProvider } from '../src/testing/fake-provider';
 import { ToolRegistry } from '../src/tools';
 import {
-  agentWorkerParts,
+  agentWorker,
   quickLookupTool,
   benchArgs,
   eventMs,
@@ -101,30 +101,30 @@ function splitTurns(events: HistoryEvent[]): TurnSplit[] {
 }
 
 /**
- * The activities, each call's start and end marked on the wall clock (the clock history uses, on
- * this machine), so the middle turn can be laid out with the worker's work between the events.
+ * An activity interceptor marking each call's start and end on the wall clock (the clock history
+ * uses, on this machine), so the middle turn can be laid out with the worker's work between the events.
  */
-function timedActivities(activities: object) {
+function activityTimer() {
   const marks: [number, string][] = [];
   const durations: Record<string, number[]> = {};
   const now = () => performance.timeOrigin + performance.now();
-  const wrapped = Object.fromEntries(
-    Object.entries(activities as Record<string, (...a: unknown[]) => Promise<unknown>>).map(([name, fn]) => [
-      name,
-      async (...a: unknown[]) => {
+  const interceptor: ActivityInterceptorsFactory = (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        const name = ctx.info.activityType;
         const started = now();
         marks.push([started, `worker ${name} starts`]);
         try {
-          return await fn(...a);
+          return await next(input);
         } finally {
           marks.push([now(), `worker ${name} ends`]);
           (durations[name] ??= []).push(now() - started);
         }
       },
-    ]),
-  );
+    },
+  });
   const medians = () => Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, round(median(v))]));
-  return { activities: wrapped, marks, medians };
+  return { interceptor, marks, medians };
 }
 
 const steady = (xs: number[]): number[] => xs.slice(STEADY_FROM);
@@ -180,15 +180,15 @@ async function main(): Promise<boolean> {
     const inProcess = await inProcessLoop(fake.openaiBaseUrl(), registry, TURNS + 1);
     turn = 0;
 
-    const { activities, bundlePath } = await agentWorkerParts(fake, registry, storeDir);
-    const timed = timedActivities(activities);
+    const parts = await agentWorker(fake, registry, storeDir);
+    const timed = activityTimer();
     const client = new Client({ connection });
     const taskQueue = 'bench-turn-overhead';
     const worker = await Worker.create({
       connection,
       taskQueue,
-      activities: timed.activities,
-      workflowBundle: { codePath: bundlePath },
+      interceptors: { activity: [timed.interceptor] },
+      plugins: [parts.plugin()],
     });
     const history = await worker.runUntil(async () => {
       const agents = new AgentClient(client, taskQueue);

@@ -12,8 +12,9 @@ const LAYERS = {
   store: ['common', 'contracts', 'policy', 'connection'],
   llm: ['common', 'contracts', 'policy'],
   tools: ['common', 'contracts', 'policy'],
+  telemetry: ['common', 'contracts', 'connection'],
   activities: ['common', 'contracts', 'policy', 'store', 'llm', 'tools'],
-  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection'],
+  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection', 'telemetry'],
   kinds: ['common', 'contracts', 'policy'],
   client: ['common', 'contracts', 'policy', 'connection', 'kinds'],
   codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
@@ -30,6 +31,7 @@ const LAYERS = {
     'worker',
     'client',
     'server',
+    'telemetry',
   ],
   cli: [
     'common',
@@ -46,6 +48,7 @@ const LAYERS = {
     'server',
     'codec',
     'testing',
+    'telemetry',
   ],
 };
 

@@ -7,7 +7,7 @@ import { exitCodeOfError } from './cli/exit-codes';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from './connection/connection-settings';
 import { SetupError } from './connection/setup-error';
 import { ensureSearchAttributes } from './server/search-attribute-registration';
-import { configureWorkerLogging, runWorker } from './worker/create-worker';
+import { configureWorkerRuntime, runWorker } from './worker/run-worker';
 import { workerConfig } from './worker/worker-config';
 import { versionLabel, type DeploymentFlags, type WorkerDeploymentVersion } from './worker/worker-deployment';
 
@@ -18,6 +18,8 @@ export interface WorkerProcessOptions {
   settings?: ConnectionSettings;
   /** `--deployment` and `--build-id`, over `DURABLE_AGENTS_DEPLOYMENT` and `DURABLE_AGENTS_BUILD_ID`. */
   deployment?: DeploymentFlags;
+  /** `--metrics-port`: the Prometheus endpoint's port, over `DURABLE_AGENTS_METRICS_PORT`. */
+  metricsPort?: string;
   /** Print one JSON line once it polls instead of a sentence. */
   json?: boolean;
   /** Default: the process environment. */
@@ -37,21 +39,25 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
   const env = options.env ?? process.env;
   const out = options.out ?? ((text: string) => process.stdout.write(text));
   const warn = options.warn ?? ((text: string) => process.stderr.write(text));
-  const config = workerConfig({ env, deployment: options.deployment });
-  configureWorkerLogging('INFO', config.secrets, env);
+  const config = workerConfig({ env, deployment: options.deployment, metricsPort: options.metricsPort });
+  configureWorkerRuntime('INFO', config, env);
   const settings = options.settings ?? connectionSettingsFromEnv(env);
   await checkSearchAttributes(settings, out, warn);
   const { address, namespace, taskQueue } = settings;
-  const { deployment } = config;
+  const { deployment, telemetry } = config;
+  const metrics = telemetry.metrics && `http://${telemetry.metrics.bindAddress}/metrics`;
+  const traces = telemetry.traces?.url;
   await runWorker(
     settings,
     (_worker, { store }) =>
       out(
         options.json
-          ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store, deployment })}\n`
+          ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store, deployment, metrics, traces })}\n`
           : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace})` +
               (deployment ? ` as version ${versionLabel(deployment)}` : '') +
               `, conversations in ${store}. Ctrl-C stops it.\n` +
+              (metrics ? `Metrics on ${metrics}.\n` : '') +
+              (traces ? `Spans to ${traces}.\n` : '') +
               (deployment ? currentVersionHint(deployment) : ''),
       ),
     config,

@@ -39,7 +39,7 @@ function messagesProblem(value: unknown): string | undefined {
 /**
  * The activity to register under the name a run gives `hooks.transformContext`:
  * `{ ...activities, trimContext: contextTransform(store, async (c) => [...]) }`, with `store` the
- * store the worker's activities write. What `fn` returns must keep every tool call with its result
+ * store the worker's plugin is given. What `fn` returns must keep every tool call with its result
  * (a provider refuses it otherwise); what does not is refused without retries, recorded as a
  * `hook_failed` event, and the call goes on with the view unchanged.
  */

@@ -30,6 +30,8 @@ export interface ActivityDependencies {
   store?: ContentStore;
   /** Default: a registry with the built-in tools (MCP servers per run config). */
   tools?: ToolRegistry;
+  /** Put messages, tool arguments and results in the model and tool calls' spans (the operator's opt-in). */
+  captureContent?: boolean;
 }
 
 /** The worker's activity map and what to release when the worker stops. */
@@ -54,6 +56,7 @@ export function createActivities(deps: ActivityDependencies): WorkerActivities {
         llm: llmClient(config.llm),
         tokenBatchMs: config.tokenBatchMs,
         secrets: config.secrets,
+        ...(deps.captureContent ? { captureContent: true } : {}),
       }),
       ...createPevActivities({ store }),
     },

@@ -4,7 +4,10 @@
  */
 import { AgentClient } from '../client';
 import type { KindEdge } from '../kinds';
+import type { ModelInfo } from '../contracts/model-info';
+import { loadLlmConfig } from '../llm';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
+import { currentTracing, tracingClientInterceptors } from '../telemetry';
 import { isListening } from '../server/ports';
 import { runUiUrl } from '../server/launcher';
 
@@ -52,6 +55,18 @@ export async function webUiBase(settings: ConnectionSettings, env: NodeJS.Proces
   return (await isListening(host, uiPort)) ? `http://${match[1]}:${uiPort}` : undefined;
 }
 
+/**
+ * The model entries of the config file the CLI reads, as the workers read theirs; none when it cannot
+ * be read (the commands that start runs report that themselves).
+ */
+function configModels(env: NodeJS.ProcessEnv): ModelInfo[] {
+  try {
+    return loadLlmConfig({ env }).models;
+  } catch {
+    return [];
+  }
+}
+
 /** A connected client for one command, what it is connected to, and how to release it. */
 export interface Connected {
   agents: AgentClient;
@@ -73,10 +88,14 @@ export async function connectAgents(
   const settings = settingsOf(globals, env);
   const line = serverNotice(settings, globals);
   if (line) notice(line);
-  const client = await connectClient(settings);
+  // With tracing on, a run's start, signals and updates carry the command's trace context.
+  const client = await connectClient(
+    settings,
+    currentTracing() ? { workflow: tracingClientInterceptors() } : undefined,
+  );
   let base: Promise<string | undefined> | undefined;
   return {
-    agents: new AgentClient(client, settings.taskQueue, { kinds }),
+    agents: new AgentClient(client, settings.taskQueue, { kinds, models: configModels(env) }),
     uiLink: async (id) => {
       base ??= webUiBase(settings, env);
       const root = await base;

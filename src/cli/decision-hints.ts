@@ -1,6 +1,7 @@
 /**
  * What a run waits for a person to decide, and the commands that decide it: a tool call to
- * approve or reject, or what else its kind waits for (a plan waiting to be confirmed).
+ * approve or reject, what else its kind waits for (a plan waiting to be confirmed), or a follow-up
+ * to its answer (a run started with an idle wait).
  */
 import type { AgentStateView } from '../contracts/agent-run';
 import type { KindRegistry, KindWait } from '../kinds';
@@ -13,8 +14,18 @@ export interface WaitingOn {
   wait?: KindWait;
 }
 
+/** A run that answered and waits for a follow-up (`--idle-wait`): one wait per answer. */
+function followUpWait(s: AgentStateView): KindWait | undefined {
+  if (s.status !== 'awaiting_follow_up') return undefined;
+  return {
+    what: `a follow-up to its answer of turn ${s.turn}`,
+    words: 'awaiting a follow-up',
+    commands: (id) => ({ 'follow up': `follow-up ${id} TEXT`, 'end it': `stop ${id}` }),
+  };
+}
+
 export function waitingOn(s: AgentStateView, kinds: KindRegistry): WaitingOn {
-  const wait = kinds.waiting(s);
+  const wait = kinds.waiting(s) ?? followUpWait(s);
   return { approvals: [...s.pendingApprovals, ...(s.childApprovals ?? [])], ...(wait ? { wait } : {}) };
 }
 

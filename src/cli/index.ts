@@ -2,6 +2,8 @@ import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import { inSpan } from '../common/in-span';
+import { startTracing, stopTracing, tracesConfigOf } from '../telemetry';
 import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
 import { registerCodecServerCommand } from './commands/codec-server-command';
@@ -81,6 +83,33 @@ function exitOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
+/** The global options that take a value, which precede the command's name. */
+const VALUED_GLOBALS = new Set(['--address', '--namespace', '--task-queue']);
+
+/** The command's name in the arguments: the first that is no option and no global option's value. */
+function commandOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (VALUED_GLOBALS.has(args[i])) i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return undefined;
+}
+
+/**
+ * With an OTLP endpoint in the environment, the command runs in a span of its own (`durable-agents
+ * run`, …) that the runs it starts continue (docs/observability.md); its spans are sent before it exits.
+ */
+async function traced(argv: string[], command: () => Promise<unknown>): Promise<void> {
+  const traces = tracesConfigOf(process.env);
+  if (!traces) return void (await command());
+  startTracing(traces);
+  try {
+    await inSpan(`durable-agents ${commandOf(argv.slice(2)) ?? ''}`.trim(), {}, command);
+  } finally {
+    await stopTracing();
+  }
+}
+
 /**
  * Runs the CLI; every failure ends as one line on stderr and an exit code from `EXIT`. A program of
  * your own runs it with your kinds beside the built-in ones (`options.kinds`).
@@ -89,7 +118,7 @@ export async function main(argv: string[] = process.argv, options: CliOptions = 
   exitOnClosedPipe(process.stdout);
   exitOnClosedPipe(process.stderr);
   try {
-    await buildProgram(options).parseAsync(argv);
+    await traced(argv, () => buildProgram(options).parseAsync(argv));
   } catch (error) {
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.

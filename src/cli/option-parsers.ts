@@ -63,8 +63,9 @@ export const duration = (value: string): number => {
   } catch {
     ms = NaN;
   }
-  if (!Number.isFinite(ms) || ms <= 0)
+  if (!Number.isFinite(ms) || ms < 0)
     throw new InvalidArgumentError(`"${value}" is not a duration (e.g. 30s, 5m, 2h, 1d).`);
+  if (ms === 0) throw new InvalidArgumentError(`the duration must be above 0, got "${value}".`);
   return ms;
 };
 

@@ -4,7 +4,7 @@ import type { RunBilling } from '../contracts/run-stats';
 import { totalTokens } from '../contracts/message-model';
 import type { ChildTrace, RunTrace } from '../client/trace';
 import type { KindRegistry } from '../kinds';
-import { approvalCommands, waitCommands } from './decision-hints';
+import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
 import { ASK_USER, questionOf } from '../policy/ask-user';
@@ -78,7 +78,7 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const wait = kinds.waiting(s);
+  const { wait } = waitingOn(s, kinds);
   if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(

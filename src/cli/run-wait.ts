@@ -1,10 +1,12 @@
 /**
  * Waiting for a run without waiting in silence: a notice within seconds when no worker polls the
- * run's task queue, a notice with the commands that decide when the run waits for an approval
- * or for what its kind waits on (a plan), one progress line redrawn in place on a terminal, and
- * at Ctrl-C the exact commands to watch, read, decide or stop the run that goes on.
+ * run's task queue, a notice with the commands that decide when the run waits for an approval,
+ * for what its kind waits on (a plan) or for a follow-up to its answer, one progress line redrawn
+ * in place on a terminal, and at Ctrl-C the exact commands to watch, read, decide or stop the run
+ * that goes on.
  */
 import type { AgentClient } from '../client';
+import type { AgentStateView } from '../contracts/agent-run';
 import { startWorkerHint } from '../client/client-errors';
 import {
   approvalCommands,
@@ -56,6 +58,11 @@ export interface WaitOptions {
    * e.g. `--watch`, prints). Default true.
    */
   progress?: boolean;
+  /**
+   * Gets the run's answer each time it answers and waits for a follow-up (`--idle-wait`), before the
+   * notice that says how to send one.
+   */
+  answered?: (text: string) => void;
 }
 
 /**
@@ -104,17 +111,19 @@ export async function whileWaiting<T>(
     }
   };
   /** Says once, for each call (and each wait its kind names), what the run waits for and how to decide it. */
-  const announce = (w: WaitingOn) => {
+  const announce = (w: WaitingOn, s: AgentStateView) => {
     const lines: string[] = [];
     for (const a of w.approvals) {
       if (announced.has(a.toolCallId)) continue;
       announced.add(a.toolCallId);
       lines.push(approvalNotice(prefix, id, a));
     }
-    if (w.wait && w.wait.what !== waitShown) lines.push(waitNotice(prefix, id, w.wait));
+    const fresh = w.wait !== undefined && w.wait.what !== waitShown;
+    if (w.wait && fresh) lines.push(waitNotice(prefix, id, w.wait));
     waitShown = w.wait?.what;
     if (lines.length === 0) return;
     clearLine();
+    if (fresh && s.status === 'awaiting_follow_up') options.answered?.(s.finalText);
     for (const line of lines) note(line);
   };
   const readProgress = async () => {
@@ -122,7 +131,7 @@ export async function whileWaiting<T>(
     const s = await agents.client.connection.withDeadline(Date.now() + PROGRESS_QUERY_MS, () => agents.state(id));
     if (stopped) return;
     waiting = waitingOn(s, agents.kinds);
-    announce(waiting);
+    announce(waiting, s);
     status = `turn ${s.turn} · ${waitingWords(waiting) ?? s.status.replace(/_/g, ' ')} · ${s.model}`;
   };
   const draw = () => {

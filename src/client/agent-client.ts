@@ -8,7 +8,7 @@ import { WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
 import { modelNameProblem, modelRefOf, runModels } from '../policy/model-ref';
-import { modelSettingProblems } from '../policy/call-settings';
+import { runModelProblems } from '../policy/call-settings';
 import { lookupModel } from '../policy/model-registry';
 import { type AgentOptions } from '../contracts/agent-options';
 import type { ModelName } from '../contracts/model-ref';
@@ -159,9 +159,9 @@ export class AgentClient extends RunInputs {
       const models = runModels(config, this.kinds.models(kind, options).map(modelRefOf));
       problems.push(
         ...this.providerProblems(models),
-        ...modelSettingProblems(
+        ...runModelProblems(
           config,
-          models.map((m) => lookupModel(m)),
+          models.map((m) => lookupModel(m, this.models)),
         ),
       );
     }

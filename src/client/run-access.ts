@@ -5,6 +5,7 @@
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
 import type { ModelRef } from '../contracts/model-ref';
+import type { ModelInfo } from '../contracts/model-info';
 import type { ConversationReader } from '../contracts/conversation-log';
 import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
@@ -25,6 +26,12 @@ export interface AgentClientOptions {
    * before anything is sent, by the same check the worker makes before each call.
    */
   providers?: readonly string[];
+  /**
+   * The model entries of the workers' config file (`models`), beside the built-in registry: a run whose
+   * settings or tools one of its models cannot take is refused before it starts (the CLI passes its own
+   * config's). The run checks again with its worker's entries.
+   */
+  models?: readonly ModelInfo[];
   /**
    * The content store the workers write (`openStore()` or a store class of `durable-agents/worker`),
    * for reads of what only the store holds: {@link AgentClient.messages}, and answers read whole.
@@ -53,6 +60,8 @@ const RUNNING_RUN_QUERY_MS = 10_000;
 export class RunAccess {
   protected readonly payloadLimit: PayloadLimit;
   private readonly providers?: readonly string[];
+  /** Model entries the client knows beside the registry's. */
+  protected readonly models: readonly ModelInfo[];
   protected readonly store?: ConversationReader;
   /** The kinds this client starts and shows runs of. */
   readonly kinds: KindRegistry;
@@ -64,6 +73,7 @@ export class RunAccess {
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
     this.providers = options.providers;
+    this.models = options.models ?? [];
     this.store = options.store;
     this.kinds = kindRegistry(options.kinds);
   }

@@ -9,7 +9,7 @@ import type { AgentOptions } from '../contracts/agent-options';
 import { callSettingsOf } from '../policy/call-settings';
 import type { KindEdge } from '../kinds';
 import { AgentClientError, explain } from './client-errors';
-import { startInput } from './run-reads';
+import { resultOfRun, startInput } from './run-reads';
 
 /** An earlier run to go on from, and the config it started with (absent when its history could not say). */
 export interface ResolvedOrigin {
@@ -33,6 +33,17 @@ export async function resolveOrigin(client: Client, id: string, atTurn?: number)
     throw new AgentClientError(
       `run "${id}" is still running: send it a follow-up instead (durable-agents follow-up ${id} TEXT)`,
     );
+  if (atTurn !== undefined) {
+    // A fork of a turn the run never took is refused here, before a run starts only to fail.
+    const turns = await resultOfRun(client.workflow.getHandle(id), id).then(
+      (result) => result.turns,
+      () => undefined,
+    );
+    if (turns !== undefined && atTurn > turns)
+      throw new AgentClientError(
+        `run "${id}" took ${turns} turn${turns === 1 ? '' : 's'}: there is no turn ${atTurn} to fork from`,
+      );
+  }
   const input = await startInput(client, id).catch(() => undefined);
   return {
     origin: { runId: id, conversationId: id, ...(atTurn !== undefined ? { atTurn } : {}) },

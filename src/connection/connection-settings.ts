@@ -1,6 +1,6 @@
 import { errorText } from '../common/error-text';
 import fs from 'node:fs';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors, type TLSConfig } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
 import { SetupError, UnreachableServerError } from './setup-error';
 
@@ -83,7 +83,10 @@ export function unreachableMessage(
 }
 
 /** A client connection for starting and inspecting runs; refuses with a one-line {@link SetupError}. */
-export async function connectClient(settings: ConnectionSettings = connectionSettingsFromEnv()): Promise<Client> {
+export async function connectClient(
+  settings: ConnectionSettings = connectionSettingsFromEnv(),
+  interceptors?: ClientInterceptors,
+): Promise<Client> {
   let connection: Connection;
   try {
     connection = await Connection.connect({
@@ -95,7 +98,7 @@ export async function connectClient(settings: ConnectionSettings = connectionSet
   } catch (error) {
     throw new UnreachableServerError(unreachableMessage(settings, shortCause(error)));
   }
-  return new Client({ connection, namespace: settings.namespace });
+  return new Client({ connection, namespace: settings.namespace, ...(interceptors ? { interceptors } : {}) });
 }
 
 function readFile(variable: string, file: string): Buffer {

@@ -20,6 +20,7 @@ export * from './run-status';
 export * from './search-attributes';
 export * from './stored-body';
 export * from './stream-events';
+export * from './telemetry';
 export * from './sub-agents';
 export * from './tenant-budget';
 export * from './tool-catalog';

@@ -1,7 +1,8 @@
 /**
  * The model-call settings a run may ask for (output length, sampling, stop sequences, thinking,
- * output format, tool choice), checked before the run starts. Whether the run's model can honour
- * them is the LLM layer's check, made with the worker's entry for the model.
+ * output format, tool choice), checked before the run starts. Whether the run's models can honour
+ * them (and take the tools it asks for) is checked with what is known of each model: by the client
+ * before the start, and by the run with its worker's entries before its first model call.
  */
 import type { AgentConfig } from '../contracts/agent-run';
 import type { ResolvedModelInfo } from '../contracts/model-info';
@@ -70,6 +71,10 @@ export function callSettingProblems(settings: CallSettings): string[] {
     problems.push(
       `thinkingBudget must be a whole number of at least ${MIN_THINKING_BUDGET} tokens, got ${thinkingBudget}`,
     );
+  if (thinkingBudget !== undefined && (settings.temperature !== undefined || settings.topP !== undefined))
+    problems.push(
+      'thinkingBudget cannot go with temperature or topP: models refuse sampling settings while they think',
+    );
   if (thinkingBudget !== undefined && (toolChoice === 'required' || typeof toolChoice === 'object'))
     problems.push('thinkingBudget cannot go with a forced tool choice (required or a named tool): models refuse both');
   if (settings.kind === 'pev') {
@@ -89,12 +94,103 @@ export function callSettingsOf(settings: CallSettings): Partial<Omit<CallSetting
 }
 
 /**
- * Settings the run's models cannot honour, by what is known of them (the built-in registry on the
- * client; the worker checks again with its own entries before each call).
+ * Whether a model is one of OpenAI's reasoning models, which take a reasoning effort and refuse
+ * sampling settings (temperature, top-p) and stop sequences.
+ */
+export const isOpenAIReasoningModel = (info: Pick<ResolvedModelInfo, 'provider' | 'capabilities'>): boolean =>
+  info.provider === 'openai' && info.capabilities.thinking;
+
+/**
+ * Settings the run's models cannot honour, by what is known of them: the client checks with the
+ * entries it knows before the run starts (the built-in registry, and the CLI's config file), the run
+ * again with its worker's entries before its first model call. Unknown models are not judged.
  */
 export function modelSettingProblems(settings: CallSettings, models: readonly ResolvedModelInfo[]): string[] {
-  if (!settings.thinkingBudget) return [];
-  return models
-    .filter((info) => info.known && !info.capabilities.thinking)
-    .map((info) => `${modelLabel(info)} does not think: a thinking budget needs a model that thinks`);
+  const { thinkingBudget, maxTokens } = settings;
+  const problems: string[] = [];
+  for (const info of models) {
+    if (!info.known) continue;
+    const label = modelLabel(info);
+    const limit = info.maxOutputTokens;
+    if (thinkingBudget && !info.capabilities.thinking)
+      problems.push(`${label} does not think: a thinking budget needs a model that thinks`);
+    if (maxTokens !== undefined && maxTokens > limit)
+      problems.push(`maxTokens ${maxTokens} is over the output limit of ${label} (${limit} tokens)`);
+    else if (thinkingBudget && info.capabilities.thinking && (maxTokens ?? 1) + thinkingBudget > limit)
+      problems.push(
+        `thinkingBudget ${thinkingBudget}${maxTokens ? ` with maxTokens ${maxTokens}` : ''} leaves no room ` +
+          `for the answer in the output limit of ${label} (${limit} tokens)`,
+      );
+    if (isOpenAIReasoningModel(info)) {
+      const refused = [
+        settings.temperature !== undefined ? 'temperature' : undefined,
+        settings.topP !== undefined ? 'topP' : undefined,
+        settings.stopSequences?.length ? 'stopSequences' : undefined,
+      ].filter((name): name is string => name !== undefined);
+      if (refused.length > 0)
+        problems.push(`${label} is a reasoning model: it takes no ${refused.join(', ')} (give it a thinkingBudget)`);
+    }
+  }
+  return [...new Set(problems)];
 }
+
+/**
+ * Whether the tool choice names a tool the run does not have; checked once the run's tools are
+ * pinned, before its first model call.
+ */
+export function missingChoiceTool(choice: CallSettings['toolChoice'], tools: readonly { name: string }[]): string[] {
+  if (typeof choice !== 'object' || tools.some((t) => t.name === choice.name)) return [];
+  const names =
+    tools
+      .map((t) => t.name)
+      .sort()
+      .join(', ') || 'none';
+  return [`toolChoice names the tool "${choice.name}", which this run does not have (its tools: ${names})`];
+}
+
+/**
+ * The tool choice of one model call. A forced choice (`required` or a named tool) holds for the
+ * model's first answer to a user message (the task, a follow-up, steering); once it has called
+ * tools the model chooses again (`auto`), so a run that forces a tool can still end with an answer.
+ */
+export function toolChoiceOfCall(choice: CallSettings['toolChoice'], answersUser: boolean): CallSettings['toolChoice'] {
+  if (choice === 'required' || typeof choice === 'object') return answersUser ? choice : 'auto';
+  return choice;
+}
+
+/** What a run asks for by name that only a model taking tools can use. */
+function toolsAskedFor(run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>): string[] {
+  const { allow, mcpConfigPath, mcpConfig, clientTools } = run.tools;
+  return [
+    ...(allow?.length ? [`the tools ${allow.join(', ')}`] : []),
+    ...(mcpConfigPath || mcpConfig ? ['MCP tools'] : []),
+    ...(clientTools?.length ? ['client tools'] : []),
+    ...(run.agents && Object.keys(run.agents).length ? ['sub-agents'] : []),
+    ...(run.toolChoice === 'required' || typeof run.toolChoice === 'object' ? ['a forced tool choice'] : []),
+  ];
+}
+
+/**
+ * A model whose entry says it takes no tools is called without them (docs/providers.md); a run that
+ * asks for tools by name on such a model is refused instead, one line per model.
+ */
+export function toolUseProblems(
+  run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>,
+  models: readonly ResolvedModelInfo[],
+): string[] {
+  const asked = toolsAskedFor(run);
+  if (asked.length === 0) return [];
+  return models
+    .filter((info) => info.known && !info.capabilities.tools)
+    .map(
+      (info) =>
+        `${modelLabel(info)} takes no tools (its entry says capabilities.tools is false), but the run asks for ` +
+        `${asked.join(', ')}: leave them out or pick a model that takes tools`,
+    );
+}
+
+/** Everything the run asks that one of its models cannot give (settings and tools), one line each. */
+export const runModelProblems = (
+  run: CallSettings & Pick<AgentConfig, 'tools' | 'agents'>,
+  models: readonly ResolvedModelInfo[],
+): string[] => [...modelSettingProblems(run, models), ...toolUseProblems(run, models)];

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../common/preloaded-modules';
 
 /** Options for {@link buildWorkflowBundle}. */
 export interface BuildBundleOptions {
@@ -21,6 +21,7 @@ export async function buildWorkflowBundle(options: BuildBundleOptions): Promise<
   const { code } = await bundleWorkflowCode({
     workflowsPath: path.resolve(options.workflowsPath),
     preloadModules: [...PRELOADED_WORKFLOW_MODULES],
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES],
     logger: new DefaultLogger('WARN'),
   });
   writeAtomically(options.outFile, code);
@@ -40,6 +41,7 @@ export async function cachedWorkflowBundle(options: {
   const key = hashSources(options.sourceRoots, [
     path.resolve(options.workflowsPath),
     `preload:${PRELOADED_WORKFLOW_MODULES.join(',')}`,
+    `interceptors:${WORKFLOW_INTERCEPTOR_MODULES.join(',')}`,
     ...(options.extraKeys ?? []),
   ]);
   const outFile = path.join(options.cacheDir, `workflow-bundle-${key.slice(0, 16)}.js`);

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
-import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
-import { PRELOADED_WORKFLOW_MODULES } from '../common/preloaded-modules';
-import { prebuiltBundlePath } from '../worker/create-worker';
+import { Worker } from '@temporalio/worker';
+import { DurableAgentsPlugin } from '../worker/plugin';
+import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from '../worker/workflow-code';
 import { missingWorkflowType, parseMismatch, coreMessage, type Mismatch } from './replay-mismatch';
 import { REPLAY_NAME, installReplayRuntime } from './replay-runtime';
 
@@ -101,10 +101,9 @@ export function readHistoryFile(file: string): RecordedHistory & { history: Hist
 }
 
 /** The replay worker's workflow code: `workflowsPath` bundled, else the installed workflows. */
-function workflowCode(options: ReplayOptions): Pick<ReplayWorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+function workflowCode(options: ReplayOptions): WorkflowCode {
   if (options.workflowsPath) return { workflowsPath: path.resolve(options.workflowsPath) };
-  const bundle = prebuiltBundlePath();
-  return bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: require.resolve('../workflows') };
+  return projectWorkflowCode(prebuiltBundlePath());
 }
 
 const workflowTypeOf = (history: History): string | undefined =>
@@ -160,11 +159,7 @@ export async function* replayEach(
     }
   }
   const replay = Worker.runReplayHistories(
-    {
-      ...workflowCode(options),
-      replayName: REPLAY_NAME,
-      bundlerOptions: { preloadModules: [...PRELOADED_WORKFLOW_MODULES] },
-    },
+    { replayName: REPLAY_NAME, plugins: [new DurableAgentsPlugin({ workflows: workflowCode(options) })] },
     histories(),
   );
   for await (const result of replay) {

@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../client';
 import type { LlmConfigFile } from '../llm';
 import { startDevServer, type RunningDevServer } from '../server/dev-server';
@@ -18,7 +17,8 @@ import { freePort } from '../server/ports';
 import { buildWorkflowBundle } from '../server/workflow-bundle';
 import { FileContentStore, PostgresContentStore, type ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
-import { configureWorkerLogging, createWorker } from '../worker/create-worker';
+import { configureWorkerRuntime } from '../worker/run-worker';
+import { DurableAgentsPlugin } from '../worker/plugin';
 import { workerConfig } from '../worker/worker-config';
 import { fakeProviderEnv, startFakeProvider, type FakeProvider } from './fake-provider';
 
@@ -93,7 +93,7 @@ async function startServer(): Promise<RunningDevServer> {
  * ```
  */
 export async function createTestEnvironment(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
-  configureWorkerLogging('WARN');
+  configureWorkerRuntime('WARN');
   const release: (() => Promise<unknown>)[] = [];
   try {
     let address = options.address;
@@ -118,19 +118,22 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     const client = new Client({ connection, namespace });
 
     const config = workerConfig({ env: fakeProviderEnv(fake), file: null, inline: options.llm });
-    const activities = createActivities({ config, store, ...(options.tools ? { tools: options.tools } : {}) });
-    release.push(() => activities.close());
     const bundlePath = options.workflowsPath
       ? await buildWorkflowBundle({ workflowsPath: options.workflowsPath, outFile: path.join(dir, 'workflows.js') })
       : undefined;
     const taskQueue = `test-${crypto.randomUUID()}`;
-    const worker = await createWorker({
+    const worker = await Worker.create({
       connection,
       namespace,
       taskQueue,
-      config,
-      activities: activities.activities,
-      ...(bundlePath ? { bundlePath } : {}),
+      plugins: [
+        new DurableAgentsPlugin({
+          config,
+          store,
+          ...(options.tools ? { tools: options.tools } : {}),
+          ...(bundlePath ? { workflows: { workflowBundle: { codePath: bundlePath } } } : {}),
+        }),
+      ],
     });
     // Settles with the worker's failure, if any, so teardown reports it instead of an unhandled rejection.
     const stopped = worker.run().then(

@@ -1,10 +1,11 @@
 /**
- * `durable-agents/worker`: what a worker process needs. The worker itself and its config, the
- * activities, the content store, the tools API and the LLM layer's entry points.
+ * `durable-agents/worker`: what a worker process needs. The worker plugin and its config, the
+ * content store, the tools API, telemetry and the LLM layer's entry points.
  */
-export { createWorker, runWorker, connectWorker, prebuiltBundlePath, configureWorkerLogging } from './create-worker';
-export type { CreateWorkerOptions } from './create-worker';
-export { createLimitWorkers, limitQueues, runTogether, startQueueRate, type LimitQueue } from './limit-workers';
+export { DurableAgentsPlugin, WORKER_TUNING, type DurableAgentsPluginOptions } from './plugin';
+export { runWorker, connectWorker, configureWorkerRuntime } from './run-worker';
+export { prebuiltBundlePath, WORKFLOW_BUNDLE_ENV, type WorkflowCode } from './workflow-code';
+export { limitQueues, startQueueRate, type LimitQueue } from './limit-workers';
 export { workerConfig, TOKEN_BATCH_ENV, type WorkerConfig, type WorkerConfigOptions } from './worker-config';
 export {
   deploymentVersionOf,
@@ -18,23 +19,15 @@ export {
 } from './worker-deployment';
 export { RedactingLogger, redactionInterceptor, redactError } from './redaction';
 export { ExpectedFailureLogger } from './failure-log';
-export {
-  createActivities,
-  redactingStore,
-  type ActivityConfig,
-  type ActivityDependencies,
-  type WorkerActivities,
-} from '../activities';
-export { createAgentActivities } from '../activities/agent';
-export { createPevActivities } from '../activities/pev';
+export { redactingStore, type ActivityConfig } from '../activities';
 export { messageHook, type MessageHookCall } from '../activities/message-hook';
 export {
   contextTransform,
   type ContextTransformCall,
   type ContextTransformResult,
 } from '../activities/context-transform';
-export { createToolActivities } from '../activities/tool-activities';
 export * from '../store';
 export * from '../tools';
 export { complete, stream, llmClient, loadLlmConfig, describeModel } from '../llm';
 export { SecretSet } from '../common/secrets';
+export { telemetryConfigOf, METRICS_PORT_ENV, CAPTURE_CONTENT_ENV, type TelemetryConfig } from '../telemetry';

@@ -3,11 +3,9 @@
  * limit, polling that limit's own task queue with the limit's concurrency, and the queue's
  * server-side rate limit set from the config, so every worker of the fleet shares one rate.
  */
-import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Runtime, Worker, type NativeConnection, type WorkerPlugin } from '@temporalio/worker';
 import type { CallLimits, LlmConfig } from '../llm';
 import { llmQueueOf } from '../policy/llm-queues';
-import { redactionInterceptor } from './redaction';
-import type { WorkerConfig } from './worker-config';
 import { QueuePauses, parsePause, pauseReason, queueRate, setQueueRate, writeQueueRate } from './queue-pause';
 
 type WorkflowService = NativeConnection['workflowService'];
@@ -50,10 +48,9 @@ export interface LimitWorkersOptions {
   namespace: string;
   /** The worker's own task queue; limited queues are derived from it. */
   taskQueue: string;
-  config: WorkerConfig;
-  activities: object;
-  /** Options of the worker's own worker (deployment versioning, tuning); queue and concurrency are the limit's. */
-  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
+  llm: LlmConfig;
+  /** What the limits' workers register: the activities and their interceptors (see `worker/plugin.ts`). */
+  plugin: WorkerPlugin;
 }
 
 /**
@@ -61,20 +58,16 @@ export interface LimitWorkersOptions {
  * a retry-after pauses its queue for every worker (`queue-pause.ts`).
  */
 export async function createLimitWorkers(options: LimitWorkersOptions): Promise<Worker[]> {
-  const queues = limitQueues(options.taskQueue, options.config.llm);
-  const { interceptors, ...workerOptions } = options.workerOptions ?? {};
+  const queues = limitQueues(options.taskQueue, options.llm);
+  if (queues.length === 0) return [];
   const workers: Worker[] = [];
-  const service = options.connection.workflowService;
-  const pauses =
-    queues.length === 0
-      ? undefined
-      : new QueuePauses(
-          service,
-          options.namespace,
-          queues.map((q) => q.taskQueue),
-          (message) => Runtime.instance().logger.warn(message),
-          () => workers.every((w) => w.getState() === 'STOPPED' || w.getState() === 'FAILED'),
-        );
+  const pauses = new QueuePauses(
+    options.connection.workflowService,
+    options.namespace,
+    queues.map((q) => q.taskQueue),
+    (message) => Runtime.instance().logger.warn(message),
+    () => workers.every((w) => w.getState() === 'STOPPED' || w.getState() === 'FAILED'),
+  );
   for (const queue of queues) {
     await startQueueRate(
       options.connection.workflowService,
@@ -84,34 +77,33 @@ export async function createLimitWorkers(options: LimitWorkersOptions): Promise<
     );
     workers.push(
       await Worker.create({
-        ...workerOptions,
         connection: options.connection,
         namespace: options.namespace,
         taskQueue: queue.taskQueue,
-        activities: options.activities,
         ...(queue.limits.concurrency ? { maxConcurrentActivityTaskExecutions: queue.limits.concurrency } : {}),
-        interceptors: {
-          ...interceptors,
-          activity: [
-            redactionInterceptor(options.config.secrets),
-            ...(pauses ? [pauses.interceptor(queue.taskQueue, queue.limits.requestsPerMinute)] : []),
-            ...(interceptors?.activity ?? []),
-          ],
-        },
+        // The plugin puts its activity interceptors (redaction first) around the queue's pause.
+        interceptors: { activity: [pauses.interceptor(queue.taskQueue, queue.limits.requestsPerMinute)] },
+        plugins: [options.plugin],
       }),
     );
   }
   return workers;
 }
 
+/** A worker and how to run it (a plugin's `runWorker` runs its own worker through the next plugin). */
+export interface RunningWorker {
+  worker: Worker;
+  run(): Promise<void>;
+}
+
 /** Runs `workers` together; when one stops or fails, the others are shut down, and the first failure is thrown. */
-export async function runTogether(workers: Worker[]): Promise<void> {
+export async function runTogether(workers: RunningWorker[]): Promise<void> {
   const stopAll = () => {
-    for (const worker of workers) {
+    for (const { worker } of workers) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }
   };
-  const runs = workers.map((worker) => worker.run().finally(stopAll));
+  const runs = workers.map(({ run }) => run().finally(stopAll));
   const results = await Promise.allSettled(runs);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;

@@ -10,6 +10,8 @@ import { credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm';
 import { DEFAULT_TOKEN_BATCH_MS } from '../contracts/watch-topics';
 import { SetupError } from '../connection/setup-error';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
+import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry';
+import { prebuiltBundlePath } from './workflow-code';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
@@ -21,6 +23,10 @@ export interface WorkerConfig extends ActivityConfig {
    * `DURABLE_AGENTS_BUILD_ID`); undefined for an unversioned worker.
    */
   deployment?: WorkerDeploymentVersion;
+  /** Traces and metrics it exports (the OpenTelemetry variables, `DURABLE_AGENTS_METRICS_PORT`). */
+  telemetry: TelemetryConfig;
+  /** The prebuilt workflow bundle it loads (`DURABLE_AGENTS_WORKFLOW_BUNDLE`, else dist's); none: bundled at start. */
+  workflowBundle?: string;
 }
 
 export interface WorkerConfigOptions {
@@ -32,6 +38,8 @@ export interface WorkerConfigOptions {
   inline?: LlmConfigFile;
   /** `--deployment` and `--build-id`, over the environment's. */
   deployment?: DeploymentFlags;
+  /** `--metrics-port`, over `DURABLE_AGENTS_METRICS_PORT`. */
+  metricsPort?: string | number;
 }
 
 function tokenBatchMs(env: NodeJS.ProcessEnv): number {
@@ -51,10 +59,14 @@ export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
   const env = options.env ?? process.env;
   const deployment = deploymentVersionOf(options.deployment, env);
   const llm = loadLlmConfig({ env, file: options.file, inline: options.inline });
+  const telemetry = telemetryConfigOf(env, { metricsPort: options.metricsPort });
+  const workflowBundle = prebuiltBundlePath(env);
   return {
     llm,
-    secrets: new SecretSet(credentialsOf(llm, env)),
+    secrets: new SecretSet([...credentialsOf(llm, env), ...telemetrySecrets(telemetry)]),
     tokenBatchMs: tokenBatchMs(env),
+    telemetry,
     ...(deployment ? { deployment } : {}),
+    ...(workflowBundle ? { workflowBundle } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { AgentClient } from '../../src/client';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, useAgentFixture, waitForState } from './agent-kit';
+import { FALLBACK, PRIMARY, useAgentFixture, waitFor, waitForState } from './agent-kit';
 
 interface WireMessage {
   role: string;
@@ -69,6 +69,27 @@ describe('conversations that go on', () => {
     });
   });
 
+  it('run --continue takes the whole conversation of a run that continued as new', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 20, b: 22 }, id: 'toolu_can1' }]),
+      reply.text('The sum is 42.'),
+      reply.text('It was 42.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue);
+      const first = await agents.run({ task: 'Add 20 and 22.', model: PRIMARY, continueAsNewAfterTurns: 1 });
+      expect(first).toMatchObject({ status: 'completed', turns: 2 });
+      const runs = await client.workflow.count(`WorkflowId = '${first.id}'`);
+      expect(runs.count).toBeGreaterThan(1);
+      const second = await agents.run({ task: 'What was the sum?', model: PRIMARY, continueFrom: first.id });
+      expect(second).toMatchObject({ status: 'completed', finalText: 'It was 42.' });
+      const sent = messagesOf(lastRequest(fx.fake.requests));
+      expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+      expect(textOf(sent)).toContain('The sum is 42.');
+      expect(fx.calls).toEqual(['add:20+22']);
+    });
+  });
+
   it('fork --at-turn 2 --model starts from exactly two turns; without a task it answers their tool results', async () => {
     fx.fake.script(
       reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 }, id: 'toolu_f1' }]),
@@ -114,12 +135,14 @@ describe('conversations that go on', () => {
       expect(resent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
       expect(textOf(resent.slice(4))).toContain('toolu_f2');
 
-      // A turn the run never took ends the new run in error, saying so; nothing is sent to a model.
+      // A turn the run never took is refused before any run starts; nothing is sent to a model.
       const asked = fx.fake.requests.length;
-      const tooFar = await agents.fork(source.id, { atTurn: 9, task: 'Again.' });
-      const failed = await agents.result(tooFar);
-      expect(failed.status).toBe('failed');
-      expect(failed.error?.message).toBe('the run to fork took 4 turns: there is no turn 9');
+      const started = (await client.workflow.count(`TaskQueue = '${taskQueue}'`)).count;
+      await expect(agents.fork(source.id, { atTurn: 9, task: 'Again.' })).rejects.toThrow(
+        `run "${source.id}" took 4 turns: there is no turn 9 to fork from`,
+      );
+      await expect(cli.run('fork', source.id, '--at-turn', '5')).rejects.toThrow('there is no turn 5 to fork from');
+      expect((await client.workflow.count(`TaskQueue = '${taskQueue}'`)).count).toBe(started);
       expect(fx.fake.requests).toHaveLength(asked);
       // A fork without a task of a turn that ended with an answer has nothing to answer.
       const answered = await agents.fork(source.id, { atTurn: 4 });
@@ -159,6 +182,29 @@ describe('conversations that go on', () => {
       await expect(agents.start({ task: 'x', model: PRIMARY, idleWaitMs: -1 })).rejects.toThrow(
         'idleWaitMs must be a whole number of milliseconds above 0, got -1',
       );
+    });
+  });
+
+  it('run --idle-wait in the foreground prints each answer as it comes and says how to follow up', async () => {
+    fx.fake.script(reply.text('First answer.'), reply.text('Second answer.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue);
+      const waiting = cli.run('run', '--id', `idle-fg-${Date.now()}`, '--model', PRIMARY, '--idle-wait', '1h', 'Hi.');
+      await waitFor(() => cli.printed().includes('First answer.'), 'the first answer on screen');
+      const id = /run (\S+) waits for a follow-up to its answer of turn 1/.exec(cli.notes())?.[1] ?? '';
+      expect(cli.notes()).toContain(`follow up: durable-agents follow-up ${id} TEXT`);
+      expect(await cli.run('state', id)).toContain(
+        `awaiting a follow-up to its answer of turn 1:\n  follow up: durable-agents follow-up ${id} TEXT`,
+      );
+      await cli.run('follow-up', id, 'And then?');
+      await waitFor(() => cli.printed().includes('Second answer.'), 'the second answer on screen');
+      await cli.run('stop', id);
+      const printed = await waiting;
+      // Each answer once, then how the run ended.
+      expect(printed.split('\n').filter((l) => l.endsWith('answer.'))).toEqual(['First answer.', 'Second answer.']);
+      expect(printed).toMatch(new RegExp(`\n${id}: stopped after 2 turns`));
+      expect(await agents.result(id)).toMatchObject({ status: 'stopped', finalText: 'Second answer.' });
     });
   });
 });

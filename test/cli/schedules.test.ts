@@ -44,6 +44,15 @@ describe('schedules', () => {
         '3',
         '--approve',
         'write_note',
+        '--system-prompt',
+        'Be brief.',
+        '--temperature',
+        '0.2',
+        '--max-output-tokens',
+        '800',
+        '--tenant',
+        'acme',
+        '--stream',
         'Summarise the inbox.',
       );
       expect(created).toMatch(new RegExp(`^schedule ${name} created: every 24 h, overlap skip; next run \\d{4}-`));
@@ -62,7 +71,16 @@ describe('schedules', () => {
         });
         const action = (await client.schedule.getHandle(name).describe()).action;
         expect(action.args?.[0]).toMatchObject({
-          config: { task: 'Summarise the inbox.', limits: { maxTurns: 3 }, tools: { approve: ['write_note'] } },
+          config: {
+            task: 'Summarise the inbox.',
+            limits: { maxTurns: 3 },
+            tools: { approve: ['write_note'] },
+            systemPrompt: 'Be brief.',
+            temperature: 0.2,
+            maxTokens: 800,
+            tenant: 'acme',
+            stream: true,
+          },
         });
 
         expect(await cli.run('schedule', 'trigger', name)).toBe(`schedule ${name} triggered`);
@@ -76,6 +94,10 @@ describe('schedules', () => {
         expect(runId.startsWith(`${name}-`)).toBe(true);
         const result = await new AgentClient(client, taskQueue).result(runId);
         expect(result).toMatchObject({ status: 'completed', finalText: 'Inbox summarised.' });
+        // The scheduled run asked its model as the options said.
+        const sent = fx.fake.requests[fx.fake.requests.length - 1].body as { temperature?: number; messages: unknown };
+        expect(sent.temperature).toBe(0.2);
+        expect(JSON.stringify(sent.messages)).toContain('Be brief.');
         const described2 = await client.workflow.getHandle(runId).describe();
         expect(described2.typedSearchAttributes.get(SCHEDULED_BY)).toBe(name);
         expect(await described2.staticSummary()).toBe('react · Summarise the inbox.');

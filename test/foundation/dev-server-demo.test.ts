@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { serves } from '../../src/server/dev-server';
 import { freePort } from '../../src/server/ports';
+import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider';
@@ -40,8 +41,11 @@ async function replayAgainstCurrentCode(
   ...histories: { workflowId: string; history: unknown }[]
 ): Promise<ReplayResult[]> {
   const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle() }, histories))
-    results.push(result);
+  const replaying = Worker.runReplayHistories(
+    { workflowBundle: workflowBundle(), plugins: [new DurableAgentsPlugin()] },
+    histories,
+  );
+  for await (const result of replaying) results.push(result);
   return results;
 }
 

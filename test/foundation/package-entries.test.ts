@@ -35,6 +35,9 @@ describe('package entry points', () => {
   it('give a client its AgentClient and a worker process its worker, by the names users import', () => {
     expect(exportsOf('durable-agents/client')).toMatchObject({ AgentClient: 'function', traceOf: 'function' });
     expect(exportsOf('durable-agents')).toMatchObject({ AgentClient: 'function' });
-    expect(exportsOf('durable-agents/worker')).toMatchObject({ createWorker: 'function', workerConfig: 'function' });
+    expect(exportsOf('durable-agents/worker')).toMatchObject({
+      DurableAgentsPlugin: 'function',
+      workerConfig: 'function',
+    });
   });
 });

@@ -13,6 +13,10 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { findTestServer } from '../../src/server/find-cli';
+import type { ContentStore } from '../../src/store';
+import type { ToolRegistry } from '../../src/tools';
+import { DurableAgentsPlugin } from '../../src/worker/plugin';
+import { workerConfig, type WorkerConfig } from '../../src/worker/worker-config';
 import { REPO_ROOT, TEST_ENV } from './env';
 import { useOnce } from './lifecycle';
 
@@ -82,8 +86,13 @@ export interface WorkerContext {
 }
 
 export interface WithWorkerOptions {
-  /** Activity implementations the worker registers. */
+  /** Activities over the project's (a fixture's, a test's stand-ins); see `DurableAgentsPlugin`. */
   activities?: object;
+  /** The worker's config; default: no provider keys, no telemetry. */
+  config?: WorkerConfig;
+  /** The project's activities' store and tools (see `DurableAgentsPlugin`). */
+  store?: ContentStore;
+  tools?: ToolRegistry;
   /** Defaults to a fresh unique queue, so tests never steal each other's tasks. */
   taskQueue?: string;
   /** 0 forces a replay of the whole history at every workflow task. */
@@ -98,7 +107,13 @@ export interface WithWorkerOptions {
   >;
 }
 
-/** Runs a real worker for the duration of `fn`, then shuts it down; returns what `fn` returns. */
+/** A worker config for tests that bring their own activities: no config file, no provider keys. */
+export const bareWorkerConfig = (): WorkerConfig => workerConfig({ file: null, env: {} });
+
+/**
+ * Runs the project's worker (built through its plugin) on a unique task queue for the duration of
+ * `fn`, then shuts it down; returns what `fn` returns.
+ */
 export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
   const { connection, namespace, client } = options.env
     ? {
@@ -112,10 +127,17 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
     connection,
     namespace,
     taskQueue,
-    activities: options.activities ?? {},
     workflowBundle: options.workflowBundle ?? workflowBundle(),
     ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
     ...options.workerOptions,
+    plugins: [
+      new DurableAgentsPlugin({
+        config: options.config ?? bareWorkerConfig(),
+        ...(options.store ? { store: options.store } : {}),
+        ...(options.tools ? { tools: options.tools } : {}),
+        ...(options.activities ? { activities: options.activities } : {}),
+      }),
+    ],
   });
   return worker.runUntil(fn({ client, taskQueue, worker }));
 }

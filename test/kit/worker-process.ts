@@ -22,9 +22,11 @@ export async function startWorkerProcess(options: {
   taskQueue: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** More arguments of `worker` (`--metrics-port 9464`). */
+  args?: string[];
 }): Promise<WorkerProcess> {
   const { address, namespace } = await testConnection();
-  const child = spawnCli(['worker', '--task-queue', options.taskQueue], {
+  const child = spawnCli(['worker', '--task-queue', options.taskQueue, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: {
       TEMPORAL_ADDRESS: address,

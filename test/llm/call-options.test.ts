@@ -54,10 +54,12 @@ describe('call options on the wire', () => {
     const gpt = await bodyFor('openai/gpt-4.1', options);
     expect(gpt).toMatchObject({ temperature: 0.2, top_p: 0.9, max_completion_tokens: 321, stop: ['END'] });
     expect(gpt).not.toHaveProperty('max_tokens');
-    // Reasoning models refuse sampling knobs, so they are left out rather than failing the call.
+    // Reasoning models refuse sampling knobs and stop sequences (a run asking for them is refused
+    // before it starts), so a direct call leaves them out rather than failing.
     const reasoning = await bodyFor(GPT, options);
     expect(reasoning).not.toHaveProperty('temperature');
     expect(reasoning).not.toHaveProperty('top_p');
+    expect(reasoning).not.toHaveProperty('stop');
     expect(await bodyFor(COMPAT, options)).toMatchObject({ max_tokens: 321 });
   });
 
@@ -79,6 +81,10 @@ describe('call options on the wire', () => {
       max_tokens: 4000,
     });
     expect((await bodyFor(GPT, { thinkingBudget: 3000 })).reasoning_effort).toBe('medium');
+    // Compatible servers get the same reasoning effort (vLLM, Ollama and Gemini's endpoint take it).
+    expect((await bodyFor(COMPAT, { thinkingBudget: 9000 })).reasoning_effort).toBe('high');
+    // The budget comes on top of the answer's room, within the model's output limit.
+    expect((await bodyFor(CLAUDE, { thinkingBudget: 60_000 })).max_tokens).toBe(64_000);
     // A model whose entry says it does not think is refused a budget rather than sent one it would ignore.
     await expect(bodyFor('openai/gpt-4.1', { thinkingBudget: 3000 })).rejects.toThrow('openai/gpt-4.1 does not think');
   });

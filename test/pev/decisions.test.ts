@@ -11,7 +11,7 @@ import {
 import { plannedCall } from '../../src/policy/pev/planned-call';
 import { canonicalJson } from '../../src/common/canonical-json';
 import { plannerRole, responseFormatOf, type PevRoleDefinition } from '../../src/policy/pev/roles';
-import { findReusable, ledgerAfterCalls, reuseNote } from '../../src/policy/pev/tool-dedupe';
+import { findReusable, ledgerAfterCalls, reusableInAnswer, reuseNote } from '../../src/policy/pev/tool-dedupe';
 import type { PinnedTool } from '../../src/contracts/agent-run';
 import { parseRoleAnswer } from '../../src/policy/pev/parse-answer';
 import {
@@ -334,6 +334,20 @@ describe('tool-call dedupe ledger', () => {
     // A read beside a write in one answer is not kept either: it may have read before or after the write.
     ledger = ledgerAfterCalls({}, tools, [ran('c3', 'read', { path: 'a.txt' }, 'h3'), ran('c4', 'write', {}, 'h4')]);
     expect(ledger).toEqual({});
+  });
+
+  test('a call after a side-effecting one in the same answer reuses nothing; one before it may', () => {
+    const ledger = ledgerAfterCalls({}, tools, [ran('c1', 'read', { path: 'a.txt' }, 'h1')]);
+    const read = { name: 'read', arguments: { path: 'a.txt' } };
+    const write = { name: 'write', arguments: { path: 'a.txt', text: 'new' } };
+    expect(reusableInAnswer(ledger, tools, [read, write, read]).map((e) => e?.toolCallId)).toEqual([
+      'c1',
+      undefined,
+      undefined,
+    ]);
+    // A malformed call never runs, so it changes nothing; an unknown tool may have.
+    expect(reusableInAnswer(ledger, tools, [{ ...write, malformed: 'bad JSON' }, read])[1]?.toolCallId).toBe('c1');
+    expect(reusableInAnswer(ledger, tools, [{ name: 'gone', arguments: {} }, read])[1]).toBeUndefined();
   });
 
   test('a tool that opts out, or one no longer pinned, is run again', () => {

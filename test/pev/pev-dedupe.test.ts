@@ -1,7 +1,8 @@
 /**
  * Reuse of identical tool calls in a pev run never returns a stale result: a read after a write of
- * the same file reads the new content, and a tool that opts out is run again, on a real server with
- * the built-in file tools in a workspace.
+ * the same file (in a later answer or the same one), in a new cycle or after a follow-up reads the
+ * file as it is, and a tool that opts out is run again, on a real server with the built-in file
+ * tools in a workspace.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,10 +13,11 @@ import { createPevActivities } from '../../src/activities/pev';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { llmClient } from '../../src/llm';
 import { createToolRegistry, defineTool } from '../../src/tools';
-import { reply } from '../../src/testing/fake-provider';
-import { withWorker } from '../kit/temporal';
-import { anthropicMessages } from '../agent/agent-kit';
-import { answer, pevResult, startPev, usePevFixture } from './pev-kit';
+import { reply, type FakeStep } from '../../src/testing/fake-provider';
+import type { PevAgentResult } from '../../src/contracts/pev-run';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { anthropicMessages, waitForState } from '../agent/agent-kit';
+import { PRIMARY, answer, pevResult, startPev, usePevFixture } from './pev-kit';
 
 describe('pev tool-call reuse', () => {
   const fx = usePevFixture();
@@ -79,5 +81,77 @@ describe('pev tool-call reuse', () => {
     expect(results.filter((r) => r.includes('old text'))).toHaveLength(1);
     expect(results.filter((r) => r.includes('new text'))).toHaveLength(1);
     expect(fs.readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('new text');
+  });
+
+  it('reuses a read until a write in the same answer, a new cycle or a follow-up, and tells the model when it does', async () => {
+    const notes = path.join(workspace, 'cycles.txt');
+    fs.writeFileSync(notes, 'v0');
+    const read = { name: 'fs_read', arguments: { path: 'cycles.txt' } };
+    // Each step answers one request; the verifier's first answer also changes the file behind the run's back.
+    const steps: (() => FakeStep)[] = [
+      () => answer.plan([{ id: 'task-1', description: 'Read and rewrite cycles.txt' }]),
+      () => reply.toolCalls([read]),
+      () => reply.toolCalls([{ name: 'fs_write', arguments: { path: 'cycles.txt', content: 'v1' } }, read]),
+      () => reply.toolCalls([read]),
+      () => reply.toolCalls([read]),
+      () => answer.executed('rewritten'),
+      () => {
+        fs.writeFileSync(notes, 'v2');
+        return answer.improve('Read it once more');
+      },
+      () => answer.plan([{ id: 'task-2', description: 'Read cycles.txt again' }]),
+      () => reply.toolCalls([read]),
+      () => answer.executed('read'),
+      () => answer.verified('cycles.txt read.'),
+      () => answer.plan([{ id: 'task-3', description: 'Read cycles.txt for the follow-up' }]),
+      () => reply.toolCalls([read]),
+      () => answer.executed('read'),
+      () => answer.verified('cycles.txt read again.'),
+    ];
+    fx.fake.respond(() => steps.shift()?.() ?? reply.error(500, { message: 'no step left' }));
+    const result = await withWorker({ activities: activities() }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Rewrite cycles.txt and read it back.',
+        kind: 'pev',
+        model: PRIMARY,
+        tools: { workspaceRoot: workspace },
+        idleWaitMs: 60_000,
+      });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_follow_up');
+      fs.writeFileSync(notes, 'v3');
+      await agents.followUp(id, 'Read it once more, please.');
+      await waitForState(
+        agents,
+        id,
+        (s) => s.status === 'awaiting_follow_up' && s.finalText === 'cycles.txt read again.',
+      );
+      await agents.stop(id);
+      const res = (await agents.result(id)) as PevAgentResult;
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-dedupe-boundaries');
+      return res;
+    });
+    expect(steps).toHaveLength(0);
+    expect(result.finalText).toBe('cycles.txt read again.');
+    // The reads as the model received them, in order: only the read right after an unchanged one was reused.
+    const last = fx.fake.requests[fx.fake.requests.length - 1];
+    const results = anthropicMessages(last.body)
+      .flatMap((m) => m.blocks)
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => (b.content as { text: string }[]).map((c) => c.text).join('\n'));
+    expect(results).toEqual([
+      'v0',
+      'Wrote 2 bytes to cycles.txt.',
+      'v1',
+      'v1',
+      expect.stringMatching(
+        /^\[Identical call already made as \S+; its result is reused and the tool was not run again\.\]\nv1$/,
+      ),
+      'v2',
+      'v3',
+    ]);
+    expect(result.pev.trace.filter((e) => e.type === 'tool_reused')).toEqual([
+      expect.objectContaining({ cycle: 1, todoId: 'task-1', toolName: 'fs_read' }),
+    ]);
   });
 });

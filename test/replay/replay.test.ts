@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
+import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { REPO_ROOT } from '../kit/env';
 import { HISTORIES_DIR, historyWorkflowId, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
@@ -19,7 +20,11 @@ function committedHistories(): HistoryAndWorkflowId[] {
 
 async function replayAll(bundle: { codePath: string }, histories: HistoryAndWorkflowId[]): Promise<ReplayResult[]> {
   const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: bundle }, histories)) results.push(result);
+  const replaying = Worker.runReplayHistories(
+    { workflowBundle: bundle, plugins: [new DurableAgentsPlugin()] },
+    histories,
+  );
+  for await (const result of replaying) results.push(result);
   return results;
 }
 

@@ -3,7 +3,6 @@
  * starting at once, bad URLs and credentials at worker start, and the database going away mid-run.
  */
 import crypto from 'node:crypto';
-import { createActivities } from '../../src/activities';
 import { AgentClient } from '../../src/client';
 import { PostgresContentStore, SCHEMA_VERSION, storeFromEnv } from '../../src/store';
 import { fakeProviderEnv, reply, startFakeProvider } from '../../src/testing/fake-provider';
@@ -92,9 +91,8 @@ describe('PostgreSQL store', () => {
         outage ??= proxy.cut().then(() => new Promise<void>((r) => setTimeout(r, 2_000)).then(() => proxy.restore()));
         return reply.text('Stored once the database was back.');
       });
-      const { activities } = createActivities({ config, store, tools: registry });
       const id = `db-outage-${crypto.randomUUID()}`;
-      const result = await withWorker({ activities }, async ({ client, taskQueue }) => {
+      const result = await withWorker({ config, store, tools: registry }, async ({ client, taskQueue }) => {
         const agents = new AgentClient(client, taskQueue);
         await agents.start({ id, task: 'Answer once.', model: PRIMARY, attemptsPerProvider: 5 });
         return agents.result(id);

@@ -1,6 +1,6 @@
 /**
  * Worker Deployment Versioning on the real dev server: two versions of one deployment poll the same
- * task queue, v1 the project's worker in this process (createWorker), v2 `durable-agents worker
+ * task queue, v1 the project's worker in this process (through its plugin), v2 `durable-agents worker
  * --deployment … --build-id …` in a process of its own. A run that began on v1 and waits for an
  * approval while v2 becomes current finishes on v1, which drains once it ends; a run started after
  * goes to v2, also from a client that shares v1's connection. A worker given a version Temporal
@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { fakeProviderEnv, reply } from '../../src/testing/fake-provider';
-import { createWorker } from '../../src/worker/create-worker';
+import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { workerConfig } from '../../src/worker/worker-config';
 import { PRIMARY, useAgentFixture, waitForState, type AgentFixture } from '../agent/agent-kit';
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
@@ -43,13 +43,12 @@ async function startVersion(
     env: { ...fakeProviderEnv(fx.fake, 'test-key') },
     deployment: { deployment: deploymentName, buildId },
   });
-  const worker = await createWorker({
+  const worker = await Worker.create({
     connection,
     namespace,
     taskQueue,
-    config,
-    activities: fx.activities,
-    bundlePath: workflowBundle().codePath,
+    workflowBundle: workflowBundle(),
+    plugins: [new DurableAgentsPlugin({ config, activities: fx.activities })],
   });
   return { buildId, worker, running: worker.run() };
 }

@@ -16,4 +16,6 @@ export interface AgentActivityDeps {
   tokenBatchMs?: number;
   /** Replaced in the tokens a streaming model call publishes (results, failures, bodies: see the worker). */
   secrets?: SecretSet;
+  /** Put messages, tool arguments and results in the calls' spans (the operator's opt-in). */
+  captureContent?: boolean;
 }

@@ -16,7 +16,7 @@ export { type AgentActivityDeps, type ModelCaller } from './deps';
  * activities. Every one heartbeats while it runs, so a lost worker is noticed within the heartbeat timeout.
  */
 export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
-  const tools = toolActivities(deps.store, deps.tools, deps.llm);
+  const tools = toolActivities(deps.store, deps.tools, deps.llm, deps.captureContent);
   return {
     copyConversation: heartbeating(copyConversationActivity(deps.store)),
     callModel: heartbeating(modelCallActivity(deps, tools.runTool)),

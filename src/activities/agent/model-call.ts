@@ -18,6 +18,7 @@ import type { StreamEvent } from '../../contracts/stream-events';
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
+import { observeModelCall } from '../call-telemetry';
 import { openTokenPublisher, type TokenPublisher } from './token-publisher';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 import { runInlineTools, type RunTool } from './inline-tools';
@@ -29,10 +30,12 @@ import { runInlineTools, type RunTool } from './inline-tools';
 async function assemble(
   events: AsyncIterable<StreamEvent>,
   tokens: TokenPublisher | undefined,
+  firstToken: () => void,
 ): Promise<AssistantMessage> {
   const assembler = new MessageAssembler();
   try {
     for await (const event of events) {
+      if (event.type.endsWith('_delta')) firstToken();
       assembler.push(event);
       tokens?.push(event);
     }
@@ -82,7 +85,9 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const promptHash = input.promptHash;
     const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
     const specsHash = input.toolSpecsHash ?? stored?.toolSpecsHash;
-    const tools = specsHash ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
+    // A model whose entry says it takes no tools is called without them (a run that names tools was refused).
+    const takesTools = llm.describe(model)?.capabilities.tools !== false;
+    const tools = specsHash && takesTools ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
     const responseFormat = stored?.responseFormat ?? input.responseFormat;
     const request: ModelRequest = {
       model,
@@ -103,7 +108,9 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const tokens = input.stream
       ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs, deps.secrets)
       : undefined;
-    const message = await assemble(llm.stream(request, { signal }), tokens);
+    const message = await observeModelCall({ request, captureContent: deps.captureContent }, (firstToken) =>
+      assemble(llm.stream(request, { signal }), tokens, firstToken),
+    );
     const body = input.agentRole ? { ...message, agentRole: input.agentRole } : message;
     const hash = await fromStore(() => store.put(body, conversationId));
     const order = currentWriteOrder();

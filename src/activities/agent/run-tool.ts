@@ -12,6 +12,7 @@ import { isToolAllowed, matchesToolPattern, toToolSpecs } from '../../policy/too
 import { planToolEntry } from '../../tools/plan-tool';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import {
+  type ExecuteToolOutput,
   type ToolActivities,
   type ToolCatalog,
   type ToolCatalogEntry,
@@ -29,6 +30,7 @@ import { readBack, readBackEntry } from './read-back';
 import { RESULT_PREVIEW_CHARS, previewText } from '../../policy/previews';
 import type { WholeResult } from '../../contracts/stored-body';
 import { READ_RESULT_TOOL } from '../../policy/masking';
+import { observeToolCall } from '../call-telemetry';
 
 /**
  * The failure of a catalogue with servers that did not answer, naming each with its reason:
@@ -160,7 +162,12 @@ function subAgentsOf(agents: PinToolsInput['agents'], listed: ToolCatalogEntry[]
   return (agents ?? []).map(subAgentEntry);
 }
 
-export function toolActivities(store: ContentStore, tools: ToolActivities, llm: Pick<ModelCaller, 'describe'>) {
+export function toolActivities(
+  store: ContentStore,
+  tools: ToolActivities,
+  llm: Pick<ModelCaller, 'describe'>,
+  captureContent = false,
+) {
   /** The run's selection, read by the hash `pinTools` wrote it under; none before the tools were pinned. */
   const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
     const { selectionHash } = input;
@@ -232,13 +239,14 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
     async runTool(input: RunToolInput): Promise<RunToolOutput> {
       const started = Date.now();
       const conversationId = conversationOf(input);
-      const output =
+      const call = { name: input.name, toolCallId: input.toolCallId, args: input.args, captureContent };
+      const output = await observeToolCall<ExecuteToolOutput>(call, async () =>
         input.name === readBackEntry.name && input.fingerprint === readBackEntry.fingerprint
           ? {
               ...(await readBack(store, conversationId, input.seq, input.args)),
               durationMs: Date.now() - started,
             }
-          : await tools.executeTool({
+          : tools.executeTool({
               runId: input.runId,
               toolCallId: input.toolCallId,
               name: input.name,
@@ -246,7 +254,8 @@ export function toolActivities(store: ContentStore, tools: ToolActivities, llm: 
               fingerprint: input.fingerprint,
               selection: await selectionOf(input),
               ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
-            });
+            }),
+      );
       const noted = input.note ? `${input.note}\n\n${output.content}` : output.content;
       const { text, whole } = await fitResult(store, conversationId, input.toolCallId, noted, input.fit);
       const { meta, entry } = await storeBody(store, conversationId, input.seq, 'tool_result', {

@@ -5,6 +5,7 @@ import { estimateBodyTokens } from '../../policy/token-estimate';
 import { textOf, type ModelRequest } from '../../contracts/message-model';
 import { modelRefOf } from '../../policy/model-ref';
 import { activityContext } from '../heartbeat';
+import { observeModelCall } from '../call-telemetry';
 import type { AgentActivityDeps } from './deps';
 import { currentWriteOrder, fromStore, readLogged, readSummary } from './conversation-view';
 
@@ -59,7 +60,9 @@ export function summariseActivity(deps: AgentActivityDeps) {
         },
       ],
     };
-    const answer = await deps.llm.complete(request, { signal: activityContext()?.cancellationSignal });
+    const answer = await observeModelCall({ request, captureContent: deps.captureContent }, () =>
+      deps.llm.complete(request, { signal: activityContext()?.cancellationSignal }),
+    );
     const body = { role: 'summary' as const, text: textOf(answer), timestamp: Date.now() };
     const summaryHash = await fromStore(() => deps.store.put(body, input.conversationId));
     // Recorded against the conversation, so a transcript can place it where it replaced the log.

@@ -1,12 +1,13 @@
 import { errorText } from '../../common/error-text';
 import crypto from 'node:crypto';
 import type { Command } from 'commander';
-import { createActivities } from '../../activities';
+import { Worker } from '@temporalio/worker';
 import { AgentClient } from '../../client';
 import { connectionSettingsFromEnv, connectClient } from '../../connection/connection-settings';
 import { ensureTemporal, runUiUrl, type TemporalServer } from '../../server/launcher';
 import { ensureSearchAttributes } from '../../server/search-attribute-registration';
-import { configureWorkerLogging, connectWorker, createWorker } from '../../worker/create-worker';
+import { configureWorkerRuntime, connectWorker } from '../../worker/run-worker';
+import { DurableAgentsPlugin } from '../../worker/plugin';
 import { workerConfig, type WorkerConfig } from '../../worker/worker-config';
 import { openStore } from '../../store';
 import { chooseDemoModel, prepareDemoTask } from '../demo-job';
@@ -47,7 +48,7 @@ export function registerDemoCommand(program: Command): void {
       const model = await chooseDemoModel(process.env, options.model);
       try {
         const config = workerConfig({ inline: model.llmConfig });
-        configureWorkerLogging('WARN', config.secrets);
+        configureWorkerRuntime('WARN', config);
         const server = await ensureTemporal({ port: options.port, uiPort: options.uiPort, codec: options.codec });
         try {
           out(describeServer(server));
@@ -124,7 +125,6 @@ async function runDemoAgent(
   const connection = await connectWorker(settings);
   const client = await connectClient(settings);
   const store = await openStore();
-  const { activities, close } = createActivities({ config, store });
   try {
     const registered = await ensureSearchAttributes(client, settings.namespace);
     if (registered.length) out(`Temporal: registered the search attributes ${registered.join(', ')}`);
@@ -132,12 +132,11 @@ async function runDemoAgent(
     const taskQueue = `demo-${crypto.randomUUID()}`;
     // Unversioned even when DURABLE_AGENTS_DEPLOYMENT is set: no version is current on a queue of its own.
     const unversioned = { ...config, deployment: undefined };
-    const worker = await createWorker({
+    const worker = await Worker.create({
       connection,
       namespace: settings.namespace,
       taskQueue,
-      config: unversioned,
-      activities,
+      plugins: [new DurableAgentsPlugin({ config: unversioned, store })],
     });
     const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     out(`Worker: in-process on task queue ${taskQueue}`);
@@ -172,7 +171,6 @@ async function runDemoAgent(
     if (server.codecUrl) out(codecLine(server.codecUrl, workflowId));
     return workflowId;
   } finally {
-    await close();
     await store.close();
     await client.connection.close();
     await connection.close();

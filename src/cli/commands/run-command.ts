@@ -110,8 +110,15 @@ async function followStarted(
     deps.setExitCode?.(exitCodeOfResult(result));
     return;
   }
-  const result = await whileWaiting(deps, agents, id, () => agents.result(id));
-  deps.out(o.json ? JSON.stringify(result) : formatResult(result));
+  // A run that waits for follow-ups shows each answer as it comes; the end then adds only what is new.
+  let shown: string | undefined;
+  const answered = (text: string) => {
+    deps.out(text);
+    shown = text;
+  };
+  const result = await whileWaiting(deps, agents, id, () => agents.result(id), o.json ? {} : { answered });
+  const unseen = shown === undefined || shown !== result.finalText;
+  deps.out(o.json ? JSON.stringify(result) : unseen ? formatResult(result) : `\n${formatSummary(result)}`);
   const error = errorLine(result);
   if (error) note(error);
   deps.setExitCode?.(exitCodeOfResult(result));

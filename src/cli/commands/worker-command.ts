@@ -6,6 +6,7 @@ interface WorkerCommandOptions {
   json?: boolean;
   deployment?: string;
   buildId?: string;
+  metricsPort?: string;
 }
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
@@ -18,13 +19,22 @@ export function registerWorkerCommand(program: Command, globals: () => GlobalOpt
         'it is one version of a worker deployment, and each run stays on the version it began on ' +
         '(docs/upgrades.md).',
     )
-    .option('--json', 'print one JSON line once it polls (address, namespace, task queue, store, deployment)')
+    .option(
+      '--json',
+      'print one JSON line once it polls (address, namespace, task queue, store, deployment, metrics, traces)',
+    )
     .option('--deployment <name>', 'the worker deployment it is a version of (default: $DURABLE_AGENTS_DEPLOYMENT)')
     .option('--build-id <id>', 'its build id in that deployment (default: $DURABLE_AGENTS_BUILD_ID)')
+    .option(
+      '--metrics-port <port>',
+      "serve the SDK's and the agents' metrics for Prometheus on this port, at /metrics " +
+        '(default: $DURABLE_AGENTS_METRICS_PORT, else none; docs/observability.md)',
+    )
     .action((options: WorkerCommandOptions) =>
       runWorkerProcess({
         settings: settingsOf(globals(), process.env),
         deployment: { deployment: options.deployment, buildId: options.buildId },
+        ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
         json: options.json,
       }),
     );

@@ -53,7 +53,9 @@ export function toAnthropicParams(
   const thinking = wantsThinking && !forcesTool && tailToolTurnHasThinking(messages);
   const budget = Math.max(MIN_THINKING_BUDGET, options.thinkingBudget ?? 0);
 
-  const params: Params = { model, max_tokens: thinking ? maxTokens + budget : maxTokens, messages };
+  // Thinking counts against the output limit: its budget comes on top of the answer's, within the model's limit.
+  const limit = info.known ? info.maxOutputTokens : Number.POSITIVE_INFINITY;
+  const params: Params = { model, max_tokens: thinking ? Math.min(maxTokens + budget, limit) : maxTokens, messages };
   const systemText = [request.systemPrompt, jsonInstruction(options.responseFormat)].filter(Boolean).join('\n\n');
   if (systemText) params.system = [{ type: 'text', text: systemText, ...(cache ? { cache_control: EPHEMERAL } : {}) }];
   if (options.tools?.length) {

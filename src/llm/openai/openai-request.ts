@@ -22,6 +22,7 @@ import type {
 } from '../../contracts/message-model';
 import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { jsonInstruction } from '../response-format';
+import { isOpenAIReasoningModel } from '../../policy/call-settings';
 import { toOpenAIToolId } from '../tool-ids';
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -53,11 +54,12 @@ export function toOpenAIParams(
     if (providerId === 'openai') params.max_completion_tokens = options.maxTokens;
     else params.max_tokens = options.maxTokens;
   }
-  // OpenAI's reasoning models refuse sampling parameters other than their defaults.
-  const reasoningModel = providerId === 'openai' && info.capabilities.thinking;
+  // OpenAI's reasoning models refuse sampling parameters other than their defaults and stop
+  // sequences; a run that sets them on such a model is refused before it starts (policy/call-settings).
+  const reasoningModel = isOpenAIReasoningModel({ provider: providerId, capabilities: info.capabilities });
   if (options.temperature !== undefined && !reasoningModel) params.temperature = options.temperature;
   if (options.topP !== undefined && !reasoningModel) params.top_p = options.topP;
-  if (options.stopSequences?.length) params.stop = options.stopSequences;
+  if (options.stopSequences?.length && !reasoningModel) params.stop = options.stopSequences;
   if (options.tools?.length) {
     params.tools = options.tools.map((t) => ({
       type: 'function',
@@ -76,7 +78,9 @@ export function toOpenAIParams(
             json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false },
           };
   }
-  if (options.thinkingBudget && reasoningModel) {
+  // A budget becomes a reasoning effort for every model that thinks (or that nobody described), as
+  // compatible servers (vLLM, Ollama, Gemini's endpoint) take it too.
+  if (options.thinkingBudget && (info.capabilities.thinking || !info.known)) {
     params.reasoning_effort =
       options.thinkingBudget <= 2048 ? 'low' : options.thinkingBudget <= 8192 ? 'medium' : 'high';
   }

@@ -18,7 +18,9 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
     else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
   }
   for (const [role, model] of Object.entries(options.models ?? {})) {
-    const problem = modelNameProblem(model);
+    const problem = (CORE_ROLE_NAMES as readonly string[]).includes(role)
+      ? modelNameProblem(model)
+      : `no such role; roles: ${CORE_ROLE_NAMES.join(', ')}`;
     if (problem) problems.push(`pev.models.${role}: ${problem}`);
   }
   problems.push(...businessContextProblems(options.businessContext));

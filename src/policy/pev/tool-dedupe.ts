@@ -2,9 +2,9 @@
  * Tool-call dedupe: before a tool runs, an identical earlier call (same tool, canonically equal
  * arguments) that succeeded is answered from its recorded result instead of running again. Only
  * tools without side effects that do not opt out (`dedupe: false`) are reused, and reuse never
- * crosses a call that may have changed something (any side-effecting call that ran), a new cycle
- * or a follow-up: those start an empty ledger. The ledger is plain JSON in workflow state, so it
- * survives continue-as-new.
+ * crosses a call that may have changed something (a side-effecting call, earlier in the same answer
+ * or in an earlier one), a new cycle or a follow-up: those start an empty ledger. The ledger is plain
+ * JSON in workflow state, so it survives continue-as-new.
  */
 import { canonicalJson } from '../../common/canonical-json';
 import type { PinnedTool } from '../../contracts/agent-run';
@@ -22,6 +22,10 @@ const pinned = (tools: readonly PinnedTool[], name: string): PinnedTool | undefi
 export const reusableTool = (tool: PinnedTool | undefined): boolean =>
   tool !== undefined && !tool.sideEffects && tool.dedupe !== false;
 
+/** Whether a call may have changed something: a side-effecting tool, or one the run does not know. */
+const mayChange = (tools: readonly PinnedTool[], call: Pick<Call, 'name'>): boolean =>
+  pinned(tools, call.name)?.sideEffects !== false;
+
 /**
  * The ledger after a batch of calls ran: empty when one of them may have changed something,
  * otherwise with each reusable successful result added (the first result of a key stays).
@@ -31,7 +35,7 @@ export function ledgerAfterCalls(
   tools: readonly PinnedTool[],
   ran: readonly { call: Call; resultHash: string; isError: boolean }[],
 ): ToolLedger {
-  if (ran.some(({ call }) => pinned(tools, call.name)?.sideEffects !== false)) return {};
+  if (ran.some(({ call }) => mayChange(tools, call))) return {};
   let next = ledger;
   for (const { call, resultHash, isError } of ran) {
     const key = toolCallKey(call.name, call.arguments);
@@ -48,6 +52,25 @@ export function findReusable(
   call: { name: string; arguments: Record<string, unknown> },
 ): LedgerEntry | undefined {
   return reusableTool(pinned(tools, call.name)) ? ledger[toolCallKey(call.name, call.arguments)] : undefined;
+}
+
+/**
+ * The earlier result each call of one answer may reuse, in order. The calls run in the order the
+ * model wrote them, so a call after one that may change something (a write before a read of the
+ * same file) reuses nothing; malformed calls never run and change nothing.
+ */
+export function reusableInAnswer(
+  ledger: ToolLedger,
+  tools: readonly PinnedTool[],
+  calls: readonly (Omit<Call, 'id'> & { malformed?: string })[],
+): (LedgerEntry | undefined)[] {
+  let changed = false;
+  return calls.map((call) => {
+    if (call.malformed) return undefined;
+    const earlier = changed ? undefined : findReusable(ledger, tools, call);
+    if (!earlier && mayChange(tools, call)) changed = true;
+    return earlier;
+  });
 }
 
 /** The note put before a reused result, so the model (and the log) sees that the tool did not run again. */

@@ -37,7 +37,8 @@ import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-
 import { modelCallSummary } from '../../policy/run-summaries';
 import type { ModelRetry } from './agent-io';
 import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
-import { callSettingsOf } from '../../policy/call-settings';
+import { callSettingsOf, toolChoiceOfCall } from '../../policy/call-settings';
+import { MODEL_VISIBLE_KINDS } from '../../contracts/agent-run';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
@@ -249,6 +250,22 @@ function promptOf(
   return promptHash ? { promptHash } : { systemPrompt: config.systemPrompt, ...tools };
 }
 
+/** Whether the model's next answer is its first to a user message (the last message it sees is one). */
+function answersUser(state: RunContext['state']): boolean {
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const { kind } = state.messages[i];
+    if (MODEL_VISIBLE_KINDS.includes(kind)) return kind === 'user';
+  }
+  return false;
+}
+
+/** The run's call settings for this call: a forced tool choice holds for the first answer to a user message. */
+function callSettings(state: RunContext['state']): ReturnType<typeof callSettingsOf> {
+  const settings = callSettingsOf(state.config);
+  const toolChoice = toolChoiceOfCall(settings.toolChoice, answersUser(state));
+  return toolChoice === undefined ? settings : { ...settings, toolChoice };
+}
+
 /**
  * Calls the model of `resolver` on the current view, failing over to the next model of its
  * chain when the provider keeps failing. When the provider says the context is too long,
@@ -288,7 +305,7 @@ export async function callModelWithFailover(
           writeSeq: state.nextSeq,
           model,
           ...promptOf(ctx, overrides),
-          ...callSettingsOf(state.config),
+          ...callSettings(state),
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
           ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),

@@ -23,6 +23,7 @@ import { RunEnded, type LoopOutcome } from './run-steps';
 import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
 import { openRunStream } from './watch-stream';
 import { runPriority } from '../../policy/tenancy';
+import { countEndedRun, endRunSpan, runSpan } from './spans';
 
 /**
  * An agent kind: what it adds to a run. `C` is the kind's context, built once per run from the
@@ -128,7 +129,13 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   CancellationScope.current().cancelRequested.catch(() => {
     state.stopRequested ??= { reason: 'cancelled' };
   });
-  const outcome = await CancellationScope.nonCancellable(() => kind.run(c).catch(endedEarly));
+  const outcome = await CancellationScope.nonCancellable(() =>
+    runSpan(state, async (span) => {
+      const ended = await kind.run(c).catch(endedEarly);
+      endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
+      return ended;
+    }),
+  );
 
   if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
   // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
@@ -144,6 +151,7 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
     } as I;
     return continueAsNew<(next: I) => Promise<R>>(next);
   }
+  countEndedRun(state);
   const base = resultOf(info.workflowId, state);
   const result = kind.result(c, base);
   if (base.status === 'failed') throw failedRun(base, result);

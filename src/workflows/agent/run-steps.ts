@@ -13,6 +13,7 @@ import type { ModelRef } from '../../contracts/model-ref';
 import { runModels } from '../../policy/model-ref';
 import { subAgentTools } from '../../policy/sub-agents';
 import { budgetReason } from '../../policy/child-budget';
+import { missingChoiceTool, runModelProblems } from '../../policy/call-settings';
 import { appendDrafts } from './user-messages';
 import { takeNotes } from './notes';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
@@ -91,6 +92,15 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   if (pinned.models) state.models = pinned.models;
   if (pinned.tenantBudget) state.tenantBudget ??= { granted: 0 };
   await writing;
+  // What the worker's entries say its models cannot take, known only now (the client checked the entries it knows).
+  const problems = [
+    ...runModelProblems(config, state.models ?? []),
+    ...missingChoiceTool(config.toolChoice, state.tools),
+  ];
+  if (problems.length > 0) {
+    await fail(ctx, { message: problems.join('; '), type: AGENT_FAILURE.config, retryable: false });
+    throw new RunEnded('the run asks what its models or tools cannot give');
+  }
 }
 
 /**

@@ -73,12 +73,8 @@ export async function toolPhase(ctx: RunContext, out: AnsweredCalls, hooks: Turn
  * A turn of calls the kind planned (`TurnHooks.planned`): written as an answer of the turn's role,
  * then run through the tool phase like a model's calls.
  */
-export async function plannedTurn(
-  ctx: RunContext,
-  calls: ToolCallRequest[],
-  hooks: TurnHooks,
-  agentRole: string | undefined,
-): Promise<TurnResult> {
+export async function plannedTurn(ctx: RunContext, calls: ToolCallRequest[], hooks: TurnHooks): Promise<TurnResult> {
+  const agentRole = hooks.role;
   const draft: MessageDraft = {
     kind: 'assistant',
     toolCalls: calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),

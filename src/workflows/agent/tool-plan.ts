@@ -15,6 +15,7 @@ import { windowOf } from './model-step';
 import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
+import { decisionWaitSpan } from './spans';
 import { reportWaits } from './child-waits';
 
 export interface PlannedCall {
@@ -78,18 +79,23 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   const timeoutMs = state.config.limits.approvalTimeoutMs;
   const phase = ctx.published.values.phase;
   state.status = state.approvals.some((a) => a.state === 'pending') ? 'awaiting_approval' : 'awaiting_client_tools';
-  const summary = decisionWaitSummary(
-    state.approvals.filter((a) => a.state === 'pending').map((a) => a.tool),
-    state.clientTools.filter((c) => c.result === undefined).map((c) => c.tool),
-  );
+  const approvals = state.approvals.filter((a) => a.state === 'pending').map((a) => a.tool);
+  const clientTools = state.clientTools.filter((c) => c.result === undefined).map((c) => c.tool);
+  const summary = decisionWaitSummary(approvals, clientTools);
   updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
   await reportWaits(ctx);
-  const settled = await condition(
-    () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
-    timeoutMs,
-    { summary },
-  );
+  const wait = { approvals: approvals.length > 0, tools: [...approvals, ...clientTools] };
+  const ended = await decisionWaitSpan(state, wait, async () => {
+    const decided = await condition(
+      () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
+      timeoutMs,
+      { summary },
+    );
+    if (!decided) return 'timed_out';
+    return state.stopRequested ? 'stopped' : unsettled(ctx) ? 'steered' : 'decided';
+  });
+  const settled = ended !== 'timed_out';
   state.status = 'running';
   updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');

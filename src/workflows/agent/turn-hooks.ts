@@ -50,6 +50,8 @@ export interface TurnHooks {
    * turn's start: the model reads it first.
    */
   planned?: () => ToolCallRequest[] | void;
+  /** The role that takes this turn (a pev role): named in the turn's span and kept with its messages. */
+  role?: string;
 }
 
 export type TurnResult =

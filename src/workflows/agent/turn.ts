@@ -17,6 +17,7 @@ import { endIfStoppedOrLimited, fail, finish, stopRequest } from './run-steps';
 import { modelHook, turnEndHook } from './app-hooks';
 import { takeNotes } from './notes';
 import { inlineToolCalls } from './tool-plan';
+import { turnSpan } from './spans';
 import { closeUnanswered, plannedTurn, toolPhase } from './tool-phase';
 import { defaultPhase, end, type TurnHooks, type TurnResult } from './turn-hooks';
 
@@ -61,10 +62,16 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const steered = await injectSteering(ctx);
   await takeNotes(ctx);
   const planned = steered.length === 0 ? hooks.planned?.() : undefined;
-  if (planned && planned.length > 0) return plannedTurn(ctx, planned, hooks, hooks.call?.()?.agentRole);
+  if (planned && planned.length > 0) return plannedTurn(ctx, planned, hooks);
 
   state.turn += 1;
   state.turnsThisRun += 1;
+  return turnSpan(state, hooks.role, () => modelTurn(ctx, hooks));
+}
+
+/** The turn after its number is taken: the model call, the answer recorded, the tool phase. */
+async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult> {
+  const { state } = ctx;
   const resolver = hooks.resolver ?? runResolver(ctx);
   await resolveModel(ctx, resolver);
   const stepName = hooks.step?.() || turnStep(state.turn);
@@ -85,7 +92,11 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   }
   const shrink = async (): Promise<boolean> => (await fitContext(ctx, resolver, true)).changed;
   const inline = inlineToolCalls(ctx, hooks.refuseTools !== undefined || hooks.beforeTools !== undefined);
-  const overrides = { ...hooks.call?.(), ...(inline ? { inlineTools: inline } : {}) };
+  const overrides = {
+    ...hooks.call?.(),
+    ...(hooks.role ? { agentRole: hooks.role } : {}),
+    ...(inline ? { inlineTools: inline } : {}),
+  };
   const step = await callModelWithFailover(ctx, resolver, overrides, shrink);
   if (!step.ok && 'refused' in step) {
     if (step.refused.refusal === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));

@@ -8,7 +8,7 @@ import type { DistributiveOmit } from '../../common/type-helpers';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { initialResolverState } from '../../policy/resolver';
 import type { ToolCallRequest } from '../../contracts/agent-run';
-import { findReusable, ledgerAfterCalls, reuseNote } from '../../policy/pev/tool-dedupe';
+import { ledgerAfterCalls, reusableInAnswer, reuseNote } from '../../policy/pev/tool-dedupe';
 import { todoRecitation } from '../../policy/pev/prompt-template';
 import { roleStep } from '../../policy/run-summaries';
 import { type PevActivities } from '../../contracts/pev-activities';
@@ -48,8 +48,9 @@ function roleResolver(pctx: PevContext, role: string): ModelResolver | undefined
 async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallRequest[]): Promise<ToolCallRequest[]> {
   const { state } = pctx.agent;
   const rest: ToolCallRequest[] = [];
-  for (const call of calls) {
-    const earlier = call.malformed ? undefined : findReusable(pctx.pev.ledger, state.tools, call);
+  const reusable = reusableInAnswer(pctx.pev.ledger, state.tools, calls);
+  for (const [i, call] of calls.entries()) {
+    const earlier = reusable[i];
     if (!earlier) {
       rest.push(call);
       continue;
@@ -122,6 +123,7 @@ export function roleTurn(
 ): Promise<TurnResult> {
   const progress = () => pctx.pev.progress;
   return agentTurn(pctx.agent, {
+    role: role.name,
     resolver: roleResolver(pctx, role.name),
     step: () => {
       const { round, cycle, currentTodoId } = progress();
@@ -129,7 +131,6 @@ export function roleTurn(
     },
     // The role's prompt replaces the run's; both travel by reference, not inline.
     call: () => ({
-      agentRole: role.name,
       systemPrompt: undefined,
       promptHash: promptHashOf(pctx, role.name),
       toolChoice: role.usesTools ? undefined : 'none',

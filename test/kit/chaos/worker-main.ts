@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { connectionSettingsFromEnv } from '../../../src/connection/connection-settings';
 import { createToolRegistry, defineTool } from '../../../src/tools';
-import { configureWorkerLogging, runWorker } from '../../../src/worker/create-worker';
+import { configureWorkerRuntime, runWorker } from '../../../src/worker/run-worker';
 import { workerConfig } from '../../../src/worker/worker-config';
 import { EFFECTS_URL_ENV } from './effects-service';
 
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const serviceUrl = process.env[EFFECTS_URL_ENV];
   if (!serviceUrl) throw new Error(`${EFFECTS_URL_ENV} is not set`);
   const config = workerConfig({ file: null });
-  configureWorkerLogging('WARN', config.secrets);
+  configureWorkerRuntime('WARN', config);
   const registry = createToolRegistry({ secrets: config.secrets }).register(recordStepTool(serviceUrl));
   // Only ever stopped by SIGKILL or by the harness's SIGTERM at the end.
   await runWorker(connectionSettingsFromEnv(), () => process.stdout.write('chaos worker polling\n'), config, registry);

@@ -1,0 +1,17 @@
+/** What a process exports to an operator's observability stack: OpenTelemetry traces and Prometheus metrics. */
+export {
+  telemetryConfigOf,
+  tracesConfigOf,
+  telemetrySecrets,
+  METRICS_PORT_ENV,
+  CAPTURE_CONTENT_ENV,
+  DEFAULT_SERVICE_NAME,
+  type TelemetryConfig,
+  type TracesConfig,
+  type MetricsConfig,
+  type OtlpProtocol,
+} from './telemetry-config';
+export { startTracing, currentTracing, stopTracing, type Tracing } from './tracing';
+export { RedactingSpanExporter, redactSpan } from './redacting-exporter';
+export { tracingClientInterceptors, tracingActivityInterceptors, workflowSpanSink } from './temporal-tracing';
+export { runtimeTelemetryOptions } from './runtime-metrics';

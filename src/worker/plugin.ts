@@ -1,0 +1,244 @@
+/**
+ * The project's worker plugin: every worker (the `worker` command, the demo, the test kits, the
+ * benches) is `Worker.create({ connection, taskQueue, plugins: [new DurableAgentsPlugin(…)] })`,
+ * so each runs what users run. It registers the activities and their interceptors (redaction
+ * outermost, then tracing), the workflow code with its preloaded modules and tracing interceptors,
+ * the worker tuning, deployment versioning and the workflows' span sink; and, while the worker runs,
+ * the activity workers of the config's provider limits and the approvals gauge.
+ */
+import { SimplePlugin } from '@temporalio/plugin';
+import {
+  Runtime,
+  type BundleOptions,
+  type ReplayWorkerOptions,
+  type Worker,
+  type WorkerInterceptors,
+  type WorkerOptions,
+} from '@temporalio/worker';
+import { createActivities, type WorkerActivities } from '../activities';
+import { SetupError } from '../connection/setup-error';
+import { markVersionedWorkerConnection } from '../connection/versioned-workers';
+import type { ContentStore } from '../store';
+import {
+  currentTracing,
+  startTracing,
+  tracingActivityInterceptors,
+  tracingClientInterceptors,
+  workflowSpanSink,
+  type Tracing,
+} from '../telemetry';
+import type { ToolRegistry } from '../tools';
+import { watchApprovalsWaiting } from './approvals-gauge';
+import { createLimitWorkers, runTogether } from './limit-workers';
+import { redactionInterceptor } from './redaction';
+import { workerConfig, type WorkerConfig } from './worker-config';
+import { workerDeploymentOptions } from './worker-deployment';
+import { projectWorkflowCode, withProjectModules, type WorkflowCode } from './workflow-code';
+
+export interface DurableAgentsPluginOptions {
+  /**
+   * The worker's config ({@link workerConfig}): the LLM layer, the secrets redacted from everything
+   * that leaves the worker, telemetry, deployment version and prebuilt bundle. Default: read from
+   * the environment and config file when the worker is created.
+   */
+  config?: WorkerConfig;
+  /** Where conversations are kept. Default: the file store (`DURABLE_AGENTS_STORE_DIR`). */
+  store?: ContentStore;
+  /** The worker's tools. Default: the built-in tools, MCP servers per run. */
+  tools?: ToolRegistry;
+  /**
+   * Activities registered beside the project's: the activities a run's hooks name, an embedding's
+   * own, a test's stand-in for one of the project's (a name of the project's replaces it).
+   */
+  activities?: object;
+  /**
+   * Workflow code other than the project's (a worker with kinds of its own). Default: the config's
+   * prebuilt bundle, else src/workflows bundled at start. Workflow code given to `Worker.create` wins.
+   */
+  workflows?: WorkflowCode;
+  /** Called once the worker runs with its limits' activity workers (their queues' rates set). */
+  onPolling?: () => void;
+}
+
+/**
+ * What the project's worker sets over the SDK's defaults (docs/performance.md, What a run costs at
+ * once and in memory): as many workflow-task pollers on the task queue as on the worker's sticky
+ * queue, so a new run's first workflow task does not wait behind the running runs' next ones (the
+ * SDK's default gives the task queue one poller in five). Options given to `Worker.create` win.
+ */
+export const WORKER_TUNING = { nonStickyToStickyPollRatio: 1 } as const satisfies Partial<WorkerOptions>;
+
+/** The parts a plugin builds once, when its first worker is created, and closes when that worker stops. */
+class WorkerParts {
+  private built?: { config: WorkerConfig; tracing?: Tracing; activities: WorkerActivities };
+
+  constructor(private readonly options: DurableAgentsPluginOptions) {}
+
+  get config(): WorkerConfig {
+    return this.parts().config;
+  }
+
+  get tracing(): Tracing | undefined {
+    return this.parts().tracing;
+  }
+
+  private parts(): NonNullable<WorkerParts['built']> {
+    if (this.built) return this.built;
+    const { options } = this;
+    const config = options.config ?? workerConfig();
+    const { traces } = config.telemetry;
+    const tracing = traces ? startTracing(traces, config.secrets) : undefined;
+    const activities = createActivities({
+      config,
+      captureContent: traces?.captureContent === true,
+      ...(options.store ? { store: options.store } : {}),
+      ...(options.tools ? { tools: options.tools } : {}),
+    });
+    this.built = { config, ...(tracing ? { tracing } : {}), activities };
+    return this.built;
+  }
+
+  /** The project's activities, the plugin's own over them, what `Worker.create` was given over both. */
+  activities(existing: object | undefined): object {
+    return { ...this.parts().activities.activities, ...this.options.activities, ...existing };
+  }
+
+  /** Redaction outermost, so it sees what every other interceptor returns or throws; then tracing. */
+  interceptors(existing: WorkerInterceptors | undefined): WorkerInterceptors {
+    const { config, tracing } = this.parts();
+    const clients = existing?.client?.workflow ?? [];
+    if (!Array.isArray(clients))
+      throw new TypeError('the worker plugin takes workflow client interceptors as an array, not the old object form');
+    return {
+      ...existing,
+      activity: [
+        redactionInterceptor(config.secrets),
+        ...(tracing ? tracingActivityInterceptors() : []),
+        ...(existing?.activity ?? []),
+      ],
+      ...(tracing
+        ? {
+            client: {
+              ...existing?.client,
+              workflow: [...tracingClientInterceptors(), ...clients],
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** Closes the MCP connections of the tools the plugin made itself. */
+  async close(): Promise<void> {
+    if (!this.options.tools) await this.built?.activities.close();
+  }
+}
+
+/**
+ * The worker plugin of durable-agents:
+ *
+ * ```ts
+ * const worker = await Worker.create({
+ *   connection,
+ *   taskQueue: 'durable-agents',
+ *   plugins: [new DurableAgentsPlugin({ config: workerConfig(), store })],
+ * });
+ * await worker.run();
+ * ```
+ *
+ * A plugin serves one worker: what it opened (the default tools' MCP connections) closes when that
+ * worker stops.
+ */
+export class DurableAgentsPlugin extends SimplePlugin {
+  private readonly given: DurableAgentsPluginOptions;
+  private readonly parts: WorkerParts;
+  /** The plugin of the limits' activity workers: the same activities and interceptors, no workflows. */
+  private readonly limited: SimplePlugin;
+
+  constructor(options: DurableAgentsPluginOptions = {}) {
+    const parts = new WorkerParts(options);
+    const activities = (existing: object | undefined) => parts.activities(existing);
+    const workerInterceptors = (existing: WorkerInterceptors | undefined) => parts.interceptors(existing);
+    super({ name: 'durable-agents', activities, workerInterceptors });
+    this.given = options;
+    this.parts = parts;
+    this.limited = new SimplePlugin({ name: 'durable-agents-limited', activities, workerInterceptors });
+  }
+
+  /** The plugin's workflow code, unless the worker's options name theirs. */
+  private workflowCode(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>, bundle?: string) {
+    if (options.workflowBundle !== undefined || options.workflowsPath !== undefined) return {};
+    return this.given.workflows ?? projectWorkflowCode(bundle);
+  }
+
+  override configureWorker(options: WorkerOptions): WorkerOptions {
+    const { config, tracing } = this.parts;
+    const { deployment, telemetry } = config;
+    if (telemetry.metrics && !Runtime.instance().options.runtimeOptions.metricsExporter)
+      throw new SetupError(
+        `metrics on ${telemetry.metrics.bindAddress} need the SDK runtime installed with them: call ` +
+          'configureWorkerRuntime(level, config) before the first connection.',
+      );
+    if (deployment && options.connection) markVersionedWorkerConnection(options.connection);
+    const configured = super.configureWorker(options);
+    return {
+      ...WORKER_TUNING,
+      ...configured,
+      ...this.workflowCode(configured, config.workflowBundle),
+      ...(deployment && !configured.workerDeploymentOptions
+        ? { workerDeploymentOptions: workerDeploymentOptions(deployment) }
+        : {}),
+      sinks: { ...configured.sinks, ...workflowSpanSink(tracing) },
+    };
+  }
+
+  override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    return {
+      ...options,
+      ...this.workflowCode(options, this.given.config?.workflowBundle),
+      sinks: { ...options.sinks, ...workflowSpanSink(undefined) },
+    };
+  }
+
+  override configureBundler(options: BundleOptions): BundleOptions {
+    return withProjectModules(options);
+  }
+
+  /**
+   * Runs the worker with the activity workers of the config's provider limits beside it (when one
+   * stops or fails, the others stop) and, with metrics on, the approvals gauge; then sends the
+   * spans still batched and closes what the plugin opened.
+   */
+  override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    const { config } = this.parts;
+    const { connection, namespace, taskQueue } = worker.options;
+    const running = next(worker);
+    // Its failure is taken below (by runTogether); until then it must not count as unhandled.
+    running.catch(() => undefined);
+    try {
+      let limited: Worker[];
+      try {
+        limited = connection
+          ? await createLimitWorkers({ connection, namespace, taskQueue, llm: config.llm, plugin: this.limited })
+          : [];
+      } catch (error) {
+        // The worker runs already: it stops (and lets go of its connection) before the failure is told.
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => undefined);
+        throw error;
+      }
+      this.given.onPolling?.();
+      const stopGauge =
+        connection && config.telemetry.metrics
+          ? watchApprovalsWaiting({ connection, namespace, taskQueue })
+          : undefined;
+      try {
+        await runTogether([{ worker, run: () => running }, ...limited.map((w) => ({ worker: w, run: () => w.run() }))]);
+      } finally {
+        stopGauge?.();
+      }
+    } finally {
+      await currentTracing()?.flush();
+      await this.parts.close();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The run's own spans and its end as a metric (docs/observability.md): a span for the run, each
+ * turn and each wait for approvals. They are made with the tracer Temporal's workflow interceptors
+ * register in the sandbox (`workflows/tracing-interceptors.ts`): span ids come from the workflow's
+ * seeded randomness and times from workflow time, so a replay makes the same spans again, and the
+ * worker's sink, which the SDK does not call while a workflow replays, exports each once. In a
+ * bundle without those interceptors they are the OpenTelemetry API's no-ops.
+ */
+import type { Attributes, Span } from '@opentelemetry/api';
+import { inSpan } from '../../common/in-span';
+import { metricMeter, workflowInfo } from '@temporalio/workflow';
+import { AGENT_ATTR, GEN_AI, METRIC, SPAN } from '../../contracts/telemetry';
+import type { AgentState } from '../../contracts/agent-run';
+
+/** What every span of a run names: its id, kind and tenant. */
+export function runAttributes(state: AgentState): Attributes {
+  const { config } = state;
+  return {
+    [AGENT_ATTR.runId]: workflowInfo().workflowId,
+    [AGENT_ATTR.kind]: config.kind,
+    ...(config.tenant ? { [AGENT_ATTR.tenant]: config.tenant } : {}),
+  };
+}
+
+/** The run's span (`invoke_agent {kind}`), one per workflow run: continue-as-new starts the next. */
+export function runSpan<T>(state: AgentState, fn: (span: Span) => Promise<T>): Promise<T> {
+  const model = state.resolver.current;
+  return inSpan(
+    `${SPAN.run} ${state.config.kind}`,
+    {
+      attributes: {
+        ...runAttributes(state),
+        [GEN_AI.operation]: 'invoke_agent',
+        [GEN_AI.agentName]: state.config.kind,
+        [GEN_AI.agentId]: workflowInfo().workflowId,
+        [GEN_AI.conversationId]: state.conversationId,
+        [GEN_AI.provider]: model.provider,
+        [GEN_AI.requestModel]: model.model,
+      },
+    },
+    fn,
+  );
+}
+
+/** What the run's span says when the run ends or hands over: its totals and why. */
+export function endRunSpan(span: Span, state: AgentState, outcome: string): void {
+  span.setAttributes({
+    [AGENT_ATTR.stopReason]: outcome,
+    [AGENT_ATTR.turn]: state.turn,
+    [AGENT_ATTR.costUsd]: state.cost.total,
+    [GEN_AI.inputTokens]: state.usage.inputTokens,
+    [GEN_AI.outputTokens]: state.usage.outputTokens,
+    [GEN_AI.cacheReadTokens]: state.usage.cacheReadTokens,
+    [GEN_AI.responseModel]: state.resolver.current.model,
+  });
+}
+
+/** A turn's span: its number, and the pev role that takes it. */
+export function turnSpan<T>(state: AgentState, role: string | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
+  return inSpan(
+    SPAN.turn,
+    {
+      attributes: {
+        ...runAttributes(state),
+        [AGENT_ATTR.turn]: state.turn,
+        ...(role ? { [AGENT_ATTR.role]: role } : {}),
+      },
+    },
+    fn,
+  );
+}
+
+/**
+ * A wait for decisions on `tools`' calls (approvals, or client tools' results when `approvals` is
+ * false); `fn` returns how the wait ended.
+ */
+export function decisionWaitSpan(
+  state: AgentState,
+  wait: { approvals: boolean; tools: string[] },
+  fn: () => Promise<string>,
+): Promise<string> {
+  return inSpan(
+    wait.approvals ? SPAN.approvalWait : SPAN.clientToolWait,
+    { attributes: { ...runAttributes(state), [AGENT_ATTR.turn]: state.turn, [AGENT_ATTR.approvalTools]: wait.tools } },
+    async (span) => {
+      const outcome = await fn();
+      span.setAttribute(AGENT_ATTR.approvalOutcome, outcome);
+      return outcome;
+    },
+  );
+}
+
+/** Counts an ended run by stop reason (the SDK skips workflow metrics while replaying). */
+export function countEndedRun(state: AgentState): void {
+  metricMeter.createCounter(METRIC.runs, 'runs', 'Ended agent runs').add(1, {
+    stop_reason: state.stopReason ?? 'completed',
+    agent_kind: state.config.kind,
+    ...(state.config.tenant ? { tenant: state.config.tenant } : {}),
+  });
+}
