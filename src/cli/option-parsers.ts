@@ -128,6 +128,8 @@ export interface RunOptions extends CallFlags {
   watch?: boolean;
   continue?: string;
   idleWait?: number;
+  plan?: string;
+  askUser?: boolean;
 }
 
 /** The run limits `run`'s flags set. */

@@ -7,6 +7,7 @@ import type { KindRegistry } from '../kinds';
 import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
+import { ASK_USER, questionOf } from '../policy/ask-user';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
 function billingLine(b: RunBilling): string {
@@ -85,7 +86,11 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
         ` · ${c.usage.inputTokens} in / ${c.usage.outputTokens} out tokens · $${c.costUsd.toFixed(4)}`,
     );
   for (const c of s.clientToolRequests)
-    lines.push(`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`);
+    lines.push(
+      ...(c.tool === ASK_USER
+        ? [`asks the user: ${questionOf(c.args)}`, `  answer: ${prefix} answer ${s.id} TEXT --call ${c.toolCallId}`]
+        : [`awaiting client result: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`]),
+    );
   for (const c of s.childClientToolRequests ?? [])
     lines.push(
       `awaiting client result in ${c.runId}: ${c.toolCallId} ${c.tool} ${JSON.stringify(c.args)}`,

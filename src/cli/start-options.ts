@@ -13,6 +13,7 @@ import { UsageError } from './exit-codes';
 import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
 import { readSubAgents } from './agents-file';
+import { readPlanFile } from './plan-file';
 import { checkMcpFile, checkModelSpecs } from './model-check';
 import {
   collect,
@@ -83,7 +84,12 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
       '--idle-wait <duration>',
       'after an answer, wait this long (e.g. 10m) for a follow-up before completing',
       duration,
-    );
+    )
+    .option(
+      '--plan <file>',
+      'a plan the run recites each turn and the model ticks (JSON array or Markdown checklist); see set-plan',
+    )
+    .option('--ask-user', 'offer the model an ask_user tool: its questions wait for `answer ID TEXT`');
   return kindFlags(command, kinds);
 }
 
@@ -143,6 +149,8 @@ export async function startOptionsOf(
     ...kindOptions,
     ...(o.continue ? { continueFrom: o.continue } : {}),
     ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...(o.plan ? { plan: readPlanFile(o.plan) } : {}),
+    ...(o.askUser ? { askUser: true } : {}),
     ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
     ...(o.priority !== undefined ? { priority: o.priority } : {}),
   };

@@ -24,12 +24,14 @@ export function formatTranscript(items: readonly RunMessage[], children: readonl
     switch (item.role) {
       case 'user':
         lines.push(
-          `#${item.seq} user${item.origin ? ` (${item.origin.replace('_', '-')})` : ''}: ${indent(item.text)}`,
+          `#${item.seq} user${item.origin ? ` (${item.origin.replace('_', '-')})` : ''}` +
+            `${item.agentRole ? ` to ${item.agentRole}` : ''}: ${indent(item.text)}`,
         );
         break;
       case 'assistant':
         lines.push(
-          `#${item.seq} assistant${item.model ? ` [${item.model}]` : ''}:${item.text ? ` ${indent(item.text)}` : ''}`,
+          `#${item.seq} ${item.agentRole ?? 'assistant'}${item.model ? ` [${item.model}]` : ''}:` +
+            `${item.text ? ` ${indent(item.text)}` : ''}`,
         );
         for (const t of item.thinking) lines.push(`   thinking: ${indent(t, '     ')}`);
         for (const c of item.toolCalls)
@@ -49,7 +51,10 @@ export function formatTranscript(items: readonly RunMessage[], children: readonl
         );
         break;
       case 'note':
-        lines.push(`#${item.seq} ${item.kind}: ${indent(item.text)}`, ...under({ noteSeq: item.seq }));
+        lines.push(
+          `#${item.seq} ${item.kind}${item.toolCallId ? ` [${item.toolCallId}]` : ''}: ${indent(item.text)}`,
+          ...under({ noteSeq: item.seq }),
+        );
         break;
       case 'missing':
         lines.push(`#${item.seq} (${item.reason})`);

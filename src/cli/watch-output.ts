@@ -65,6 +65,8 @@ function formatEvent(e: AgentEvent, runId?: string): string {
       );
     case 'hook_failed':
       return `${at} ${e.hook} hook failed: ${e.message}`;
+    case 'context_transformed':
+      return `${at} context rewritten by ${e.hook}${e.note ? `: ${e.note}` : ''}`;
     case 'model_failure':
       return `${at} ${e.model} failed (${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`;
     case 'tenant_budget':

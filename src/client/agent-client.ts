@@ -10,13 +10,14 @@ import { modelNameProblem, modelRefOf } from '../policy/model-ref';
 import type { ModelName } from '../contracts/model-ref';
 import {
   followUpSignal,
-  setPlanSignal,
   steerSignal,
   stopSignal,
   switchModelSignal,
   DEFAULT_TASK_QUEUE,
+  type NoteKind,
+  type PlanUpdate,
 } from '../contracts/agent-workflows';
-import type { AgentResult, AgentStateView, PlanItem } from '../contracts/agent-run';
+import type { AgentResult, AgentStateView, PlanItem, PlanItemInput } from '../contracts/agent-run';
 import type { WaitingCall } from '../contracts/sub-agents';
 import type { ApprovalDecisionResult } from '../contracts/approval';
 import { childTraces, needsStoredSteps, traceOf, type RunTrace } from './trace';
@@ -32,6 +33,7 @@ import { RunDecisions, type WaitingApproval } from './run-decisions';
 import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
 import { prepareStart, type ForkOptions, type PreparedStart, type StartAgentOptions } from './start-run';
 import { messagesOfRun, readRunMessages } from './run-messages';
+import { RunInputs, TEXT_WAY } from './run-inputs';
 import { answerShapeOf, withAnswers, type AnswerItem } from './watch-answers';
 import { withChildren, type ChildEventItem } from './watch-children';
 import type { RunMessage } from '../contracts/run-message';
@@ -50,8 +52,6 @@ const CHILD_START_WAIT_MS = 15_000;
 
 /** How long a watch waits for a worker to answer the state query of a run that has ended. */
 const ENDED_RUN_QUERY_MS = 10_000;
-
-const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
 
 /**
  * Whether the client shares a worker's connection (a `NativeConnection`), so the server can hand a new run's first
@@ -72,10 +72,12 @@ export class AgentClient {
   readonly kinds: KindRegistry;
   private readonly access: RunAccess;
   private readonly decisions: RunDecisions;
+  private readonly inputs: RunInputs;
 
   constructor(client: Client, taskQueue: string = DEFAULT_TASK_QUEUE, options: AgentClientOptions = {}) {
     this.access = new RunAccess(client, taskQueue, options);
     this.decisions = new RunDecisions(this.access);
+    this.inputs = new RunInputs(this.access, this.decisions);
     this.client = client;
     this.taskQueue = taskQueue;
     this.kinds = this.access.kinds;
@@ -271,9 +273,37 @@ export class AgentClient {
     await this.access.call(id, (h) => h.signal(switchModelSignal, { model: ref, ...(note ? { note } : {}) }));
   }
 
-  /** Replaces the plan the run recites at the end of the context each turn. */
-  async setPlan(id: string, plan: PlanItem[]): Promise<void> {
-    await this.access.call(id, (h) => h.signal(setPlanSignal, plan));
+  /**
+   * Adds a note to the run's conversation log (docs/hooks.md, Notes): a `context_note` (default) or
+   * a `system_event`, written at its next turn or as it ends, never sent to the model. Returns the
+   * note's id (resending with the same id writes it once).
+   */
+  addNote(id: string, text: string, options: { kind?: NoteKind; messageId?: string } = {}): Promise<string> {
+    return this.inputs.addNote(id, text, options);
+  }
+
+  /**
+   * Replaces the plan the run recites at the end of the context each turn (items without an id
+   * get their position). A plan with problems is refused, naming them.
+   */
+  setPlan(id: string, plan: PlanItemInput[]): Promise<void> {
+    return this.inputs.setPlan(id, plan);
+  }
+
+  /**
+   * Marks items of the run's plan done or open, or adds items, by their ids; returns the plan as
+   * it will be. Checked against the run's plan first: an unknown id is refused.
+   */
+  updatePlan(id: string, update: PlanUpdate): Promise<PlanItem[]> {
+    return this.inputs.updatePlan(id, update);
+  }
+
+  /**
+   * Answers a question the run's model asked the user (`ask_user`, a run started with `askUser`):
+   * the one waiting in the run or its open children, or `callId` when several wait.
+   */
+  answer(id: string, text: string, callId?: string): Promise<{ toolCallId: string; question: string }> {
+    return this.inputs.answer(id, text, callId);
   }
 
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */

@@ -23,7 +23,7 @@ export const approvalsIn = (state: AgentStateView, id: string): WaitingApproval[
 ];
 
 /** The run's own waiting client tool calls and those its open children reported. */
-const clientCallsIn = (state: AgentStateView, id: string): WaitingCall[] => [
+export const clientCallsIn = (state: AgentStateView, id: string): WaitingCall[] => [
   ...state.clientToolRequests.map((c) => ({ runId: id, ...c })),
   ...(state.childClientToolRequests ?? []),
 ];

@@ -1,2 +1,6 @@
 /** `Omit` applied to each member of a union, so a discriminated union stays one. */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Whether `value` is a plain JSON object: not null, not an array. */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

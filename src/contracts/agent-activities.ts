@@ -6,7 +6,7 @@ import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './mess
 import type { ToolSelection } from './tool-catalog';
 import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
 import type { ResolvedModelInfo } from './model-info';
-import type { ModelRef } from './model-ref';
+import type { ModelName, ModelRef } from './model-ref';
 import type { TokenDelta } from './watch-topics';
 import type { BudgetActivities } from './tenant-budget';
 
@@ -26,6 +26,11 @@ export interface ModelCallInput {
   topP?: number;
   stopSequences?: string[];
   thinkingBudget?: number;
+  /**
+   * Content-store hash of the provider messages a context transform made (a `Message[]`): sent in
+   * place of the view read from the log (`view`, `toSeq` and `maskBefore` then only locate it).
+   */
+  messagesHash?: string;
   /** Text appended as a last user message and not stored (plan recitation). */
   recitation?: string;
   /** Successful tool results before this log position are shown as stubs (docs/design.md, Masking). */
@@ -43,6 +48,8 @@ export interface ModelCallInput {
   describeModel?: boolean;
   /** Quick tool calls the model call may run itself, right after the answer (see {@link InlineToolCalls}). */
   inlineTools?: InlineToolCalls;
+  /** The role whose turn this is (`MessageMeta.agentRole`), kept with the stored answer. */
+  agentRole?: string;
 }
 
 /**
@@ -111,10 +118,26 @@ export type UserOrigin = 'task' | 'steering' | 'follow_up';
 /** A message that originates in the workflow, written to the log by `appendMessages`. */
 export type MessageDraft =
   /** With `textHash`, the body's text is the string stored under that content hash instead of `text`. */
-  | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string }
+  | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string; agentRole?: string }
   | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
-  /** `childRun`: the child run (its workflow and conversation id) the note is about, e.g. a pev todo's. */
-  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string; childRun?: string };
+  /**
+   * Tool calls the workflow makes without asking a model (a plan named them), written as an answer:
+   * its model reads {@link PLANNED_CALLS_MODEL}.
+   */
+  | {
+      kind: 'assistant';
+      toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
+      agentRole?: string;
+    }
+  /**
+   * `childRun`: the child run (its workflow and conversation id) the note is about, e.g. a pev
+   * todo's. `bodyHash`: the note's body is stored already (a tool's log), written by reference
+   * (`text` is then empty).
+   */
+  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string; childRun?: string; bodyHash?: string };
+
+/** The provider and model an answer of planned calls names (it was written by no model). */
+export const PLANNED_CALLS_MODEL = { provider: 'plan', model: 'planned-call' } as const;
 
 export interface AppendMessagesInput {
   conversationId: string;
@@ -143,6 +166,8 @@ export interface PinToolsInput {
    * starts in one local activity and a run whose tools cannot be pinned still shows its task.
    */
   open?: Omit<AppendMessagesInput, 'conversationId'>;
+  /** Offer the model the tool that updates the run's plan (`update_plan`): the run started with a plan. */
+  planTool?: boolean;
 }
 
 export interface PinToolsOutput {
@@ -201,6 +226,8 @@ export interface RunToolOutput {
   durationMs: number;
   /** A preview of the stored result (`policy/previews.ts`), for the run's events. */
   preview?: string;
+  /** Content-store hash of the call's log (a `tool_log` body), when the tool logged lines. */
+  logHash?: string;
 }
 
 export interface SummariseInput {
@@ -259,6 +286,56 @@ export interface HookTurnEndInput {
   costUsd: number;
 }
 
+/** What an `onTurnEnd` hook may return besides a boolean. */
+export interface TurnEndDecision {
+  /** Stop the run (stop reason `hook_stopped`). */
+  stop?: boolean;
+  /** The model of the run's next turns (a spec string or a ref). */
+  model?: ModelName;
+  /** Why, recorded with the switch. */
+  reason?: string;
+}
+
+/** What a `resolveModel` hook is asked before each model turn. */
+export interface HookModelInput {
+  conversationId: string;
+  turn: number;
+  /** The turn's step as the timeline names it (`turn 3`, `executor round 1 · todo 2`). */
+  step: string;
+  /** The model the run would use for this turn, as a spec string. */
+  model: string;
+  totalUsage: Usage;
+  costUsd: number;
+  tenant?: string;
+}
+
+/** A model a `resolveModel` hook chose, with why (recorded with the switch). */
+export interface ModelChoice {
+  model: ModelName;
+  reason?: string;
+}
+
+/** What a `transformContext` hook is asked before each model call: where the view is, never its bodies. */
+export interface HookContextInput {
+  conversationId: string;
+  turn: number;
+  step: string;
+  /** The model about to be called, as a spec string: its provider decides how messages are handed over. */
+  model: string;
+  view: ConversationView;
+  /** The view is log entries `[view.fromSeq, toSeq)`. */
+  toSeq: number;
+  /** Successful tool results before this log position are masked in the view. */
+  maskBefore?: number;
+}
+
+/** A context transform's result: the provider messages to send, stored as a `Message[]` under this hash. */
+export interface HookContextOutput {
+  messagesHash: string;
+  /** What it changed, in a few words (its `context_transformed` event). */
+  note?: string;
+}
+
 export interface HookMessageInput {
   conversationId: string;
   message: MessageMeta;
@@ -273,7 +350,9 @@ export interface HookErrorInput {
 
 /** Shapes of the user-supplied hook activities named in `AgentHooks`. */
 export interface AgentHookActivities {
-  onTurnEnd(input: HookTurnEndInput): Promise<boolean>;
+  onTurnEnd(input: HookTurnEndInput): Promise<boolean | TurnEndDecision>;
+  resolveModel(input: HookModelInput): Promise<ModelChoice | null | undefined>;
+  transformContext(input: HookContextInput): Promise<HookContextOutput | null | undefined>;
   onMessage(input: HookMessageInput): Promise<void>;
   onError(input: HookErrorInput): Promise<void>;
 }

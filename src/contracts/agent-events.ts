@@ -65,7 +65,13 @@ export type AgentEvent = EventBase &
         tokensBefore: number;
         tokensAfter: number;
       }
-    | { type: 'hook_failed'; hook: 'onTurnEnd' | 'onMessage' | 'onError'; message: string }
+    | {
+        type: 'hook_failed';
+        hook: 'onTurnEnd' | 'onMessage' | 'onError' | 'resolveModel' | 'transformContext';
+        message: string;
+      }
+    /** A `transformContext` hook rewrote what the model sees for this call (`note`: what it said it did). */
+    | { type: 'context_transformed'; hook: string; messagesHash: string; note?: string }
     | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
     | { type: 'continued_as_new'; runs: number }
     /** The conversation began with another run's (`messages` entries, `turns` answers; `atTurn` for a fork). */

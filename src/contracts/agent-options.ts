@@ -6,7 +6,14 @@ import type { ApprovalRule } from './approval';
 import type { BudgetRule } from './model-resolution';
 import type { ModelName } from './model-ref';
 import type { ResponseFormat, ToolChoice } from './message-model';
-import type { AgentHooks, AgentLimits, ContextPolicy, ConversationOrigin, MaskPolicy, PlanItem } from './agent-run';
+import type {
+  AgentHooks,
+  AgentLimits,
+  ContextPolicy,
+  ConversationOrigin,
+  MaskPolicy,
+  PlanItemInput,
+} from './agent-run';
 
 /** A budget rule as a caller gives it: the model by name or ref. */
 export type BudgetRuleOption = Omit<BudgetRule, 'model'> & { model: ModelName };
@@ -51,7 +58,13 @@ export interface AgentOptions {
   /** Whether the model must, may or must not call tools (ReAct runs; pev roles have their own). */
   toolChoice?: ToolChoice;
   stream?: boolean;
-  plan?: PlanItem[];
+  /** The plan recited at the end of the context each turn; the model may tick it (`update_plan`, docs/plans.md). */
+  plan?: PlanItemInput[];
+  /**
+   * Offer the model the built-in `ask_user` tool: a question it asks waits for an answer
+   * (`AgentClient.answer`, the CLI's `answer`), like a client tool's result (docs/plans.md).
+   */
+  askUser?: boolean;
   continueAsNewAfterTurns?: number;
   searchAttributes?: boolean;
   activityTaskQueue?: string;

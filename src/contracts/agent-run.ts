@@ -36,6 +36,11 @@ export interface MessageMeta {
   tokens: number;
   /** Spec of the model that wrote an assistant message. */
   model?: string;
+  /**
+   * The role of a multi-role run whose turn the message belongs to: pev's `planner`, `executor` or
+   * `verifier` on their answers and on the prompts the run writes for them.
+   */
+  agentRole?: string;
   /** Tool calls an assistant message made. */
   toolCallIds?: string[];
   /** The call a tool result answers. */
@@ -80,6 +85,11 @@ export interface QueuedMessage {
   text: string;
 }
 
+/** A note a client sent into the run, written to the log at the next turn (`addNote`). */
+export interface QueuedNote extends QueuedMessage {
+  kind: 'context_note' | 'system_event';
+}
+
 export interface AgentLimits {
   maxTurns: number;
   /** Total tokens (input + output + cache) of the run; the run stops at 95 % of it. */
@@ -97,10 +107,31 @@ export interface AgentLimits {
   maxAgentDepth?: number;
 }
 
-/** Turn hooks: names of user-supplied activities registered on the worker. */
+/**
+ * Turn hooks: names of user-supplied activities registered on the worker (docs/hooks.md). Each gets
+ * references and small values, never a transcript.
+ */
 export interface AgentHooks {
-  /** `(HookTurnEndInput) => boolean`; false stops the run, a failure stops it with an error. */
+  /**
+   * `(HookTurnEndInput) => boolean | TurnEndDecision`: false (or `{ stop: true }`) stops the run;
+   * `{ model, reason }` moves the run to that model from its next turn, recorded as a provider
+   * switch with the reason. A failure stops the run with an error.
+   */
   onTurnEnd?: string;
+  /**
+   * `(HookModelInput) => ModelChoice | null`: the model of each turn, chosen from state outside the
+   * run (a credit balance), before the turn's context is prepared. Nothing (null) keeps the model
+   * the run would use; another model is recorded as a provider switch with the reason. It wins over
+   * the budget rules and an operator's switch for that turn. A failure stops the run with an error.
+   */
+  resolveModel?: string;
+  /**
+   * `(HookContextInput) => HookContextOutput | null`: rewrites what the model sees before each
+   * model call (trim, inject), by reference: the hook stores the provider messages it wants sent and
+   * returns their hash (`contextTransform` in `durable-agents/worker` does both). Nothing sends the
+   * view unchanged; a failure is recorded as a `hook_failed` event and the call goes on unchanged.
+   */
+  transformContext?: string;
   /**
    * `(HookMessageInput) => void`; a failure is recorded as an event and the run goes on. The input
    * names the body by hash: `messageHook` (`durable-agents/worker`) gives the hook a loader of it.
@@ -143,6 +174,9 @@ export interface PlanItem {
   title: string;
   done: boolean;
 }
+
+/** A plan item as a caller gives it: without an id it gets its position, without `done` it is open. */
+export type PlanItemInput = Pick<PlanItem, 'title'> & Partial<Pick<PlanItem, 'id' | 'done'>>;
 
 /**
  * Where a run's conversation began: another run's conversation, taken whole or up to the end of a
@@ -246,6 +280,8 @@ export interface AgentState {
   summaryBackoff?: { failures: number; retryAtTurn: number };
   steering: QueuedMessage[];
   followUps: QueuedMessage[];
+  /** Notes a client sent, written to the log at the next turn or as the run ends (absent: none). */
+  notes?: QueuedNote[];
   /** Recent message ids, to drop duplicate deliveries. */
   seenMessageIds: string[];
   approvals: PendingApproval[];

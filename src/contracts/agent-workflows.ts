@@ -25,7 +25,7 @@ export const AGENT_WORKFLOWS = {
  * it that old code could not read raises the version; a run carried with a version this code does
  * not read fails at once, saying so (docs/design.md, Replay and patch policy).
  */
-export const CARRIED_INPUT_VERSION = 2;
+export const CARRIED_INPUT_VERSION = 3;
 
 export interface AgentWorkflowInput {
   config: AgentConfig;
@@ -67,8 +67,36 @@ export interface SwitchModelInput {
  */
 export const switchModelSignal = defineSignal<[SwitchModelInput]>('switchModel');
 
+/** The app-only kinds a client may write to a run's log (the model never sees them). */
+export type NoteKind = 'context_note' | 'system_event';
+
+export interface NoteInput {
+  /** Unique per note: a resent note with the same id is written once. */
+  id: string;
+  text: string;
+  /** Default `context_note`. */
+  kind?: NoteKind;
+}
+/**
+ * Adds a note to the run's conversation log for people and tools (docs/hooks.md, Notes): written at
+ * the run's next turn, or as it ends, and never sent to the model.
+ */
+export const addNoteSignal = defineSignal<[NoteInput]>('addNote');
+
 /** Replaces the plan recited at the end of the context each turn. */
 export const setPlanSignal = defineSignal<[PlanItem[]]>('setPlan');
+
+/** A change to some items of a run's plan, by their ids (docs/plans.md). */
+export interface PlanUpdate {
+  /** Ids of items now done. */
+  done?: string[];
+  /** Ids of items to reopen. */
+  open?: string[];
+  /** Titles of new items, appended. */
+  add?: string[];
+}
+/** Marks items of the plan done or open, or adds items, without replacing it. */
+export const updatePlanSignal = defineSignal<[PlanUpdate]>('updatePlan');
 /** Approve, reject or approve-with-edited-arguments one pending tool call. Refused by the validator when invalid. */
 export const decideApprovalUpdate = defineUpdate<ApprovalDecisionResult, [ApprovalDecisionInput]>('decideApproval');
 

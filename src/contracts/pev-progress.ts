@@ -17,7 +17,8 @@ export type TodoEndReason =
   | 'gave_up' // `taskCompleted: false` with `shouldContinue: false`
   | 'max_executor_rounds' // the round limit, the backstop
   | 'fallback' // no valid answer even after the corrective re-ask
-  | 'child_run'; // it ran as a child run (`parallel`): completed when that run completed
+  | 'child_run' // it ran as a child run (`parallel`): completed when that run completed
+  | 'reported'; // the executor reported it completed or skipped while working on another todo
 
 /** Why the planning phase of a cycle ended. */
 export type PlanningEndReason = 'planned' | 'max_planning_rounds' | 'fallback';
@@ -26,6 +27,7 @@ export type PlanningEndReason = 'planned' | 'max_planning_rounds' | 'fallback';
 export type PevEndReason =
   | 'completed' // the verifier confirmed: `finalText` is its summary
   | 'max_cycles' // the verifier still asked for improvements after the last allowed cycle
+  | 'todo_failed' // a todo failed and the run stops on a failed todo (`stopOnFailedTodo`)
   | 'unverified' // the verifier never gave a valid answer: `finalText` is what it wrote, or the todo results
   | 'plan_not_confirmed'; // `confirmPlan` and no decision came within the approval timeout
 
@@ -36,6 +38,11 @@ export interface PevTodo {
   priority: number;
   /** Ids of the todos whose results it needs: it starts once they have ended. */
   dependsOn?: string[];
+  /**
+   * The tool call that does the todo, as the planner named it: the executor makes it without a
+   * model turn (when the run has the tool), then reads its result.
+   */
+  call?: { tool: string; parameters: Record<string, unknown> };
   status: TodoStatus;
   /** The executor's summary of the last round on this todo. */
   result?: string;
@@ -62,6 +69,8 @@ export type PevTraceEntry =
   | { type: 'verified'; cycle: number; passed: boolean; improvements: string[] }
   | { type: 'plan_decided'; cycle: number; approved: boolean; by: 'user' | 'timeout'; feedback?: string }
   | { type: 'reask'; cycle: number; role: string; problems: string[] }
+  /** The executor made the call the plan named for a todo, without a model turn. */
+  | { type: 'planned_call'; cycle: number; todoId: string; toolName: string; toolCallId: string }
   | { type: 'fallback'; cycle: number; role: string; problems: string[] }
   | { type: 'tool_reused'; cycle: number; todoId?: string; toolName: string; toolCallId: string; reusedFrom: string };
 

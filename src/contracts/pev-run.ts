@@ -45,6 +45,11 @@ export interface PevOptions {
    * another in this run.
    */
   parallel?: number;
+  /**
+   * End the run when a todo fails (stop reason `todo_failed`), instead of moving on to the next
+   * todo. Default false. Child runs already executing (`parallel`) finish first.
+   */
+  stopOnFailedTodo?: boolean;
 }
 
 /** Options with every default applied. */
@@ -57,6 +62,7 @@ export interface ResolvedPevOptions {
   confirmPlan: boolean;
   businessContext?: PevBusinessContext;
   parallel?: number;
+  stopOnFailedTodo?: boolean;
 }
 
 /** What a PEV run keeps besides the agent state; plain JSON, carried across continue-as-new. */
@@ -84,8 +90,8 @@ export interface PevWorkflowInput extends AgentWorkflowInput {
 /** The agent's result plus the todo list; `finalText` is the verifier's summary when it confirmed the work. */
 export interface PevAgentResult extends Omit<AgentResult, 'stopReason'> {
   /**
-   * The agent's stop reason, or the PEV reason (`max_cycles`, `unverified`, `plan_not_confirmed`) when the rounds ended
-   * without a confirmed summary.
+   * The agent's stop reason, or the PEV reason (`max_cycles`, `unverified`, `plan_not_confirmed`,
+   * `todo_failed`) when the rounds ended without a confirmed summary.
    */
   stopReason: AgentResult['stopReason'] | Exclude<PevEndReason, 'completed'>;
   todos: PevTodo[];

@@ -16,10 +16,12 @@ export interface RunToolCall {
 
 export type RunMessage =
   /** A user message: the task, steering, a follow-up, or (no origin) a message the agent kind wrote. */
-  | { role: 'user'; seq: number; origin?: UserOrigin; text: string; timestamp?: number }
+  /** `agentRole`: the role of a multi-role run (pev) the message was written for, or by. */
+  | { role: 'user'; seq: number; origin?: UserOrigin; agentRole?: string; text: string; timestamp?: number }
   | {
       role: 'assistant';
       seq: number;
+      agentRole?: string;
       /** `provider/model` of the model that answered. */
       model?: string;
       stopReason?: string;
@@ -44,9 +46,17 @@ export type RunMessage =
   | { role: 'summary'; fromSeq: number; toSeq: number; text: string; timestamp?: number }
   /**
    * A log entry the model never sees: a context note, a system event or a tool's log; `childRun`
-   * names the child run it is about (a pev todo run as a child).
+   * names the child run it is about (a pev todo run as a child), `toolCallId` the call a tool log is of.
    */
-  | { role: 'note'; seq: number; kind: AgentMessageKind; text: string; timestamp?: number; childRun?: string }
+  | {
+      role: 'note';
+      seq: number;
+      kind: AgentMessageKind;
+      text: string;
+      timestamp?: number;
+      childRun?: string;
+      toolCallId?: string;
+    }
   /** A position whose body the store cannot give, and why. */
   | { role: 'missing'; seq: number; reason: string };
 

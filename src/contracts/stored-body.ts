@@ -5,11 +5,19 @@ import type { UserOrigin } from './agent-activities';
 
 /** A body in the content store, as written by the activities. */
 export type StoredBody =
-  | (UserMessage & { origin?: UserOrigin })
-  | AssistantMessage
+  | (UserMessage & { origin?: UserOrigin; agentRole?: string })
+  | (AssistantMessage & { agentRole?: string })
   | (ToolResultMessage & { whole?: WholeResult })
   | { role: 'summary'; text: string; timestamp: number }
-  | { role: 'context_note' | 'system_event' | 'tool_log'; text: string; timestamp: number; childRun?: string };
+  | {
+      role: 'context_note' | 'system_event' | 'tool_log';
+      text: string;
+      timestamp: number;
+      /** The child run the note is about (a pev todo's). */
+      childRun?: string;
+      /** The tool call a `tool_log` is the log of. */
+      toolCallId?: string;
+    };
 
 /**
  * The uncut text of a tool result that was cut to fit the model's context window: stored beside

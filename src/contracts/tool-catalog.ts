@@ -9,8 +9,9 @@
  * - `client`: the workflow waits for the caller to submit the result.
  * - `approval`: a server tool that runs only after a human approves the exact arguments.
  * - `agent`: a sub-agent; the workflow runs it as a child workflow.
+ * - `workflow`: answered by the workflow from its own state (the plan tool, `update_plan`).
  */
-export type ToolMode = 'server' | 'client' | 'approval' | 'agent';
+export type ToolMode = 'server' | 'client' | 'approval' | 'agent' | 'workflow';
 
 export type ToolSource = 'builtin' | 'registered' | 'mcp' | 'run' | 'agent';
 
@@ -139,7 +140,12 @@ export interface ExecuteToolOutput {
   isError: boolean;
   truncated?: boolean;
   durationMs: number;
+  /** The lines the tool logged (`ToolExecutionContext.log`), joined; absent when it logged none. */
+  log?: string;
 }
+
+/** The most characters of a call's log kept; a longer log keeps its last lines. */
+export const MAX_TOOL_LOG_CHARS = 16_000;
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 /**

@@ -104,6 +104,12 @@ const pevFlags: KindFlag<PevOptions>[] = [
     positiveInteger,
     (o: PevOptions, parallel) => ({ ...o, parallel }),
   ),
+  kindFlag(
+    '--stop-on-failed-todo',
+    'end the run when a todo fails (stop reason todo_failed) instead of moving on',
+    undefined,
+    (o: PevOptions) => ({ ...o, stopOnFailedTodo: true }),
+  ),
 ];
 
 const progressOf = (view: AgentStateView): PevStateView['pev'] | undefined => (view as Partial<PevStateView>).pev;
@@ -130,6 +136,7 @@ export const pevEdge: KindEdge<PevOptions> = {
   details: (pev) => [
     ...(pev.mode ? [`- **Mode** ${pev.mode}`] : []),
     ...(pev.parallel ? [`- **Todos** as child runs, ${pev.parallel} at a time`] : []),
+    ...(pev.stopOnFailedTodo ? ['- **Stops** on a failed todo'] : []),
     ...(pev.models && Object.keys(pev.models).length
       ? [
           `- **Role models** ${Object.entries(pev.models)
@@ -145,7 +152,7 @@ export const pevEdge: KindEdge<PevOptions> = {
     const todo = pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : '';
     return [
       `phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${todo}`,
-      ...pev.todos.map((t) => `  [${t.status}] ${t.id}: ${t.description}`),
+      ...pev.todos.map((t) => `  [${t.status}] ${t.id}: ${t.description}${t.call ? ` (calls ${t.call.tool})` : ''}`),
     ];
   },
   waiting(view) {

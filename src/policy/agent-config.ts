@@ -9,12 +9,14 @@ import { resolverPolicy } from './resolver';
 import { patienceProblem } from './rate-limit-wait';
 import { priorityProblem, tenantProblem } from './tenancy';
 
-import type { AgentConfig, MaskPolicy } from '../contracts/agent-run';
+import type { AgentConfig, MaskPolicy, PlanItem } from '../contracts/agent-run';
 import { DEFAULT_MASK_POLICY } from './masking';
 import { callSettingProblems } from './call-settings';
 import { clientToolProblems } from './tool-selection';
 import { subAgentProblems } from './sub-agents';
 import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
+import { withAskUser } from './ask-user';
+import { planOf } from './plan';
 
 export const DEFAULT_SYSTEM_PROMPT = DEFAULT_SYSTEM_PROMPT_TEXT;
 
@@ -24,6 +26,14 @@ function maskOf(options: AgentOptions): { mask?: MaskPolicy } {
   if (masking === false || (masking === undefined && options.kind === 'pev')) return {};
   const counted = masking !== undefined && (masking.keepResults !== undefined || masking.batch !== undefined);
   return { mask: { ...DEFAULT_MASK_POLICY, ...(counted ? { byCost: false } : {}), ...(masking ?? {}) } };
+}
+
+/** The plan as the run keeps it: ids and `done` filled in; one with problems as given (`configProblems` refuses it). */
+function planInConfig(plan: AgentOptions['plan']): AgentConfig['plan'] {
+  if (plan === undefined) return undefined;
+  const read = planOf(plan);
+  // Kept as given, the plan's problems stay for `configProblems` to name.
+  return 'plan' in read ? read.plan : (plan as PlanItem[]);
 }
 
 /** Problems with the models the options name, one line each: the only check the config cannot hold. */
@@ -46,6 +56,7 @@ export function modelOptionProblems(options: AgentOptions): string[] {
 export function buildAgentConfig(options: AgentOptions): AgentConfig {
   const tools: ToolSelection = { ...(options.tools ?? {}) };
   if (options.approve?.length) tools.approve = [...(tools.approve ?? []), ...options.approve];
+  if (options.askUser) tools.clientTools = withAskUser(tools.clientTools);
   const { summaryModel, ...context } = options.context ?? {};
   return {
     kind: options.kind ?? 'react',
@@ -74,7 +85,7 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     responseFormat: options.responseFormat,
     toolChoice: options.toolChoice,
     stream: options.stream,
-    plan: options.plan,
+    plan: planInConfig(options.plan),
     continueAsNewAfterTurns: options.continueAsNewAfterTurns,
     searchAttributes: options.searchAttributes,
     activityTaskQueue: options.activityTaskQueue,
@@ -136,6 +147,10 @@ export function configProblems(config: AgentConfig): string[] {
     problems.push(`masking batch must be a whole number of at least 1, got ${mask.batch}`);
   if (config.continueAsNewAfterTurns !== undefined && !(config.continueAsNewAfterTurns >= 1))
     problems.push('continueAsNewAfterTurns must be at least 1');
+  if (config.plan !== undefined) {
+    const plan = planOf(config.plan);
+    if ('problems' in plan) problems.push(...plan.problems);
+  }
   problems.push(
     ...callSettingProblems(config),
     ...clientToolProblems(config.tools.clientTools),

@@ -7,6 +7,7 @@
 import { Allow, parse } from 'partial-json';
 import type { AgentConfig } from '../contracts/agent-run';
 import { extractJsonObject, type ExtractResult } from './pev/extract-json';
+import { isPlainObject } from '../common/type-helpers';
 
 /** Who gives a structured answer: a pev role, or (`answer`) a run with a JSON response format. */
 export type AnswerRole = 'planner' | 'executor' | 'verifier' | 'answer';
@@ -28,15 +29,13 @@ export function looksStructured(text: string): boolean {
   return start.startsWith('{') || start.startsWith('```');
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The object the text of a streaming answer parses to so far; undefined before its first `{`. */
 function partialObject(text: string): Record<string, unknown> | undefined {
   const start = text.indexOf('{');
   if (start < 0) return undefined;
   try {
     const parsed: unknown = parse(text.slice(start), Allow.STR | Allow.ARR | Allow.OBJ);
-    return isObject(parsed) ? parsed : undefined;
+    return isPlainObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * while the run waits, what for, with the exact commands that answer it.
  */
 import { shorten, tellingArgument } from './run-summaries';
+import { ASK_USER, questionOf } from './ask-user';
 
 /** Characters of a waiting call's arguments shown; longer ones are cut. */
 export const DETAILS_ARGS_CHARS = 1_500;
@@ -80,6 +81,12 @@ function approvalSection(id: string, call: DetailsCall): string {
 
 function clientSection(id: string, call: DetailsCall): string {
   const [run, callId] = [shellWord(id), shellWord(call.toolCallId)];
+  if (call.tool === ASK_USER)
+    return [
+      `**Waiting for the user's answer** (call ${code(call.toolCallId)})${inChild(call)} to:`,
+      fenced(shorten(questionOf((call.args ?? {}) as Record<string, unknown>), DETAILS_ARGS_CHARS)),
+      `- answer: ${cli('answer', run, "'…'", '--call', callId)}`,
+    ].join('\n\n');
   return [
     `**Waiting for the client's result** of ${code(call.tool)} (call ${code(call.toolCallId)})${inChild(call)} ` +
       'with these arguments:',

@@ -42,9 +42,9 @@ function handOver(m: AssistantMessage, provider: ProviderId): AssistantMessage {
   return { ...m, content: content.length > 0 ? content : [{ type: 'text', text: '' }] };
 }
 
-/** A stored user message as the provider sees it: where it came from stays in the store. */
-function userMessage(body: UserMessage & { origin?: UserOrigin }): UserMessage {
-  if (body.origin === undefined) return body;
+/** A stored user message as the provider sees it: where it came from and for which role stay in the store. */
+function userMessage(body: UserMessage & { origin?: UserOrigin; agentRole?: string }): UserMessage {
+  if (body.origin === undefined && body.agentRole === undefined) return body;
   return { role: body.role, content: body.content, timestamp: body.timestamp };
 }
 
@@ -93,9 +93,33 @@ export function toProviderMessages(
   return out;
 }
 
-/** Plan recitation: the todo list as text, put at the end of the context each turn. */
+/**
+ * What a provider would refuse in `messages`: a tool call without its result before the next
+ * message that is not a result, and a result without its call. One line each; empty when none.
+ */
+export function toolPairingProblems(messages: readonly Message[]): string[] {
+  const problems: string[] = [];
+  let open = new Map<string, string>();
+  const closeAll = () => {
+    for (const [id, name] of open) problems.push(`the tool call ${id} (${name}) has no result`);
+    open = new Map();
+  };
+  for (const m of messages) {
+    if (m.role === 'tool_result') {
+      if (open.delete(m.toolCallId)) continue;
+      problems.push(`the tool result of ${m.toolCallId} (${m.toolName}) answers no call before it`);
+      continue;
+    }
+    closeAll();
+    if (m.role === 'assistant') for (const call of toolCallsOf(m)) open.set(call.id, call.name);
+  }
+  closeAll();
+  return problems;
+}
+
+/** Plan recitation: the todo list as text, each item by its id, put at the end of the context each turn. */
 export function planRecitation(plan: readonly PlanItem[] | undefined): string | undefined {
   if (!plan || plan.length === 0) return undefined;
-  const lines = plan.map((t, i) => `${t.done ? '[x]' : '[ ]'} ${i + 1}. ${t.title}`);
+  const lines = plan.map((t) => `${t.done ? '[x]' : '[ ]'} ${t.id}. ${t.title}`);
   return `Current plan (todo list):\n${lines.join('\n')}`;
 }

@@ -18,17 +18,23 @@ export function messageProblem(msg: QueuedMessage): string | undefined {
   return undefined;
 }
 
-/** Queues `msg` unless its id was seen before. Returns whether it was queued. */
-export function enqueueOnce(owner: QueueOwner, queue: QueuedMessage[], msg: QueuedMessage): boolean {
+/** Whether `msg` is well formed and its id new; remembers the id. */
+export function firstDelivery(owner: QueueOwner, msg: QueuedMessage): boolean {
   if (messageProblem(msg) !== undefined || owner.seenMessageIds.includes(msg.id)) return false;
   owner.seenMessageIds.push(msg.id);
   if (owner.seenMessageIds.length > SEEN_IDS_KEPT)
     owner.seenMessageIds.splice(0, owner.seenMessageIds.length - SEEN_IDS_KEPT);
+  return true;
+}
+
+/** Queues `msg` unless its id was seen before. Returns whether it was queued. */
+export function enqueueOnce(owner: QueueOwner, queue: QueuedMessage[], msg: QueuedMessage): boolean {
+  if (!firstDelivery(owner, msg)) return false;
   queue.push({ id: msg.id, text: msg.text });
   return true;
 }
 
 /** Empties a queue, returning what it held in arrival order. */
-export function drain(queue: QueuedMessage[]): QueuedMessage[] {
+export function drain<T>(queue: T[]): T[] {
   return queue.splice(0, queue.length);
 }

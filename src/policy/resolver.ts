@@ -68,6 +68,14 @@ export function resolveTurnModel(
 }
 
 /**
+ * Moves the run to a model the application chose (a `resolveModel` or `onTurnEnd` hook), whatever
+ * the chain, budget rules or operator said; the switch, or undefined when it is the current model.
+ */
+export function chooseModel(state: ResolverState, model: ModelRef, reason: string): ModelSwitch | undefined {
+  return moveTo(state, model, reason);
+}
+
+/**
  * After the tenant's budget refused a call: the model of the next budget rule not yet applied,
  * whatever its threshold (it is the run's cheaper model), or undefined when none is left.
  */

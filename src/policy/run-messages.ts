@@ -27,6 +27,7 @@ export function runMessageOf(seq: number, kind: AgentMessageKind, body: StoredBo
         role: 'user',
         seq,
         ...(body.origin ? { origin: body.origin } : seq === 0 ? { origin: 'task' as const } : {}),
+        ...(body.agentRole ? { agentRole: body.agentRole } : {}),
         text: textOfBlocks(body.content),
         timestamp: body.timestamp,
       };
@@ -34,6 +35,7 @@ export function runMessageOf(seq: number, kind: AgentMessageKind, body: StoredBo
       return {
         role: 'assistant',
         seq,
+        ...(body.agentRole ? { agentRole: body.agentRole } : {}),
         model: `${body.provider}/${body.model}`,
         stopReason: body.stopReason,
         ...(body.usage ? { usage: body.usage } : {}),
@@ -65,6 +67,7 @@ export function runMessageOf(seq: number, kind: AgentMessageKind, body: StoredBo
         text: body.text,
         timestamp: body.timestamp,
         ...('childRun' in body && body.childRun ? { childRun: body.childRun } : {}),
+        ...('toolCallId' in body && body.toolCallId ? { toolCallId: body.toolCallId } : {}),
       };
   }
 }

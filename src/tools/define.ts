@@ -13,6 +13,11 @@ export interface ToolExecutionContext {
   workspaceRoot?: string;
   /** Aborted when the activity is cancelled or times out. */
   signal: AbortSignal;
+  /**
+   * Writes a line to the run's log: after the call's result, the lines become one `tool_log` entry,
+   * which people and tools read (`transcript`) and the model never sees.
+   */
+  log(line: string): void;
 }
 
 /** Options every tool shares, with the defaults `defineTool` applies. */

@@ -21,7 +21,7 @@ import {
   type ToolExecutionContext,
 } from './define';
 import { toolFingerprint } from './fingerprint';
-import { capOutput, errorText, formatToolResult } from './format-result';
+import { capOutput, errorText, formatToolResult, toolLog } from './format-result';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
 import {
   McpConfigError,
@@ -261,6 +261,9 @@ export class ToolRegistry {
 
     const valid = validateWithSchema(resolved.tool.schema, raw.value);
     if (!valid.ok) return done(`Tool "${name}": ${valid.error}`, true);
+    const lines: string[] = [];
+    const logged = (out: ExecuteToolOutput): ExecuteToolOutput =>
+      lines.length > 0 ? { ...out, log: toolLog(lines) } : out;
     const ctx: ToolExecutionContext = {
       runId: input.runId,
       toolCallId: input.toolCallId,
@@ -268,17 +271,18 @@ export class ToolRegistry {
       context: input.context ?? selection.context ?? {},
       workspaceRoot: selection.workspaceRoot,
       signal,
+      log: (line) => void lines.push(String(line)),
     };
     try {
       const value = await untilAborted(
         Promise.resolve(resolved.tool.execute(valid.value as Record<string, unknown>, ctx)),
         signal,
       );
-      return done(formatToolResult(value), false, entry.maxOutputChars);
+      return logged(done(formatToolResult(value), false, entry.maxOutputChars));
     } catch (err) {
       if (err instanceof RetryableToolError) throw err;
-      if (deadline.aborted) return done(`Tool "${name}" timed out after ${timeoutMs} ms.`, true);
-      return done(`Tool "${name}" failed: ${errorText(err)}`, true, entry.maxOutputChars);
+      if (deadline.aborted) return logged(done(`Tool "${name}" timed out after ${timeoutMs} ms.`, true));
+      return logged(done(`Tool "${name}" failed: ${errorText(err)}`, true, entry.maxOutputChars));
     }
   }
 

@@ -28,6 +28,11 @@ export { RedactingLogger, redactionInterceptor, redactError } from './redaction'
 export { ExpectedFailureLogger } from './failure-log';
 export { redactingStore, type ActivityConfig } from '../activities';
 export { messageHook, type MessageHookCall } from '../activities/message-hook';
+export {
+  contextTransform,
+  type ContextTransformCall,
+  type ContextTransformResult,
+} from '../activities/context-transform';
 export * from '../store';
 export * from '../tools';
 export { complete, stream, llmClient, loadLlmConfig, describeModel } from '../llm';

@@ -20,7 +20,7 @@ import {
   type FakeStep,
   type RecordedRequest,
 } from '../../src/testing/fake-provider';
-import { ToolRegistry, defineTool } from '../../src/tools';
+import { ToolRegistry, defineTool, type ToolDefinition } from '../../src/tools';
 import { FileContentStore } from '../../src/store';
 import { useOnce } from '../kit/lifecycle';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
@@ -140,6 +140,8 @@ function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegist
 export interface AgentFixtureOptions {
   /** LLM config on top of the fake's providers (config-file models, timeouts). */
   llmConfig?: (fake: FakeProvider) => LlmConfigFile;
+  /** Tools of this block only, beside the kit's. */
+  tools?: ToolDefinition[];
 }
 
 /** Starts the fake provider, builds an LLM config pointing every provider at it, builds the activities. */
@@ -153,6 +155,7 @@ export async function agentFixture(
   const store = new FileContentStore(dir);
   const fixture = { calls: [] as string[], latch: new Latch() };
   const registry = testTools({ calls: fixture.calls, latch: () => fixture.latch });
+  for (const tool of options.tools ?? []) registry.register(tool);
   const activities = {
     ...createAgentActivities({ store, tools: createToolActivities(registry), llm: llmClient(llm) }),
     ...extraActivities,

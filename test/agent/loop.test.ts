@@ -158,6 +158,6 @@ describe('streaming, plan recitation and operator switch', () => {
       toModel: FALLBACK,
       reason: 'operator request',
     });
-    expect(JSON.stringify(fx.fake.requests[1].body.messages)).toContain('[x] 1. finish');
+    expect(JSON.stringify(fx.fake.requests[1].body.messages)).toContain('[x] a. finish');
   });
 });

@@ -43,6 +43,12 @@ describe('a provider rate limit never fails a run within its patience', () => {
     expect(result).toMatchObject({ status: 'completed', finalText: 'Done.' });
     expect(state.events.filter((e) => e.type === 'model_failure')).toMatchObject([{ failureType: 'LlmRateLimited' }]);
     expect(fx.fake.requests.map((r) => r.status)).toEqual([429, 200]);
+    const events = state.messages.filter((m) => m.kind === 'system_event');
+    expect(await Promise.all(events.map((m) => fx.store.get(m.hash)))).toEqual([
+      expect.objectContaining({
+        text: expect.stringMatching(/^Rate limited by anthropic\/claude-sonnet-4-6: calling it/),
+      }),
+    ]);
   });
 
   it('a run whose patience is spent fails with the rate limit', async () => {

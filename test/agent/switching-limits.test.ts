@@ -68,6 +68,13 @@ describe('provider switching', () => {
     const failure = state.events.find((e) => e.type === 'model_failure');
     expect(failure).toMatchObject({ model: PRIMARY, failureType: 'LlmOverloaded', retryable: true });
     expect(state.messages.filter((m) => m.kind === 'assistant').map((m) => m.model)).toEqual([FALLBACK, FALLBACK]);
+    expect(state.messages.map((m) => m.kind)).toEqual([
+      'user',
+      'context_note',
+      'assistant',
+      'tool_result',
+      'assistant',
+    ]);
   });
 
   it('server errors use up the attempts of one provider before the run moves on', async () => {

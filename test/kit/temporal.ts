@@ -184,3 +184,28 @@ export async function saveHistoryIfRecording(handle: WorkflowHandle, name: strin
 /** A time-skipping environment for the enclosing describe block, torn down after it. */
 export const useTimeSkippingEnv = (): TestWorkflowEnvironment =>
   useOnce(createTimeSkippingEnv, (env) => env.teardown());
+
+/**
+ * One worker for the tests of the enclosing describe block, on a unique task queue: started before
+ * them, shut down after. `options` is read when it starts, so it may name a fixture's activities.
+ */
+export function useWorker(options: () => WithWorkerOptions = () => ({})): WorkerContext {
+  return useOnce(
+    async () => {
+      let context: WorkerContext | undefined;
+      let stop!: () => void;
+      const stopped = new Promise<void>((resolve) => (stop = resolve));
+      const running = withWorker(options(), async (ctx) => {
+        context = ctx;
+        await stopped;
+      });
+      while (!context) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 10))]);
+      return Object.assign(context, { stop, running });
+    },
+    async (ctx) => {
+      const { stop, running } = ctx as WorkerContext & { stop: () => void; running: Promise<void> };
+      stop();
+      await running;
+    },
+  );
+}

@@ -1,6 +1,6 @@
 /** Writes messages that originate in the workflow (user text, steering, synthetic tool results, notes). */
 import { ApplicationFailure } from '@temporalio/common';
-import type { AppendMessagesInput, MessageDraft } from '../../contracts/agent-activities';
+import { PLANNED_CALLS_MODEL, type AppendMessagesInput, type MessageDraft } from '../../contracts/agent-activities';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
@@ -11,7 +11,24 @@ import { currentWriteOrder, fromStore } from './conversation-view';
 function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
   switch (draft.kind) {
     case 'user':
-      return { role: 'user', content: draft.text, timestamp, ...(draft.origin ? { origin: draft.origin } : {}) };
+      return {
+        role: 'user',
+        content: draft.text,
+        timestamp,
+        ...(draft.origin ? { origin: draft.origin } : {}),
+        ...(draft.agentRole ? { agentRole: draft.agentRole } : {}),
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: draft.toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.arguments })),
+        ...PLANNED_CALLS_MODEL,
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        stopReason: 'tool_use',
+        timestamp,
+        ...(draft.agentRole ? { agentRole: draft.agentRole } : {}),
+      };
     case 'tool_result':
       return {
         role: 'tool_result',
@@ -40,7 +57,20 @@ export async function storeBody(
     meta.toolCallId = body.toolCallId;
     meta.isError = body.isError;
   }
+  if ((body.role === 'user' || body.role === 'assistant') && body.agentRole) meta.agentRole = body.agentRole;
+  if (body.role === 'assistant') meta.model = `${body.provider}/${body.model}`;
   return { meta, entry: { seq, kind, hash } };
+}
+
+/** A note's body stored already (`bodyHash`), checked to be a note of the draft's kind. */
+async function storedNote(store: ContentStore, draft: MessageDraft & { bodyHash: string }): Promise<StoredBody> {
+  const body = await fromStore(() => store.get<StoredBody>(draft.bodyHash));
+  if (body?.role !== draft.kind)
+    throw ApplicationFailure.nonRetryable(
+      `the body stored under ${draft.bodyHash} is not a ${draft.kind}`,
+      AGENT_FAILURE.store,
+    );
+  return body;
 }
 
 /**
@@ -63,7 +93,11 @@ export function appendMessagesActivity(store: ContentStore) {
     const { conversationId } = input;
     const drafts = await Promise.all(input.drafts.map((d) => withStoredText(store, conversationId, d)));
     const stored = await Promise.all(
-      drafts.map((d, i) => storeBody(store, conversationId, input.startSeq + i, d.kind, bodyOf(d, now))),
+      drafts.map(async (d, i) => {
+        const body =
+          'bodyHash' in d && d.bodyHash ? await storedNote(store, { ...d, bodyHash: d.bodyHash }) : bodyOf(d, now);
+        return storeBody(store, conversationId, input.startSeq + i, d.kind, body);
+      }),
     );
     const order = currentWriteOrder();
     await fromStore(() =>

@@ -9,6 +9,7 @@ import {
   textOf,
   toolCallsOf,
   type AssistantMessage,
+  type Message,
   type ModelRequest,
   type ToolSpec,
 } from '../../contracts/message-model';
@@ -80,14 +81,10 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const { store, llm } = deps;
     const conversationId = conversationOf(input);
     const model = modelRefOf(input.model);
-    const messages = await loadProviderView(
-      store,
-      conversationId,
-      input.view,
-      input.toSeq,
-      model.provider,
-      input.maskBefore,
-    );
+    const { messagesHash } = input;
+    const messages = messagesHash
+      ? [...(await fromStore(() => store.get<Message[]>(messagesHash)))]
+      : await loadProviderView(store, conversationId, input.view, input.toSeq, model.provider, input.maskBefore);
     if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
     const promptHash = input.promptHash;
     const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
@@ -121,7 +118,8 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
       unsent = assembled.unsent;
       return assembled.message;
     });
-    const hash = await fromStore(() => store.put(message, conversationId));
+    const body = input.agentRole ? { ...message, agentRole: input.agentRole } : message;
+    const hash = await fromStore(() => store.put(body, conversationId));
     const order = currentWriteOrder();
     await fromStore(() =>
       store.writeEntries(conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),

@@ -5,11 +5,10 @@
  * run's tool selection (allow/deny) applies to it like to any other tool.
  */
 import { z } from 'zod';
-import { LOCAL_TOOL_MAX_TIMEOUT_MS, type ToolCatalogEntry, type ToolSelection } from '../../contracts/tool-catalog';
+import { LOCAL_TOOL_MAX_TIMEOUT_MS, type ToolCatalogEntry } from '../../contracts/tool-catalog';
 import type { StoredBody } from '../../contracts/stored-body';
 import { textOf } from '../../contracts/message-model';
 import { READ_RESULT_TOOL } from '../../policy/masking';
-import { isToolAllowed } from '../../policy/tool-selection';
 import { toolFingerprint } from '../../tools/fingerprint';
 import type { ContentStore } from '../../store';
 import { fromStore } from './conversation-view';
@@ -44,10 +43,6 @@ export const readBackEntry: ToolCatalogEntry = {
   source: 'builtin',
   fingerprint: toolFingerprint({ name: READ_RESULT_TOOL, description, parameters: schema }),
 };
-
-/** Whether a run with `selection` gets the tool (it masks results, and allow/deny let it through). */
-export const offersReadBack = (selection: ToolSelection, readBack: boolean | undefined): boolean =>
-  readBack === true && isToolAllowed(READ_RESULT_TOOL, selection);
 
 /** Log entries read per step while looking back for a result. */
 const PAGE = 64;

@@ -8,9 +8,11 @@ import type {
   RunToolOutput,
   StoredCallPrompt,
 } from '../../contracts/agent-activities';
-import { matchesToolPattern, toToolSpecs } from '../../policy/tool-selection';
+import { isToolAllowed, matchesToolPattern, toToolSpecs } from '../../policy/tool-selection';
+import { planToolEntry } from '../../tools/plan-tool';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import {
+  type ExecuteToolOutput,
   type ToolActivities,
   type ToolCatalog,
   type ToolCatalogEntry,
@@ -24,7 +26,7 @@ import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
 import { conversationOf, currentWriteOrder, fromStore } from './conversation-view';
 import type { ModelCaller } from './deps';
-import { offersReadBack, readBack, readBackEntry } from './read-back';
+import { readBack, readBackEntry } from './read-back';
 import { RESULT_PREVIEW_CHARS, previewText } from '../../policy/previews';
 import type { WholeResult } from '../../contracts/stored-body';
 import { READ_RESULT_TOOL } from '../../policy/masking';
@@ -131,6 +133,20 @@ async function fitResult(
   };
 }
 
+/**
+ * The workflow's own tools a run is offered (reading a masked result back, updating its plan): each
+ * when the run asks for it, its selection lets it through and no tool of the worker has its name.
+ */
+function builtinsOf(
+  input: PinToolsInput,
+  listed: readonly ToolCatalogEntry[],
+  wanted: [ToolCatalogEntry, boolean][],
+): ToolCatalogEntry[] {
+  return wanted.flatMap(([entry, asked]) =>
+    asked && isToolAllowed(entry.name, input.selection) && !listed.some((t) => t.name === entry.name) ? [entry] : [],
+  );
+}
+
 /** The run's sub-agents; one named like a worker's tool fails the run, as a client tool would. */
 function subAgentsOf(agents: PinToolsInput['agents'], listed: ToolCatalogEntry[]): ToolCatalogEntry[] {
   const clash = (agents ?? []).find((agent) => listed.some((t) => t.name === agent.name));
@@ -174,8 +190,13 @@ export function toolActivities(
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
       const declared = [...catalog.tools, ...clientToolsOf(input.selection, catalog)];
       const listed = [...declared, ...subAgentsOf(input.agents, declared)];
-      const own = listed.some((t) => t.name === readBackEntry.name);
-      const entries = !own && offersReadBack(input.selection, input.readBack) ? [...listed, readBackEntry] : listed;
+      const entries = [
+        ...listed,
+        ...builtinsOf(input, listed, [
+          [readBackEntry, input.readBack === true],
+          [planToolEntry, input.planTool === true],
+        ]),
+      ];
       const unknown = [
         ...unknownAllowedTools(input.selection, entries).map((n) => `"${n}"`),
         ...unknownSubAgentTools(input.agents, entries),
@@ -219,7 +240,7 @@ export function toolActivities(
       const started = Date.now();
       const conversationId = conversationOf(input);
       const call = { name: input.name, toolCallId: input.toolCallId, args: input.args, captureContent };
-      const output = await observeToolCall(call, async () =>
+      const output = await observeToolCall<ExecuteToolOutput>(call, async () =>
         input.name === readBackEntry.name && input.fingerprint === readBackEntry.fingerprint
           ? {
               ...(await readBack(store, conversationId, input.seq, input.args)),
@@ -248,12 +269,21 @@ export function toolActivities(
       });
       const order = currentWriteOrder();
       await fromStore(() => store.writeEntries(conversationId, [entry], order));
+      const logHash = output.log
+        ? await fromStore(() =>
+            store.put(
+              { role: 'tool_log', text: output.log, toolCallId: input.toolCallId, timestamp: Date.now() },
+              conversationId,
+            ),
+          )
+        : undefined;
       return {
         hash: meta.hash,
         tokens: meta.tokens,
         isError: output.isError,
         durationMs: output.durationMs,
         preview: previewText(output.content, RESULT_PREVIEW_CHARS),
+        ...(logHash ? { logHash } : {}),
       };
     },
   };

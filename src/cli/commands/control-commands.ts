@@ -73,6 +73,21 @@ export function registerControlCommands(program: Command, deps: AgentCommandDeps
     );
 
   program
+    .command('note')
+    .description("Add a note to a run's conversation log for people and tools; the model never sees it.")
+    .argument('<id>')
+    .argument('<text>')
+    .option('--system-event', 'write it as a system event (default: a context note)')
+    .option('--json', 'print what was sent as JSON')
+    .action((id: string, text: string, o: { systemEvent?: boolean; json?: boolean }) =>
+      send(id, o.json, 'note', async (agents) => {
+        const kind = o.systemEvent ? 'system_event' : 'context_note';
+        const messageId = await agents.addNote(id, text, { kind });
+        return { line: `${kind.replace('_', ' ')} sent (message ${messageId})`, fields: { messageId, kind } };
+      }),
+    );
+
+  program
     .command('stop')
     .description('Stop a run after its current step; open tool calls get results.')
     .argument('<id>')

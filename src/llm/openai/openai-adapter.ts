@@ -97,8 +97,10 @@ async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
       yield* builder.text('text', delta.refusal);
     }
     for (const tc of delta.tool_calls ?? []) {
-      // Some compatible servers omit `index`: a new id starts a new call, otherwise it continues the last.
-      const index = typeof tc.index === 'number' ? tc.index : tc.id ? toolKeys.size : Math.max(0, toolKeys.size - 1);
+      // Some compatible servers omit `index`: a chunk with an id or a name starts a new call, any
+      // other continues the last one.
+      const starts = Boolean(tc.id || tc.function?.name);
+      const index = typeof tc.index === 'number' ? tc.index : starts ? toolKeys.size : Math.max(0, toolKeys.size - 1);
       const key = `tool:${index}`;
       if (!toolKeys.has(key)) {
         toolKeys.add(key);

@@ -35,6 +35,9 @@ function buildAnswerSchemas() {
       .optional(),
     status: statusSchema.default('pending'),
     isCurrent: looseBoolean.optional(),
+    /** The one tool call that does the todo, when the planner knows it: its tool and arguments. */
+    tool: z.string().min(1).optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
   });
 
   const componentFields = <C extends string>(component: C) => ({

@@ -38,6 +38,24 @@ export function executorOutcome(answer: ExecutorResponse, todoId: string): TodoO
   return { done: false };
 }
 
+/**
+ * Other todos the executor's answer on `currentId` reports as ended: pending ones it lists as
+ * completed or skipped (finished, or made needless, on the way), so they are not run again. A todo
+ * it lists as failed is not ended by that: nobody has tried it yet.
+ */
+export function reportedTodos(
+  answer: ExecutorResponse,
+  todos: readonly PevTodo[],
+  currentId: string,
+): { id: string; status: Extract<TodoStatus, 'completed' | 'skipped'> }[] {
+  return answer.todos.flatMap((reported) => {
+    if (reported.id === currentId) return [];
+    if (reported.status !== 'completed' && reported.status !== 'skipped') return [];
+    const own = todos.find((t) => t.id === reported.id);
+    return own?.status === 'pending' ? [{ id: own.id, status: reported.status }] : [];
+  });
+}
+
 /** Todos in execution order: priority 1 first, the planner's order among equals. */
 export function inPriorityOrder<T extends { priority: number }>(todos: readonly T[]): T[] {
   return todos
@@ -87,6 +105,7 @@ export function applyPlan(previous: readonly PevTodo[], planned: PlannerResponse
       description: t.description,
       priority: t.priority,
       ...(dependsOn.length ? { dependsOn: [...new Set(dependsOn)] } : {}),
+      ...(t.tool ? { call: { tool: t.tool, parameters: t.parameters ?? {} } } : {}),
       status: t.status === 'executing' ? 'pending' : t.status,
       rounds: keepsEnded ? before.rounds : 0,
       cycle: keepsEnded ? before.cycle : cycle,

@@ -4,6 +4,7 @@
  * accepted. Pure and workflow-safe (`jsonrepair`'s main entry imports no Node built-ins).
  */
 import { jsonrepair } from 'jsonrepair';
+import { isPlainObject } from '../../common/type-helpers';
 
 export type ExtractMethod = 'direct' | 'fenced' | 'embedded' | 'repaired';
 
@@ -28,9 +29,6 @@ function repairObject(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The span from the first `{` to the brace that closes it (string-aware), or to the end of

@@ -53,6 +53,16 @@ export function unverifiedFinalText(verifierText: string, todos: readonly PevTod
     .join('\n\n');
 }
 
+/** The final text when a failed todo ends the run (`stopOnFailedTodo`): what failed, then what was done. */
+export function failedTodoFinalText(failed: PevTodo, todos: readonly PevTodo[]): string {
+  const done = unverifiedFinalText(
+    '',
+    todos.filter((t) => t !== failed && t.status === 'completed'),
+  );
+  const why = failed.result ? `: ${failed.result}` : '.';
+  return `Stopped: todo ${failed.id} (${failed.description}) failed${why}${done ? `\n\nDone before it:\n${done}` : ''}`;
+}
+
 /** The final text when the cycle limit ends the run with the verifier still asking for improvements. */
 export function unfinishedFinalText(improvements: readonly string[], todos: readonly PevTodo[]): string {
   const results = unverifiedFinalText('', todos);

@@ -26,6 +26,8 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
   problems.push(...businessContextProblems(options.businessContext));
   if (options.parallel !== undefined && !positiveInt(options.parallel))
     problems.push(`pev.parallel must be a positive integer, got ${String(options.parallel)}`);
+  if (options.stopOnFailedTodo !== undefined && typeof options.stopOnFailedTodo !== 'boolean')
+    problems.push(`pev.stopOnFailedTodo must be true or false, got ${String(options.stopOnFailedTodo)}`);
   return problems;
 }
 
@@ -55,6 +57,7 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
     confirmPlan: options.confirmPlan ?? false,
     ...(options.businessContext ? { businessContext: options.businessContext } : {}),
     ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
+    ...(options.stopOnFailedTodo ? { stopOnFailedTodo: true } : {}),
   };
 }
 

@@ -114,15 +114,16 @@ export function openaiChunks(
   const out: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const piece of pieces(reasoning)) out.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(text)) out.push(chunk({ content: piece }));
+  const omit = new Set(reply.omitToolCallFields ?? []);
   calls.forEach((c, index) => {
+    const at = omit.has('index') ? {} : { index };
+    const id = omit.has('id') ? {} : { id: c.id };
     out.push(
       chunk({
-        tool_calls: [
-          { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' }, ...extraContent(c) },
-        ],
+        tool_calls: [{ ...at, ...id, type: 'function', function: { name: c.name, arguments: '' }, ...extraContent(c) }],
       }),
     );
-    for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ ...at, function: { arguments: piece } }] }));
   });
   out.push(chunk({}, WIRE_STOP_REASONS[reply.stop].openai));
   if (includeUsage) {

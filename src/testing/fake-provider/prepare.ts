@@ -23,6 +23,8 @@ export interface PreparedReply {
   blocks: PreparedBlock[];
   stop: FakeStopReason;
   usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** See `FakeReply.omitToolCallFields`. */
+  omitToolCallFields?: ('id' | 'index')[];
 }
 
 export interface PrepareContext {
@@ -85,7 +87,7 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
     cacheRead: scripted?.cacheRead ?? (billed ? ctx.prompt.cacheRead : 0),
     cacheWrite: scripted?.cacheWrite ?? (billed ? ctx.prompt.cacheWrite : 0),
   };
-  return { blocks, stop, usage };
+  return { blocks, stop, usage, ...(step.omitToolCallFields ? { omitToolCallFields: step.omitToolCallFields } : {}) };
 }
 
 const half = (s: string): string => s.slice(0, Math.ceil(s.length / 2));

@@ -49,6 +49,11 @@ export interface FakeReply {
   breakAfterEvents?: number;
   /** Streaming requests only: pause between SSE events (default: all events in one write). */
   eventDelayMs?: number;
+  /**
+   * OpenAI streaming only: leave these fields out of the tool-call chunks, as some compatible
+   * servers do (Ollama has sent calls without `id` and without `index`).
+   */
+  omitToolCallFields?: ('id' | 'index')[];
 }
 
 export interface FakeError {

@@ -18,9 +18,13 @@ import type {
   AppendMessagesInput,
   CopyConversationInput,
   CopyConversationOutput,
+  HookContextInput,
+  HookContextOutput,
   HookErrorInput,
   HookMessageInput,
+  HookModelInput,
   HookTurnEndInput,
+  ModelChoice,
   ModelCallInput,
   ModelCallOutput,
   PinToolsInput,
@@ -29,6 +33,7 @@ import type {
   RunToolOutput,
   SummariseInput,
   SummariseOutput,
+  TurnEndDecision,
 } from '../../contracts/agent-activities';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import type { BudgetActivities } from '../../contracts/tenant-budget';
@@ -60,7 +65,9 @@ export interface AgentIO {
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
   summarise(input: SummariseInput, options: ModelCallOptions): Promise<SummariseOutput>;
-  onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean>;
+  onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean | TurnEndDecision>;
+  resolveModel(activity: string, input: HookModelInput): Promise<ModelChoice | null | undefined>;
+  transformContext(activity: string, input: HookContextInput): Promise<HookContextOutput | null | undefined>;
   onMessage(activity: string, input: HookMessageInput): Promise<void>;
   onError(activity: string, input: HookErrorInput): Promise<void>;
   reserveBudget: BudgetActivities['reserveBudget'];
@@ -192,6 +199,8 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
     reserveBudget: (input) => budget(`budget: reserve ${usd(input.usd)} for ${input.model}`).reserveBudget(input),
     settleBudget: (input) => budget(`budget: settle ${usd(input.usd)}`).settleBudget(input),
     onTurnEnd: (activity, input) => (hooks(activity) as AgentHookActivities['onTurnEnd'])(input),
+    resolveModel: (activity, input) => (hooks(activity) as AgentHookActivities['resolveModel'])(input),
+    transformContext: (activity, input) => (hooks(activity) as AgentHookActivities['transformContext'])(input),
     onMessage: (activity, input) => (hooks(activity) as AgentHookActivities['onMessage'])(input),
     // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
     onError: (activity, input) => (hooks(activity, { maximumAttempts: 1 }) as AgentHookActivities['onError'])(input),

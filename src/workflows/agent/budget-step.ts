@@ -12,7 +12,9 @@ import type { BudgetAmount, ReserveOutcome } from '../../contracts/tenant-budget
 import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
 import { callEstimate } from '../../policy/tenant-budget';
+import { budgetNote } from '../../policy/log-notes';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
+import { writeNotes } from './notes';
 
 /** A granted reservation, to settle once its call is done. */
 export interface BudgetHold {
@@ -40,14 +42,16 @@ export function callCost(ctx: RunContext, model: ModelRef, inputTokens: number, 
   return callEstimate(info.prices, inputTokens, output);
 }
 
-function refuse(ctx: RunContext, tenant: string, refusal: BudgetRefusal): { ok: false } & BudgetRefusal {
+async function refuse(ctx: RunContext, tenant: string, refusal: BudgetRefusal): Promise<{ ok: false } & BudgetRefusal> {
   const budget = ctx.state.tenantBudget;
   if (budget) {
     budget.waiting = undefined;
     if (refusal.refusal !== 'stopped') budget.refused = refusal.message;
   }
-  if (refusal.refusal !== 'stopped')
+  if (refusal.refusal !== 'stopped') {
     emit(ctx, { type: 'tenant_budget', tenant, what: 'refused', message: refusal.message });
+    await writeNotes(ctx, [{ kind: 'system_event', text: budgetNote(tenant, 'refused', refusal.message) }]);
+  }
   return { ok: false, ...refusal };
 }
 
@@ -97,7 +101,10 @@ export async function reserveBudget(
     if (delay === undefined)
       return refuse(ctx, tenant, { refusal: 'exceeded', message: `waited too long: ${answer.message}` });
     if (state.stopRequested) return refuse(ctx, tenant, { refusal: 'stopped', message: 'stopped' });
-    if (round === 0) emit(ctx, { type: 'tenant_budget', tenant, what: 'waiting', message: answer.message });
+    if (round === 0) {
+      emit(ctx, { type: 'tenant_budget', tenant, what: 'waiting', message: answer.message });
+      await writeNotes(ctx, [{ kind: 'system_event', text: budgetNote(tenant, 'waiting', answer.message) }]);
+    }
     budget.waiting = answer.message;
     const seconds = Math.ceil(delay / 1000);
     updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for tenant ${tenant}'s budget (${answer.message})` });

@@ -2,6 +2,7 @@
 import { setHandler } from '@temporalio/workflow';
 import { applyDecision, decisionRefusal } from '../../policy/approval-rules';
 import {
+  addNoteSignal,
   decideApprovalUpdate,
   followUpSignal,
   setPlanSignal,
@@ -10,11 +11,13 @@ import {
   stopSignal,
   submitToolResultUpdate,
   switchModelSignal,
+  updatePlanSignal,
   type ToolResultInput,
 } from '../../contracts/agent-workflows';
 import { tenantBudgetSignal } from '../../contracts/tenant-budget';
-import { enqueueOnce } from '../../policy/queues';
+import { enqueueOnce, firstDelivery } from '../../policy/queues';
 import { stateView } from '../../policy/agent-state';
+import { planOf, updatePlan } from '../../policy/plan';
 import { modelNameProblem, modelRefOf } from '../../policy/model-ref';
 import { emit, type RunContext } from './run-context';
 import { registerChildWaits, reportWaits } from './child-waits';
@@ -60,6 +63,11 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
   setHandler(followUpSignal, (msg) => {
     if (running(ctx)) enqueueOnce(state, state.followUps, msg);
   });
+  setHandler(addNoteSignal, (note) => {
+    const kind = note?.kind ?? 'context_note';
+    if (!running(ctx) || (kind !== 'context_note' && kind !== 'system_event') || !firstDelivery(state, note)) return;
+    (state.notes ??= []).push({ id: note.id, text: note.text, kind });
+  });
   setHandler(stopSignal, (input) => {
     const reason = input?.reason === 'cancelled' ? 'cancelled' : 'stopped';
     state.stopRequested ??= { reason, ...(input?.note ? { note: input.note } : {}) };
@@ -72,11 +80,14 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
   setHandler(tenantBudgetSignal, () => {
     if (running(ctx) && state.config.tenant !== undefined) state.tenantBudget ??= { granted: 0 };
   });
+  // A plan or an update the client refused before sending can only come from a hand-sent signal: ignored.
   setHandler(setPlanSignal, (plan) => {
-    if (Array.isArray(plan))
-      state.plan = plan
-        .filter((p) => p && typeof p.title === 'string')
-        .map((p, i) => ({ id: String(p.id ?? i + 1), title: p.title, done: p.done === true }));
+    const read = planOf(plan);
+    if ('plan' in read) state.plan = read.plan;
+  });
+  setHandler(updatePlanSignal, (update) => {
+    const updated = updatePlan(state.plan ?? [], update);
+    if (!updated.problems) state.plan = updated.plan;
   });
   setHandler(
     decideApprovalUpdate,

@@ -42,6 +42,9 @@ import { MODEL_VISIBLE_KINDS } from '../../contracts/agent-run';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
+import { rateLimitNote } from '../../policy/log-notes';
+import { recordSwitch, writeNotes } from './notes';
+import { contextHook } from './context-hook';
 
 /**
  * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
@@ -130,8 +133,9 @@ async function waitOutRateLimit(
     jitter: parseInt(uuid4().slice(0, 8), 16) / 2 ** 32,
   });
   if (delay === undefined || ctx.state.stopRequested) return false;
-  waiting.rounds++;
   const seconds = Math.ceil(delay / 1000);
+  if (waiting.rounds === 0) await writeNotes(ctx, [{ kind: 'system_event', text: rateLimitNote(label, seconds) }]);
+  waiting.rounds++;
   updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
   await condition(() => ctx.state.stopRequested !== undefined, delay, {
     summary: `rate limit: wait ${seconds} s for ${label}`,
@@ -172,7 +176,7 @@ export function retryFor(resolver: ModelResolver): ModelRetry {
  * Applies an operator's or the budget's choice of model to `resolver` for this turn, recording the
  * switch. An operator's request moves every resolver once: each keeps whether it has taken it.
  */
-export function resolveModel(ctx: RunContext, resolver: ModelResolver): void {
+export async function resolveModel(ctx: RunContext, resolver: ModelResolver): Promise<void> {
   const { state } = ctx;
   const change = resolveTurnModel(
     resolver.policy,
@@ -180,7 +184,7 @@ export function resolveModel(ctx: RunContext, resolver: ModelResolver): void {
     { totalTokens: totalTokens(state.usage), costUsd: state.cost.total },
     state.operatorModel?.model,
   );
-  if (change) emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+  if (change) await recordSwitch(ctx, change);
 }
 
 /** The model's window: what the worker's config said about it (kept in the run's state), else the registry's. */
@@ -194,12 +198,20 @@ export function windowOf(ctx: RunContext, model: ModelRef): number {
 /** A model call's output with what its compact record leaves out restored: what a turn works with. */
 export type ModelAnswer = ModelCallOutput & { provider: string; usage: Usage; cost: Cost; text: string };
 
-/** Restores what the workflow knows itself: the model it called, its provider, the calls' ids, zero counts. */
-function answerOf(out: ModelCallOutput, model: ModelRef): ModelAnswer {
+/**
+ * Restores what the workflow knows itself: the model it called, its provider, the calls' ids, the
+ * turn's role, zero counts.
+ */
+function answerOf(out: ModelCallOutput, model: ModelRef, agentRole: string | undefined): ModelAnswer {
   const ids = out.toolCalls.map((c) => c.id);
   return {
     ...out,
-    meta: { ...out.meta, model: out.meta.model ?? modelLabel(model), ...(ids.length > 0 ? { toolCallIds: ids } : {}) },
+    meta: {
+      ...out.meta,
+      model: out.meta.model ?? modelLabel(model),
+      ...(agentRole ? { agentRole } : {}),
+      ...(ids.length > 0 ? { toolCallIds: ids } : {}),
+    },
     provider: model.provider,
     usage: fullUsage(out.usage),
     cost: fullCost(out.cost),
@@ -218,7 +230,10 @@ export type ModelStepResult =
  * tool calls the call may run itself.
  */
 export type ModelCallOverrides = Partial<
-  Pick<ModelCallInput, 'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash' | 'inlineTools'>
+  Pick<
+    ModelCallInput,
+    'systemPrompt' | 'responseFormat' | 'toolChoice' | 'recitation' | 'promptHash' | 'inlineTools' | 'agentRole'
+  >
 >;
 
 /**
@@ -276,10 +291,11 @@ export async function callModelWithFailover(
         clearance.refusal === 'exceeded' &&
         budgetRuleAfterRefusal(resolver.policy, resolver.state, `tenant budget: ${clearance.message}`);
       if (!change) return { ok: false, refused: clearance };
-      emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+      await recordSwitch(ctx, change);
       continue;
     }
     updateCurrentDetails(ctx, { model: label, doing: `calling ${label}` });
+    const messagesHash = await contextHook(ctx, model);
     try {
       const output = await ctx.io.callModel(
         {
@@ -293,13 +309,14 @@ export async function callModelWithFailover(
           recitation: planRecitation(state.plan),
           stream: state.config.stream,
           ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
+          ...(messagesHash ? { messagesHash } : {}),
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
         },
         { retry: retryFor(resolver), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
       );
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
-      const answer = answerOf(output, model);
+      const answer = answerOf(output, model, overrides.agentRole);
       await settleBudget(ctx, clearance.hold, answer);
       return { ok: true, output: answer };
     } catch (err) {
@@ -325,7 +342,7 @@ export async function callModelWithFailover(
       }
       // An operator's model that failed is not taken again at the next turn.
       state.operatorModel = undefined;
-      emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+      await recordSwitch(ctx, change);
     }
   }
 }

@@ -1,6 +1,7 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
 import type { DistributiveOmit } from '../../common/type-helpers';
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { errorText } from '../../common/error-text';
 import { currentDetails, type DetailsCall } from '../../policy/current-details';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
 import { pushEvent } from '../../policy/event-log';
@@ -52,6 +53,11 @@ interface Delegation {
   /** The last report of waiting calls sent to the parent (canonical JSON), and how many were sent. */
   reported?: string;
   reports: number;
+}
+
+/** The message of a failure; for a failed activity, its cause's (the activity's own error). */
+export function failureText(err: unknown): string {
+  return errorText(err instanceof ActivityFailure && err.cause ? err.cause : err);
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */

@@ -16,6 +16,7 @@ import { subAgentTools } from '../../policy/sub-agents';
 import { budgetReason } from '../../policy/child-budget';
 import { missingChoiceTool, runModelProblems } from '../../policy/call-settings';
 import { appendDrafts } from './user-messages';
+import { takeNotes } from './notes';
 import { emit, publishSearchAttributes, type RunContext } from './run-context';
 
 export type LoopOutcome = 'finished' | 'continue_as_new';
@@ -76,6 +77,7 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
     ...(config.agents ? { agents: subAgentTools(config.agents) } : {}),
     ...(config.tenant === undefined ? {} : { tenant: config.tenant }),
     ...(config.from ? {} : { open: { startSeq, drafts: [task] } }),
+    ...(config.plan?.length ? { planTool: true } : {}),
   });
   // A conversation that goes on is opened while the tools are pinned.
   const writing = openConversation(ctx, task);
@@ -164,6 +166,8 @@ async function openConversation(ctx: RunContext, task: MessageDraft): Promise<vo
 /** Ends the run: records the stop reason, the final event and the search attributes. */
 export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<LoopOutcome> {
   const { state } = ctx;
+  // Every call has its result by now (a run ends between turns or after closing its calls).
+  await takeNotes(ctx);
   state.stopReason = reason;
   state.status = finalStatus(reason);
   if (reason === 'error' && state.error && state.config.hooks?.onError) {

@@ -121,7 +121,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
 /** Turns decisions and client results into results, leaving only calls that must execute. */
 export function settle(ctx: RunContext, planned: PlannedCall[]): void {
   for (const p of planned) {
-    if (p.result || !p.mode || p.mode === 'server' || p.mode === 'agent') continue;
+    if (p.result || !p.mode || p.mode === 'server' || p.mode === 'agent' || p.mode === 'workflow') continue;
     if (p.mode === 'client') {
       const req = ctx.state.clientTools.find((c) => c.toolCallId === p.call.id);
       if (req?.result) p.result = { text: req.result.content, isError: req.result.isError };
@@ -141,7 +141,7 @@ export function settle(ctx: RunContext, planned: PlannedCall[]): void {
 /** Whether a call without a result may run now: a server call, or one whose approval was given. */
 export function runnable(ctx: RunContext, p: PlannedCall): boolean {
   if (p.result || !p.tool) return false;
-  if (p.mode === 'server' || p.mode === 'agent') return true;
+  if (p.mode === 'server' || p.mode === 'agent' || p.mode === 'workflow') return true;
   return p.mode === 'approval' && ctx.state.approvals.some((a) => a.toolCallId === p.call.id && a.state === 'approved');
 }
 

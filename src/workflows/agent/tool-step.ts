@@ -15,6 +15,8 @@ import { maxParallelAgents } from '../../policy/sub-agents';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
 import { runSubAgent } from './sub-agent-step';
+import { writeToolLogs } from './notes';
+import { planToolCall } from './plan-tool';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -34,6 +36,7 @@ function failureText(name: string, err: unknown, timeoutMs: number): string {
 interface Executed {
   meta?: MessageMeta;
   draft?: MessageDraft;
+  out?: RunToolOutput;
 }
 
 /** Records that a call begins to run (its `tool_start` event). */
@@ -82,6 +85,7 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
   startCall(ctx, p.call, args);
   try {
     if (tool.mode === 'agent') return await delegated(ctx, p, args, agentsStarting);
+    if (tool.mode === 'workflow') return { draft: planToolCall(ctx, p.call, args) };
     const out = await ctx.io.runTool(
       {
         ...conversationRef(ctx),
@@ -99,7 +103,7 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
       tool,
       timeoutMs,
     );
-    return { meta: ranCall(ctx, p.call, p.seq, out) };
+    return { meta: ranCall(ctx, p.call, p.seq, out), out };
   } catch (err) {
     if (isCancellation(err)) throw err;
     const text = failureText(tool.name, err, timeoutMs);
@@ -223,6 +227,7 @@ export async function recordToolResults(
     }),
     [],
   );
+  await writeToolLogs(ctx, results);
 }
 
 /** Runs the tool calls of a turn. */
@@ -236,6 +241,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   const batches = groups(planned, maxParallelAgents(state.config));
   const agentCalls = planned.filter((p) => p.tool?.mode === 'agent' && runnable(ctx, p));
   let outcome: ToolStepOutcome = 'continue';
+  const ran: Executed[] = [];
   for (let b = 0; b < batches.length; b++) {
     const rest = batches.slice(b).flat();
     if (state.stopRequested) {
@@ -255,6 +261,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
         runnable(ctx, p) ? execute(ctx, p, agentCalls.length - agentCalls.indexOf(p)) : Promise.resolve<Executed>({}),
       ),
     );
+    ran.push(...done);
     const metas = done.flatMap((d) => (d.meta ? [d.meta] : []));
     const drafts = batch.flatMap((p, i) => {
       const d = done[i];
@@ -276,6 +283,10 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
     });
     await record(ctx, metas, drafts);
   }
+  await writeToolLogs(
+    ctx,
+    ran.map((d) => d.out),
+  );
   const decided = state.approvals.filter((a) => a.state !== 'pending');
   state.approvals = [
     ...decided.slice(-DECIDED_APPROVALS_KEPT),

@@ -12,7 +12,7 @@ import { previewText } from '../../policy/previews';
 import { depthRefusal, todoChildId } from '../../policy/sub-agents';
 import type { PevTodo } from '../../contracts/pev-progress';
 import { appendDrafts, emit, endIfStoppedOrLimited, runChild, shouldContinueAsNew, type LoopOutcome } from '../agent';
-import { endTodo, mirrorPlan, setPhase } from './phases';
+import { endOnFailedTodo, endTodo, failedTodo, mirrorPlan, setPhase } from './phases';
 import type { PevContext } from './role-turn';
 
 /** The name the run gives its todo executors. */
@@ -91,7 +91,10 @@ export async function executingInChildren(pctx: PevContext): Promise<LoopOutcome
       if (ended) return ended;
       if (shouldContinueAsNew(agent)) return 'continue_as_new';
     }
-    const stopping = state.stopRequested !== undefined || limitReached(state.config.limits, state) !== undefined;
+    const stopping =
+      state.stopRequested !== undefined ||
+      limitReached(state.config.limits, state) !== undefined ||
+      failedTodo(pctx) !== undefined;
     const ready = stopping ? [] : readyTodos(pev.progress.todos, parallel - running.size);
     if (ready.length === 0 && running.size === 0) break;
     if (ready.length > 0) {
@@ -109,6 +112,8 @@ export async function executingInChildren(pctx: PevContext): Promise<LoopOutcome
     await condition(() => running.size < before);
     if (failure) throw failure.err;
   }
-  setPhase(pctx, 'verifying');
+  const failed = failedTodo(pctx);
+  if (failed) endOnFailedTodo(pctx, failed);
+  else setPhase(pctx, 'verifying');
   return undefined;
 }

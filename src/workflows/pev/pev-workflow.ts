@@ -113,7 +113,10 @@ function resultOfPev(pctx: PevContext, base: AgentResult): PevAgentResult {
 
 /** The Planner → Executor → Verifier kind: its state, query, plan decision, phases and result. */
 export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = {
-  problems: (input) => pevOptionProblems(input.pev),
+  problems: (input) => [
+    ...pevOptionProblems(input.pev),
+    ...(input.config.plan?.length ? ["plan does not apply to pev runs: the planner's todos are their plan"] : []),
+  ],
   context: (input, agent) => ({
     agent,
     pev: input.pevCarry ?? initialPevState(input),

@@ -4,10 +4,18 @@
  * and otherwise moves `progress.phase` on. Phases start only from states a query can show and
  * continue-as-new can carry: a cycle's start, or between two todos.
  */
-import { afterPlannerRound, afterVerifier, applyPlan, executorOutcome, nextOpenTodo } from '../../policy/pev/decisions';
+import {
+  afterPlannerRound,
+  afterVerifier,
+  applyPlan,
+  executorOutcome,
+  nextOpenTodo,
+  reportedTodos,
+} from '../../policy/pev/decisions';
 import { correctiveReask, parseRoleAnswer } from '../../policy/pev/parse-answer';
 import {
   executorFallback,
+  failedTodoFinalText,
   plannerFallback,
   unfinishedFinalText,
   unverifiedFinalText,
@@ -25,6 +33,7 @@ import {
   type LoopOutcome,
 } from '../agent';
 import { roleTurn, trace, type PevContext } from './role-turn';
+import { plannedCall } from '../../policy/pev/planned-call';
 
 export type Structured<T> =
   { type: 'valid'; value: T } | { type: 'invalid'; raw: string } | { type: 'end'; outcome: LoopOutcome };
@@ -51,7 +60,9 @@ export function mirrorPlan(pctx: PevContext): void {
   }));
 }
 
-const say = (pctx: PevContext, text: string) => appendDrafts(pctx.agent, [{ kind: 'user', text }]);
+/** Writes the prompt of `role`'s next turn. */
+const say = (pctx: PevContext, role: PevRoleDefinition, text: string) =>
+  appendDrafts(pctx.agent, [{ kind: 'user', text, agentRole: role.name }]);
 
 /**
  * Asks a tool-less role (planner, verifier, or a role added beside them) for its JSON answer: after an
@@ -79,7 +90,7 @@ export async function askRole<T>(pctx: PevContext, role: PevRoleDefinition<T>): 
       return { type: 'invalid', raw };
     }
     trace(pctx, { type: 'reask', role: role.name, problems: parsed.problems });
-    await say(pctx, correctiveReask(role as PevRoleDefinition, parsed.problems));
+    await say(pctx, role as PevRoleDefinition, correctiveReask(role as PevRoleDefinition, parsed.problems));
   }
 }
 
@@ -102,6 +113,7 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
     progress.round = round;
     await say(
       pctx,
+      plannerRole,
       round === 1
         ? plannerTask({
             request: pev.request,
@@ -174,9 +186,14 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
     if (ended) return ended;
     todo.rounds += 1;
     progress.round = todo.rounds;
-    if (prompt) await say(pctx, prompt);
+    if (prompt) await say(pctx, executorRole, prompt);
     prompt = undefined;
-    const turn = await roleTurn(pctx, executorRole);
+    const turn = await roleTurn(pctx, executorRole, () => {
+      const { state } = pctx.agent;
+      const call = plannedCall(todo, todo.rounds, state.tools, state.nextSeq);
+      if (call) trace(pctx, { type: 'planned_call', todoId: todo.id, toolName: call.name, toolCallId: call.id });
+      return call ? [call] : undefined;
+    });
     if (turn.type === 'end') return turn.outcome;
     if (turn.type !== 'answer') continue;
     const parsed = parseRoleAnswer(executorRole, turn.text);
@@ -195,6 +212,11 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
     }
     reasked = false;
     todo.result = parsed.value.summary;
+    for (const { id, status } of reportedTodos(parsed.value, progress.todos, todo.id)) {
+      const other = progress.todos.find((t) => t.id === id) as PevTodo;
+      other.result = `Reported ${status} while working on todo ${todo.id}: ${parsed.value.summary}`;
+      endTodo(pctx, other, status, 'reported');
+    }
     const outcome = executorOutcome(parsed.value, todo.id);
     if (outcome.done) {
       endTodo(pctx, todo, outcome.status, outcome.reason);
@@ -202,6 +224,20 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
     }
     prompt = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
   }
+}
+
+/** A todo of this cycle that failed, when the run stops on one (`stopOnFailedTodo`). */
+export function failedTodo(pctx: PevContext): PevTodo | undefined {
+  const { options, progress } = pctx.pev;
+  if (!options.stopOnFailedTodo) return undefined;
+  return progress.todos.find((t) => t.status === 'failed' && t.cycle === progress.cycle);
+}
+
+/** Ends the rounds on a failed todo: the run's stop reason is `todo_failed`, its final text says what failed. */
+export function endOnFailedTodo(pctx: PevContext, failed: PevTodo): void {
+  pctx.pev.endReason = 'todo_failed';
+  pctx.agent.state.finalText = failedTodoFinalText(failed, pctx.pev.progress.todos);
+  setPhase(pctx, 'done');
 }
 
 /** Todos in priority order; continue-as-new may happen between two todos. */
@@ -212,6 +248,11 @@ export async function executingPhase(pctx: PevContext): Promise<LoopOutcome | un
     if (todo.rounds === 0 && shouldContinueAsNew(pctx.agent)) return 'continue_as_new';
     const outcome = await executeTodo(pctx, todo);
     if (outcome) return outcome;
+    const failed = failedTodo(pctx);
+    if (failed) {
+      endOnFailedTodo(pctx, failed);
+      return undefined;
+    }
   }
   setPhase(pctx, 'verifying');
   return undefined;
@@ -228,6 +269,7 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
   progress.round = 1;
   await say(
     pctx,
+    verifierRole,
     verifierTask({
       request: pev.request,
       todos: progress.todos,

@@ -113,9 +113,14 @@ function promptHashOf(pctx: PevContext, role: string): string {
 
 /**
  * One turn of `role` on the shared conversation: the agent turn with the role's hooks. The search
- * attributes show the phase at the turn's start and after its tools.
+ * attributes show the phase at the turn's start and after its tools. `planned`: calls the turn
+ * makes without asking the model (`TurnHooks.planned`).
  */
-export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<TurnResult> {
+export function roleTurn(
+  pctx: PevContext,
+  role: PevRoleDefinition,
+  planned?: () => ToolCallRequest[] | undefined,
+): Promise<TurnResult> {
   const progress = () => pctx.pev.progress;
   return agentTurn(pctx.agent, {
     role: role.name,
@@ -137,5 +142,6 @@ export function roleTurn(pctx: PevContext, role: PevRoleDefinition): Promise<Tur
       : `Not run: the ${role.name} does not call tools. Answer with the ${role.component} JSON object.`,
     beforeTools: (calls) => reuseIdenticalCalls(pctx, calls),
     afterTools: (ran) => recordResults(pctx, ran),
+    ...(planned ? { planned } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import { complete, parseToolArguments, streamMessage, toAnthropicToolId, toOpenAIToolId } from '../../../src/llm';
 import { toolCallsOf } from '../../../src/contracts/message-model';
 import { reply, startFakeProvider, type FakeProvider } from '../../../src/testing/fake-provider';
-import { configFor, EVERY_ADAPTER, TOOLS, user } from './support';
+import { configFor, EVERY_ADAPTER, TOOLS, toolResult, user } from './support';
 
 let fake: FakeProvider;
 beforeAll(async () => {
@@ -100,4 +100,39 @@ describe('tool-call ids across providers', () => {
     expect(toOpenAIToolId(long)).toMatch(/^call_[a-zA-Z0-9]{24}$/);
     expect(toOpenAIToolId(long).length).toBeLessThanOrEqual(40);
   });
+});
+
+describe('OpenAI-compatible servers that leave out tool-call ids and indices (Ollama)', () => {
+  it.each([[['id']], [['index']], [['id', 'index']]] as const)(
+    'without %j, each call is told apart, gets an id, and the conversation goes back valid',
+    async (omit) => {
+      fake.script(
+        reply.toolCalls(
+          [
+            { name: 'read_file', arguments: { path: 'a.txt' } },
+            { name: 'list_dir', arguments: { path: 'src' } },
+          ],
+          { omitToolCallFields: [...omit] },
+        ),
+        reply.text('done'),
+      );
+      const spec = 'openai-compatible/llama3.1';
+      const config = configFor(fake);
+      const first = await streamMessage({ model: spec, messages: [user('go')], options: { tools: TOOLS } }, { config });
+      const calls = toolCallsOf(first);
+      expect(calls.map((c) => [c.name, c.arguments])).toEqual([
+        ['read_file', { path: 'a.txt' }],
+        ['list_dir', { path: 'src' }],
+      ]);
+      expect(new Set(calls.map((c) => c.id)).size).toBe(2);
+      for (const c of calls) expect(c.id).toMatch(/\S/);
+      const results = calls.map((c) => toolResult(c.id, c.name, 'ok'));
+      const second = await streamMessage(
+        { model: spec, messages: [user('go'), first, ...results], options: { tools: TOOLS } },
+        { config },
+      );
+      expect(second.content).toEqual([{ type: 'text', text: 'done' }]);
+      expect(fake.requests.map((r) => r.error)).toEqual([undefined, undefined]);
+    },
+  );
 });

@@ -6,7 +6,9 @@ import {
   executorOutcome,
   nextOpenTodo,
   readyTodos,
+  reportedTodos,
 } from '../../../../src/policy/pev/decisions';
+import { plannedCall } from '../../../../src/policy/pev/planned-call';
 import { canonicalJson } from '../../../../src/common/canonical-json';
 import { plannerRole, responseFormatOf, type PevRoleDefinition } from '../../../../src/policy/pev/roles';
 import { findReusable, ledgerAfterCalls, reusableInAnswer, reuseNote } from '../../../../src/policy/pev/tool-dedupe';
@@ -144,6 +146,53 @@ describe('todo order and plans', () => {
       },
       { id: 'b', description: 'do b better', priority: 1, status: 'pending', rounds: 0, cycle: 2 },
     ]);
+  });
+});
+
+describe('todos reported on the way and planned calls', () => {
+  test('pending todos the executor reports completed or skipped end; failed, ended or current ones do not', () => {
+    const todos = [todo('a', 1, 'executing'), todo('b', 2), todo('c', 3), todo('d', 4, 'failed'), todo('e', 5)];
+    const answer = executor({
+      todos: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({
+        id,
+        description: `do ${id}`,
+        priority: i + 1,
+        status: (['completed', 'completed', 'skipped', 'completed', 'failed'] as const)[i],
+      })),
+    });
+    expect(reportedTodos(answer, todos, 'a')).toEqual([
+      { id: 'b', status: 'completed' },
+      { id: 'c', status: 'skipped' },
+    ]);
+  });
+
+  test("a plan's tool and parameters become the todo's call, made in its first round for a pinned tool only", () => {
+    const [withCall, without] = applyPlan(
+      [],
+      [
+        { id: 'n', description: 'note', priority: 1, status: 'pending', tool: 'write_note', parameters: { text: 'x' } },
+        { id: 'm', description: 'think', priority: 2, status: 'pending' },
+      ],
+      1,
+    );
+    expect(withCall.call).toEqual({ tool: 'write_note', parameters: { text: 'x' } });
+    expect(without.call).toBeUndefined();
+    const tools = [{ name: 'write_note' } as PinnedTool];
+    expect(plannedCall(withCall, 1, tools, 7)).toEqual({
+      id: 'planned-7',
+      name: 'write_note',
+      arguments: { text: 'x' },
+    });
+    expect(plannedCall(withCall, 2, tools, 7)).toBeUndefined();
+    expect(plannedCall(withCall, 1, [], 7)).toBeUndefined();
+    expect(plannedCall(without, 1, tools, 7)).toBeUndefined();
+  });
+
+  test('stopOnFailedTodo is a boolean option', () => {
+    expect(pevOptionProblems({ stopOnFailedTodo: 'yes' as unknown as boolean })).toEqual([
+      'pev.stopOnFailedTodo must be true or false, got yes',
+    ]);
+    expect(resolvePevOptions({ stopOnFailedTodo: true }).stopOnFailedTodo).toBe(true);
   });
 });
 

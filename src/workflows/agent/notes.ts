@@ -1,0 +1,44 @@
+/**
+ * Entries of the log that the model never sees (docs/hooks.md, Notes): a context note with each
+ * change of model, system events, and the notes a client sends (`addNote`), written at the next
+ * turn or as the run ends. Each is written where no tool result is outstanding, so the log has
+ * no gap.
+ */
+import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activities';
+import type { ModelSwitch } from '../../contracts/model-resolution';
+import { drain } from '../../policy/queues';
+import { switchNote } from '../../policy/log-notes';
+import { emit, type RunContext } from './run-context';
+import { appendDrafts } from './user-messages';
+
+type NoteDraft = Extract<MessageDraft, { kind: 'context_note' | 'system_event' | 'tool_log' }>;
+
+/** Writes notes at the end of the log. */
+export async function writeNotes(ctx: RunContext, notes: NoteDraft[]): Promise<void> {
+  await appendDrafts(ctx, notes);
+}
+
+/** Records a change of model: its `provider_switch` event and a context note in the log. */
+export async function recordSwitch(ctx: RunContext, change: ModelSwitch): Promise<void> {
+  emit(ctx, { type: 'provider_switch', fromModel: change.from, toModel: change.to, reason: change.reason });
+  await writeNotes(ctx, [{ kind: 'context_note', text: switchNote(change) }]);
+}
+
+/** Writes the logs of a turn's tool calls (stored by the calls), once every call of the turn has its result. */
+export async function writeToolLogs(ctx: RunContext, outputs: readonly (RunToolOutput | undefined)[]): Promise<void> {
+  const hashes = outputs.flatMap((out) => (out?.logHash ? [out.logHash] : []));
+  await writeNotes(
+    ctx,
+    hashes.map((bodyHash) => ({ kind: 'tool_log', text: '', bodyHash })),
+  );
+}
+
+/** Writes the notes clients sent since the last time. */
+export async function takeNotes(ctx: RunContext): Promise<void> {
+  const queued = drain(ctx.state.notes ?? []);
+  if (queued.length > 0)
+    await writeNotes(
+      ctx,
+      queued.map(({ kind, text }) => ({ kind, text })),
+    );
+}
