@@ -121,7 +121,7 @@ function childLines(c: ChildTrace, indent: string): string[] {
 
 /**
  * The trace as text: how the run ended, model and tool totals, then its steps; each child run's
- * trace (when read) under the call that started it, or after the step of a pev todo it executed.
+ * trace (when read) under the call that started it, or after the step of the todo it executed.
  */
 export function formatTrace(t: RunTrace): string {
   const placed = new Set<ChildTrace>();

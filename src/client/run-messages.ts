@@ -59,7 +59,7 @@ export interface ChildConversation extends RunConversation {
 
 /**
  * The conversation `id` with its children's, at any depth, from the store alone: a sub-agent
- * call's child has the id derived from the call, a pev todo's is named by a note of its parent.
+ * call's child has the id derived from the call, a todo's child is named by a note of its parent.
  */
 export async function readRunFamily(store: ConversationReader, id: string): Promise<RunConversation> {
   const messages = await readRunMessages(store, id);

@@ -87,7 +87,7 @@ export interface RunTrace {
 export interface ChildTrace {
   id: string;
   agent: string;
-  /** The parent's turn it started in, and the call that started it or the pev todo it executed. */
+  /** The parent's turn it started in, and the call that started it or the todo it executed. */
   turn: number;
   toolCallId?: string;
   todoId?: string;

@@ -1,6 +1,6 @@
 /**
  * `watch(id, { children: true })`: a run's items with the events of its child runs (sub-agents
- * and pev todos run as children, at any depth) merged in as they happen. Each child is followed
+ * and todos a kind runs as children, at any depth) merged in as they happen. Each child is followed
  * from its parent's `child_start` event to its own end.
  */
 import type { AgentEvent } from '../contracts/agent-events';

@@ -21,7 +21,7 @@ export interface WatchOptions {
    */
   answers?: boolean;
   /**
-   * Also yield the events of the run's child runs (sub-agents, pev todos run as children, at any
+   * Also yield the events of the run's child runs (sub-agents, todos a kind runs as children, at any
    * depth) as they happen, each with the child it comes from (`ChildEventItem`).
    */
   children?: boolean;

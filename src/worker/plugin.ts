@@ -149,8 +149,10 @@ class WorkerParts {
  * worker stops.
  */
 export class DurableAgentsPlugin extends SimplePlugin {
-  private readonly given: DurableAgentsPluginOptions;
-  private readonly parts: WorkerParts;
+  // Private fields, which the SDK's log of a new worker's options does not print: the config holds
+  // the environment MCP configs read and the store holds its connection.
+  readonly #given: DurableAgentsPluginOptions;
+  readonly #parts: WorkerParts;
   /** The plugin of the limits' activity workers: the same activities and interceptors, no workflows. */
   private readonly limited: SimplePlugin;
 
@@ -159,19 +161,19 @@ export class DurableAgentsPlugin extends SimplePlugin {
     const activities = (existing: object | undefined) => parts.activities(existing);
     const workerInterceptors = (existing: WorkerInterceptors | undefined) => parts.interceptors(existing);
     super({ name: 'durable-agents', activities, workerInterceptors });
-    this.given = options;
-    this.parts = parts;
+    this.#given = options;
+    this.#parts = parts;
     this.limited = new SimplePlugin({ name: 'durable-agents-limited', activities, workerInterceptors });
   }
 
   /** The plugin's workflow code, unless the worker's options name theirs. */
   private workflowCode(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>, bundle?: string) {
     if (options.workflowBundle !== undefined || options.workflowsPath !== undefined) return {};
-    return this.given.workflows ?? projectWorkflowCode(bundle);
+    return this.#given.workflows ?? projectWorkflowCode(bundle);
   }
 
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    const { config, tracing } = this.parts;
+    const { config, tracing } = this.#parts;
     const { deployment, telemetry } = config;
     if (telemetry.metrics && !Runtime.instance().options.runtimeOptions.metricsExporter)
       throw new SetupError(
@@ -194,7 +196,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     return {
       ...options,
-      ...this.workflowCode(options, this.given.config?.workflowBundle),
+      ...this.workflowCode(options, this.#given.config?.workflowBundle),
       sinks: { ...options.sinks, ...workflowSpanSink(undefined) },
     };
   }
@@ -209,7 +211,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
    * spans still batched and closes what the plugin opened.
    */
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
-    const { config } = this.parts;
+    const { config } = this.#parts;
     const { connection, namespace, taskQueue } = worker.options;
     const running = next(worker);
     // Its failure is taken below (by runTogether); until then it must not count as unhandled.
@@ -226,7 +228,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
         await running.catch(() => undefined);
         throw error;
       }
-      this.given.onPolling?.();
+      this.#given.onPolling?.();
       const stopGauge =
         connection && config.telemetry.metrics
           ? watchApprovalsWaiting({ connection, namespace, taskQueue })
@@ -238,7 +240,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
       }
     } finally {
       await currentTracing()?.flush();
-      await this.parts.close();
+      await this.#parts.close();
     }
   }
 }

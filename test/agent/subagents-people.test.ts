@@ -11,7 +11,7 @@ import { currentDetailsOf, toolResultTexts, useAgentFixture, waitForState } from
 import { parentId, startParent, who } from './subagents-kit';
 
 const ASK_USER: RunClientTool = {
-  name: 'ask_user',
+  name: 'choose_city',
   description: 'Asks the person at the keyboard a question and returns their answer.',
   parameters: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'] },
 };
@@ -82,7 +82,7 @@ describe('people and sub-agents', () => {
           ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'ask for a city' }, id: 'toolu_r' }])
           : reply.text('The user chose Lyon.');
       return answers === 0
-        ? reply.toolCalls([{ name: 'ask_user', arguments: { question: 'Which city?' }, id: 'toolu_ask' }])
+        ? reply.toolCalls([{ name: 'choose_city', arguments: { question: 'Which city?' }, id: 'toolu_ask' }])
         : reply.text('Lyon');
     });
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -102,17 +102,17 @@ describe('people and sub-agents', () => {
       return { childId, waiting, details, result, child };
     });
     expect(out.waiting.childClientToolRequests).toEqual([
-      { runId: out.childId, toolCallId: 'toolu_ask', tool: 'ask_user', args: { question: 'Which city?' } },
+      { runId: out.childId, toolCallId: 'toolu_ask', tool: 'choose_city', args: { question: 'Which city?' } },
     ]);
     expect(out.waiting.clientToolRequests).toEqual([]);
     expect(out.details).toContain(
-      "Waiting for the client's result** of `ask_user` (call `toolu_ask`) in the sub-agent run",
+      "Waiting for the client's result** of `choose_city` (call `toolu_ask`) in the sub-agent run",
     );
     expect(out.result).toMatchObject({ status: 'completed', finalText: 'The user chose Lyon.' });
     const [answer] = await toolResultTexts(fx, out.child as AgentStateView);
     expect(answer).toContain('Lyon');
     // The child offered the parent's client tool to its model.
     const childRequest = fx.fake.requests.find((r) => who(r).agent === 'researcher');
-    expect((childRequest?.body.tools as { name: string }[]).map((t) => t.name)).toContain('ask_user');
+    expect((childRequest?.body.tools as { name: string }[]).map((t) => t.name)).toContain('choose_city');
   });
 });

@@ -24,7 +24,7 @@ describe("the worker's log of failed activities", () => {
     const worker = await startWorkerProcess({
       taskQueue,
       cwd: dir,
-      env: { ...fakeProviderEnv(fake, 'revoked-key'), DURABLE_AGENTS_STORE_DIR: path.join(dir, 'store') },
+      env: { ...fakeProviderEnv(fake, 'sk-test-0401'), DURABLE_AGENTS_STORE_DIR: path.join(dir, 'store') },
     });
     try {
       fake.script(reply.error(401, { message: 'invalid x-api-key' }));

@@ -42,7 +42,10 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
     )
     .argument('<id>', 'workflow id of the run')
     .option('--json', 'one JSON array of messages (with --children: the run, its messages and its children)')
-    .option('--children', "each child run's conversation (sub-agents, pev todos) under the call that started it")
+    .option(
+      '--children',
+      "each child run's conversation (sub-agents, todos run in parallel) under the call that started it",
+    )
     .action(async (id: string, options: { json?: boolean; children?: boolean }) => {
       await withStore(async (store) => {
         const family = options.children
