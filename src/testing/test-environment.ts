@@ -68,7 +68,7 @@ async function releaseAll(steps: (() => Promise<unknown>)[]): Promise<void> {
 }
 
 async function startServer(): Promise<RunningDevServer> {
-  const cli = findTemporalCli();
+  const cli = findTemporalCli({ env: process.env });
   if (!cli)
     throw new Error(
       'createTestEnvironment needs the Temporal CLI to start a dev server: install it (`brew install temporal`, ' +

@@ -20,7 +20,7 @@ export const WORKFLOW_BUNDLE_ENV = 'DURABLE_AGENTS_WORKFLOW_BUNDLE';
  * to the compiled worker (dist/). Undefined when there is none, e.g. when running from source:
  * the worker then bundles at start, which is slower but never stale.
  */
-export function prebuiltBundlePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function prebuiltBundlePath(env: NodeJS.ProcessEnv): string | undefined {
   const explicit = env[WORKFLOW_BUNDLE_ENV];
   if (explicit) {
     if (!fs.existsSync(explicit))

@@ -20,7 +20,7 @@ declare global {
  * it from the environment (see ./env, ./postgres).
  */
 export default async function globalSetup(): Promise<void> {
-  const cli = findTemporalCli();
+  const cli = findTemporalCli({ env: process.env });
   if (cli) process.env[TEST_ENV.cliPath] = cli.path;
   // The three are independent: started side by side, each stopped again if another fails (jest skips
   // the teardown when the setup fails).

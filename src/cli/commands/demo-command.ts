@@ -52,6 +52,7 @@ export function registerDemoCommand(program: Command): void {
         const config = workerConfig({ inline: model.llmConfig });
         configureWorkerRuntime('WARN', config);
         const server = await ensureTemporal({
+          env: process.env,
           port: options.port,
           uiPort: options.uiPort,
           ...(options.codec ? { codec: workerCodecSource(config) } : {}),

