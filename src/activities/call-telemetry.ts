@@ -5,7 +5,7 @@
  * no message body unless the operator opted in (`captureContent`). Without a tracer provider or a
  * metrics endpoint, both are the SDK's no-ops.
  */
-import { SpanKind, SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { MetricMeter, MetricTags } from '@temporalio/common';
 import { inSpan } from '../common/in-span';
 import { GEN_AI, AGENT_ATTR, METRIC, SPAN } from '../contracts/telemetry';
@@ -28,9 +28,11 @@ function activityScope(): { meter?: MetricMeter; tenant?: string } {
   return { ...(ctx ? { meter: ctx.metricMeter } : {}), ...(tenant ? { tenant } : {}) };
 }
 
-/** A span of a call the worker makes to a provider or a tool. */
+/** A span of a call the worker makes to a provider or a tool, in a traced run's activity; none in an untraced one. */
 const clientSpan = <T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> =>
-  inSpan(name, { kind: SpanKind.CLIENT, attributes }, fn);
+  trace.getActiveSpan()
+    ? inSpan(name, { kind: SpanKind.CLIENT, attributes }, fn)
+    : fn(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
 
 /** What a model call's observation needs from the call site. */
 export interface ModelCallObservation {

@@ -6,6 +6,13 @@
  */
 
 /** Span names: GenAI's `{operation} {subject}` where the conventions name one, else the project's. */
+/**
+ * The header Temporal's OpenTelemetry interceptors carry a trace context in (their `TRACE_HEADER`).
+ * A run is traced when its start carries it, and so are its activities: a run whose starter does not
+ * trace makes no spans (docs/observability.md).
+ */
+export const TRACE_HEADER = '_tracer-data';
+
 export const SPAN = {
   /** A run of an agent (one per workflow run; continue-as-new starts the next). */
   run: 'invoke_agent',

@@ -15,18 +15,28 @@ import {
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import type { Tracing } from './tracing';
+import { TRACE_HEADER } from '../contracts/telemetry';
 
 /** The client interceptors that start a run inside the caller's active trace. */
 export const tracingClientInterceptors = (): WorkflowClientInterceptor[] => [
   new OpenTelemetryWorkflowClientInterceptor(),
 ];
 
-/** The activity interceptors: a span per attempt, continuing the workflow's context; trace ids in log lines. */
+/**
+ * The activity interceptors: a span per attempt of a traced run's activity, continuing the
+ * workflow's context (an activity whose workflow does not trace makes none); trace ids in log lines.
+ */
 export const tracingActivityInterceptors = (): ActivityInterceptorsFactory[] => [
-  (ctx) => ({
-    inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
-    outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
-  }),
+  (ctx) => {
+    const traced = new OpenTelemetryActivityInboundInterceptor(ctx);
+    return {
+      inbound: {
+        execute: (input, next) =>
+          input.headers[TRACE_HEADER] === undefined ? next(input) : traced.execute(input, next),
+      },
+      outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+    };
+  },
 ];
 
 /**

@@ -222,6 +222,25 @@ describe('traces of agent runs', () => {
     expectNoCanaries(receiver);
   }, 120_000);
 
+  it('makes no span for a run whose starter does not trace, on a worker that exports', async () => {
+    fake.script(reply.toolCalls([{ name: 'note', arguments: { text: ARGS } }]), reply.text(ANSWER));
+    const { connection, namespace } = await testConnection();
+    const untraced = new Client({ connection, namespace });
+    const before = receiver.spans.length;
+    const id = await withWorker({ config, store, tools }, async ({ taskQueue }) => {
+      const agents = new AgentClient(untraced, taskQueue);
+      const started = await agents.start({ task: TASK, model: PRIMARY });
+      expect(await agents.result(started)).toMatchObject({ status: 'completed', finalText: ANSWER });
+      return started;
+    });
+    await currentTracing()!.flush();
+    const later = receiver.spans.slice(before);
+    expect(later.filter((span) => JSON.stringify(span.attributes ?? {}).includes(id))).toEqual([]);
+    expect(later.map((span) => span.name)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(chat|execute_tool|turn|invoke_agent|RunActivity)/)]),
+    );
+  }, 120_000);
+
   it('continues the trace of a `durable-agents run` command into the run', async () => {
     fake.script(reply.text(ANSWER));
     const { address, namespace } = await testConnection();

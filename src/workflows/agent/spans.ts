@@ -4,7 +4,7 @@
  * register in the sandbox (`workflows/tracing-interceptors.ts`): span ids come from the workflow's
  * seeded randomness and times from workflow time, so a replay makes the same spans again, and the
  * worker's sink, which the SDK does not call while a workflow replays, exports each once. In a
- * bundle without those interceptors they are the OpenTelemetry API's no-ops.
+ * run whose start carries no trace context they are the OpenTelemetry API's no-ops.
  */
 import type { Attributes, Span } from '@opentelemetry/api';
 import { inSpan } from '../../common/in-span';
