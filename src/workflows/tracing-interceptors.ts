@@ -58,8 +58,13 @@ const OUTBOUND = [
   'getMetricTags',
 ] as const;
 
+/** This run's state: each run evaluates its own copy of this module. */
+const run: { traced?: Traced } = {};
+
+/** Whether this run is traced: its start carried a trace context (known once it executes). */
+export const runIsTraced = (): boolean => run.traced !== undefined;
+
 export const interceptors = (): WorkflowInterceptors => {
-  const run: { traced?: Traced } = {};
   const inbound = passThrough(run, 'inbound', INBOUND);
   const execute = inbound.execute;
   inbound.execute = (input, next) => {

@@ -6,11 +6,39 @@
  * worker's sink, which the SDK does not call while a workflow replays, exports each once. In a
  * run whose start carries no trace context they are the OpenTelemetry API's no-ops.
  */
-import type { Attributes, Span } from '@opentelemetry/api';
-import { inSpan } from '../../common/in-span';
+import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
+import { runIsTraced } from '../tracing-interceptors';
 import { metricMeter, workflowInfo } from '@temporalio/workflow';
 import { AGENT_ATTR, GEN_AI, METRIC, SPAN } from '../../contracts/telemetry';
 import type { AgentState } from '../../contracts/agent-run';
+
+/** The span of an untraced run: records nothing, as the OpenTelemetry API's no-op span, without loading the API. */
+const NO_SPAN: Span = {
+  spanContext: () => ({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: 0 }),
+  setAttribute: () => NO_SPAN,
+  setAttributes: () => NO_SPAN,
+  addEvent: () => NO_SPAN,
+  addLink: () => NO_SPAN,
+  addLinks: () => NO_SPAN,
+  setStatus: () => NO_SPAN,
+  updateName: () => NO_SPAN,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
+
+/**
+ * `fn` in a span when the run is traced; otherwise with {@link NO_SPAN}, so an untraced run never
+ * evaluates the OpenTelemetry API (each run evaluates its own copy of the modules it loads).
+ */
+function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (!runIsTraced()) return fn(NO_SPAN);
+  // A module of the bundle, evaluated on first use; the workflow rule against `require` is about
+  // loading modules from outside it.
+  // eslint-disable-next-line no-restricted-globals, @typescript-eslint/no-require-imports
+  const traced = require('../../common/in-span') as typeof import('../../common/in-span');
+  return traced.inSpan(name, options, fn);
+}
 
 /** What every span of a run names: its id, kind and tenant. */
 function runAttributes(state: AgentState): Attributes {
