@@ -5,11 +5,19 @@
 import { AgentClient } from '../client';
 import type { KindEdge } from '../kinds';
 import type { ModelInfo } from '../contracts/model-info';
-import { loadLlmConfig } from '../llm';
+import { loadLlmConfig } from '../llm/llm-config';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
-import { currentTracing, tracingClientInterceptors } from '../telemetry';
+import { currentTracing } from '../telemetry/current-tracing';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { isListening } from '../server/ports';
 import { runUiUrl, uiBaseUrl } from '../server/web-ui';
+
+/** Temporal's client interceptor of a traced command, loaded only then: other commands load none of OpenTelemetry. */
+function tracingInterceptors(): WorkflowClientInterceptor[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tracing = require('../telemetry/temporal-tracing') as typeof import('../telemetry/temporal-tracing');
+  return tracing.tracingClientInterceptors();
+}
 
 /** The program's own options, given before or after the command. */
 export interface GlobalOptions {
@@ -95,10 +103,7 @@ export async function connectAgents(
   const line = serverNotice(settings, globals);
   if (line) notice(line);
   // With tracing on, a run's start, signals and updates carry the command's trace context.
-  const client = await connectClient(
-    settings,
-    currentTracing() ? { workflow: tracingClientInterceptors() } : undefined,
-  );
+  const client = await connectClient(settings, currentTracing() ? { workflow: tracingInterceptors() } : undefined);
   let base: Promise<string | undefined> | undefined;
   return {
     agents: new AgentClient(client, settings.taskQueue, {

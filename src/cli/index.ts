@@ -2,18 +2,9 @@ import { errorText } from '../common/error-text';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { inSpan } from '../common/in-span';
-import { startTracing, stopTracing, tracesConfigOf } from '../telemetry';
+import { tracesConfigOf } from '../telemetry/telemetry-config';
 import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
-import { registerCodecServerCommand } from './commands/codec-server-command';
-import { registerDemoCommand } from './commands/demo-command';
-import { registerDevServerCommand } from './commands/dev-server-command';
-import { registerReplayCommand } from './commands/replay-command';
-import { registerStoreCommands } from './commands/store-commands';
-import { registerLimitsCommands } from './commands/limits-command';
-import { registerBudgetCommands } from './commands/budget-command';
-import { registerWorkerCommand } from './commands/worker-command';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
 import type { KindEdge } from '../kinds';
@@ -33,7 +24,54 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 export interface CliOptions {
   /** Agent kinds beyond the built-in ones: `run --agent` starts them, with their flags; `state` shows them. */
   kinds?: readonly KindEdge[];
+  /**
+   * The command about to run: of the commands that start servers and workers or manage the fleet,
+   * only its own is registered, so a command loads only the modules it needs. Default: all.
+   */
+  command?: string;
 }
+
+type Globals = () => GlobalOptions & { prefix?: string };
+
+/*
+ * The commands registered on their own, each loaded only when it runs (or for the full help): the
+ * worker, the servers and the demo load the worker, the LLM layer and the tools, which the agent
+ * commands do without. Listed in the help's order; the agent commands go after the fourth. A
+ * command of this list runs without the agent commands registered.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const SEPARATE: { names: string[]; register: (program: Command, globals: Globals) => void }[] = [
+  {
+    names: ['dev-server'],
+    register: (program) => require('./commands/dev-server-command').registerDevServerCommand(program),
+  },
+  {
+    names: ['worker'],
+    register: (program, globals) => require('./commands/worker-command').registerWorkerCommand(program, globals),
+  },
+  { names: ['demo'], register: (program) => require('./commands/demo-command').registerDemoCommand(program) },
+  {
+    names: ['codec-server'],
+    register: (program) => require('./commands/codec-server-command').registerCodecServerCommand(program),
+  },
+  {
+    names: ['transcript', 'gc'],
+    register: (program, globals) => require('./commands/store-commands').registerStoreCommands(program, globals),
+  },
+  {
+    names: ['limits'],
+    register: (program, globals) => require('./commands/limits-command').registerLimitsCommands(program, globals),
+  },
+  {
+    names: ['budget'],
+    register: (program, globals) => require('./commands/budget-command').registerBudgetCommands(program, globals),
+  },
+  {
+    names: ['replay'],
+    register: (program, globals) => require('./commands/replay-command').registerReplayCommand(program, globals),
+  },
+];
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The `durable-agents` command line. */
 export function buildProgram(options: CliOptions = {}): Command {
@@ -60,18 +98,25 @@ export function buildProgram(options: CliOptions = {}): Command {
       const options = action.optsWithGlobals<GlobalOptions>();
       globals = { ...options, prefix: commandPrefix(options) };
     });
-  registerDevServerCommand(program);
-  registerWorkerCommand(program, () => globals);
-  registerDemoCommand(program);
-  registerCodecServerCommand(program);
-  registerAgentCommands(
-    program,
-    processDeps(() => globals, options.kinds),
-  );
-  registerStoreCommands(program, () => globals);
-  registerLimitsCommands(program, () => globals);
-  registerBudgetCommands(program, () => globals);
-  registerReplayCommand(program, () => globals);
+  const register = (groups: typeof SEPARATE) => groups.forEach((group) => group.register(program, () => globals));
+  const agentCommands = () =>
+    registerAgentCommands(
+      program,
+      processDeps(() => globals, options.kinds),
+    );
+  const { command } = options;
+  const own = SEPARATE.find((group) => command !== undefined && group.names.includes(command));
+  if (command === undefined) {
+    register(SEPARATE.slice(0, 4));
+    agentCommands();
+    register(SEPARATE.slice(4));
+  } else if (own) {
+    register([own]);
+  } else {
+    agentCommands();
+    // A name no command has: every command is there for commander's suggestion.
+    if (!program.commands.some((c) => c.name() === command || c.aliases().includes(command))) register(SEPARATE);
+  }
   return program;
 }
 
@@ -102,6 +147,11 @@ function commandOf(args: string[]): string | undefined {
 async function traced(argv: string[], command: () => Promise<unknown>): Promise<void> {
   const traces = tracesConfigOf(process.env);
   if (!traces) return void (await command());
+  // Loaded only now: a command that sends no spans loads none of OpenTelemetry.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startTracing, stopTracing } = require('../telemetry/tracing') as typeof import('../telemetry/tracing');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { inSpan } = require('../common/in-span') as typeof import('../common/in-span');
   startTracing(traces);
   try {
     await inSpan(`durable-agents ${commandOf(argv.slice(2)) ?? ''}`.trim(), {}, command);
@@ -118,7 +168,7 @@ export async function main(argv: string[] = process.argv, options: CliOptions = 
   exitOnClosedPipe(process.stdout);
   exitOnClosedPipe(process.stderr);
   try {
-    await traced(argv, () => buildProgram(options).parseAsync(argv));
+    await traced(argv, () => buildProgram({ command: commandOf(argv.slice(2)), ...options }).parseAsync(argv));
   } catch (error) {
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.

@@ -5,10 +5,10 @@
  */
 import { errorText } from '../common/error-text';
 import { modelLabel, type ModelName } from '../contracts/model-ref';
-import { loadLlmConfig, type LlmConfig } from '../llm';
+import { loadLlmConfig, type LlmConfig } from '../llm/llm-config';
 import { lookupModel } from '../policy/model-registry';
 import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/model-ref';
-import { readMcpConfigFile } from '../tools';
+import { readMcpConfigFile } from '../tools/mcp/mcp-config';
 import { UsageError } from './exit-codes';
 
 const messageOf = (err: unknown): string => errorText(err);

@@ -11,7 +11,8 @@ export {
   type MetricsConfig,
   type OtlpProtocol,
 } from './telemetry-config';
-export { startTracing, currentTracing, stopTracing, type Tracing } from './tracing';
+export { startTracing, stopTracing, type Tracing } from './tracing';
+export { currentTracing } from './current-tracing';
 export { RedactingSpanExporter, redactSpan } from './redacting-exporter';
 export { tracingClientInterceptors, tracingActivityInterceptors, workflowSpanSink } from './temporal-tracing';
 export { runtimeTelemetryOptions } from './runtime-metrics';

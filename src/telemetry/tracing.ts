@@ -12,6 +12,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { SecretSet } from '../common/secrets';
 import { SetupError } from '../connection/setup-error';
 import { RedactingSpanExporter } from './redacting-exporter';
+import { setCurrentTracing } from './current-tracing';
 import type { TracesConfig } from './telemetry-config';
 
 /** The running tracer provider of the process. */
@@ -53,15 +54,16 @@ export function startTracing(config: TracesConfig, secrets?: SecretSet): Tracing
   provider.register();
   const tracing: Tracing = { config, resource, processor, flush: () => provider.forceFlush() };
   running = { tracing, secrets: redacted, provider };
+  setCurrentTracing(tracing);
   return tracing;
 }
 
 /** The tracing started in this process, if any. */
-export const currentTracing = (): Tracing | undefined => running?.tracing;
 
 /** Sends what is batched and stops the process's tracing (the CLI at exit; a worker keeps its own running). */
 export async function stopTracing(): Promise<void> {
   const stopping = running;
   running = undefined;
+  setCurrentTracing(undefined);
   await stopping?.provider.shutdown();
 }

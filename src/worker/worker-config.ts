@@ -8,13 +8,13 @@ import path from 'node:path';
 import type { LogLevel } from '@temporalio/worker';
 import { SecretSet } from '../common/secrets';
 import type { ActivityConfig } from '../activities';
-import { credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm';
+import { credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm/llm-config';
 import { DEFAULT_TOKEN_BATCH_MS } from '../contracts/watch-topics';
 import { SetupError } from '../connection/setup-error';
 import { DEFAULT_STORE_DIR, STORE_DIR_ENV, STORE_URL_ENV, type StoreConfig } from '../store';
-import { MCP_COMMANDS_ENV, type ToolsConfig } from '../tools';
+import { MCP_COMMANDS_ENV, type ToolsConfig } from '../tools/tools-config';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
-import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry';
+import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry/telemetry-config';
 import { prebuiltBundlePath } from './workflow-code';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
