@@ -2,7 +2,19 @@
  * The process's running tracing, kept apart from the OpenTelemetry SDK that runs it, so that code
  * asking whether spans are sent loads none of the SDK.
  */
-import type { Tracing } from './tracing';
+import type { IResource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { TracesConfig } from './telemetry-config';
+
+/** The running tracer provider of the process. */
+export interface Tracing {
+  readonly config: TracesConfig;
+  readonly resource: IResource;
+  /** Where the workflows' spans (arriving through the worker's sink) go, beside the process's own. */
+  readonly processor: SpanProcessor;
+  /** Sends what is batched. */
+  flush(): Promise<void>;
+}
 
 let current: Tracing | undefined;
 

@@ -6,24 +6,16 @@
  */
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { Resource, type IResource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Resource } from '@opentelemetry/resources';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { SecretSet } from '../common/secrets';
 import { SetupError } from '../connection/setup-error';
 import { RedactingSpanExporter } from './redacting-exporter';
-import { setCurrentTracing } from './current-tracing';
-import type { TracesConfig } from './telemetry-config';
+import { setCurrentTracing, type Tracing } from './current-tracing';
 
-/** The running tracer provider of the process. */
-export interface Tracing {
-  readonly config: TracesConfig;
-  readonly resource: IResource;
-  /** Where the workflows' spans (arriving through the worker's sink) go, beside the process's own. */
-  readonly processor: SpanProcessor;
-  /** Sends what is batched. */
-  flush(): Promise<void>;
-}
+export type { Tracing } from './current-tracing';
+import type { TracesConfig } from './telemetry-config';
 
 let running: { tracing: Tracing; secrets: SecretSet; provider: NodeTracerProvider } | undefined;
 
