@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { findTemporalCli } from '../src/server/find-cli';
+import { findTemporalCli } from '../src/connection/find-cli';
 import { freePort } from '../src/server/ports';
 import { startDevServer, type RunningDevServer } from '../src/server/dev-server';
 import { cachedWorkflowBundle } from '../src/server/workflow-bundle';

@@ -13,7 +13,7 @@ import {
 } from '../codec';
 import { SetupError } from '../connection/setup-error';
 import { DEV_SERVER_VERSIONING, searchAttributeArgs, serves, startDevServer } from './dev-server';
-import { findTemporalCli, type FoundCli } from './find-cli';
+import { findTemporalCli, type FoundCli } from '../connection/find-cli';
 import { isListening } from './ports';
 import { uiBaseUrl } from './web-ui';
 

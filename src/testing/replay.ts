@@ -8,7 +8,8 @@ import path from 'node:path';
 import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { DurableAgentsPlugin } from '../worker/plugin';
-import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from '../worker/workflow-code';
+import type { WorkflowCode } from '../worker/workflow-code';
+import { installedWorkflowCode } from '../worker/worker-config';
 import { missingWorkflowType, parseMismatch, coreMessage, type Mismatch } from './replay-mismatch';
 import { REPLAY_NAME, installReplayRuntime } from './replay-runtime';
 
@@ -103,7 +104,7 @@ export function readHistoryFile(file: string): RecordedHistory & { history: Hist
 /** The replay worker's workflow code: `workflowsPath` bundled, else the installed workflows. */
 function workflowCode(options: ReplayOptions): WorkflowCode {
   if (options.workflowsPath) return { workflowsPath: path.resolve(options.workflowsPath) };
-  return projectWorkflowCode(prebuiltBundlePath(process.env));
+  return installedWorkflowCode();
 }
 
 const workflowTypeOf = (history: History): string | undefined =>

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../client';
+import { temporalCliFromEnv } from '../connection/connection-settings';
 import type { LlmConfigFile } from '../llm';
 import { startDevServer, type RunningDevServer } from '../server/dev-server';
-import { findTemporalCli } from '../server/find-cli';
 import { freePort } from '../server/ports';
 import { buildWorkflowBundle } from '../server/workflow-bundle';
 import { FileContentStore, PostgresContentStore, type ContentStore } from '../store';
@@ -68,7 +68,7 @@ async function releaseAll(steps: (() => Promise<unknown>)[]): Promise<void> {
 }
 
 async function startServer(): Promise<RunningDevServer> {
-  const cli = findTemporalCli({ env: process.env });
+  const cli = temporalCliFromEnv();
   if (!cli)
     throw new Error(
       'createTestEnvironment needs the Temporal CLI to start a dev server: install it (`brew install temporal`, ' +

@@ -15,7 +15,7 @@ import { DEFAULT_STORE_DIR, STORE_DIR_ENV, STORE_URL_ENV, type StoreConfig } fro
 import { MCP_COMMANDS_ENV, type ToolsConfig } from '../tools/tools-config';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
 import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry/telemetry-config';
-import { prebuiltBundlePath } from './workflow-code';
+import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from './workflow-code';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
@@ -90,6 +90,15 @@ export function workerLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel |
   const requested = env[LOG_LEVEL_ENV]?.toUpperCase();
   const levels: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
   return levels.find((level) => level === requested);
+}
+
+/**
+ * The project's workflow code as the environment installs it: the prebuilt bundle
+ * `DURABLE_AGENTS_WORKFLOW_BUNDLE` names or dist holds, else src/workflows bundled at start. A
+ * replay of the project's histories loads the code the worker loads.
+ */
+export function installedWorkflowCode(env: NodeJS.ProcessEnv = process.env): WorkflowCode {
+  return projectWorkflowCode(prebuiltBundlePath(env));
 }
 
 /**

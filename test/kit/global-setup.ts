@@ -1,5 +1,5 @@
 import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
-import { findTemporalCli } from '../../src/server/find-cli';
+import { findTemporalCli } from '../../src/connection/find-cli';
 import { ensureSearchAttributes } from '../../src/server/search-attribute-registration';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';

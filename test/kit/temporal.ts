@@ -12,7 +12,7 @@ import {
   type LogLevel,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { findTestServer } from '../../src/server/find-cli';
+import { findTestServer } from '../../src/connection/find-cli';
 import type { ContentStore } from '../../src/store';
 import type { ToolRegistry } from '../../src/tools';
 import { DurableAgentsPlugin } from '../../src/worker/plugin';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findTemporalCli, pythonScriptsDirs } from '../../../src/server/find-cli';
+import { findTemporalCli, pythonScriptsDirs } from '../../../src/connection/find-cli';
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'da-find-cli-'));
