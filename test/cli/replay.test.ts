@@ -10,21 +10,22 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { reply } from '../../src/testing/fake-provider';
 import { runCli, type CliResult } from '../kit/cli';
-import { HISTORIES_DIR, testConnection, withWorker, workflowBundle } from '../kit/temporal';
+import {
+  CANARY_WORKFLOWS,
+  HISTORIES_DIR,
+  canaryBundle,
+  testConnection,
+  withWorker,
+  workflowBundle,
+} from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from '../agent/agent-kit';
 
 const GOOD = path.relative(process.cwd(), path.join(HISTORIES_DIR, 'agent-multi-turn.json'));
-const CANARY = path.join(__dirname, '..', 'replay', 'canary-workflows.ts');
-
-/** The CLI against the jest run's server, replaying against the run's workflow bundle. */
-async function replay(...args: string[]): Promise<CliResult> {
+/** The CLI against the jest run's server, replaying against the run's workflow bundle (or `bundle`). */
+async function replay(args: string[], bundle = workflowBundle().codePath): Promise<CliResult> {
   const { address, namespace } = await testConnection();
   return runCli(['replay', ...args], {
-    env: {
-      TEMPORAL_ADDRESS: address,
-      TEMPORAL_NAMESPACE: namespace,
-      DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath,
-    },
+    env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_WORKFLOW_BUNDLE: bundle },
   });
 }
 
@@ -45,12 +46,12 @@ describe('durable-agents replay', () => {
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('passes a committed history that the workflow code still makes: exit 0, one OK line', async () => {
-    const result = await replay(GOOD);
+    const result = await replay([GOOD]);
     expect(result).toEqual({ code: 0, stdout: `OK ${GOOD}\n`, stderr: '' });
   });
 
   it('names the event where a changed workflow parts from the history: exit 1', async () => {
-    const result = await replay('--workflows', CANARY, GOOD);
+    const result = await replay(['--workflows', CANARY_WORKFLOWS, GOOD]);
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toEqual([
       `MISMATCH ${GOOD}: event 5: history recorded UpsertWorkflowSearchAttributes, the code did ScheduleActivityTask`,
@@ -59,7 +60,10 @@ describe('durable-agents replay', () => {
   });
 
   it('prints one JSON object per history with --json', async () => {
-    const result = await replay('--workflows', CANARY, '--json', GOOD, path.join(HISTORIES_DIR, 'hello-workflow.json'));
+    const result = await replay(
+      ['--json', GOOD, path.join(HISTORIES_DIR, 'hello-workflow.json')],
+      await canaryBundle(),
+    );
     expect(result.code).toBe(1);
     const [mismatch, failed] = lines(result.stdout).map((line) => JSON.parse(line));
     expect(mismatch).toEqual({
@@ -77,7 +81,7 @@ describe('durable-agents replay', () => {
       status: 'failed',
       message: 'the workflow code exports no workflow helloWorkflow',
     });
-    const ok = await replay('--json', GOOD);
+    const ok = await replay(['--json', GOOD]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({
       name: GOOD,
@@ -93,7 +97,7 @@ describe('durable-agents replay', () => {
     const notHistory = path.join(tmp, 'not-history.json');
     fs.writeFileSync(notHistory, '{"name": "a package"}');
     const id = `nobody-${crypto.randomUUID()}`;
-    const result = await replay(broken, notHistory, GOOD, '--workflow-id', id);
+    const result = await replay([broken, notHistory, GOOD, '--workflow-id', id]);
     expect(result.code).toBe(2);
     expect(lines(result.stdout)).toEqual([`OK ${GOOD}`]);
     const errors = lines(result.stderr);
@@ -102,7 +106,7 @@ describe('durable-agents replay', () => {
     expect(errors[1]).toBe(`durable-agents: ${notHistory} is not a workflow history: expected {"events": [...]}`);
     expect(errors[2]).toBe(`durable-agents: no workflow "${id}" in namespace default`);
 
-    const missing = await replay(path.join(tmp, 'missing.json'));
+    const missing = await replay([path.join(tmp, 'missing.json')]);
     expect(missing).toEqual({
       code: 2,
       stdout: '',
@@ -111,7 +115,7 @@ describe('durable-agents replay', () => {
   });
 
   it('refuses a query the server cannot read: exit 2, one line', async () => {
-    const result = await replay('--query', 'TaskQueue = = "x"');
+    const result = await replay(['--query', 'TaskQueue = = "x"']);
     expect(result.code).toBe(2);
     expect(lines(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(/^durable-agents: the server refused --query "TaskQueue = = \\"x\\"": /);
@@ -134,16 +138,16 @@ describe('durable-agents replay', () => {
     });
     const query = `TaskQueue="${ids.taskQueue}"`;
     await listed(client, query, 2);
-    const byQuery = await replay('--query', query);
+    const byQuery = await replay(['--query', query]);
     expect(byQuery.stderr).toBe('');
     expect(byQuery.code).toBe(0);
     expect(lines(byQuery.stdout).sort()).toEqual([`OK ${ids.first}`, `OK ${ids.second}`].sort());
 
-    const limited = await replay('--query', query, '--limit', '1', '--json');
+    const limited = await replay(['--query', query, '--limit', '1', '--json']);
     expect(lines(limited.stdout)).toHaveLength(1);
     expect(JSON.parse(limited.stdout)).toMatchObject({ status: 'ok', runId: expect.any(String) });
 
-    const byId = await replay('--workflow-id', ids.first, '--workflows', CANARY);
+    const byId = await replay(['--workflow-id', ids.first], await canaryBundle());
     expect(byId.code).toBe(1);
     expect(byId.stdout).toMatch(new RegExp(`^MISMATCH ${ids.first}: event \\d+: history recorded `));
   });

@@ -4,6 +4,7 @@ import { ensureSearchAttributes } from '../../src/server/search-attribute-regist
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
+import { WORKFLOW_BUNDLE_ENV } from '../../src/worker/workflow-code';
 import { BUNDLE_CACHE_DIR, TEST_ENV, TEST_WORKFLOWS, TEST_WORKFLOW_FILES, WORKFLOW_SOURCES } from './env';
 import globalTeardown from './global-teardown';
 import { TEST_PG_URL_ENV, startPostgres, type RunningPostgres } from './postgres';
@@ -65,11 +66,16 @@ async function temporal(cliPath: string | undefined): Promise<void> {
 }
 
 async function bundle(): Promise<void> {
-  process.env[TEST_ENV.bundlePath] = await cachedWorkflowBundle({
+  const bundlePath = await cachedWorkflowBundle({
     workflowsPath: TEST_WORKFLOWS,
     sourceRoots: [...WORKFLOW_SOURCES, ...TEST_WORKFLOW_FILES],
     cacheDir: BUNDLE_CACHE_DIR,
   });
+  process.env[TEST_ENV.bundlePath] = bundlePath;
+  // Run from source, a worker or replay finds no prebuilt bundle beside it and would bundle at its
+  // start; the run's bundle stands in for the one an installed package ships (`durable-agents/testing`
+  // in examples/, workers the tests start without naming a bundle).
+  process.env[WORKFLOW_BUNDLE_ENV] ??= bundlePath;
 }
 
 /** A PostgreSQL server of the run's own, unless DURABLE_AGENTS_TEST_PG_URL names one. */

@@ -15,9 +15,10 @@ import {
 import { findTestServer } from '../../src/connection/find-cli';
 import type { ContentStore } from '../../src/store';
 import type { ToolRegistry } from '../../src/tools';
+import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { workerConfig, type WorkerConfig } from '../../src/worker/worker-config';
-import { REPO_ROOT, TEST_ENV, setupValue } from './env';
+import { BUNDLE_CACHE_DIR, REPO_ROOT, TEST_ENV, setupValue } from './env';
 import { useOnce } from './lifecycle';
 
 /** A connection to the jest run's Temporal server. */
@@ -157,6 +158,18 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
 
 /** Directory of the committed replay histories. */
 export const HISTORIES_DIR = path.join(REPO_ROOT, 'test', 'histories');
+
+/** The canary workflows: the project's workflows with one command changed, which no committed history replays against. */
+export const CANARY_WORKFLOWS = path.join(REPO_ROOT, 'test', 'replay', 'canary-workflows.ts');
+
+/** The canary workflows' bundle, built once for every test file that replays against it (kept with the test bundle). */
+export function canaryBundle(): Promise<string> {
+  return cachedWorkflowBundle({
+    workflowsPath: CANARY_WORKFLOWS,
+    sourceRoots: [CANARY_WORKFLOWS, path.join(REPO_ROOT, 'src')],
+    cacheDir: BUNDLE_CACHE_DIR,
+  });
+}
 
 /**
  * The name a history is kept under when the run's workflow id matters to its replay (a run that

@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker, type ReplayResult } from '@temporalio/worker';
-import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { DurableAgentsPlugin } from '../../src/worker/plugin';
-import { REPO_ROOT } from '../kit/env';
-import { HISTORIES_DIR, historyWorkflowId, installQuietRuntime, workflowBundle } from '../kit/temporal';
+import { HISTORIES_DIR, canaryBundle, historyWorkflowId, installQuietRuntime, workflowBundle } from '../kit/temporal';
 
 function committedHistories(): HistoryAndWorkflowId[] {
   return fs
@@ -47,13 +45,8 @@ describe('replay gate', () => {
   });
 
   it('catches a changed command sequence (canary) as a determinism violation', async () => {
-    const canaryBundle = await cachedWorkflowBundle({
-      workflowsPath: path.join(__dirname, 'canary-workflows.ts'),
-      sourceRoots: [path.join(__dirname, 'canary-workflows.ts'), path.join(REPO_ROOT, 'src')],
-      cacheDir: path.join(REPO_ROOT, 'node_modules', '.cache', 'durable-agents'),
-    });
     const agent = histories.filter((history) => history.workflowId === 'agent-multi-turn');
-    const [result] = await replayAll({ codePath: canaryBundle }, agent);
+    const [result] = await replayAll({ codePath: await canaryBundle() }, agent);
     expect(result.error?.name).toBe('DeterminismViolationError');
   });
 });
