@@ -24,8 +24,31 @@ export async function buildWorkflowBundle(options: BuildBundleOptions): Promise<
     workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES],
     logger: new DefaultLogger('WARN'),
   });
-  writeAtomically(options.outFile, code);
+  writeAtomically(options.outFile, trimSourceMap(code, path.resolve(options.outFile)));
   return options.outFile;
+}
+
+/** How a bundle's inline source map starts; its base64 text follows the first `base64,` after it. */
+const INLINE_SOURCE_MAP = '//# sourceMappingURL=data:';
+
+/**
+ * The bundle with its inline source map cut to what stack traces read: the mappings and the
+ * sources' names, without the sources' text (`sourcesContent`, about three quarters of the map),
+ * and `file` naming where the bundle is written, so that a worker loading it from there takes the
+ * map as it is instead of rewriting it. Every worker start and replay reads the map and copies it to
+ * the workflow thread: without the text, a worker starts about a quarter sooner. Stack traces still
+ * name the source file, line and column; only a worker that sends sources with its stack traces
+ * (the SDK's `showStackTraceSources`) would have none to send.
+ */
+function trimSourceMap(code: string, file: string): string {
+  const directive = code.lastIndexOf(INLINE_SOURCE_MAP);
+  const base64 = directive < 0 ? -1 : code.indexOf('base64,', directive);
+  if (base64 < 0) return code;
+  const start = base64 + 'base64,'.length;
+  const map = JSON.parse(Buffer.from(code.slice(start).trim(), 'base64').toString()) as Record<string, unknown>;
+  delete map.sourcesContent;
+  map.file = file;
+  return `${code.slice(0, start)}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
 }
 
 /**
@@ -38,12 +61,16 @@ export async function cachedWorkflowBundle(options: {
   cacheDir: string;
   extraKeys?: string[];
 }): Promise<string> {
-  const key = hashSources(options.sourceRoots, [
-    path.resolve(options.workflowsPath),
-    `preload:${PRELOADED_WORKFLOW_MODULES.join(',')}`,
-    `interceptors:${WORKFLOW_INTERCEPTOR_MODULES.join(',')}`,
-    ...(options.extraKeys ?? []),
-  ]);
+  // This module is among the sources: how it builds a bundle is part of what the bundle is.
+  const key = hashSources(
+    [...options.sourceRoots, __filename],
+    [
+      path.resolve(options.workflowsPath),
+      `preload:${PRELOADED_WORKFLOW_MODULES.join(',')}`,
+      `interceptors:${WORKFLOW_INTERCEPTOR_MODULES.join(',')}`,
+      ...(options.extraKeys ?? []),
+    ],
+  );
   const outFile = path.join(options.cacheDir, `workflow-bundle-${key.slice(0, 16)}.js`);
   if (fs.existsSync(outFile)) {
     const now = new Date();
