@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   DefaultLogger,
   NativeConnection,
@@ -16,7 +16,6 @@ import { findTestServer } from '../../src/connection/find-cli';
 import type { ContentStore } from '../../src/store';
 import type { ToolRegistry } from '../../src/tools';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
-import { DurableAgentsPlugin } from '../../src/worker/plugin';
 import { workerConfig, type WorkerConfig } from '../../src/worker/worker-config';
 import { BUNDLE_CACHE_DIR, REPO_ROOT, TEST_ENV, setupValue } from './env';
 import { useOnce } from './lifecycle';
@@ -117,6 +116,10 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
       }
     : await testConnection();
   const taskQueue = options.taskQueue ?? `test-${crypto.randomUUID()}`;
+  // Loaded with the first worker, not with the kit: a file that only reads the server does not
+  // evaluate the worker's modules (activities, LLM SDKs, tools) in its registry.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { DurableAgentsPlugin } = require('../../src/worker/plugin') as typeof import('../../src/worker/plugin');
   const worker = await Worker.create({
     connection,
     namespace,
@@ -151,6 +154,10 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
     );
   }
   installQuietRuntime();
+  // Loaded here, not with the kit: few test files skip time, and every file that imports the kit
+  // would otherwise evaluate the package in its own module registry.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { TestWorkflowEnvironment } = require('@temporalio/testing') as typeof import('@temporalio/testing');
   return TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServer } },
   });
