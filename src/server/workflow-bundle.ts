@@ -31,6 +31,15 @@ export async function buildWorkflowBundle(options: BuildBundleOptions): Promise<
 /** How a bundle's inline source map starts; its base64 text follows the first `base64,` after it. */
 const INLINE_SOURCE_MAP = '//# sourceMappingURL=data:';
 
+/** A bundle's inline source map, and where its base64 text starts in the code; none without one. */
+export function inlineSourceMap(code: string): { map: Record<string, unknown>; start: number } | undefined {
+  const directive = code.lastIndexOf(INLINE_SOURCE_MAP);
+  const base64 = directive < 0 ? -1 : code.indexOf('base64,', directive);
+  if (base64 < 0) return undefined;
+  const start = base64 + 'base64,'.length;
+  return { map: JSON.parse(Buffer.from(code.slice(start).trim(), 'base64').toString()), start };
+}
+
 /**
  * The bundle with its inline source map cut to what stack traces read: the mappings and the
  * sources' names, without the sources' text (`sourcesContent`, about three quarters of the map),
@@ -41,14 +50,10 @@ const INLINE_SOURCE_MAP = '//# sourceMappingURL=data:';
  * (the SDK's `showStackTraceSources`) would have none to send.
  */
 function trimSourceMap(code: string, file: string): string {
-  const directive = code.lastIndexOf(INLINE_SOURCE_MAP);
-  const base64 = directive < 0 ? -1 : code.indexOf('base64,', directive);
-  if (base64 < 0) return code;
-  const start = base64 + 'base64,'.length;
-  const map = JSON.parse(Buffer.from(code.slice(start).trim(), 'base64').toString()) as Record<string, unknown>;
-  delete map.sourcesContent;
-  map.file = file;
-  return `${code.slice(0, start)}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
+  const inline = inlineSourceMap(code);
+  if (!inline) return code;
+  const { sourcesContent: _text, ...map } = inline.map;
+  return `${code.slice(0, inline.start)}${Buffer.from(JSON.stringify({ ...map, file })).toString('base64')}\n`;
 }
 
 /**

@@ -5,17 +5,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { inlineSourceMap } from '../../src/server/workflow-bundle';
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker, workflowBundle } from '../kit/temporal';
 import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
 
 /** The inline source map of the bundle at `file`. */
 function sourceMapOf(file: string): Record<string, unknown> {
-  const code = fs.readFileSync(file, 'utf8');
-  const directive = code.lastIndexOf('//# sourceMappingURL=data:');
-  expect(directive).toBeGreaterThan(0);
-  const base64 = code.indexOf('base64,', directive) + 'base64,'.length;
-  return JSON.parse(Buffer.from(code.slice(base64).trim(), 'base64').toString());
+  const inline = inlineSourceMap(fs.readFileSync(file, 'utf8'));
+  if (!inline) throw new Error(`${file} has no inline source map`);
+  return inline.map;
 }
 
 describe('the workflow bundle', () => {
