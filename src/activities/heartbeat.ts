@@ -2,7 +2,7 @@
  * The one heartbeat scheme of the worker's activities: while an activity's work runs, it
  * heartbeats every second, whatever the work is doing (waiting for a provider's first byte, a
  * tool, an MCP server). Heartbeats are how Temporal notices a dead worker within the heartbeat
- * timeout the workflow sets (`workflows/agent/agent-io.ts`), and how cancellation reaches the work.
+ * timeout the workflows set (`contracts/heartbeats.ts`), and how cancellation reaches the work.
  */
 import { Context } from '@temporalio/activity';
 

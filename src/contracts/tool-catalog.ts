@@ -164,11 +164,6 @@ export const DEFAULT_TOOL_RETRY: Required<Pick<ToolRetry, 'maximumAttempts' | 'i
  * the model than an activity timeout followed by a retry.
  */
 export const TOOL_ACTIVITY_GRACE_MS = 5_000;
-/**
- * Heartbeat timeout of tool activities: the activity heartbeats every second while the tool runs,
- * so a dead worker is noticed after this long rather than after the tool's whole timeout.
- */
-export const TOOL_HEARTBEAT_TIMEOUT_MS = 15_000;
 /** Upper bound of server tool calls of one turn running at the same time. */
 export const DEFAULT_TOOL_PARALLELISM = 4;
 

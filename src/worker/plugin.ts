@@ -16,6 +16,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { createActivities, type WorkerActivities } from '../activities';
+import { HEARTBEAT_THROTTLE_MS } from '../contracts/heartbeats';
 import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import type { ContentStore } from '../store';
@@ -61,12 +62,17 @@ export interface DurableAgentsPluginOptions {
 }
 
 /**
- * What the project's worker sets over the SDK's defaults (docs/performance.md, What a run costs at
- * once and in memory): as many workflow-task pollers on the task queue as on the worker's sticky
- * queue, so a new run's first workflow task does not wait behind the running runs' next ones (the
- * SDK's default gives the task queue one poller in five). Options given to `Worker.create` win.
+ * What the project's worker sets over the SDK's defaults: as many workflow-task pollers on the task
+ * queue as on the worker's sticky queue, so a new run's first workflow task does not wait behind the
+ * running runs' next ones (the SDK's default gives the task queue one poller in five; docs/performance.md,
+ * What a run costs at once and in memory), and activity heartbeats passed on to the server at least
+ * every {@link HEARTBEAT_THROTTLE_MS}, well inside the heartbeat timeout the workflows give
+ * (`contracts/heartbeats.ts`). Options given to `Worker.create` win.
  */
-export const WORKER_TUNING = { nonStickyToStickyPollRatio: 1 } as const satisfies Partial<WorkerOptions>;
+export const WORKER_TUNING = {
+  nonStickyToStickyPollRatio: 1,
+  maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+} as const satisfies Partial<WorkerOptions>;
 
 /** The parts a plugin builds once, when its first worker is created, and closes when that worker stops. */
 class WorkerParts {

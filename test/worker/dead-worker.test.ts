@@ -4,6 +4,7 @@
  * is streamed to watchers here), and another worker takes the retried attempt within seconds.
  */
 import { temporal } from '@temporalio/proto';
+import { HEARTBEAT_TIMEOUT_MS } from '../../src/contracts/heartbeats';
 import { reply } from '../../src/testing/fake-provider';
 import { FALLBACK, PRIMARY, waitFor } from '../agent/agent-kit';
 import { saveHistoryIfRecording } from '../kit/temporal';
@@ -73,5 +74,18 @@ describe('a worker killed during a model call', () => {
     expect(
       timedOut.map((e) => e.activityTaskTimedOutEventAttributes?.failure?.timeoutFailureInfo?.timeoutType),
     ).toEqual([temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_HEARTBEAT]);
+  }, 120_000);
+
+  it('is told apart from a live worker whose call outlasts the heartbeat timeout: one attempt, no timeout', async () => {
+    hosts.fake.reset();
+    // The provider answers 5 s after the timeout: only the worker's heartbeats keep the attempt alive.
+    hosts.fake.respond(() => reply.text('A slow answer.', { delayMs: HEARTBEAT_TIMEOUT_MS + 5_000 }));
+    const { client, agents } = await lossScene(hosts, 'slow-call');
+    const id = await agents.start({ task: 'Say something slowly.', model: PRIMARY });
+    expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'A slow answer.' });
+    expect(hosts.fake.requests).toHaveLength(1);
+    const history = await client.workflow.getHandle(id).fetchHistory();
+    expect(history.events!.filter((e) => e.activityTaskTimedOutEventAttributes)).toHaveLength(0);
+    expect(history.events!.filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1)).toHaveLength(0);
   }, 120_000);
 });

@@ -37,7 +37,8 @@ import type {
 } from '../../contracts/agent-activities';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import type { BudgetActivities } from '../../contracts/tenant-budget';
-import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../contracts/tool-catalog';
+import { HEARTBEAT_TIMEOUT_MS } from '../../contracts/heartbeats';
+import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS } from '../../contracts/tool-catalog';
 import { toolCallSummary } from '../../policy/run-summaries';
 import { usd } from '../../policy/tenant-budget';
 
@@ -75,11 +76,6 @@ export interface AgentIO {
 }
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
-/**
- * The worker's activities heartbeat every second while they run (`activities/heartbeat.ts`): a
- * worker that dies mid-call is noticed within this, and the attempt retried elsewhere.
- */
-export const HEARTBEAT_TIMEOUT = '20 seconds';
 const MODEL_RETRY_BASE: RetryPolicy = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
@@ -116,7 +112,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
   const plain = proxyActivities<AgentActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: { maximumAttempts: 5 },
   });
   const writes = proxyLocalActivities<AgentActivities>({
@@ -131,7 +127,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
   const pinning = proxyActivities<AgentActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: { maximumAttempts: 5 },
   });
   const localPinning = proxyLocalActivities<AgentActivities>({
@@ -156,7 +152,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
         ...queue,
         ...(taskQueue ? { taskQueue } : {}),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
-        heartbeatTimeout: HEARTBEAT_TIMEOUT,
+        heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
         retry: { ...MODEL_RETRY_BASE, ...retry },
         summary,
       });
@@ -179,7 +175,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
       const { runTool } = proxyActivities<AgentActivities>({
         ...queue,
         startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
-        heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
+        heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
         retry: toolRetry(tool),
         summary: toolCallSummary(tool.name, input.args),
       });
@@ -190,7 +186,7 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
         ...queue,
         ...(taskQueue ? { taskQueue } : {}),
         startToCloseTimeout: MODEL_CALL_TIMEOUT,
-        heartbeatTimeout: HEARTBEAT_TIMEOUT,
+        heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
         retry: { ...MODEL_RETRY_BASE, ...retry },
         summary,
       });

@@ -2,21 +2,21 @@
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { proxyActivities } from '@temporalio/workflow';
 import type { PevActivities } from '../../contracts/pev-activities';
-import { HEARTBEAT_TIMEOUT } from '../agent/agent-io';
+import { HEARTBEAT_TIMEOUT_MS } from '../../contracts/heartbeats';
 
 export function createPevIO(options: { taskQueue?: string } = {}): PevActivities {
   const queue = options.taskQueue ? { taskQueue: options.taskQueue } : {};
   const { preparePevPrompts } = proxyActivities<PevActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: { maximumAttempts: 3, nonRetryableErrorTypes: [AGENT_FAILURE.pevPrompts] },
     summary: 'prepare PEV prompts',
   });
   const { reuseToolResult } = proxyActivities<PevActivities>({
     ...queue,
     startToCloseTimeout: '1 minute',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: { maximumAttempts: 5, nonRetryableErrorTypes: [AGENT_FAILURE.store, AGENT_FAILURE.pevReuse] },
     summary: 'reuse tool result',
   });
