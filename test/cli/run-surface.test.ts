@@ -206,7 +206,8 @@ describe('runs that say what they are', () => {
     const { client } = await testConnection();
     let id = '';
     let taskQueue = '';
-    await withWorker({ activities: fx.activities }, async (w) => {
+    // A queue of its own: the worker stops when the block ends, not later with the file's.
+    await withWorker({ activities: fx.activities, taskQueue: `ended-${crypto.randomUUID()}` }, async (w) => {
       taskQueue = w.taskQueue;
       id = await agentCli(client, taskQueue).run('run', '--model', PRIMARY, '--detach', 'Add 1 and 2.');
       await new AgentClient(client, taskQueue).result(id);

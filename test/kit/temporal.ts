@@ -18,6 +18,7 @@ import type { ToolRegistry } from '../../src/tools';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';
 import { workerConfig, type WorkerConfig } from '../../src/worker/worker-config';
 import { BUNDLE_CACHE_DIR, REPO_ROOT, TEST_ENV, setupValue } from './env';
+import { runOnShared, takeIdleWorker, type WorkerParts } from './idle-workers';
 import { useOnce } from './lifecycle';
 
 /** A connection to the jest run's Temporal server. */
@@ -86,7 +87,11 @@ export interface WithWorkerOptions {
   /** The project's activities' store and tools (see `DurableAgentsPlugin`). */
   store?: ContentStore;
   tools?: ToolRegistry;
-  /** Defaults to a fresh unique queue, so tests never steal each other's tasks. */
+  /**
+   * Defaults to a queue no other test uses while it runs, so tests never steal each other's tasks
+   * (a later test of the file may get it, with its worker, when this one left nothing on it). A queue
+   * of the test's own also means a worker of its own, stopped when `fn` ends.
+   */
   taskQueue?: string;
   /** 0 forces a replay of the whole history at every workflow task. */
   maxCachedWorkflows?: number;
@@ -104,8 +109,11 @@ export interface WithWorkerOptions {
 export const bareWorkerConfig = (): WorkerConfig => workerConfig({ file: null, env: {} });
 
 /**
- * Runs the project's worker (built through its plugin) on a unique task queue for the duration of
- * `fn`, then shuts it down; returns what `fn` returns.
+ * Runs the project's worker (built through its plugin) on a task queue of its own for the duration
+ * of `fn`; returns what `fn` returns. Without a queue, environment, bundle or worker options of the
+ * test's own, the worker and its queue are the file's earlier test's when that test left nothing
+ * on them and built its worker from the same parts (./idle-workers.ts); otherwise a new worker on
+ * a fresh queue, stopped after `fn`.
  */
 export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
   const { connection, namespace, client } = options.env
@@ -115,6 +123,17 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
         client: options.env.client,
       }
     : await testConnection();
+  const shareable = !options.env && !options.taskQueue && !options.workflowBundle && !options.workerOptions;
+  const parts: WorkerParts = {
+    activities: options.activities,
+    config: options.config,
+    store: options.store,
+    tools: options.tools,
+    maxCachedWorkflows: options.maxCachedWorkflows,
+  };
+  const waiting = shareable ? takeIdleWorker(parts) : undefined;
+  if (waiting)
+    return runOnShared(waiting, client, () => fn({ client, taskQueue: waiting.taskQueue, worker: waiting.worker }));
   const taskQueue = options.taskQueue ?? `test-${crypto.randomUUID()}`;
   // Loaded with the first worker, not with the kit: a file that only reads the server does not
   // evaluate the worker's modules (activities, LLM SDKs, tools) in its registry.
@@ -136,8 +155,14 @@ export async function withWorker<T>(options: WithWorkerOptions, fn: (ctx: Worker
       }),
     ],
   });
-  const running = worker.runUntil(fn({ client, taskQueue, worker }));
   const workers = (globalThis.__durableAgentsWorkers ??= new Map());
+  if (shareable) {
+    const running = worker.run();
+    workers.set(worker, running);
+    void running.finally(() => workers.delete(worker)).catch(() => undefined);
+    return runOnShared({ worker, running, taskQueue, parts }, client, () => fn({ client, taskQueue, worker }));
+  }
+  const running = worker.runUntil(fn({ client, taskQueue, worker }));
   workers.set(worker, running);
   return running.finally(() => workers.delete(worker));
 }
