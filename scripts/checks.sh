@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The static checks `npm test` runs beside jest (scripts/test-all.sh): ESLint, Prettier's check and tsc --noEmit, side by
-# side (each is mostly one core's work). Each one's output is printed whole once all have ended; the
-# exit status is 1 when any of them failed.
+# The static checks `npm test` runs beside jest (scripts/test-all.sh): ESLint, Prettier's check and
+# tsc --noEmit, side by side (each is mostly one core's work). Each one's output is printed whole once
+# all have ended; the exit status is 1 when any of them failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
