@@ -4,14 +4,14 @@
  * files start one per test with the same parts. A worker whose test left nothing behind on its
  * task queue (no run still open, none in its cache, no activation or activity in flight) waits here
  * for the file's next `withWorker` with the same parts, which then runs on it and its queue. A test
- * that leaves a run open, fails, or stops the worker gets its worker stopped, as before, so a later
- * test never sees another's runs. Workers still waiting are stopped after the file's tests
+ * that leaves a run open, fails, or stops the worker gets its worker stopped, so a later test never
+ * sees another's runs. Workers still waiting are stopped after the file's tests
  * (./after-env.ts), with any a timed-out test left running.
  */
 import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 
-/** What a worker is built from; two `withWorker` calls share a worker only when every part is the same object. */
+/** What a worker is built from; two `withWorker` calls share a worker only when every part is the same (object or value). */
 export interface WorkerParts {
   activities: object | undefined;
   config: object | undefined;
