@@ -81,7 +81,8 @@ describe('PEV through the CLI', () => {
       answer.verified('The slow step ran.'),
     );
     await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-      const cli = agentCli(client, taskQueue).run;
+      const commands = agentCli(client, taskQueue);
+      const cli = commands.run;
       const running = cli(
         'run',
         '--agent',
@@ -100,9 +101,8 @@ describe('PEV through the CLI', () => {
         'Run the slow step.',
       );
       await waitFor(() => fx.calls.includes('slow_step:plan'), 'the slow step');
-      // Other test files start runs on the same server: the run is the one on this worker's queue.
-      let id = '';
-      for await (const run of client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) id = run.workflowId;
+      // The run's id, as the foreground run told it (the file's earlier runs share the worker's queue).
+      const id = /run (\S+) started on task queue/.exec(commands.notes())?.[1] ?? '';
       expect(await cli('state', id)).toMatch(
         /phase executing · cycle 1 · round 1 · todo step-1\n {2}\[executing\] step-1: Run the slow step/,
       );
