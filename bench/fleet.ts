@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
+import { LLM_QUEUE_SEGMENT } from '../src/policy/llm-queues';
 import { FileContentStore } from '../src/store';
 import { fakeProviderEnv, reply, startFakeProvider } from '../src/testing/fake-provider';
 import { DurableAgentsPlugin } from '../src/worker/plugin';
@@ -26,10 +27,17 @@ const PER_SECOND = LIMIT_RPM / 60;
 const eventMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
   t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
 
-/** When the server handed the run's model call to a worker, and how long it waited on the limited queue before. */
+/**
+ * When the server handed the run's model call on the limited queue to a worker, and how long it
+ * waited there before. (The run's first model call, which pins its tools on the run's own queue,
+ * sees the limit and asks the provider nothing.)
+ */
 async function dispatch(client: Client, id: string): Promise<{ startedAt: number; waitMs: number }> {
   const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
-  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel');
+  const scheduled = events.find((e) => {
+    const attrs = e.activityTaskScheduledEventAttributes;
+    return attrs?.activityType?.name === 'callModel' && (attrs.taskQueue?.name ?? '').includes(LLM_QUEUE_SEGMENT);
+  });
   const started = events.find(
     (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? '') === String(scheduled?.eventId),
   );

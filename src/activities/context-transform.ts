@@ -5,7 +5,7 @@
  * stores it, answering with its hash: the bodies never pass through the workflow.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { HookContextInput, HookContextOutput } from '../contracts/agent-activities';
+import type { HookContextInput, HookContextOutput } from '../contracts/agent-hooks';
 import { AGENT_FAILURE } from '../contracts/failure-types';
 import type { Message } from '../contracts/message-model';
 import type { LoggedBody } from '../contracts/stored-body';

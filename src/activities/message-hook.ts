@@ -3,7 +3,7 @@
  * hands a hook only the message's metadata (bodies stay in the content store); `messageHook`
  * wraps the user's function into the hook activity and gives it loaders for the body.
  */
-import type { HookMessageInput } from '../contracts/agent-activities';
+import type { HookMessageInput } from '../contracts/agent-hooks';
 import type { ConversationReader } from '../contracts/conversation-log';
 import type { RunMessage } from '../contracts/run-message';
 import type { StoredBody } from '../contracts/stored-body';

@@ -1,14 +1,17 @@
 /**
  * The typed boundary between the agent workflow and its activities. Inputs carry references
  * (conversation id, log positions, content hashes), never the transcript, so history stays flat.
+ * Pinning a run's tools is in `tool-pin.ts`, the messages the workflow writes in `message-drafts.ts`,
+ * the application's hooks in `agent-hooks.ts`.
  */
 import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './message-model';
-import type { ToolSelection } from './tool-catalog';
-import type { ConversationView, MessageMeta, PinnedTool, ToolCallRequest } from './agent-run';
+import type { ConversationView, MessageMeta, ToolCallRequest } from './agent-run';
+import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
-import type { ModelName, ModelRef } from './model-ref';
+import type { ModelRef } from './model-ref';
 import type { TokenDelta } from './watch-topics';
 import type { BudgetActivities } from './tenant-budget';
+import type { CallPin, PinToolsInput, PinToolsOutput } from './tool-pin';
 
 export interface ModelCallInput {
   /** Absent = the calling run's workflow id, which is every run's conversation id (kept out of history). */
@@ -50,6 +53,8 @@ export interface ModelCallInput {
   inlineTools?: InlineToolCalls;
   /** The role whose turn this is (`MessageMeta.agentRole`), kept with the stored answer. */
   agentRole?: string;
+  /** The run's tools are not pinned yet: the call pins them first (see {@link CallPin}). */
+  pin?: CallPin;
 }
 
 /**
@@ -110,80 +115,18 @@ export interface ModelCallOutput {
    * interval signals none).
    */
   tokens?: TokenDelta[];
+  /** What pinning the run's tools gave, when the input asked the call to pin them (`pin`). */
+  pinned?: PinToolsOutput;
 }
 
-/** Where a user message came from: the run's task, steering, a follow-up; absent for the workflow's own prompts. */
-export type UserOrigin = 'task' | 'steering' | 'follow_up';
-
-/** A message that originates in the workflow, written to the log by `appendMessages`. */
-export type MessageDraft =
-  /** With `textHash`, the body's text is the string stored under that content hash instead of `text`. */
-  | { kind: 'user'; text: string; origin?: UserOrigin; textHash?: string; agentRole?: string }
-  | { kind: 'tool_result'; toolCallId: string; toolName: string; text: string; isError: boolean }
-  /**
-   * Tool calls the workflow makes without asking a model (a plan named them), written as an answer:
-   * its model reads {@link PLANNED_CALLS_MODEL}.
-   */
-  | {
-      kind: 'assistant';
-      toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
-      agentRole?: string;
-    }
-  /**
-   * `childRun`: the child run (its workflow and conversation id) the note is about, e.g. a pev
-   * todo's. `bodyHash`: the note's body is stored already (a tool's log), written by reference
-   * (`text` is then empty).
-   */
-  | { kind: 'context_note' | 'system_event' | 'tool_log'; text: string; childRun?: string; bodyHash?: string };
-
-/** The provider and model an answer of planned calls names (it was written by no model). */
-export const PLANNED_CALLS_MODEL = { provider: 'plan', model: 'planned-call' } as const;
-
-export interface AppendMessagesInput {
-  conversationId: string;
-  startSeq: number;
-  drafts: MessageDraft[];
+/** A call that pinned the run's tools and asked the model nothing (see {@link CallPin}). */
+export interface PinnedOnly {
+  pinned: PinToolsOutput;
+  answered: false;
 }
 
-export interface PinToolsInput {
-  conversationId: string;
-  selection: ToolSelection;
-  /** The run's system prompt: stored once, so model calls carry its hash (`promptHash`) rather than its text. */
-  systemPrompt?: string;
-  /** Offer the built-in tool that reads a masked tool result back (the run masks results). */
-  readBack?: boolean;
-  /** The run's models (chain, budget, summary, roles): the output says what the worker's config knows of each. */
-  models?: ModelRef[];
-  /**
-   * The run's sub-agents, offered as tools named after them (`mode: 'agent'`), with the tools each
-   * asks for (a name the worker lacks fails the run before its first model call).
-   */
-  agents?: { name: string; description: string; tools?: string[] }[];
-  /** The run's tenant: the output says whether it has a budget (docs/fleet.md, Tenant budgets across runs). */
-  tenant?: string;
-  /**
-   * The conversation's first messages (the task), written before the tools are pinned, so a run
-   * starts in one local activity and a run whose tools cannot be pinned still shows its task.
-   */
-  open?: Omit<AppendMessagesInput, 'conversationId'>;
-  /** Offer the model the tool that updates the run's plan (`update_plan`): the run started with a plan. */
-  planTool?: boolean;
-}
-
-export interface PinToolsOutput {
-  tools: PinnedTool[];
-  toolSpecsHash?: string;
-  /** Content-store hash of the run's {@link StoredCallPrompt}, when the input had a system prompt. */
-  promptHash?: string;
-  /** Content-store hash of the run's tool selection: tool calls carry it rather than the selection. */
-  selectionHash?: string;
-  /** One entry per model of the input whose provider the worker knows. */
-  models?: ResolvedModelInfo[];
-  /** The input's tenant has a budget: the run reserves before each model call. */
-  tenantBudget?: true;
-  /** The metadata of the messages the input's `open` wrote. */
-  opened?: MessageMeta[];
-}
+/** What a model call returns: the answer, or only the pin. */
+export type ModelCallResult = ModelCallOutput | PinnedOnly;
 
 export interface RunToolInput {
   /** Absent = the calling run's workflow id (see `ModelCallInput.conversationId`). */
@@ -268,91 +211,9 @@ export interface CopyConversationOutput {
 
 export interface AgentActivities extends BudgetActivities {
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
-  callModel(input: ModelCallInput): Promise<ModelCallOutput>;
+  callModel(input: ModelCallInput): Promise<ModelCallResult>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
   runTool(input: RunToolInput): Promise<RunToolOutput>;
   summariseConversation(input: SummariseInput): Promise<SummariseOutput>;
-}
-
-export interface HookTurnEndInput {
-  conversationId: string;
-  turn: number;
-  /** The turn's model as a spec string (`provider/model`). */
-  model: string;
-  provider: string;
-  turnUsage: Usage;
-  totalUsage: Usage;
-  costUsd: number;
-}
-
-/** What an `onTurnEnd` hook may return besides a boolean. */
-export interface TurnEndDecision {
-  /** Stop the run (stop reason `hook_stopped`). */
-  stop?: boolean;
-  /** The model of the run's next turns (a spec string or a ref). */
-  model?: ModelName;
-  /** Why, recorded with the switch. */
-  reason?: string;
-}
-
-/** What a `resolveModel` hook is asked before each model turn. */
-export interface HookModelInput {
-  conversationId: string;
-  turn: number;
-  /** The turn's step as the timeline names it (`turn 3`, `executor round 1 · todo 2`). */
-  step: string;
-  /** The model the run would use for this turn, as a spec string. */
-  model: string;
-  totalUsage: Usage;
-  costUsd: number;
-  tenant?: string;
-}
-
-/** A model a `resolveModel` hook chose, with why (recorded with the switch). */
-export interface ModelChoice {
-  model: ModelName;
-  reason?: string;
-}
-
-/** What a `transformContext` hook is asked before each model call: where the view is, never its bodies. */
-export interface HookContextInput {
-  conversationId: string;
-  turn: number;
-  step: string;
-  /** The model about to be called, as a spec string: its provider decides how messages are handed over. */
-  model: string;
-  view: ConversationView;
-  /** The view is log entries `[view.fromSeq, toSeq)`. */
-  toSeq: number;
-  /** Successful tool results before this log position are masked in the view. */
-  maskBefore?: number;
-}
-
-/** A context transform's result: the provider messages to send, stored as a `Message[]` under this hash. */
-export interface HookContextOutput {
-  messagesHash: string;
-  /** What it changed, in a few words (its `context_transformed` event). */
-  note?: string;
-}
-
-export interface HookMessageInput {
-  conversationId: string;
-  message: MessageMeta;
-}
-
-export interface HookErrorInput {
-  conversationId: string;
-  message: string;
-  failureType?: string;
-  retryable: boolean;
-}
-
-/** Shapes of the user-supplied hook activities named in `AgentHooks`. */
-export interface AgentHookActivities {
-  onTurnEnd(input: HookTurnEndInput): Promise<boolean | TurnEndDecision>;
-  resolveModel(input: HookModelInput): Promise<ModelChoice | null | undefined>;
-  transformContext(input: HookContextInput): Promise<HookContextOutput | null | undefined>;
-  onMessage(input: HookMessageInput): Promise<void>;
-  onError(input: HookErrorInput): Promise<void>;
 }

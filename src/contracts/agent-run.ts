@@ -268,6 +268,12 @@ export interface AgentState {
   cost: Cost;
   resolver: ResolverState;
   tools: PinnedTool[];
+  /**
+   * Set while the run's tools wait to be pinned by its first model call, which takes the pin along
+   * (docs/design.md, History per turn): the models of the kind's own roles the pin describes
+   * besides the run's. Absent once the tools are pinned.
+   */
+  pendingPin?: { roles: ModelRef[] };
   /** Content hash of the tool specs shown to the model. */
   toolSpecsHash?: string;
   /** Content hash of the run's system prompt (a `StoredCallPrompt`): model calls carry this, not the text. */

@@ -88,6 +88,14 @@ export const AGENT_FAILURE = {
 
 export type AgentFailureType = (typeof AGENT_FAILURE)[keyof typeof AGENT_FAILURE];
 
+/** The failures of pinning a run's tools: its MCP servers, its tool names, its client tools. */
+export const PIN_FAILURES = [
+  AGENT_FAILURE.mcpConfig,
+  AGENT_FAILURE.mcpConnection,
+  AGENT_FAILURE.clientToolClash,
+  AGENT_FAILURE.unknownTool,
+] as const;
+
 /** Failure types of tenant budgets (docs/fleet.md, Tenant budgets across runs). */
 export const BUDGET_FAILURE = {
   /** A reservation the budget cannot cover: the spend plus the estimate would pass it. */

@@ -3,7 +3,7 @@
  * across continue-as-new, with compaction summaries placed where they replaced the log. What
  * `AgentClient.messages` returns and `transcript --json` prints.
  */
-import type { UserOrigin } from './agent-activities';
+import type { UserOrigin } from './message-drafts';
 import type { AgentMessageKind } from './agent-run';
 import type { Usage } from './message-model';
 

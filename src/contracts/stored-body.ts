@@ -1,7 +1,7 @@
 /** Message bodies as the content store holds them, one per log entry. */
 import type { AssistantMessage, ToolResultMessage, UserMessage } from './message-model';
 import type { AgentMessageKind } from './agent-run';
-import type { UserOrigin } from './agent-activities';
+import type { UserOrigin } from './message-drafts';
 
 /** A body in the content store, as written by the activities. */
 export type StoredBody =

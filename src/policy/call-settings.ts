@@ -5,6 +5,7 @@
  * before the start, and by the run with its worker's entries before its first model call.
  */
 import type { AgentConfig } from '../contracts/agent-run';
+import type { RunAsks } from '../contracts/tool-pin';
 import type { ResolvedModelInfo } from '../contracts/model-info';
 import { modelLabel } from '../contracts/model-ref';
 
@@ -105,7 +106,7 @@ export const isOpenAIReasoningModel = (info: Pick<ResolvedModelInfo, 'provider' 
  * entries it knows before the run starts (the built-in registry, and the CLI's config file), the run
  * again with its worker's entries before its first model call. Unknown models are not judged.
  */
-export function modelSettingProblems(settings: CallSettings, models: readonly ResolvedModelInfo[]): string[] {
+export function modelSettingProblems(settings: Partial<CallSettings>, models: readonly ResolvedModelInfo[]): string[] {
   const { thinkingBudget, maxTokens } = settings;
   const problems: string[] = [];
   for (const info of models) {
@@ -174,11 +175,12 @@ function toolsAskedFor(run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>
  * A model whose entry says it takes no tools is called without them (docs/providers.md); a run that
  * asks for tools by name on such a model is refused instead, one line per model.
  */
-export function toolUseProblems(
+export const toolUseProblems = (
   run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>,
   models: readonly ResolvedModelInfo[],
-): string[] {
-  const asked = toolsAskedFor(run);
+): string[] => toolsAskedProblems(toolsAskedFor(run), models);
+
+function toolsAskedProblems(asked: readonly string[], models: readonly ResolvedModelInfo[]): string[] {
   if (asked.length === 0) return [];
   return models
     .filter((info) => info.known && !info.capabilities.tools)
@@ -194,3 +196,22 @@ export const runModelProblems = (
   run: CallSettings & Pick<AgentConfig, 'tools' | 'agents'>,
   models: readonly ResolvedModelInfo[],
 ): string[] => [...modelSettingProblems(run, models), ...toolUseProblems(run, models)];
+
+export const runAsks = (run: CallSettings & Pick<AgentConfig, 'tools' | 'agents'>): RunAsks => ({
+  settings: callSettingsOf(run),
+  tools: toolsAskedFor(run),
+});
+
+/**
+ * Everything the run asks that the worker's entries for its models, or its pinned tools, cannot
+ * give, one line each: the run ends with them before its first model call.
+ */
+export const pinnedProblems = (
+  asks: RunAsks,
+  models: readonly ResolvedModelInfo[],
+  tools: readonly { name: string }[],
+): string[] => [
+  ...modelSettingProblems(asks.settings, models),
+  ...toolsAskedProblems(asks.tools, models),
+  ...missingChoiceTool(asks.settings.toolChoice, tools),
+];

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { reply } from '../../src/testing/fake-provider';
-import type { HookModelInput, HookTurnEndInput, ModelChoice } from '../../src/contracts/agent-activities';
+import type { HookModelInput, HookTurnEndInput, ModelChoice } from '../../src/contracts/agent-hooks';
 import type { AgentEvent } from '../../src/contracts/agent-events';
 import type { Message } from '../../src/contracts/message-model';
 import type { RunMessage } from '../../src/contracts/run-message';

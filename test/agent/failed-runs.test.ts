@@ -49,8 +49,10 @@ describe('a run that ends in error fails its workflow', () => {
 
   it('a 401 closes the run as a failed workflow whose non-retryable failure carries the result the client reads', async () => {
     fx.fake.script(reply.error(401));
-    const { id, status, cause, failedIds, result } = await run({}, 'agent-failed-run');
+    const { id, status, cause, failedIds, result, state } = await run({}, 'agent-failed-run');
     expect(status).toBe('FAILED');
+    // The failed call was the one to pin the run's tools: the task it wrote first is still recorded.
+    expect(state.messages.map((m) => [m.seq, m.kind])).toEqual([[0, 'user']]);
     expect(failedIds).toEqual([id]);
     expect(cause).toBeInstanceOf(ApplicationFailure);
     const failure = cause as ApplicationFailure;
@@ -94,7 +96,7 @@ describe('a run that ends in error fails its workflow', () => {
       const command = path.join(dir, 'notes-mcp-server');
       const { status, cause, result, state, handle } = await run(
         { tools: { mcpConfig: { mcpServers: { notes: { command } } } } },
-        'agent-mcp-server-missing-in-first-task',
+        'agent-mcp-server-missing-at-first-call',
       );
       expect(status).toBe('FAILED');
       expect((cause as ApplicationFailure).type).toBe(AGENT_FAILURE.runFailed);
@@ -108,28 +110,27 @@ describe('a run that ends in error fails its workflow', () => {
         `MCP server "notes" cannot start: its command "${command}" was not found on the worker (spawn ${command} ENOENT)`,
       );
       expect(fx.fake.requests).toHaveLength(0);
-      // The task was written while the tools were pinned: the transcript still shows what was asked.
+      // The task is written first when the tools are pinned: the transcript still shows what was asked.
       expect(state.messages.map((m) => [m.seq, m.kind])).toEqual([[0, 'user']]);
       expect(state.events.find((e) => e.type === 'error')).toMatchObject({ failureType: AGENT_FAILURE.mcpConfig });
-      // Pinned by a local activity in the first workflow task, and not retried: trying again cannot
-      // find the command. Its one attempt is the one marker, which records the failure.
+      // Pinned by the first model call's activity, before any request, and not retried: trying again
+      // cannot find the command. Its one attempt failed with the pin's failure.
       const history = await handle.fetchHistory();
-      const markers = history.events!.flatMap((e) => {
-        const attrs = e.markerRecordedEventAttributes;
-        const data = attrs?.markerName === 'core_local_activity' ? attrs.details?.data?.payloads?.[0]?.data : undefined;
-        const marker = data ? (JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }) : undefined;
-        return marker ? [{ ...marker, failure: attrs?.failure }] : [];
-      });
-      expect(markers.filter((m) => m.activity_type === 'pinTools')).toEqual([
+      const calls = history.events!.flatMap((e) =>
+        e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes] : [],
+      );
+      expect(calls.map((c) => c.activityType?.name)).toEqual(['callModel']);
+      const failed = history.events!.flatMap((e) => e.activityTaskFailedEventAttributes ?? []);
+      expect(failed).toEqual([
         expect.objectContaining({
-          activity_type: 'pinTools',
-          attempt: 1,
           failure: expect.objectContaining({
             applicationFailureInfo: expect.objectContaining({ type: AGENT_FAILURE.mcpConfig, nonRetryable: true }),
           }),
         }),
       ]);
-      expect(history.events!.map((e) => e.eventType)).not.toContain(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+      expect(history.events!.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED)).toEqual([
+        expect.objectContaining({ activityTaskStartedEventAttributes: expect.objectContaining({ attempt: 1 }) }),
+      ]);
     });
 
     it('that does not answer fails pinning as retryable, so the activity tries again before the run ends', async () => {

@@ -77,7 +77,7 @@ describe('a lean turn', () => {
   const quickAndSlow = () =>
     createAgentActivities({ store: fx.store, tools: createToolActivities(registry), llm: llmClient(fx.llm) });
 
-  it('writes the task and pins the tools in one local activity of the first workflow task, runs quick tool calls inside the model call and upserts search attributes only when a value changes', async () => {
+  it('writes the task and pins the tools in the first model call, runs quick tool calls inside the model call and upserts search attributes only when a value changes', async () => {
     const turns = 8;
     let calls = 0;
     fx.fake.respond(() => {
@@ -93,24 +93,30 @@ describe('a lean turn', () => {
       const id = await agents.start({ task: 'Look up 1 to 7.', model: PRIMARY });
       const res = await agents.result(id);
       const handle = client.workflow.getHandle(id);
-      await saveHistoryIfRecording(handle, 'agent-pin-in-first-task');
+      await saveHistoryIfRecording(handle, 'agent-pin-with-first-call');
       return { result: res, events: (await handle.fetchHistory()).events ?? [] };
     });
     expect(result).toMatchObject({ status: 'completed', finalText: 'Looked up everything.', turns });
 
     const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     expect(scheduled).toEqual(Array<string>(turns).fill('callModel'));
-    // One local activity writes the task and pins the tools before the first model call.
+    // The first model call writes the task and pins the tools: no local activity at all, and the
+    // first turn's quick calls run inside that call too.
     const markers = events.map(markerType).filter((t) => t !== undefined);
-    expect(markers).toEqual(['pinTools']);
-    expect(patchMarkers(events)).toEqual([]);
-    // The first workflow task pins the tools, writes the task and schedules the first model call.
+    expect(markers).toEqual([]);
+    expect(patchMarkers(events)).toEqual(['first-call-pins']);
+    // The first workflow task schedules the first model call, with one activation: the start's.
     const firstCall = events.findIndex(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
     );
     expect(
       events.slice(0, firstCall).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
     ).toHaveLength(1);
+    const pinned = events[firstCall + 2]?.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data;
+    expect(JSON.parse(Buffer.from(pinned ?? []).toString())).toMatchObject({
+      pinned: { tools: expect.arrayContaining([expect.objectContaining({ name: 'lookup', local: true })]) },
+      toolResults: [expect.objectContaining({ preview: expect.stringContaining('entry 1') })],
+    });
     // The model saw every result whole: each request after the first carries the previous call's result.
     const seen = fx.fake.requests
       .slice(1)
@@ -118,14 +124,16 @@ describe('a lean turn', () => {
     expect(seen).toEqual(Array<boolean>(turns - 1).fill(true));
 
     const toolTurns = turnsOf(events).slice(0, -1);
-    for (const turn of toolTurns) {
+    toolTurns.forEach((turn, i) => {
       const types = turn.map((e) => e.eventType);
       // callModel (3) + the workflow task that records the results (3), and now and then a cost upsert;
       // its payloads are the call's references and counts, and the result's preview (120 characters).
+      // The first turn also carries the pin: the task and the run's prompt going in (this run's are
+      // short), the pinned tools and the worker's entries for the run's models coming back.
       expect(turn.length).toBeLessThanOrEqual(7);
       expect(types.filter((t) => t === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toHaveLength(1);
-      expect(turn.reduce((sum, e) => sum + payloadBytes(e), 0)).toBeLessThan(1280);
-    }
+      expect(turn.reduce((sum, e) => sum + payloadBytes(e), 0)).toBeLessThan(i === 0 ? 3072 : 1280);
+    });
     // The phase does not flip model/tools each turn: it reads `running` until the run is done.
     const phases = events.flatMap((e) => {
       const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.DurableAgentPhase;

@@ -1,5 +1,5 @@
 import { reply } from '../../src/testing/fake-provider';
-import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/contracts/agent-activities';
+import type { HookErrorInput, HookMessageInput, HookTurnEndInput } from '../../src/contracts/agent-hooks';
 import type { AgentEvent } from '../../src/contracts/agent-events';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { CHEAP, FALLBACK, PRIMARY, useAgentFixture } from './agent-kit';

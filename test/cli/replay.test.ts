@@ -54,7 +54,8 @@ describe('durable-agents replay', () => {
     const result = await replay(['--workflows', CANARY_WORKFLOWS, GOOD]);
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toEqual([
-      `MISMATCH ${GOOD}: event 5: history recorded UpsertWorkflowSearchAttributes, the code did ScheduleActivityTask`,
+      `MISMATCH ${GOOD}: event 6: history recorded MarkerRecorded (patch first-call-pins), the code did no ` +
+        `patched('first-call-pins') check`,
     ]);
     expect(result.stderr).toBe('');
   });
@@ -71,10 +72,11 @@ describe('durable-agents replay', () => {
       workflowId: 'agent-multi-turn',
       workflowType: 'reactAgentWorkflow',
       status: 'mismatch',
-      eventId: 5,
-      recorded: 'UpsertWorkflowSearchAttributes',
-      code: 'ScheduleActivityTask',
-      message: 'event 5: history recorded UpsertWorkflowSearchAttributes, the code did ScheduleActivityTask',
+      eventId: 6,
+      recorded: 'MarkerRecorded (patch first-call-pins)',
+      code: "no patched('first-call-pins') check",
+      message:
+        "event 6: history recorded MarkerRecorded (patch first-call-pins), the code did no patched('first-call-pins') check",
     });
     expect(failed).toMatchObject({
       workflowType: 'helloWorkflow',

@@ -63,12 +63,12 @@ describe('temporal workflow show --codec-endpoint', () => {
       expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[1\]\.name: write_note$/m);
       expect(decoded).toMatch(/^result\[0\]\.meta\.body\.content\[1\]\.arguments\.text: readable history$/m);
       expect(decoded).toMatch(new RegExp(`^result\\[0\\]\\.meta\\.body\\.content\\[0\\]\\.text: ${answer}$`, 'm'));
-      // The task, written by the local activity that pins the tools: its result is in a marker's details.
+      // The task, written as the first model call pins the run's tools: the pin is in that call's result.
       expect(decoded).toMatch(
-        /^details\.result\[0\]\.opened\[0\]\.body\.content: Write a note saying "readable history"\.$/m,
+        /^result\[0\]\.pinned\.opened\[0\]\.body\.content: Write a note saying "readable history"\.$/m,
       );
-      // The run's tools, pinned by a local activity (a marker's details), and the prompt each model call names by hash.
-      expect(decoded).toMatch(/^details\.result\[0\]\.toolSpecsBody\[\d+\]\.name: write_note$/m);
+      // The run's tools, pinned by that call, and the prompt each later model call names by hash.
+      expect(decoded).toMatch(/^result\[0\]\.pinned\.toolSpecsBody\[\d+\]\.name: write_note$/m);
       expect(decoded).toMatch(/^input\[0\]\.promptBody\.systemPrompt: You are a capable assistant\./m);
       // No reference in a payload stands alone: each hash has its body (or a reason) beside it. A
       // body's own references (the stored prompt names the pinned tool specs) are shown where pinned.

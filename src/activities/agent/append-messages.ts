@@ -1,6 +1,6 @@
 /** Writes messages that originate in the workflow (user text, steering, synthetic tool results, notes). */
 import { ApplicationFailure } from '@temporalio/common';
-import { PLANNED_CALLS_MODEL, type AppendMessagesInput, type MessageDraft } from '../../contracts/agent-activities';
+import { PLANNED_CALLS_MODEL, type AppendMessagesInput, type MessageDraft } from '../../contracts/message-drafts';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';

@@ -1,5 +1,7 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
-import type { AgentActivities, PinToolsInput, PinToolsOutput } from '../../contracts/agent-activities';
+import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../contracts/agent-activities';
+import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
+import { callWaitsForPin, pinnedCall } from '../../policy/first-call-pin';
 import { heartbeating } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './append-messages';
@@ -18,19 +20,26 @@ export { type AgentActivityDeps } from './deps';
 export function createAgentActivities(deps: AgentActivityDeps): AgentActivities {
   const tools = toolActivities(deps.store, deps.tools, deps.llm, deps.captureContent);
   const appendMessages = appendMessagesActivity(deps.store);
+  const callModel = modelCallActivity(deps, tools.runTool);
+  const pinTools = withTenantBudget(async function pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
+    // The task first: a run whose tools cannot be pinned still shows it.
+    const { open, ...pin } = input;
+    const opened = open && (await appendMessages({ conversationId: input.conversationId, ...open }));
+    return { ...(await tools.pinTools(pin)), ...(opened ? { opened } : {}) };
+  });
   return {
     copyConversation: heartbeating(copyConversationActivity(deps.store)),
-    callModel: heartbeating(modelCallActivity(deps, tools.runTool)),
+    // A run's first model call pins its tools first (`CallPin`).
+    callModel: heartbeating(async function callModelPinning(input: ModelCallInput): Promise<ModelCallResult> {
+      const { pin, ...call } = input;
+      if (!pin) return callModel(call);
+      const pinned = await pinTools(pin.tools);
+      if (callWaitsForPin(pinned, pin.asks, call.model)) return { pinned, answered: false };
+      return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
+    }),
     appendMessages: heartbeating(appendMessages),
     summariseConversation: heartbeating(summariseActivity(deps)),
-    pinTools: heartbeating(
-      withTenantBudget(async function pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
-        // The task first: a run whose tools cannot be pinned still shows it.
-        const { open, ...pin } = input;
-        const opened = open && (await appendMessages({ conversationId: input.conversationId, ...open }));
-        return { ...(await tools.pinTools(pin)), ...(opened ? { opened } : {}) };
-      }),
-    ),
+    pinTools: heartbeating(pinTools),
     runTool: heartbeating(tools.runTool),
     ...budgetActivities(),
   };

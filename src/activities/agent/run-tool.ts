@@ -1,13 +1,7 @@
 /** Tool activities of the agent: pin the run's catalogue, run one call and store its result. */
 import { ApplicationFailure } from '@temporalio/activity';
-import type {
-  PinToolsInput,
-  PinToolsOutput,
-  RunToolInput,
-  ResultFit,
-  RunToolOutput,
-  StoredCallPrompt,
-} from '../../contracts/agent-activities';
+import type { RunToolInput, ResultFit, RunToolOutput, StoredCallPrompt } from '../../contracts/agent-activities';
+import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
 import { isToolAllowed, matchesToolPattern, toToolSpecs } from '../../policy/tool-selection';
 import { planToolEntry } from '../../tools/plan-tool';
 import { AGENT_FAILURE } from '../../contracts/failure-types';

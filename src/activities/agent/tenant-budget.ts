@@ -7,7 +7,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { BUDGET_FAILURE } from '../../contracts/failure-types';
-import type { PinToolsInput, PinToolsOutput } from '../../contracts/agent-activities';
+import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
 import {
   ledgerWorkflowId,
   reserveBudgetUpdate,

@@ -3,21 +3,28 @@
  * needs (model: attempts per provider; tools: the tool's timeout and retry), so a loop built on
  * these functions (ReAct here, planner/executor/verifier elsewhere) shares one boundary.
  *
- * Cheap steps run as local activities (docs/design.md, History per turn): pinning the run's tools,
- * a tool call the catalogue marks `local` that the model call did not run itself, and the messages
- * the workflow writes. A local activity runs on the workflow's own worker inside the workflow task
- * and leaves one marker event; it cannot heartbeat, and a worker that dies while it runs is noticed
- * by the workflow task's timeout, which runs it again. Runs whose activities go to another task
- * queue keep every step a regular activity.
+ * Cheap steps run as local activities (docs/design.md, History per turn): pinning the run's tools
+ * when its first model call does not, a tool call the catalogue marks `local` that the model call did
+ * not run itself, and the messages the workflow writes. A local activity runs on the workflow's own
+ * worker inside the workflow task and leaves one marker event; it cannot heartbeat, and a worker that
+ * dies while it runs is noticed by the workflow task's timeout, which runs it again. Runs whose
+ * activities go to another task queue keep every step a regular activity.
  */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Priority, RetryPolicy } from '@temporalio/common';
 import type {
   AgentActivities,
-  AgentHookActivities,
-  AppendMessagesInput,
   CopyConversationInput,
   CopyConversationOutput,
+  ModelCallInput,
+  ModelCallResult,
+  RunToolInput,
+  RunToolOutput,
+  SummariseInput,
+  SummariseOutput,
+} from '../../contracts/agent-activities';
+import type {
+  AgentHookActivities,
   HookContextInput,
   HookContextOutput,
   HookErrorInput,
@@ -25,16 +32,10 @@ import type {
   HookModelInput,
   HookTurnEndInput,
   ModelChoice,
-  ModelCallInput,
-  ModelCallOutput,
-  PinToolsInput,
-  PinToolsOutput,
-  RunToolInput,
-  RunToolOutput,
-  SummariseInput,
-  SummariseOutput,
   TurnEndDecision,
-} from '../../contracts/agent-activities';
+} from '../../contracts/agent-hooks';
+import type { AppendMessagesInput } from '../../contracts/message-drafts';
+import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
 import type { BudgetActivities } from '../../contracts/tenant-budget';
 import { HEARTBEAT_TIMEOUT_MS } from '../../contracts/heartbeats';
@@ -60,7 +61,7 @@ interface ModelCallOptions {
  * call's is its tool and telling argument).
  */
 export interface AgentIO {
-  callModel(input: ModelCallInput, options: ModelCallOptions): Promise<ModelCallOutput>;
+  callModel(input: ModelCallInput, options: ModelCallOptions): Promise<ModelCallResult>;
   appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
   pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;

@@ -8,7 +8,8 @@ import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { modelLabel } from '../../contracts/model-ref';
 import { chooseModel } from '../../policy/resolver';
 import { hookModel, turnEndVerdict, type HookModel } from '../../policy/hook-answers';
-import type { ModelAnswer, ModelResolver } from './model-step';
+import type { ModelAnswer } from './model-step';
+import type { ModelResolver } from './model-resolver';
 import { emit, failureText, type RunContext } from './run-context';
 import { recordSwitch } from './notes';
 

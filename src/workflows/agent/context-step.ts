@@ -16,7 +16,8 @@ import { DEFAULT_CACHE_PRICES, nextMaskBefore, type MaskCache } from '../../poli
 import { runModelInfo } from '../../policy/model-registry';
 import { droppedLeadTokens } from '../../policy/provider-view';
 import { addCost, addUsage } from '../../contracts/message-model';
-import { limitedQueue, recordFailure, retryFor, windowOf, type ModelResolver } from './model-step';
+import { recordFailure } from './model-failures';
+import { limitedQueue, retryFor, windowOf, type ModelResolver } from './model-resolver';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, updateCurrentDetails, type RunContext } from './run-context';

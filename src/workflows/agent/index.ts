@@ -8,7 +8,7 @@ export {
   stopRequest,
   type LoopOutcome,
 } from './run-steps';
-export { type ModelResolver } from './model-step';
+export { type ModelResolver } from './model-resolver';
 export { runChild, type ChildOutcome, type ChildStart } from './sub-agent-step';
 export { appendDrafts, injectFollowUps } from './user-messages';
 export { emit, publishSearchAttributes, updateCurrentDetails, type CurrentStep, type RunContext } from './run-context';

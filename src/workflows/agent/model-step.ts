@@ -1,199 +1,41 @@
 /**
- * One model call of a turn: pick the model (operator, budget), call the model on the context the
- * context step prepared (`context-step.ts`), and fail over down the chain when a provider keeps
- * failing. Each step takes the resolver it works on, so a pev role's own model never replaces
- * the run's in shared state.
+ * One model call of a turn: call the model of the turn's resolver (`model-resolver.ts`) on the
+ * context the context step prepared (`context-step.ts`), taking the pin of the run's tools along
+ * while they wait for its first call, and fail over down the chain when a provider keeps failing
+ * (`model-failures.ts`). Each step takes the resolver it works on, so a pev role's own model never
+ * replaces the run's in shared state.
  */
-import { errorText } from '../../common/error-text';
-import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
-import { TimeoutType } from '@temporalio/common';
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  TimeoutFailure,
-  condition,
-  isCancellation,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
-import type { ModelCallInput, ModelCallOutput } from '../../contracts/agent-activities';
-import { planRecitation } from '../../policy/provider-view';
-import { DEFAULT_CONTEXT_WINDOW, runContextTokens } from '../../policy/context-plan';
-import {
-  budgetRuleAfterRefusal,
-  failoverAfter,
-  nonRetryableModelFailures,
-  resolveTurnModel,
-} from '../../policy/resolver';
-import type { ModelFailure, ResolverPolicy, ResolverState } from '../../contracts/model-resolution';
-import { modelLabel, type ModelRef } from '../../contracts/model-ref';
-import {
-  NON_RETRYABLE_LLM_FAILURES,
-  isRetryableLlmFailure,
-  retryAfterInDetails,
-} from '../../policy/llm-failure-policy';
-import { fullCost, fullUsage, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
-import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
-import { modelCallSummary } from '../../policy/run-summaries';
-import type { ModelRetry } from './agent-io';
-import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
-import { callSettingsOf, toolChoiceOfCall } from '../../policy/call-settings';
+import { isCancellation } from '@temporalio/workflow';
+import { LLM_FAILURE } from '../../contracts/failure-types';
+import type { ModelCallInput, ModelCallOutput, ModelCallResult } from '../../contracts/agent-activities';
 import { MODEL_VISIBLE_KINDS } from '../../contracts/agent-run';
-import { DEFAULT_RATE_LIMIT_PATIENCE_MS, rateLimitWait } from '../../policy/rate-limit-wait';
-import { llmQueueOf } from '../../policy/llm-queues';
+import { fullCost, fullUsage, type Cost, type Usage } from '../../contracts/message-model';
+import { modelLabel, type ModelRef } from '../../contracts/model-ref';
+import type { ModelFailure } from '../../contracts/model-resolution';
+import { callSettingsOf, runAsks, toolChoiceOfCall } from '../../policy/call-settings';
+import { runContextTokens } from '../../policy/context-plan';
+import { knowsModel, rememberModelInfo } from '../../policy/model-registry';
+import { planRecitation } from '../../policy/provider-view';
+import { quickToolRules } from '../../policy/quick-tools';
+import { budgetRuleAfterRefusal, failoverAfter } from '../../policy/resolver';
+import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
+import { modelCallSummary } from '../../policy/run-summaries';
 import { callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
-import { rateLimitNote } from '../../policy/log-notes';
-import { recordSwitch, writeNotes } from './notes';
 import { contextHook } from './context-hook';
+import {
+  WORKER_LOST_RETRIES,
+  isPinFailure,
+  recordFailure,
+  waitOutRateLimit,
+  workerLost,
+  type RateLimitWaiting,
+} from './model-failures';
+import { limitedQueue, retryFor, type ModelResolver } from './model-resolver';
+import { recordSwitch } from './notes';
+import { conversationRef, updateCurrentDetails, type RunContext } from './run-context';
+import { RunEnded, endOnPinnedProblems, pinFailed, pinInput, recordPin } from './run-steps';
 
-/**
- * Where a call's model comes from: a resolver policy (primary, fallbacks, budget rules) and the
- * resolver state reached on it (the current model, failover position). The policy functions move
- * `state` in place, so the caller keeps its failover position by keeping the object.
- */
-export interface ModelResolver {
-  policy: ResolverPolicy;
-  state: ResolverState;
-}
-
-/** The run's own resolver: its configured policy and the resolver state in its state. */
-export const runResolver = (ctx: RunContext): ModelResolver => ({
-  policy: ctx.state.config.resolver,
-  state: ctx.state.resolver,
-});
-
-/**
- * A model call whose attempts all ended in heartbeat timeouts lost its workers (killed, or stuck
- * so they could not heartbeat), not its provider: it is made again on the same model, without
- * failing over, up to this many times per model step.
- */
-const WORKER_LOST_RETRIES = 5;
-
-const workerLost = (err: unknown): boolean =>
-  err instanceof ActivityFailure &&
-  err.cause instanceof TimeoutFailure &&
-  err.cause.timeoutType === TimeoutType.HEARTBEAT;
-
-/** A failed model activity as a failure type, never its message text. */
-export function modelFailureOf(err: unknown): ModelFailure & { message: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) {
-    const type = cause.type ?? LLM_FAILURE.unknown;
-    return {
-      type,
-      retryable: !cause.nonRetryable && (isRetryableLlmFailure(type) || !type.startsWith('Llm')),
-      message: cause.message,
-    };
-  }
-  if (cause instanceof TimeoutFailure) return { type: LLM_FAILURE.timeout, retryable: true, message: cause.message };
-  const message = errorText(cause);
-  return { type: LLM_FAILURE.unknown, retryable: true, message };
-}
-
-/** The task queue of the model's limit, when the worker said its calls are limited. */
-export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: string } {
-  const { limitKey } = runModelInfo(ctx.state.models, model);
-  if (!limitKey) return {};
-  return { taskQueue: llmQueueOf(ctx.state.config.activityTaskQueue ?? workflowInfo().taskQueue, limitKey) };
-}
-
-/** The delay a refused call's provider asked for (the failure's details), if it said. */
-function retryAfterOf(err: unknown): number | undefined {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure ? retryAfterInDetails(cause.details) : undefined;
-}
-
-/** What a model step keeps while it waits out a rate limit. */
-interface RateLimitWaiting {
-  since?: number;
-  rounds: number;
-}
-
-/**
- * After a call refused for a rate limit that the run cannot fail over from: waits what the
- * provider asked for (at least a growing backoff) and returns true to make the call again, or
- * false once the run's patience is spent. A stop request ends the wait (and the step).
- */
-async function waitOutRateLimit(
-  ctx: RunContext,
-  resolver: ModelResolver,
-  waiting: RateLimitWaiting,
-  err: unknown,
-  label: string,
-): Promise<boolean> {
-  const now = workflowNow();
-  waiting.since ??= now;
-  const delay = rateLimitWait({
-    patienceMs: resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS,
-    limitedSinceMs: waiting.since,
-    nowMs: now,
-    round: waiting.rounds,
-    retryAfterMs: retryAfterOf(err),
-    // The workflow's uuid4 is seeded per run: replay-safe randomness.
-    jitter: parseInt(uuid4().slice(0, 8), 16) / 2 ** 32,
-  });
-  if (delay === undefined || ctx.state.stopRequested) return false;
-  const seconds = Math.ceil(delay / 1000);
-  if (waiting.rounds === 0) await writeNotes(ctx, [{ kind: 'system_event', text: rateLimitNote(label, seconds) }]);
-  waiting.rounds++;
-  updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for ${label}'s rate limit` });
-  await condition(() => ctx.state.stopRequested !== undefined, delay, {
-    summary: `rate limit: wait ${seconds} s for ${label}`,
-  });
-  return ctx.state.stopRequested === undefined;
-}
-
-/** Records a failed model or summary call as an event; returns the failure. */
-export function recordFailure(
-  ctx: RunContext,
-  model: ModelRef,
-  err: unknown,
-  prefix = '',
-): ReturnType<typeof modelFailureOf> {
-  const failure = modelFailureOf(err);
-  emit(ctx, {
-    type: 'model_failure',
-    model: modelLabel(model),
-    failureType: failure.type,
-    retryable: failure.retryable,
-    message: `${prefix}${failure.message}`,
-  });
-  return failure;
-}
-
-/** The retry policy of a model or summary call on `resolver`. */
-export function retryFor(resolver: ModelResolver): ModelRetry {
-  return {
-    maximumAttempts: resolver.policy.attemptsPerProvider,
-    nonRetryableErrorTypes: nonRetryableModelFailures(resolver.policy, resolver.state, [
-      ...NON_RETRYABLE_LLM_FAILURES,
-      AGENT_FAILURE.store,
-    ]),
-  };
-}
-
-/**
- * Applies an operator's or the budget's choice of model to `resolver` for this turn, recording the
- * switch. An operator's request moves every resolver once: each keeps whether it has taken it.
- */
-export async function resolveModel(ctx: RunContext, resolver: ModelResolver): Promise<void> {
-  const { state } = ctx;
-  const change = resolveTurnModel(
-    resolver.policy,
-    resolver.state,
-    { totalTokens: totalTokens(state.usage), costUsd: state.cost.total },
-    state.operatorModel?.model,
-  );
-  if (change) await recordSwitch(ctx, change);
-}
-
-/** The model's window: what the worker's config said about it (kept in the run's state), else the registry's. */
-export function windowOf(ctx: RunContext, model: ModelRef): number {
-  const configured = ctx.state.config.context.windowTokens;
-  if (configured) return configured;
-  const info = runModelInfo(ctx.state.models, model);
-  return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
-}
+const isAnswer = (output: ModelCallResult): output is ModelCallOutput => !('answered' in output);
 
 /** A model call's output with what its compact record leaves out restored: what a turn works with. */
 export type ModelAnswer = ModelCallOutput & { provider: string; usage: Usage; cost: Cost; text: string };
@@ -246,12 +88,46 @@ function promptOf(
 ): Pick<ModelCallInput, 'systemPrompt' | 'promptHash' | 'toolSpecsHash'> {
   const { promptHash, toolSpecsHash, config } = ctx.state;
   const tools = toolSpecsHash ? { toolSpecsHash } : {};
-  if ('systemPrompt' in overrides || 'promptHash' in overrides) return tools;
+  if (ownPrompt(overrides)) return tools;
+  // A call that pins the tools takes the run's prompt from the pin, which stores it.
+  if (ctx.state.pendingPin) return {};
   return promptHash ? { promptHash } : { systemPrompt: config.systemPrompt, ...tools };
+}
+
+/** Whether a kind gives the call a prompt of its own (a role's) instead of the run's. */
+const ownPrompt = (overrides: ModelCallOverrides): boolean => 'systemPrompt' in overrides || 'promptHash' in overrides;
+
+/**
+ * The pin a call takes along while the run's tools wait for its first model call (docs/design.md,
+ * History per turn).
+ */
+function pinOf(ctx: RunContext, overrides: ModelCallOverrides, quick: boolean): Pick<ModelCallInput, 'pin'> {
+  const { state } = ctx;
+  const pending = state.pendingPin;
+  if (!pending) return {};
+  const { windowTokens } = state.config.context;
+  return {
+    pin: {
+      tools: pinInput(state, pending.roles),
+      asks: runAsks(state.config),
+      prompt: ownPrompt(overrides) ? 'call' : 'run',
+      ...(quick
+        ? {
+            quick: {
+              rules: quickToolRules(state.config),
+              fitModel: state.resolver.current,
+              ...(windowTokens ? { windowTokens } : {}),
+            },
+          }
+        : {}),
+    },
+  };
 }
 
 /** Whether the model's next answer is its first to a user message (the last message it sees is one). */
 function answersUser(state: RunContext['state']): boolean {
+  // The task, which the call writes as it pins the tools.
+  if (state.pendingPin) return true;
   for (let i = state.messages.length - 1; i >= 0; i--) {
     const { kind } = state.messages[i];
     if (MODEL_VISIBLE_KINDS.includes(kind)) return kind === 'user';
@@ -266,16 +142,24 @@ function callSettings(state: RunContext['state']): ReturnType<typeof callSetting
   return toolChoice === undefined ? settings : { ...settings, toolChoice };
 }
 
+/** How a turn's model call may go on: shrinking its context, running quick tool calls itself. */
+export interface ModelCallLeeway {
+  /** Makes the context smaller (returns whether it changed it), when the provider says it is too long. */
+  shrink?: () => Promise<boolean>;
+  /** The turn lets its model call run quick tool calls itself (`tool-plan.ts`, `mayInline`). */
+  quick?: boolean;
+}
+
 /**
  * Calls the model of `resolver` on the current view, failing over to the next model of its
  * chain when the provider keeps failing. When the provider says the context is too long,
- * `shrink` gets one chance to make it smaller (it returns whether it changed the context).
+ * `shrink` gets one chance to make it smaller.
  */
 export async function callModelWithFailover(
   ctx: RunContext,
   resolver: ModelResolver,
   overrides: ModelCallOverrides = {},
-  shrink?: () => Promise<boolean>,
+  { shrink, quick = false }: ModelCallLeeway = {},
 ): Promise<ModelStepResult> {
   const { state } = ctx;
   let shrunkForLength = false;
@@ -312,16 +196,31 @@ export async function callModelWithFailover(
           ...(messagesHash ? { messagesHash } : {}),
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
+          ...pinOf(ctx, overrides, quick),
         },
         { retry: retryFor(resolver), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
       );
+      if (output.pinned) {
+        state.pendingPin = undefined;
+        recordPin(state, output.pinned);
+        await endOnPinnedProblems(ctx, { turnTaken: true });
+      }
+      if (!isAnswer(output)) {
+        // The pin showed what the call could not know (the model's limit): call again with it.
+        await settleBudget(ctx, clearance.hold);
+        continue;
+      }
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       const answer = answerOf(output, model, overrides.agentRole);
       await settleBudget(ctx, clearance.hold, answer);
       return { ok: true, output: answer };
     } catch (err) {
-      if (isCancellation(err)) throw err;
+      if (isCancellation(err) || err instanceof RunEnded) throw err;
       await settleBudget(ctx, clearance.hold);
+      if (state.pendingPin && isPinFailure(err)) {
+        state.pendingPin = undefined;
+        return pinFailed(ctx, err, { turnTaken: true });
+      }
       const failure = recordFailure(ctx, model, err);
       if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES) {
         workerLosses++;

@@ -4,7 +4,8 @@
  * turn or as the run ends. Each is written where no tool result is outstanding, so the log has
  * no gap.
  */
-import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activities';
+import type { RunToolOutput } from '../../contracts/agent-activities';
+import type { MessageDraft } from '../../contracts/message-drafts';
 import type { ModelSwitch } from '../../contracts/model-resolution';
 import { drain } from '../../policy/queues';
 import { switchNote } from '../../policy/log-notes';

@@ -3,7 +3,7 @@
  * state, in the tool phase like any call (its `tool_start` and `tool_execution` events, stop and
  * steering between calls). It ticks, reopens or adds items of the plan the run recites.
  */
-import type { MessageDraft } from '../../contracts/agent-activities';
+import type { MessageDraft } from '../../contracts/message-drafts';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { planText, updatePlan } from '../../policy/plan';
 import { previewText } from '../../policy/previews';

@@ -3,7 +3,8 @@
  * around the tool step, and the synthetic results that keep the conversation valid. A turn whose
  * calls a plan named (`TurnHooks.planned`) writes them as its answer and comes here too.
  */
-import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activities';
+import type { RunToolOutput } from '../../contracts/agent-activities';
+import type { MessageDraft } from '../../contracts/message-drafts';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { appendDrafts } from './user-messages';
 import { publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';

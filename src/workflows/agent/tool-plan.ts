@@ -9,10 +9,8 @@ import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
 import type { InlineToolCalls, ResultFit } from '../../contracts/agent-activities';
-import { maxResultChars } from '../../policy/context-plan';
-import { READ_RESULT_TOOL } from '../../policy/masking';
-import { windowOf } from './model-step';
-import { argsHash, callMode, expireApprovals, neverAsks } from '../../policy/approval-rules';
+import { modelWindow, quickToolCalls, quickToolRules, resultFitFor } from '../../policy/quick-tools';
+import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
 import { decisionWaitSpan } from './spans';
@@ -176,33 +174,23 @@ export function groups(planned: PlannedCall[], maxAgents: number): PlannedCall[]
 }
 
 /**
- * The quick tools whose calls this turn's model call may run itself (`ModelCallInput.inlineTools`):
- * tools without side effects that no call of can need a decision. None when the kind handles tool
- * calls itself, or when an on-turn-end hook may stop the run between the answer and its calls.
+ * The quick tools whose calls this turn's model call may run itself (`policy/quick-tools.ts`). None
+ * when the kind handles tool calls itself, or when an on-turn-end hook may stop the run between the
+ * answer and its calls.
  */
 export function inlineToolCalls(ctx: RunContext, handlesToolsItself: boolean): InlineToolCalls | undefined {
+  if (!mayInline(ctx, handlesToolsItself)) return undefined;
   const { state } = ctx;
-  const { config } = state;
-  if (handlesToolsItself || config.hooks?.onTurnEnd) return undefined;
-  const run = { approve: config.tools.approve, rules: config.approvals };
-  const quick = state.tools.filter((t) => t.local === true && !t.sideEffects && neverAsks(t, run));
-  if (quick.length === 0) return undefined;
-  const overrides = config.limits.toolTimeoutsMs ?? {};
-  const timeouts = quick.filter((t) => overrides[t.name] !== undefined).map((t) => [t.name, overrides[t.name]]);
-  return {
-    tools: Object.fromEntries(quick.map((t) => [t.name, t.fingerprint])),
-    ...(timeouts.length > 0 ? { timeoutsMs: Object.fromEntries(timeouts) } : {}),
-    maxCalls: config.limits.maxToolCallsPerTurn,
-    ...selectionRef(ctx),
-    fit: resultFit(ctx),
-  };
+  return quickToolCalls(state.tools, quickToolRules(state.config), state.selectionHash, resultFit(ctx));
 }
 
+/** Whether this turn's model call may run quick tool calls itself (see {@link inlineToolCalls}). */
+export const mayInline = (ctx: RunContext, handlesToolsItself: boolean): boolean =>
+  !handlesToolsItself && !ctx.state.config.hooks?.onTurnEnd;
+
 /** How long a tool result may be in the conversation of the run's current model (`ResultFit`). */
-export const resultFit = (ctx: RunContext): ResultFit => ({
-  maxChars: maxResultChars(windowOf(ctx, ctx.state.resolver.current)),
-  readBack: ctx.state.tools.some((t) => t.name === READ_RESULT_TOOL),
-});
+export const resultFit = ({ state }: RunContext): ResultFit =>
+  resultFitFor(modelWindow(state.config.context.windowTokens, state.models, state.resolver.current), state.tools);
 
 /** The run's tool selection as a tool call names it: by its hash in the store, written when the tools were pinned. */
 export const selectionRef = ({ state }: RunContext): { selectionHash?: string } =>

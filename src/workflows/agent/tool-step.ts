@@ -5,7 +5,8 @@
  */
 import { errorText } from '../../common/error-text';
 import { ActivityFailure, TimeoutFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { MessageDraft, RunToolOutput } from '../../contracts/agent-activities';
+import type { RunToolOutput } from '../../contracts/agent-activities';
+import type { MessageDraft } from '../../contracts/message-drafts';
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';

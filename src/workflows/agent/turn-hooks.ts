@@ -3,7 +3,8 @@
  * returns.
  */
 import type { ToolCallRequest } from '../../contracts/agent-run';
-import type { ModelCallOverrides, ModelResolver } from './model-step';
+import type { ModelCallOverrides } from './model-step';
+import type { ModelResolver } from './model-resolver';
 import type { LoopOutcome } from './run-steps';
 
 /** Points of a turn where search attributes may be published. */

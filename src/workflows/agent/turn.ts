@@ -10,13 +10,14 @@ import { addCost, addUsage } from '../../contracts/message-model';
 import { modelLabel } from '../../contracts/model-ref';
 import { injectSteering } from './user-messages';
 import { fitContext } from './context-step';
-import { callModelWithFailover, resolveModel, runResolver, type ModelAnswer } from './model-step';
+import { callModelWithFailover, type ModelAnswer } from './model-step';
+import { resolveModel, runResolver } from './model-resolver';
 import { turnStep } from '../../policy/run-summaries';
 import { emit, failureText, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
-import { endIfStoppedOrLimited, fail, finish, stopRequest } from './run-steps';
+import { endIfStoppedOrLimited, ensurePinned, fail, finish, stopRequest } from './run-steps';
 import { modelHook, turnEndHook } from './app-hooks';
 import { takeNotes } from './notes';
-import { inlineToolCalls } from './tool-plan';
+import { inlineToolCalls, mayInline } from './tool-plan';
 import { turnSpan } from './spans';
 import { closeUnanswered, plannedTurn, toolPhase } from './tool-phase';
 import { defaultPhase, end, type TurnHooks, type TurnResult } from './turn-hooks';
@@ -63,7 +64,11 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   const steered = await injectSteering(ctx);
   await takeNotes(ctx);
   const planned = steered.length === 0 ? hooks.planned?.() : undefined;
-  if (planned && planned.length > 0) return plannedTurn(ctx, planned, hooks);
+  if (planned && planned.length > 0) {
+    // Calls no model makes need the pinned tools now.
+    await ensurePinned(ctx);
+    return plannedTurn(ctx, planned, hooks);
+  }
 
   state.turn += 1;
   state.turnsThisRun += 1;
@@ -92,13 +97,14 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
     return end(await fail(ctx, { message, type: AGENT_FAILURE.contextOverflow, retryable: false }));
   }
   const shrink = async (): Promise<boolean> => (await fitContext(ctx, resolver, true)).changed;
-  const inline = inlineToolCalls(ctx, hooks.refuseTools !== undefined || hooks.beforeTools !== undefined);
+  const handlesTools = hooks.refuseTools !== undefined || hooks.beforeTools !== undefined;
+  const inline = inlineToolCalls(ctx, handlesTools);
   const overrides = {
     ...hooks.call?.(),
     ...(hooks.role ? { agentRole: hooks.role } : {}),
     ...(inline ? { inlineTools: inline } : {}),
   };
-  const step = await callModelWithFailover(ctx, resolver, overrides, shrink);
+  const step = await callModelWithFailover(ctx, resolver, overrides, { shrink, quick: mayInline(ctx, handlesTools) });
   if (!step.ok && 'refused' in step) {
     if (step.refused.refusal === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
     return end(await finish(ctx, 'budget'));

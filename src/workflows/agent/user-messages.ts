@@ -1,5 +1,5 @@
 /** Messages that originate in the workflow: the task, steering and follow-ups. */
-import type { MessageDraft, UserOrigin } from '../../contracts/agent-activities';
+import type { MessageDraft, UserOrigin } from '../../contracts/message-drafts';
 import { drain } from '../../policy/queues';
 import type { MessageMeta, QueuedMessage } from '../../contracts/agent-run';
 import { condition } from '@temporalio/workflow';
