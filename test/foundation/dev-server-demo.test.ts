@@ -7,7 +7,7 @@ import { Worker, type ReplayResult } from '@temporalio/worker';
 import { serves } from '../../src/server/dev-server';
 import { freePort } from '../../src/server/ports';
 import { DurableAgentsPlugin } from '../../src/worker/plugin';
-import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
+import { runCli, spawnCli, stopProcess, waitForOutput, type CliOptions, type CliResult } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider';
 import { HISTORIES_DIR, testConnection, workflowBundle } from '../kit/temporal';
@@ -61,6 +61,21 @@ async function describeRun(address: string, workflowId: string) {
 /** No provider keys, so the demo takes its scripted model; the run's prebuilt workflow bundle. */
 function demoEnv(): NodeJS.ProcessEnv {
   return { DURABLE_AGENTS_WORKFLOW_BUNDLE: workflowBundle().codePath, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' };
+}
+
+/**
+ * The demo on two free ports, given as a user gives them, starting its own dev server. Another
+ * process of the test run may take a port between `freePort` finding it and the dev server binding
+ * it (the demo's CLI loads for a second or two first); the demo then says the address is in use, and
+ * runs again on two new ports.
+ */
+async function demoOnFreePorts(options: CliOptions): Promise<{ demo: CliResult; port: number; uiPort: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const demo = await runCli(['demo', '--no-wait', '--port', String(port), '--ui-port', String(uiPort)], options);
+    if (attempt < 3 && /bind: address already in use/.test(demo.stderr)) continue;
+    return { demo, port, uiPort };
+  }
 }
 
 describe('dev-server and demo commands', () => {
@@ -155,11 +170,7 @@ describe('dev-server and demo commands', () => {
 
   it('starts its own dev server when none answers, keeping runs in .temporal/dev.db of the working directory', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-demo-'));
-    const [port, uiPort] = [await freePort(), await freePort()];
-    const demo = await runCli(['demo', '--no-wait', '--port', String(port), '--ui-port', String(uiPort)], {
-      env: { ...demoEnv(), TEMPORAL_ADDRESS: '' },
-      cwd: dir,
-    });
+    const { demo, port, uiPort } = await demoOnFreePorts({ env: { ...demoEnv(), TEMPORAL_ADDRESS: '' }, cwd: dir });
     expect(demo.stderr).toBe('');
     expect(demo.stdout).toContain(`Temporal: started a dev server at 127.0.0.1:${port}`);
     expect(demo.stdout).toContain('Model: the built-in scripted model, not a real LLM');
