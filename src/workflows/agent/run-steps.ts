@@ -58,8 +58,8 @@ function failureOf(err: unknown): { message: string; type?: string } {
 /**
  * The patch under which a run's first model call pins its tools (`policy/first-call-pin.ts`). Runs
  * that began before it pinned them in a local activity of their first workflow task, and replay
- * that way. Retired at the next baseline (docs/design.md, Replay and patch policy): with the first
- * build after every worker of a build without it has drained.
+ * that way. Retired at the next baseline (docs/design.md, Replay and patch policy), once no run that
+ * a build without it began can still be open.
  */
 const FIRST_CALL_PINS = 'first-call-pins';
 
