@@ -35,13 +35,26 @@ export function callWaitsForPin(pinned: PinToolsOutput, asks: CallPin['asks'], m
 }
 
 /**
- * The call as made with the pin: the tool specs by hash, the run's system prompt by the hash the
- * pin stored it under (unless the call brings a prompt of its own, a kind's role), and the quick
- * tool calls it may run itself, picked from the pinned tools as the run picks them.
+ * The prompt and tool specs a model call names: the run's stored prompt by hash (it names the tool
+ * specs), else the run's inline prompt beside the specs' hash; a call that brings a prompt of its
+ * own (a kind's role) names only the specs. `refs` are what pinning the tools gave.
+ */
+export function callPrompt(
+  refs: Pick<PinToolsOutput, 'promptHash' | 'toolSpecsHash'>,
+  prompt: CallPin['prompt'],
+  systemPrompt?: string,
+): Pick<ModelCallInput, 'systemPrompt' | 'promptHash' | 'toolSpecsHash'> {
+  const tools = refs.toolSpecsHash ? { toolSpecsHash: refs.toolSpecsHash } : {};
+  if (prompt === 'call') return tools;
+  if (refs.promptHash) return { promptHash: refs.promptHash };
+  return systemPrompt === undefined ? tools : { systemPrompt, ...tools };
+}
+
+/**
+ * The call as made with the pin: its prompt and tool specs as {@link callPrompt} names them, and the
+ * quick tool calls it may run itself, picked from the pinned tools as the run picks them.
  */
 export function pinnedCall(pinned: PinToolsOutput, call: ModelCallInput, pin: CallPin): ModelCallInput {
-  const tools = pinned.toolSpecsHash ? { toolSpecsHash: pinned.toolSpecsHash } : {};
-  const prompt = pin.prompt === 'run' && pinned.promptHash ? { promptHash: pinned.promptHash } : tools;
   const { quick } = pin;
   const inline =
     quick &&
@@ -51,5 +64,5 @@ export function pinnedCall(pinned: PinToolsOutput, call: ModelCallInput, pin: Ca
       pinned.selectionHash,
       resultFitFor(modelWindow(quick.windowTokens, pinned.models, quick.fitModel), pinned.tools),
     );
-  return { ...call, ...prompt, ...(inline ? { inlineTools: inline } : {}) };
+  return { ...call, ...callPrompt(pinned, pin.prompt), ...(inline ? { inlineTools: inline } : {}) };
 }

@@ -4,6 +4,7 @@
  * attributes are upserted only when a value worth filtering on changes, and what each turn records
  * stays small. The 200-turn figures come from `npm run bench`.
  */
+import crypto from 'node:crypto';
 import { z } from 'zod';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -13,6 +14,8 @@ import { createToolActivities } from '../../src/activities/tool-activities';
 import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { payloadBytes } from '../../bench/kit';
+import type { AgentResult } from '../../src/contracts/agent-run';
+import { buildAgentConfig } from '../../src/policy/agent-config';
 import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture, waitForState } from './agent-kit';
 
@@ -150,6 +153,34 @@ describe('a lean turn', () => {
         shown.set(name, value);
       }
     }
+  });
+
+  it("pins the tools before a first turn of calls no model makes (a plan's), in a local activity", async () => {
+    fx.fake.script(reply.text('The lookup found entry 4.'));
+    const { result, events } = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
+      const handle = await client.workflow.start('plannedFirstWorkflow', {
+        workflowId: `planned-first-${crypto.randomUUID()}`,
+        taskQueue,
+        args: [
+          {
+            config: buildAgentConfig({ task: 'Look up 4.', model: PRIMARY, tools: { allow: ['lookup'] } }),
+            plannedCall: { id: 'planned-1', name: 'lookup', arguments: { n: 4 } },
+          },
+        ],
+      });
+      const res = (await handle.result()) as AgentResult;
+      await saveHistoryIfRecording(handle, 'planned-first-pin');
+      return { result: res, events: (await handle.fetchHistory()).events ?? [] };
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'The lookup found entry 4.', turns: 1 });
+    // The pin's local activity comes first, then the plan's calls are written as an answer and run
+    // the pinned tool; the one model call, after them, pins nothing.
+    expect(events.map(markerType).filter((t) => t !== undefined)).toEqual(['pinTools', 'appendMessages', 'runTool']);
+    expect(patchMarkers(events)).toEqual(['first-call-pins']);
+    expect(JSON.stringify(fx.fake.requests[0].body.messages)).toContain(`entry 4: ${'x'.repeat(2000)}`);
+    const called = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel');
+    const input = called?.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
+    expect(JSON.parse(Buffer.from(input ?? []).toString())).not.toHaveProperty('pin');
   });
 
   it("holds a quick call run inside the model call to the run's own timeout for its tool", async () => {

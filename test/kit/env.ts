@@ -40,7 +40,9 @@ export const BUNDLE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', '
 export const TEST_WORKFLOWS = path.join(__dirname, 'test-workflows.ts');
 /** Files of the test entry outside the bundled src folders, for the bundle cache key. */
 export const TEST_WORKFLOW_FILES = [
-  ...['test-workflows.ts', 'hello-workflow.ts', 'hello-contract.ts'].map((f) => path.join(__dirname, f)),
+  ...['test-workflows.ts', 'hello-workflow.ts', 'hello-contract.ts', 'planned-first-workflow.ts'].map((f) =>
+    path.join(__dirname, f),
+  ),
   path.join(REPO_ROOT, 'examples', 'reflect-agent.ts'),
   path.join(REPO_ROOT, 'src', 'workflow.ts'),
 ];

@@ -2,3 +2,4 @@
 export * from '../../src/workflows';
 export { helloWorkflow } from './hello-workflow';
 export { reflectAgentWorkflow } from '../../examples/reflect-agent';
+export { plannedFirstWorkflow } from './planned-first-workflow';

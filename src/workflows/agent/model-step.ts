@@ -8,6 +8,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { LLM_FAILURE } from '../../contracts/failure-types';
 import type { ModelCallInput, ModelCallOutput, ModelCallResult } from '../../contracts/agent-activities';
+import type { CallPin } from '../../contracts/tool-pin';
 import { MODEL_VISIBLE_KINDS } from '../../contracts/agent-run';
 import { fullCost, fullUsage, type Cost, type Usage } from '../../contracts/message-model';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
@@ -17,6 +18,7 @@ import { runContextTokens } from '../../policy/context-plan';
 import { knowsModel, rememberModelInfo } from '../../policy/model-registry';
 import { planRecitation } from '../../policy/provider-view';
 import { quickToolRules } from '../../policy/quick-tools';
+import { callPrompt } from '../../policy/first-call-pin';
 import { budgetRuleAfterRefusal, failoverAfter } from '../../policy/resolver';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 import { modelCallSummary } from '../../policy/run-summaries';
@@ -79,23 +81,21 @@ export type ModelCallOverrides = Partial<
 >;
 
 /**
- * The run's system prompt and tools: one hash once pinned (the stored prompt names the tool specs),
- * inline prompt and specs hash in runs pinned before that. A kind's own prompt comes with the specs hash.
+ * The run's system prompt and tools as this call names them (`policy/first-call-pin.ts`,
+ * `callPrompt`). A call that pins the tools names neither: it takes both from the pin.
  */
 function promptOf(
   ctx: RunContext,
   overrides: ModelCallOverrides,
 ): Pick<ModelCallInput, 'systemPrompt' | 'promptHash' | 'toolSpecsHash'> {
-  const { promptHash, toolSpecsHash, config } = ctx.state;
-  const tools = toolSpecsHash ? { toolSpecsHash } : {};
-  if (ownPrompt(overrides)) return tools;
-  // A call that pins the tools takes the run's prompt from the pin, which stores it.
-  if (ctx.state.pendingPin) return {};
-  return promptHash ? { promptHash } : { systemPrompt: config.systemPrompt, ...tools };
+  const { state } = ctx;
+  if (state.pendingPin) return {};
+  return callPrompt(state, promptSource(overrides), state.config.systemPrompt);
 }
 
-/** Whether a kind gives the call a prompt of its own (a role's) instead of the run's. */
-const ownPrompt = (overrides: ModelCallOverrides): boolean => 'systemPrompt' in overrides || 'promptHash' in overrides;
+/** Whether the call takes the run's prompt, or a kind gives it one of its own (a role's). */
+const promptSource = (overrides: ModelCallOverrides): CallPin['prompt'] =>
+  'systemPrompt' in overrides || 'promptHash' in overrides ? 'call' : 'run';
 
 /**
  * The pin a call takes along while the run's tools wait for its first model call (docs/design.md,
@@ -110,7 +110,7 @@ function pinOf(ctx: RunContext, overrides: ModelCallOverrides, quick: boolean): 
     pin: {
       tools: pinInput(state, pending.roles),
       asks: runAsks(state.config),
-      prompt: ownPrompt(overrides) ? 'call' : 'run',
+      prompt: promptSource(overrides),
       ...(quick
         ? {
             quick: {
@@ -142,8 +142,8 @@ function callSettings(state: RunContext['state']): ReturnType<typeof callSetting
   return toolChoice === undefined ? settings : { ...settings, toolChoice };
 }
 
-/** How a turn's model call may go on: shrinking its context, running quick tool calls itself. */
-export interface ModelCallLeeway {
+/** What a turn lets its model call do: shrink its context, run quick tool calls itself. */
+export interface TurnCallOptions {
   /** Makes the context smaller (returns whether it changed it), when the provider says it is too long. */
   shrink?: () => Promise<boolean>;
   /** The turn lets its model call run quick tool calls itself (`tool-plan.ts`, `mayInline`). */
@@ -159,7 +159,7 @@ export async function callModelWithFailover(
   ctx: RunContext,
   resolver: ModelResolver,
   overrides: ModelCallOverrides = {},
-  { shrink, quick = false }: ModelCallLeeway = {},
+  { shrink, quick = false }: TurnCallOptions = {},
 ): Promise<ModelStepResult> {
   const { state } = ctx;
   let shrunkForLength = false;

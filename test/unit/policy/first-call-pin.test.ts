@@ -1,6 +1,6 @@
 import { buildAgentConfig } from '../../../src/policy/agent-config';
 import { runAsks } from '../../../src/policy/call-settings';
-import { callWaitsForPin, pinnedCall, pinsWithFirstCall } from '../../../src/policy/first-call-pin';
+import { callPrompt, callWaitsForPin, pinnedCall, pinsWithFirstCall } from '../../../src/policy/first-call-pin';
 import { lookupModel } from '../../../src/policy/model-registry';
 import type { ModelCallInput } from '../../../src/contracts/agent-activities';
 import type { CallPin, PinToolsOutput } from '../../../src/contracts/tool-pin';
@@ -81,5 +81,18 @@ describe('pinnedCall', () => {
     const approved = { ...quick, rules: { ...quick.rules, approve: ['lookup'] } };
     expect(pinnedCall(pinned(), call, pin({ quick: approved })).inlineTools).toBeUndefined();
     expect(pinnedCall(pinned(), call, pin()).inlineTools).toBeUndefined();
+  });
+});
+
+describe('callPrompt', () => {
+  it("names the run's inline prompt beside the tool specs when no stored prompt names them", () => {
+    expect(callPrompt({ toolSpecsHash: 'specs' }, 'run', 'Be brief.')).toEqual({
+      systemPrompt: 'Be brief.',
+      toolSpecsHash: 'specs',
+    });
+    expect(callPrompt({}, 'run')).toEqual({});
+    expect(callPrompt({ promptHash: 'prompt', toolSpecsHash: 'specs' }, 'call', 'Be brief.')).toEqual({
+      toolSpecsHash: 'specs',
+    });
   });
 });
