@@ -6,7 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules, createRequire } from 'node:module';
 
-const { LAYERS, SANDBOX_LAYERS, forbidden } = createRequire(import.meta.url)('./scripts/layers.js');
+const { LAYERS, ENTRIES, FEATURES, SANDBOX_LAYERS, forbidden } = createRequire(import.meta.url)('./scripts/layers.js');
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`, `${m}/*`, `node:${m}/*`]);
 
@@ -56,17 +56,37 @@ function layerPatterns(layer) {
   ];
 }
 
-/** One config block per layer: its import rule, plus the sandbox rules for workflow-safe layers. */
-const layerConfigs = Object.keys(LAYERS).map((layer) => {
+/** The same from an entry file at the top of src/ (`./cli/…`). */
+function entryPatterns(layer) {
+  const names = forbidden(layer);
+  if (names.length === 0) return [];
+  return [{ regex: `^\\./(${names.join('|')})(/|$)`, message: `this entry belongs to src/${layer} (see scripts/layers.js).` }];
+}
+
+/** The core of the workflows may import a feature module only through the one list. */
+const featurePatterns = (layer) =>
+  layer === 'workflows'
+    ? [
+        {
+          regex: '^\\.\\./features/.+',
+          message: `${FEATURES.core} calls its features through their one list: import '../features', not a feature module.`,
+        },
+      ]
+    : [];
+
+/** One config block per layer (and per entry file): its import rule, plus the sandbox rules for workflow-safe layers. */
+const layerConfigs = [
+  ...Object.keys(LAYERS).map((layer) => [`src/${layer}/**/*.ts`, layer, layerPatterns(layer)]),
+  ...Object.entries(ENTRIES).map(([file, layer]) => [`src/${file}`, layer, entryPatterns(layer)]),
+  [`src/${FEATURES.core}/**/*.ts`, 'workflows', [...layerPatterns('workflows'), ...featurePatterns('workflows')]],
+].map(([files, layer, patterns]) => {
   const sandbox = SANDBOX_LAYERS.includes(layer);
   const config = {
-    files: [`src/${layer}/**/*.ts`],
+    files: [files],
     rules: {
       'no-restricted-imports': [
         'error',
-        sandbox
-          ? { paths: sandboxImports.paths, patterns: [...sandboxImports.patterns, ...layerPatterns(layer)] }
-          : { patterns: layerPatterns(layer) },
+        sandbox ? { paths: sandboxImports.paths, patterns: [...sandboxImports.patterns, ...patterns] } : { patterns },
       ],
     },
   };

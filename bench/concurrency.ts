@@ -170,7 +170,7 @@ async function memoryPerCachedRun(
   });
   const agents = new AgentClient(client, taskQueue);
   const park = (i: number) =>
-    agents.start({ task: `Park (run ${i}).`, model: 'anthropic/claude-sonnet-4-6', approve: ['lookup'] });
+    agents.start({ tools: { approve: ['lookup'] }, task: `Park (run ${i}).`, model: 'anthropic/claude-sonnet-4-6' });
   const parked = async (ids: string[]) => {
     const deadline = Date.now() + 300_000;
     for (const id of ids) {

@@ -83,7 +83,7 @@ async function main(): Promise<boolean> {
     };
     const { masked, unmasked } = await worker.runUntil(async () => ({
       masked: await run({}),
-      unmasked: await run({ masking: false }),
+      unmasked: await run({ context: { mask: false } }),
     }));
     const billed = (r: typeof masked) => r.billing?.inputTokens ?? r.usage.inputTokens;
     const saved = 1 - billed(masked) / billed(unmasked);

@@ -98,10 +98,10 @@ async function main(): Promise<boolean> {
           ++turn > TURNS ? reply.text('Done.') : reply.toolCalls([{ name: c.tool, arguments: c.args(turn) }]),
         );
         const id = await agents.start({
+          context: { mask: false },
           task: `Call ${c.tool} ${TURNS} times.`,
           model: MODEL,
           tools: { allow: [c.tool], mcpConfigPath },
-          masking: false,
           limits: { maxTurns: TURNS + 2 },
         });
         const result = await agents.result(id);

@@ -6,6 +6,7 @@
  */
 import { kindFlag, type AgentStateView, type KindEdge } from '../src/client';
 import type { ReflectOptions, ReflectState } from './reflect-agent';
+import { REFLECT_FACTS } from './reflect-agent-facts';
 
 declare module '../src/client' {
   interface KindStartOptions {
@@ -17,8 +18,7 @@ declare module '../src/client' {
 const firstLine = (text: string): string => text.split('\n').find((l) => l.trim() !== '') ?? '';
 
 export const reflectEdge: KindEdge<ReflectOptions> = {
-  name: 'reflect',
-  workflowType: 'reflectAgentWorkflow',
+  facts: REFLECT_FACTS,
   optionsKey: 'reflect',
   optionProblems: (options) => (options?.critique?.trim() === '' ? ['reflect.critique is empty'] : []),
   details: (options) => (options.critique ? [`- **Critique** ${firstLine(options.critique)}`] : []),

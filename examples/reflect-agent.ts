@@ -5,10 +5,20 @@
  * worker registers it (test/kit/test-workflows.ts); a worker of your own registers it the same way.
  * Its edge (reflect-agent-edge.ts) lets the client and the CLI start and show it.
  */
-import { agentSteps, type AgentResult, type AgentWorkflowInput } from '../src/workflow';
-
-const { agentTurn, appendDrafts, endIfStoppedOrLimited, finish, runAgent, shouldContinueAsNew, startConversation } =
-  agentSteps;
+import {
+  agentTurn,
+  appendDrafts,
+  endIfStoppedOrLimited,
+  finish,
+  runAgent,
+  shouldContinueAsNew,
+  startConversation,
+  type AgentKind,
+  type AgentResult,
+  type AgentWorkflowInput,
+  type LoopOutcome,
+  type RunContext,
+} from '../src/workflow';
 
 /** The kind's own state: plain JSON, carried by continue-as-new. */
 export interface ReflectState {
@@ -33,7 +43,7 @@ export interface ReflectResult extends AgentResult {
 }
 
 interface ReflectContext {
-  run: agentSteps.RunContext;
+  run: RunContext;
   reflect: ReflectState;
   critiquePrompt: string;
 }
@@ -41,7 +51,7 @@ interface ReflectContext {
 export const CRITIQUE_PROMPT = 'Critique your answer above: list what is wrong or missing. Do not rewrite it yet.';
 export const REVISE_PROMPT = 'Now write the final answer, fixing everything your critique found.';
 
-async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectContext): Promise<agentSteps.LoopOutcome> {
+async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectContext): Promise<LoopOutcome> {
   await startConversation(run);
   for (;;) {
     const critiquing = reflect.stage === 'critique';
@@ -50,7 +60,7 @@ async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectCon
       phaseAt: (point) => (point === 'model' ? reflect.stage : undefined),
       // The critique is words about the answer: the provider is told not to call tools, and calls are refused.
       ...(critiquing && {
-        call: () => ({ toolChoice: 'none' as const }),
+        call: () => ({ settings: { toolChoice: 'none' as const } }),
         refuseTools: 'Not run: write the critique without tools.',
       }),
     });
@@ -67,7 +77,7 @@ async function answerCritiqueRevise({ run, reflect, critiquePrompt }: ReflectCon
   }
 }
 
-export const reflectKind: agentSteps.AgentKind<ReflectInput, ReflectContext, ReflectResult> = {
+export const reflectKind: AgentKind<ReflectInput, ReflectContext, ReflectResult> = {
   context: (input, run) => ({
     run,
     reflect: input.reflectCarry ?? { stage: 'answer' },

@@ -52,10 +52,23 @@ const LAYERS = {
   ],
 };
 
+/** The package's entry files at the top of src/ and the layer each belongs to (what it may import). */
+const ENTRIES = {
+  'client.ts': 'client',
+  'worker.ts': 'worker',
+  'workflow.ts': 'workflows',
+};
+
+/**
+ * The core of the workflows (`workflows/agent`) calls its features only through their one list
+ * (`workflows/features/index.ts`): it may import no feature module but that list.
+ */
+const FEATURES = { core: 'workflows/agent', features: 'workflows/features' };
+
 /** Layers whose code runs in the workflow sandbox (deterministic, no Node built-ins). */
 const SANDBOX_LAYERS = ['common', 'contracts', 'policy', 'workflows'];
 
 /** Folders a layer must not import: every other layer not in its list. */
 const forbidden = (layer) => Object.keys(LAYERS).filter((other) => other !== layer && !LAYERS[layer].includes(other));
 
-module.exports = { LAYERS, SANDBOX_LAYERS, forbidden };
+module.exports = { LAYERS, ENTRIES, FEATURES, SANDBOX_LAYERS, forbidden };

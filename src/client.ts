@@ -75,7 +75,8 @@ export {
   type KindStartOptions,
   type KindWait,
 } from './kinds';
-export type { AgentConfig, AgentResult, AgentStateView } from './contracts/agent-run';
+export type { AgentResult, AgentStateView } from './contracts/agent-run';
+export type { AgentConfig } from './contracts/run-spec';
 export type { AgentWorkflowInput } from './contracts/agent-workflows';
 export { ANSWERS_TOPIC } from './client/watch-answers';
 export { CHILDREN_TOPIC, type ChildEventItem, type ChildOfWatch } from './client/watch-children';

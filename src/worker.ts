@@ -3,10 +3,9 @@
  * (./worker/index) and {@link runWorkerProcess}; run directly (`node dist/worker.js`), it runs the
  * worker from its environment and config file, as `durable-agents worker` does.
  */
-import { exitCodeOfError } from './cli/exit-codes';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from './connection/connection-settings';
-import { SetupError } from './connection/setup-error';
-import { ensureSearchAttributes } from './server/search-attribute-registration';
+import { SetupError, UnreachableServerError } from './connection/setup-error';
+import { ensureSearchAttributes } from './connection/search-attribute-registration';
 import { configureWorkerRuntime, runWorker } from './worker/run-worker';
 import { workerConfig } from './worker/worker-config';
 import { versionLabel, type DeploymentFlags, type WorkerDeploymentVersion } from './worker/worker-deployment';
@@ -93,7 +92,8 @@ async function checkSearchAttributes(
 
 if (require.main === module) {
   runWorkerProcess().catch((error: unknown) => {
-    process.exitCode = exitCodeOfError(error);
+    // The CLI's exit codes: 4 when the server cannot be reached, else 1.
+    process.exitCode = error instanceof UnreachableServerError ? 4 : 1;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`durable-agents: ${message.replace(/\s*\n\s*/g, ' ').trim() || 'unknown error'}\n`);
   });

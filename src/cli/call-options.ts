@@ -63,22 +63,26 @@ function toolChoiceOf(value: string): ToolChoice {
   return value === 'auto' || value === 'none' || value === 'required' ? value : { type: 'tool', name: value };
 }
 
-/** The start options the flags ask for; unset flags add nothing. */
-export function callOptionsOf(o: CallFlags): Partial<AgentOptions> {
+/** The system prompt and call settings the flags ask for; unset flags add nothing. */
+export function callOptionsOf(o: CallFlags): Pick<AgentOptions, 'systemPrompt' | 'call'> {
   if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined)
     throw new UsageError('--system-prompt and --system-prompt-file cannot be combined: pass one');
   const systemPrompt =
     o.systemPromptFile !== undefined ? readText('--system-prompt-file', o.systemPromptFile) : o.systemPrompt;
   if (systemPrompt !== undefined && systemPrompt.trim() === '') throw new UsageError('the system prompt is empty');
-  const options: Partial<AgentOptions> = {
-    systemPrompt,
-    temperature: o.temperature,
-    topP: o.topP,
-    stopSequences: o.stop,
-    maxTokens: o.maxOutputTokens,
-    thinkingBudget: o.thinking,
-    ...(o.responseFormat === undefined ? {} : { responseFormat: responseFormatOf(o.responseFormat) }),
-    ...(o.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(o.toolChoice) }),
+  const call = Object.fromEntries(
+    Object.entries({
+      temperature: o.temperature,
+      topP: o.topP,
+      stopSequences: o.stop,
+      maxTokens: o.maxOutputTokens,
+      thinkingBudget: o.thinking,
+      ...(o.responseFormat === undefined ? {} : { responseFormat: responseFormatOf(o.responseFormat) }),
+      ...(o.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(o.toolChoice) }),
+    }).filter(([, v]) => v !== undefined),
+  );
+  return {
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(Object.keys(call).length > 0 ? { call } : {}),
   };
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }

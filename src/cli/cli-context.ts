@@ -5,7 +5,8 @@
 import { AgentClient } from '../client';
 import type { KindEdge } from '../kinds';
 import type { ModelInfo } from '../contracts/model-info';
-import { loadLlmConfig } from '../llm/llm-config';
+import { cliConfig } from './cli-config';
+import { cliDefaults } from './start-options';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { currentTracing } from '../telemetry/current-tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
@@ -72,7 +73,7 @@ export async function webUiBase(settings: ConnectionSettings, env: NodeJS.Proces
  */
 function configModels(env: NodeJS.ProcessEnv): ModelInfo[] {
   try {
-    return loadLlmConfig({ env }).models;
+    return cliConfig(env).models;
   } catch {
     return [];
   }
@@ -109,6 +110,7 @@ export async function connectAgents(
     agents: new AgentClient(client, settings.taskQueue, {
       kinds,
       models: configModels(env),
+      defaults: cliDefaults(env),
       ...(settings.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: settings.maxPayloadBytes }),
     }),
     uiLink: async (id) => {

@@ -9,7 +9,7 @@ import { UsageError } from './exit-codes';
 import { commanderParser } from './option-parsers';
 
 const optionOf = (edge: KindEdge, flag: KindFlag): Option => {
-  const option = new Option(flag.flags, `${edge.name} agent: ${flag.description}`);
+  const option = new Option(flag.flags, `${edge.facts.name} agent: ${flag.description}`);
   return flag.parse ? option.argParser(commanderParser(flag.parse.bind(flag))) : option;
 };
 
@@ -41,9 +41,11 @@ export function kindOptionsOf(agent: string, flags: Record<string, unknown>, kin
   for (const edge of kinds.edges) {
     const values = given(edge, flags);
     if (values.length === 0) continue;
-    if (edge.name !== agent) {
+    if (edge.facts.name !== agent) {
       const names = values.map(([, name]) => name);
-      throw new UsageError(`${listed(names)} appl${names.length === 1 ? 'ies' : 'y'} to --agent ${edge.name} only`);
+      throw new UsageError(
+        `${listed(names)} appl${names.length === 1 ? 'ies' : 'y'} to --agent ${edge.facts.name} only`,
+      );
     }
     try {
       own = values.reduce((options, [flag, , value]) => flag.apply(options, value), {} as unknown);

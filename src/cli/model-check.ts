@@ -5,7 +5,7 @@
  */
 import { errorText } from '../common/error-text';
 import { modelLabel, type ModelName } from '../contracts/model-ref';
-import { loadLlmConfig, type LlmConfig } from '../llm/llm-config';
+import { cliConfig } from './cli-config';
 import { lookupModel } from '../policy/model-registry';
 import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/model-ref';
 import { readMcpConfigFile } from '../tools/mcp/mcp-config';
@@ -13,18 +13,10 @@ import { UsageError } from './exit-codes';
 
 const messageOf = (err: unknown): string => errorText(err);
 
-function configOf(env: NodeJS.ProcessEnv): LlmConfig {
-  try {
-    return loadLlmConfig({ env });
-  } catch (err) {
-    throw new UsageError(messageOf(err));
-  }
-}
-
 /** Refuses a spec that does not parse, or whose provider no config knows. */
 export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {
   if (specs.length === 0) return;
-  const providers = Object.keys(configOf(env).providers);
+  const providers = Object.keys(cliConfig(env).providers);
   for (const spec of specs) {
     const problem = modelNameProblem(spec) ?? unknownProviderProblem(modelRefOf(spec), providers);
     if (problem) throw new UsageError(problem);
@@ -37,7 +29,7 @@ export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.Process
  */
 export function unknownModelWarnings(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): string[] {
   if (specs.length === 0) return [];
-  const { models } = configOf(env);
+  const { models } = cliConfig(env);
   const unknown = specs.map(modelRefOf).filter((ref) => !lookupModel(ref, models).known);
   return [...new Set(unknown.map(modelLabel))].map(
     (spec) =>

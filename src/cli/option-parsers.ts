@@ -6,7 +6,7 @@ import { AgentClientError } from '../client';
 import { errorText } from '../common/error-text';
 import { modelSpec, positiveInteger } from '../kinds';
 import { priorityProblem, tenantProblem } from '../policy/tenancy';
-import type { AgentLimits } from '../contracts/agent-run';
+import type { AgentLimits } from '../contracts/run-spec';
 
 /** A reader that throws a one-line reason, as commander wants it for a flag's value. */
 export const commanderParser =

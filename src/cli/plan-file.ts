@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PlanItem } from '../contracts/agent-run';
+import type { PlanItem } from '../contracts/run-spec';
 import { planOf } from '../policy/plan';
 import { UsageError } from './exit-codes';
 

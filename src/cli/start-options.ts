@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { AgentClient, StartAgentOptions } from '../client';
-import { modelLabel } from '../contracts/model-ref';
+import type { StartAgentOptions } from '../client';
+import type { RunLayer } from '../contracts/agent-options';
 import type { KindRegistry } from '../kinds';
 import { UsageError } from './exit-codes';
 import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
-import { readSubAgents } from './agents-file';
+import { configSubAgents, readSubAgents } from './agents-file';
 import { readPlanFile } from './plan-file';
 import { checkMcpFile, checkModelSpecs } from './model-check';
 import {
@@ -93,27 +93,28 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
   return kindFlags(command, kinds);
 }
 
-/** Start options whose model may still come from the run they go on from (see {@link startModel}). */
-export type FlagStart = Omit<StartAgentOptions, 'model'> & Partial<Pick<StartAgentOptions, 'model'>>;
-
 /**
  * The start options the flags ask for, checked as far as the CLI can before anything is sent (model
  * specs, MCP file, workspace, the kind's own options); the task is read as {@link readTaskInput} says.
+ * The model may come from a layer under them: the run it goes on from, else `$DURABLE_AGENTS_MODEL`
+ * (the client's defaults, {@link cliDefaults}).
  */
 export async function startOptionsOf(
   taskArg: string | undefined,
   o: RunOptions,
   env: NodeJS.ProcessEnv,
   kinds: KindRegistry,
-): Promise<FlagStart> {
+): Promise<StartAgentOptions> {
   const edge = kinds.find(o.agent);
   if (!edge) throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${kinds.names.join(', ')}`);
-  // A run that goes on from another takes that run's model unless told otherwise.
-  const model = o.model ?? (o.continue ? undefined : env[MODEL_ENV]);
-  if (!model && !o.continue) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
-  const own = kindOptionsOf(edge.name, o as unknown as Record<string, unknown>, kinds);
+  if (!o.model && !o.continue && !env[MODEL_ENV])
+    throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+  const own = kindOptionsOf(edge.facts.name, o as unknown as Record<string, unknown>, kinds);
   const kindOptions = own === undefined || edge.optionsKey === undefined ? {} : { [edge.optionsKey]: own };
-  checkModelSpecs([...(model ? [model] : []), ...(o.fallback ?? []), ...kinds.models(edge.name, kindOptions)], env);
+  checkModelSpecs(
+    [...(o.model ? [o.model] : []), ...(o.fallback ?? []), ...kinds.models(edge.facts.name, kindOptions)],
+    env,
+  );
   let mcpConfigPath: string | undefined;
   if (o.mcp) {
     mcpConfigPath = path.resolve(o.mcp);
@@ -126,51 +127,51 @@ export async function startOptionsOf(
     .map((t) => t.trim())
     .filter(Boolean);
   const limits = limitsOf(o);
-  const callOptions = callOptionsOf(o);
+  const { systemPrompt, call } = callOptionsOf(o);
   const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
-  const agents = readSubAgents(o.agents, env);
+  const agents = readSubAgents(o.agents);
+  const session = {
+    ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+  };
+  const fleet = {
+    ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
+    ...(o.priority !== undefined ? { priority: o.priority } : {}),
+  };
+  const tools = {
+    ...(allow ? { allow } : {}),
+    ...(mcpConfigPath ? { mcpConfigPath } : {}),
+    ...(workspaceRoot ? { workspaceRoot } : {}),
+    ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
+    ...(o.approve ? { approve: o.approve } : {}),
+    ...(o.askUser ? { askUser: true } : {}),
+  };
   return {
     task,
     ...(taskHash ? { taskHash } : {}),
     kind: o.agent,
-    ...(model ? { model } : {}),
-    fallbacks: o.fallback,
+    ...(o.model ? { model: o.fallback ? { primary: o.model, fallbacks: o.fallback } : o.model } : {}),
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(call ? { call } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),
-    tools: {
-      ...(allow ? { allow } : {}),
-      ...(mcpConfigPath ? { mcpConfigPath } : {}),
-      ...(workspaceRoot ? { workspaceRoot } : {}),
-      ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
-    },
-    approve: o.approve,
+    ...(Object.keys(tools).length ? { tools } : {}),
     ...(agents ? { agents } : {}),
-    ...callOptions,
     ...(o.stream ? { stream: true } : {}),
     ...kindOptions,
     ...(o.continue ? { continueFrom: o.continue } : {}),
-    ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...(Object.keys(session).length ? { session } : {}),
+    ...(Object.keys(fleet).length ? { fleet } : {}),
     ...(o.plan ? { plan: readPlanFile(o.plan) } : {}),
-    ...(o.askUser ? { askUser: true } : {}),
-    ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
-    ...(o.priority !== undefined ? { priority: o.priority } : {}),
   };
 }
 
-/** The model of a start: the flags', else that of the run it goes on from, else `$DURABLE_AGENTS_MODEL`. */
-export async function startModel(
-  options: FlagStart,
-  agents: AgentClient,
-  env: NodeJS.ProcessEnv,
-): Promise<StartAgentOptions> {
-  const { model: given, ...rest } = options;
-  const model =
-    given ?? (options.continueFrom && (await continuedModel(agents, options.continueFrom))) ?? env[MODEL_ENV];
-  if (!model) throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
-  return { ...rest, model };
-}
-
-/** The model of the run `id` goes on from, as a spec. */
-async function continuedModel(agents: AgentClient, id: string): Promise<string | undefined> {
-  const model = (await agents.startOptions(id))?.model;
-  return model === undefined ? undefined : typeof model === 'string' ? model : modelLabel(model);
+/**
+ * The layer of options under every run the CLI starts: the config file's sub-agents and the model
+ * of `$DURABLE_AGENTS_MODEL`.
+ */
+export function cliDefaults(env: NodeJS.ProcessEnv): RunLayer {
+  const agents = configSubAgents(env);
+  return {
+    ...(env[MODEL_ENV] ? { model: env[MODEL_ENV] } : {}),
+    ...(agents ? { agents } : {}),
+  };
 }

@@ -17,7 +17,8 @@ import {
   type NoteKind,
   type PlanUpdate,
 } from '../contracts/agent-workflows';
-import type { AgentResult, AgentStateView, PlanItem, PlanItemInput } from '../contracts/agent-run';
+import type { AgentResult, AgentStateView } from '../contracts/agent-run';
+import type { PlanItem, PlanItemInput } from '../contracts/run-spec';
 import type { WaitingCall } from '../contracts/sub-agents';
 import type { ApprovalDecisionResult } from '../contracts/approval';
 import { childTraces, needsStoredSteps, traceOf, type RunTrace } from './trace';
@@ -28,7 +29,7 @@ import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun, type ClosedRunView } from './run-reads';
-import { resolveOrigin, startOptionsOf } from './sessions';
+import { resolveOrigin } from './sessions';
 import { RunDecisions, type WaitingApproval } from './run-decisions';
 import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
 import { prepareStart, type ForkOptions, type PreparedStart, type StartAgentOptions } from './start-run';
@@ -89,7 +90,10 @@ export class AgentClient {
    * carries its summary, details and every search attribute from the start.
    */
   async start(options: StartAgentOptions): Promise<string> {
-    const { workflowType, workflowId: id, ...start } = await this.prepareStart(options);
+    return this.send(await this.prepareStart(options));
+  }
+
+  private async send({ workflowType, workflowId: id, ...start }: PreparedStart): Promise<string> {
     try {
       await this.client.workflow.start(workflowType, {
         ...start,
@@ -114,26 +118,12 @@ export class AgentClient {
   /**
    * Starts a run from the first `atTurn` turns of the run `id` (which has ended), for a retry from
    * its last good turn with another model, prompt or task. Options not given are the earlier run's
-   * (kind, model and fallbacks, tools, limits, call settings); without a task the new run answers
-   * the tool results of turn `atTurn`.
+   * (as `continueFrom` takes them); without a task the new run answers the tool results of turn `atTurn`.
    */
   async fork(id: string, options: ForkOptions): Promise<string> {
-    const { origin, config } = await resolveOrigin(this.client, id, options.atTurn);
+    const earlier = await resolveOrigin(this.client, id, options.atTurn);
     const { atTurn: _atTurn, ...given } = options;
-    const earlier: Partial<StartAgentOptions> = config ? startOptionsOf(config, this.kinds.find(config.kind)) : {};
-    const model = given.model ?? earlier.model;
-    if (!model) throw new AgentClientError(`run "${id}" does not say which model it used: give the fork a model`);
-    return this.start({ ...earlier, ...given, model, task: given.task ?? '', from: origin });
-  }
-
-  /**
-   * The options the run `id` (which has ended) started with, as far as a new run can take them
-   * over: kind, model and fallbacks, tools, limits, call settings. Undefined when its history does
-   * not hold its start input.
-   */
-  async startOptions(id: string): Promise<Omit<StartAgentOptions, 'task'> | undefined> {
-    const { config } = await resolveOrigin(this.client, id);
-    return config && startOptionsOf(config, this.kinds.find(config.kind));
+    return this.send(await prepareStart(this.access, { ...given, task: given.task ?? '' }, earlier));
   }
 
   /** Starts a run and waits for its result. */

@@ -9,6 +9,7 @@ import type { ModelInfo } from '../contracts/model-info';
 import type { ConversationReader } from '../contracts/conversation-log';
 import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
+import type { RunLayer } from '../contracts/agent-options';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
@@ -44,6 +45,11 @@ export interface AgentClientOptions {
    * start, list and show like the built-in kinds' (docs/design.md, Agent kinds).
    */
   kinds?: readonly KindEdge[];
+  /**
+   * The layer of run options under every start's own (the config file's sub-agents, a default
+   * model): `layerRunSpec` lays a start's options over it, field by field (docs/design.md, The run spec).
+   */
+  defaults?: RunLayer;
 }
 
 /** Where a run is polled from: its task queue, and whether any worker polls it now. */
@@ -68,6 +74,8 @@ export class RunAccess {
   readonly store?: ConversationReader;
   /** The kinds this client starts and shows runs of. */
   readonly kinds: KindRegistry;
+  /** The options under every start's own. */
+  readonly defaults?: RunLayer;
 
   constructor(
     readonly client: Client,
@@ -78,6 +86,7 @@ export class RunAccess {
     this.providers = options.providers;
     this.models = options.models ?? [];
     this.store = options.store;
+    this.defaults = options.defaults;
     this.kinds = kindRegistry(options.kinds);
   }
 

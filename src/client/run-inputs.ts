@@ -10,7 +10,7 @@ import {
   type NoteKind,
   type PlanUpdate,
 } from '../contracts/agent-workflows';
-import type { PlanItem, PlanItemInput } from '../contracts/agent-run';
+import type { PlanItem, PlanItemInput } from '../contracts/run-spec';
 import { planOf, updatePlan } from '../policy/plan';
 import { ASK_USER, questionOf } from '../policy/ask-user';
 import { AgentClientError } from './client-errors';

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { formatDuration } from '../common/duration';
-import type { AgentConfig } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import { modelLabel } from '../contracts/model-ref';
 import { TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
 import { firstLine, startSearchAttributes } from '../policy/search-attribute-values';
@@ -49,7 +49,7 @@ export function runSummary(kind: string, task: string): string {
  * tools, workspace, and the task's start.
  */
 export function runDetails(config: AgentConfig, task: string, kindLines: readonly string[] = []): string {
-  const { limits, resolver, tools } = config;
+  const { limits, model, tools } = config;
   const limitParts = [
     `${limits.maxTurns} turns`,
     `${limits.maxToolCallsPerTurn} tool calls per turn`,
@@ -66,8 +66,8 @@ export function runDetails(config: AgentConfig, task: string, kindLines: readonl
   ];
   const lines = [
     `- **Agent** ${config.kind}`,
-    `- **Model** ${modelLabel(resolver.primary)}`,
-    `- **Fallbacks** ${resolver.fallbacks.length ? resolver.fallbacks.map(modelLabel).join(', ') : 'none'}`,
+    `- **Model** ${modelLabel(model.primary)}`,
+    `- **Fallbacks** ${model.fallbacks.length ? model.fallbacks.map(modelLabel).join(', ') : 'none'}`,
     ...kindLines,
     `- **Limits** ${limitParts.join(' · ')}`,
     `- **Tools** ${toolParts.join(' · ')}`,

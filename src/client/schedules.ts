@@ -102,7 +102,7 @@ function actionView(description: ScheduleDescription): Partial<AgentScheduleView
   const config = input?.config;
   return {
     taskQueue: action.taskQueue,
-    ...(config ? { kind: config.kind, model: modelLabel(config.resolver.primary), task: firstLine(config.task) } : {}),
+    ...(config ? { kind: config.kind, model: modelLabel(config.model.primary), task: firstLine(config.task) } : {}),
   };
 }
 

@@ -4,10 +4,9 @@
  * store and the options it started with, which a fork takes as its defaults.
  */
 import type { Client } from '@temporalio/client';
-import type { AgentConfig, ConversationOrigin } from '../contracts/agent-run';
-import type { AgentOptions } from '../contracts/agent-options';
-import { callSettingsOf } from '../policy/call-settings';
-import type { KindEdge } from '../kinds';
+import type { AgentConfig, ConversationOrigin } from '../contracts/run-spec';
+import type { RunLayer } from '../contracts/agent-options';
+import type { KindFacts } from '../contracts/kind-facts';
 import { AgentClientError, explain } from './client-errors';
 import { resultOfRun, startInput } from './run-reads';
 
@@ -58,18 +57,20 @@ export const originMemo = (origin: ConversationOrigin): { continuedFrom: string;
 });
 
 /**
- * The options a run started with, as far as a new run can take them over (a fork's defaults); `kind`
- * is its kind's edge, when the client knows it.
+ * What a run that goes on from the run of `config` takes of it, under its own options: everything it
+ * started with but its task, its session and its plan (its approvals, tools, workspace, sub-agents,
+ * model, call settings, limits and tenant among them), as a layer of the new run's spec. `kind` is
+ * what the new run is: a kind whose steps have prompts of their own takes no system prompt.
  */
-export function startOptionsOf(config: AgentConfig, kind?: KindEdge): Omit<AgentOptions, 'task'> {
-  return {
-    kind: config.kind,
-    model: config.resolver.primary,
-    fallbacks: config.resolver.fallbacks,
-    tools: config.tools,
-    limits: config.limits,
-    ...(kind?.ownPrompts ? {} : { systemPrompt: config.systemPrompt }),
-    ...callSettingsOf(config),
-    ...(config.stream ? { stream: true } : {}),
-  };
+export function carriedLayer(config: AgentConfig, kind: KindFacts): RunLayer {
+  const {
+    task: _task,
+    taskHash: _hash,
+    session: _session,
+    parent: _parent,
+    plan: _plan,
+    systemPrompt,
+    ...rest
+  } = config;
+  return { ...rest, ...(kind.ownPrompts || systemPrompt === undefined ? {} : { systemPrompt }) };
 }

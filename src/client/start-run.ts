@@ -3,23 +3,27 @@
  * {@link AgentClient} builds from them before anything is sent.
  */
 import type { Priority, SearchAttributePair } from '@temporalio/common';
-import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
+import { layerRunSpec, RunSpecError } from '../policy/run-spec';
+import { runSpecProblems } from '../policy/run-spec-problems';
+import { DEFAULT_KIND } from '../policy/kind-facts';
 import { modelRefOf, runModels } from '../policy/model-ref';
-import { runModelProblems } from '../policy/call-settings';
 import { lookupModel } from '../policy/model-registry';
 import { runPriority } from '../policy/tenancy';
-import type { AgentOptions } from '../contracts/agent-options';
+import type { AgentOptions, RunLayer } from '../contracts/agent-options';
+import type { AgentConfig } from '../contracts/run-spec';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import type { KindStartOptions } from '../kinds';
 import { AgentClientError } from './client-errors';
 import type { RunAccess } from './run-access';
 import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
-import { originMemo, resolveOrigin } from './sessions';
+import { carriedLayer, originMemo, resolveOrigin, type ResolvedOrigin } from './sessions';
 
 const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
 
 /** A run's start: the options of every kind, and its kind's own under that kind's key ({@link KindStartOptions}). */
-export interface StartAgentOptions extends AgentOptions, KindStartOptions {
+export interface StartAgentOptions extends Omit<AgentOptions, 'model'>, KindStartOptions {
+  /** Required unless a layer under the options gives it (the run it goes on from, the client's defaults). */
+  model?: AgentOptions['model'];
   /**
    * Workflow id; default the task's first words and 12 random hex digits (`add-2-and-3-5f0c…`).
    * An id any run has used before is refused.
@@ -35,13 +39,14 @@ export interface StartAgentOptions extends AgentOptions, KindStartOptions {
   taskQueue?: string;
   /**
    * Go on from this run's whole conversation (a run that has ended): the new run's log starts with
-   * it by reference, then the task. The new run names it in its memo (`continuedFrom`).
+   * it by reference, then the task, and it takes that run's options (its approvals, tools, workspace,
+   * sub-agents, model, limits, tenant) under its own. The new run names it in its memo (`continuedFrom`).
    */
   continueFrom?: string;
 }
 
 /** A fork: another run from the first turns of an earlier one; what is not given is taken from the earlier run. */
-export type ForkOptions = Partial<Omit<StartAgentOptions, 'continueFrom' | 'from'>> & {
+export type ForkOptions = Partial<Omit<StartAgentOptions, 'continueFrom'>> & {
   /** The turns taken over: up to this turn's answer and its tool results. */
   atTurn: number;
 };
@@ -57,70 +62,77 @@ export interface PreparedStart {
   /** Set when the run goes on from an earlier one (`continuedFrom`, `forkedAtTurn`). */
   memo?: Record<string, unknown>;
   typedSearchAttributes?: SearchAttributePair[];
+  priority?: Priority;
 }
 
 /**
  * A run's start, checked and built but not sent: the workflow type and its input, with the run's summary,
- * details, memo and search attributes ({@link AgentClient.prepareStart}).
+ * details, memo and search attributes ({@link AgentClient.prepareStart}). `earlier` is the run it goes
+ * on from, when a fork resolved it already.
  */
-export async function prepareStart(access: RunAccess, startOptions: StartAgentOptions): Promise<PreparedStart> {
-  const { continueFrom, ...rest } = startOptions;
-  const options: StartAgentOptions = continueFrom
-    ? { ...rest, from: (await resolveOrigin(access.client, continueFrom)).origin }
-    : rest;
-  const kind = options.kind ?? 'react';
+export async function prepareStart(
+  access: RunAccess,
+  startOptions: StartAgentOptions,
+  earlier?: ResolvedOrigin,
+): Promise<PreparedStart> {
+  const { continueFrom, id: givenId, taskHash, taskQueue, ...options } = startOptions;
+  const from = earlier ?? (continueFrom ? await resolveOrigin(access.client, continueFrom) : undefined);
+  const kind = options.kind ?? from?.config?.kind ?? DEFAULT_KIND;
   const edge = access.kinds.find(kind);
   if (!edge) throw new AgentClientError(`unknown agent kind "${kind}"; known: ${access.kinds.names.join(', ')}`);
   const own = access.kinds.ownOptions(edge, options);
+  const ownKeys = new Set(access.kinds.edges.flatMap((e) => (e.optionsKey ? [e.optionsKey] : [])));
+  const runOptions = Object.fromEntries(Object.entries(options).filter(([key]) => !ownKeys.has(key))) as RunLayer;
   const kindProblems = [
     ...(edge.optionProblems?.(own) ?? []),
-    ...(edge.ownPrompts && options.systemPrompt !== undefined
-      ? [`systemPrompt does not apply to ${kind} runs: ${edge.ownPrompts}`]
-      : []),
     ...access.kinds
       .misplaced(edge, options)
-      .map((other) => `${other.optionsKey} options apply to ${other.name} runs only, not ${kind}`),
+      .map((other) => `${other.optionsKey} options apply to ${other.facts.name} runs only, not ${kind}`),
   ];
-  const modelProblems = modelOptionProblems(options);
-  if (modelProblems.length > 0)
-    throw new AgentClientError(`invalid run options: ${[...modelProblems, ...kindProblems].join('; ')}`);
-  const config = buildAgentConfig({ ...options, kind });
-  if (options.taskHash) {
-    config.task = taskPointer(options.task, options.taskHash);
-    config.taskHash = options.taskHash;
+  let spec: AgentConfig;
+  try {
+    spec = layerRunSpec(
+      edge.facts,
+      [
+        access.defaults,
+        from?.config && carriedLayer(from.config, edge.facts),
+        { ...runOptions, ...(from ? { session: { ...runOptions.session, from: from.origin } } : {}) },
+      ],
+      access.kinds.facts,
+    );
+  } catch (err) {
+    if (!(err instanceof RunSpecError)) throw err;
+    throw new AgentClientError(`invalid run options: ${[...err.problems, ...kindProblems].join('; ')}`);
   }
-  const problems = [...configProblems(config), ...kindProblems];
+  if (taskHash) {
+    spec.task = taskPointer(spec.task, taskHash);
+    spec.taskHash = taskHash;
+  }
+  const problems = [...runSpecProblems(spec), ...kindProblems];
   if (problems.length === 0) {
-    const models = runModels(config, access.kinds.models(kind, options).map(modelRefOf));
+    const models = runModels(spec, access.kinds.models(kind, options).map(modelRefOf));
     problems.push(
-      ...access.providerProblems(models),
-      ...runModelProblems(
-        config,
+      ...runSpecProblems(
+        spec,
         models.map((m) => lookupModel(m, access.models)),
       ),
+      ...access.providerProblems(models),
     );
   }
   if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
-  const id = options.id ?? newRunId(options.task);
-  const input = access.kinds.input(edge, config, own);
+  const task = startOptions.task;
+  const input = access.kinds.input(edge, spec, own);
   await access.payloadLimit.check(input, 'the task', TASK_WAY);
+  const priority = runPriority(spec.fleet);
   return {
-    workflowType: edge.workflowType,
-    workflowId: id,
-    taskQueue: options.taskQueue ?? access.taskQueue,
+    workflowType: edge.facts.workflowType,
+    workflowId: givenId ?? newRunId(task),
+    taskQueue: taskQueue ?? access.taskQueue,
     args: [input],
-    staticSummary: runSummary(kind, options.task),
-    staticDetails: runDetails(config, options.task, own === undefined ? [] : (edge.details?.(own) ?? [])),
-    ...(config.from ? { memo: originMemo(config.from) } : {}),
-    ...(config.searchAttributes === false
-      ? {}
-      : { typedSearchAttributes: startSearchAttributes(config, options.task) }),
-    ...priorityOf(config),
+    staticSummary: runSummary(kind, task),
+    staticDetails: runDetails(spec, task, own === undefined ? [] : (edge.details?.(own) ?? [])),
+    ...(from ? { memo: originMemo(from.origin) } : {}),
+    ...(spec.searchAttributes === false ? {} : { typedSearchAttributes: startSearchAttributes(spec, task) }),
+    ...(priority ? { priority } : {}),
   };
-}
-
-/** The run's priority as a start option: its workflow tasks are ordered like its activities. */
-function priorityOf(config: { tenant?: string; priority?: number }): { priority?: Priority } {
-  const priority = runPriority(config);
-  return priority ? { priority } : {};
 }

@@ -1,7 +1,7 @@
 /**
  * `watch(id, { answers: true })`: beside the run's events and tokens, the structured answers the
  * tokens spell, as values that fill in while they stream and then whole. Structured are the
- * answers its kind names a role for in the run's phase (`KindEdge.answerRole`) and every text
+ * answers its kind names a role for in the run's phase (`KindFacts.answerRoles`) and every text
  * answer of a run with a JSON response format.
  */
 import type { Client } from '@temporalio/client';
@@ -55,7 +55,7 @@ export async function answerShapeOf(client: Client, id: string, kinds: KindRegis
   if (!input) return { json: false };
   const edge = kinds.find(input.config.kind);
   return {
-    ...(edge?.answerRole ? { roleOf: (phase: string) => edge.answerRole?.(phase) } : {}),
+    ...(edge?.facts.answerRoles ? { roleOf: (phase: string) => edge.facts.answerRoles?.[phase] } : {}),
     json: answersInJson(input.config),
   };
 }

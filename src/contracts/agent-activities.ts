@@ -4,7 +4,7 @@
  * Pinning a run's tools is in `tool-pin.ts`, the messages the workflow writes in `message-drafts.ts`,
  * the application's hooks in `agent-hooks.ts`.
  */
-import type { Cost, ResponseFormat, StopReason, ToolChoice, Usage } from './message-model';
+import type { CallSettings, Cost, ResponseFormat, StopReason, Usage } from './message-model';
 import type { ConversationView, MessageMeta, ToolCallRequest } from './agent-run';
 import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
@@ -24,11 +24,8 @@ export interface ModelCallInput {
   model: ModelRef;
   systemPrompt?: string;
   toolSpecsHash?: string;
-  maxTokens?: number;
-  temperature?: number;
-  topP?: number;
-  stopSequences?: string[];
-  thinkingBudget?: number;
+  /** The run's call settings, with what the turn sets over them (a role's output format and tool choice). */
+  settings?: CallSettings;
   /**
    * Content-store hash of the provider messages a context transform made (a `Message[]`): sent in
    * place of the view read from the log (`view`, `toSeq` and `maskBefore` then only locate it).
@@ -39,9 +36,6 @@ export interface ModelCallInput {
   /** Successful tool results before this log position are shown as stubs (docs/design.md, Masking). */
   maskBefore?: number;
   stream?: boolean;
-  /** Structured output (a JSON schema) where the provider supports it. */
-  responseFormat?: ResponseFormat;
-  toolChoice?: ToolChoice;
   /**
    * Content-store hash of a {@link StoredCallPrompt}: a long system prompt and response format
    * by reference, so they are not repeated in history at every call. Its fields win over the inline ones.

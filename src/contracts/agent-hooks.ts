@@ -2,6 +2,7 @@
  * The application's hooks a run calls (docs/hooks.md): each is an activity the run names in its
  * config (`AgentHooks`), registered on the worker; these are their inputs and answers.
  */
+import type { FleetSpec } from './run-spec';
 import type { ConversationView, MessageMeta } from './agent-run';
 import type { Usage } from './message-model';
 import type { ModelName } from './model-ref';
@@ -37,7 +38,8 @@ export interface HookModelInput {
   model: string;
   totalUsage: Usage;
   costUsd: number;
-  tenant?: string;
+  /** The run's place in its fleet, when its spec gives one. */
+  fleet?: FleetSpec;
 }
 
 /** A model a `resolveModel` hook chose, with why (recorded with the switch). */

@@ -1,23 +1,15 @@
 /**
- * Every signal, update and query of the agent workflows, with their input types, and the map from
- * a sub-agent's kind to its workflow type. Client, workflows and tests import these; nothing uses the names raw.
+ * Every signal, update and query of the agent workflows, with their input types. Client, workflows
+ * and tests import these; nothing uses the names raw.
  */
 import type { ApprovalDecisionResult, ApprovalDecisionInput } from './approval';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
-import type { AgentConfig, AgentStateView, PlanItem, QueuedMessage, CarriedState } from './agent-run';
+import type { AgentStateView, QueuedMessage, CarriedState } from './agent-run';
+import type { AgentConfig, PlanItem } from './run-spec';
 
 import type { ModelRef } from './model-ref';
 import type { ChildWaitsInput } from './sub-agents';
-
-/**
- * The kinds a sub-agent may be, and the workflow type each runs as: what the workflows start a
- * child run as. The client and the CLI know kinds by their edges (`src/kinds`).
- */
-export const AGENT_WORKFLOWS = {
-  react: 'reactAgentWorkflow',
-  pev: 'pevAgentWorkflow',
-} as const;
 
 /** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
 /**
@@ -25,7 +17,7 @@ export const AGENT_WORKFLOWS = {
  * it that old code could not read raises the version; a run carried with a version this code does
  * not read fails at once, saying so (docs/design.md, Replay and patch policy).
  */
-export const CARRIED_INPUT_VERSION = 3;
+export const CARRIED_INPUT_VERSION = 4;
 
 export interface AgentWorkflowInput {
   config: AgentConfig;

@@ -118,16 +118,28 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
-export interface CallOptions {
-  temperature?: number;
+/**
+ * What a run asks of every model call (the run spec's `call`), carried whole from the options to
+ * the provider request. A new setting is declared here, checked in `policy/call-settings.ts` and
+ * written by each wire format's request builder (docs/design.md, Adding a call setting).
+ */
+export interface CallSettings {
+  /** The most output tokens one model call may produce. */
   maxTokens?: number;
+  temperature?: number;
   topP?: number;
+  /** At most 4; the model stops before any of them. */
   stopSequences?: string[];
-  tools?: ToolSpec[];
-  toolChoice?: ToolChoice;
-  responseFormat?: ResponseFormat;
-  /** Token budget for extended thinking where the model supports it. */
+  /** Extended thinking with this many tokens (at least 1024) where the model thinks. */
   thinkingBudget?: number;
+  /** The answer's format: JSON, or JSON that follows a schema. */
+  responseFormat?: ResponseFormat;
+  /** Whether the model must, may or must not call tools. */
+  toolChoice?: ToolChoice;
+}
+
+export interface CallOptions extends CallSettings {
+  tools?: ToolSpec[];
   /** Put prompt-cache breakpoints (Anthropic) on the stable prefix and the conversation tail. Default true. */
   cache?: boolean;
 }

@@ -2,7 +2,8 @@
  * Sub-agents: agents a run may delegate to, each offered to the run's model as a tool named after
  * it and run as a child workflow (docs/subagents.md). Plain JSON, carried in the run's config.
  */
-import type { Usage } from './message-model';
+import type { CallSettings, Usage } from './message-model';
+import type { KindFacts } from './kind-facts';
 import type { AgentStatus, AgentStopReason } from './run-status';
 
 /** One sub-agent as a config file, `run --agents FILE` or `AgentClient.start({ agents })` declares it. */
@@ -17,8 +18,12 @@ export interface SubAgentSpec {
   tools?: string[];
   /** Absent = the parent's `maxTurns`. */
   maxTurns?: number;
-  /** `react` (default) or `pev`. */
+  /** `react` (default), `pev`, or a kind the application registers. */
   kind?: string;
+  /** What `kind` is, filled in when the run's spec is layered (any kind the client knows, an application's too). */
+  facts?: KindFacts;
+  /** Call settings of the sub-agent's model calls over the parent's, which it inherits. */
+  call?: CallSettings;
 }
 
 /** Sub-agents by name; the name is the tool's name. */

@@ -4,6 +4,7 @@
  * the metrics on the worker's Prometheus endpoint. Workflow-safe: the workflow's spans and metrics
  * use them as the activities' do.
  */
+import type { FleetSpec } from './run-spec';
 
 /** Span names: GenAI's `{operation} {subject}` where the conventions name one, else the project's. */
 /**
@@ -99,3 +100,11 @@ export const METRIC_BUCKETS: Readonly<Record<string, number[]>> = {
   [METRIC.timeToFirstToken]: [50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000],
   [METRIC.costUsd]: [0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
 };
+
+/** A run's place in its fleet as its spans name it. */
+export const fleetAttributes = (fleet: FleetSpec | undefined): Record<string, string> =>
+  fleet?.tenant ? { [AGENT_ATTR.tenant]: fleet.tenant } : {};
+
+/** A run's place in its fleet as its metrics label it. */
+export const fleetLabels = (fleet: FleetSpec | undefined): Record<string, string> =>
+  fleet?.tenant ? { tenant: fleet.tenant } : {};

@@ -2,6 +2,7 @@
  * The tool contract between workflow and activities. Plain JSON only: catalogues live in workflow
  * state (pinned per run) and every value here crosses the activity boundary.
  */
+import type { ApprovalRule } from './approval';
 
 /**
  * How a tool call is carried out.
@@ -97,6 +98,8 @@ export interface ToolSelection {
   workspaceRoot?: string;
   /** Tool names or patterns that must be approved by a human before they run (overrides the tool's own mode). */
   approve?: string[];
+  /** Rules that ask for approval of a call by its arguments (`policy/approval-rules.ts`). */
+  approvals?: ApprovalRule[];
   /** The run's context (`currentResourceId` / `currentTaskId`), given to every tool call of the run. */
   context?: ToolCallContext;
   /** Client-mode tools the run declares itself; the worker needs no registration for them. */

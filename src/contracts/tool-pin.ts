@@ -3,8 +3,8 @@
  * system prompt and selection stored and its models described, what comes back, and the pin a
  * run's first model call takes along.
  */
-import type { AgentConfig, MessageMeta, PinnedTool } from './agent-run';
-import type { ApprovalRule } from './approval';
+import type { MessageMeta, PinnedTool } from './agent-run';
+import type { AgentConfig } from './run-spec';
 import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
@@ -51,32 +51,18 @@ export interface PinToolsOutput {
 }
 
 /**
- * What a run asks of its models and tools, as plain data: the run checks it against what pinning
- * its tools tells (`policy/call-settings.ts`, `pinnedProblems`), and so does the model call that pins
- * them for the run ({@link CallPin}), which then makes no request the run would refuse.
- */
-export interface RunAsks {
-  /** The run's call settings, without the unset ones. */
-  settings: Partial<
-    Pick<
-      AgentConfig,
-      'maxTokens' | 'temperature' | 'topP' | 'stopSequences' | 'thinkingBudget' | 'responseFormat' | 'toolChoice'
-    >
-  >;
-  /** What the run asks for by name that only a model taking tools can use. */
-  tools: string[];
-}
-
-/**
  * The pin a run's first model call takes along (docs/design.md, History per turn): the call pins
  * the run's tools as `pinTools` does (the task first), then asks the model with what the pin gave
  * (the tool specs, and the run's system prompt, by hash). It asks nothing when the pin shows
- * something the run decides first: a problem with what the run asks (`pinnedProblems`), or a model
- * whose calls go through a limit's task queue; it then returns only the pin ({@link PinnedOnly}).
+ * something the run decides first: a problem with what the run asks (`runSpecProblems` with the
+ * worker's entries), or a model whose calls go through a limit's task queue; it then returns only
+ * the pin ({@link PinnedOnly}).
  */
 export interface CallPin {
-  tools: PinToolsInput;
-  asks: RunAsks;
+  /** The run's spec: what the pin asks of the worker is derived from it (`policy/pinning.ts`). */
+  spec: AgentConfig;
+  /** The models of a kind's own steps besides the run's. */
+  roles?: ModelRef[];
   /**
    * `run`: the call takes the run's system prompt, which the pin stores and names by hash; `call`:
    * the call brings a prompt of its own (a kind's role) and takes only the pinned tool specs.
@@ -84,19 +70,7 @@ export interface CallPin {
   prompt: 'run' | 'call';
   /**
    * The turn lets its model call run quick tool calls itself: the call picks them from the pinned
-   * tools by these rules, the tool results fitted to the window of `fitModel`, as the run would
-   * (`ModelCallInput.inlineTools`). Absent: the call runs none.
+   * tools as the run would, the results fitted to the window of `fitModel`. Absent: it runs none.
    */
-  quick?: { rules: QuickToolRules; fitModel: ModelRef; windowTokens?: number };
-}
-
-/**
- * What decides which of a run's tools a turn's model call may run itself ({@link InlineToolCalls}),
- * besides the pinned tools: the run's approvals, its per-tool timeouts and its calls per turn.
- */
-export interface QuickToolRules {
-  approve?: string[];
-  approvals?: ApprovalRule[];
-  timeoutsMs?: Record<string, number>;
-  maxCalls: number;
+  quick?: { fitModel: ModelRef };
 }

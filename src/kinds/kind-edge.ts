@@ -5,10 +5,11 @@
  * `state` prints of its own state, and what its runs wait for besides tool approvals. The client
  * and the CLI dispatch on the run's kind through a {@link KindRegistry}; they never name a kind.
  */
-import type { AgentConfig, AgentStateView } from '../contracts/agent-run';
+import type { AgentStateView } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import type { ModelName } from '../contracts/model-ref';
-import type { AnswerRole } from '../policy/answer-stream';
+import type { KindFacts } from '../contracts/kind-facts';
 
 /**
  * Each kind's own start options, under its {@link KindEdge.optionsKey}. A kind adds its entry by
@@ -68,20 +69,17 @@ export interface KindWait {
  * nothing (`undefined`, no lines) adds nothing, as if the kind had no such hook.
  */
 export interface KindEdge<O = unknown> {
-  /** The kind's name: `--agent NAME`, the config's `kind`, the `DurableAgentKind` search attribute. */
-  readonly name: string;
-  /** The workflow type its runs start as (registered by the workers that run it). */
-  readonly workflowType: string;
+  /**
+   * What the kind is (`contracts/kind-facts.ts`): its name (`--agent NAME`, the spec's `kind`, the
+   * `DurableAgentKind` search attribute), its workflow type, its defaults, whether each step has a
+   * prompt of its own, and the role whose structured answer each phase streams.
+   */
+  readonly facts: KindFacts;
   /**
    * Where its own options are, in the start options ({@link KindStartOptions}) and in the workflow
    * input alike (pev: `pev`). Without it the kind takes none and the input is `{ config }`.
    */
   readonly optionsKey?: string;
-  /**
-   * Set when each step of the kind's runs has its own system prompt; says where it comes from. A
-   * run's `systemPrompt` is then refused with this text, and a fork does not carry one over.
-   */
-  readonly ownPrompts?: string;
   /** Problems with its own options, one readable line each; none when they are absent. */
   optionProblems?(options: O | undefined): string[];
   /**
@@ -99,9 +97,4 @@ export interface KindEdge<O = unknown> {
   stateLines?(view: AgentStateView): string[];
   /** What its run waits for a person to decide besides tool calls, or nothing. */
   waiting?(view: AgentStateView): KindWait | undefined;
-  /**
-   * Who gives the structured answer of a model call in the run's `phase` (`watch` with answers);
-   * undefined: that call's text is not structured. Without it, only a JSON response format is.
-   */
-  answerRole?(phase: string): AnswerRole | undefined;
 }

@@ -1,7 +1,9 @@
 /** The kinds a client or a CLI knows, by name: what they dispatch on instead of naming a kind. */
-import type { AgentConfig, AgentStateView } from '../contracts/agent-run';
+import type { AgentStateView } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import type { ModelName } from '../contracts/model-ref';
+import type { KindFacts } from '../contracts/kind-facts';
 import type { KindEdge, KindWait } from './kind-edge';
 
 export class KindRegistry {
@@ -11,10 +13,10 @@ export class KindRegistry {
   constructor(edges: readonly KindEdge[]) {
     const keys = new Set<string>();
     for (const edge of edges) {
-      if (this.byName.has(edge.name)) throw new Error(`two agent kinds are named "${edge.name}"`);
+      if (this.byName.has(edge.facts.name)) throw new Error(`two agent kinds are named "${edge.facts.name}"`);
       if (edge.optionsKey !== undefined && keys.has(edge.optionsKey))
         throw new Error(`two agent kinds take their options under "${edge.optionsKey}"`);
-      this.byName.set(edge.name, edge);
+      this.byName.set(edge.facts.name, edge);
       if (edge.optionsKey !== undefined) keys.add(edge.optionsKey);
     }
   }
@@ -29,7 +31,12 @@ export class KindRegistry {
 
   /** The workflow types of the known kinds: what lists and schedules count as agent runs. */
   get workflowTypes(): string[] {
-    return this.edges.map((e) => e.workflowType);
+    return this.edges.map((e) => e.facts.workflowType);
+  }
+
+  /** What each known kind is: the kinds a run's sub-agents may be. */
+  get facts(): KindFacts[] {
+    return this.edges.map((e) => e.facts);
   }
 
   find(name: string | undefined): KindEdge | undefined {

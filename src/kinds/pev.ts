@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
 import type { AgentStateView } from '../contracts/agent-run';
 import { modelLabel } from '../contracts/model-ref';
 import type { PevLimits } from '../contracts/pev-progress';
 import type { PevOptions, PevStateView } from '../contracts/pev-run';
-import { roleOfPhase } from '../policy/answer-stream';
+import { PEV_FACTS } from '../policy/pev/pev-facts';
 import { modelRefOf } from '../policy/model-ref';
 import { pevOptionProblems } from '../policy/pev/pev-options';
 import { keyValues, modelSpec, oneOf, positiveInteger } from './flag-values';
@@ -115,10 +114,8 @@ const pevFlags: KindFlag<PevOptions>[] = [
 const progressOf = (view: AgentStateView): PevStateView['pev'] | undefined => (view as Partial<PevStateView>).pev;
 
 export const pevEdge: KindEdge<PevOptions> = {
-  name: 'pev',
-  workflowType: AGENT_WORKFLOWS.pev,
+  facts: PEV_FACTS,
   optionsKey: 'pev',
-  ownPrompts: 'each role has its own prompt (pev.businessContext, pev.promptsDir)',
   optionProblems: pevOptionProblems,
   input: (config, pev) =>
     pev
@@ -164,5 +161,4 @@ export const pevEdge: KindEdge<PevOptions> = {
       commands: (id) => ({ approve: `plan ${id}`, reject: `plan ${id} --reject --feedback TEXT` }),
     };
   },
-  answerRole: roleOfPhase,
 };

@@ -1,5 +1,5 @@
 /** The ReAct kind at the edges: it takes no options of its own and adds nothing to the state view. */
-import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
+import { REACT_FACTS } from '../policy/kind-facts';
 import type { KindEdge } from './kind-edge';
 
-export const reactEdge: KindEdge = { name: 'react', workflowType: AGENT_WORKFLOWS.react };
+export const reactEdge: KindEdge = { facts: REACT_FACTS };

@@ -48,6 +48,8 @@ export interface LlmConfig {
   idleTimeoutMs: number;
   /** Path of the config file that was read, if any. */
   source?: string;
+  /** The file's sub-agents (`agents`), for the runs the CLI starts; the worker does not read them. */
+  agents?: Record<string, unknown>;
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -177,6 +179,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   const limits: Record<string, CallLimits> = {};
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+  let agents: Record<string, unknown> | undefined;
   for (const { source, raw } of parts) {
     const parsed = configFileSchema.safeParse(raw);
     if (!parsed.success) {
@@ -209,12 +212,13 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
     }
     timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
     idleTimeoutMs = parsed.data.idleTimeoutMs ?? idleTimeoutMs;
+    agents = parsed.data.agents ?? agents;
   }
   for (const provider of Object.values(providers)) {
     const key = env[provider.apiKeyEnv];
     if (key) provider.apiKey = key;
   }
-  return { providers, limits, models, timeoutMs, idleTimeoutMs, source: path };
+  return { providers, limits, models, timeoutMs, idleTimeoutMs, source: path, ...(agents ? { agents } : {}) };
 }
 
 /** The config file a worker in this environment reads, or would read once it exists. */

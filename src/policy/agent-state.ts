@@ -1,12 +1,12 @@
 /** Building, carrying and viewing the agent state. Pure functions over plain JSON. */
 import {
   STATE_VIEW_VERSION,
-  type AgentConfig,
   type AgentResult,
   type AgentState,
   type AgentStateView,
   type CarriedState,
 } from '../contracts/agent-run';
+import { type AgentConfig } from '../contracts/run-spec';
 import { emptyCost, emptyUsage } from '../contracts/message-model';
 import { billingOf } from './billing';
 import { modelLabel } from '../contracts/model-ref';
@@ -28,7 +28,7 @@ export function initialState(config: AgentConfig, conversationId: string): Agent
     view: { fromSeq: 0, summaryTokens: 0 },
     usage: emptyUsage(),
     cost: emptyCost(),
-    resolver: initialResolverState(config.resolver),
+    resolver: initialResolverState(config.model),
     tools: [],
     steering: [],
     followUps: [],
@@ -100,28 +100,12 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     limits: { ...state.config.limits, ...limitRatios(state.config.limits, spent) },
     steeringQueued: state.steering.length,
     followUpsQueued: state.followUps.length,
-    plan: state.plan,
     events: state.events,
     droppedEvents: state.droppedEvents,
     error: state.error,
     ...(state.stats ? { stats: state.stats } : {}),
     ...(state.children?.length ? { children: state.children } : {}),
-    ...childWaitsView(state),
     ...(state.config.parent ? { parent: state.config.parent } : {}),
-    ...(state.tenantBudget && state.config.tenant !== undefined
-      ? { tenantBudget: { tenant: state.config.tenant, ...state.tenantBudget } }
-      : {}),
-  };
-}
-
-/** What waits in the run's open children, as the view shows it: present only when something does. */
-function childWaitsView(state: AgentState): Pick<AgentStateView, 'childApprovals' | 'childClientToolRequests'> {
-  const reports = Object.values(state.childWaits ?? {});
-  const approvals = reports.flatMap((r) => r.approvals);
-  const clientTools = reports.flatMap((r) => r.clientTools);
-  return {
-    ...(approvals.length ? { childApprovals: approvals } : {}),
-    ...(clientTools.length ? { childClientToolRequests: clientTools } : {}),
   };
 }
 

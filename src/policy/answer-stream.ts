@@ -5,21 +5,15 @@
  * read with the tolerant extraction pev's answers use (`extractJsonObject`).
  */
 import { Allow, parse } from 'partial-json';
-import type { AgentConfig } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import { extractJsonObject, type ExtractResult } from './pev/extract-json';
 import { isPlainObject } from '../common/type-helpers';
 
-/** Who gives a structured answer: a pev role, or (`answer`) a run with a JSON response format. */
-export type AnswerRole = 'planner' | 'executor' | 'verifier' | 'answer';
-
-/** The pev role whose answer the next model call gives, from the run's latest phase. */
-export function roleOfPhase(phase: string): AnswerRole | undefined {
-  return ({ planning: 'planner', executing: 'executor', verifying: 'verifier' } as const)[phase];
-}
+export type { AnswerRole } from '../contracts/kind-facts';
 
 /** Whether a run's text answers are structured by its own config: a JSON response format. */
-export function answersInJson(config: Pick<AgentConfig, 'responseFormat'>): boolean {
-  const type = config.responseFormat?.type;
+export function answersInJson(config: Pick<AgentConfig, 'call'>): boolean {
+  const type = config.call.responseFormat?.type;
   return type === 'json' || type === 'json_schema';
 }
 

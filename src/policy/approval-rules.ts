@@ -63,15 +63,6 @@ export function callMode(
   return approved ? 'approval' : tool.mode;
 }
 
-/**
- * Whether no call of `tool` can need a decision in this run, whatever its arguments: a server tool
- * that the `approve` list does not name and no rule is about.
- */
-export function neverAsks(tool: { name: string; mode: ToolMode }, run: RunApprovals): boolean {
-  if (tool.mode !== 'server' || matchesToolPattern(tool.name, run.approve)) return false;
-  return !(run.rules ?? []).some((r) => matchesToolPattern(tool.name, [r.tool]));
-}
-
 /** Hash of a call's arguments; an approval must quote it. */
 export const argsHash = (args: Record<string, unknown>): string => hashString(canonicalJson(args));
 

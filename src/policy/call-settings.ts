@@ -4,15 +4,21 @@
  * them (and take the tools it asks for) is checked with what is known of each model: by the client
  * before the start, and by the run with its worker's entries before its first model call.
  */
-import type { AgentConfig } from '../contracts/agent-run';
-import type { RunAsks } from '../contracts/tool-pin';
+import type { AgentConfig } from '../contracts/run-spec';
+import type { CallSettings } from '../contracts/message-model';
 import type { ResolvedModelInfo } from '../contracts/model-info';
 import { modelLabel } from '../contracts/model-ref';
 
-export type CallSettings = Pick<
-  AgentConfig,
-  'kind' | 'maxTokens' | 'temperature' | 'topP' | 'stopSequences' | 'thinkingBudget' | 'responseFormat' | 'toolChoice'
->;
+/** Every call setting by name: a field of the run's `call` not named here is a misspelt one. */
+const CALL_SETTINGS: readonly (keyof CallSettings)[] = [
+  'maxTokens',
+  'temperature',
+  'topP',
+  'stopSequences',
+  'thinkingBudget',
+  'responseFormat',
+  'toolChoice',
+];
 
 /** The name rule OpenAI applies to a JSON schema's name. */
 const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -52,6 +58,9 @@ function toolChoiceProblems(choice: CallSettings['toolChoice']): string[] {
 export function callSettingProblems(settings: CallSettings): string[] {
   const { maxTokens, stopSequences, thinkingBudget, toolChoice } = settings;
   const problems = [
+    ...Object.keys(settings)
+      .filter((key) => !CALL_SETTINGS.includes(key as keyof CallSettings))
+      .map((key) => `unknown call setting "${key}"`),
     ...inRange('temperature', settings.temperature, 0, 2),
     ...inRange('topP', settings.topP, 0, 1, true),
     ...responseFormatProblems(settings.responseFormat),
@@ -78,20 +87,7 @@ export function callSettingProblems(settings: CallSettings): string[] {
     );
   if (thinkingBudget !== undefined && (toolChoice === 'required' || typeof toolChoice === 'object'))
     problems.push('thinkingBudget cannot go with a forced tool choice (required or a named tool): models refuse both');
-  if (settings.kind === 'pev') {
-    if (settings.responseFormat !== undefined)
-      problems.push('responseFormat does not apply to pev runs: each role answers in its own structured format');
-    if (toolChoice !== undefined)
-      problems.push('toolChoice does not apply to pev runs: each role has its own tool choice');
-  }
   return problems;
-}
-
-/** The settings a model call carries, without the ones the run left unset. */
-export function callSettingsOf(settings: CallSettings): Partial<Omit<CallSettings, 'kind'>> {
-  const { maxTokens, temperature, topP, stopSequences, thinkingBudget, responseFormat, toolChoice } = settings;
-  const picked = { maxTokens, temperature, topP, stopSequences, thinkingBudget, responseFormat, toolChoice };
-  return Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -106,7 +102,7 @@ export const isOpenAIReasoningModel = (info: Pick<ResolvedModelInfo, 'provider' 
  * entries it knows before the run starts (the built-in registry, and the CLI's config file), the run
  * again with its worker's entries before its first model call. Unknown models are not judged.
  */
-export function modelSettingProblems(settings: Partial<CallSettings>, models: readonly ResolvedModelInfo[]): string[] {
+export function modelSettingProblems(settings: CallSettings, models: readonly ResolvedModelInfo[]): string[] {
   const { thinkingBudget, maxTokens } = settings;
   const problems: string[] = [];
   for (const info of models) {
@@ -160,58 +156,34 @@ export function toolChoiceOfCall(choice: CallSettings['toolChoice'], answersUser
 }
 
 /** What a run asks for by name that only a model taking tools can use. */
-function toolsAskedFor(run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>): string[] {
-  const { allow, mcpConfigPath, mcpConfig, clientTools } = run.tools;
+function toolsAskedFor({ tools, agents, call }: Pick<AgentConfig, 'tools' | 'agents' | 'call'>): string[] {
+  const { allow, mcpConfigPath, mcpConfig, clientTools } = tools;
   return [
     ...(allow?.length ? [`the tools ${allow.join(', ')}`] : []),
     ...(mcpConfigPath || mcpConfig ? ['MCP tools'] : []),
     ...(clientTools?.length ? ['client tools'] : []),
-    ...(run.agents && Object.keys(run.agents).length ? ['sub-agents'] : []),
-    ...(run.toolChoice === 'required' || typeof run.toolChoice === 'object' ? ['a forced tool choice'] : []),
+    ...(agents && Object.keys(agents).length ? ['sub-agents'] : []),
+    ...(call.toolChoice === 'required' || typeof call.toolChoice === 'object' ? ['a forced tool choice'] : []),
   ];
 }
 
 /**
- * A model whose entry says it takes no tools is called without them (docs/providers.md); a run that
- * asks for tools by name on such a model is refused instead, one line per model.
+ * Everything the run asks that one of its models cannot give, one line each: settings the model
+ * cannot honour, and tools asked for by name on a model whose entry says it takes none (such a model
+ * is otherwise called without tools, docs/providers.md).
  */
-export const toolUseProblems = (
-  run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>,
+export function runModelProblems(
+  run: Pick<AgentConfig, 'tools' | 'agents' | 'call'>,
   models: readonly ResolvedModelInfo[],
-): string[] => toolsAskedProblems(toolsAskedFor(run), models);
-
-function toolsAskedProblems(asked: readonly string[], models: readonly ResolvedModelInfo[]): string[] {
-  if (asked.length === 0) return [];
-  return models
-    .filter((info) => info.known && !info.capabilities.tools)
-    .map(
+): string[] {
+  const asked = toolsAskedFor(run);
+  const toolless = asked.length === 0 ? [] : models.filter((info) => info.known && !info.capabilities.tools);
+  return [
+    ...modelSettingProblems(run.call, models),
+    ...toolless.map(
       (info) =>
         `${modelLabel(info)} takes no tools (its entry says capabilities.tools is false), but the run asks for ` +
         `${asked.join(', ')}: leave them out or pick a model that takes tools`,
-    );
+    ),
+  ];
 }
-
-/** Everything the run asks that one of its models cannot give (settings and tools), one line each. */
-export const runModelProblems = (
-  run: CallSettings & Pick<AgentConfig, 'tools' | 'agents'>,
-  models: readonly ResolvedModelInfo[],
-): string[] => [...modelSettingProblems(run, models), ...toolUseProblems(run, models)];
-
-export const runAsks = (run: CallSettings & Pick<AgentConfig, 'tools' | 'agents'>): RunAsks => ({
-  settings: callSettingsOf(run),
-  tools: toolsAskedFor(run),
-});
-
-/**
- * Everything the run asks that the worker's entries for its models, or its pinned tools, cannot
- * give, one line each: the run ends with them before its first model call.
- */
-export const pinnedProblems = (
-  asks: RunAsks,
-  models: readonly ResolvedModelInfo[],
-  tools: readonly { name: string }[],
-): string[] => [
-  ...modelSettingProblems(asks.settings, models),
-  ...toolsAskedProblems(asks.tools, models),
-  ...missingChoiceTool(asks.settings.toolChoice, tools),
-];

@@ -2,7 +2,7 @@
  * A child run's budget (docs/subagents.md, Budget): its share of what its parent has left,
  * reserved for it while it runs, and the stop reason of a child that spends it.
  */
-import type { AgentConfig } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import { totalTokens, type Cost, type Usage } from '../contracts/message-model';
 import type { AgentStopReason } from '../contracts/run-status';
 import type { ChildBudget } from '../contracts/sub-agents';

@@ -4,7 +4,8 @@
  * a tool call from its result. Without a summary (it failed and backs off), the context is fitted
  * by masking every result the model has answered and then leaving the oldest messages out of view.
  */
-import { MODEL_VISIBLE_KINDS, type AgentState, type ContextPolicy, type MessageMeta } from '../contracts/agent-run';
+import { MODEL_VISIBLE_KINDS, type AgentState, type MessageMeta } from '../contracts/agent-run';
+import { type ContextPolicy } from '../contracts/run-spec';
 import { fullMaskBefore, viewTokens } from './masking';
 import { estimateTextTokens } from './token-estimate';
 

@@ -1,6 +1,6 @@
 /** Run limits: each one reached ends the run with its own stop reason, never a crash. */
 import { totalTokens, type Cost, type Usage } from '../contracts/message-model';
-import type { AgentLimits } from '../contracts/agent-run';
+import type { AgentLimits } from '../contracts/run-spec';
 import type { AgentStopReason } from '../contracts/run-status';
 
 /** Budgets stop the run at this share, leaving room for the turn that would cross them (see docs/design.md, Limits). */

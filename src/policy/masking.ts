@@ -7,7 +7,8 @@
  * turns and its prompt cache keeps hitting; with `byCost` and a prompt cache, it moves when what it
  * saves outweighs writing the cache again.
  */
-import type { MaskPolicy, MessageMeta } from '../contracts/agent-run';
+import type { MessageMeta } from '../contracts/agent-run';
+import type { MaskPolicy } from '../contracts/run-spec';
 
 export const DEFAULT_MASK_POLICY: MaskPolicy = { keepResults: 3, batch: 5, byCost: true };
 

@@ -3,7 +3,7 @@
  * the client and the CLI use both before a run starts, the workflow reads recorded configs with
  * them, and the worker's LLM layer checks every call with the same functions.
  */
-import type { AgentConfig } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import { modelLabel, type ModelName, type ModelRef } from '../contracts/model-ref';
 
 const EXAMPLES =
@@ -74,11 +74,11 @@ export function unknownProviderProblem(ref: ModelRef, providers: readonly string
 
 /** Every model a run may call, each once: its chain, budget and summary models, and `roles` (a pev run's). */
 export function runModels(config: AgentConfig, roles: readonly ModelRef[] = []): ModelRef[] {
-  const { resolver, context } = config;
+  const { model, context } = config;
   const all = [
-    resolver.primary,
-    ...resolver.fallbacks,
-    ...(resolver.budget ?? []).map((rule) => rule.model),
+    model.primary,
+    ...model.fallbacks,
+    ...(model.budget ?? []).map((rule) => rule.model),
     ...(context.summaryModel ? [context.summaryModel] : []),
     ...roles,
   ];

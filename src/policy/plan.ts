@@ -3,7 +3,7 @@
  * reading of a plan given from outside, and one update rule shared by the client's per-item
  * update and the model's own `update_plan` tool.
  */
-import type { PlanItem } from '../contracts/agent-run';
+import type { PlanItem } from '../contracts/run-spec';
 import type { PlanUpdate } from '../contracts/agent-workflows';
 import { isPlainObject } from '../common/type-helpers';
 

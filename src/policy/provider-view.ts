@@ -16,7 +16,7 @@ import {
 import type { ProviderId } from '../contracts/model-ref';
 import { MIN_MASKED_TOKENS, isMasked, maskStub } from './masking';
 import { estimateBodyTokens, estimateTextTokens } from './token-estimate';
-import type { PlanItem } from '../contracts/agent-run';
+import type { PlanItem } from '../contracts/run-spec';
 import type { UserOrigin } from '../contracts/message-drafts';
 
 export const SUMMARY_PREFIX = 'Summary of the earlier conversation:\n';

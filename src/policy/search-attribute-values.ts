@@ -6,7 +6,7 @@
  * at the end above all).
  */
 import type { SearchAttributePair } from '@temporalio/common';
-import type { AgentConfig } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import { modelLabel } from '../contracts/model-ref';
 import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
 
@@ -25,12 +25,12 @@ export function startSearchAttributes(config: AgentConfig, task: string): Search
   return [
     { key: SA.kind, value: config.kind },
     { key: SA.phase, value: 'queued' },
-    { key: SA.model, value: modelLabel(config.resolver.primary) },
+    { key: SA.model, value: modelLabel(config.model.primary) },
     { key: SA.status, value: 'running' },
     { key: SA.awaitingApproval, value: false },
     { key: SA.costUsd, value: 0 },
     { key: SA.task, value: line.length > TASK_ATTRIBUTE_CHARS ? `${line.slice(0, TASK_ATTRIBUTE_CHARS - 1)}…` : line },
-    ...(config.tenant === undefined ? [] : [{ key: SA.tenant, value: config.tenant }]),
+    ...(config.fleet?.tenant === undefined ? [] : [{ key: SA.tenant, value: config.fleet?.tenant }]),
   ];
 }
 

@@ -3,8 +3,8 @@
  * child run starts with (the parent's tools, approvals and its share of the budget), the
  * child's id and task, and the text the parent's model reads when the child ends.
  */
-import type { AgentConfig, AgentResult } from '../contracts/agent-run';
-import { AGENT_WORKFLOWS } from '../contracts/agent-workflows';
+import type { AgentResult } from '../contracts/agent-run';
+import type { AgentConfig } from '../contracts/run-spec';
 import {
   DEFAULT_MAX_AGENT_DEPTH,
   DEFAULT_MAX_PARALLEL_AGENTS,
@@ -14,10 +14,13 @@ import {
   type SubAgents,
 } from '../contracts/sub-agents';
 import type { ResolverPolicy } from '../contracts/model-resolution';
+import type { KindFacts } from '../contracts/kind-facts';
+import type { CallSettings } from '../contracts/message-model';
 import type { ToolSelection } from '../contracts/tool-catalog';
 import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
-import { modelNameProblem, modelRefOf } from './model-ref';
-import { resolverPolicy } from './resolver';
+import { modelNameProblem } from './model-ref';
+import { BUILT_IN_KIND_FACTS, DEFAULT_KIND, kindFactsOf } from './kind-facts';
+import { layerRunSpec } from './run-spec';
 import { TOOL_NAME, matchesToolPattern } from './tool-selection';
 
 /** The parameters every sub-agent tool takes. */
@@ -50,9 +53,8 @@ function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): st
   const problems: string[] = [];
   if (typeof spec.description !== 'string' || spec.description.trim() === '')
     problems.push(`${where}: a description is required: the model reads it to decide when to delegate`);
-  const kind = spec.kind ?? 'react';
-  if (!Object.prototype.hasOwnProperty.call(AGENT_WORKFLOWS, kind))
-    problems.push(`${where}: unknown kind "${kind}"; known: ${Object.keys(AGENT_WORKFLOWS).join(', ')}`);
+  if (!childFacts(spec))
+    problems.push(`${where}: unknown kind "${spec.kind}"; known: ${BUILT_IN_KIND_FACTS.map((k) => k.name).join(', ')}`);
   if (spec.model !== undefined) {
     const problem = modelNameProblem(spec.model);
     if (problem) problems.push(`${where}: model: ${problem}`);
@@ -153,18 +155,30 @@ export interface ChildLink {
   resolver?: ResolverPolicy;
 }
 
+/** What a sub-agent's kind is: as its declaration carries it, else a built-in kind's. */
+export const childFacts = (spec: SubAgentSpec): KindFacts | undefined =>
+  spec.facts ?? kindFactsOf(spec.kind ?? DEFAULT_KIND);
+
+/** The parent's call settings as a child of `facts` takes them: not the format and tool choice its steps set. */
+const inheritedCall = ({ responseFormat, toolChoice, ...sampling }: CallSettings, facts: KindFacts): CallSettings =>
+  facts.callSettings === 'all'
+    ? { ...sampling, ...(responseFormat ? { responseFormat } : {}), ...(toolChoice ? { toolChoice } : {}) }
+    : sampling;
+
 /**
- * The config of a child run: the sub-agent's prompt, model (default the parent's), kind and turns;
- * the parent's tools narrowed to the sub-agent's (its client tools too), its approval list and
- * rules, its workspace and MCP servers, those of its sub-agents whose tools fit the child's, and
- * its share of the parent's budget.
+ * The spec of a child run, one layering (`layerRunSpec`) of what it inherits from its parent under
+ * what its declaration says: the parent's model and budget rules (the declaration's model instead,
+ * with the parent's rules), call settings, tools narrowed to the sub-agent's (its client tools too),
+ * approval list and rules, workspace and MCP servers, masking, fleet, those of its sub-agents whose
+ * tools fit the child's, and its share of the parent's budget; then the sub-agent's prompt, turns
+ * and call settings.
  */
 export function childConfig(parent: AgentConfig, link: ChildLink, task: string, budget: ChildBudget): AgentConfig {
   const spec = link.spec ?? (parent.agents ?? {})[link.agent];
-  const kind = spec.kind ?? 'react';
+  const facts = childFacts(spec);
+  if (!facts) throw new Error(`sub-agent "${link.agent}" has a kind this run does not know: ${spec.kind}`);
   const { clientTools, ...tools } = parent.tools;
   const { maxTotalTokens: _tokens, maxCostUsd: _cost, ...limits } = parent.limits;
-  const { mask, ...context } = parent.context;
   const budgeted = budget.maxTotalTokens !== undefined || budget.maxCostUsd !== undefined;
   // An inherited allow list loses the names of sub-agents the child cannot delegate to.
   const inherited = spec.tools ?? tools.allow;
@@ -175,27 +189,28 @@ export function childConfig(parent: AgentConfig, link: ChildLink, task: string, 
   const clients = clientTools?.filter((t) => spec.tools === undefined || matchesToolPattern(t.name, spec.tools));
   const childTools = { ...tools, ...(allow ? { allow } : {}), ...(clients?.length ? { clientTools: clients } : {}) };
   const agents = withinTools(parent.agents, childTools);
-  const resolver =
-    link.resolver ??
-    (spec.model
-      ? resolverPolicy(modelRefOf(spec.model), [], { attemptsPerProvider: parent.resolver.attemptsPerProvider })
-      : parent.resolver);
+  const model = link.resolver ?? (spec.model ? { ...parent.model, primary: spec.model, fallbacks: [] } : parent.model);
+  const child = layerRunSpec(facts, [
+    {
+      model,
+      call: inheritedCall(parent.call, facts),
+      tools: childTools,
+      limits: { ...limits, maxTurns: parent.limits.maxTurns, ...budget },
+      context: { ...parent.context, mask: (facts.masks && parent.context.mask) || false },
+      ...(parent.fleet ? { fleet: parent.fleet } : {}),
+      ...(agents ? { agents } : {}),
+      ...(parent.stream ? { stream: true } : {}),
+      ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
+    },
+    {
+      task,
+      ...(facts.ownPrompts ? {} : { systemPrompt: spec.instructions ?? DEFAULT_SYSTEM_PROMPT_TEXT }),
+      ...(spec.maxTurns ? { limits: { maxTurns: spec.maxTurns } } : {}),
+      ...(spec.call ? { call: spec.call } : {}),
+    },
+  ]);
   return {
-    kind,
-    task,
-    ...(kind === 'pev' ? {} : { systemPrompt: spec.instructions ?? DEFAULT_SYSTEM_PROMPT_TEXT }),
-    resolver,
-    limits: { ...limits, maxTurns: spec.maxTurns ?? parent.limits.maxTurns, ...budget },
-    tools: childTools,
-    ...(parent.approvals ? { approvals: parent.approvals } : {}),
-    context: kind === 'pev' || !mask ? context : { ...context, mask },
-    ...(parent.stream ? { stream: true } : {}),
-    ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
-    ...(parent.activityTaskQueue ? { activityTaskQueue: parent.activityTaskQueue } : {}),
-    ...(agents ? { agents } : {}),
-    // A child works for its parent's tenant, at its priority.
-    ...(parent.tenant !== undefined ? { tenant: parent.tenant } : {}),
-    ...(parent.priority !== undefined ? { priority: parent.priority } : {}),
+    ...child,
     parent: {
       workflowId: link.workflowId,
       depth: (parent.parent?.depth ?? 0) + 1,

@@ -4,6 +4,7 @@
  * among tenants by weight and serves higher priorities first.
  */
 import type { Priority } from '@temporalio/common';
+import type { FleetSpec } from '../contracts/run-spec';
 
 /** A tenant name: a fairness key and a search-attribute value, so short and plain. */
 const TENANT_KEY = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
@@ -38,11 +39,20 @@ export function weightProblem(weight: unknown): string | undefined {
   return `a tenant's weight must be a number above 0, got ${String(weight)}`;
 }
 
+/** Problems with a run's place in the fleet, one line each. */
+export function fleetProblems(fleet: FleetSpec | undefined): string[] {
+  if (fleet === undefined) return [];
+  return [
+    ...(fleet.tenant === undefined ? [] : [tenantProblem(fleet.tenant)]),
+    ...(fleet.priority === undefined ? [] : [priorityProblem(fleet.priority)]),
+  ].flatMap((p) => p ?? []);
+}
+
 /** The priority of a run's activities (and its workflow), or undefined for a run with neither. */
-export function runPriority(config: { tenant?: string; priority?: number }): Priority | undefined {
-  if (config.tenant === undefined && config.priority === undefined) return undefined;
+export function runPriority(fleet: FleetSpec | undefined): Priority | undefined {
+  if (fleet?.tenant === undefined && fleet?.priority === undefined) return undefined;
   return {
-    ...(config.priority === undefined ? {} : { priorityKey: config.priority }),
-    ...(config.tenant === undefined ? {} : { fairnessKey: config.tenant }),
+    ...(fleet.priority === undefined ? {} : { priorityKey: fleet.priority }),
+    ...(fleet.tenant === undefined ? {} : { fairnessKey: fleet.tenant }),
   };
 }

@@ -16,9 +16,9 @@ describe('approval timeout (time-skipping server)', () => {
     const out = await withWorker({ env, activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        tools: { approve: ['delete_file'] },
         task: 'Delete a.txt.',
         model: PRIMARY,
-        approve: ['delete_file'],
         searchAttributes: false,
       });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');

@@ -68,7 +68,7 @@ describe('cancelling a ReAct run returns its result', () => {
   it('while waiting for an approval: the call is closed unapproved and never runs', async () => {
     fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'toolu_del' }]));
     const out = await cancelRun<AgentResult>(fx, {
-      ...start({ approve: ['delete_file'] }),
+      ...start({ tools: { approve: ['delete_file'] } }),
       ready: (agents, id) => waitForState(agents, id, (s) => s.status === 'awaiting_approval'),
       history: 'agent-cancel-approval',
     });

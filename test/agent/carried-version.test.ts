@@ -5,10 +5,11 @@
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { CARRIED_INPUT_VERSION, AGENT_WORKFLOWS, type AgentWorkflowInput } from '../../src/contracts/agent-workflows';
+import { CARRIED_INPUT_VERSION, type AgentWorkflowInput } from '../../src/contracts/agent-workflows';
+import { REACT_FACTS } from '../../src/policy/kind-facts';
 import { STATE_VIEW_VERSION } from '../../src/contracts/agent-run';
 import { AGENT_FAILURE } from '../../src/contracts/failure-types';
-import { buildAgentConfig } from '../../src/policy/agent-config';
+import { runSpec } from '../../src/policy/run-spec';
 import { carryState, initialState } from '../../src/policy/agent-state';
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';
@@ -18,11 +19,11 @@ describe('versions of what a run carries and shows', () => {
   const fx = useAgentFixture();
 
   it('a carried input of an unknown version fails the run with a clear error; the state view says its version', async () => {
-    const config = buildAgentConfig({ task: 'Go on.', model: PRIMARY });
+    const config = runSpec({ task: 'Go on.', model: PRIMARY });
     const carry = carryState(initialState(config, 'agent-carried'));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const start = (input: AgentWorkflowInput, workflowId: string) =>
-        client.workflow.execute(AGENT_WORKFLOWS.react, { taskQueue, workflowId, args: [input] });
+        client.workflow.execute(REACT_FACTS.workflowType, { taskQueue, workflowId, args: [input] });
       const failure = await start(
         { config, carry, carriedVersion: CARRIED_INPUT_VERSION + 1 },
         'agent-carried-v2',

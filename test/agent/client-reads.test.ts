@@ -35,9 +35,9 @@ describe("a run's messages from code", () => {
     const taskQueue = `test-${crypto.randomUUID()}`;
     const agents = new AgentClient(client, taskQueue, { store: fx.store });
     const id = await agents.start({
+      session: { continueAsNewAfterTurns: 1 },
       task: 'Add 1 and 2.',
       model: PRIMARY,
-      continueAsNewAfterTurns: 1,
       hooks: { onMessage: 'saveMessage' },
     });
     // Sent before a worker polls, so the first turn takes the steering whatever the timing.
@@ -127,10 +127,10 @@ describe('structured answers while they stream', () => {
     await withWorker({ activities }, async ({ client, taskQueue }) => {
       const agents = new AgentClient(client, taskQueue, { store: fx.store });
       const id = await agents.start({
+        call: { responseFormat: { type: 'json' } },
         task: 'The week in Oslo as JSON.',
         model: PRIMARY,
         stream: true,
-        responseFormat: { type: 'json' },
       });
       const items: unknown[] = [];
       for await (const item of agents.watch<Report>(id, { answers: true })) items.push(item);

@@ -46,9 +46,9 @@ describe('the context a run sends', () => {
     const result = await withWorker({ activities: activities() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        context: { mask: { keepResults: 1, batch: 2 } },
         task: 'Look up 1 to 4, then tell me how entry 1 starts.',
         model: PRIMARY,
-        masking: { keepResults: 1, batch: 2 },
       });
       const res = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-masking-read-back');
@@ -84,7 +84,7 @@ describe('the context a run sends', () => {
     );
     await withWorker({ activities: activities() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      await agents.result(await agents.start({ task: 'Look up 1 to 4.', model: PRIMARY, masking: false }));
+      await agents.result(await agents.start({ context: { mask: false }, task: 'Look up 1 to 4.', model: PRIMARY }));
     });
     const requests = fx.fake.requests;
     expect(resultTexts(requests[4])).toEqual([1, 2, 3, 4].map((n) => entry(n, 4000)));
@@ -114,12 +114,10 @@ describe('the context a run sends', () => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
         task: 'Look up entries until told to stop.',
-        model: PRIMARY,
-        masking: false,
-        attemptsPerProvider: 1,
+        model: { primary: PRIMARY, attemptsPerProvider: 1 },
         limits: { maxTurns: turns + 1 },
         // The estimate counts text only; the threshold leaves room for the wire format's own characters.
-        context: { windowTokens: window, thresholdRatio: 0.7 },
+        context: { windowTokens: window, thresholdRatio: 0.7, mask: false },
       });
       const res = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-compaction-backoff');
@@ -163,8 +161,7 @@ describe('the context a run sends', () => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
         task: 'Look up entry 1 and read all of it.',
-        model: PRIMARY,
-        attemptsPerProvider: 1,
+        model: { primary: PRIMARY, attemptsPerProvider: 1 },
         context: { windowTokens: window },
       });
       const res = await agents.result(id);
@@ -198,8 +195,7 @@ describe('the context a run sends', () => {
         task: 'Answer briefly.',
         // What every request carries besides the conversation is itself over the window.
         systemPrompt: 'Follow these instructions closely. '.repeat(300),
-        model: PRIMARY,
-        attemptsPerProvider: 1,
+        model: { primary: PRIMARY, attemptsPerProvider: 1 },
         context: { windowTokens: 2000 },
       });
       const res = await agents.result(id);

@@ -12,7 +12,11 @@ describe('continue-as-new and context compaction', () => {
     );
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Add four times.', model: PRIMARY, continueAsNewAfterTurns: 2 });
+      const id = await agents.start({
+        session: { continueAsNewAfterTurns: 2 },
+        task: 'Add four times.',
+        model: PRIMARY,
+      });
       const result = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-continue-as-new');
       return { result, state: await agents.state(id) };

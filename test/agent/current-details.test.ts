@@ -38,7 +38,11 @@ describe('what a ReAct run is doing now, and what its timeline says', () => {
       { activities: fx.activities },
       async ({ client, taskQueue }) => {
         const agents = fx.agents(client, taskQueue);
-        const id = await agents.start({ task: 'Warm up, then write a note.', model: PRIMARY, approve: ['write_note'] });
+        const id = await agents.start({
+          tools: { approve: ['write_note'] },
+          task: 'Warm up, then write a note.',
+          model: PRIMARY,
+        });
         const handle = client.workflow.getHandle(id);
         const details = () => currentDetailsOf(handle);
         await waitFor(() => fx.calls.includes('slow_step:warm-up'), 'the slow step to start');

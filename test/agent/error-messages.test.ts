@@ -4,7 +4,7 @@
  * no message reads "[object Object]".
  */
 import { z } from 'zod';
-import { errorText } from '../../src/common';
+import { errorText } from '../../src/common/error-text';
 import { llmClient } from '../../src/llm';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
@@ -87,7 +87,7 @@ describe('failure messages', () => {
 
         // A provider's error body, a request over the window, bad options, unknown runs and calls.
         fx.fake.script(reply.error(400, { message: 'messages: at least one message is required' }));
-        const rejected = await agents.run({ task: 'Fail.', model: PRIMARY, attemptsPerProvider: 1 });
+        const rejected = await agents.run({ task: 'Fail.', model: { primary: PRIMARY, attemptsPerProvider: 1 } });
         messages.push(rejected.error?.message ?? '');
         const overflow = await agents.run({
           task: 'Answer.',

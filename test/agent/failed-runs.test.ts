@@ -76,7 +76,7 @@ describe('a run that ends in error fails its workflow', () => {
     fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'a.txt' } }]));
     const stopped = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_file'] });
+      const id = await agents.start({ tools: { approve: ['delete_file'] }, task: 'Clean up.', model: PRIMARY });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       await agents.stop(id);
       return { ...(await closed(client, client.workflow.getHandle(id))), result: await agents.result(id) };

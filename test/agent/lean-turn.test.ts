@@ -15,7 +15,7 @@ import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { payloadBytes } from '../../bench/kit';
 import type { AgentResult } from '../../src/contracts/agent-run';
-import { buildAgentConfig } from '../../src/policy/agent-config';
+import { runSpec } from '../../src/policy/run-spec';
 import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture, waitForState } from './agent-kit';
 
@@ -107,7 +107,7 @@ describe('a lean turn', () => {
     // first turn's quick calls run inside that call too.
     const markers = events.map(markerType).filter((t) => t !== undefined);
     expect(markers).toEqual([]);
-    expect(patchMarkers(events)).toEqual(['first-call-pins']);
+    expect(patchMarkers(events)).toEqual([]);
     // The first workflow task schedules the first model call, with one activation: the start's.
     const firstCall = events.findIndex(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
@@ -163,7 +163,7 @@ describe('a lean turn', () => {
         taskQueue,
         args: [
           {
-            config: buildAgentConfig({ task: 'Look up 4.', model: PRIMARY, tools: { allow: ['lookup'] } }),
+            config: runSpec({ task: 'Look up 4.', model: PRIMARY, tools: { allow: ['lookup'] } }),
             plannedCall: { id: 'planned-1', name: 'lookup', arguments: { n: 4 } },
           },
         ],
@@ -176,7 +176,7 @@ describe('a lean turn', () => {
     // The pin's local activity comes first, then the plan's calls are written as an answer and run
     // the pinned tool; the one model call, after them, pins nothing.
     expect(events.map(markerType).filter((t) => t !== undefined)).toEqual(['pinTools', 'appendMessages', 'runTool']);
-    expect(patchMarkers(events)).toEqual(['first-call-pins']);
+    expect(patchMarkers(events)).toEqual([]);
     expect(JSON.stringify(fx.fake.requests[0].body.messages)).toContain(`entry 4: ${'x'.repeat(2000)}`);
     const called = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel');
     const input = called?.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
@@ -222,7 +222,7 @@ describe('a lean turn', () => {
     fx.fake.script(reply.toolCalls([{ name: 'lookup', arguments: { n: 4 } }]), reply.text('done'));
     const result = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Look 4 up.', model: PRIMARY, approve: ['lookup'] });
+      const id = await agents.start({ tools: { approve: ['lookup'] }, task: 'Look 4 up.', model: PRIMARY });
       const { pendingApprovals: pending } = await waitForState(agents, id, (st) => st.pendingApprovals.length > 0);
       expect(pending).toHaveLength(1);
       expect(fx.fake.requests).toHaveLength(1);
@@ -231,6 +231,31 @@ describe('a lean turn', () => {
     });
     expect(result).toMatchObject({ status: 'completed', finalText: 'done' });
     expect(JSON.stringify(fx.fake.requests[1].body)).not.toContain('entry 4');
+  });
+
+  it('asks the one approval gate for each call the model call would run itself: a rule on the arguments holds that call', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'lookup', arguments: { n: 1 } }]),
+      reply.toolCalls([{ name: 'lookup', arguments: { n: 13 } }]),
+      reply.text('done'),
+    );
+    const { result, events } = await withWorker({ activities: quickAndSlow() }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const approvals = [{ tool: 'lookup', when: [{ path: 'n', equals: 13 }] }];
+      const id = await agents.start({ task: 'Look 1 and 13 up.', model: PRIMARY, tools: { approvals } });
+      const { pendingApprovals: pending } = await waitForState(agents, id, (st) => st.pendingApprovals.length > 0);
+      expect(pending.map((p) => p.args)).toEqual([{ n: 13 }]);
+      expect(JSON.stringify(fx.fake.requests[1].body)).toContain('entry 1');
+      await agents.approve(id, pending[0].toolCallId);
+      return {
+        result: await agents.result(id),
+        events: (await client.workflow.getHandle(id).fetchHistory()).events ?? [],
+      };
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'done' });
+    // The call the gate let run went inside the model call; the held one ran after its approval.
+    expect(events.map(markerType).filter((t) => t === 'runTool')).toHaveLength(1);
+    expect(JSON.stringify(fx.fake.requests[2].body)).toContain('entry 13');
   });
 
   it('keeps tools that may take long as regular activities', async () => {

@@ -112,7 +112,11 @@ describe('approvals and client tools', () => {
     );
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Delete both files.', model: PRIMARY, approve: ['delete_file'] });
+      const id = await agents.start({
+        tools: { approve: ['delete_file'] },
+        task: 'Delete both files.',
+        model: PRIMARY,
+      });
       const waiting = await waitForState(agents, id, (s) => s.pendingApprovals.length === 2);
       expect(waiting.status).toBe('awaiting_approval');
       expect(waiting.pendingApprovals.map(({ toolCallId, tool, args }) => ({ toolCallId, tool, args }))).toEqual([
@@ -162,7 +166,7 @@ describe('approvals and client tools', () => {
     );
     const res = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_*'] });
+      const id = await agents.start({ tools: { approve: ['delete_*'] }, task: 'Clean up.', model: PRIMARY });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       await agents.approve(id, 'toolu_edit', { args: { path: 'temp.txt' } });
       const r = await agents.result(id);
@@ -183,7 +187,7 @@ describe('approvals and client tools', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Clean up.', model: PRIMARY, approve: ['delete_file'] });
+      const id = await agents.start({ tools: { approve: ['delete_file'] }, task: 'Clean up.', model: PRIMARY });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       await agents.approve(id, 'toolu_bad', { args: { path: 42 } });
       return agents.result(id);
@@ -266,7 +270,7 @@ describe('search attributes', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Delete z.', model: PRIMARY, approve: ['delete_file'] });
+      const id = await agents.start({ tools: { approve: ['delete_file'] }, task: 'Delete z.', model: PRIMARY });
       const find = async (query: string) => {
         for (let i = 0; i < 100; i++) {
           for await (const wf of client.workflow.list({ query: `WorkflowId = '${id}' AND ${query}` })) return wf;

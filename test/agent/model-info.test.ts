@@ -9,8 +9,9 @@ import * as path from 'node:path';
 import { reply, type FakeProvider, type RecordedRequest } from '../../src/testing/fake-provider';
 import { estimateTextTokens } from '../../src/policy/token-estimate';
 import { AgentClient } from '../../src/client';
-import { AGENT_WORKFLOWS, switchModelSignal } from '../../src/contracts/agent-workflows';
-import { buildAgentConfig } from '../../src/policy/agent-config';
+import { switchModelSignal } from '../../src/contracts/agent-workflows';
+import { REACT_FACTS } from '../../src/policy/kind-facts';
+import { runSpec } from '../../src/policy/run-spec';
 import { CONFIG_PATH_ENV, complete } from '../../src/llm';
 import { agentCli } from '../kit/agent-cli';
 import { testConnection, withWorker } from '../kit/temporal';
@@ -120,7 +121,9 @@ describe('the provider check before a run starts', () => {
     await expect(agents.start({ task: 't', model: 'nowhere/model' })).rejects.toThrow(
       `invalid run options: ${unknown}`,
     );
-    await expect(agents.start({ task: 't', model: SMALL, fallbacks: ['nowhere/model'] })).rejects.toThrow(unknown);
+    await expect(agents.start({ task: 't', model: { primary: SMALL, fallbacks: ['nowhere/model'] } })).rejects.toThrow(
+      unknown,
+    );
     await expect(agents.switchModel('any-run', { provider: 'nowhere', model: 'model' })).rejects.toThrow(unknown);
     const worker = await complete({ model: 'nowhere/model', messages: [] }, { config: fx.llm }).catch((e: Error) => e);
     expect(worker).toMatchObject({
@@ -138,10 +141,10 @@ describe('runs started as older clients started them', () => {
   it('run with a config and a switch-model signal that name models by spec string', async () => {
     fx.fake.respond(() => reply.text('Answered.'));
     const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const config = buildAgentConfig({ task: 'Answer.', model: ROOMY, fallbacks: [SMALL] });
-      const recorded = { ...config, resolver: { ...config.resolver, primary: ROOMY, fallbacks: [SMALL] } };
+      const config = runSpec({ task: 'Answer.', model: { primary: ROOMY, fallbacks: [SMALL] } });
+      const recorded = { ...config, resolver: { ...config.model, primary: ROOMY, fallbacks: [SMALL] } };
       // The signal arrives with the start, so the first turn takes the operator's model.
-      const handle = await client.workflow.signalWithStart(AGENT_WORKFLOWS.react, {
+      const handle = await client.workflow.signalWithStart(REACT_FACTS.workflowType, {
         taskQueue,
         workflowId: `spec-strings-${process.pid}-${Date.now()}`,
         args: [{ config: recorded }],

@@ -27,11 +27,10 @@ describe('agent loop with the workflow cache off', () => {
       async ({ client, taskQueue }) => {
         const agents = fx.agents(client, taskQueue);
         const id = await agents.start({
+          session: { continueAsNewAfterTurns: 2 },
+          tools: { approve: ['delete_file'] },
           task: 'Tidy up.',
-          model: PRIMARY,
-          fallbacks: [FALLBACK],
-          approve: ['delete_file'],
-          continueAsNewAfterTurns: 2,
+          model: { primary: PRIMARY, fallbacks: [FALLBACK] },
           stream: true,
         });
         const watched: string[] = [];
@@ -89,7 +88,12 @@ describe('pev with the workflow cache off', () => {
         const agents = fx.agents(client, taskQueue);
         const id = await startPev(client, taskQueue, {
           task: 'Delete old.log, then add 3 and 4.',
-          options: { fallbacks: [FALLBACK], approve: ['delete_file'], continueAsNewAfterTurns: 2, stream: true },
+          options: {
+            session: { continueAsNewAfterTurns: 2 },
+            tools: { approve: ['delete_file'] },
+            model: { fallbacks: [FALLBACK] },
+            stream: true,
+          },
           pev: { models: { executor: executorModel } },
         });
         const watched: string[] = [];

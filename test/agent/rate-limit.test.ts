@@ -35,7 +35,7 @@ describe('a provider rate limit never fails a run within its patience', () => {
     fx.fake.script(reply.error(429, { headers: { 'retry-after': '1' } }), reply.text('Done.'));
     const { result, state } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Work on it.', model: PRIMARY, attemptsPerProvider: 1 });
+      const id = await agents.start({ task: 'Work on it.', model: { primary: PRIMARY, attemptsPerProvider: 1 } });
       const result = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-rate-limit-wait');
       return { result, state: await agents.state(id) };
@@ -57,9 +57,7 @@ describe('a provider rate limit never fails a run within its patience', () => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
         task: 'Work on it.',
-        model: PRIMARY,
-        attemptsPerProvider: 1,
-        rateLimitPatienceMs: 1_500,
+        model: { primary: PRIMARY, attemptsPerProvider: 1, rateLimitPatienceMs: 1_500 },
       });
       return agents.result(id);
     });
@@ -70,9 +68,9 @@ describe('a provider rate limit never fails a run within its patience', () => {
   it('a patience that is not whole milliseconds is refused before the run starts', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      await expect(agents.start({ task: 'Work on it.', model: PRIMARY, rateLimitPatienceMs: -5 })).rejects.toThrow(
-        /rateLimitPatienceMs/,
-      );
+      await expect(
+        agents.start({ task: 'Work on it.', model: { primary: PRIMARY, rateLimitPatienceMs: -5 } }),
+      ).rejects.toThrow(/rateLimitPatienceMs/);
     });
   });
 });

@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CRITIQUE_PROMPT, REVISE_PROMPT, type ReflectResult } from '../../examples/reflect-agent';
-import { buildAgentConfig } from '../../src/policy/agent-config';
+import { REFLECT_FACTS } from '../../examples/reflect-agent-facts';
+import { BUILT_IN_KIND_FACTS } from '../../src/policy/kind-facts';
+import { runSpec } from '../../src/policy/run-spec';
+import { reflectEdge } from '../../examples/reflect-agent-edge';
+import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { runCli } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
@@ -12,7 +16,8 @@ import { PRIMARY, anthropicMessages, cancelRun, holdReply, useAgentFixture, wait
 /** The example's own command line: the CLI with the reflect kind beside the built-in ones. */
 const REFLECT_CLI = path.join(REPO_ROOT, 'examples', 'reflect-agent-cli.ts');
 
-const config = (task: string) => buildAgentConfig({ model: PRIMARY, task, kind: 'reflect' });
+const config = (task: string) =>
+  runSpec({ model: PRIMARY, task, kind: 'reflect' }, [...BUILT_IN_KIND_FACTS, REFLECT_FACTS]);
 
 /** The user texts of a recorded request, in order. */
 const userTexts = (body: Record<string, unknown>): string[] =>
@@ -86,6 +91,32 @@ describe('an agent kind written with hooks only: answer, self-critique, revised 
       reflect: { stage: 'answer', draft: 'A first answer.' },
     });
     expect(fx.fake.requests).toHaveLength(1);
+  });
+
+  it('runs as a sub-agent of another kind: its declaration carries the kind, the parent starts its workflow', async () => {
+    fx.fake.reset();
+    fx.fake.script(
+      reply.toolCalls([{ name: 'critic', arguments: { task: 'Which is the largest city of Australia?' } }]),
+      reply.text('Canberra.'),
+      reply.text('Wrong: it is Sydney.'),
+      reply.text('Sydney.'),
+      reply.text('The critic says: Sydney.'),
+    );
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue, { kinds: [reflectEdge] });
+      return agents.run({
+        task: 'Ask the critic.',
+        model: PRIMARY,
+        agents: { critic: { description: 'Answers, critiques and revises.', kind: 'reflect' } },
+      });
+    });
+    expect(result).toMatchObject({ stopReason: 'completed', finalText: 'The critic says: Sydney.' });
+    expect(result.children).toEqual([
+      expect.objectContaining({ agent: 'critic', status: 'completed', stopReason: 'completed' }),
+    ]);
+    const child = (await testConnection()).client.workflow.getHandle(result.children![0].id);
+    expect((await child.describe()).type).toBe('reflectAgentWorkflow');
+    expect(((await child.result()) as ReflectResult).reflect).toMatchObject({ stage: 'revise', draft: 'Canberra.' });
   });
 
   it('plugs into the CLI through its edge: run --agent reflect takes its --critique flag, state shows its stage', async () => {

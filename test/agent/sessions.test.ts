@@ -77,7 +77,11 @@ describe('conversations that go on', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = new AgentClient(client, taskQueue);
-      const first = await agents.run({ task: 'Add 20 and 22.', model: PRIMARY, continueAsNewAfterTurns: 1 });
+      const first = await agents.run({
+        session: { continueAsNewAfterTurns: 1 },
+        task: 'Add 20 and 22.',
+        model: PRIMARY,
+      });
       expect(first).toMatchObject({ status: 'completed', turns: 2 });
       const runs = await client.workflow.count(`WorkflowId = '${first.id}'`);
       expect(runs.count).toBeGreaterThan(1);
@@ -177,9 +181,9 @@ describe('conversations that go on', () => {
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-idle-wait');
 
       fx.fake.script(reply.text('Only answer.'));
-      const short = await agents.start({ task: 'Answer once.', model: PRIMARY, idleWaitMs: 500 });
+      const short = await agents.start({ session: { idleWaitMs: 500 }, task: 'Answer once.', model: PRIMARY });
       expect(await agents.result(short)).toMatchObject({ status: 'completed', finalText: 'Only answer.', turns: 1 });
-      await expect(agents.start({ task: 'x', model: PRIMARY, idleWaitMs: -1 })).rejects.toThrow(
+      await expect(agents.start({ session: { idleWaitMs: -1 }, task: 'x', model: PRIMARY })).rejects.toThrow(
         'idleWaitMs must be a whole number of milliseconds above 0, got -1',
       );
     });

@@ -36,7 +36,10 @@ describe('people and sub-agents', () => {
     });
     const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await startParent(agents, { id: parentId('subagents-approval-parent'), approve: ['write_note'] });
+      const id = await startParent(agents, {
+        tools: { approve: ['write_note'] },
+        id: parentId('subagents-approval-parent'),
+      });
       const childId = `${id}/researcher-toolu_r1`;
       const grandchildId = `${childId}/researcher-toolu_r2`;
       const waiting = await waitForState(agents, id, (s) => (s.childApprovals ?? []).length > 0);

@@ -59,7 +59,7 @@ describe('provider switching', () => {
       reply.text('3'),
     );
     fx.fake.respond(() => reply.error(529));
-    const { result, state } = await run({ model: PRIMARY, fallbacks: [FALLBACK] }, 'agent-failover');
+    const { result, state } = await run({ model: { primary: PRIMARY, fallbacks: [FALLBACK] } }, 'agent-failover');
     expect(result).toMatchObject({ status: 'completed', finalText: '3', model: FALLBACK });
     expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'openai', 'openai', 'openai']);
     expect(switches(state.events)).toEqual([
@@ -79,7 +79,7 @@ describe('provider switching', () => {
 
   it('server errors use up the attempts of one provider before the run moves on', async () => {
     fx.fake.script(reply.error(500), reply.error(500), reply.text('from the fallback'));
-    const { result, state } = await run({ model: PRIMARY, fallbacks: [FALLBACK], attemptsPerProvider: 2 });
+    const { result, state } = await run({ model: { primary: PRIMARY, fallbacks: [FALLBACK], attemptsPerProvider: 2 } });
     expect(result).toMatchObject({ status: 'completed', finalText: 'from the fallback', model: FALLBACK });
     expect(fx.fake.requests.map((r) => r.api)).toEqual(['anthropic', 'anthropic', 'openai']);
     expect(switches(state.events)[0].reason).toContain('LlmServerError after 2 attempts');
@@ -91,7 +91,7 @@ describe('provider switching', () => {
       reply.text('4', { usage: { input: 50, output: 5 } }),
     );
     const { result, state } = await run(
-      { model: PRIMARY, budget: [{ afterTokens: 500, model: CHEAP }] },
+      { model: { primary: PRIMARY, budget: [{ afterTokens: 500, model: CHEAP }] } },
       'agent-budget-switch',
     );
     expect(result).toMatchObject({ status: 'completed', model: CHEAP, turns: 2 });

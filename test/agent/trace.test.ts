@@ -245,10 +245,9 @@ describe('trace of a run on a real server', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        session: { continueAsNewAfterTurns: 1 },
         task: 'Add things.',
-        model: PRIMARY,
-        fallbacks: [FALLBACK],
-        continueAsNewAfterTurns: 1,
+        model: { primary: PRIMARY, fallbacks: [FALLBACK] },
       });
       await agents.result(id);
       const trace = await agents.trace(id);
@@ -315,7 +314,11 @@ describe('trace of a run on a real server', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = new AgentClient(client, taskQueue, { store: fx.store });
       // Continuing as new after the 27th turn carries only the newest events.
-      const id = await agents.start({ task: 'Add many.', model: PRIMARY, continueAsNewAfterTurns: TURNS - 1 });
+      const id = await agents.start({
+        session: { continueAsNewAfterTurns: TURNS - 1 },
+        task: 'Add many.',
+        model: PRIMARY,
+      });
       expect(await agents.result(id)).toMatchObject({ status: 'completed', turns: TURNS + 1 });
       const state = await agents.state(id);
       expect(state.droppedEvents).toBeGreaterThan(0);

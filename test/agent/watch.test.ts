@@ -66,10 +66,10 @@ describe('watching a run', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        session: { continueAsNewAfterTurns: 2 },
         task: 'Do step A, then add 3 and 4.',
         model: PRIMARY,
         stream: true,
-        continueAsNewAfterTurns: 2,
       });
       const watch = collect(agents, id);
 

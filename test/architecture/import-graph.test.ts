@@ -9,7 +9,11 @@ import ts from 'typescript';
 import { REPO_ROOT } from '../kit/env';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LAYERS } = require('../../scripts/layers.js') as { LAYERS: Record<string, string[]> };
+const { LAYERS, ENTRIES, FEATURES } = require('../../scripts/layers.js') as {
+  LAYERS: Record<string, string[]>;
+  ENTRIES: Record<string, string>;
+  FEATURES: { core: string; features: string };
+};
 
 const SRC = path.join(REPO_ROOT, 'src');
 
@@ -80,9 +84,10 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** A file's layer: its folder's, or, for an entry file at the top of src/, the layer it belongs to. */
 const layerOf = (file: string): string | undefined => {
   const first = path.relative(SRC, file).split(path.sep)[0];
-  return first in LAYERS ? first : undefined;
+  return first in LAYERS ? first : ENTRIES[first];
 };
 
 const relative = (file: string) => path.relative(REPO_ROOT, file);
@@ -105,6 +110,24 @@ describe('import graph of src', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('gives every entry file at the top of src/ a layer', () => {
+    const entries = fs.readdirSync(SRC).filter((name) => name.endsWith('.ts'));
+    expect(entries.filter((name) => ENTRIES[name] === undefined)).toEqual([]);
+  });
+
+  it('has the core of the workflows import its features only through their one list', () => {
+    const core = path.join(SRC, FEATURES.core) + path.sep;
+    const features = path.join(SRC, FEATURES.features) + path.sep;
+    const list = path.join(SRC, FEATURES.features, 'index.ts');
+    const named = [...graph].flatMap(([file, targets]) =>
+      file.startsWith(core)
+        ? targets.filter((t) => t.startsWith(features) && t !== list).map((t) => `${relative(file)} -> ${relative(t)}`)
+        : [],
+    );
+    expect(named).toEqual([]);
+    expect([...graph].some(([file, targets]) => file.startsWith(core) && targets.includes(list))).toBe(true);
   });
 
   it('finds a circle made of type-only imports', () => {

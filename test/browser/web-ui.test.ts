@@ -92,7 +92,7 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Write a note.', model: PRIMARY, approve: ['write_note'] });
+      const id = await agents.start({ tools: { approve: ['write_note'] }, task: 'Write a note.', model: PRIMARY });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       // The link run prints opens the run's User Metadata tab, under the run's UI host name.
       const { address } = await testConnection();

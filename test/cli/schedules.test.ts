@@ -76,9 +76,8 @@ describe('schedules', () => {
             limits: { maxTurns: 3 },
             tools: { approve: ['write_note'] },
             systemPrompt: 'Be brief.',
-            temperature: 0.2,
-            maxTokens: 800,
-            tenant: 'acme',
+            call: { temperature: 0.2, maxTokens: 800 },
+            fleet: { tenant: 'acme' },
             stream: true,
           },
         });

@@ -33,7 +33,7 @@ describe('the tenant ledger', () => {
     const usage = { input: 100, output: 50 };
     let arrivals = 0;
     hosts.fake.respond(() => (++arrivals === 2 ? reply.hang() : reply.text('Done.', { usage })));
-    const options = { model: PRIMARY, tenant, maxTokens: 200, tools: { allow: [] } };
+    const options = { model: PRIMARY, fleet: { tenant }, call: { maxTokens: 200 }, tools: { allow: [] } };
 
     const before = await agents.run({ task: 'Before the kill.', ...options });
     expect(before.stopReason).toBe('completed');

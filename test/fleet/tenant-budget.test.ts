@@ -52,10 +52,10 @@ describe('tenant budgets across runs', () => {
       const ids = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           agents.start({
+            call: { maxTokens: 200 },
+            fleet: { tenant: tenant },
             task: `Add 1 and 2 twice (job ${i}).`,
             model: PRIMARY,
-            tenant,
-            maxTokens: 200,
             tools: { allow: ['add'] },
           }),
         ),
@@ -94,11 +94,10 @@ describe('tenant budgets across runs', () => {
       // One primary call's estimate (about $0.004) fits; the next does not. The cheap model's do.
       await agents.setTenantBudget(tenant, { maxCostUsd: 0.006, period: 'total' });
       const result = await agents.run({
+        call: { maxTokens: 200 },
+        fleet: { tenant: tenant },
         task: 'Add 1 and 2 twice.',
-        model: PRIMARY,
-        budget: [{ afterCostUsd: 100, model: CHEAP }],
-        tenant,
-        maxTokens: 200,
+        model: { primary: PRIMARY, budget: [{ afterCostUsd: 100, model: CHEAP }] },
         tools: { allow: ['add'] },
       });
       expect(result).toMatchObject({ stopReason: 'completed', model: CHEAP, finalText: '3.' });
@@ -118,7 +117,7 @@ describe('tenant budgets across runs', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const ids = await Promise.all([
-        agents.start({ task: 'Add.', model: PRIMARY, tenant: newTenant('free'), tools: { allow: ['add'] } }),
+        agents.start({ fleet: { tenant: newTenant('free') }, task: 'Add.', model: PRIMARY, tools: { allow: ['add'] } }),
         agents.start({ task: 'Add.', model: PRIMARY, tools: { allow: ['add'] } }),
       ]);
       for (const id of ids) {
@@ -138,7 +137,12 @@ describe('tenant budgets across runs', () => {
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Take a slow step.', model: PRIMARY, tenant, maxTokens: 200 });
+      const id = await agents.start({
+        call: { maxTokens: 200 },
+        fleet: { tenant: tenant },
+        task: 'Take a slow step.',
+        model: PRIMARY,
+      });
       await waitFor(() => fx.calls.includes('slow_step:x'), 'the slow step');
       const { toldRuns } = await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'month' });
       expect(toldRuns).toBe(1);
@@ -159,7 +163,7 @@ describe('tenant budgets across runs', () => {
       const agents = fx.agents(client, taskQueue);
       // Room for one call's estimate (about $0.0038) at a time.
       await agents.setTenantBudget(tenant, { maxCostUsd: 0.006, period: 'day' });
-      const options = { model: PRIMARY, tenant, maxTokens: 200, tools: { allow: ['add'] } };
+      const options = { model: PRIMARY, fleet: { tenant }, call: { maxTokens: 200 }, tools: { allow: ['add'] } };
       const first = await agents.start({ task: 'First.', ...options });
       await waitFor(() => fx.fake.requests.length === 1, 'the first call');
       const second = await agents.start({ task: 'Second.', ...options });
@@ -186,7 +190,12 @@ describe('tenant budgets across runs', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'day' });
-      const id = await agents.start({ task: 'Take a slow step.', model: PRIMARY, tenant, maxTokens: 200 });
+      const id = await agents.start({
+        call: { maxTokens: 200 },
+        fleet: { tenant: tenant },
+        task: 'Take a slow step.',
+        model: PRIMARY,
+      });
       await waitFor(() => fx.calls.includes('slow_step:y'), 'the slow step');
       await client.workflow.getHandle(ledgerWorkflowId(tenant)).terminate('the ledger is gone');
       fx.latch.open();

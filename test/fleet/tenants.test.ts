@@ -22,11 +22,10 @@ describe('tenants and priorities', () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        session: { continueAsNewAfterTurns: 1 },
+        fleet: { priority: 2, tenant: 'acme' },
         task: 'Add 1 and 2.',
         model: PRIMARY,
-        tenant: 'acme',
-        priority: 2,
-        continueAsNewAfterTurns: 1,
         tools: { allow: ['add'] },
       });
       const result = await agents.result(id);
@@ -58,11 +57,15 @@ describe('tenants and priorities', () => {
         const agents = fx.agents(client, taskQueue);
         const queued = await Promise.all(
           Array.from({ length: 30 }, (_, i) =>
-            agents.start({ task: `Job p${i}.`, model: PRIMARY, tenant: 'batch', priority: 5 }),
+            agents.start({ fleet: { priority: 5, tenant: 'batch' }, task: `Job p${i}.`, model: PRIMARY }),
           ),
         );
         await waitFor(() => answered.size >= 2, 'the queued runs to start answering');
-        const urgent = await agents.start({ task: 'Job urgent.', model: PRIMARY, tenant: 'batch', priority: 1 });
+        const urgent = await agents.start({
+          fleet: { priority: 1, tenant: 'batch' },
+          task: 'Job urgent.',
+          model: PRIMARY,
+        });
         await Promise.all([...queued, urgent].map((id) => agents.result(id)));
       },
     );
@@ -83,11 +86,15 @@ describe('tenants and priorities', () => {
       async ({ client, taskQueue }) => {
         const agents = fx.agents(client, taskQueue);
         const big = await Promise.all(
-          Array.from({ length: 30 }, (_, i) => agents.start({ task: `Job a${i}.`, model: PRIMARY, tenant: 'big' })),
+          Array.from({ length: 30 }, (_, i) =>
+            agents.start({ fleet: { tenant: 'big' }, task: `Job a${i}.`, model: PRIMARY }),
+          ),
         );
         await waitFor(() => answered.length >= 2, 'the big tenant to start answering');
         const small = await Promise.all(
-          Array.from({ length: 3 }, (_, i) => agents.start({ task: `Job b${i}.`, model: PRIMARY, tenant: 'small' })),
+          Array.from({ length: 3 }, (_, i) =>
+            agents.start({ fleet: { tenant: 'small' }, task: `Job b${i}.`, model: PRIMARY }),
+          ),
         );
         await Promise.all([...big, ...small].map((id) => agents.result(id)));
         const closeTime = async (id: string) => (await client.workflow.getHandle(id).describe()).closeTime!.getTime();
@@ -105,10 +112,10 @@ describe('tenants and priorities', () => {
   it('a tenant that is not a valid key or a priority outside 1 to 5 is refused before the run starts', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      await expect(agents.start({ task: 'Hi.', model: PRIMARY, tenant: 'two words' })).rejects.toThrow(
+      await expect(agents.start({ fleet: { tenant: 'two words' }, task: 'Hi.', model: PRIMARY })).rejects.toThrow(
         /tenant "two words" is not a valid key/,
       );
-      await expect(agents.start({ task: 'Hi.', model: PRIMARY, priority: 7 })).rejects.toThrow(
+      await expect(agents.start({ fleet: { priority: 7 }, task: 'Hi.', model: PRIMARY })).rejects.toThrow(
         /priority must be a whole number from 1/,
       );
     });

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { registerAgentCommands } from '../../src/cli/commands/agent-commands';
 import { AgentClient, type KindEdge } from '../../src/client';
+import { cliDefaults } from '../../src/cli/start-options';
 
 export interface AgentCli {
   /** Runs one command (a fresh parser each time, so no option carries over); resolves with what it printed. */
@@ -48,7 +49,7 @@ export function agentCli(
       const tty = options.tty;
       registerAgentCommands(program, {
         connect: async () => ({
-          agents: new AgentClient(client, taskQueue, { kinds: options.kinds }),
+          agents: new AgentClient(client, taskQueue, { kinds: options.kinds, defaults: cliDefaults(env) }),
           close: async () => undefined,
         }),
         out: (text) => print(`${text}\n`),

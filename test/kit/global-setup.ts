@@ -1,6 +1,6 @@
 import { connectClient, connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { findTemporalCli } from '../../src/connection/find-cli';
-import { ensureSearchAttributes } from '../../src/server/search-attribute-registration';
+import { ensureSearchAttributes } from '../../src/connection/search-attribute-registration';
 import { freePort } from '../../src/server/ports';
 import { serves, startDevServer, type RunningDevServer } from '../../src/server/dev-server';
 import { cachedWorkflowBundle } from '../../src/server/workflow-bundle';

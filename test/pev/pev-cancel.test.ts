@@ -65,7 +65,7 @@ describe('cancelling a pev run returns its result', () => {
       reply.toolCalls([{ name: 'delete_file', arguments: { path: 'old.txt' } }]),
     );
     const out = await cancelPev(
-      { options: { approve: ['delete_file'] } },
+      { options: { tools: { approve: ['delete_file'] } } },
       (agents, id) => waitForState(agents, id, (s) => s.pendingApprovals.length === 1),
       'pev-cancel-approval',
     );

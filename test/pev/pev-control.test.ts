@@ -129,7 +129,10 @@ describe('PEV limits, steering and approvals on a real server', () => {
     );
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await startPev(client, taskQueue, { task: 'Delete old.txt.', options: { approve: ['delete_file'] } });
+      const id = await startPev(client, taskQueue, {
+        task: 'Delete old.txt.',
+        options: { tools: { approve: ['delete_file'] } },
+      });
       const waiting = await waitForState(agents, id, (s) => s.pendingApprovals.length === 1);
       expect(waiting.status).toBe('awaiting_approval');
       expect((waiting as typeof waiting & { pev: { phase: string; currentTodoId: string } }).pev).toMatchObject({
@@ -176,7 +179,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
       const agents = fx.agents(client, taskQueue);
       const id = await startPev(client, taskQueue, {
         task: 'Add 1 and 2.',
-        options: { fallbacks: [FALLBACK] },
+        options: { model: { fallbacks: [FALLBACK] } },
         pev: { models: { executor: executorModel } },
       });
       const res = await pevResult(client, id);

@@ -112,11 +112,11 @@ describe('pev tool-call reuse', () => {
     const result = await withWorker({ activities: activities() }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        session: { idleWaitMs: 60_000 },
         task: 'Rewrite cycles.txt and read it back.',
         kind: 'pev',
         model: PRIMARY,
         tools: { workspaceRoot: workspace },
-        idleWaitMs: 60_000,
       });
       await waitForState(agents, id, (s) => s.status === 'awaiting_follow_up');
       fs.writeFileSync(notes, 'v3');

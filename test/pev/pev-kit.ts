@@ -5,9 +5,9 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createPevActivities } from '../../src/activities/pev';
-import { buildAgentConfig } from '../../src/policy/agent-config';
+import { layerRunSpec } from '../../src/policy/run-spec';
 import { type AgentOptions } from '../../src/contracts/agent-options';
-import { AGENT_WORKFLOWS } from '../../src/contracts/agent-workflows';
+import { PEV_FACTS } from '../../src/policy/pev/pev-facts';
 import {
   pevProgressQuery,
   type PevAgentResult,
@@ -84,16 +84,13 @@ export interface StartPev {
 
 /** Starts `pevAgentWorkflow` with a config built the way the client builds it. */
 export async function startPev(client: Client, taskQueue: string, start: StartPev): Promise<string> {
-  const config = buildAgentConfig({
-    model: 'anthropic/claude-sonnet-4-6',
-    tools: {},
-    ...start.options,
-    task: start.task,
-    kind: 'pev',
-  });
+  const config = layerRunSpec(PEV_FACTS, [
+    { model: 'anthropic/claude-sonnet-4-6' },
+    { ...start.options, task: start.task, kind: 'pev' },
+  ]);
   const input: PevWorkflowInput = { config, ...(start.pev ? { pev: start.pev } : {}) };
   const id = start.id ?? `pev-${crypto.randomUUID()}`;
-  await client.workflow.start(AGENT_WORKFLOWS.pev, { workflowId: id, taskQueue, args: [input] });
+  await client.workflow.start(PEV_FACTS.workflowType, { workflowId: id, taskQueue, args: [input] });
   return id;
 }
 

@@ -155,11 +155,11 @@ describe('PEV options, prompts and follow-ups on a real server', () => {
     const result = await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
+        session: { idleWaitMs: 60_000 },
         task: 'Add 1 and 2.',
         kind: 'pev',
         model: PRIMARY,
         tools: {},
-        idleWaitMs: 60_000,
       });
       await waitForState(agents, id, (s) => s.status === 'awaiting_follow_up');
       await agents.followUp(id, 'Now add 1 and 1.');

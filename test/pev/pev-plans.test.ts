@@ -88,7 +88,7 @@ describe('pev plans on a real server', () => {
     );
     const id = await startPev(worker.client, worker.taskQueue, {
       task: 'Write the note "ready".',
-      options: { approve: ['write_note'] },
+      options: { tools: { approve: ['write_note'] } },
     });
     const waiting = await waitForState(agents(), id, (s) => s.pendingApprovals.length === 1);
     expect(waiting.pendingApprovals[0]).toMatchObject({ tool: 'write_note', args: { text: 'ready' } });

@@ -195,7 +195,7 @@ describe('PEV across continue-as-new', () => {
         const agents = fx.agents(client, taskQueue);
         const id = await startPev(client, taskQueue, {
           task: 'Add 2 and 3 twice.',
-          options: { continueAsNewAfterTurns: 2 },
+          options: { session: { continueAsNewAfterTurns: 2 } },
         });
         const watched: string[] = [];
         for await (const item of agents.watch(id)) if (item.topic === 'events') watched.push(item.event.type);

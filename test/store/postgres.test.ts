@@ -94,7 +94,7 @@ describe('PostgreSQL store', () => {
       const id = `db-outage-${crypto.randomUUID()}`;
       const result = await withWorker({ config, store, tools: registry }, async ({ client, taskQueue }) => {
         const agents = new AgentClient(client, taskQueue);
-        await agents.start({ id, task: 'Answer once.', model: PRIMARY, attemptsPerProvider: 5 });
+        await agents.start({ id, task: 'Answer once.', model: { primary: PRIMARY, attemptsPerProvider: 5 } });
         return agents.result(id);
       });
       await outage;

@@ -105,10 +105,10 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
     const taskQueue = `test-${crypto.randomUUID()}`;
     const early = new AgentClient((await testConnection()).client, taskQueue);
     await early.start({
+      session: { continueAsNewAfterTurns: 2 },
       id,
       task: 'Write two notes.',
       model: PRIMARY,
-      continueAsNewAfterTurns: 2,
       context: { windowTokens: 3000, thresholdRatio: 0.8, keepRecentRatio: 0.3, summaryModel: CHEAP },
     });
     await early.steer(id, 'Keep them short.');
@@ -160,7 +160,7 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       expect(human.stdout).toContain('-- summary of #0..');
 
       // A second run waits for an approval: running, so gc leaves it alone.
-      await agents.start({ id: waiting, task: 'Write one more.', model: PRIMARY, approve: ['write_note'] });
+      await agents.start({ tools: { approve: ['write_note'] }, id: waiting, task: 'Write one more.', model: PRIMARY });
       await waitForState(agents, waiting, (s) => s.pendingApprovals.length === 1);
       // A conversation Temporal never ran, written long enough ago.
       const orphan = `orphan-${crypto.randomUUID()}`;

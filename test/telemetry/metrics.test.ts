@@ -78,17 +78,21 @@ describe('the worker’s metrics endpoint', () => {
       reply.text('Two items are open.'),
     );
     const id = await agents.start({
+      fleet: { tenant: 'acme' },
       task: 'Which items are open?',
       model: PRIMARY,
       tools,
-      tenant: 'acme',
       stream: true,
     });
     expect(await agents.result(id)).toMatchObject({ status: 'completed' });
 
     // A run that waits for an approval is counted from visibility within the gauge's period.
     fake.script(reply.toolCalls([{ name: 'fs_read', arguments: { path: 'notes.txt' } }]));
-    const waiting = await agents.start({ task: 'Read the notes.', model: PRIMARY, tools, approve: ['fs_read'] });
+    const waiting = await agents.start({
+      task: 'Read the notes.',
+      model: PRIMARY,
+      tools: { ...tools, approve: ['fs_read'] },
+    });
     await waitForState(agents, waiting, (s) => s.pendingApprovals.length > 0);
     const deadline = Date.now() + 40_000;
     let samples = await scrape();

@@ -121,7 +121,7 @@ describe('traces of agent runs', () => {
       { config, store, tools },
       async ({ taskQueue }) => {
         const agents = new AgentClient(client, taskQueue);
-        const started = await startInBackendSpan(agents, { task: TASK, model: PRIMARY, approve: ['note'] });
+        const started = await startInBackendSpan(agents, { tools: { approve: ['note'] }, task: TASK, model: PRIMARY });
         const waiting = await waitForState(agents, started.id, (s) => s.pendingApprovals.length > 0);
         const pending = waiting.pendingApprovals[0].toolCallId;
         await agents.approve(started.id, pending);

@@ -53,9 +53,7 @@ describe('a worker killed during a model call', () => {
     // One attempt per provider: before this was retried, a lost worker failed the provider over.
     const id = await agents.start({
       task: 'Say something.',
-      model: PRIMARY,
-      fallbacks: [FALLBACK],
-      attemptsPerProvider: 1,
+      model: { primary: PRIMARY, fallbacks: [FALLBACK], attemptsPerProvider: 1 },
     });
     await waitFor(() => arrivals === 1, 'the first worker’s model call', 60_000);
     await replaceWorker();

@@ -190,7 +190,7 @@ describe('worker deployment versioning', () => {
 
     versions.push(await startVersion(fx, deploymentName, 'v1', taskQueue));
     await setCurrentVersion(client, deploymentName, 'v1');
-    const pinned = await agents.start({ task: 'Delete old.txt.', model: PRIMARY, approve: ['delete_file'] });
+    const pinned = await agents.start({ tools: { approve: ['delete_file'] }, task: 'Delete old.txt.', model: PRIMARY });
     await waitForState(agents, pinned, (s) => s.status === 'awaiting_approval');
 
     const v2 = await startVersionProcess(fx, deploymentName, 'v2', taskQueue, dir);

@@ -39,7 +39,7 @@ describe('the workflow bundle', () => {
     fx.fake.script(reply.toolCalls([{ name: 'write_note', arguments: { text: 'later' }, id: 'toolu_wait' }]));
     const trace = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Write a note.', model: PRIMARY, approve: ['write_note'] });
+      const id = await agents.start({ tools: { approve: ['write_note'] }, task: 'Write a note.', model: PRIMARY });
       await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
       const handle = client.workflow.getHandle(id);
       const stack = await handle.query<string>('__stack_trace');

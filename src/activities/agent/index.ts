@@ -1,7 +1,8 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
 import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../contracts/agent-activities';
 import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
-import { callWaitsForPin, pinnedCall } from '../../policy/first-call-pin';
+import { callWaitsForPin, pinRequest, pinnedCall } from '../../policy/pinning';
+import { conversationOf } from './conversation-view';
 import { heartbeating } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './append-messages';
@@ -33,8 +34,8 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
     callModel: heartbeating(async function callModelPinning(input: ModelCallInput): Promise<ModelCallResult> {
       const { pin, ...call } = input;
       if (!pin) return callModel(call);
-      const pinned = await pinTools(pin.tools);
-      if (callWaitsForPin(pinned, pin.asks, call.model)) return { pinned, answered: false };
+      const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
+      if (callWaitsForPin(pinned, pin.spec, call.model)) return { pinned, answered: false };
       return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
     }),
     appendMessages: heartbeating(appendMessages),

@@ -2,14 +2,17 @@
  * Quick tool calls run by the model call itself, right after the answer
  * (`ModelCallInput.inlineTools`): each through the same `runTool` as a call the workflow schedules,
  * so its result is stored the same way. All or nothing: when a call is not one the workflow handed
- * over, or one fails to run or to be stored, the model call returns no results and the workflow
- * runs the calls as usual (a result stored meanwhile is written again by the later call).
+ * over, or the approval gate asks for a decision on one (`runsInline`), or one fails to run or to be
+ * stored, the model call returns no results and the workflow runs the calls as usual (a result stored
+ * meanwhile is written again by the later call).
  */
 import { errorText } from '../../common/error-text';
 import { log } from '@temporalio/activity';
 import type { InlineToolCalls, RunToolInput, RunToolOutput } from '../../contracts/agent-activities';
 import type { ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM } from '../../contracts/tool-catalog';
+import type { RunApprovals } from '../../policy/approval-rules';
+import { runsInline } from '../../policy/quick-tools';
 import { activityContext } from '../heartbeat';
 
 export type RunTool = (input: RunToolInput) => Promise<RunToolOutput>;
@@ -23,10 +26,11 @@ export async function runInlineTools(
   calls: readonly ToolCallRequest[],
   at: { conversationId?: string; firstSeq: number },
   runTool: RunTool,
+  approvals: RunApprovals,
 ): Promise<RunToolOutput[] | undefined> {
-  if (calls.length === 0 || calls.length > inline.maxCalls) return undefined;
+  // The one approval gate, per call, as the workflow asks it for the calls it runs.
+  if (!runsInline(inline, calls, approvals)) return undefined;
   const fingerprints = new Map(Object.entries(inline.tools));
-  if (!calls.every((c) => !c.malformed && fingerprints.has(c.name))) return undefined;
   const ctx = activityContext();
   const runId = ctx?.info.workflowExecution?.runId ?? '';
   const selection = inline.selectionHash ? { selectionHash: inline.selectionHash } : {};

@@ -23,6 +23,9 @@ import { observeModelCall } from '../call-telemetry';
 import { openTokenPublisher, type TokenPublisher } from './token-publisher';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 import { runInlineTools, type RunTool } from './inline-tools';
+import type { RunApprovals } from '../../policy/approval-rules';
+import type { ToolSelection } from '../../contracts/tool-catalog';
+import type { ContentStore } from '../../store';
 
 /**
  * The call's answer, assembled from the provider's stream (every call streams, so a hung
@@ -75,6 +78,13 @@ function thoughtOf(message: AssistantMessage, calledTools: boolean): { thought?:
   return thought ? { thought } : {};
 }
 
+/** The approval rules of a run, from its tool selection as pinning stored it. */
+async function approvalsOf(store: ContentStore, selectionHash: string | undefined): Promise<RunApprovals> {
+  if (!selectionHash) return {};
+  const { approve, approvals } = await fromStore(() => store.get<ToolSelection>(selectionHash));
+  return { approve, rules: approvals };
+}
+
 /** The model-call activity; `runTool` runs the quick calls the workflow hands over (`inlineTools`). */
 export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
@@ -92,20 +102,25 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     // A model whose entry says it takes no tools is called without them (a run that names tools was refused).
     const takesTools = llm.describe(model)?.capabilities.tools !== false;
     const tools = specsHash && takesTools ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
-    const responseFormat = stored?.responseFormat ?? input.responseFormat;
+    const {
+      responseFormat = stored?.responseFormat,
+      toolChoice,
+      stopSequences,
+      ...settings
+    } = {
+      ...input.settings,
+      ...(stored?.responseFormat ? { responseFormat: stored.responseFormat } : {}),
+    };
     const request: ModelRequest = {
       model,
       systemPrompt: stored?.systemPrompt ?? input.systemPrompt,
       messages,
       options: {
-        ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
-        ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
-        ...(input.topP === undefined ? {} : { topP: input.topP }),
-        ...(input.stopSequences?.length ? { stopSequences: input.stopSequences } : {}),
-        ...(input.thinkingBudget === undefined ? {} : { thinkingBudget: input.thinkingBudget }),
+        ...settings,
+        ...(stopSequences?.length ? { stopSequences } : {}),
         ...(tools && tools.length > 0 ? { tools } : {}),
         ...(responseFormat ? { responseFormat } : {}),
-        ...(input.toolChoice && tools && tools.length > 0 ? { toolChoice: input.toolChoice } : {}),
+        ...(toolChoice && tools && tools.length > 0 ? { toolChoice } : {}),
       },
     };
     const signal = activityContext()?.cancellationSignal;
@@ -131,6 +146,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
           toolCalls,
           { conversationId: input.conversationId, firstSeq: input.writeSeq + 1 },
           runTool,
+          await approvalsOf(store, input.inlineTools.selectionHash),
         )
       : undefined;
     return {

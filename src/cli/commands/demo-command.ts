@@ -6,7 +6,7 @@ import { AgentClient } from '../../client';
 import { connectionSettingsFromEnv, connectClient } from '../../connection/connection-settings';
 import { ensureTemporal, type TemporalServer } from '../../server/launcher';
 import { runUiUrl } from '../../server/web-ui';
-import { ensureSearchAttributes } from '../../server/search-attribute-registration';
+import { ensureSearchAttributes } from '../../connection/search-attribute-registration';
 import { configureWorkerRuntime, connectWorker } from '../../worker/run-worker';
 import { DurableAgentsPlugin } from '../../worker/plugin';
 import { workerConfig, type WorkerConfig } from '../../worker/worker-config';

@@ -7,7 +7,7 @@ import { collect } from '../option-parsers';
 import { readPlanFile } from '../plan-file';
 import { UsageError } from '../exit-codes';
 import { withAgents, type AgentCommandDeps } from './agent-deps';
-import type { PlanItem } from '../../contracts/agent-run';
+import type { PlanItem } from '../../contracts/run-spec';
 
 interface SetPlanOptions {
   done?: string[];

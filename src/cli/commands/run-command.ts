@@ -9,7 +9,7 @@ import { checkModelSpecs, unknownModelWarnings } from '../model-check';
 import { duration, positiveInt, spec, type RunOptions } from '../option-parsers';
 import { errorLine, formatResult, formatSummary } from '../render-run';
 import { noWorkerNotice, whileWaiting } from '../run-wait';
-import { startFlags, startModel, startOptionsOf } from '../start-options';
+import { startFlags, startOptionsOf } from '../start-options';
 import { kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 import { watchAndPrint } from './read-commands';
 
@@ -29,11 +29,10 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
         throw new UsageError('--watch prints as the run works; it cannot be combined with --detach or --json');
       const options = await startOptionsOf(taskArg, o, deps.env, kinds);
       await withAgents(deps, async (agents, uiLink) => {
-        const start = await startModel(options, agents, deps.env);
-        const models = [start.model, ...(start.fallbacks ?? []), ...kinds.models(start.kind, start)];
+        const models = [...(o.model ? [o.model] : []), ...(o.fallback ?? []), ...kinds.models(o.agent, options)];
         for (const warning of unknownModelWarnings(models, deps.env)) noteOf(deps)(warning);
         const id = await agents.start({
-          ...start,
+          ...options,
           ...(o.id ? { id: o.id } : {}),
           ...(o.watch ? { stream: true } : {}),
         });
@@ -75,7 +74,7 @@ export function registerForkCommand(program: Command, deps: AgentCommandDeps): v
             ...(task ? { task } : {}),
             ...(o.model ? { model: o.model } : {}),
             ...(o.id ? { id: o.id } : {}),
-            ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+            ...(o.idleWait !== undefined ? { session: { idleWaitMs: o.idleWait } } : {}),
             ...(o.watch ? { stream: true } : {}),
           });
           await followStarted(deps, agents, id, o, uiLink);

@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import { AgentSchedules, OVERLAP_POLICIES, type AgentScheduleView, type OverlapPolicy } from '../../client/schedules';
 import { UsageError } from '../exit-codes';
 import { duration, type RunOptions } from '../option-parsers';
-import { startFlags, startModel, startOptionsOf } from '../start-options';
+import { startFlags, startOptionsOf } from '../start-options';
 import { json, kindsOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface CreateFlags extends RunOptions {
@@ -75,7 +75,7 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
         throw new UsageError('give the schedule exactly one of --every DURATION or --cron EXPR');
       const run = await startOptionsOf(taskArg, o, deps.env, kinds);
       await withAgents(deps, async (agents) => {
-        const created = await new AgentSchedules(agents).create(name, await startModel(run, agents, deps.env), {
+        const created = await new AgentSchedules(agents).create(name, run, {
           timing: o.every !== undefined ? { everyMs: o.every } : { cron: o.cron ?? '' },
           overlap: o.overlap,
           ...(o.paused ? { paused: true } : {}),

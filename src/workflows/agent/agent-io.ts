@@ -1,17 +1,19 @@
 /**
- * The activities the agent loop calls, as one typed interface. Each call gets the options it
- * needs (model: attempts per provider; tools: the tool's timeout and retry), so a loop built on
- * these functions (ReAct here, planner/executor/verifier elsewhere) shares one boundary.
- *
- * Cheap steps run as local activities (docs/design.md, History per turn): pinning the run's tools
- * when its first model call does not, a tool call the catalogue marks `local` that the model call did
- * not run itself, and the messages the workflow writes. A local activity runs on the workflow's own
- * worker inside the workflow task and leaves one marker event; it cannot heartbeat, and a worker that
- * dies while it runs is noticed by the workflow task's timeout, which runs it again. Runs whose
- * activities go to another task queue keep every step a regular activity.
+ * The activities a run calls, and the one place that decides how each is made (docs/design.md,
+ * History per turn): a quick step (a message write, pinning the tools, a quick tool call, a budget
+ * reservation) runs as a local activity on the run's own worker inside the workflow task when the
+ * run's activities go to the workflow's own queue, and as a regular activity otherwise; everything
+ * else is a regular activity that heartbeats. Every regular activity carries the run's priority.
+ * A local activity leaves one marker event; it cannot heartbeat, and a worker that dies while it
+ * runs is noticed by the workflow task's timeout, which runs it again.
  */
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Priority, RetryPolicy } from '@temporalio/common';
+import {
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityInterfaceFor,
+  type LocalActivityInterfaceFor,
+} from '@temporalio/workflow';
+import type { Duration, Priority, RetryPolicy } from '@temporalio/common';
 import type {
   AgentActivities,
   CopyConversationInput,
@@ -23,57 +25,52 @@ import type {
   SummariseInput,
   SummariseOutput,
 } from '../../contracts/agent-activities';
-import type {
-  AgentHookActivities,
-  HookContextInput,
-  HookContextOutput,
-  HookErrorInput,
-  HookMessageInput,
-  HookModelInput,
-  HookTurnEndInput,
-  ModelChoice,
-  TurnEndDecision,
-} from '../../contracts/agent-hooks';
 import type { AppendMessagesInput } from '../../contracts/message-drafts';
 import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
 import type { MessageMeta, PinnedTool } from '../../contracts/agent-run';
-import type { BudgetActivities } from '../../contracts/tenant-budget';
 import { HEARTBEAT_TIMEOUT_MS } from '../../contracts/heartbeats';
 import { DEFAULT_TOOL_RETRY, TOOL_ACTIVITY_GRACE_MS } from '../../contracts/tool-catalog';
 import { toolCallSummary } from '../../policy/run-summaries';
-import { usd } from '../../policy/tenant-budget';
 
 export interface ModelRetry {
   maximumAttempts: number;
   nonRetryableErrorTypes: string[];
 }
 
-/** How one model call is made: its retry, its timeline line, and the queue of its model's limit, if any. */
-interface ModelCallOptions {
-  retry: ModelRetry;
-  summary: string;
-  /** A limited model's own task queue (`policy/llm-queues.ts`); default: the run's activity queue. */
+/** How one activity of the run is made. */
+export interface ActivityOptions {
+  /** `quick`: local when the run's activities are on the workflow's own queue; `regular`: always scheduled. */
+  shape: 'quick' | 'regular';
+  /** The one line the timeline shows for it. */
+  summary?: string;
+  /** Default one minute. */
+  startToCloseTimeout?: Duration;
+  /** Default five attempts. */
+  retry?: RetryPolicy;
+  /** Another queue than the run's (a limited model's, `policy/llm-queues.ts`); the activity is then regular. */
   taskQueue?: string;
 }
 
-/**
- * The activities of a run. `summary` is the one line the timeline shows for that call (a tool
- * call's is its tool and telling argument).
- */
+/** Activities as a run calls them: local or regular, each a function of its interface. */
+export type Proxied<A> = ActivityInterfaceFor<A> | LocalActivityInterfaceFor<A>;
+
+/** How one model call is made: its retry, its timeline line, and the queue of its model's limit, if any. */
+export interface ModelCallOptions {
+  retry: ModelRetry;
+  summary: string;
+  taskQueue?: string;
+}
+
+/** The activities of a run, and the one door to any other (a feature's, a kind's). */
 export interface AgentIO {
+  /** The activities of type `A`, made as `options` says. */
+  activities<A extends object>(options: ActivityOptions): Proxied<A>;
   callModel(input: ModelCallInput, options: ModelCallOptions): Promise<ModelCallResult>;
-  appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
-  pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
-  copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
-  runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
   summarise(input: SummariseInput, options: ModelCallOptions): Promise<SummariseOutput>;
-  onTurnEnd(activity: string, input: HookTurnEndInput): Promise<boolean | TurnEndDecision>;
-  resolveModel(activity: string, input: HookModelInput): Promise<ModelChoice | null | undefined>;
-  transformContext(activity: string, input: HookContextInput): Promise<HookContextOutput | null | undefined>;
-  onMessage(activity: string, input: HookMessageInput): Promise<void>;
-  onError(activity: string, input: HookErrorInput): Promise<void>;
-  reserveBudget: BudgetActivities['reserveBudget'];
-  settleBudget: BudgetActivities['settleBudget'];
+  runTool(input: RunToolInput, tool: PinnedTool, timeoutMs: number): Promise<RunToolOutput>;
+  appendMessages(input: AppendMessagesInput): Promise<MessageMeta[]>;
+  copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
+  pinTools(input: PinToolsInput): Promise<PinToolsOutput>;
 }
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
@@ -82,15 +79,7 @@ const MODEL_RETRY_BASE: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '30 seconds',
 };
-const HOOK_RETRY: RetryPolicy = { maximumAttempts: 3, initialInterval: '1 second' };
-/**
- * A ledger that does not answer within these attempts counts as a refusal (fail closed): about a
- * minute when its workflow is not being served at all.
- */
-const BUDGET_OPTIONS = {
-  startToCloseTimeout: '15 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
-} as const;
+const DEFAULT_RETRY: RetryPolicy = { maximumAttempts: 5 };
 
 function toolRetry(tool: PinnedTool): RetryPolicy {
   const retry = tool.retry ?? {};
@@ -101,105 +90,50 @@ function toolRetry(tool: PinnedTool): RetryPolicy {
 }
 
 /**
- * The activity-backed IO of an agent run. `taskQueue` sends the activities to another worker pool;
- * `priority` (the run's tenant and priority) goes with each of them.
+ * The activity-backed IO of a run. `taskQueue` sends its activities to another worker pool (every
+ * step is then regular); `priority` (its tenant and priority) goes with each regular one.
  */
-export function createAgentIO(options: { taskQueue?: string; stream?: boolean; priority?: Priority } = {}): AgentIO {
-  // The run's tenant and priority go with every regular activity; local ones run in its own task.
-  const queue = {
-    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
-    ...(options.priority ? { priority: options.priority } : {}),
+export function createAgentIO(run: { taskQueue?: string; priority?: Priority } = {}): AgentIO {
+  const onOwnQueue = run.taskQueue === undefined;
+  const activities = <A extends object>(o: ActivityOptions): Proxied<A> => {
+    const common = {
+      startToCloseTimeout: o.startToCloseTimeout ?? '1 minute',
+      retry: o.retry ?? DEFAULT_RETRY,
+      ...(o.summary ? { summary: o.summary } : {}),
+    };
+    if (o.shape === 'quick' && onOwnQueue && !o.taskQueue) return proxyLocalActivities<A>(common);
+    const taskQueue = o.taskQueue ?? run.taskQueue;
+    return proxyActivities<A>({
+      ...common,
+      ...(taskQueue ? { taskQueue } : {}),
+      ...(run.priority ? { priority: run.priority } : {}),
+      heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
+    });
   };
-  const plain = proxyActivities<AgentActivities>({
-    ...queue,
-    startToCloseTimeout: '1 minute',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
-    retry: { maximumAttempts: 5 },
-  });
-  const writes = proxyLocalActivities<AgentActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: { maximumAttempts: 5 },
-    summary: 'write messages',
-  });
-  // Local activities only when the activities run on the workflow's own queue (its own workers).
-  const local = options.taskQueue === undefined;
-  // Pinning opens the run's MCP servers, which may take a while: a local activity that outlasts
-  // the workflow task's timeout keeps the task alive.
-  const pinning = proxyActivities<AgentActivities>({
-    ...queue,
-    startToCloseTimeout: '1 minute',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
-    retry: { maximumAttempts: 5 },
-  });
-  const localPinning = proxyLocalActivities<AgentActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: { maximumAttempts: 5 },
-    summary: 'pin tools',
-  });
-  const budget = (summary: string) =>
-    local
-      ? proxyLocalActivities<AgentActivities>({ ...BUDGET_OPTIONS, summary })
-      : proxyActivities<AgentActivities>({ ...queue, ...BUDGET_OPTIONS, summary });
-  const hooks = (activity: string, retry: RetryPolicy = HOOK_RETRY) =>
-    proxyActivities<Record<string, AgentHookActivities[keyof AgentHookActivities]>>({
-      ...queue,
-      startToCloseTimeout: '1 minute',
-      retry,
-      summary: `hook: ${activity}`,
-    })[activity];
+  const model = ({ retry, summary, taskQueue }: ModelCallOptions): Proxied<AgentActivities> =>
+    activities<AgentActivities>({
+      shape: 'regular',
+      summary,
+      startToCloseTimeout: MODEL_CALL_TIMEOUT,
+      retry: { ...MODEL_RETRY_BASE, ...retry },
+      ...(taskQueue ? { taskQueue } : {}),
+    });
+  const writes = activities<AgentActivities>({ shape: 'quick', summary: 'write messages' });
   return {
-    callModel(input, { retry, summary, taskQueue }) {
-      const { callModel } = proxyActivities<AgentActivities>({
-        ...queue,
-        ...(taskQueue ? { taskQueue } : {}),
-        startToCloseTimeout: MODEL_CALL_TIMEOUT,
-        heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
-        retry: { ...MODEL_RETRY_BASE, ...retry },
-        summary,
-      });
-      return callModel(input);
-    },
-    appendMessages: (input) => (local ? writes : plain).appendMessages(input),
-    pinTools: (input) => (local ? localPinning : pinning).pinTools(input),
-    copyConversation: (input) => (local ? writes : plain).copyConversation(input),
-    runTool(input, tool, timeoutMs) {
-      // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
-      // activity alive long enough to deliver it. Heartbeats notice a dead worker sooner.
-      if (tool.local === true && local) {
-        const { runTool } = proxyLocalActivities<AgentActivities>({
-          startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
-          retry: toolRetry(tool),
-          summary: toolCallSummary(tool.name, input.args),
-        });
-        return runTool(input);
-      }
-      const { runTool } = proxyActivities<AgentActivities>({
-        ...queue,
-        startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
-        heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
-        retry: toolRetry(tool),
+    activities,
+    callModel: (input, options) => model(options).callModel(input),
+    summarise: (input, options) => model(options).summariseConversation(input),
+    // The tool stops itself at `timeoutMs` with a readable error result; the grace keeps the
+    // activity alive long enough to deliver it.
+    runTool: (input, tool, timeoutMs) =>
+      activities<AgentActivities>({
+        shape: tool.local === true ? 'quick' : 'regular',
         summary: toolCallSummary(tool.name, input.args),
-      });
-      return runTool(input);
-    },
-    summarise(input, { retry, summary, taskQueue }) {
-      const { summariseConversation } = proxyActivities<AgentActivities>({
-        ...queue,
-        ...(taskQueue ? { taskQueue } : {}),
-        startToCloseTimeout: MODEL_CALL_TIMEOUT,
-        heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
-        retry: { ...MODEL_RETRY_BASE, ...retry },
-        summary,
-      });
-      return summariseConversation(input);
-    },
-    reserveBudget: (input) => budget(`budget: reserve ${usd(input.usd)} for ${input.model}`).reserveBudget(input),
-    settleBudget: (input) => budget(`budget: settle ${usd(input.usd)}`).settleBudget(input),
-    onTurnEnd: (activity, input) => (hooks(activity) as AgentHookActivities['onTurnEnd'])(input),
-    resolveModel: (activity, input) => (hooks(activity) as AgentHookActivities['resolveModel'])(input),
-    transformContext: (activity, input) => (hooks(activity) as AgentHookActivities['transformContext'])(input),
-    onMessage: (activity, input) => (hooks(activity) as AgentHookActivities['onMessage'])(input),
-    // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
-    onError: (activity, input) => (hooks(activity, { maximumAttempts: 1 }) as AgentHookActivities['onError'])(input),
+        startToCloseTimeout: timeoutMs + TOOL_ACTIVITY_GRACE_MS,
+        retry: toolRetry(tool),
+      }).runTool(input),
+    appendMessages: (input) => writes.appendMessages(input),
+    copyConversation: (input) => writes.copyConversation(input),
+    pinTools: (input) => activities<AgentActivities>({ shape: 'quick', summary: 'pin tools' }).pinTools(input),
   };
 }

@@ -21,7 +21,7 @@ import { limitedQueue, retryFor, windowOf, type ModelResolver } from './model-re
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, updateCurrentDetails, type RunContext } from './run-context';
-import { callCost, reserveBudget, settleBudget } from './budget-step';
+import { clearCall } from './model-step';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 
 /** Turns a failed summary waits before the next try: 2, 4, 8 … up to this many. */
@@ -64,8 +64,8 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
   const toSeq = state.messages[plan.splitIndex].seq;
   const model = state.config.context.summaryModel ?? resolver.state.current;
   const summary = summariseSummary(plan.splitIndex, modelLabel(model));
-  const patience = resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS;
-  const clearance = await reserveBudget(ctx, model, callCost(ctx, model, plan.tokensBefore, true), patience);
+  const patienceMs = resolver.policy.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS;
+  const clearance = await clearCall(ctx, { model, inputTokens: plan.tokensBefore, own: true, patienceMs });
   if (!clearance.ok) return false;
   updateCurrentDetails(ctx, { doing: summary });
   try {
@@ -73,7 +73,7 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
       { conversationId: state.conversationId, view: state.view, toSeq, model },
       { retry: retryFor(resolver), summary, ...limitedQueue(ctx, model) },
     );
-    await settleBudget(ctx, clearance.hold, out);
+    await clearance.settle?.(out);
     state.usage = addUsage(state.usage, out.usage);
     state.cost = addCost(state.cost, out.cost);
     state.messages.splice(0, plan.splitIndex);
@@ -87,7 +87,7 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
     return true;
   } catch (err) {
     if (isCancellation(err)) throw err;
-    await settleBudget(ctx, clearance.hold);
+    await clearance.settle?.();
     recordFailure(ctx, model, err, 'summary failed: ');
     return false;
   }

@@ -2,25 +2,21 @@
 import { setHandler } from '@temporalio/workflow';
 import { applyDecision, decisionRefusal } from '../../policy/approval-rules';
 import {
-  addNoteSignal,
   decideApprovalUpdate,
   followUpSignal,
-  setPlanSignal,
   stateQuery,
   steerSignal,
   stopSignal,
   submitToolResultUpdate,
   switchModelSignal,
-  updatePlanSignal,
   type ToolResultInput,
 } from '../../contracts/agent-workflows';
-import { tenantBudgetSignal } from '../../contracts/tenant-budget';
-import { enqueueOnce, firstDelivery } from '../../policy/queues';
+import { enqueueOnce } from '../../policy/queues';
 import { stateView } from '../../policy/agent-state';
-import { planOf, updatePlan } from '../../policy/plan';
 import { modelNameProblem, modelRefOf } from '../../policy/model-ref';
+import { RUN_FEATURES } from '../features';
 import { emit, type RunContext } from './run-context';
-import { registerChildWaits, reportWaits } from './child-waits';
+import { waitsChanged } from './tool-plan';
 
 /** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */
 const MAX_UPDATES_PER_RUN = 1_900;
@@ -52,8 +48,8 @@ const refuse = (reason: string | undefined): void => {
 };
 
 /**
- * Registers the handlers every run has, once. `extendView` adds a kind's own fields to the
- * `state` query's view.
+ * Registers the handlers every run has, and each feature's, once. The features and `extendView`
+ * (a kind's) add their own fields to the `state` query's view.
  */
 export function registerHandlers(ctx: RunContext, extendView?: () => object): void {
   const { state } = ctx;
@@ -63,11 +59,6 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
   setHandler(followUpSignal, (msg) => {
     if (running(ctx)) enqueueOnce(state, state.followUps, msg);
   });
-  setHandler(addNoteSignal, (note) => {
-    const kind = note?.kind ?? 'context_note';
-    if (!running(ctx) || (kind !== 'context_note' && kind !== 'system_event') || !firstDelivery(state, note)) return;
-    (state.notes ??= []).push({ id: note.id, text: note.text, kind });
-  });
   setHandler(stopSignal, (input) => {
     const reason = input?.reason === 'cancelled' ? 'cancelled' : 'stopped';
     state.stopRequested ??= { reason, ...(input?.note ? { note: input.note } : {}) };
@@ -76,18 +67,6 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
     // A signal sent by hand (`temporal workflow signal`) may name a spec string; one naming no model is ignored.
     if (input && modelNameProblem(input.model) === undefined)
       state.operatorModel = { model: modelRefOf(input.model), note: input.note };
-  });
-  setHandler(tenantBudgetSignal, () => {
-    if (running(ctx) && state.config.tenant !== undefined) state.tenantBudget ??= { granted: 0 };
-  });
-  // A plan or an update the client refused before sending can only come from a hand-sent signal: ignored.
-  setHandler(setPlanSignal, (plan) => {
-    const read = planOf(plan);
-    if ('plan' in read) state.plan = read.plan;
-  });
-  setHandler(updatePlanSignal, (update) => {
-    const updated = updatePlan(state.plan ?? [], update);
-    if (!updated.problems) state.plan = updated.plan;
   });
   setHandler(
     decideApprovalUpdate,
@@ -103,7 +82,7 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
         edited: record.editedArgs !== undefined,
         ...(record.reason ? { reason: record.reason } : {}),
       });
-      await reportWaits(ctx);
+      await waitsChanged(ctx);
       return { toolCallId: record.toolCallId, tool: record.tool, state: record.state };
     },
     { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? decisionRefusal(state.approvals, input)) },
@@ -114,11 +93,13 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
       state.updatesHandled += 1;
       const request = state.clientTools.find((c) => c.toolCallId === input.toolCallId);
       if (request) request.result = { content: input.content, isError: input.isError === true };
-      await reportWaits(ctx);
+      await waitsChanged(ctx);
       return { toolCallId: input.toolCallId, accepted: true as const };
     },
     { validator: (input) => refuse(updateBudgetRefusal(ctx) ?? toolResultRefusal(ctx, input)) },
   );
-  setHandler(stateQuery, () => ({ ...stateView(ctx.workflowId, state), ...extendView?.() }));
-  registerChildWaits(ctx);
+  setHandler(stateQuery, () =>
+    Object.assign(stateView(ctx.workflowId, state), ...RUN_FEATURES.map((f) => f.view?.(ctx) ?? {}), extendView?.()),
+  );
+  for (const feature of RUN_FEATURES) feature.register?.(ctx);
 }

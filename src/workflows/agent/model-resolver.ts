@@ -29,7 +29,7 @@ export interface ModelResolver {
 
 /** The run's own resolver: its configured policy and the resolver state in its state. */
 export const runResolver = (ctx: RunContext): ModelResolver => ({
-  policy: ctx.state.config.resolver,
+  policy: ctx.state.config.model,
   state: ctx.state.resolver,
 });
 
@@ -56,7 +56,7 @@ export const windowOf = (ctx: RunContext, model: ModelRef): number =>
 export function limitedQueue(ctx: RunContext, model: ModelRef): { taskQueue?: string } {
   const { limitKey } = runModelInfo(ctx.state.models, model);
   if (!limitKey) return {};
-  return { taskQueue: llmQueueOf(ctx.state.config.activityTaskQueue ?? workflowInfo().taskQueue, limitKey) };
+  return { taskQueue: llmQueueOf(ctx.state.config.fleet?.taskQueue ?? workflowInfo().taskQueue, limitKey) };
 }
 
 /** The retry policy of a model or summary call on `resolver`. */

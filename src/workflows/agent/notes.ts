@@ -1,13 +1,11 @@
 /**
  * Entries of the log that the model never sees (docs/hooks.md, Notes): a context note with each
- * change of model, system events, and the notes a client sends (`addNote`), written at the next
- * turn or as the run ends. Each is written where no tool result is outstanding, so the log has
- * no gap.
+ * change of model, system events, tool logs. Each is written where no tool result is outstanding,
+ * so the log has no gap.
  */
 import type { RunToolOutput } from '../../contracts/agent-activities';
 import type { MessageDraft } from '../../contracts/message-drafts';
 import type { ModelSwitch } from '../../contracts/model-resolution';
-import { drain } from '../../policy/queues';
 import { switchNote } from '../../policy/log-notes';
 import { emit, type RunContext } from './run-context';
 import { appendDrafts } from './user-messages';
@@ -32,14 +30,4 @@ export async function writeToolLogs(ctx: RunContext, outputs: readonly (RunToolO
     ctx,
     hashes.map((bodyHash) => ({ kind: 'tool_log', text: '', bodyHash })),
   );
-}
-
-/** Writes the notes clients sent since the last time. */
-export async function takeNotes(ctx: RunContext): Promise<void> {
-  const queued = drain(ctx.state.notes ?? []);
-  if (queued.length > 0)
-    await writeNotes(
-      ctx,
-      queued.map(({ kind, text }) => ({ kind, text })),
-    );
 }

@@ -13,17 +13,17 @@ import {
   continueAsNew,
   workflowInfo,
 } from '@temporalio/workflow';
-import { configProblems } from '../../policy/agent-config';
+import { runSpecProblems } from '../../policy/run-spec-problems';
 import { CARRIED_INPUT_VERSION, type AgentWorkflowInput } from '../../contracts/agent-workflows';
 import { carryState, initialState, restoreState, resultOf } from '../../policy/agent-state';
 import type { AgentResult } from '../../contracts/agent-run';
 import { registerHandlers } from './handlers';
 import { createAgentIO } from './agent-io';
 import { RunEnded, type LoopOutcome } from './run-steps';
+import { RUN_FEATURES } from '../features';
 import { emit, newRunContext, publishSearchAttributes, type RunContext } from './run-context';
 import { openRunStream } from './watch-stream';
 import { runPriority } from '../../policy/tenancy';
-import { countEndedRun, endRunSpan, runSpan } from './spans';
 
 /**
  * An agent kind: what it adds to a run. `C` is the kind's context, built once per run from the
@@ -105,16 +105,16 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
         `this workflow code reads version ${CARRIED_INPUT_VERSION}. Run it on workers of the code that carried it.`,
       AGENT_FAILURE.carriedVersion,
     );
-  const problems = [...configProblems(input.config), ...(kind.problems?.(input) ?? [])];
+  const problems = [...runSpecProblems(input.config), ...(kind.problems?.(input) ?? [])];
   if (problems.length > 0)
     throw ApplicationFailure.nonRetryable(`Invalid agent config: ${problems.join('; ')}`, AGENT_FAILURE.config);
   const info = workflowInfo();
   const state = input.carry ? restoreState(input.config, input.carry) : initialState(input.config, info.workflowId);
   const stream = openRunStream(input.streamState);
+  const { fleet } = input.config;
   const io = createAgentIO({
-    taskQueue: input.config.activityTaskQueue,
-    stream: input.config.stream,
-    priority: runPriority(input.config),
+    ...(fleet?.taskQueue ? { taskQueue: fleet.taskQueue } : {}),
+    priority: runPriority(fleet),
   });
   const run = newRunContext(state, io, stream);
   const c = kind.context(input, run);
@@ -129,13 +129,11 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   CancellationScope.current().cancelRequested.catch(() => {
     state.stopRequested ??= { reason: 'cancelled' };
   });
-  const outcome = await CancellationScope.nonCancellable(() =>
-    runSpan(state, async (span) => {
-      const ended = await kind.run(c).catch(endedEarly);
-      endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
-      return ended;
-    }),
+  const driven = RUN_FEATURES.reduceRight<() => Promise<LoopOutcome>>(
+    (inner, feature) => (feature.aroundRun ? () => feature.aroundRun!(run, inner) : inner),
+    () => kind.run(c).catch(endedEarly),
   );
+  const outcome = await CancellationScope.nonCancellable(driven);
 
   if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
   // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
@@ -151,7 +149,7 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
     } as I;
     return continueAsNew<(next: I) => Promise<R>>(next);
   }
-  countEndedRun(state);
+  for (const feature of RUN_FEATURES) feature.ended?.(run);
   const base = resultOf(info.workflowId, state);
   const result = kind.result(c, base);
   if (base.status === 'failed') throw failedRun(base, result);

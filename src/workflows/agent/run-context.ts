@@ -1,6 +1,13 @@
 /** What every step of a run shares: state, IO, identity, and the event/search-attribute recorders. */
 import type { DistributiveOmit } from '../../common/type-helpers';
-import { ActivityFailure, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { errorText } from '../../common/error-text';
 import { currentDetails, type DetailsCall } from '../../policy/current-details';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
@@ -55,9 +62,18 @@ interface Delegation {
   reports: number;
 }
 
-/** The message of a failure; for a failed activity, its cause's (the activity's own error). */
-export function failureText(err: unknown): string {
-  return errorText(err instanceof ActivityFailure && err.cause ? err.cause : err);
+/** A failure's own error: a failed activity's or child run's cause, else the error itself. */
+export const causeOf = (err: unknown): unknown =>
+  (err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause ? err.cause : err;
+
+/** The message of a failure's own error. */
+export const failureText = (err: unknown): string => errorText(causeOf(err));
+
+/** The message and type of a failure's own error. */
+export function failureOf(err: unknown): { message: string; type?: string } {
+  const cause = causeOf(err);
+  const message = errorText(cause);
+  return cause instanceof ApplicationFailure && cause.type ? { message, type: cause.type } : { message };
 }
 
 /** Workflow time: the sandbox's Date is replay-safe (it reads the activation's timestamp). */

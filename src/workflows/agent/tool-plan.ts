@@ -9,12 +9,24 @@ import { formatDuration } from '../../common/duration';
 import type { PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-catalog';
 import type { InlineToolCalls, ResultFit } from '../../contracts/agent-activities';
-import { modelWindow, quickToolCalls, quickToolRules, resultFitFor } from '../../policy/quick-tools';
+import { modelWindow, quickToolCalls, resultFitFor } from '../../policy/quick-tools';
 import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
+import { RUN_FEATURES } from '../features';
+import type { DecisionWait } from './feature';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
-import { decisionWaitSpan } from './spans';
-import { reportWaits } from './child-waits';
+
+/** Tells every feature that what waits for a person in the run changed. */
+export async function waitsChanged(ctx: RunContext): Promise<void> {
+  for (const feature of RUN_FEATURES) await feature.waitsChanged?.(ctx);
+}
+
+/** `body` inside every feature's wrapper of a wait for decisions (its span). */
+const aroundWait = (ctx: RunContext, wait: DecisionWait, body: () => Promise<string>): Promise<string> =>
+  RUN_FEATURES.reduceRight<() => Promise<string>>(
+    (inner, feature) => (feature.aroundWait ? () => feature.aroundWait!(ctx, wait, inner) : inner),
+    body,
+  )();
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -40,8 +52,8 @@ export function plan(ctx: RunContext, calls: readonly ToolCallRequest[], startSe
       const names = state.tools.map((t) => t.name).join(', ') || 'none';
       return { call, seq, result: { text: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true } };
     }
-    const { config } = state;
-    const mode = callMode(tool, call.arguments, { approve: config.tools.approve, rules: config.approvals });
+    const { tools } = state.config;
+    const mode = callMode(tool, call.arguments, { approve: tools.approve, rules: tools.approvals });
     if (mode === 'approval') {
       const hash = argsHash(call.arguments);
       state.approvals.push({
@@ -82,9 +94,9 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   const summary = decisionWaitSummary(approvals, clientTools);
   updateCurrentDetails(ctx, { doing: summary });
   publishSearchAttributes(ctx, state.status);
-  await reportWaits(ctx);
+  await waitsChanged(ctx);
   const wait = { approvals: approvals.length > 0, tools: [...approvals, ...clientTools] };
-  const ended = await decisionWaitSpan(state, wait, async () => {
+  const ended = await aroundWait(ctx, wait, async () => {
     const decided = await condition(
       () => !unsettled(ctx) || state.stopRequested !== undefined || state.steering.length > 0,
       timeoutMs,
@@ -97,7 +109,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   state.status = 'running';
   updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');
-  if (settled) return reportWaits(ctx);
+  if (settled) return waitsChanged(ctx);
   for (const a of expireApprovals(state.approvals, timeoutMs)) {
     emit(ctx, {
       type: 'approval_decided',
@@ -113,7 +125,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
     c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
     emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });
   }
-  await reportWaits(ctx);
+  await waitsChanged(ctx);
 }
 
 /** Turns decisions and client results into results, leaving only calls that must execute. */
@@ -174,19 +186,19 @@ export function groups(planned: PlannedCall[], maxAgents: number): PlannedCall[]
 }
 
 /**
- * The quick tools whose calls this turn's model call may run itself (`policy/quick-tools.ts`). None
- * when the kind handles tool calls itself, or when an on-turn-end hook may stop the run between the
- * answer and its calls.
+ * The quick tools whose calls this turn's model call may run itself (`policy/quick-tools.ts`), each
+ * call as the approval gate decides it. None when the kind handles tool calls itself, or when a
+ * feature looks at the answer's calls first (`RunFeature.inlines`).
  */
 export function inlineToolCalls(ctx: RunContext, handlesToolsItself: boolean): InlineToolCalls | undefined {
   if (!mayInline(ctx, handlesToolsItself)) return undefined;
   const { state } = ctx;
-  return quickToolCalls(state.tools, quickToolRules(state.config), state.selectionHash, resultFit(ctx));
+  return quickToolCalls(state.tools, state.config, state.selectionHash, resultFit(ctx));
 }
 
 /** Whether this turn's model call may run quick tool calls itself (see {@link inlineToolCalls}). */
 export const mayInline = (ctx: RunContext, handlesToolsItself: boolean): boolean =>
-  !handlesToolsItself && !ctx.state.config.hooks?.onTurnEnd;
+  !handlesToolsItself && RUN_FEATURES.every((f) => f.inlines?.(ctx) ?? true);
 
 /** How long a tool result may be in the conversation of the run's current model (`ResultFit`). */
 export const resultFit = ({ state }: RunContext): ResultFit =>

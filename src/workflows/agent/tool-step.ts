@@ -3,8 +3,7 @@
  * in order, in parallel where the tools allow, checking for steering and stop between executions.
  * Every call the model made gets exactly one result, executed or synthetic.
  */
-import { errorText } from '../../common/error-text';
-import { ActivityFailure, TimeoutFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { TimeoutFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { RunToolOutput } from '../../contracts/agent-activities';
 import type { MessageDraft } from '../../contracts/message-drafts';
 import { formatDuration } from '../../common/duration';
@@ -14,10 +13,9 @@ import { argsPreview, previewText } from '../../policy/previews';
 import { injectSteering } from './user-messages';
 import { maxParallelAgents } from '../../policy/sub-agents';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
-import { conversationRef, emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
-import { runSubAgent } from './sub-agent-step';
+import { RUN_FEATURES } from '../features';
+import { causeOf, conversationRef, emit, failureText, updateCurrentDetails, type RunContext } from './run-context';
 import { writeToolLogs } from './notes';
-import { planToolCall } from './plan-tool';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -27,11 +25,13 @@ const SKIPPED_BY_STOP = 'Not run: the run was stopped before this tool call ran.
 /** Decided approvals kept so a repeated decision is refused as "already decided". */
 const DECIDED_APPROVALS_KEPT = 50;
 
-function failureText(name: string, err: unknown, timeoutMs: number): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof TimeoutFailure) return `Tool "${name}" timed out after ${formatDuration(timeoutMs)}.`;
-  return `Tool "${name}" failed: ${errorText(cause)}`;
+function toolFailureText(name: string, err: unknown, timeoutMs: number): string {
+  if (causeOf(err) instanceof TimeoutFailure) return `Tool "${name}" timed out after ${formatDuration(timeoutMs)}.`;
+  return `Tool "${name}" failed: ${failureText(err)}`;
 }
+
+/** The feature that runs calls of `mode` itself (sub-agents, the plan tool), if one does. */
+const runnerOf = (mode: PinnedTool['mode']) => RUN_FEATURES.find((f) => f.runs?.[mode])?.runs?.[mode];
 
 /** Runs one call that has no result yet; returns its metadata (stored by the activity) or a draft. */
 interface Executed {
@@ -85,8 +85,8 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
   updateCurrentDetails(ctx, { running: [...ctx.current.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   startCall(ctx, p.call, args);
   try {
-    if (tool.mode === 'agent') return await delegated(ctx, p, args, agentsStarting);
-    if (tool.mode === 'workflow') return { draft: planToolCall(ctx, p.call, args) };
+    const runner = runnerOf(tool.mode);
+    if (runner) return { draft: await runner(ctx, { call: p.call, args, tool, starting: agentsStarting }) };
     const out = await ctx.io.runTool(
       {
         ...conversationRef(ctx),
@@ -107,7 +107,7 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
     return { meta: ranCall(ctx, p.call, p.seq, out), out };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    const text = failureText(tool.name, err, timeoutMs);
+    const text = toolFailureText(tool.name, err, timeoutMs);
     emit(ctx, {
       type: 'tool_execution',
       toolCallId: p.call.id,
@@ -120,26 +120,6 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
   } finally {
     updateCurrentDetails(ctx, { running: ctx.current.running.filter((c) => c.toolCallId !== p.call.id) });
   }
-}
-
-/** A sub-agent call: run as a child workflow; its answer is the call's result, written by the workflow. */
-async function delegated(
-  ctx: RunContext,
-  p: PlannedCall,
-  args: Record<string, unknown>,
-  starting: number,
-): Promise<Executed> {
-  const started = workflowNow();
-  const { text, isError } = await runSubAgent(ctx, p.call, args, starting);
-  emit(ctx, {
-    type: 'tool_execution',
-    toolCallId: p.call.id,
-    tool: p.call.name,
-    durationMs: workflowNow() - started,
-    isError,
-    preview: previewText(text),
-  });
-  return { draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: p.call.name, text, isError } };
 }
 
 /** Writes the drafts of a group (results decided in the workflow) and records all metadata in log order. */
@@ -166,22 +146,7 @@ async function record(
   }
   metas.sort((a, b) => a.seq - b.seq);
   state.messages.push(...metas);
-  const hook = state.config.hooks?.onMessage;
-  if (hook) {
-    for (const meta of metas) {
-      try {
-        await ctx.io.onMessage(hook, { conversationId: state.conversationId, message: meta });
-      } catch (err) {
-        if (isCancellation(err)) throw err;
-        const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-        emit(ctx, {
-          type: 'hook_failed',
-          hook: 'onMessage',
-          message: errorText(cause),
-        });
-      }
-    }
-  }
+  for (const feature of RUN_FEATURES) await feature.written?.(ctx, metas);
 }
 
 /** A result decided in the workflow for a planned call. */

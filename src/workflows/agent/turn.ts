@@ -5,20 +5,18 @@
  * {@link TurnHooks}; what follows an answer (end, follow-ups, the next role) is the kind's.
  */
 import { AGENT_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
-import { isCancellation } from '@temporalio/workflow';
 import { addCost, addUsage } from '../../contracts/message-model';
 import { modelLabel } from '../../contracts/model-ref';
 import { injectSteering } from './user-messages';
 import { fitContext } from './context-step';
 import { callModelWithFailover, type ModelAnswer } from './model-step';
-import { resolveModel, runResolver } from './model-resolver';
+import { resolveModel, runResolver, type ModelResolver } from './model-resolver';
 import { turnStep } from '../../policy/run-summaries';
-import { emit, failureText, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
-import { endIfStoppedOrLimited, ensurePinned, fail, finish, stopRequest } from './run-steps';
-import { modelHook, turnEndHook } from './app-hooks';
-import { takeNotes } from './notes';
+import { RUN_FEATURES } from '../features';
+import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
+import { endIfStoppedOrLimited, fail, finish, stopRequest } from './run-steps';
+import { ensurePinned } from './pinning';
 import { inlineToolCalls, mayInline } from './tool-plan';
-import { turnSpan } from './spans';
 import { closeUnanswered, plannedTurn, toolPhase } from './tool-phase';
 import { defaultPhase, end, type TurnHooks, type TurnResult } from './turn-hooks';
 
@@ -44,15 +42,26 @@ async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): P
     usage: out.usage,
     ...(out.thought ? { thought: out.thought } : {}),
   });
-  const hook = state.config.hooks?.onMessage;
-  if (hook) {
-    try {
-      await ctx.io.onMessage(hook, { conversationId: state.conversationId, message: out.meta });
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: failureText(err) });
-    }
+}
+
+/** `body` inside every feature's wrapper of a turn (the turn's span). */
+const aroundTurn = <T>(ctx: RunContext, role: string | undefined, body: () => Promise<T>): Promise<T> =>
+  RUN_FEATURES.reduceRight<() => Promise<T>>(
+    (inner, feature) => (feature.aroundTurn ? () => feature.aroundTurn!(ctx, role, inner) : inner),
+    body,
+  )();
+
+/** The features' word after an answer: the first that stops or fails the run has it. */
+async function afterAnswer(
+  ctx: RunContext,
+  out: ModelAnswer,
+  resolver: ModelResolver,
+): Promise<'go' | 'stop' | 'failed'> {
+  for (const feature of RUN_FEATURES) {
+    const verdict = (await feature.afterAnswer?.(ctx, out, resolver)) ?? 'go';
+    if (verdict !== 'go') return verdict;
   }
+  return 'go';
 }
 
 /** One model turn on the run's conversation. */
@@ -62,7 +71,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   if (ended) return end(ended);
   if (hooks.continueAsNew?.()) return end('continue_as_new');
   const steered = await injectSteering(ctx);
-  await takeNotes(ctx);
+  for (const feature of RUN_FEATURES) await feature.turnStart?.(ctx);
   const planned = steered.length === 0 ? hooks.planned?.() : undefined;
   if (planned && planned.length > 0) {
     // Calls no model makes need the pinned tools now.
@@ -72,7 +81,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
 
   state.turn += 1;
   state.turnsThisRun += 1;
-  return turnSpan(state, hooks.role, () => modelTurn(ctx, hooks));
+  return aroundTurn(ctx, hooks.role, () => modelTurn(ctx, hooks));
 }
 
 /** The turn after its number is taken: the model call, the answer recorded, the tool phase. */
@@ -81,8 +90,10 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
   const resolver = hooks.resolver ?? runResolver(ctx);
   await resolveModel(ctx, resolver);
   const stepName = hooks.step?.() || turnStep(state.turn);
-  if ((await modelHook(ctx, resolver, stepName)) === 'failed')
-    return end(await fail(ctx, state.error ?? { message: 'resolve-model hook failed', retryable: false }));
+  for (const feature of RUN_FEATURES) {
+    if ((await feature.chooseModel?.(ctx, resolver, stepName)) === 'failed')
+      return end(await fail(ctx, state.error ?? { message: `${feature.name} failed`, retryable: false }));
+  }
   updateCurrentDetails(ctx, { step: stepName, model: modelLabel(resolver.state.current) });
   emit(ctx, { type: 'turn_start', model: modelLabel(resolver.state.current) });
   const phase = (hooks.phaseAt ?? defaultPhase)('model');
@@ -105,10 +116,7 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
     ...(inline ? { inlineTools: inline } : {}),
   };
   const step = await callModelWithFailover(ctx, resolver, overrides, { shrink, quick: mayInline(ctx, handlesTools) });
-  if (!step.ok && 'refused' in step) {
-    if (step.refused.refusal === 'stopped') return end(await finish(ctx, stopRequest(ctx)?.reason ?? 'stopped'));
-    return end(await finish(ctx, 'budget'));
-  }
+  if (!step.ok && 'refused' in step) return end(await finish(ctx, step.refused.stopReason));
   if (!step.ok) {
     // A stop ends a wait for the provider's rate limit: the run stops rather than fails.
     const stop = stopRequest(ctx);
@@ -120,11 +128,11 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
   const model = modelLabel(resolver.state.current);
   await recordAnswer(ctx, out, model);
 
-  const hook = await turnEndHook(ctx, resolver, out, model);
-  if (hook !== 'go') {
+  const verdict = await afterAnswer(ctx, out, resolver);
+  if (verdict !== 'go') {
     await closeUnanswered(ctx, out);
-    if (hook === 'stop') return end(await finish(ctx, 'hook_stopped'));
-    return end(await fail(ctx, state.error ?? { message: 'on-turn-end hook failed', retryable: false }));
+    if (verdict === 'stop') return end(await finish(ctx, 'hook_stopped'));
+    return end(await fail(ctx, state.error ?? { message: 'the answer was refused', retryable: false }));
   }
   if (out.toolCalls.length > 0) return toolPhase(ctx, out, hooks);
   if (out.stopReason === 'error') {

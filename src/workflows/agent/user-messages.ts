@@ -38,7 +38,7 @@ export async function injectSteering(ctx: RunContext, skippedTools: string[] = [
 export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
   if (await takeQueued(ctx)) return true;
   const { state } = ctx;
-  const wait = state.config.idleWaitMs;
+  const wait = state.config.session?.idleWaitMs;
   if (!wait || state.stopRequested) return false;
   const summary = `waiting up to ${formatDuration(wait)} for a follow-up`;
   state.status = 'awaiting_follow_up';

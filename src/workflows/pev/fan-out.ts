@@ -11,7 +11,8 @@ import { limitReached } from '../../policy/limits';
 import { previewText } from '../../policy/previews';
 import { depthRefusal, todoChildId } from '../../policy/sub-agents';
 import type { PevTodo } from '../../contracts/pev-progress';
-import { appendDrafts, emit, endIfStoppedOrLimited, runChild, shouldContinueAsNew, type LoopOutcome } from '../agent';
+import { appendDrafts, emit, endIfStoppedOrLimited, shouldContinueAsNew, type LoopOutcome } from '../agent';
+import { runChild } from '../features/sub-agents';
 import { endOnFailedTodo, endTodo, failedTodo, mirrorPlan, setPhase } from './phases';
 import type { PevContext } from './role-turn';
 
@@ -42,7 +43,7 @@ async function executeInChild(pctx: PevContext, todo: PevTodo, id: string, start
         description: 'Executes one todo of the plan.',
         instructions: todoExecutorPrompt(pev.options.businessContext),
       },
-      ...(model ? { resolver: { ...config.resolver, primary: model } } : {}),
+      ...(model ? { resolver: { ...config.model, primary: model } } : {}),
     },
     starting,
   });

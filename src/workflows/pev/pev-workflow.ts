@@ -83,7 +83,7 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
         continue;
       }
       // A stop that ended the wait for a follow-up.
-      const stop = pctx.agent.state.config.idleWaitMs ? stopRequest(pctx.agent) : undefined;
+      const stop = pctx.agent.state.config.session?.idleWaitMs ? stopRequest(pctx.agent) : undefined;
       return finish(pctx.agent, stop?.reason ?? 'completed');
     }
     if (outcome) return outcome;
@@ -120,7 +120,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
   context: (input, agent) => ({
     agent,
     pev: input.pevCarry ?? initialPevState(input),
-    io: createPevIO({ taskQueue: input.config.activityTaskQueue }),
+    io: createPevIO({ taskQueue: input.config.fleet?.taskQueue }),
   }),
   view: (pctx): Pick<PevStateView, 'pev'> => ({ pev: pctx.pev.progress }),
   register(pctx) {

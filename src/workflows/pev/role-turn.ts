@@ -39,7 +39,7 @@ export function trace(pctx: PevContext, entry: DistributiveOmit<PevTraceEntry, '
 function roleResolver(pctx: PevContext, role: string): ModelResolver | undefined {
   const model = pctx.pev.options.models[role];
   if (!model) return undefined;
-  const policy = { ...pctx.agent.state.config.resolver, primary: model };
+  const policy = { ...pctx.agent.state.config.model, primary: model };
   const state = (pctx.pev.roleResolvers[role] ??= initialResolverState(policy));
   return { policy, state };
 }
@@ -133,7 +133,7 @@ export function roleTurn(
     call: () => ({
       systemPrompt: undefined,
       promptHash: promptHashOf(pctx, role.name),
-      toolChoice: role.usesTools ? undefined : 'none',
+      ...(role.usesTools ? {} : { settings: { toolChoice: 'none' as const } }),
       recitation: role.usesTools ? todoRecitation(progress().todos, progress().currentTodoId) : undefined,
     }),
     phaseAt: (point) => (point === 'tools' ? undefined : progress().phase),

@@ -1,10 +1,9 @@
-import { buildAgentConfig } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
 import { KindRegistry, kindRegistry, pevEdge, reactEdge, type KindEdge } from '../../../src/kinds';
 import type { AgentStateView } from '../../../src/contracts/agent-run';
 
 const echo: KindEdge<{ times?: number }> = {
-  name: 'echo',
-  workflowType: 'echoAgentWorkflow',
+  facts: { name: 'echo', workflowType: 'echoAgentWorkflow', masks: true, callSettings: 'all' },
   optionsKey: 'echo',
   models: () => ['openai/gpt-4o-mini'],
   stateLines: (view) => [`echoes ${(view as AgentStateView & { echoes?: number }).echoes ?? 0}`],
@@ -22,7 +21,7 @@ describe('KindRegistry', () => {
   });
 
   it('refuses two kinds of one name, or two that take their options under one key', () => {
-    expect(() => new KindRegistry([reactEdge, { ...echo, name: 'react' }])).toThrow(
+    expect(() => new KindRegistry([reactEdge, { ...echo, facts: { ...echo.facts, name: 'react' } }])).toThrow(
       'two agent kinds are named "react"',
     );
     expect(() => new KindRegistry([pevEdge, { ...echo, optionsKey: 'pev' }])).toThrow(
@@ -41,7 +40,7 @@ describe('KindRegistry', () => {
 
   it('builds the input with the own options under the key unless the kind builds it itself', () => {
     const kinds = kindRegistry([echo]);
-    const config = buildAgentConfig({ kind: 'echo', model: 'anthropic/claude-sonnet-4-6', task: 't' });
+    const config = runSpec({ kind: 'echo', model: 'anthropic/claude-sonnet-4-6', task: 't' }, [echo.facts]);
     expect(kinds.input(echo, config, { times: 2 })).toEqual({ config, echo: { times: 2 } });
     expect(kinds.input(echo, config, undefined)).toEqual({ config });
     expect(kinds.input(pevEdge, config, { models: { planner: 'openai/gpt-4o-mini' } })).toEqual({

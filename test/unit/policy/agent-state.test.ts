@@ -1,10 +1,10 @@
 import { argsHash } from '../../../src/policy/approval-rules';
-import { buildAgentConfig } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
 import { carryState, initialState, restoreState, resultOf } from '../../../src/policy/agent-state';
 
 describe('agent state', () => {
   it('carries the small state across continue-as-new and reports the result shape', () => {
-    const config = buildAgentConfig({ task: 'do it', model: 'anthropic/x' });
+    const config = runSpec({ task: 'do it', model: 'anthropic/x' });
     const state = initialState(config, 'conv-1');
     state.turn = 4;
     state.steering.push({ id: 's', text: 'later' });

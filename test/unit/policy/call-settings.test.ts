@@ -1,11 +1,9 @@
-import { buildAgentConfig } from '../../../src/policy/agent-config';
 import {
   callSettingProblems,
-  callSettingsOf,
   missingChoiceTool,
   modelSettingProblems,
+  runModelProblems,
   toolChoiceOfCall,
-  toolUseProblems,
 } from '../../../src/policy/call-settings';
 import { lookupModel } from '../../../src/policy/model-registry';
 
@@ -13,7 +11,6 @@ describe('callSettingProblems', () => {
   it('accepts every setting inside its range', () => {
     expect(
       callSettingProblems({
-        kind: 'react',
         maxTokens: 2048,
         temperature: 0,
         topP: 1,
@@ -22,13 +19,12 @@ describe('callSettingProblems', () => {
         toolChoice: 'auto',
       }),
     ).toEqual([]);
-    expect(callSettingProblems({ kind: 'react', thinkingBudget: 1024, maxTokens: 2048 })).toEqual([]);
+    expect(callSettingProblems({ thinkingBudget: 1024, maxTokens: 2048 })).toEqual([]);
   });
 
   it('names each setting out of range with the value it got', () => {
     expect(
       callSettingProblems({
-        kind: 'react',
         maxTokens: 0,
         temperature: 2.5,
         topP: 0,
@@ -48,7 +44,6 @@ describe('callSettingProblems', () => {
   it('refuses a schema without a usable name or object, and an unknown tool choice', () => {
     expect(
       callSettingProblems({
-        kind: 'react',
         responseFormat: { type: 'json_schema', name: 'has space', schema: [] as never },
         toolChoice: 'sometimes' as never,
       }),
@@ -60,36 +55,19 @@ describe('callSettingProblems', () => {
   });
 
   it('refuses thinking with sampling settings', () => {
-    expect(callSettingProblems({ kind: 'react', thinkingBudget: 2048, topP: 0.9 })).toEqual([
+    expect(callSettingProblems({ thinkingBudget: 2048, topP: 0.9 })).toEqual([
       'thinkingBudget cannot go with temperature or topP: models refuse sampling settings while they think',
     ]);
   });
 
   it('refuses thinking with a forced tool choice', () => {
-    expect(callSettingProblems({ kind: 'react', thinkingBudget: 2048, toolChoice: 'required' })).toEqual([
+    expect(callSettingProblems({ thinkingBudget: 2048, toolChoice: 'required' })).toEqual([
       'thinkingBudget cannot go with a forced tool choice (required or a named tool): models refuse both',
     ]);
   });
 
-  it('refuses the settings a pev run decides per role instead of dropping them', () => {
-    expect(callSettingProblems({ kind: 'pev', responseFormat: { type: 'json' }, toolChoice: 'none' })).toEqual([
-      'responseFormat does not apply to pev runs: each role answers in its own structured format',
-      'toolChoice does not apply to pev runs: each role has its own tool choice',
-    ]);
-  });
-});
-
-describe('callSettingsOf', () => {
-  it('carries only the settings the run set', () => {
-    expect(callSettingsOf({ kind: 'react', temperature: 0.2, stopSequences: ['X'] })).toEqual({
-      temperature: 0.2,
-      stopSequences: ['X'],
-    });
-  });
-
-  it("takes only call settings from a run's whole config, which a model call must not carry", () => {
-    const config = buildAgentConfig({ task: 'A long task.', model: 'anthropic/claude-sonnet-4-6', topP: 0.5 });
-    expect(callSettingsOf(config)).toEqual({ topP: 0.5 });
+  it('names a misspelt setting', () => {
+    expect(callSettingProblems({ maxToken: 5 } as never)).toEqual(['unknown call setting "maxToken"']);
   });
 });
 
@@ -100,26 +78,26 @@ describe('modelSettingProblems', () => {
       lookupModel({ provider: 'anthropic', model: 'claude-sonnet-4-6' }),
       lookupModel({ provider: 'openai-compatible', model: 'local' }),
     ];
-    expect(modelSettingProblems({ kind: 'react', thinkingBudget: 2048 }, models)).toEqual([
+    expect(modelSettingProblems({ thinkingBudget: 2048 }, models)).toEqual([
       'openai/gpt-4o-mini does not think: a thinking budget needs a model that thinks',
     ]);
-    expect(modelSettingProblems({ kind: 'react' }, models)).toEqual([]);
+    expect(modelSettingProblems({}, models)).toEqual([]);
   });
 
   it("refuses an output length over the model's limit, and a budget that leaves the answer no room", () => {
     const claude = [lookupModel({ provider: 'anthropic', model: 'claude-sonnet-4-6' })];
-    expect(modelSettingProblems({ kind: 'react', maxTokens: 64_001 }, claude)).toEqual([
+    expect(modelSettingProblems({ maxTokens: 64_001 }, claude)).toEqual([
       'maxTokens 64001 is over the output limit of anthropic/claude-sonnet-4-6 (64000 tokens)',
     ]);
-    expect(modelSettingProblems({ kind: 'react', maxTokens: 4000, thinkingBudget: 60_001 }, claude)).toEqual([
+    expect(modelSettingProblems({ maxTokens: 4000, thinkingBudget: 60_001 }, claude)).toEqual([
       'thinkingBudget 60001 with maxTokens 4000 leaves no room for the answer in the output limit of ' +
         'anthropic/claude-sonnet-4-6 (64000 tokens)',
     ]);
-    expect(modelSettingProblems({ kind: 'react', maxTokens: 4000, thinkingBudget: 60_000 }, claude)).toEqual([]);
+    expect(modelSettingProblems({ maxTokens: 4000, thinkingBudget: 60_000 }, claude)).toEqual([]);
   });
 
   it("refuses sampling settings and stop sequences on OpenAI's reasoning models, not on others", () => {
-    const settings = { kind: 'react', temperature: 0.2, topP: 0.9, stopSequences: ['END'] };
+    const settings = { temperature: 0.2, topP: 0.9, stopSequences: ['END'] };
     expect(modelSettingProblems(settings, [lookupModel({ provider: 'openai', model: 'o3' })])).toEqual([
       'openai/o3 is a reasoning model: it takes no temperature, topP, stopSequences (give it a thinkingBudget)',
     ]);
@@ -155,9 +133,11 @@ describe('tool choice and tools', () => {
         jsonMode: false,
       },
     };
-    expect(toolUseProblems({ tools: {} }, [textOnly])).toEqual([]);
-    expect(toolUseProblems({ tools: { allow: [] } }, [textOnly])).toEqual([]);
-    expect(toolUseProblems({ tools: { mcpConfigPath: '/m.json' }, toolChoice: 'required' }, [textOnly])).toEqual([
+    expect(runModelProblems({ tools: {}, call: {} }, [textOnly])).toEqual([]);
+    expect(runModelProblems({ tools: { allow: [] }, call: {} }, [textOnly])).toEqual([]);
+    expect(
+      runModelProblems({ tools: { mcpConfigPath: '/m.json' }, call: { toolChoice: 'required' } }, [textOnly]),
+    ).toEqual([
       'openai/gpt-4.1 takes no tools (its entry says capabilities.tools is false), but the run asks for MCP tools, ' +
         'a forced tool choice: leave them out or pick a model that takes tools',
     ]);

@@ -1,10 +1,10 @@
 import { emptyCost, fullUsage } from '../../../src/contracts/message-model';
-import { buildAgentConfig } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
 import { budgetReason, childBudget } from '../../../src/policy/child-budget';
 import { childConfig } from '../../../src/policy/sub-agents';
 
-const parent = (extra: Parameters<typeof buildAgentConfig>[0] | object = {}) =>
-  buildAgentConfig({
+const parent = (extra: Parameters<typeof runSpec>[0] | object = {}) =>
+  runSpec({
     task: 'Do it.',
     model: 'anthropic/claude-sonnet-4-6',
     agents: { researcher: { description: 'Reads.', maxTurns: 4 } },

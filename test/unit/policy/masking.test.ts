@@ -1,4 +1,5 @@
-import { buildAgentConfig, configProblems } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
+import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import {
   DEFAULT_CACHE_PRICES,
   DEFAULT_MASK_POLICY,
@@ -118,15 +119,15 @@ describe('masking by the cost of the prompt cache', () => {
 
 describe('the default masking policy', () => {
   it('moves by cost unless the caller counts results', () => {
-    expect(buildAgentConfig({ task: 't', model: 'a/b' }).context.mask).toEqual(DEFAULT_MASK_POLICY);
-    expect(buildAgentConfig({ task: 't', model: 'a/b', masking: {} }).context.mask?.byCost).toBe(true);
-    expect(buildAgentConfig({ task: 't', model: 'a/b', masking: { keepResults: 1 } }).context.mask).toEqual({
+    expect(runSpec({ task: 't', model: 'a/b' }).context.mask).toEqual(DEFAULT_MASK_POLICY);
+    expect(runSpec({ context: { mask: {} }, task: 't', model: 'a/b' }).context.mask?.byCost).toBe(true);
+    expect(runSpec({ context: { mask: { keepResults: 1 } }, task: 't', model: 'a/b' }).context.mask).toEqual({
       keepResults: 1,
       batch: 5,
       byCost: false,
     });
     expect(
-      buildAgentConfig({ task: 't', model: 'a/b', masking: { batch: 2, byCost: true } }).context.mask?.byCost,
+      runSpec({ context: { mask: { batch: 2, byCost: true } }, task: 't', model: 'a/b' }).context.mask?.byCost,
     ).toBe(true);
   });
 });
@@ -236,16 +237,16 @@ describe('masking old tool results', () => {
   });
 
   it('is on by default for ReAct runs and off for pev runs, and refuses nonsense', () => {
-    expect(buildAgentConfig({ task: 't', model: 'a/b' }).context.mask).toEqual(DEFAULT_MASK_POLICY);
-    expect(buildAgentConfig({ task: 't', model: 'a/b', kind: 'pev' }).context.mask).toBeUndefined();
-    expect(buildAgentConfig({ task: 't', model: 'a/b', masking: false }).context.mask).toBeUndefined();
-    expect(buildAgentConfig({ task: 't', model: 'a/b', masking: { keepResults: 8 } }).context.mask).toEqual({
+    expect(runSpec({ task: 't', model: 'a/b' }).context.mask).toEqual(DEFAULT_MASK_POLICY);
+    expect(runSpec({ task: 't', model: 'a/b', kind: 'pev' }).context.mask).toBeUndefined();
+    expect(runSpec({ context: { mask: false }, task: 't', model: 'a/b' }).context.mask).toBeUndefined();
+    expect(runSpec({ context: { mask: { keepResults: 8 } }, task: 't', model: 'a/b' }).context.mask).toEqual({
       keepResults: 8,
       batch: DEFAULT_MASK_POLICY.batch,
       byCost: false,
     });
-    const bad = buildAgentConfig({ task: 't', model: 'a/b', masking: { keepResults: -1, batch: 0 } });
-    expect(configProblems(bad)).toEqual([
+    const bad = runSpec({ context: { mask: { keepResults: -1, batch: 0 } }, task: 't', model: 'a/b' });
+    expect(runSpecProblems(bad)).toEqual([
       'masking keepResults must be a whole number (0 or more), got -1',
       'masking batch must be a whole number of at least 1, got 0',
     ]);

@@ -1,6 +1,7 @@
 import { MAX_PLAN_ITEMS, planOf, planText, updatePlan } from '../../../src/policy/plan';
 import { ASK_USER, questionOf, withAskUser } from '../../../src/policy/ask-user';
-import { buildAgentConfig, configProblems } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
+import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import { currentDetails } from '../../../src/policy/current-details';
 
 const plan = [
@@ -57,21 +58,21 @@ describe('a run plan', () => {
   });
 
   it('a start with a bad plan is refused before it runs', () => {
-    const config = buildAgentConfig({
+    const config = runSpec({
       task: 't',
       model: 'anthropic/claude-sonnet-4-6',
       plan: [{ id: 'x', title: '' }],
     });
-    expect(configProblems(config)).toContain('plan item 1 needs a title');
+    expect(runSpecProblems(config)).toContain('plan item 1 needs a title');
   });
 });
 
 describe('asking the user', () => {
   it('a run that opts in declares the ask_user client tool once', () => {
-    const config = buildAgentConfig({ task: 't', model: 'anthropic/claude-sonnet-4-6', askUser: true });
+    const config = runSpec({ tools: { askUser: true }, task: 't', model: 'anthropic/claude-sonnet-4-6' });
     expect(config.tools.clientTools?.map((t) => t.name)).toEqual([ASK_USER]);
     expect(withAskUser(config.tools.clientTools)).toHaveLength(1);
-    expect(configProblems(config)).toEqual([]);
+    expect(runSpecProblems(config)).toEqual([]);
   });
 
   it('the current details show the question and the command that answers it', () => {

@@ -1,7 +1,7 @@
-import { buildAgentConfig } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
 import { DEFAULT_CONTEXT_WINDOW, maxResultChars } from '../../../src/policy/context-plan';
 import { lookupModel } from '../../../src/policy/model-registry';
-import { modelWindow, quickToolCalls, quickToolRules, resultFitFor } from '../../../src/policy/quick-tools';
+import { modelWindow, quickToolCalls, resultFitFor, runsInline } from '../../../src/policy/quick-tools';
 import type { PinnedTool } from '../../../src/contracts/agent-run';
 import { pinnedTool } from './pinned-tools';
 
@@ -10,26 +10,21 @@ const tool = (name: string, extra: Partial<PinnedTool> = {}): PinnedTool => pinn
 const fit = { maxChars: 1000, readBack: false };
 
 describe('quickToolCalls', () => {
-  it('takes the local tools without side effects that no call of can need a decision', () => {
+  it("takes the server tools that run locally without side effects, with the run's timeouts and calls per turn", () => {
     const tools = [
       tool('lookup'),
       tool('write_note', { sideEffects: true }),
       tool('fetch', { local: undefined }),
       tool('ask_user', { mode: 'client' }),
-      tool('delete_file'),
       tool('fs_read'),
     ];
-    const rules = quickToolRules(
-      buildAgentConfig({
-        task: 't',
-        model: MODEL,
-        approve: ['delete_file'],
-        approvals: [{ tool: 'fs_read', when: [{ path: 'path', matches: '^/etc' }] }],
-        limits: { toolTimeoutsMs: { lookup: 900 }, maxToolCallsPerTurn: 4 },
-      }),
-    );
-    expect(quickToolCalls(tools, rules, 'sel', fit)).toEqual({
-      tools: { lookup: 'fp-lookup' },
+    const spec = runSpec({
+      task: 't',
+      model: MODEL,
+      limits: { toolTimeoutsMs: { lookup: 900 }, maxToolCallsPerTurn: 4 },
+    });
+    expect(quickToolCalls(tools, spec, 'sel', fit)).toEqual({
+      tools: { lookup: 'fp-lookup', fs_read: 'fp-fs_read' },
       timeoutsMs: { lookup: 900 },
       maxCalls: 4,
       selectionHash: 'sel',
@@ -38,7 +33,38 @@ describe('quickToolCalls', () => {
   });
 
   it('gives none when no tool is quick', () => {
-    expect(quickToolCalls([tool('w', { sideEffects: true })], { maxCalls: 16 }, undefined, fit)).toBeUndefined();
+    const spec = runSpec({ task: 't', model: MODEL });
+    expect(quickToolCalls([tool('w', { sideEffects: true })], spec, undefined, fit)).toBeUndefined();
+  });
+});
+
+describe('runsInline: the approval gate decides each call a model call would run itself', () => {
+  const inline = { tools: { fs_read: 'fp', lookup: 'fp' }, maxCalls: 3 };
+  const call = (name: string, args: Record<string, unknown> = {}, id = name) => ({ id, name, arguments: args });
+
+  it('runs well-formed calls of quick tools that the gate lets run at once', () => {
+    expect(runsInline(inline, [call('fs_read', { path: 'a.md' }), call('lookup')], {})).toBe(true);
+  });
+
+  it('leaves every call to the workflow when the gate asks for a decision on one of them', () => {
+    const rules = [{ tool: 'fs_read', when: [{ path: 'path', matches: '^/etc' }] }];
+    const calls = [call('fs_read', { path: 'a.md' }, '1'), call('fs_read', { path: '/etc/passwd' }, '2')];
+    expect(runsInline(inline, calls.slice(0, 1), { rules })).toBe(true);
+    expect(runsInline(inline, calls, { rules })).toBe(false);
+    expect(runsInline(inline, [call('lookup')], { approve: ['look*'] })).toBe(false);
+  });
+
+  it('leaves malformed calls, other tools and calls over the limit to the workflow', () => {
+    expect(runsInline(inline, [{ ...call('lookup'), malformed: 'cut off' }], {})).toBe(false);
+    expect(runsInline(inline, [call('write_note')], {})).toBe(false);
+    expect(
+      runsInline(
+        inline,
+        [call('lookup', {}, 'a'), call('lookup', {}, 'b'), call('lookup', {}, 'c'), call('lookup', {}, 'd')],
+        {},
+      ),
+    ).toBe(false);
+    expect(runsInline(inline, [], {})).toBe(false);
   });
 });
 

@@ -1,18 +1,23 @@
 import type { PinnedTool } from '../../../src/contracts/agent-run';
 import { fullUsage } from '../../../src/contracts/message-model';
-import { buildAgentConfig, configProblems } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
+import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import { callTask, childConfig, childResultText, depthRefusal, subAgentProblems } from '../../../src/policy/sub-agents';
 import { groups, type PlannedCall } from '../../../src/workflows/agent/tool-plan';
 
 const MODEL = 'anthropic/claude-sonnet-4-6';
 
-const parent = (extra: Parameters<typeof buildAgentConfig>[0] | object = {}) =>
-  buildAgentConfig({
+const parent = (extra: Parameters<typeof runSpec>[0] | object = {}) =>
+  runSpec({
     task: 'Do it.',
     model: MODEL,
-    tools: { allow: ['fs_*', 'add'], deny: ['fs_delete'], workspaceRoot: '/w' },
-    approve: ['fs_write'],
-    approvals: [{ tool: 'add' }],
+    tools: {
+      allow: ['fs_*', 'add'],
+      deny: ['fs_delete'],
+      workspaceRoot: '/w',
+      approve: ['fs_write'],
+      approvals: [{ tool: 'add' }],
+    },
     agents: { researcher: { description: 'Reads.', tools: ['fs_read'], maxTurns: 4 } },
     ...extra,
   });
@@ -42,7 +47,7 @@ describe('subAgentProblems', () => {
   });
 
   it('is part of the config check a run is refused by', () => {
-    expect(configProblems(parent({ limits: { maxParallelAgents: 0 } }))).toContain(
+    expect(runSpecProblems(parent({ limits: { maxParallelAgents: 0 } }))).toContain(
       'maxParallelAgents must be a positive integer, got 0',
     );
   });
@@ -50,14 +55,16 @@ describe('subAgentProblems', () => {
 
 describe('childConfig', () => {
   it("narrows the parent's tools, keeps its approvals, workspace and sub-agents, and passes its budget down", () => {
-    const config = parent({ tools: { allow: ['fs_*'], clientTools: [] } });
+    const config = parent({
+      tools: { allow: ['fs_*'], clientTools: [], approve: ['fs_write'], approvals: [{ tool: 'add' }] },
+    });
     const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', { maxTotalTokens: 900 });
-    expect(child.tools).toEqual({ allow: ['fs_read'], approve: ['fs_write'] });
-    expect(child.approvals).toEqual(config.approvals);
+    expect(child.tools).toEqual({ allow: ['fs_read'], approve: ['fs_write'], approvals: [{ tool: 'add' }] });
+    expect(child.tools.approvals).toEqual(config.tools.approvals);
     expect(child.limits).toMatchObject({ maxTurns: 4, maxTotalTokens: 900 });
     expect(child.limits.maxCostUsd).toBeUndefined();
     expect(child.agents).toEqual(config.agents);
-    expect(child.resolver).toEqual(config.resolver);
+    expect(child.model).toEqual(config.model);
     expect(child.parent).toEqual({ workflowId: 'p', depth: 1, agent: 'researcher', budgetFromParent: true });
   });
 
@@ -72,7 +79,7 @@ describe('childConfig', () => {
     });
     const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
     expect(Object.keys(child.agents ?? {})).toEqual(['researcher', 'reader']);
-    expect(configProblems(child)).toEqual([]);
+    expect(runSpecProblems(child)).toEqual([]);
   });
 
   it("inherits the parent's allow list without the sub-agents it cannot delegate to, and its tenant", () => {
@@ -82,13 +89,12 @@ describe('childConfig', () => {
         researcher: { description: 'Reads.' },
         writer: { description: 'Writes.', tools: ['fs_write'] },
       },
-      tenant: 'acme',
-      priority: 2,
+      fleet: { tenant: 'acme', priority: 2 },
     });
     const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
     expect(child.tools.allow).toEqual(['fs_read', 'researcher']);
     expect(Object.keys(child.agents ?? {})).toEqual(['researcher']);
-    expect(child).toMatchObject({ tenant: 'acme', priority: 2 });
+    expect(child.fleet).toEqual({ tenant: 'acme', priority: 2 });
   });
 
   it("keeps the workspace and deny list, and the parent's client tools its sub-agent's tools name", () => {
@@ -109,9 +115,28 @@ describe('childConfig', () => {
     expect(helper.tools.clientTools).toEqual([ask, pick]);
   });
 
+  it("inherits the parent's call settings and budget rules unless the declaration says otherwise", () => {
+    const config = parent({
+      model: { primary: MODEL, budget: [{ afterCostUsd: 1, model: 'openai/gpt-5-mini' }] },
+      call: { maxTokens: 500, temperature: 0.3, toolChoice: 'auto' },
+      agents: {
+        researcher: { description: 'Reads.', tools: ['fs_read'], model: 'openai/gpt-4o-mini' },
+        terse: { description: 'Short.', tools: ['fs_read'], call: { maxTokens: 100 } },
+        planner: { description: 'Plans.', tools: ['fs_read'], kind: 'pev' },
+      },
+    });
+    const child = (agent: string) => childConfig(config, { workflowId: 'p', agent }, 'Look.', {});
+    expect(child('researcher').call).toEqual({ maxTokens: 500, temperature: 0.3, toolChoice: 'auto' });
+    expect(child('researcher').model.primary).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(child('researcher').model.budget).toEqual(config.model.budget);
+    expect(child('terse').call.maxTokens).toBe(100);
+    expect(child('planner').call).toEqual({ maxTokens: 500, temperature: 0.3 });
+    expect(runSpecProblems(child('planner'))).toEqual([]);
+  });
+
   it('runs a stand-in declaration on its own model, as a pev todo executor is', () => {
     const config = parent();
-    const resolver = { ...config.resolver, primary: { provider: 'openai', model: 'gpt-4o-mini' } };
+    const resolver = { ...config.model, primary: { provider: 'openai', model: 'gpt-4o-mini' } };
     const child = childConfig(
       config,
       {
@@ -123,7 +148,7 @@ describe('childConfig', () => {
       'Todo 1.',
       {},
     );
-    expect(child).toMatchObject({ kind: 'react', systemPrompt: 'Do it.', resolver, tools: config.tools });
+    expect(child).toMatchObject({ kind: 'react', systemPrompt: 'Do it.', model: resolver, tools: config.tools });
     expect(child.parent).toMatchObject({ agent: 'executor', depth: 1 });
   });
 });

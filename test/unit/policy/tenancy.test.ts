@@ -1,4 +1,5 @@
-import { buildAgentConfig, configProblems } from '../../../src/policy/agent-config';
+import { runSpec } from '../../../src/policy/run-spec';
+import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import { priorityProblem, runPriority, tenantProblem, weightProblem } from '../../../src/policy/tenancy';
 
 describe('tenancy', () => {
@@ -32,10 +33,14 @@ describe('tenancy', () => {
   });
 
   it('the run config carries tenant and priority, and its problems name bad ones', () => {
-    const config = buildAgentConfig({ task: 'Hi.', model: 'anthropic/claude-sonnet-4-6', tenant: 'acme', priority: 4 });
-    expect(config).toMatchObject({ tenant: 'acme', priority: 4 });
-    expect(configProblems(config)).toEqual([]);
-    const bad = buildAgentConfig({ task: 'Hi.', model: 'anthropic/claude-sonnet-4-6', tenant: 'a b', priority: 9 });
-    expect(configProblems(bad)).toEqual([expect.stringMatching(/tenant "a b"/), expect.stringMatching(/got 9/)]);
+    const config = runSpec({
+      fleet: { priority: 4, tenant: 'acme' },
+      task: 'Hi.',
+      model: 'anthropic/claude-sonnet-4-6',
+    });
+    expect(config.fleet).toEqual({ tenant: 'acme', priority: 4 });
+    expect(runSpecProblems(config)).toEqual([]);
+    const bad = runSpec({ fleet: { priority: 9, tenant: 'a b' }, task: 'Hi.', model: 'anthropic/claude-sonnet-4-6' });
+    expect(runSpecProblems(bad)).toEqual([expect.stringMatching(/tenant "a b"/), expect.stringMatching(/got 9/)]);
   });
 });

@@ -2,7 +2,7 @@ import { errorText } from '../common/error-text';
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { AGENT_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
-import { SetupError } from '../connection/setup-error';
+import { SetupError } from './setup-error';
 
 type AttributeName = string;
 

@@ -5,7 +5,8 @@
  */
 import { isCancellation } from '@temporalio/workflow';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
-import { emit, failureText, type RunContext } from './run-context';
+import { emit, failureText, type RunContext } from '../agent/run-context';
+import { hookActivity } from './hook-activity';
 
 const CONTENT_HASH = /^[0-9a-f]{64}$/;
 
@@ -19,7 +20,11 @@ export async function contextHook(ctx: RunContext, model: ModelRef): Promise<str
   const hook = state.config.hooks?.transformContext;
   if (!hook) return undefined;
   try {
-    const out = await ctx.io.transformContext(hook, {
+    const out = await hookActivity(
+      ctx,
+      'transformContext',
+      hook,
+    )({
       conversationId: state.conversationId,
       turn: state.turn,
       step: ctx.current.step,

@@ -9,8 +9,9 @@
 import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
 import { runIsTraced } from '../tracing-interceptors';
 import { metricMeter, workflowInfo } from '@temporalio/workflow';
-import { AGENT_ATTR, GEN_AI, METRIC, SPAN } from '../../contracts/telemetry';
+import { AGENT_ATTR, GEN_AI, METRIC, SPAN, fleetAttributes, fleetLabels } from '../../contracts/telemetry';
 import type { AgentState } from '../../contracts/agent-run';
+import type { LoopOutcome, RunFeature } from '../agent/feature';
 
 /** The span of an untraced run: records nothing, as the OpenTelemetry API's no-op span, without loading the API. */
 const NO_SPAN: Span = {
@@ -40,18 +41,18 @@ function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promi
   return traced.inSpan(name, options, fn);
 }
 
-/** What every span of a run names: its id, kind and tenant. */
+/** What every span of a run names: its id, kind and fleet. */
 function runAttributes(state: AgentState): Attributes {
   const { config } = state;
   return {
     [AGENT_ATTR.runId]: workflowInfo().workflowId,
     [AGENT_ATTR.kind]: config.kind,
-    ...(config.tenant ? { [AGENT_ATTR.tenant]: config.tenant } : {}),
+    ...fleetAttributes(config.fleet),
   };
 }
 
 /** The run's span (`invoke_agent {kind}`), one per workflow run: continue-as-new starts the next. */
-export function runSpan<T>(state: AgentState, fn: (span: Span) => Promise<T>): Promise<T> {
+function runSpan<T>(state: AgentState, fn: (span: Span) => Promise<T>): Promise<T> {
   const model = state.resolver.current;
   return inSpan(
     `${SPAN.run} ${state.config.kind}`,
@@ -71,7 +72,7 @@ export function runSpan<T>(state: AgentState, fn: (span: Span) => Promise<T>): P
 }
 
 /** What the run's span says when the run ends or hands over: its totals and why. */
-export function endRunSpan(span: Span, state: AgentState, outcome: string): void {
+function endRunSpan(span: Span, state: AgentState, outcome: string): void {
   span.setAttributes({
     [AGENT_ATTR.stopReason]: outcome,
     [AGENT_ATTR.turn]: state.turn,
@@ -84,7 +85,7 @@ export function endRunSpan(span: Span, state: AgentState, outcome: string): void
 }
 
 /** A turn's span: its number, and the pev role that takes it. */
-export function turnSpan<T>(state: AgentState, role: string | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
+function turnSpan<T>(state: AgentState, role: string | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
   return inSpan(
     SPAN.turn,
     {
@@ -102,7 +103,7 @@ export function turnSpan<T>(state: AgentState, role: string | undefined, fn: (sp
  * A wait for decisions on `tools`' calls (approvals, or client tools' results when `approvals` is
  * false); `fn` returns how the wait ended.
  */
-export function decisionWaitSpan(
+function decisionWaitSpan(
   state: AgentState,
   wait: { approvals: boolean; tools: string[] },
   fn: () => Promise<string>,
@@ -119,10 +120,24 @@ export function decisionWaitSpan(
 }
 
 /** Counts an ended run by stop reason (the SDK skips workflow metrics while replaying). */
-export function countEndedRun(state: AgentState): void {
+function countEndedRun(state: AgentState): void {
   metricMeter.createCounter(METRIC.runs, 'runs', 'Ended agent runs').add(1, {
     stop_reason: state.stopReason ?? 'completed',
     agent_kind: state.config.kind,
-    ...(state.config.tenant ? { tenant: state.config.tenant } : {}),
+    ...fleetLabels(state.config.fleet),
   });
 }
+
+/** The run's spans (the run, each turn, each wait for decisions) and its end as a metric. */
+export const spans: RunFeature = {
+  name: 'spans',
+  aroundRun: ({ state }, body: () => Promise<LoopOutcome>) =>
+    runSpan(state, async (span) => {
+      const ended = await body();
+      endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
+      return ended;
+    }),
+  aroundTurn: ({ state }, role, body) => turnSpan(state, role, body),
+  aroundWait: ({ state }, wait, body) => decisionWaitSpan(state, wait, body),
+  ended: ({ state }) => countEndedRun(state),
+};

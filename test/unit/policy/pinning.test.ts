@@ -1,6 +1,5 @@
-import { buildAgentConfig } from '../../../src/policy/agent-config';
-import { runAsks } from '../../../src/policy/call-settings';
-import { callPrompt, callWaitsForPin, pinnedCall, pinsWithFirstCall } from '../../../src/policy/first-call-pin';
+import { runSpec } from '../../../src/policy/run-spec';
+import { callPrompt, callWaitsForPin, pinRequest, pinnedCall } from '../../../src/policy/pinning';
 import { lookupModel } from '../../../src/policy/model-registry';
 import type { ModelCallInput } from '../../../src/contracts/agent-activities';
 import type { CallPin, PinToolsOutput } from '../../../src/contracts/tool-pin';
@@ -16,22 +15,28 @@ const pinned = (extra: Partial<PinToolsOutput> = {}): PinToolsOutput => ({
   ...extra,
 });
 const call: ModelCallInput = { view: { fromSeq: 0, summaryTokens: 0 }, toSeq: 1, writeSeq: 1, model: MODEL };
-const config = (options: Partial<Parameters<typeof buildAgentConfig>[0]> = {}) =>
-  buildAgentConfig({ task: 'Look it up.', model: MODEL, ...options });
+const config = (options: Partial<Parameters<typeof runSpec>[0]> = {}) =>
+  runSpec({ task: 'Look it up.', model: MODEL, ...options });
 
-describe('pinsWithFirstCall', () => {
-  it('leaves the pin to the first model call unless something before that call needs it', () => {
-    expect(pinsWithFirstCall(config())).toBe(true);
-    expect(pinsWithFirstCall(config({ tenant: 'acme' }))).toBe(false);
-    expect(pinsWithFirstCall({ ...config(), from: { runId: 'r', conversationId: 'r' } })).toBe(false);
-    expect(pinsWithFirstCall(config({ hooks: { resolveModel: 'pickModel' } }))).toBe(false);
-    expect(pinsWithFirstCall(config({ hooks: { transformContext: 'trim' } }))).toBe(false);
-    expect(pinsWithFirstCall(config({ hooks: { onTurnEnd: 'check', onMessage: 'save' } }))).toBe(true);
+describe('pinRequest', () => {
+  it("asks the worker for what the run's spec names, and to write the task of a conversation of its own", () => {
+    const spec = config({ tools: { allow: ['lookup'] }, fleet: { tenant: 'acme' }, plan: [{ title: 'Look' }] });
+    expect(pinRequest(spec, [], 'c')).toMatchObject({
+      conversationId: 'c',
+      selection: { allow: ['lookup'] },
+      readBack: true,
+      models: [MODEL],
+      tenant: 'acme',
+      planTool: true,
+      open: { startSeq: 0, drafts: [{ kind: 'user', text: 'Look it up.', origin: 'task' }] },
+    });
+    const from = { runId: 'r', conversationId: 'r' };
+    expect(pinRequest(config({ session: { from } }), [], 'c').open).toBeUndefined();
   });
 });
 
 describe('callWaitsForPin', () => {
-  const asks = runAsks(config({ tools: { allow: ['lookup'] } }));
+  const asks = config({ tools: { allow: ['lookup'] } });
 
   it('lets the call go on when the pin shows nothing the run decides first', () => {
     expect(callWaitsForPin(pinned(), asks, MODEL)).toBe(false);
@@ -44,18 +49,17 @@ describe('callWaitsForPin', () => {
 
   it('holds the call when the run asks what its models or tools cannot give', () => {
     const noThinking = { ...lookupModel(MODEL), capabilities: { ...lookupModel(MODEL).capabilities, thinking: false } };
-    expect(callWaitsForPin(pinned({ models: [noThinking] }), runAsks(config({ thinkingBudget: 2048 })), MODEL)).toBe(
+    expect(callWaitsForPin(pinned({ models: [noThinking] }), config({ call: { thinkingBudget: 2048 } }), MODEL)).toBe(
       true,
     );
-    const missing = runAsks(config({ toolChoice: { type: 'tool', name: 'search' } }));
+    const missing = config({ call: { toolChoice: { type: 'tool', name: 'search' } } });
     expect(callWaitsForPin(pinned(), missing, MODEL)).toBe(true);
   });
 });
 
 describe('pinnedCall', () => {
   const pin = (extra: Partial<CallPin> = {}): CallPin => ({
-    tools: { conversationId: 'c', selection: {} },
-    asks: { settings: {}, tools: [] },
+    spec: config(),
     prompt: 'run',
     ...extra,
   });
@@ -71,15 +75,13 @@ describe('pinnedCall', () => {
   });
 
   it('lets the call run the quick tools the run would let it run', () => {
-    const quick = { rules: { maxCalls: 16 }, fitModel: MODEL };
+    const quick = { fitModel: MODEL };
     expect(pinnedCall(pinned(), call, pin({ quick })).inlineTools).toEqual({
       tools: { lookup: 'fp-lookup' },
       maxCalls: 16,
       selectionHash: 'selection',
       fit: { maxChars: expect.any(Number), readBack: false },
     });
-    const approved = { ...quick, rules: { ...quick.rules, approve: ['lookup'] } };
-    expect(pinnedCall(pinned(), call, pin({ quick: approved })).inlineTools).toBeUndefined();
     expect(pinnedCall(pinned(), call, pin()).inlineTools).toBeUndefined();
   });
 });

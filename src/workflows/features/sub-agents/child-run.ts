@@ -13,24 +13,27 @@ import {
   isCancellation,
   startChild,
 } from '@temporalio/workflow';
-import type { AgentResult, ToolCallRequest } from '../../contracts/agent-run';
-import { AGENT_WORKFLOWS, stopSignal, type AgentWorkflowInput } from '../../contracts/agent-workflows';
-import { addCost, addUsage, emptyUsage, fullCost } from '../../contracts/message-model';
-import type { ChildRun } from '../../contracts/sub-agents';
-import { previewText } from '../../policy/previews';
-import { startSearchAttributes } from '../../policy/search-attribute-values';
+import type { AgentResult } from '../../../contracts/agent-run';
+import type { MessageDraft } from '../../../contracts/message-drafts';
+import type { FeatureCall } from '../../agent/feature';
+import { stopSignal, type AgentWorkflowInput } from '../../../contracts/agent-workflows';
+import { addCost, addUsage, emptyUsage, fullCost } from '../../../contracts/message-model';
+import type { ChildRun } from '../../../contracts/sub-agents';
+import { previewText } from '../../../policy/previews';
+import { startSearchAttributes } from '../../../policy/search-attribute-values';
 import {
   callTask,
   childConfig,
+  childFacts,
   childResultText,
   childTask,
   childWorkflowId,
   depthRefusal,
   type ChildLink,
-} from '../../policy/sub-agents';
-import { childBudget } from '../../policy/child-budget';
+} from '../../../policy/sub-agents';
+import { childBudget } from '../../../policy/child-budget';
 import { forgetWaits } from './child-waits';
-import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
+import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../../agent/run-context';
 
 export interface SubAgentOutcome {
   text: string;
@@ -119,7 +122,9 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
   if (refused) return { text: refused, isError: true };
   const { budget, spent } = childBudget(state.config, state, Object.values(ctx.delegation.reserved), start.starting);
   if (spent) return { text: `Not run: ${spent}.`, isError: true };
-  const config = childConfig(state.config, { workflowId: ctx.workflowId, agent, ...start.as }, start.task, budget);
+  const link = { workflowId: ctx.workflowId, agent, ...start.as };
+  const config = childConfig(state.config, link, start.task, budget);
+  const workflowType = childFacts(link.spec ?? (state.config.agents ?? {})[agent])?.workflowType ?? '';
   const child: ChildRun = {
     id,
     agent,
@@ -136,7 +141,7 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
   updateCurrentDetails(ctx);
   let handle;
   try {
-    handle = await startChild(AGENT_WORKFLOWS[config.kind as keyof typeof AGENT_WORKFLOWS], {
+    handle = await startChild(workflowType, {
       workflowId: id,
       args: [{ config } satisfies AgentWorkflowInput],
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
@@ -174,24 +179,30 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
 }
 
 /**
- * Runs one sub-agent call to its end. `starting`: the sub-agent calls of the answer still to
- * start, this one included.
+ * Runs one sub-agent call to its end; its answer (or why it has none) is the call's result, which the
+ * workflow writes. `starting`: the sub-agent calls of the answer still to start, this one included.
  */
-export async function runSubAgent(
-  ctx: RunContext,
-  call: ToolCallRequest,
-  args: Record<string, unknown>,
-  starting = 1,
-): Promise<SubAgentOutcome> {
+export async function runSubAgent(ctx: RunContext, { call, args, starting }: FeatureCall): Promise<MessageDraft> {
+  const started = workflowNow();
   const asked = callTask(args);
-  if ('problem' in asked) return { text: asked.problem, isError: true };
-  const { text, isError } = await runChild(ctx, {
-    id: childWorkflowId(ctx.workflowId, call.name, call.id),
-    agent: call.name,
-    origin: { toolCallId: call.id },
-    task: childTask(asked.task, asked.context),
-    preview: previewText(asked.task),
-    starting,
+  const { text, isError } =
+    'problem' in asked
+      ? { text: asked.problem, isError: true }
+      : await runChild(ctx, {
+          id: childWorkflowId(ctx.workflowId, call.name, call.id),
+          agent: call.name,
+          origin: { toolCallId: call.id },
+          task: childTask(asked.task, asked.context),
+          preview: previewText(asked.task),
+          starting,
+        });
+  emit(ctx, {
+    type: 'tool_execution',
+    toolCallId: call.id,
+    tool: call.name,
+    durationMs: workflowNow() - started,
+    isError,
+    preview: previewText(text),
   });
-  return { text, isError };
+  return { kind: 'tool_result', toolCallId: call.id, toolName: call.name, text, isError };
 }

@@ -5,10 +5,10 @@
  * current details, and passes it up to its own parent.
  */
 import { getExternalWorkflowHandle, isCancellation, setHandler } from '@temporalio/workflow';
-import { canonicalJson } from '../../common/canonical-json';
-import { childWaitsSignal } from '../../contracts/agent-workflows';
-import type { ChildWaitsInput } from '../../contracts/sub-agents';
-import { updateCurrentDetails, type RunContext } from './run-context';
+import { canonicalJson } from '../../../common/canonical-json';
+import { childWaitsSignal } from '../../../contracts/agent-workflows';
+import type { ChildWaitsInput } from '../../../contracts/sub-agents';
+import { updateCurrentDetails, type RunContext } from '../../agent/run-context';
 
 type Waits = Pick<ChildWaitsInput, 'approvals' | 'clientTools'>;
 

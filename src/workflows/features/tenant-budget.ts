@@ -4,40 +4,60 @@
  * a tenant without a budget skip both (the worker said so when it pinned the run's tools). A
  * ledger that cannot be reached is a refusal: the budget fails closed.
  */
-import { condition, isCancellation, uuid4 } from '@temporalio/workflow';
+import { condition, isCancellation, setHandler, uuid4 } from '@temporalio/workflow';
 import { errorText } from '../../common/error-text';
 import { totalTokens, type Cost, type Usage } from '../../contracts/message-model';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
-import type { BudgetAmount, ReserveOutcome } from '../../contracts/tenant-budget';
+import {
+  tenantBudgetSignal,
+  type BudgetActivities,
+  type BudgetAmount,
+  type ReserveOutcome,
+} from '../../contracts/tenant-budget';
 import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
-import { callEstimate } from '../../policy/tenant-budget';
+import { callEstimate, usd } from '../../policy/tenant-budget';
 import { budgetNote } from '../../policy/log-notes';
-import { emit, updateCurrentDetails, workflowNow, type RunContext } from './run-context';
-import { writeNotes } from './notes';
+import type { Proxied } from '../agent/agent-io';
+import type { CallClearance, RunFeature } from '../agent/feature';
+import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../agent/run-context';
+import { writeNotes } from '../agent/notes';
 
 /** A granted reservation, to settle once its call is done. */
-export interface BudgetHold {
+interface BudgetHold {
   tenant: string;
   key: string;
 }
 
 /** Why a call may not be made: the budget cannot cover it, its ledger did not answer, or the run was stopped. */
-export interface BudgetRefusal {
+interface BudgetRefusal {
   refusal: 'exceeded' | 'unreachable' | 'stopped';
   message: string;
 }
 
-export type BudgetClearance = ({ ok: true } & { hold?: BudgetHold }) | ({ ok: false } & BudgetRefusal);
+type BudgetClearance = ({ ok: true } & { hold?: BudgetHold }) | ({ ok: false } & BudgetRefusal);
+
+/**
+ * A ledger that does not answer within these attempts counts as a refusal (fail closed): about a
+ * minute when its workflow is not being served at all.
+ */
+const LEDGER_CALLS = {
+  startToCloseTimeout: '15 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+} as const;
+
+/** The ledger's activities, made as quick steps of the run. */
+const ledger = (ctx: RunContext, summary: string): Proxied<BudgetActivities> =>
+  ctx.io.activities<BudgetActivities>({ shape: 'quick', summary, ...LEDGER_CALLS });
 
 /**
  * The most a call to `model` on `inputTokens` of context may cost at the model's prices: its output
  * limit (the run's `maxTokens` and thinking budget, else the model's own), or `ownLimit` for a call
  * the run's settings do not apply to (a summary).
  */
-export function callCost(ctx: RunContext, model: ModelRef, inputTokens: number, ownLimit = false): BudgetAmount {
+function callCost(ctx: RunContext, model: ModelRef, inputTokens: number, ownLimit = false): BudgetAmount {
   const info = runModelInfo(ctx.state.models, model);
-  const { maxTokens, thinkingBudget } = ctx.state.config;
+  const { maxTokens, thinkingBudget } = ctx.state.config.call;
   const output = ownLimit ? info.maxOutputTokens : (maxTokens ?? info.maxOutputTokens) + (thinkingBudget ?? 0);
   return callEstimate(info.prices, inputTokens, output);
 }
@@ -59,7 +79,7 @@ async function refuse(ctx: RunContext, tenant: string, refusal: BudgetRefusal): 
  * Reserves `amount` for a call to `model`. While only other calls' reservations stand in the way,
  * the run waits for them (a growing backoff, within `patienceMs`) and asks again; a stop ends the wait.
  */
-export async function reserveBudget(
+async function reserveBudget(
   ctx: RunContext,
   model: ModelRef,
   amount: BudgetAmount,
@@ -67,7 +87,7 @@ export async function reserveBudget(
 ): Promise<BudgetClearance> {
   const { state } = ctx;
   const budget = state.tenantBudget;
-  const tenant = state.config.tenant;
+  const tenant = state.config.fleet?.tenant;
   if (!budget || tenant === undefined) return { ok: true };
   // The same key until it is granted: a retried activity or a replayed run asks for the same reservation.
   const key = `${ctx.workflowId}#${budget.granted + 1}`;
@@ -75,7 +95,12 @@ export async function reserveBudget(
   for (let round = 0; ; round++) {
     let answer: ReserveOutcome;
     try {
-      answer = await ctx.io.reserveBudget({ tenant, key, model: modelLabel(model), ...amount });
+      answer = await ledger(ctx, `budget: reserve ${usd(amount.usd)} for ${modelLabel(model)}`).reserveBudget({
+        tenant,
+        key,
+        model: modelLabel(model),
+        ...amount,
+      });
     } catch (err) {
       if (isCancellation(err)) throw err;
       const message = `tenant ${tenant}'s ledger could not be reached: ${errorText(err)}`;
@@ -119,7 +144,7 @@ export async function reserveBudget(
  * Settles a granted reservation with what the call cost; a call that failed (no `spent`) cost
  * nothing. A ledger that does not take it leaves the reservation to expire, charged at its estimate.
  */
-export async function settleBudget(
+async function settleBudget(
   ctx: RunContext,
   hold: BudgetHold | undefined,
   spent?: { usage: Usage; cost: Cost },
@@ -127,9 +152,45 @@ export async function settleBudget(
   if (!hold) return;
   const amount = spent ? { usd: spent.cost.total, tokens: totalTokens(spent.usage) } : { usd: 0, tokens: 0 };
   try {
-    await ctx.io.settleBudget({ ...hold, ...amount });
+    await ledger(ctx, `budget: settle ${usd(amount.usd)}`).settleBudget({ ...hold, ...amount });
   } catch (err) {
     if (isCancellation(err)) throw err;
     emit(ctx, { type: 'tenant_budget', tenant: hold.tenant, what: 'unsettled', message: errorText(err) });
   }
 }
+
+/**
+ * The run's model calls against its tenant's budget: reserved before, settled after. A refusal
+ * ends the run with stop reason `budget` unless a budget rule moves it to a cheaper model.
+ */
+export const tenantBudget: RunFeature = {
+  name: 'tenant budget',
+  register(run) {
+    const { state } = run;
+    setHandler(tenantBudgetSignal, () => {
+      if (state.stopReason === undefined && state.config.fleet?.tenant !== undefined)
+        state.tenantBudget ??= { granted: 0 };
+    });
+  },
+  view: ({ state }) =>
+    state.tenantBudget && state.config.fleet?.tenant !== undefined
+      ? { tenantBudget: { tenant: state.config.fleet.tenant, ...state.tenantBudget } }
+      : {},
+  // Each call reserves against the budget, which the pin says the tenant has.
+  pinsFirst: (spec) => spec.fleet?.tenant !== undefined,
+  pinned({ state }, pin) {
+    if (pin.tenantBudget) state.tenantBudget ??= { granted: 0 };
+  },
+  async beforeCall(run, ask): Promise<CallClearance> {
+    const amount = callCost(run, ask.model, ask.inputTokens, ask.own);
+    const clearance = await reserveBudget(run, ask.model, amount, ask.patienceMs);
+    if (clearance.ok) return { ok: true, settle: (spent) => settleBudget(run, clearance.hold, spent) };
+    const stopped = clearance.refusal === 'stopped';
+    return {
+      ok: false,
+      stopReason: stopped ? (run.state.stopRequested?.reason ?? 'stopped') : 'budget',
+      message: clearance.message,
+      ...(clearance.refusal === 'exceeded' ? { cheaper: true } : {}),
+    };
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * A feature of every run, at the seams the core calls it at (docs/design.md, Features): the run
+ * scaffold and the turn call each feature of the one list (`workflows/features`) at fixed points,
+ * as they call a kind's hooks, and never name one. A feature reads its own record of the run spec
+ * and keeps its own fields of the state. Every seam is optional.
+ *
+ * What a throw does, for every seam: an `ApplicationFailure` fails the run without a result, any
+ * other error fails the workflow task (Temporal retries it until a fixed build runs it). A feature
+ * ends a run by returning what the seam says ends it, never by throwing.
+ */
+import type { ModelCallInput } from '../../contracts/agent-activities';
+import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
+import type { MessageDraft } from '../../contracts/message-drafts';
+import type { Cost, Usage } from '../../contracts/message-model';
+import type { ModelRef } from '../../contracts/model-ref';
+import type { AgentStopReason } from '../../contracts/run-status';
+import type { AgentConfig } from '../../contracts/run-spec';
+import type { ToolMode } from '../../contracts/tool-catalog';
+import type { PinToolsOutput } from '../../contracts/tool-pin';
+import type { ModelAnswer } from './model-answer';
+import type { ModelResolver } from './model-resolver';
+import type { RunContext } from './run-context';
+
+/** How a kind's driver ends: the run finished, or continues as new. */
+export type LoopOutcome = 'finished' | 'continue_as_new';
+
+/** A call the feature lets go ahead (with what to settle after it), or refuses. */
+export type CallClearance =
+  | { ok: true; settle?: (spent?: { usage: Usage; cost: Cost }) => Promise<void> }
+  | {
+      ok: false;
+      /** How the run ends when no budget rule moves it to another model. */
+      stopReason: AgentStopReason;
+      message: string;
+      /** A budget rule of the run may move it to a cheaper model and try again. */
+      cheaper?: boolean;
+    };
+
+/** A model call about to be made. */
+export interface CallAsk {
+  model: ModelRef;
+  /** The context it sends, estimated. */
+  inputTokens: number;
+  /** A call the run's call settings do not apply to (a summary): the model's own output limit holds. */
+  own?: boolean;
+  /** How long the run waits for what stands in its way (its rate-limit patience). */
+  patienceMs: number;
+}
+
+/** A tool call the feature runs itself, for a tool mode it owns; `starting`: calls of its kind still to start. */
+export interface FeatureCall {
+  call: ToolCallRequest;
+  args: Record<string, unknown>;
+  tool: PinnedTool;
+  starting: number;
+}
+
+/** A wait for people to decide (approvals, or client tools' results when `approvals` is false). */
+export interface DecisionWait {
+  approvals: boolean;
+  tools: string[];
+}
+
+export interface RunFeature {
+  /** For messages and tests. */
+  readonly name: string;
+  /** Registers the feature's handlers once, at the run's start (the run's own are registered). */
+  register?(run: RunContext): void;
+  /** Fields the feature adds to the `state` query's view. Runs in the query: a throw fails that query only. */
+  view?(run: RunContext): object;
+  /** Whether the run's tools must be pinned before its first model call (the feature needs them then). */
+  pinsFirst?(spec: AgentConfig): boolean;
+  /** What pinning the run's tools told the feature. */
+  pinned?(run: RunContext, pin: PinToolsOutput): void;
+  /** Wraps the run; the body's outcome is passed on. */
+  aroundRun?(run: RunContext, body: () => Promise<LoopOutcome>): Promise<LoopOutcome>;
+  /** Wraps one turn, with the role that takes it. */
+  aroundTurn?<T>(run: RunContext, role: string | undefined, body: () => Promise<T>): Promise<T>;
+  /** Wraps a wait for decisions; the body returns how the wait ended. */
+  aroundWait?(run: RunContext, wait: DecisionWait, body: () => Promise<string>): Promise<string>;
+  /** At the start of a turn that will be taken, before its model is chosen. */
+  turnStart?(run: RunContext): Promise<void>;
+  /** After the resolver chose the turn's model: may choose another; `failed` ends the run with `state.error`. */
+  chooseModel?(run: RunContext, resolver: ModelResolver, step: string): Promise<'go' | 'failed'>;
+  /** Before each model call (a turn's, or a summary's): may refuse it. */
+  beforeCall?(run: RunContext, ask: CallAsk): Promise<CallClearance>;
+  /** What the feature adds to a model call's input (the plan recited, a transformed context). */
+  callInput?(run: RunContext, model: ModelRef): Promise<Partial<ModelCallInput>>;
+  /** Whether this turn's model call may run quick tool calls itself (false: the feature looks at calls first). */
+  inlines?(run: RunContext): boolean;
+  /** After a turn's answer is recorded: `stop` or `failed` ends the run (its calls get "not run" results). */
+  afterAnswer?(run: RunContext, answer: ModelAnswer, resolver: ModelResolver): Promise<'go' | 'stop' | 'failed'>;
+  /** After tool results (or other messages of a turn) are written. */
+  written?(run: RunContext, metas: readonly MessageMeta[]): Promise<void>;
+  /** Runs calls of the tool modes it owns: their result, which the workflow writes. */
+  runs?: Partial<Record<ToolMode, (run: RunContext, call: FeatureCall) => Promise<MessageDraft>>>;
+  /** What waits for a person in the run changed (an approval asked or decided, a client result in). */
+  waitsChanged?(run: RunContext): Promise<void>;
+  /** As the run ends, before its `done` event (`reason`: its stop reason). */
+  ending?(run: RunContext, reason: AgentStopReason): Promise<void>;
+  /** The run has ended (its result is built next); the workflow's metrics are recorded here. */
+  ended?(run: RunContext): void;
+}

@@ -1,0 +1,157 @@
+/**
+ * The application's hooks (docs/hooks.md), each an activity the run names in its spec's `hooks`:
+ * `resolveModel` chooses a turn's model, `transformContext` rewrites what a call sends
+ * (`context-hook.ts`), `onMessage` sees each message written, `onTurnEnd` may stop the run or choose
+ * its next model after an answer, and `onError` hears of a run that ends in error. What they answer
+ * is judged by `policy/hook-answers.ts`.
+ */
+import { isCancellation } from '@temporalio/workflow';
+import { AGENT_FAILURE } from '../../contracts/failure-types';
+import { modelLabel } from '../../contracts/model-ref';
+import { chooseModel } from '../../policy/resolver';
+import { hookModel, turnEndVerdict, type HookModel } from '../../policy/hook-answers';
+import type { MessageMeta } from '../../contracts/agent-run';
+import type { RunFeature } from '../agent/feature';
+import type { ModelAnswer } from '../agent/model-answer';
+import type { ModelResolver } from '../agent/model-resolver';
+import { emit, failureText, type RunContext } from '../agent/run-context';
+import { recordSwitch } from '../agent/notes';
+import { contextHook } from './context-hook';
+import { hookActivity } from './hook-activity';
+
+/** Records a hook that failed in a way that ends the run; the caller fails the run with `state.error`. */
+function hookFailed(ctx: RunContext, hook: 'onTurnEnd' | 'resolveModel', message: string): 'failed' {
+  const label = hook === 'onTurnEnd' ? 'on-turn-end' : 'resolve-model';
+  emit(ctx, { type: 'hook_failed', hook, message });
+  ctx.state.error = { message: `${label} hook failed: ${message}`, type: AGENT_FAILURE.hookFailed, retryable: false };
+  return 'failed';
+}
+
+/** Moves `resolver` to the model a hook chose, recording the switch; 'failed' for an answer naming no model. */
+async function takeChoice(
+  ctx: RunContext,
+  resolver: ModelResolver,
+  hook: 'onTurnEnd' | 'resolveModel',
+  choice: HookModel,
+): Promise<'go' | 'failed'> {
+  if ('problem' in choice) return hookFailed(ctx, hook, choice.problem);
+  const change = chooseModel(resolver.state, choice.model, choice.reason);
+  if (change) await recordSwitch(ctx, change);
+  return 'go';
+}
+
+/**
+ * The `resolveModel` hook, before the turn's context is prepared: the model it chooses becomes the
+ * turn's. A failure (after the hook's retries) or a bad answer ends the run with an error.
+ */
+async function modelHook(ctx: RunContext, resolver: ModelResolver, step: string): Promise<'go' | 'failed'> {
+  const { state } = ctx;
+  const hook = state.config.hooks?.resolveModel;
+  if (!hook) return 'go';
+  let answer: unknown;
+  try {
+    answer = await hookActivity(
+      ctx,
+      'resolveModel',
+      hook,
+    )({
+      conversationId: state.conversationId,
+      turn: state.turn,
+      step,
+      model: modelLabel(resolver.state.current),
+      totalUsage: state.usage,
+      costUsd: state.cost.total,
+      ...(state.config.fleet ? { fleet: state.config.fleet } : {}),
+    });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return hookFailed(ctx, 'resolveModel', failureText(err));
+  }
+  const choice = hookModel('resolve-model hook', answer);
+  return choice ? takeChoice(ctx, resolver, 'resolveModel', choice) : 'go';
+}
+
+/** The on-turn-end hook: it may stop the run or choose the model of its next turns; a failure stops it in error. */
+async function turnEndHook(
+  ctx: RunContext,
+  resolver: ModelResolver,
+  out: ModelAnswer,
+  model: string,
+): Promise<'go' | 'stop' | 'failed'> {
+  const { state } = ctx;
+  const hook = state.config.hooks?.onTurnEnd;
+  if (!hook) return 'go';
+  let answer: unknown;
+  try {
+    answer = await hookActivity(
+      ctx,
+      'onTurnEnd',
+      hook,
+    )({
+      conversationId: state.conversationId,
+      turn: state.turn,
+      model,
+      provider: out.provider,
+      turnUsage: out.usage,
+      totalUsage: state.usage,
+      costUsd: state.cost.total,
+    });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return hookFailed(ctx, 'onTurnEnd', failureText(err));
+  }
+  const verdict = turnEndVerdict(answer);
+  if (verdict.stop) return 'stop';
+  return verdict.model ? takeChoice(ctx, resolver, 'onTurnEnd', verdict.model) : 'go';
+}
+
+/** The `onMessage` hook on each message written; a failure is recorded as an event and the run goes on. */
+async function messageHook(ctx: RunContext, metas: readonly MessageMeta[]): Promise<void> {
+  const { state } = ctx;
+  const hook = state.config.hooks?.onMessage;
+  if (!hook) return;
+  for (const message of metas) {
+    try {
+      await hookActivity(ctx, 'onMessage', hook)({ conversationId: state.conversationId, message });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: failureText(err) });
+    }
+  }
+}
+
+/** The application's hooks at the seams of the run. */
+export const appHooks: RunFeature = {
+  name: 'application hooks',
+  // Both read the conversation the pin opens with the task.
+  pinsFirst: ({ hooks }) => hooks?.resolveModel !== undefined || hooks?.transformContext !== undefined,
+  chooseModel: modelHook,
+  async callInput(run, model) {
+    const messagesHash = await contextHook(run, model);
+    return messagesHash ? { messagesHash } : {};
+  },
+  // The hook may stop the run between an answer and its calls: the workflow runs them after it.
+  inlines: ({ state }) => !state.config.hooks?.onTurnEnd,
+  async afterAnswer(run, answer, resolver) {
+    await messageHook(run, [answer.meta]);
+    return turnEndHook(run, resolver, answer, answer.meta.model ?? '');
+  },
+  written: messageHook,
+  async ending(run) {
+    const { state } = run;
+    const hook = state.config.hooks?.onError;
+    if (state.stopReason !== 'error' || !state.error || !hook) return;
+    try {
+      // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
+      await hookActivity(run, 'onError', hook, { maximumAttempts: 1 })({
+        conversationId: state.conversationId,
+        message: state.error.message,
+        failureType: state.error.type,
+        retryable: state.error.retryable,
+      });
+    } catch (err) {
+      // A failing on-error hook must not mask the original error.
+      if (isCancellation(err)) throw err;
+    }
+  },
+};
