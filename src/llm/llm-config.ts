@@ -107,6 +107,9 @@ const configFileSchema = z.strictObject({
   idleTimeoutMs: z.number().int().positive().optional(),
   /** Sub-agents runs started by the CLI may delegate to; read by the client (`cli/agents-file.ts`), not the worker. */
   agents: z.record(z.string(), z.unknown()).optional(),
+  /** The worker's MCP servers and whether runs may bring their own: read by `tools/mcp/worker-servers.ts`. */
+  mcpServers: z.unknown().optional(),
+  runMcpConfigs: z.unknown().optional(),
 });
 
 export type LlmConfigFile = z.input<typeof configFileSchema>;
@@ -168,9 +171,7 @@ export interface LoadLlmConfigOptions {
 export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   const { env } = options;
   const path = resolveConfigPath(options.file, env);
-  const parts: { source: string; raw: unknown }[] = [];
-  if (path) parts.push({ source: path, raw: readConfigFile(path) });
-  if (options.inline) parts.push({ source: 'inline config', raw: options.inline });
+  const parts = configParts(options);
 
   const providers = builtinProviders(env);
   const models: ModelInfo[] = [];
@@ -215,6 +216,15 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
     if (key) provider.apiKey = key;
   }
   return { providers, limits, models, timeoutMs, idleTimeoutMs, source: path };
+}
+
+/** The config as read, in layers: the file (when there is one), then the inline config on top. */
+export function configParts(options: LoadLlmConfigOptions): { source: string; raw: unknown }[] {
+  const path = resolveConfigPath(options.file, options.env);
+  return [
+    ...(path ? [{ source: path, raw: readConfigFile(path) }] : []),
+    ...(options.inline ? [{ source: 'inline config', raw: options.inline as unknown }] : []),
+  ];
 }
 
 /** The config file a worker in this environment reads, or would read once it exists. */

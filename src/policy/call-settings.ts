@@ -161,10 +161,10 @@ export function toolChoiceOfCall(choice: CallSettings['toolChoice'], answersUser
 
 /** What a run asks for by name that only a model taking tools can use. */
 function toolsAskedFor(run: Pick<AgentConfig, 'tools' | 'agents' | 'toolChoice'>): string[] {
-  const { allow, mcpConfigPath, mcpConfig, clientTools } = run.tools;
+  const { allow, mcpServers, mcpConfigPath, mcpConfig, clientTools } = run.tools;
   return [
     ...(allow?.length ? [`the tools ${allow.join(', ')}`] : []),
-    ...(mcpConfigPath || mcpConfig ? ['MCP tools'] : []),
+    ...(mcpServers?.length || mcpConfigPath || mcpConfig ? ['MCP tools'] : []),
     ...(clientTools?.length ? ['client tools'] : []),
     ...(run.agents && Object.keys(run.agents).length ? ['sub-agents'] : []),
     ...(run.toolChoice === 'required' || typeof run.toolChoice === 'object' ? ['a forced tool choice'] : []),
