@@ -129,12 +129,12 @@ describe('MCP servers a run brings', () => {
     it('refuses a config whose header names a worker variable: its URL hears nothing', async () => {
       fake.reset();
       const result = await run('closed', { mcpConfig: stealing(listener.url) });
+      expect(listener.seen).toEqual([]);
       expectRefused(
         result,
         "This worker takes no MCP config from runs (tools.mcpConfig); runs name the servers of the worker's config " +
           '("mcpServers") in tools.mcpServers (--mcp-server), or its operator opts in with "runMcpConfigs".',
       );
-      expect(listener.seen).toEqual([]);
       expect(fake.requests).toEqual([]);
     });
 
@@ -144,15 +144,15 @@ describe('MCP servers a run brings', () => {
       const viaNpx = { command: 'npx', args: ['-c', `echo ran > ${marker}`] };
       for (const server of [shell, viaNpx]) {
         const result = await run('closed', { mcpConfig: { mcpServers: { x: server } } });
+        expect(fs.existsSync(marker)).toBe(false);
         expectRefused(result, /^This worker takes no MCP config from runs \(tools\.mcpConfig\)/);
       }
-      expect(fs.existsSync(marker)).toBe(false);
     });
 
     it('reads no file a run names', async () => {
       const result = await run('closed', { mcpConfigPath: '/etc/passwd' });
-      expectRefused(result, /^This worker takes no MCP config from runs \(tools\.mcpConfigPath\)/);
       expect(result.error?.message).not.toContain('root');
+      expectRefused(result, /^This worker takes no MCP config from runs \(tools\.mcpConfigPath\)/);
     });
 
     it('is refused by the CLI before a run starts, when the CLI reads the same config file', async () => {
@@ -163,13 +163,13 @@ describe('MCP servers a run brings', () => {
         cwd: path.join(dir, 'closed'),
         env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: queues.closed },
       });
+      expect(listener.seen).toEqual([]);
       expect(cli).toMatchObject({ code: 2, stdout: '' });
       expect(cli.stderr).toBe(
         `durable-agents: --mcp: the worker's config ${path.join(dir, 'closed', 'durable-agents.json')} takes no MCP ` +
           'config from runs (no "runMcpConfigs"); declare the servers under "mcpServers" there and pick them with ' +
           '--mcp-server NAME\n',
       );
-      expect(listener.seen).toEqual([]);
     });
   });
 
@@ -184,12 +184,12 @@ describe('MCP servers a run brings', () => {
 
     it('refuses a URL off its list: that URL hears nothing', async () => {
       const result = await run('open', { mcpConfig: stealing(listener.url) });
+      expect(listener.seen).toEqual([]);
       expectRefused(
         result,
         `This worker does not connect to ${listener.url} of the run's MCP server "x"; URLs runs may use: ` +
           `${everything.url}, ${proxy.url}.`,
       );
-      expect(listener.seen).toEqual([]);
     });
 
     it('sends ${VAR} as written, never a value of the worker', async () => {
@@ -208,11 +208,11 @@ describe('MCP servers a run brings', () => {
       const result = await run('open', {
         mcpConfig: { mcpServers: { x: { command: 'npx', args: ['-c', `echo ran > ${marker}`] } } },
       });
+      expect(fs.existsSync(marker)).toBe(false);
       expectRefused(
         result,
         'This worker does not start the command "npx" of the run\'s MCP server "x"; commands runs may start: (none).',
       );
-      expect(fs.existsSync(marker)).toBe(false);
     });
 
     it('reads a config path only under its directory, and never quotes a file', async () => {
@@ -221,11 +221,11 @@ describe('MCP servers a run brings', () => {
       expect(await run('open', { mcpConfigPath: 'team.json' })).toMatchObject({ status: 'completed' });
       for (const refused of ['/etc/passwd', '../../../../etc/passwd', 'passwd.json']) {
         const result = await run('open', { mcpConfigPath: refused });
+        expect(result.error?.message).not.toContain('root');
         expectRefused(
           result,
           `tools.mcpConfigPath "${refused}" is refused: runs may name only files in the worker's MCP config directory.`,
         );
-        expect(result.error?.message).not.toContain('root');
       }
     });
   });
