@@ -65,12 +65,10 @@ async function inProcess(registry: ToolRegistry, c: ToolCase, selection: ToolSel
 async function main(): Promise<boolean> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tool-calls-'));
   fs.writeFileSync(path.join(dir, 'note.txt'), 'n'.repeat(4096));
-  const mcpConfigPath = path.join(dir, 'mcp.json');
   const serverFilesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
-  fs.writeFileSync(
-    mcpConfigPath,
-    JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [serverFilesystem, dir] } } }),
-  );
+  // The worker's own server, as its config file declares it; the runs name it.
+  const mcpServers = [{ name: 'files', config: { command: process.execPath, args: [serverFilesystem, dir] } }];
+  const selection: ToolSelection = { mcpServers: ['files'] };
   const cases: ToolCase[] = [
     { key: 'activity', label: 'registered tool as a regular activity', tool: 'fetch_record', args: (n) => ({ n }) },
     {
@@ -82,7 +80,7 @@ async function main(): Promise<boolean> {
   ];
   const server = await startBenchServer(args);
   const fake = await startFakeProvider();
-  const registry = new ToolRegistry().register(recordTool);
+  const registry = new ToolRegistry({ mcpServers }).register(recordTool);
   const connection = await NativeConnection.connect({ address: server.address });
   try {
     const parts = await agentWorker(fake, registry, dir);
@@ -101,14 +99,14 @@ async function main(): Promise<boolean> {
           context: { mask: false },
           task: `Call ${c.tool} ${TURNS} times.`,
           model: MODEL,
-          tools: { allow: [c.tool], mcpConfigPath },
+          tools: { allow: [c.tool], ...selection },
           limits: { maxTurns: TURNS + 2 },
         });
         const result = await agents.result(id);
         if (result.stopReason !== 'completed') throw new Error(`the ${c.key} run ended ${result.stopReason}`);
         const times = callTimes((await agents.state(id)).events);
         if (times.length !== TURNS) throw new Error(`the ${c.key} run made ${times.length} calls, not ${TURNS}`);
-        const baseline = await inProcess(registry, c, { mcpConfigPath });
+        const baseline = await inProcess(registry, c, selection);
         figures[`${c.key}P50Ms`] = figure(
           percentile(times, 50),
           'ms',

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { ExecuteToolInput, ToolSelection } from '../src/contracts/tool-catalog';
-import { ToolRegistry, defineTool } from '../src/tools';
+import { ToolRegistry, defineTool, mcpServersFrom } from '../src/tools';
 
 const CALLS = Number(process.argv[2] ?? 500);
 
@@ -53,10 +53,9 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) =>
     everything.stderr!.on('data', (c: Buffer) => c.toString().includes('listening') && resolve()),
   );
-  const config = path.join(dir, 'mcp.json');
-  fs.writeFileSync(
-    config,
-    JSON.stringify({
+  // The worker's own servers, as its config file declares them; runs name them.
+  const mcpServers = mcpServersFrom(
+    {
       mcpServers: {
         files: {
           command: process.execPath,
@@ -64,10 +63,11 @@ async function main(): Promise<void> {
         },
         everything: { url: `http://127.0.0.1:${port}/mcp` },
       },
-    }),
+    },
+    'the bench config',
   );
-  const selection = { mcpConfigPath: config };
-  const registry = new ToolRegistry().register(
+  const selection = { mcpServers: ['files', 'everything'] };
+  const registry = new ToolRegistry({ mcpServers }).register(
     defineTool({
       name: 'add',
       description: 'Add',
@@ -88,8 +88,8 @@ async function main(): Promise<void> {
     );
 
     const coldStart = process.hrtime.bigint();
-    const cold = new ToolRegistry();
-    await cold.catalog({ mcpConfigPath: config });
+    const cold = new ToolRegistry({ mcpServers });
+    await cold.catalog(selection);
     console.log(
       `${'MCP cold start: spawn/connect both servers + list'.padEnd(52)} ${(Number(process.hrtime.bigint() - coldStart) / 1e6).toFixed(1).padStart(9)} ms`,
     );

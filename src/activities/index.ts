@@ -14,13 +14,13 @@ export interface ActivityConfig {
   /** Providers, models and timeouts of the LLM layer. */
   llm: LlmConfig;
   /**
-   * Every credential the worker holds. Bodies are stored with them replaced, and MCP configs add
-   * the values they take from the environment.
+   * Every credential the worker holds (the values its MCP servers take from its environment
+   * included). Bodies are stored with them replaced.
    */
   secrets: SecretSet;
   /** ms between two token batches (signals) a streaming model call sends its run. */
   tokenBatchMs: number;
-  /** The built-in tools' settings: which MCP commands may start, the environment MCP configs read, web search. */
+  /** The built-in tools' settings: the worker's MCP servers, whether runs may bring their own, web search. */
   tools: ToolsConfig;
 }
 
@@ -29,7 +29,7 @@ export interface ActivityDependencies {
   config: ActivityConfig;
   /** Default: the file store in `.durable-agents/store` (the worker passes the store its config names). */
   store?: ContentStore;
-  /** Default: a registry with the built-in tools as `config.tools` sets them (MCP servers per run config). */
+  /** Default: a registry with the built-in tools and MCP servers `config.tools` sets. */
   tools?: ToolRegistry;
   /** Put messages, tool arguments and results in the model and tool calls' spans (the operator's opt-in). */
   captureContent?: boolean;
@@ -46,7 +46,7 @@ export interface WorkerActivities {
 export function createActivities(deps: ActivityDependencies): WorkerActivities {
   const { config } = deps;
   const store = redactingStore(deps.store ?? new FileContentStore(), config.secrets);
-  const registry = deps.tools ?? configuredToolRegistry(config.tools, { secrets: config.secrets });
+  const registry = deps.tools ?? configuredToolRegistry(config.tools);
   const tools = createToolActivities(registry);
   return {
     activities: {

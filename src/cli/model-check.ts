@@ -1,17 +1,13 @@
 /**
- * Checks made before a run starts, so that a bad model spec or MCP file is a usage error and no
- * workflow is started: model specs with the one parser and the providers check the worker makes
- * before each call (over the same config file and environment), MCP files with the worker's parser.
+ * Checks made before a run starts, so that a bad model spec is a usage error and no workflow is
+ * started: model specs with the one parser and the providers check the worker makes before each
+ * call (over the same config file and environment).
  */
-import { errorText } from '../common/error-text';
 import { modelLabel, type ModelName } from '../contracts/model-ref';
 import { cliConfig } from './cli-config';
 import { lookupModel } from '../policy/model-registry';
 import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/model-ref';
-import { readMcpConfigFile } from '../tools/mcp/mcp-config';
 import { UsageError } from './exit-codes';
-
-const messageOf = (err: unknown): string => errorText(err);
 
 /** Refuses a spec that does not parse, or whose provider no config knows. */
 export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {
@@ -36,13 +32,4 @@ export function unknownModelWarnings(specs: readonly ModelName[], env: NodeJS.Pr
       `durable-agents: warning: model "${spec}" is not in the model registry, so its cost and limits cannot be ` +
       'computed (its cost reads $0): declare it under `models` in the LLM config file',
   );
-}
-
-/** Refuses an MCP config file the worker could not use. */
-export async function checkMcpFile(file: string): Promise<void> {
-  try {
-    await readMcpConfigFile(file);
-  } catch (err) {
-    throw new UsageError(messageOf(err));
-  }
 }

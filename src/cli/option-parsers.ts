@@ -118,6 +118,7 @@ export interface RunOptions extends CallFlags {
   fallback?: string[];
   maxTurns?: number;
   tools?: string;
+  mcpServer?: string[];
   mcp?: string;
   clientTools?: string;
   approve?: string[];

@@ -14,7 +14,8 @@ import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
 import { configSubAgents, readSubAgents } from './agents-file';
 import { readPlanFile } from './plan-file';
-import { checkMcpFile, checkModelSpecs } from './model-check';
+import { checkModelSpecs } from './model-check';
+import { mcpSelectionOf } from './mcp-choice';
 import {
   collect,
   duration,
@@ -60,7 +61,15 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
     .option('--approval-timeout <duration>', 'how long an approval may wait before it counts as rejected', duration)
     .option('--tool-timeout <tool=duration>', 'timeout of one tool, e.g. fs_read=30s (repeatable)', toolTimeout)
     .option('--tools <names>', 'comma-separated tool names or prefix* patterns the agent may use (default: all)')
-    .option('--mcp <file>', 'mcpServers JSON config whose tools the agent may use')
+    .option(
+      '--mcp-server <name>',
+      'an MCP server of the worker\'s config ("mcpServers") whose tools the agent may use (repeatable)',
+      collect,
+    )
+    .option(
+      '--mcp <file>',
+      'the run\'s own mcpServers JSON config, sent as written; only for a worker that takes one ("runMcpConfigs")',
+    )
     .option(
       '--client-tools <file>',
       'JSON array of client tools the run declares ({ name, description, parameters }); answer them with tool-result',
@@ -95,7 +104,7 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
 
 /**
  * The start options the flags ask for, checked as far as the CLI can before anything is sent (model
- * specs, MCP file, workspace, the kind's own options); the task is read as {@link readTaskInput} says.
+ * specs, MCP servers and file, workspace, the kind's own options); the task is read as {@link readTaskInput} says.
  * The model may come from a layer under them: the run it goes on from, else `$DURABLE_AGENTS_MODEL`
  * (the client's defaults, {@link cliDefaults}).
  */
@@ -115,12 +124,7 @@ export async function startOptionsOf(
     [...(o.model ? [o.model] : []), ...(o.fallback ?? []), ...kinds.models(edge.facts.name, kindOptions)],
     env,
   );
-  let mcpConfigPath: string | undefined;
-  if (o.mcp) {
-    mcpConfigPath = path.resolve(o.mcp);
-    if (!fs.existsSync(mcpConfigPath)) throw new UsageError(`--mcp file ${mcpConfigPath} does not exist`);
-    await checkMcpFile(mcpConfigPath);
-  }
+  const mcp = await mcpSelectionOf(o.mcpServer, o.mcp, env);
   const workspaceRoot = directory('--workspace', o.workspace);
   const allow = o.tools
     ?.split(',')
@@ -139,7 +143,7 @@ export async function startOptionsOf(
   };
   const tools = {
     ...(allow ? { allow } : {}),
-    ...(mcpConfigPath ? { mcpConfigPath } : {}),
+    ...mcp,
     ...(workspaceRoot ? { workspaceRoot } : {}),
     ...(o.clientTools ? { clientTools: readClientTools(o.clientTools) } : {}),
     ...(o.approve ? { approve: o.approve } : {}),

@@ -61,8 +61,9 @@ export function runDetails(config: AgentConfig, task: string, kindLines: readonl
   const toolParts = [
     tools.allow ? `allowed: ${tools.allow.join(', ')}` : 'all tools',
     ...(tools.approve?.length ? [`approval needed: ${tools.approve.join(', ')}`] : []),
+    ...(tools.mcpServers?.length ? [`MCP servers ${tools.mcpServers.join(', ')}`] : []),
     ...(tools.mcpConfigPath ? [`MCP config ${tools.mcpConfigPath}`] : []),
-    ...(tools.mcpConfig ? [`MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
+    ...(tools.mcpConfig ? [`run's MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
   ];
   const lines = [
     `- **Agent** ${config.kind}`,

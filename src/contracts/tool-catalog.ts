@@ -86,12 +86,21 @@ export interface ToolSelection {
   allow?: string[];
   /** Same patterns; deny wins over allow. */
   deny?: string[];
-  /** Path (on the worker) of an `mcpServers` JSON config file. */
+  /**
+   * Names of the worker's own MCP servers (`mcpServers` in its config file) whose tools the run may
+   * use. A name the worker does not declare fails the run in its first step.
+   */
+  mcpServers?: string[];
+  /**
+   * Path of an `mcpServers` JSON config file the run brings, read on the worker under its
+   * `runMcpConfigs.configDir` (relative paths start there). Refused unless the worker opts in.
+   */
   mcpConfigPath?: string;
   /**
-   * The config itself, for workers on other machines (the CLI's `--mcp FILE` can send it). It is
-   * stored in workflow history: write secrets as `${VAR}`, which the worker expands from its own
-   * environment. Used instead of `mcpConfigPath` when both are set.
+   * An `mcpServers` config the run brings (the CLI's `--mcp FILE` sends it). Refused unless the
+   * worker opts in (`runMcpConfigs`), and then only servers on its URL and command lists. Every
+   * value is taken as written (`${VAR}` is not expanded) and is stored in workflow history. Used
+   * instead of `mcpConfigPath` when both are set.
    */
   mcpConfig?: McpServersConfig;
   /** Root directory the built-in file tools are jailed to. Without it the file tools refuse every path. */

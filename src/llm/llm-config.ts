@@ -109,6 +109,9 @@ const configFileSchema = z.strictObject({
   idleTimeoutMs: z.number().int().positive().optional(),
   /** Sub-agents runs started by the CLI may delegate to; read by the client (`cli/agents-file.ts`), not the worker. */
   agents: z.record(z.string(), z.unknown()).optional(),
+  /** The worker's MCP servers and whether runs may bring their own: read by `tools/mcp/worker-servers.ts`. */
+  mcpServers: z.unknown().optional(),
+  runMcpConfigs: z.unknown().optional(),
 });
 
 export type LlmConfigFile = z.input<typeof configFileSchema>;
@@ -160,6 +163,14 @@ export interface LoadLlmConfigOptions {
   file?: string | null;
   /** Config given inline instead of (or on top of) a file. */
   inline?: LlmConfigFile;
+  /** The file's and the inline config's contents, read already (`configParts`): read nothing again. */
+  parts?: ConfigPart[];
+}
+
+/** One source of config: a file's contents, or the inline config. */
+export interface ConfigPart {
+  source: string;
+  raw: unknown;
 }
 
 /**
@@ -169,10 +180,8 @@ export interface LoadLlmConfigOptions {
  */
 export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   const { env } = options;
-  const path = resolveConfigPath(options.file, env);
-  const parts: { source: string; raw: unknown }[] = [];
-  if (path) parts.push({ source: path, raw: readConfigFile(path) });
-  if (options.inline) parts.push({ source: 'inline config', raw: options.inline });
+  const parts = options.parts ?? configParts(options);
+  const path = parts.find((p) => p.source !== INLINE_SOURCE)?.source;
 
   const providers = builtinProviders(env);
   const models: ModelInfo[] = [];
@@ -220,6 +229,17 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   }
   return { providers, limits, models, timeoutMs, idleTimeoutMs, source: path, ...(agents ? { agents } : {}) };
 }
+
+/** The config as read, in layers: the file (when there is one), then the inline config on top. */
+export function configParts(options: LoadLlmConfigOptions): ConfigPart[] {
+  const path = resolveConfigPath(options.file, options.env);
+  return [
+    ...(path ? [{ source: path, raw: readConfigFile(path) }] : []),
+    ...(options.inline ? [{ source: INLINE_SOURCE, raw: options.inline as unknown }] : []),
+  ];
+}
+
+const INLINE_SOURCE = 'inline config';
 
 /** The config file a worker in this environment reads, or would read once it exists. */
 export function configFileFor(env: Env): string {

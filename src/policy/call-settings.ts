@@ -157,10 +157,10 @@ export function toolChoiceOfCall(choice: CallSettings['toolChoice'], answersUser
 
 /** What a run asks for by name that only a model taking tools can use. */
 function toolsAskedFor({ tools, agents, call }: Pick<AgentConfig, 'tools' | 'agents' | 'call'>): string[] {
-  const { allow, mcpConfigPath, mcpConfig, clientTools } = tools;
+  const { allow, mcpServers, mcpConfigPath, mcpConfig, clientTools } = tools;
   return [
     ...(allow?.length ? [`the tools ${allow.join(', ')}`] : []),
-    ...(mcpConfigPath || mcpConfig ? ['MCP tools'] : []),
+    ...(mcpServers?.length || mcpConfigPath || mcpConfig ? ['MCP tools'] : []),
     ...(clientTools?.length ? ['client tools'] : []),
     ...(agents && Object.keys(agents).length ? ['sub-agents'] : []),
     ...(call.toolChoice === 'required' || typeof call.toolChoice === 'object' ? ['a forced tool choice'] : []),

@@ -14,14 +14,15 @@ export { braveSearchProvider, type WebSearchProvider, type WebSearchResult } fro
 export { McpPool } from './mcp/pool';
 export { runClientToolEntry } from './client-tools';
 export {
-  loadMcpConfig,
   mcpServersFrom,
   parseMcpConfig,
   readMcpConfigFile,
   McpConfigError,
   type McpEnv,
+  type McpParseOptions,
   type NamedMcpServer,
 } from './mcp/mcp-config';
+export type { RunMcpPolicy } from './mcp/run-config-policy';
 
 import { builtinTools, type BuiltinToolOptions } from './builtin';
 import { braveSearchProvider } from './builtin/web-search';
@@ -39,12 +40,12 @@ export function createToolRegistry(
   return registry;
 }
 
-/** The worker's registry: the built-in tools, with the MCP settings and search backend of its config. */
+/** The worker's registry: the built-in tools, with the MCP servers and search backend of its config. */
 export function configuredToolRegistry(config: ToolsConfig, options: ToolRegistryOptions = {}): ToolRegistry {
   return createToolRegistry({
     ...options,
-    mcpAllowedCommands: config.mcpAllowedCommands,
-    mcpEnv: config.mcpEnv,
+    mcpServers: config.mcpServers,
+    ...(config.runMcpConfigs ? { runMcpConfigs: config.runMcpConfigs } : {}),
     builtins: { webSearch: config.braveSearch ? braveSearchProvider(config.braveSearch) : false },
   });
 }

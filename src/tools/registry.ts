@@ -1,4 +1,3 @@
-import type { SecretSet } from '../common/secrets';
 import { z } from 'zod';
 import {
   DEFAULT_TOOL_MAX_OUTPUT_CHARS,
@@ -23,15 +22,10 @@ import {
 import { toolFingerprint } from './fingerprint';
 import { capOutput, errorText, formatToolResult, toolLog } from './format-result';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
-import {
-  McpConfigError,
-  isStdioServer,
-  loadMcpConfig,
-  mcpServersFrom,
-  type McpEnv,
-  type NamedMcpServer,
-} from './mcp/mcp-config';
+import type { NamedMcpServer } from './mcp/mcp-config';
 import { McpConnectionError, McpPool } from './mcp/pool';
+import type { RunMcpPolicy } from './mcp/run-config-policy';
+import { serversOfRun, type WorkerMcpServers } from './mcp/run-servers';
 import {
   DEFAULT_ARGUMENT_LIMITS,
   checkRawArguments,
@@ -52,23 +46,11 @@ type Resolved = { type: 'local'; tool: LocalTool } | { type: 'mcp'; route: McpRo
 export interface ToolRegistryOptions {
   /** Shared MCP connections; one per worker process. Created when absent. */
   mcpPool?: McpPool;
-  /**
-   * Commands a run's MCP config may start as stdio servers (matched against `command` exactly).
-   * A run's config makes the worker start processes, so anyone who can start runs on the task
-   * queue could otherwise run any command on the worker. Absent = any command.
-   */
-  mcpAllowedCommands?: string[];
-  /**
-   * What `${VAR}` in a run's MCP config reads: the worker's environment as its config read it at
-   * start. Default none, so a config that names a variable is refused.
-   */
-  mcpEnv?: McpEnv;
+  /** The MCP servers of the worker's operator, `${VAR}` already expanded: a run names those it uses (`mcpServers`). */
+  mcpServers?: NamedMcpServer[];
+  /** Whether and how runs may bring their own MCP configs; absent: `mcpConfig` and `mcpConfigPath` are refused. */
+  runMcpConfigs?: RunMcpPolicy;
   argumentLimits?: Partial<ArgumentLimits>;
-  /**
-   * The worker's secrets: every value an MCP config takes from the worker's environment (`${VAR}`
-   * in env values and headers) is added, so what leaves the worker never shows it.
-   */
-  secrets?: SecretSet;
 }
 
 export interface ExecuteOptions {
@@ -76,23 +58,22 @@ export interface ExecuteOptions {
 }
 
 /**
- * Tools of a worker: registered definitions, built-ins, and the tools of the MCP servers a run's
- * config names. `catalog` gives what a run pins; `execute` validates and runs one call and turns
- * every expected failure into an error result.
+ * Tools of a worker: registered definitions, built-ins, and the tools of the MCP servers a run
+ * names (the worker's own, or its own config where the worker allows it). `catalog` gives what a
+ * run pins; `execute` validates and runs one call and turns every expected failure into an error result.
  */
 export class ToolRegistry {
   private readonly local = new Map<string, LocalTool>();
   readonly mcpPool: McpPool;
   private readonly limits: ArgumentLimits;
-  private readonly mcpAllowedCommands?: ReadonlySet<string>;
-  private readonly mcpEnv: McpEnv;
-  private readonly secrets?: SecretSet;
+  private readonly mcp: WorkerMcpServers;
 
   constructor(options: ToolRegistryOptions = {}) {
-    this.secrets = options.secrets;
     this.mcpPool = options.mcpPool ?? new McpPool();
-    this.mcpAllowedCommands = options.mcpAllowedCommands ? new Set(options.mcpAllowedCommands) : undefined;
-    this.mcpEnv = options.mcpEnv ?? {};
+    this.mcp = {
+      servers: options.mcpServers ?? [],
+      ...(options.runMcpConfigs ? { runConfigs: options.runMcpConfigs } : {}),
+    };
     this.limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
   }
 
@@ -155,21 +136,8 @@ export class ToolRegistry {
   }
 
   private async mcpListing(selection: ToolSelection): Promise<McpListing> {
-    let servers: NamedMcpServer[];
-    const onSecret = (value: string): void => this.secrets?.add(value);
-    if (selection.mcpConfig)
-      servers = mcpServersFrom(selection.mcpConfig, "the run's MCP config", this.mcpEnv, onSecret);
-    else if (selection.mcpConfigPath) servers = await loadMcpConfig(selection.mcpConfigPath, this.mcpEnv, onSecret);
-    else return { routes: [], unavailable: [] };
-    const allowed = this.mcpAllowedCommands;
-    const refused = allowed ? servers.filter((s) => isStdioServer(s.config) && !allowed.has(s.config.command)) : [];
-    if (refused.length > 0) {
-      const list = refused.map((s) => `"${s.name}" (${isStdioServer(s.config) ? s.config.command : ''})`).join(', ');
-      throw new McpConfigError(
-        `This worker does not start the MCP server command of ${list}; it allows: ` +
-          `${[...allowed!].join(', ') || '(none)'}.`,
-      );
-    }
+    const servers = await serversOfRun(selection, this.mcp);
+    if (servers.length === 0) return { routes: [], unavailable: [] };
     return listMcpTools(this.mcpPool, servers, new Set(this.local.keys()));
   }
 

@@ -4,15 +4,18 @@
  * start and handed to the LLM layer and the activities. Nothing below the worker reads the
  * environment for them.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { LogLevel } from '@temporalio/worker';
 import { SecretSet } from '../common/secrets';
 import type { ActivityConfig } from '../activities';
-import { credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm/llm-config';
+import { configParts, credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm/llm-config';
 import { DEFAULT_TOKEN_BATCH_MS } from '../contracts/watch-topics';
 import { SetupError } from '../connection/setup-error';
 import { DEFAULT_STORE_DIR, STORE_DIR_ENV, STORE_URL_ENV, type StoreConfig } from '../store';
-import { MCP_COMMANDS_ENV, type ToolsConfig } from '../tools/tools-config';
+import { McpConfigError } from '../tools/mcp/mcp-config';
+import { declaredMcp } from '../tools/mcp/worker-servers';
+import { MCP_COMMANDS_ENV, MCP_COMMANDS_REPLACED, type ToolsConfig } from '../tools/tools-config';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
 import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry/telemetry-config';
 import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from './workflow-code';
@@ -72,15 +75,26 @@ export function storeConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = 
   return { ...(url ? { url } : {}), dir: path.resolve(cwd, env[STORE_DIR_ENV] || DEFAULT_STORE_DIR) };
 }
 
-/** The built-in tools' settings: the MCP commands runs may start, the environment MCP configs read, web search. */
-function toolsConfig(env: NodeJS.ProcessEnv): ToolsConfig {
-  const commands = env[MCP_COMMANDS_ENV]?.split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
+/**
+ * The tools' settings: the MCP servers of the config file with `${VAR}` expanded from `env` (each
+ * value taken is a secret), whether runs may bring their own, web search.
+ */
+function toolsConfig(env: NodeJS.ProcessEnv, parts: ReturnType<typeof configParts>, secrets: string[]): ToolsConfig {
+  if (env[MCP_COMMANDS_ENV]) throw new SetupError(MCP_COMMANDS_REPLACED);
+  let mcp: ReturnType<typeof declaredMcp>;
+  try {
+    mcp = declaredMcp(parts, { env: { ...env }, onSecret: (value) => secrets.push(value) });
+  } catch (err) {
+    if (err instanceof McpConfigError) throw new SetupError(err.message);
+    throw err;
+  }
+  const dir = mcp.runConfigs?.configDir;
+  if (dir && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new SetupError(`runMcpConfigs.configDir ${dir} is not a directory.`);
   const braveKey = env.BRAVE_SEARCH_API_KEY;
   return {
-    ...(commands ? { mcpAllowedCommands: commands } : {}),
-    mcpEnv: { ...env },
+    mcpServers: [...mcp.servers],
+    ...(mcp.runConfigs ? { runMcpConfigs: mcp.runConfigs } : {}),
     ...(braveKey ? { braveSearch: { apiKey: braveKey, baseUrl: env.BRAVE_SEARCH_BASE_URL } } : {}),
   };
 }
@@ -111,11 +125,13 @@ export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
   const llm = loadLlmConfig({ env, file: options.file, inline: options.inline });
   const telemetry = telemetryConfigOf(env, { metricsPort: options.metricsPort });
   const workflowBundle = prebuiltBundlePath(env);
+  const mcpSecrets: string[] = [];
+  const tools = toolsConfig(env, configParts({ env, file: options.file, inline: options.inline }), mcpSecrets);
   return {
     llm,
-    secrets: new SecretSet([...credentialsOf(llm, env), ...telemetrySecrets(telemetry)]),
+    secrets: new SecretSet([...credentialsOf(llm, env), ...telemetrySecrets(telemetry), ...mcpSecrets]),
     tokenBatchMs: tokenBatchMs(env),
-    tools: toolsConfig(env),
+    tools,
     store: storeConfig(env, options.cwd),
     telemetry,
     ...(deployment ? { deployment } : {}),

@@ -20,7 +20,7 @@ import {
   type FakeStep,
   type RecordedRequest,
 } from '../../src/testing/fake-provider';
-import { ToolRegistry, defineTool, type ToolDefinition } from '../../src/tools';
+import { ToolRegistry, defineTool, type ToolDefinition, type ToolRegistryOptions } from '../../src/tools';
 import { FileContentStore } from '../../src/store';
 import { useOnce } from '../kit/lifecycle';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
@@ -60,8 +60,11 @@ export interface AgentFixture {
   close(): Promise<void>;
 }
 
-function testTools(fixture: { calls: string[]; latch: () => Latch }): ToolRegistry {
-  const registry = new ToolRegistry();
+/** The MCP part of a worker's config: its own servers and whether runs may bring theirs. */
+export type WorkerMcp = Pick<ToolRegistryOptions, 'mcpServers' | 'runMcpConfigs'>;
+
+function testTools(fixture: { calls: string[]; latch: () => Latch }, mcp: WorkerMcp = {}): ToolRegistry {
+  const registry = new ToolRegistry(mcp);
   registry.register(
     defineTool({
       name: 'add',
@@ -142,6 +145,8 @@ export interface AgentFixtureOptions {
   llmConfig?: (fake: FakeProvider) => LlmConfigFile;
   /** Tools of this block only, beside the kit's. */
   tools?: ToolDefinition[];
+  /** The worker's MCP servers and opt-in, built when the fixture starts. Default: none. */
+  mcp?: () => WorkerMcp | Promise<WorkerMcp>;
 }
 
 /** Starts the fake provider, builds an LLM config pointing every provider at it, builds the activities. */
@@ -154,7 +159,7 @@ export async function agentFixture(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-store-'));
   const store = new FileContentStore(dir);
   const fixture = { calls: [] as string[], latch: new Latch() };
-  const registry = testTools({ calls: fixture.calls, latch: () => fixture.latch });
+  const registry = testTools({ calls: fixture.calls, latch: () => fixture.latch }, await options.mcp?.());
   for (const tool of options.tools ?? []) registry.register(tool);
   const activities = {
     ...createAgentActivities({ store, tools: createToolActivities(registry), llm: llmClient(llm) }),

@@ -33,7 +33,21 @@ async function closed(client: Client, handle: WorkflowHandle) {
 }
 
 describe('a run that ends in error fails its workflow', () => {
-  const fx = useAgentFixture();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-failed-mcp-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  /** A stdio server of the worker whose command does not exist, and an HTTP one nothing listens for. */
+  const notesCommand = path.join(dir, 'notes-mcp-server');
+  const fx = useAgentFixture(
+    {},
+    {
+      mcp: async () => ({
+        mcpServers: [
+          { name: 'notes', config: { command: notesCommand, args: [] } },
+          { name: 'search', config: { url: `http://127.0.0.1:${await freePort()}/mcp` } },
+        ],
+      }),
+    },
+  );
 
   async function run(options: Omit<StartAgentOptions, 'task' | 'model'>, history?: string) {
     return withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -89,13 +103,10 @@ describe('a run that ends in error fails its workflow', () => {
   });
 
   describe('an MCP server that cannot be started', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-failed-mcp-'));
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
     it('whose command does not exist ends the run in its first step, naming the server and why, before any model call', async () => {
-      const command = path.join(dir, 'notes-mcp-server');
+      const command = notesCommand;
       const { status, cause, result, state, handle } = await run(
-        { tools: { mcpConfig: { mcpServers: { notes: { command } } } } },
+        { tools: { mcpServers: ['notes'] } },
         'agent-mcp-server-missing-at-first-call',
       );
       expect(status).toBe('FAILED');
@@ -134,11 +145,10 @@ describe('a run that ends in error fails its workflow', () => {
     });
 
     it('that does not answer fails pinning as retryable, so the activity tries again before the run ends', async () => {
-      const url = `http://127.0.0.1:${await freePort()}/mcp`;
       const pin = (fx.activities as { pinTools: (input: object) => Promise<unknown> }).pinTools;
       const failure = await pin({
         conversationId: 'pin-unreachable',
-        selection: { mcpConfig: { mcpServers: { search: { url } } } },
+        selection: { mcpServers: ['search'] },
       }).then(
         () => undefined,
         (err: unknown) => err,

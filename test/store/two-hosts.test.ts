@@ -33,7 +33,8 @@ server.registerTool('slow_step', { description: 'Does one step of the work', inp
 await server.connect(new StdioServerTransport());
 `;
 
-const mcpConfig = {
+/** Each host's config file: the worker's own MCP server, which runs pick by name. */
+const hostConfig = {
   mcpServers: {
     slow: {
       command: process.execPath,
@@ -67,6 +68,7 @@ describe('two worker hosts, one run', () => {
     const host = (name: string, slowSeconds: number) => {
       const cwd = path.join(dir, name);
       fs.mkdirSync(cwd);
+      fs.writeFileSync(path.join(cwd, 'durable-agents.json'), JSON.stringify(hostConfig));
       return {
         cwd,
         env: {
@@ -91,7 +93,7 @@ describe('two worker hosts, one run', () => {
       id: `two-hosts-${crypto.randomUUID()}`,
       task: 'Do the quick step, then the long step.',
       model: PRIMARY,
-      tools: { allow: ['slow_step'], mcpConfig },
+      tools: { allow: ['slow_step'], mcpServers: ['slow'] },
     });
     // Wait until A runs the long step, then take A away without a chance to drain.
     const handle = client.workflow.getHandle(id);

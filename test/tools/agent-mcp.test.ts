@@ -2,33 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reply } from '../../src/testing/fake-provider';
-import { readMcpConfigFile } from '../../src/tools';
+import { workerConfig } from '../../src/worker/worker-config';
 import { agentFixture, anthropicMessages, PRIMARY, type AgentFixture } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
 import { testConnection, withWorker } from '../kit/temporal';
 import { contextServerConfig } from '../kit/context-server';
 import { startEverythingServer } from '../kit/everything-server';
 
-describe('MCP servers serving an agent run on the Temporal server', () => {
+describe("the worker's MCP servers serving an agent run on the Temporal server", () => {
   let fx: AgentFixture;
   let dir: string;
+  /** The worker's config file, which the CLI reads too. */
+  let configFile: string;
   let everything: Awaited<ReturnType<typeof startEverythingServer>>;
 
   beforeAll(async () => {
-    fx = await agentFixture();
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'da-agent-mcp-')));
     everything = await startEverythingServer();
-  });
-  afterAll(async () => {
-    await fx.close();
-    await everything.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const writeConfig = (): string => {
-    const config = path.join(dir, 'mcp.json');
+    configFile = path.join(dir, 'durable-agents.json');
     fs.writeFileSync(
-      config,
+      configFile,
       JSON.stringify({
         mcpServers: {
           files: {
@@ -36,15 +29,25 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
             args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir],
           },
           everything: { url: everything.url },
+          ctx: contextServerConfig(),
         },
       }),
     );
-    return config;
+    fx = await agentFixture({}, { mcp: () => workerConfig({ env: {}, file: configFile }).tools });
+  });
+  afterAll(async () => {
+    await fx.close();
+    await everything.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const cliEnv = async () => {
+    const { address, namespace } = await testConnection();
+    return { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_CONFIG: configFile };
   };
 
-  it('serves a run started from the CLI with --mcp FILE', async () => {
+  it('serves a run started from the CLI with --mcp-server NAME', async () => {
     fx.fake.reset();
-    const config = writeConfig();
     const target = path.join(dir, 'from-cli.txt');
     fx.fake.script(
       reply.toolCalls([
@@ -53,13 +56,14 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
       ]),
       reply.text('All done.'),
     );
-    const { address, namespace } = await testConnection();
+    const env = await cliEnv();
     const cli = await withWorker({ activities: fx.activities }, ({ taskQueue }) =>
       runCli(
-        ['run', '--model', PRIMARY, '--mcp', config, '--tools', 'write_file,echo', '--json', 'Write a file and echo.'],
-        {
-          env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue },
-        },
+        [
+          ...['run', '--model', PRIMARY, '--mcp-server', 'files', '--mcp-server', 'everything'],
+          ...['--tools', 'write_file,echo', '--json', 'Write a file and echo.'],
+        ],
+        { env: { ...env, DURABLE_AGENTS_TASK_QUEUE: taskQueue } },
       ),
     );
     expect(cli.stderr).toMatch(/^run write-a-file-and-echo-[0-9a-f]{12} started on task queue "[^"]+"\n$/);
@@ -77,9 +81,18 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
     expect(results).toEqual([expect.stringContaining('Successfully wrote'), expect.stringContaining('Echo: cli')]);
   });
 
-  it('serves a run whose MCP config and context travel with it, routing each call to its server with the context in _meta', async () => {
+  it('refuses a name the config file does not declare before the run starts', async () => {
+    const cli = await runCli(['run', '--model', PRIMARY, '--mcp-server', 'files', '--mcp-server', 'nope', 'x'], {
+      env: await cliEnv(),
+    });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toBe(
+      `durable-agents: --mcp-server "nope": ${configFile} declares no such MCP server; it declares: files, everything, ctx\n`,
+    );
+  });
+
+  it('serves a run that names servers of its worker, routing each call to its server with the context in _meta', async () => {
     fx.fake.reset();
-    const config = writeConfig();
     const target = path.join(dir, 'hello.txt');
     fx.fake.script(
       reply.toolCalls([
@@ -92,15 +105,13 @@ describe('MCP servers serving an agent run on the Temporal server', () => {
       ]),
       reply.text('Done.'),
     );
-    const mcpConfig = await readMcpConfigFile(config);
-    mcpConfig.mcpServers.ctx = contextServerConfig();
     const { result, runId } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const id = await agents.start({
         task: 'Write a file, echo, read it back.',
         model: PRIMARY,
         tools: {
-          mcpConfig,
+          mcpServers: ['files', 'everything', 'ctx'],
           allow: ['write_file', 'read_text_file', 'echo', 'whoami'],
           context: { resourceId: 'doc-1', taskId: 'task-1' },
         },

@@ -1,7 +1,8 @@
 /**
  * Secrets never leave the worker. A canary key sits in every provider config (the four built-in
  * providers and one the config file names, with a header of its own) and in both kinds of MCP
- * config (a stdio server's env, an HTTP server's header), all taken from the worker's environment.
+ * server the config file declares (a stdio server's env, an HTTP server's header), all taken from
+ * the worker's environment.
  * They come back: the fake provider echoes the key in error bodies and headers, the model repeats
  * one in its answer (streamed to watchers), `server-everything`'s `get-env` prints its environment,
  * and an HTTP server refuses the MCP client with its Authorization header in the body (which fails
@@ -88,24 +89,14 @@ describe('secrets never leave the worker', () => {
             headers: { 'x-extra-secret': CANARY.header },
           },
         },
-      }),
-    );
-    fs.writeFileSync(
-      path.join(dir, 'mcp.json'),
-      JSON.stringify({
         mcpServers: {
           everything: {
             command: process.execPath,
             args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
             env: { SECRET_TOKEN: '${CANARY_MCP_ENV}' },
           },
+          guarded: { url: refuser.url, headers: { Authorization: 'Bearer ${CANARY_MCP_HEADER}' } },
         },
-      }),
-    );
-    fs.writeFileSync(
-      path.join(dir, 'guarded-mcp.json'),
-      JSON.stringify({
-        mcpServers: { guarded: { url: refuser.url, headers: { Authorization: 'Bearer ${CANARY_MCP_HEADER}' } } },
       }),
     );
     worker = await startWorkerProcess({
@@ -154,7 +145,7 @@ describe('secrets never leave the worker', () => {
       reply.text(`SECRET_TOKEN is ${CANARY.mcpEnv}; your key is ${CANARY.anthropic}, I am sure of it.`),
     );
     const { stdout, code } = await run(
-      ...['--model', 'anthropic/claude-sonnet-4-6', '--mcp', path.join(dir, 'mcp.json'), '--tools', 'get-env'],
+      ...['--model', 'anthropic/claude-sonnet-4-6', '--mcp-server', 'everything', '--tools', 'get-env'],
       ...['--stream', '--json', 'Show me the environment.'],
     );
     expect(code).toBe(0);
@@ -174,7 +165,7 @@ describe('secrets never leave the worker', () => {
 
   it('keeps the header of an MCP server that refuses it out of the failed run that names the server', async () => {
     const { stdout, code } = await run(
-      ...['--model', 'openai/gpt-4.1', '--mcp', path.join(dir, 'guarded-mcp.json'), '--json', 'Use the tools.'],
+      ...['--model', 'openai/gpt-4.1', '--mcp-server', 'guarded', '--json', 'Use the tools.'],
     );
     expect(code).toBe(1);
     const result = JSON.parse(stdout);

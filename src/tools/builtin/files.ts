@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LOCAL_TOOL_MAX_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { defineTool, type ToolDefinition } from '../define';
-import { PathRefusedError, displayPath, resolveInWorkspace } from './jail';
+import { PathRefusedError, displayPath, readCapped, resolveInWorkspace } from './jail';
 
 /** Bytes read from one file at most. */
 const MAX_READ_BYTES = 1_000_000;
@@ -20,19 +20,6 @@ const QUICK_TIMEOUT_MS = LOCAL_TOOL_MAX_TIMEOUT_MS;
 function workspace(root: string | undefined): string {
   if (!root) throw new PathRefusedError('File tools are disabled: this run has no workspace root.');
   return root;
-}
-
-async function readCapped(file: string, maxBytes: number): Promise<{ data: Buffer; size: number }> {
-  // O_NOFOLLOW: the resolved path is final; a symlink swapped in since the check is refused.
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const { size } = await handle.stat();
-    const buffer = Buffer.alloc(Math.min(size, maxBytes));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return { data: buffer.subarray(0, bytesRead), size };
-  } finally {
-    await handle.close();
-  }
 }
 
 const isBinary = (data: Buffer): boolean => data.subarray(0, 8192).includes(0);

@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /** A path the file tools refuse; the message is shown to the model. */
@@ -65,4 +66,18 @@ export async function resolveInWorkspace(root: string | undefined, userPath: str
 /** The path as the model should see it: relative to the root, with `/` separators. */
 export function displayPath(realRoot: string, absolute: string): string {
   return path.relative(realRoot, absolute).split(path.sep).join('/') || '.';
+}
+
+/** The first `maxBytes` of a file a jail resolved, and its whole size. */
+export async function readCapped(file: string, maxBytes: number): Promise<{ data: Buffer; size: number }> {
+  // O_NOFOLLOW: the resolved path is final; a symlink swapped in since the check is refused.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, maxBytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { data: buffer.subarray(0, bytesRead), size };
+  } finally {
+    await handle.close();
+  }
 }

@@ -19,21 +19,18 @@ const httpServer = z.strictObject({
 });
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
+const SERVER_NAME_RULE = 'server names use letters, digits, "_" and "-" (at most 32)';
+
+/** The servers of an `mcpServers` config by name. */
+export const mcpServersSchema = z.record(z.string(), z.union([stdioServer, httpServer])).superRefine((servers, ctx) => {
+  for (const name of Object.keys(servers)) {
+    if (!SERVER_NAME.test(name))
+      ctx.addIssue({ code: 'custom', path: [name], message: `server name "${name}": ${SERVER_NAME_RULE}` });
+  }
+});
 
 /** The widely used `mcpServers` file format (Claude Desktop, Cursor, …). */
-const mcpConfigSchema = z.object({
-  mcpServers: z.record(z.string(), z.union([stdioServer, httpServer])).superRefine((servers, ctx) => {
-    for (const name of Object.keys(servers)) {
-      if (!SERVER_NAME.test(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `server name "${name}": server names use letters, digits, "_" and "-" (at most 32)`,
-        });
-      }
-    }
-  }),
-});
+const mcpConfigSchema = z.object({ mcpServers: mcpServersSchema });
 
 export type McpStdioServer = z.output<typeof stdioServer>;
 type McpHttpServer = z.output<typeof httpServer>;
@@ -41,9 +38,11 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
 export interface NamedMcpServer {
   name: string;
   config: McpServerConfig;
+  /** Brought by a run (`tools.mcpConfig`, `tools.mcpConfigPath`) rather than declared by the worker's operator. */
+  fromRun?: true;
 }
 
-/** A config file that cannot be used: the message says which file and what to fix. */
+/** A config that cannot be used, or a server a run may not use: the message says which and what to fix. */
 export class McpConfigError extends Error {
   override name = 'McpConfigError';
 }
@@ -55,10 +54,20 @@ export function isStdioServer(config: McpServerConfig): config is McpStdioServer
 /** Told every value a config takes from the worker's environment: they are secrets the worker keeps to itself. */
 export type OnSecret = (value: string) => void;
 
-/** The variables `${VAR}` in an MCP config reads: the worker's environment, as its config read it at start. */
+/** What `${VAR}` in the operator's MCP servers reads: the worker's environment, as its config read it at start. */
 export type McpEnv = Readonly<Record<string, string | undefined>>;
 
-/** Replaces `${VAR}` in env values and headers with the worker's environment, so secrets stay out of the file. */
+export interface McpParseOptions {
+  /**
+   * Expands `${VAR}` in env values and headers from `env`, passing each value taken to `onSecret`:
+   * for the servers the worker's operator declares. Absent: every value is taken as written.
+   */
+  expand?: { env: McpEnv; onSecret?: OnSecret };
+  /** False: errors name the source and quote none of its content (a file a run names on the worker). */
+  quote?: boolean;
+}
+
+/** Replaces `${VAR}` with the worker's environment, so secrets stay out of the file. */
 function expand(value: string, env: McpEnv, where: string, onSecret?: OnSecret): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const found = env[name];
@@ -71,67 +80,64 @@ function expand(value: string, env: McpEnv, where: string, onSecret?: OnSecret):
 
 function expandAll(
   record: Record<string, string> | undefined,
-  env: McpEnv,
   where: string,
-  onSecret?: OnSecret,
+  expansion: McpParseOptions['expand'],
 ): Record<string, string> | undefined {
-  if (!record) return undefined;
+  if (!record || !expansion) return record;
+  const { env, onSecret } = expansion;
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, env, `${where} "${k}"`, onSecret)]));
 }
 
-function parseJson(text: string, source: string): unknown {
+function parseJson(text: string, source: string, quote = true): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new McpConfigError(`${source} is not valid JSON: ${(err as Error).message}`);
+    throw new McpConfigError(`${source} is not valid JSON${quote ? `: ${(err as Error).message}` : '.'}`);
   }
 }
 
-function validate(json: unknown, source: string): z.output<typeof mcpConfigSchema> {
+function validate(json: unknown, source: string, quote = true): z.output<typeof mcpConfigSchema> {
   const parsed = mcpConfigSchema.safeParse(json);
   if (!parsed.success) {
+    const rule = `each server needs "command" for stdio or "url" for Streamable HTTP; ${SERVER_NAME_RULE}`;
     throw new McpConfigError(
-      `${source} is not a valid mcpServers config (each server needs "command" for stdio or "url" for ` +
-        `Streamable HTTP):\n${z.prettifyError(parsed.error)}`,
+      quote
+        ? `${source} is not a valid mcpServers config (${rule}):\n${z.prettifyError(parsed.error)}`
+        : `${source} is not a valid mcpServers config (${rule}).`,
     );
   }
   return parsed.data;
 }
 
-/**
- * Parses config text. Disabled servers are left out; `${VAR}` in env values and headers is
- * expanded, and each value taken from the environment is passed to `onSecret`.
- */
-export function parseMcpConfig(text: string, source: string, env: McpEnv, onSecret?: OnSecret): NamedMcpServer[] {
-  return mcpServersFrom(parseJson(text, source), source, env, onSecret);
-}
-
-/** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
-export function mcpServersFrom(json: unknown, source: string, env: McpEnv, onSecret?: OnSecret): NamedMcpServer[] {
-  return Object.entries(validate(json, source).mcpServers)
+/** The enabled servers of a validated `mcpServers` record, with `${VAR}` expanded when asked. */
+export function namedServers(
+  servers: z.output<typeof mcpServersSchema>,
+  source: string,
+  options: McpParseOptions = {},
+): NamedMcpServer[] {
+  return Object.entries(servers)
     .filter(([, config]) => !config.disabled)
     .map(([name, config]) => {
       const where = `${source}: server "${name}"`;
       if (isStdioServer(config))
-        return { name, config: { ...config, env: expandAll(config.env, env, `${where} env`, onSecret) } };
-      return { name, config: { ...config, headers: expandAll(config.headers, env, `${where} header`, onSecret) } };
+        return { name, config: { ...config, env: expandAll(config.env, `${where} env`, options.expand) } };
+      return { name, config: { ...config, headers: expandAll(config.headers, `${where} header`, options.expand) } };
     });
 }
 
-/** Reads and parses the config file at `path` (a run's `mcpConfigPath`), expanding `${VAR}` from `env`. */
-export async function loadMcpConfig(path: string, env: McpEnv, onSecret?: OnSecret): Promise<NamedMcpServer[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
-  }
-  return parseMcpConfig(text, path, env, onSecret);
+/** Parses config text. Disabled servers are left out; `${VAR}` is expanded only as `options.expand` says. */
+export function parseMcpConfig(text: string, source: string, options: McpParseOptions = {}): NamedMcpServer[] {
+  return mcpServersFrom(parseJson(text, source, options.quote), source, options);
+}
+
+/** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
+export function mcpServersFrom(json: unknown, source: string, options: McpParseOptions = {}): NamedMcpServer[] {
+  return namedServers(validate(json, source, options.quote).mcpServers, source, options);
 }
 
 /**
  * Reads and validates a config file for sending it with a run (`ToolSelection.mcpConfig`), as the
- * CLI's `--mcp FILE` does. `${VAR}` references stay as they are: the worker expands them.
+ * CLI's `--mcp FILE` does. Its values travel as written: a worker never expands a run's `${VAR}`.
  */
 export async function readMcpConfigFile(path: string): Promise<McpServersConfig> {
   let text: string;

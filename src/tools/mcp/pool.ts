@@ -36,7 +36,7 @@ export class McpConnectionError extends Error {
 }
 
 function connectionKey(server: NamedMcpServer): string {
-  return `${server.name}\u0000${JSON.stringify(server.config)}`;
+  return `${server.name}\u0000${server.fromRun ? 'run' : 'worker'}\u0000${JSON.stringify(server.config)}`;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -59,10 +59,9 @@ function transportFor(server: NamedMcpServer): { transport: Transport; stderrTai
     });
     return { transport, stderrTail: () => tail.trim() };
   }
-  return {
-    transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
-    stderrTail: () => '',
-  };
+  // A run's server was allowed by its URL: a redirect (even within its origin) would leave that URL.
+  const requestInit: RequestInit = { headers: config.headers, ...(server.fromRun ? { redirect: 'error' } : {}) };
+  return { transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit }), stderrTail: () => '' };
 }
 
 function toMcpTool(tool: Tool): McpTool {

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   if (!serviceUrl) throw new Error(`${EFFECTS_URL_ENV} is not set`);
   const config = workerConfig({ file: null });
   configureWorkerRuntime('WARN', config);
-  const registry = createToolRegistry({ secrets: config.secrets }).register(recordStepTool(serviceUrl));
+  const registry = createToolRegistry().register(recordStepTool(serviceUrl));
   // Only ever stopped by SIGKILL or by the harness's SIGTERM at the end.
   await runWorker(connectionSettingsFromEnv(), () => process.stdout.write('chaos worker polling\n'), config, registry);
 }

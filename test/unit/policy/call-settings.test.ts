@@ -141,5 +141,10 @@ describe('tool choice and tools', () => {
       'openai/gpt-4.1 takes no tools (its entry says capabilities.tools is false), but the run asks for MCP tools, ' +
         'a forced tool choice: leave them out or pick a model that takes tools',
     ]);
+    expect(runModelProblems({ tools: { mcpServers: ['files'] }, call: {} }, [textOnly])).toEqual([
+      'openai/gpt-4.1 takes no tools (its entry says capabilities.tools is false), but the run asks for MCP tools: ' +
+        'leave them out or pick a model that takes tools',
+    ]);
+    expect(runModelProblems({ tools: { mcpServers: [] }, call: {} }, [textOnly])).toEqual([]);
   });
 });

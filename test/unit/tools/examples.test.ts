@@ -10,7 +10,9 @@ describe('example MCP configs', () => {
   it('exist', () => expect(files.length).toBeGreaterThan(0));
 
   it.each(files)('%s parses as an mcpServers config', (file) => {
-    const servers = parseMcpConfig(fs.readFileSync(path.join(dir, file), 'utf8'), file, { EVERYTHING_TOKEN: 'x' });
+    const servers = parseMcpConfig(fs.readFileSync(path.join(dir, file), 'utf8'), file, {
+      expand: { env: { EVERYTHING_TOKEN: 'x' } },
+    });
     expect(servers.length).toBeGreaterThan(0);
   });
 });

@@ -8,13 +8,12 @@ import { type ExecuteToolInput, type ToolSelection } from '../../../src/contract
 import {
   McpConfigError,
   ToolRegistry,
-  configuredToolRegistry,
   defineTool,
+  mcpServersFrom,
   parseMcpConfig,
   readMcpConfigFile,
 } from '../../../src/tools';
 import { McpConnectionError } from '../../../src/tools/mcp/pool';
-import { workerConfig } from '../../../src/worker/worker-config';
 import { contextServerConfig } from '../../kit/context-server';
 import { startEverythingServer } from '../../kit/everything-server';
 
@@ -29,16 +28,17 @@ describe('MCP tools from real servers', () => {
   let everything: Awaited<ReturnType<typeof startEverythingServer>>;
   const registries: ToolRegistry[] = [];
 
-  const writeConfig = (name: string, servers: Record<string, unknown>): string => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, JSON.stringify({ mcpServers: servers }));
-    return file;
-  };
-  const newRegistry = (): ToolRegistry => {
-    const registry = new ToolRegistry();
+  /** A registry whose worker declares these servers, as its config file would. */
+  const newRegistry = (servers: Record<string, unknown> = {}): ToolRegistry => {
+    const registry = new ToolRegistry({ mcpServers: mcpServersFrom({ mcpServers: servers }, 'the test config') });
     registries.push(registry);
     return registry;
   };
+  /** The selection of a run that names every one of these servers of its worker. */
+  const naming = (servers: Record<string, unknown>, extra: Partial<ToolSelection> = {}): ToolSelection => ({
+    mcpServers: Object.keys(servers),
+    ...extra,
+  });
   const call = (
     name: string,
     args: Record<string, unknown>,
@@ -66,10 +66,9 @@ describe('MCP tools from real servers', () => {
   });
 
   it('lists and calls the filesystem server over stdio and the everything server over Streamable HTTP', async () => {
-    const selection = {
-      mcpConfigPath: writeConfig('both.json', { files: filesystemServer(ws), everything: { url: everything.url } }),
-    };
-    const registry = newRegistry();
+    const servers = { files: filesystemServer(ws), everything: { url: everything.url } };
+    const selection = naming(servers);
+    const registry = newRegistry(servers);
     const catalog = await registry.catalog(selection);
     const names = catalog.tools.map((t) => t.name);
     expect(names).toEqual(
@@ -99,10 +98,9 @@ describe('MCP tools from real servers', () => {
   });
 
   it('returns server-side refusals and failures as tool errors', async () => {
-    const selection = {
-      mcpConfigPath: writeConfig('errors.json', { files: filesystemServer(ws), ctx: contextServerConfig() }),
-    };
-    const registry = newRegistry();
+    const servers = { files: filesystemServer(ws), ctx: contextServerConfig() };
+    const selection = naming(servers);
+    const registry = newRegistry(servers);
     const outside = await registry.execute(call('read_text_file', { path: '/etc/hostname' }, selection));
     expect(outside.isError).toBe(true);
     expect(outside.content).toMatch(/denied|outside allowed/i);
@@ -113,8 +111,9 @@ describe('MCP tools from real servers', () => {
   });
 
   it('validates arguments against the server schema before calling it, extra fields included', async () => {
-    const selection = { mcpConfigPath: writeConfig('validate.json', { everything: { url: everything.url } }) };
-    const registry = newRegistry();
+    const servers = { everything: { url: everything.url } };
+    const selection = naming(servers);
+    const registry = newRegistry(servers);
     const wrong = await registry.execute(call('get-sum', { a: 'two', b: 40 }, selection));
     expect(wrong.isError).toBe(true);
     expect(wrong.content).toMatch(/Invalid arguments[\s\S]*at a/);
@@ -124,8 +123,9 @@ describe('MCP tools from real servers', () => {
   });
 
   it('passes the run context and idempotency key in _meta, not in the arguments', async () => {
-    const selection = { mcpConfigPath: writeConfig('ctx.json', { ctx: contextServerConfig() }) };
-    const registry = newRegistry();
+    const servers = { ctx: contextServerConfig() };
+    const selection = naming(servers);
+    const registry = newRegistry(servers);
     const out = await registry.execute(
       call('whoami', { note: 'n' }, selection, { context: { resourceId: 'doc-42', taskId: 'task-9' } }),
     );
@@ -139,14 +139,9 @@ describe('MCP tools from real servers', () => {
   });
 
   it('prefixes clashing names with the server name and routes each call to its owner', async () => {
-    const selection = {
-      mcpConfigPath: writeConfig('clash.json', {
-        left: contextServerConfig(),
-        right: contextServerConfig(),
-        everything: { url: everything.url },
-      }),
-    };
-    const registry = newRegistry().register(
+    const servers = { left: contextServerConfig(), right: contextServerConfig(), everything: { url: everything.url } };
+    const selection = naming(servers);
+    const registry = newRegistry(servers).register(
       defineTool({
         name: 'echo',
         description: 'local echo',
@@ -168,18 +163,17 @@ describe('MCP tools from real servers', () => {
   });
 
   it('leaves out disabled servers and reports unreachable ones while serving the rest', async () => {
-    const selection = {
-      mcpConfigPath: writeConfig('partial.json', {
-        ctx: contextServerConfig(),
-        off: { ...filesystemServer(ws), disabled: true },
-        broken: { command: path.join(dir, 'no-such-binary') },
-        failing: {
-          command: process.execPath,
-          args: ['-e', 'console.error("missing API key FOO_TOKEN"); process.exit(2)'],
-        },
-      }),
+    const servers = {
+      ctx: contextServerConfig(),
+      off: { ...filesystemServer(ws), disabled: true },
+      broken: { command: path.join(dir, 'no-such-binary') },
+      failing: {
+        command: process.execPath,
+        args: ['-e', 'console.error("missing API key FOO_TOKEN"); process.exit(2)'],
+      },
     };
-    const catalog = await newRegistry().catalog(selection);
+    const selection = naming(servers, { mcpServers: ['ctx', 'broken', 'failing'] });
+    const catalog = await newRegistry(servers).catalog(selection);
     expect(catalog.tools.map((t) => t.server)).toEqual(['ctx', 'ctx', 'ctx']);
     expect(catalog.unavailableServers).toEqual(
       expect.arrayContaining([
@@ -201,18 +195,21 @@ describe('MCP tools from real servers', () => {
     );
     expect(catalog.unavailableServers).toHaveLength(2);
     // A call that might belong to a server that is down fails the attempt (retried), not the run.
-    await expect(newRegistry().execute(call('read_text_file', { path: 'x' }, selection))).rejects.toThrow(
+    await expect(newRegistry(servers).execute(call('read_text_file', { path: 'x' }, selection))).rejects.toThrow(
       /not found and MCP servers are unreachable: broken/,
+    );
+    // A disabled server is not one of the worker's.
+    await expect(newRegistry(servers).catalog({ mcpServers: ['off'] })).rejects.toThrow(
+      'This worker has no MCP server "off"; its servers: ctx, broken, failing.',
     );
   });
 
   it('reconnects to a server that died, and notices a changed description against the pinned catalogue', async () => {
     const descriptionFile = path.join(dir, 'description.txt');
     fs.writeFileSync(descriptionFile, 'Report the call context');
-    const selection = {
-      mcpConfigPath: writeConfig('restart.json', { ctx: contextServerConfig({ DESCRIPTION_FILE: descriptionFile }) }),
-    };
-    const registry = newRegistry();
+    const servers = { ctx: contextServerConfig({ DESCRIPTION_FILE: descriptionFile }) };
+    const selection = naming(servers);
+    const registry = newRegistry(servers);
     const pinned = await registry.catalog(selection);
     const whoami = findTool(pinned, 'whoami')!;
     const first = JSON.parse(
@@ -234,8 +231,9 @@ describe('MCP tools from real servers', () => {
 
   it('opens a new Streamable HTTP session after the server restarted', async () => {
     const own = await startEverythingServer();
-    const selection = { mcpConfigPath: writeConfig('http-restart.json', { everything: { url: own.url } }) };
-    const registry = newRegistry();
+    const servers = { everything: { url: own.url } };
+    const selection = naming(servers);
+    const registry = newRegistry(servers);
     try {
       expect((await registry.execute(call('echo', { message: 'one' }, selection))).content).toBe('Echo: one');
       await own.stop('SIGKILL');
@@ -253,20 +251,18 @@ describe('MCP tools from real servers', () => {
     }
   });
 
-  it('starts only the stdio commands a worker allows, when it restricts them', async () => {
+  it("starts a run's own stdio server only when the worker opts in and lists its command", async () => {
     const selection = { mcpConfig: { mcpServers: { files: filesystemServer(ws), ctx: contextServerConfig() } } };
-    const strict = new ToolRegistry({ mcpAllowedCommands: ['npx'] });
+    const closed = newRegistry();
+    await expect(closed.catalog(selection)).rejects.toThrow(/^This worker takes no MCP config from runs/);
+    const strict = new ToolRegistry({ runMcpConfigs: { urls: [], commands: ['npx'] } });
     registries.push(strict);
     await expect(strict.catalog(selection)).rejects.toThrow(
-      /does not start the MCP server command of "files" \(.*node.*\), "ctx" .*it allows: npx/,
+      `This worker does not start the command "${process.execPath}" of the run's MCP server "files"; ` +
+        'commands runs may start: npx.',
     );
     await expect(strict.execute(call('whoami', {}, selection))).rejects.toBeInstanceOf(McpConfigError);
-    const fromEnv = configuredToolRegistry(
-      workerConfig({ env: { DURABLE_AGENTS_MCP_COMMANDS: 'npx, uvx' }, file: null }).tools,
-    );
-    registries.push(fromEnv);
-    await expect(fromEnv.catalog(selection)).rejects.toThrow(/it allows: npx, uvx/);
-    const allowing = new ToolRegistry({ mcpAllowedCommands: [process.execPath] });
+    const allowing = new ToolRegistry({ runMcpConfigs: { urls: [], commands: [process.execPath] } });
     registries.push(allowing);
     expect((await allowing.catalog(selection)).tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['whoami', 'read_text_file']),
@@ -274,42 +270,34 @@ describe('MCP tools from real servers', () => {
   });
 
   it('lets no annotation exempt a tool from approval', async () => {
-    const selection = {
-      mcpConfigPath: writeConfig('annotations.json', { everything: { url: everything.url } }),
-      approve: ['*'],
-    };
-    const catalog = await newRegistry().catalog(selection);
+    const servers = { everything: { url: everything.url } };
+    const selection = naming(servers, { approve: ['*'] });
+    const catalog = await newRegistry(servers).catalog(selection);
     const echo = findTool(catalog, 'echo')!; // the server marks it readOnlyHint: true
     expect(echo.mode).toBe('server');
-    expect(callMode(echo, {}, { approve: selection.approve })).toBe('approval');
+    expect(callMode(echo, {}, { approve: ['*'] })).toBe('approval');
   });
 
   it('rejects unusable config files with a message that says what to fix', async () => {
-    expect(() => parseMcpConfig('{ not json', 'cfg.json', {})).toThrow(/cfg\.json is not valid JSON/);
-    expect(() => parseMcpConfig('{"mcpServers": {"x": {"args": []}}}', 'cfg.json', {})).toThrow(McpConfigError);
-    expect(() => parseMcpConfig('{"mcpServers": {"x": {"url": "ftp://h/"}}}', 'cfg.json', {})).toThrow(
+    expect(() => parseMcpConfig('{ not json', 'cfg.json')).toThrow(/cfg\.json is not valid JSON/);
+    expect(() => parseMcpConfig('{"mcpServers": {"x": {"args": []}}}', 'cfg.json')).toThrow(McpConfigError);
+    expect(() => parseMcpConfig('{"mcpServers": {"x": {"url": "ftp://h/"}}}', 'cfg.json')).toThrow(
       /"command" for stdio or "url"/,
     );
-    expect(() =>
-      parseMcpConfig(
-        '{"mcpServers": {"x": {"url": "http://h/", "headers": {"Authorization": "Bearer ${NO_SUCH_VAR_X}"}}}}',
-        'cfg.json',
-        {},
-      ),
-    ).toThrow(/NO_SUCH_VAR_X.*not set/);
-    expect(
-      parseMcpConfig(
-        '{"mcpServers": {"x": {"url": "http://h/", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}',
-        'cfg.json',
-        { TOKEN: 't0k' },
-      ),
-    ).toEqual([{ name: 'x', config: { url: 'http://h/', headers: { Authorization: 'Bearer t0k' } } }]);
-    await expect(newRegistry().catalog({ mcpConfigPath: path.join(dir, 'missing.json') })).rejects.toThrow(
-      /Cannot read MCP config/,
+    const withVar = '{"mcpServers": {"x": {"url": "http://h/", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}';
+    expect(() => parseMcpConfig(withVar, 'cfg.json', { expand: { env: {} } })).toThrow(/TOKEN.*not set/);
+    expect(parseMcpConfig(withVar, 'cfg.json', { expand: { env: { TOKEN: 't0k' } } })).toEqual([
+      { name: 'x', config: { url: 'http://h/', headers: { Authorization: 'Bearer t0k' } } },
+    ]);
+    // Without expansion (a run's own config) the value is taken as written.
+    expect(parseMcpConfig(withVar, 'cfg.json')).toEqual([
+      { name: 'x', config: { url: 'http://h/', headers: { Authorization: 'Bearer ${TOKEN}' } } },
+    ]);
+    const withSecret = path.join(dir, 'secret.json');
+    fs.writeFileSync(
+      withSecret,
+      JSON.stringify({ mcpServers: { api: { url: 'http://h/', headers: { Authorization: 'Bearer ${API_TOKEN}' } } } }),
     );
-    const withSecret = writeConfig('secret.json', {
-      api: { url: 'http://h/', headers: { Authorization: 'Bearer ${API_TOKEN}' } },
-    });
     expect(await readMcpConfigFile(withSecret)).toEqual({
       mcpServers: { api: { url: 'http://h/', headers: { Authorization: 'Bearer ${API_TOKEN}' } } },
     });
