@@ -9,8 +9,9 @@ import { budgetLine, usd } from '../../policy/tenant-budget';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { plural } from '../watch-output';
+import { printError, printLine } from '../terminal-text';
 
-const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const out = printLine;
 
 const costArg = (value: string): number => {
   const n = value.trim() === '' ? NaN : Number(value);
@@ -55,7 +56,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
         tenant: string,
         options: { maxCost: number; maxTokens?: number; period: (typeof BUDGET_PERIODS)[number] },
       ) => {
-        const connected = await connectAgents(globals(), process.env, (line) => process.stderr.write(`${line}\n`));
+        const connected = await connectAgents(globals(), process.env, printError);
         try {
           const { ledger, toldRuns } = await connected.agents.setTenantBudget(tenant, {
             maxCostUsd: options.maxCost,
@@ -76,7 +77,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
     .argument('<tenant>', 'the tenant name', tenantArg)
     .option('--json', 'the ledger as JSON')
     .action(async (tenant: string, options: { json?: boolean }) => {
-      const connected = await connectAgents(globals(), process.env, (line) => process.stderr.write(`${line}\n`));
+      const connected = await connectAgents(globals(), process.env, printError);
       try {
         const view = await connected.agents.tenantBudget(tenant);
         out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));

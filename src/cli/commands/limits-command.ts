@@ -17,8 +17,9 @@ import { parsePause } from '../../worker/queue-pause';
 import { settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { positiveInt, tenantArg } from '../option-parsers';
+import { printLine } from '../terminal-text';
 
-const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const out = printLine;
 
 const rpm = (value: string): number => {
   const n = Number(value);
