@@ -4,6 +4,7 @@
  */
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { buildAgentConfig, configProblems, modelOptionProblems } from '../policy/agent-config';
+import { reservedNameProblems } from '../policy/reserved-tool-names';
 import { modelRefOf, runModels } from '../policy/model-ref';
 import { runModelProblems } from '../policy/call-settings';
 import { lookupModel } from '../policy/model-registry';
@@ -89,7 +90,7 @@ export async function prepareStart(access: RunAccess, startOptions: StartAgentOp
     config.task = taskPointer(options.task, options.taskHash);
     config.taskHash = options.taskHash;
   }
-  const problems = [...configProblems(config), ...kindProblems];
+  const problems = [...configProblems(config), ...reservedNameProblems(config.agents), ...kindProblems];
   if (problems.length === 0) {
     const models = runModels(config, access.kinds.models(kind, options).map(modelRefOf));
     problems.push(
