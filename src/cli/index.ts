@@ -7,6 +7,7 @@ import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
+import { escapeControls, printError } from './terminal-text';
 import type { KindEdge } from '../kinds';
 
 /** The package's version, read from its package.json (two levels up from src/cli and dist/cli). */
@@ -91,7 +92,8 @@ export function buildProgram(options: CliOptions = {}): Command {
     )
     .addOption(new Option('--verbose', 'say on stderr which Temporal server and namespace a command uses'))
     .configureOutput({
-      outputError: (text, write) => write(`durable-agents: ${oneLine(text.replace(/^error: /, ''))} (see --help)\n`),
+      outputError: (text, write) =>
+        write(escapeControls(`durable-agents: ${oneLine(text.replace(/^error: /, ''))} (see --help)\n`)),
     })
     .exitOverride()
     .hook('preAction', (_program, action) => {
@@ -174,7 +176,7 @@ export async function main(argv: string[] = process.argv, options: CliOptions = 
     // Commander has printed its own errors, help and version already.
     if (error instanceof CommanderError) return;
     const message = errorText(error);
-    process.stderr.write(`durable-agents: ${oneLine(message) || 'unknown error'}\n`);
-    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    printError(`durable-agents: ${oneLine(message) || 'unknown error'}`);
+    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) printError(`${error.stack}`);
   }
 }

@@ -4,6 +4,7 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { AgentClientError } from '../client';
 import { errorText } from '../common/error-text';
+import { PORT, parseDecimal, type NumberRange } from '../common/decimal';
 import { modelSpec, positiveInteger } from '../kinds';
 import { priorityProblem, tenantProblem } from '../policy/tenancy';
 import type { AgentLimits } from '../contracts/run-spec';
@@ -20,40 +21,28 @@ export const commanderParser =
     }
   };
 
-/** Commander parser for a TCP port option. */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new InvalidArgumentError(`"${value}" is not a port (1-65535).`);
-  return port;
-}
+/** Commander parser of a number in decimal notation in `range`. */
+export const decimalArg = (range: NumberRange) => commanderParser((value: string) => parseDecimal(value, range));
 
-/** Commander parser for a positive number of seconds. */
-export function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new InvalidArgumentError(`"${value}" is not a positive number of seconds.`);
-  return seconds;
-}
+/** Commander parser for a TCP port option. */
+export const parsePort = decimalArg(PORT);
+
+/** Commander parser for a number of seconds to wait, up to a day. */
+export const parseSeconds = decimalArg({ what: 'a number of seconds', min: 1, max: 86_400 });
 
 export const positiveInt = commanderParser(positiveInteger);
 /** Commander parser of a model spec, checked by the one parser the client parses it with. */
 export const spec = commanderParser(modelSpec);
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** Commander parser for any finite number (a range is checked where the value is used). */
-export const number = (value: string): number => {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError(`"${value}" is not a number.`);
-  return n;
-};
+/** Commander parser for any number in decimal notation (its range is checked where the value is used). */
+export const number = decimalArg({ what: 'a number' });
 
-/** Commander parser for a positive number (e.g. a cost in USD). */
-export const positiveNumber = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number.`);
-  return n;
-};
+/** Dollars a run or a tenant may spend: from a millionth of a dollar to a billion. */
+export const USD: NumberRange = { what: 'a number of USD', min: 0.000001, max: 1_000_000_000 };
+
+/** Commander parser for a cost in USD. */
+export const usdArg = decimalArg(USD);
 
 /** Commander parser for a duration: `30s`, `5m`, `2h`, `1d`, or milliseconds. */
 export const duration = (value: string): number => {
@@ -65,7 +54,7 @@ export const duration = (value: string): number => {
   }
   if (!Number.isFinite(ms) || ms < 0)
     throw new InvalidArgumentError(`"${value}" is not a duration (e.g. 30s, 5m, 2h, 1d).`);
-  if (ms === 0) throw new InvalidArgumentError(`the duration must be above 0, got "${value}".`);
+  if (ms < 1) throw new InvalidArgumentError(`the duration must be at least 1 ms, got "${value}".`);
   return ms;
 };
 
@@ -153,9 +142,9 @@ export const tenantArg = (value: string): string => {
 };
 
 /** Commander parser of a run's priority, 1 to 5. */
-export const priorityArg = (value: string): number => {
-  const n = value.trim() === '' ? NaN : Number(value);
+export const priorityArg = commanderParser((value: string): number => {
+  const n = parseDecimal(value, { what: 'a whole number from 1 (first) to 5 (last)' });
   const problem = priorityProblem(n);
-  if (problem) throw new InvalidArgumentError(`${problem.replace(/got NaN$/, `got "${value}"`)}.`);
+  if (problem) throw new Error(problem);
   return n;
-};
+});

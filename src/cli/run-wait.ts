@@ -18,6 +18,7 @@ import {
   type WaitingOn,
 } from './decision-hints';
 import { EXIT } from './exit-codes';
+import { redrawLine } from './terminal-text';
 import { hintPrefix, noteOf, type AgentCommandDeps } from './commands/agent-deps';
 
 /** How often the worker check and the progress line are refreshed. */
@@ -88,7 +89,7 @@ export async function whileWaiting<T>(
   const tty = follow && deps.progress?.isTTY === true;
   let line = '';
   const clearLine = () => {
-    if (line) deps.progress?.write('\r\x1b[2K');
+    if (line) deps.progress?.write(redrawLine(''));
     line = '';
   };
   let status = 'waiting';
@@ -140,7 +141,7 @@ export async function whileWaiting<T>(
     if (!tty || stopped) return;
     const what = workerMissing !== undefined ? `waiting for a worker on task queue "${workerMissing}"` : status;
     line = `${id} · ${what} · ${elapsed(started)}`;
-    deps.progress?.write(`\r\x1b[2K${line}`);
+    deps.progress?.write(redrawLine(line));
   };
 
   const timers: NodeJS.Timeout[] = [];

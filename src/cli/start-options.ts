@@ -21,7 +21,7 @@ import {
   duration,
   limitsOf,
   positiveInt,
-  positiveNumber,
+  usdArg,
   spec,
   toolTimeout,
   tenantArg,
@@ -56,7 +56,7 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
     )
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--max-tokens <n>', 'stop near this many tokens in total (input, output and cache)', positiveInt)
-    .option('--max-cost <usd>', 'stop near this cost in USD', positiveNumber)
+    .option('--max-cost <usd>', 'stop near this cost in USD', usdArg)
     .option('--max-tool-calls-per-turn <n>', 'tool calls one answer may make', positiveInt)
     .option('--approval-timeout <duration>', 'how long an approval may wait before it counts as rejected', duration)
     .option('--tool-timeout <tool=duration>', 'timeout of one tool, e.g. fs_read=30s (repeatable)', toolTimeout)

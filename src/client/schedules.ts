@@ -157,7 +157,15 @@ export class AgentSchedules {
     } catch (err) {
       throw explainSchedule(err, name, options.timing);
     }
-    return this.describe(name);
+    const created = await this.describe(name);
+    // The server computes the next times of every schedule, paused or not: none means none ever comes.
+    if (created.nextRuns.length === 0 && 'cron' in options.timing) {
+      await this.control(name, (h) => h.delete());
+      throw new AgentClientError(
+        `cron expression "${options.timing.cron}" never comes: no date matches it (nothing was created)`,
+      );
+    }
+    return created;
   }
 
   /** The schedules that start agent runs, by name. */

@@ -5,6 +5,7 @@ import { Client, Connection, type ClientInterceptors, type TLSConfig } from '@te
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
 import { SetupError, UnreachableServerError } from './setup-error';
 import { findTemporalCli, type FoundCli } from './find-cli';
+import { decimalIn } from '../common/decimal';
 
 /** Where and how to reach Temporal, read from Temporal's usual environment variables. */
 export interface ConnectionSettings {
@@ -70,8 +71,8 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
   }
   if (tlsFlag === 'false' || tlsFlag === '0') tls = undefined;
   const payloadLimit = env[PAYLOAD_LIMIT_ENV]?.trim();
-  const maxPayloadBytes = payloadLimit ? Number(payloadLimit) : undefined;
-  if (maxPayloadBytes !== undefined && !(Number.isInteger(maxPayloadBytes) && maxPayloadBytes > 0))
+  const maxPayloadBytes = payloadLimit ? decimalIn(payloadLimit, { what: 'bytes', min: 1, integer: true }) : undefined;
+  if (payloadLimit && maxPayloadBytes === undefined)
     throw new SetupError(`${PAYLOAD_LIMIT_ENV}="${payloadLimit}" is not a positive whole number of bytes.`);
 
   return {

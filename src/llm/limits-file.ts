@@ -4,7 +4,8 @@
  */
 import { lookupModel } from '../policy/model-registry';
 import type { ModelInfo } from '../contracts/model-info';
-import { loadLlmConfig, type CallLimits, type LlmConfigFile } from './llm-config';
+import { rangeProblem } from '../common/decimal';
+import { CONCURRENCY, REQUESTS_PER_MINUTE, loadLlmConfig, type CallLimits, type LlmConfigFile } from './llm-config';
 
 type Env = Record<string, string | undefined>;
 
@@ -17,12 +18,10 @@ function parseLimitKey(key: string): { provider: string; model?: string } {
 
 /** A problem with limits given on the command line, or undefined. */
 function limitsProblem(limits: CallLimits): string | undefined {
-  if (!(Number.isFinite(limits.requestsPerMinute) && limits.requestsPerMinute > 0))
-    return `requests a minute must be a number above 0, got ${limits.requestsPerMinute}`;
-  const { concurrency } = limits;
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0))
-    return `concurrency must be a whole number above 0, got ${concurrency}`;
-  return undefined;
+  const rate = rangeProblem(limits.requestsPerMinute, REQUESTS_PER_MINUTE);
+  if (rate) return `requests a minute ${rate}`;
+  const concurrency = limits.concurrency === undefined ? undefined : rangeProblem(limits.concurrency, CONCURRENCY);
+  return concurrency && `concurrency ${concurrency}`;
 }
 
 /**

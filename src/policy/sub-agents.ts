@@ -21,6 +21,7 @@ import { DEFAULT_SYSTEM_PROMPT_TEXT } from './system-prompt';
 import { modelNameProblem } from './model-ref';
 import { BUILT_IN_KIND_FACTS, DEFAULT_KIND, kindFactsOf } from './kind-facts';
 import { layerRunSpec } from './run-spec';
+import { reservedNameProblems } from './reserved-tool-names';
 import { TOOL_NAME, matchesToolPattern } from './tool-selection';
 
 /** The parameters every sub-agent tool takes. */
@@ -85,6 +86,7 @@ export function subAgentProblems(config: AgentConfig): string[] {
   if (agents === undefined) return problems;
   if (typeof agents !== 'object' || agents === null || Array.isArray(agents))
     return [...problems, 'agents must be an object of sub-agents by name'];
+  problems.push(...reservedNameProblems(agents));
   for (const [name, spec] of Object.entries(agents)) {
     if (!TOOL_NAME.test(name))
       problems.push(`sub-agent name must match ${TOOL_NAME.source}, got ${JSON.stringify(name)}`);

@@ -4,6 +4,7 @@
  * port is given. Nothing is exported when neither is set.
  */
 import { SetupError } from '../connection/setup-error';
+import { PORT, decimalIn } from '../common/decimal';
 
 /** Environment variable: the worker's Prometheus port (`worker --metrics-port` wins). */
 export const METRICS_PORT_ENV = 'DURABLE_AGENTS_METRICS_PORT';
@@ -107,9 +108,8 @@ function metricsOf(flag: string | number | undefined, env: NodeJS.ProcessEnv): M
   const [raw, source] =
     flag !== undefined ? [String(flag), '--metrics-port'] : [env[METRICS_PORT_ENV], METRICS_PORT_ENV];
   if (raw === undefined || raw.trim() === '') return undefined;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new SetupError(`${source} ${raw} is not a port: give a number from 1 to 65535.`);
+  const port = decimalIn(raw, PORT);
+  if (port === undefined) throw new SetupError(`${source} ${raw} is not a port: give a number from 1 to 65535.`);
   return { bindAddress: `0.0.0.0:${port}` };
 }
 

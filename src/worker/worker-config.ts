@@ -19,6 +19,7 @@ import { MCP_COMMANDS_ENV, MCP_COMMANDS_REPLACED, type ToolsConfig } from '../to
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
 import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry/telemetry-config';
 import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from './workflow-code';
+import { decimalIn } from '../common/decimal';
 
 /** Environment variable: ms between two token batches (signals) of one streaming model call. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
@@ -59,8 +60,8 @@ export interface WorkerConfigOptions {
 function tokenBatchMs(env: NodeJS.ProcessEnv): number {
   const raw = env[TOKEN_BATCH_ENV];
   if (raw === undefined || raw === '') return DEFAULT_TOKEN_BATCH_MS;
-  const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms < 50)
+  const ms = decimalIn(raw, { what: 'a number of milliseconds', min: 50 });
+  if (ms === undefined)
     throw new SetupError(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (50 or more).`);
   return ms;
 }

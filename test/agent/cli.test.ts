@@ -167,7 +167,7 @@ describe('agent CLI as a process', () => {
 
       const badTurns = await runCli(['run', '--model', PRIMARY, '--max-turns', 'many', 'x'], { env });
       expect(badTurns.code).not.toBe(0);
-      expect(badTurns.stderr).toContain('"many" is not a positive integer.');
+      expect(badTurns.stderr).toContain('"many" is not a whole number of at least 1.');
     });
   });
 });

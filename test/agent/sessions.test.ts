@@ -7,7 +7,7 @@ import { AgentClient } from '../../src/client';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { FALLBACK, PRIMARY, useAgentFixture, waitFor, waitForState } from './agent-kit';
+import { FALLBACK, PRIMARY, unansweredCalls, useAgentFixture, waitFor, waitForState } from './agent-kit';
 
 interface WireMessage {
   role: string;
@@ -158,6 +158,43 @@ describe('conversations that go on', () => {
         'no agent run with id "agent-no-such-run"',
       );
       await expect(cli.run('fork', source.id, '--at-turn', '0')).rejects.toThrow();
+    });
+  });
+
+  it('run --continue and fork of a run terminated while a call waited for approval close that call as not run', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'x.txt' }, id: 'toolu_open' }]));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue);
+      const { id } = JSON.parse(
+        await cli.run('run', '--model', PRIMARY, '--approve', 'delete_file', '--detach', '--json', 'Delete x.txt.'),
+      ) as { id: string };
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      await client.workflow.getHandle(id).terminate('the operator stopped it');
+
+      // The fake provider refuses a request whose tool call has no result, as the providers do.
+      fx.fake.script(reply.text('x.txt was not deleted.'), reply.text('Still not deleted.'));
+      const continued = JSON.parse(await cli.run('run', '--continue', id, '--json', 'Did you delete it?')) as {
+        id: string;
+        status: string;
+        finalText: string;
+      };
+      expect(continued).toMatchObject({ status: 'completed', finalText: 'x.txt was not deleted.' });
+      const sent = messagesOf(lastRequest(fx.fake.requests));
+      expect(textOf(sent)).toContain('Not run: the earlier run ended first.');
+      expect(textOf(sent)).toContain('Did you delete it?');
+      expect(unansweredCalls(await agents.state(continued.id))).toEqual([]);
+
+      const forked = JSON.parse(await cli.run('fork', id, '--at-turn', '1', '--json', 'Try again later.')) as {
+        status: string;
+        finalText: string;
+      };
+      expect(forked).toMatchObject({ status: 'completed', finalText: 'Still not deleted.' });
+      expect(textOf(messagesOf(lastRequest(fx.fake.requests)))).toContain('Not run: the earlier run ended first.');
+      expect(fx.calls).toEqual([]);
+      // The earlier run's own conversation is unchanged: its call stays open there.
+      const reader = new AgentClient(client, taskQueue, { store: fx.store });
+      expect(JSON.stringify(await reader.messages(id))).not.toContain('Not run');
     });
   });
 

@@ -46,7 +46,7 @@ describe('the CLI as a process', () => {
       const usage = await runCli(['run', '--model', PRIMARY, '--max-cost', 'lots', 'x'], { env });
       expect(usage.code).toBe(EXIT.usage);
       expect(usage.stderr).toBe(
-        "durable-agents: option '--max-cost <usd>' argument 'lots' is invalid. \"lots\" is not a positive number. (see --help)\n",
+        "durable-agents: option '--max-cost <usd>' argument 'lots' is invalid. \"lots\" is not a number of USD from 0.000001 to 1000000000. (see --help)\n",
       );
       const unknown = await runCli(['state', 'agent-nobody'], { env });
       expect(unknown.code).toBe(EXIT.usage);

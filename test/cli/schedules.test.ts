@@ -200,6 +200,10 @@ describe('schedules', () => {
         ['--cron', '61 25 * * *'],
         /^durable-agents: cron expression "61 25 \* \* \*" is invalid: Minute is not in range \[0-59\].*\n$/,
       ],
+      [
+        ['--cron', '0 0 30 2 *'],
+        /^durable-agents: cron expression "0 0 30 2 \*" never comes: no date matches it \(nothing was created\)\n$/,
+      ],
       [['--every', 'soon'], /^durable-agents: .*"soon" is not a duration \(e\.g\. 30s, 5m, 2h, 1d\)\..*\n$/],
       [['--every', '500'], /^durable-agents: a schedule interval must be at least 1 s\n$/],
       [[], /^durable-agents: give the schedule exactly one of --every DURATION or --cron EXPR\n$/],

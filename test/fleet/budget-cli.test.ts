@@ -54,10 +54,13 @@ describe('durable-agents budget', () => {
   });
 
   it.each([
-    [['budget', 'set', 'x', '--max-cost', '0', '--period', 'day'], /"0" is not a number of USD above 0/],
-    [['budget', 'set', 'x', '--max-cost', '-3', '--period', 'day'], /"-3" is not a number of USD above 0/],
-    [['budget', 'set', 'x', '--max-cost', 'lots', '--period', 'day'], /"lots" is not a number of USD above 0/],
-    [['budget', 'set', 'x', '--max-cost', '5', '--max-tokens', '0', '--period', 'day'], /not a positive integer/],
+    [['budget', 'set', 'x', '--max-cost', '0', '--period', 'day'], /"0" is not a number of USD from 0\.000001 to/],
+    [['budget', 'set', 'x', '--max-cost', '-3', '--period', 'day'], /"-3" is not a number of USD from 0\.000001 to/],
+    [['budget', 'set', 'x', '--max-cost', 'lots', '--period', 'day'], /"lots" is not a number of USD from/],
+    [['budget', 'set', 'x', '--max-cost', '0x10', '--period', 'day'], /"0x10" is not a number of USD from/],
+    [['budget', 'set', 'x', '--max-cost', '1e-300', '--period', 'day'], /"1e-300" is not a number of USD from/],
+    [['budget', 'set', 'x', '--max-cost', '5', '--max-tokens', '0', '--period', 'day'], /not a whole number of at/],
+    [['budget', 'set', 'x', '--max-cost', '5', '--max-tokens', '0x10', '--period', 'day'], /"0x10" is not a whole/],
     [['budget', 'set', 'x', '--max-cost', '5', '--period', 'week'], /week.*Allowed choices are day, month, total/],
     [['budget', 'set', 'x', '--max-cost', '5'], /--period <period>' not specified/],
     [['budget', 'set', 'two words', '--max-cost', '5', '--period', 'day'], /tenant "two words" is not a valid key/],

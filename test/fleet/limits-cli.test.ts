@@ -69,10 +69,19 @@ describe('durable-agents limits', () => {
 
   it.each([
     [['limits', 'set-tenant', 'two words', '--weight', '1'], /tenant "two words" is not a valid key/],
-    [['limits', 'set-tenant', 'acme', '--weight', '0'], /weight must be a number above 0/],
-    [['limits', 'set', 'anthropic', '--rpm', '0'], /not a number of requests a minute above 0/],
-    [['limits', 'set', 'anthropic', '--rpm', '-5'], /above 0/],
-    [['limits', 'set', 'anthropic', '--rpm', '10', '--concurrency', '0'], /not a positive integer/],
+    [
+      ['limits', 'set-tenant', 'acme', '--weight', '0'],
+      /'--weight <w>' argument '0' is invalid\. "0" is not a weight from 0\.001 to 1000\./,
+    ],
+    [['limits', 'set-tenant', 'acme', '--weight', '0x2'], /"0x2" is not a weight from 0\.001 to 1000/],
+    [
+      ['limits', 'set', 'anthropic', '--rpm', '0'],
+      /'--rpm <n>' argument '0' is invalid\. "0" is not a number from 0\.01 to 1000000\./,
+    ],
+    [['limits', 'set', 'anthropic', '--rpm', '-5'], /"-5" is not a number from 0\.01 to 1000000/],
+    [['limits', 'set', 'anthropic', '--rpm', '1e-300'], /"1e-300" is not a number from 0\.01 to 1000000/],
+    [['limits', 'set', 'anthropic', '--rpm', '0x3c'], /"0x3c" is not a number from 0\.01 to 1000000/],
+    [['limits', 'set', 'anthropic', '--rpm', '10', '--concurrency', '0'], /"0" is not a whole number of at least 1/],
     [['limits', 'set', 'nowhere', '--rpm', '10'], /unknown provider "nowhere"/],
     [['limits', 'set', 'openai/no-such-model', '--rpm', '10'], /unknown model/],
   ])('%j: one line, exit 2, nothing changed', async (args, message) => {
@@ -87,7 +96,10 @@ describe('durable-agents limits', () => {
   it.each([
     [['run', '--model', 'anthropic/claude-sonnet-4-6', '--tenant', 'two words', 'Hi.'], /tenant "two words"/],
     [['run', '--model', 'anthropic/claude-sonnet-4-6', '--priority', '0', 'Hi.'], /priority must be a whole number/],
-    [['run', '--model', 'anthropic/claude-sonnet-4-6', '--priority', 'high', 'Hi.'], /got "high"/],
+    [
+      ['run', '--model', 'anthropic/claude-sonnet-4-6', '--priority', 'high', 'Hi.'],
+      /"high" is not a whole number from 1/,
+    ],
   ])('%j is refused in one line before anything starts', async (args, message) => {
     const result = await runCli(args, { env, cwd: dir });
     expect(result.code).toBe(2);
@@ -95,18 +107,24 @@ describe('durable-agents limits', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('a malformed limits section in the file is refused in one line, and the file is left as it was', async () => {
-    const broken = `${JSON.stringify({ providers: { anthropic: { limits: 'fast' } } })}\n`;
-    fs.writeFileSync(configFile, broken);
-    for (const args of [
-      ['limits', 'set', 'openai', '--rpm', '10'],
-      ['limits', 'show'],
-    ]) {
-      const result = await runCli(args, { env, cwd: dir });
-      expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/limits/);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    }
-    expect(fs.readFileSync(configFile, 'utf8')).toBe(broken);
-  });
+  it.each([
+    [{ limits: 'fast' }, /limits/],
+    [{ limits: { requestsPerMinute: 1e-300 } }, /requestsPerMinute must be a number from 0\.01 to 1000000, got 1e-300/],
+  ])(
+    'a limits section %j in the file is refused in one line, and the file is left as it was',
+    async (entry, message) => {
+      const broken = `${JSON.stringify({ providers: { anthropic: entry } })}\n`;
+      fs.writeFileSync(configFile, broken);
+      for (const args of [
+        ['limits', 'set', 'openai', '--rpm', '10'],
+        ['limits', 'show'],
+      ]) {
+        const result = await runCli(args, { env, cwd: dir });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      }
+      expect(fs.readFileSync(configFile, 'utf8')).toBe(broken);
+    },
+  );
 });

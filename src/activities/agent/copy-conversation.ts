@@ -1,21 +1,26 @@
 /**
  * A run that goes on from another's conversation starts with that conversation's log entries in
  * its own log: the same stored bodies by hash, nothing copied, no tool run again. The store counts
- * the new log as a user of those bodies, so retention keeps them while either run's log lives.
+ * the new log as a user of those bodies, so retention keeps them while either run's log lives. A
+ * call the earlier run left without a result gets one that says it was not run.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { CopyConversationInput, CopyConversationOutput } from '../../contracts/agent-activities';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import type { MessageMeta } from '../../contracts/agent-run';
+import { MODEL_VISIBLE_KINDS, type MessageMeta } from '../../contracts/agent-run';
 import type { StoredBody } from '../../contracts/stored-body';
 import { toolCallsOf } from '../../contracts/message-model';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { ContentStore, LogEntry } from '../../store';
+import { closeOpenCalls } from './close-open-calls';
 import { currentWriteOrder, fromStore } from './conversation-view';
 
 const refuse = (message: string): ApplicationFailure => ApplicationFailure.nonRetryable(message, AGENT_FAILURE.store);
 
-/** The entries up to the end of turn `atTurn`: its answer and the tool results that follow it. */
+/**
+ * The entries up to the end of turn `atTurn`: its answer and the tool results that follow it, with
+ * the entries the model does not read among them (a tool's log).
+ */
 function throughTurn(entries: LogEntry[], atTurn: number): LogEntry[] {
   let answers = 0;
   for (let i = 0; i < entries.length; i++) {
@@ -23,7 +28,8 @@ function throughTurn(entries: LogEntry[], atTurn: number): LogEntry[] {
     answers += 1;
     if (answers < atTurn) continue;
     let end = i + 1;
-    while (end < entries.length && entries[end].kind === 'tool_result') end++;
+    const inTurn = (kind: LogEntry['kind']) => kind === 'tool_result' || !MODEL_VISIBLE_KINDS.includes(kind);
+    while (end < entries.length && inTurn(entries[end].kind)) end++;
     return entries.slice(0, end);
   }
   return entries;
@@ -59,11 +65,24 @@ export function copyConversationActivity(store: ContentStore) {
       );
     const taken = input.atTurn === undefined ? entries : throughTurn(entries, input.atTurn);
     const bodies = await fromStore(() => store.getMany<StoredBody>(taken.map((e) => e.hash)));
-    await fromStore(() => store.writeEntries(input.to, taken, currentWriteOrder()));
-    const last = taken[taken.length - 1];
+    const messages = closeOpenCalls(taken.map((e, i) => ({ kind: e.kind, body: bodies[i], hash: e.hash })));
+    const copied = await Promise.all(
+      messages.map(async ({ kind, body, hash }, seq): Promise<[LogEntry, StoredBody]> => [
+        { seq, kind, hash: hash ?? (await fromStore(() => store.put(body, input.to))) },
+        body,
+      ]),
+    );
+    await fromStore(() =>
+      store.writeEntries(
+        input.to,
+        copied.map(([entry]) => entry),
+        currentWriteOrder(),
+      ),
+    );
+    const last = copied[copied.length - 1][0];
     return {
-      messages: taken.map((entry, i) => metaOf(entry, bodies[i])),
-      turns: taken.filter((e) => e.kind === 'assistant').length,
+      messages: copied.map(([entry, body]) => metaOf(entry, body)),
+      turns: copied.filter(([e]) => e.kind === 'assistant').length,
       endsWithAnswer: last.kind === 'assistant',
     };
   };

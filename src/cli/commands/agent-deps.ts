@@ -3,6 +3,7 @@ import type { AgentClient } from '../../client';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../../kinds';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { confirm } from '../confirm';
+import { printError, printLine, printText } from '../terminal-text';
 
 export interface AgentCommandDeps {
   /** A client for one command, the run's Web UI link, and how to release it. */
@@ -37,11 +38,10 @@ export function processDeps(
   kinds: readonly KindEdge[] = [],
 ): AgentCommandDeps {
   return {
-    connect: () =>
-      connectAgents(globals(), process.env, (line) => process.stderr.write(`durable-agents: ${line}\n`), kinds),
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    write: (text) => process.stdout.write(text),
-    note: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    connect: () => connectAgents(globals(), process.env, (line) => printError(`durable-agents: ${line}`), kinds),
+    out: printLine,
+    write: printText,
+    note: printError,
     progress: process.stderr,
     env: process.env,
     setExitCode: (code) => {

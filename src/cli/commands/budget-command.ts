@@ -3,20 +3,15 @@
  * `set` starts or changes the tenant's ledger and tells its open runs; `show` prints the period's
  * spend, what is reserved and what is left. Bad values are refused before anything is sent.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { BUDGET_PERIODS, type LedgerView } from '../../contracts/tenant-budget';
 import { budgetLine, usd } from '../../policy/tenant-budget';
 import { connectAgents, type GlobalOptions } from '../cli-context';
-import { positiveInt, tenantArg } from '../option-parsers';
+import { positiveInt, tenantArg, usdArg } from '../option-parsers';
 import { plural } from '../watch-output';
+import { printError, printLine } from '../terminal-text';
 
-const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-
-const costArg = (value: string): number => {
-  const n = value.trim() === '' ? NaN : Number(value);
-  if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError(`"${value}" is not a number of USD above 0.`);
-  return n;
-};
+const out = printLine;
 
 /** The ledger as text: the budget, the period, then spent, reserved and left. */
 function formatLedger(view: LedgerView): string {
@@ -43,7 +38,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
         "its spend), and tells the tenant's open runs.",
     )
     .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
-    .requiredOption('--max-cost <usd>', 'USD the tenant may spend in a period', costArg)
+    .requiredOption('--max-cost <usd>', 'USD the tenant may spend in a period', usdArg)
     .option('--max-tokens <n>', 'tokens the tenant may use in a period', positiveInt)
     .addOption(
       new Option('--period <period>', 'when the spend starts again (UTC)')
@@ -55,7 +50,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
         tenant: string,
         options: { maxCost: number; maxTokens?: number; period: (typeof BUDGET_PERIODS)[number] },
       ) => {
-        const connected = await connectAgents(globals(), process.env, (line) => process.stderr.write(`${line}\n`));
+        const connected = await connectAgents(globals(), process.env, printError);
         try {
           const { ledger, toldRuns } = await connected.agents.setTenantBudget(tenant, {
             maxCostUsd: options.maxCost,
@@ -76,7 +71,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
     .argument('<tenant>', 'the tenant name', tenantArg)
     .option('--json', 'the ledger as JSON')
     .action(async (tenant: string, options: { json?: boolean }) => {
-      const connected = await connectAgents(globals(), process.env, (line) => process.stderr.write(`${line}\n`));
+      const connected = await connectAgents(globals(), process.env, printError);
       try {
         const view = await connected.agents.tenantBudget(tenant);
         out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));

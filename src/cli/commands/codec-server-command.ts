@@ -9,7 +9,7 @@ import {
   type CodecSource,
 } from '../../codec';
 import { workerConfig, type WorkerConfig } from '../../worker/worker-config';
-import { parsePort } from '../option-parsers';
+import { decimalArg, parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
 
 interface CodecServerCommandOptions {
@@ -81,9 +81,4 @@ function collectOrigin(value: string, previous: string[] = []): string[] {
   }
 }
 
-function parseBytes(value: string): number {
-  const bytes = Number(value);
-  if (!Number.isInteger(bytes) || bytes < 1)
-    throw new InvalidArgumentError(`"${value}" is not a positive number of bytes.`);
-  return bytes;
-}
+const parseBytes = decimalArg({ what: 'a number of bytes', min: 1, integer: true });

@@ -18,6 +18,7 @@ import { SetupError } from '../../connection/setup-error';
 import { codecLine } from './dev-server-command';
 import { workerCodecSource } from './codec-server-command';
 import { waitForStopSignal } from '../stop-signal';
+import { printLine, printText } from '../terminal-text';
 
 interface DemoOptions {
   wait: boolean;
@@ -46,7 +47,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--no-wait', 'exit right after the run, stopping a dev server the demo started')
     .option('--no-codec', 'start no codec server for a dev server the demo starts (the Web UI then shows hashes)')
     .action(async (options: DemoOptions) => {
-      const out = (line: string) => process.stdout.write(`${line}\n`);
+      const out = (line: string) => printLine(`${line}\n`);
       const model = await chooseDemoModel(process.env, options.model);
       try {
         const config = workerConfig({ inline: model.llmConfig });
@@ -101,12 +102,12 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
     const parts = text.split('\n');
     parts.forEach((part, i) => {
       if (part) {
-        if (lineStart) process.stdout.write('  ');
-        process.stdout.write(part);
+        if (lineStart) printText('  ');
+        printText(part);
         lineStart = false;
       }
       if (i < parts.length - 1) {
-        process.stdout.write('\n');
+        printText('\n');
         lineStart = true;
       }
     });

@@ -4,28 +4,31 @@
  * config file; `show` prints each limit with the server's rate and the queue's backlog.
  */
 import fs from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { rangeText } from '../../common/decimal';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { connectClient } from '../../connection/connection-settings';
-import { configFileFor, loadLlmConfig, type CallLimits, type LlmConfig } from '../../llm/llm-config';
-import { weightProblem } from '../../policy/tenancy';
+import {
+  REQUESTS_PER_MINUTE,
+  configFileFor,
+  loadLlmConfig,
+  type CallLimits,
+  type LlmConfig,
+} from '../../llm/llm-config';
+import { TENANT_WEIGHT } from '../../policy/tenancy';
 import { withLimits } from '../../llm/limits-file';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { startQueueRate } from '../../worker/limit-workers';
 import { parsePause } from '../../worker/queue-pause';
 import { settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
-import { positiveInt, tenantArg } from '../option-parsers';
+import { decimalArg, positiveInt, tenantArg } from '../option-parsers';
+import { printLine } from '../terminal-text';
 
-const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const out = printLine;
 
-const rpm = (value: string): number => {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
-    throw new InvalidArgumentError(`"${value}" is not a number of requests a minute above 0.`);
-  return n;
-};
+const rpm = decimalArg(REQUESTS_PER_MINUTE);
 
 /** One limit as `limits show` reports it. */
 interface LimitView {
@@ -92,12 +95,7 @@ function loadConfigOrRefuse(): LlmConfig {
   }
 }
 
-const weightArg = (value: string): number => {
-  const n = value.trim() === '' ? NaN : Number(value);
-  const problem = weightProblem(n);
-  if (problem) throw new InvalidArgumentError(`${problem.replace(/got NaN$/, `got "${value}"`)}.`);
-  return n;
-};
+const weightArg = decimalArg({ ...TENANT_WEIGHT, what: 'a weight' });
 
 export function registerLimitsCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
   const limits = program
@@ -111,7 +109,11 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
         '(DURABLE_AGENTS_CONFIG or ./durable-agents.json); a new concurrency applies when workers restart.',
     )
     .argument('<provider[/model]>', 'e.g. anthropic or openai/gpt-4o')
-    .requiredOption('--rpm <n>', 'model calls a minute across the fleet', rpm)
+    .requiredOption(
+      '--rpm <n>',
+      `model calls a minute across the fleet, ${rangeText(REQUESTS_PER_MINUTE).replace(/^a number /, '')}`,
+      rpm,
+    )
     .option('--concurrency <n>', 'model calls one worker runs at once', positiveInt)
     .action(async (key: string, options: { rpm: number; concurrency?: number }) => {
       const file = configFileFor(process.env);
@@ -153,7 +155,7 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
         'backlog against the other tenants (default weight 1).',
     )
     .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
-    .requiredOption('--weight <w>', 'a number above 0', weightArg)
+    .requiredOption('--weight <w>', rangeText(TENANT_WEIGHT), weightArg)
     .action(async (tenant: string, options: { weight: number }) => {
       const config = loadConfigOrRefuse();
       const queues = await withClient(globals(), async (client, base) => {

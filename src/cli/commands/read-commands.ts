@@ -15,7 +15,7 @@ import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
 import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
-import { positiveInt } from '../option-parsers';
+import { decimalArg, positiveInt } from '../option-parsers';
 import { errorLine, formatResult, formatState, formatTrace } from '../render-run';
 import { formatList } from '../render-list';
 import { whileWaiting } from '../run-wait';
@@ -49,11 +49,7 @@ export async function watchAndPrint(
   return printer.done;
 }
 
-const offset = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${v}" is not an offset (0 or more).`);
-  return n;
-};
+const offset = decimalArg({ what: 'an offset', min: 0, integer: true });
 
 const status = (v: string): AgentStatus => {
   if (!(AGENT_STATUSES as readonly string[]).includes(v))

@@ -18,9 +18,10 @@ import {
 import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { EXIT, UsageError } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
+import { printError, printLine } from '../terminal-text';
 
-const out = (text: string) => process.stdout.write(`${text}\n`);
-const note = (text: string) => process.stderr.write(`durable-agents: ${text}\n`);
+const out = (text: string) => printLine(`${text}\n`);
+const note = (text: string) => printError(`durable-agents: ${text}`);
 
 /** gRPC's status codes: the server refused the query; it has no such workflow. */
 const GRPC_INVALID_ARGUMENT = 3;

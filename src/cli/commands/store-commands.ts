@@ -12,9 +12,10 @@ import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
 import { formatTranscript } from '../transcript';
 import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
+import { printError, printLine } from '../terminal-text';
 
-const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-const note = (text: string) => process.stderr.write(`durable-agents: ${text}\n`);
+const out = printLine;
+const note = (text: string) => printError(`durable-agents: ${text}`);
 
 async function withStore<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
   const store = await openStore(storeConfig());

@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { LOCAL_TOOL_MAX_TIMEOUT_MS } from '../../contracts/tool-catalog';
 import { defineTool, type ToolDefinition } from '../define';
-import { PathRefusedError, displayPath, readCapped, resolveInWorkspace } from './jail';
+import { PathRefusedError, displayPath, readCapped, resolveForWrite, resolveInWorkspace } from './jail';
+import { replaceFile } from './replace-file';
 
 /** Bytes read from one file at most. */
 const MAX_READ_BYTES = 1_000_000;
@@ -50,20 +50,11 @@ const fsWrite = defineTool({
   sideEffects: true,
   async execute({ path: userPath, content }, ctx) {
     const root = await realpath(workspace(ctx.workspaceRoot));
-    const file = await resolveInWorkspace(root, userPath);
+    const file = await resolveForWrite(root, userPath);
     await mkdir(path.dirname(file), { recursive: true });
-    // Re-check the parent after creating it, and never follow a symlink at the final component.
+    // Re-check the parent after creating it; the write replaces the final component, never follows it.
     await resolveInWorkspace(root, path.relative(root, path.dirname(file)) || '.');
-    const handle = await open(
-      file,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      0o644,
-    );
-    try {
-      await handle.writeFile(content, 'utf8');
-    } finally {
-      await handle.close();
-    }
+    await replaceFile(file, content);
     return `Wrote ${Buffer.byteLength(content)} bytes to ${displayPath(root, file)}.`;
   },
 });

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /** A path the file tools refuse; the message is shown to the model. */
@@ -61,6 +61,24 @@ export async function resolveInWorkspace(root: string | undefined, userPath: str
     throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
   }
   return target;
+}
+
+/**
+ * Resolves a path to write like {@link resolveInWorkspace}, and refuses a file with more than one
+ * name: a hard link's other name may lie outside the workspace, and the jail cannot tell where.
+ */
+export async function resolveForWrite(root: string, userPath: string): Promise<string> {
+  const file = await resolveInWorkspace(root, userPath);
+  const info = await lstat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  if (info?.isFile() && info.nlink > 1)
+    throw new PathRefusedError(
+      `Path "${userPath}" is a hard link (the file has ${info.nlink} names, maybe outside the workspace): ` +
+        'it is not written.',
+    );
+  return file;
 }
 
 /** The path as the model should see it: relative to the root, with `/` separators. */

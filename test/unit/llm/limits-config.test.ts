@@ -45,7 +45,11 @@ describe('limits in the config file', () => {
   });
 
   it.each([
-    [{ providers: { anthropic: { limits: { requestsPerMinute: 0 } } } }, /requestsPerMinute must be above 0/],
+    [
+      { providers: { anthropic: { limits: { requestsPerMinute: 0 } } } },
+      /requestsPerMinute must be a number from 0\.01 to 1000000, got 0/,
+    ],
+    [{ providers: { anthropic: { limits: { requestsPerMinute: 1e-300 } } } }, /requestsPerMinute must be .*got 1e-300/],
     [{ providers: { anthropic: { limits: { requestsPerMinute: 10, concurrency: -1 } } } }, /concurrency/],
     [{ providers: { anthropic: { limits: { requestsPerMinute: 10, burst: 3 } } } }, /burst/],
     [{ providers: { anthropic: { limits: 'fast' } } }, /limits/],
@@ -81,7 +85,8 @@ describe('withLimits (what `limits set` writes)', () => {
   });
 
   it.each([
-    ['anthropic', { requestsPerMinute: 0 }, /requests a minute must be a number above 0/],
+    ['anthropic', { requestsPerMinute: 0 }, /requests a minute must be a number from 0\.01 to 1000000, got 0/],
+    ['anthropic', { requestsPerMinute: 1e-300 }, /requests a minute must be a number from 0\.01 to 1000000/],
     ['anthropic', { requestsPerMinute: 10, concurrency: 1.5 }, /concurrency must be a whole number/],
     ['nowhere', { requestsPerMinute: 10 }, /unknown provider "nowhere"/],
     ['openai/no-such-model', { requestsPerMinute: 10 }, /unknown model "openai\/no-such-model"/],

@@ -19,10 +19,11 @@ describe('tenancy', () => {
     expect(priorityProblem(2.5)).toMatch(/whole number/);
   });
 
-  it('a weight is a number above 0', () => {
+  it('a weight is a number from 0.001 to 1000', () => {
     expect(weightProblem(0.5)).toBeUndefined();
-    expect(weightProblem(0)).toMatch(/above 0/);
-    expect(weightProblem(-2)).toMatch(/above 0/);
+    expect(weightProblem(0)).toBe("a tenant's weight must be a number from 0.001 to 1000, got 0");
+    expect(weightProblem(-2)).toMatch(/from 0.001 to 1000, got -2$/);
+    expect(weightProblem(1e-300)).toMatch(/from 0.001 to 1000, got 1e-300$/);
   });
 
   it("a run's tenant is its fairness key and its priority its priority key; a run with neither has none", () => {

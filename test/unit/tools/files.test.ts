@@ -86,6 +86,35 @@ describe('file tools jailed to the workspace root', () => {
     expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET');
   });
 
+  it('refuses to write a hard link to a file outside the root, which keeps its content', async () => {
+    const elsewhere = fs.mkdtempSync(path.join(base, 'elsewhere-'));
+    const target = path.join(elsewhere, 'config.txt');
+    fs.writeFileSync(target, 'OUTSIDE CONTENT');
+    fs.linkSync(target, path.join(ws, 'hard-link'));
+    const out = await run('fs_write', { path: 'hard-link', content: 'PWNED' });
+    expect(out).toMatchObject({ isError: true });
+    expect(out.content).toBe(
+      'Tool "fs_write" failed: Path "hard-link" is a hard link (the file has 2 names, maybe outside the ' +
+        'workspace): it is not written.',
+    );
+    expect(fs.readFileSync(target, 'utf8')).toBe('OUTSIDE CONTENT');
+    expect(fs.readdirSync(elsewhere)).toEqual(['config.txt']);
+  });
+
+  it('writes a new file in place of the old one, keeping its permissions and leaving no temporary file', async () => {
+    const file = path.join(ws, 'src', 'replaced.txt');
+    fs.writeFileSync(file, 'old');
+    fs.chmodSync(file, 0o600);
+    const before = fs.statSync(file);
+    expect(await run('fs_write', { path: 'src/replaced.txt', content: 'new' })).toMatchObject({ isError: false });
+    const after = fs.statSync(file);
+    expect(fs.readFileSync(file, 'utf8')).toBe('new');
+    // Another inode: the old file was replaced by a rename, never opened for writing.
+    expect(after.ino).not.toBe(before.ino);
+    expect(after.mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.join(ws, 'src')).sort()).toEqual(['a.txt', 'replaced.txt']);
+  });
+
   it('refuses to list or search outside the root', async () => {
     expect((await run('fs_list', { path: '..' })).isError).toBe(true);
     expect((await run('fs_list', { path: 'linked-dir' })).isError).toBe(true);
