@@ -6,6 +6,7 @@
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from './connection/connection-settings';
 import { SetupError, UnreachableServerError } from './connection/setup-error';
 import { ensureSearchAttributes } from './connection/search-attribute-registration';
+import { stopTracing } from './telemetry';
 import { configureWorkerRuntime, runWorker } from './worker/run-worker';
 import { workerConfig } from './worker/worker-config';
 import { versionLabel, type DeploymentFlags, type WorkerDeploymentVersion } from './worker/worker-deployment';
@@ -19,6 +20,8 @@ export interface WorkerProcessOptions {
   deployment?: DeploymentFlags;
   /** `--metrics-port`: the Prometheus endpoint's port, over `DURABLE_AGENTS_METRICS_PORT`. */
   metricsPort?: string;
+  /** `--metrics-bind`: the address it listens on, over `DURABLE_AGENTS_METRICS_BIND` (default 127.0.0.1). */
+  metricsBind?: string;
   /** Print one JSON line once it polls instead of a sentence. */
   json?: boolean;
   /** Default: this process's environment. */
@@ -37,7 +40,12 @@ export interface WorkerProcessOptions {
 export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<void> {
   const out = options.out ?? ((text: string) => process.stdout.write(text));
   const warn = options.warn ?? ((text: string) => process.stderr.write(text));
-  const config = workerConfig({ env: options.env, deployment: options.deployment, metricsPort: options.metricsPort });
+  const config = workerConfig({
+    env: options.env,
+    deployment: options.deployment,
+    metricsPort: options.metricsPort,
+    metricsBind: options.metricsBind,
+  });
   configureWorkerRuntime('INFO', config, options.env);
   const settings = options.settings ?? connectionSettingsFromEnv(options.env);
   await checkSearchAttributes(settings, out, warn);
@@ -45,21 +53,21 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
   const { deployment, telemetry } = config;
   const metrics = telemetry.metrics && `http://${telemetry.metrics.bindAddress}/metrics`;
   const traces = telemetry.traces?.url;
-  await runWorker(
-    settings,
-    (_worker, { store }) =>
-      out(
-        options.json
-          ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store, deployment, metrics, traces })}\n`
-          : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace})` +
-              (deployment ? ` as version ${versionLabel(deployment)}` : '') +
-              `, conversations in ${store}. Ctrl-C stops it.\n` +
-              (metrics ? `Metrics on ${metrics}.\n` : '') +
-              (traces ? `Spans to ${traces}.\n` : '') +
-              (deployment ? currentVersionHint(deployment) : ''),
-      ),
-    config,
-  );
+  const ready = (store: string): string =>
+    options.json
+      ? `${JSON.stringify({ polling: true, address, namespace, taskQueue, store, deployment, metrics, traces })}\n`
+      : `Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace})` +
+        (deployment ? ` as version ${versionLabel(deployment)}` : '') +
+        `, conversations in ${store}. Ctrl-C stops it.\n` +
+        (metrics ? `Metrics on ${metrics}.\n` : '') +
+        (traces ? `Spans to ${traces}.\n` : '') +
+        (deployment ? currentVersionHint(deployment) : '');
+  try {
+    await runWorker(settings, (_worker, { store }) => out(ready(store)), config);
+  } finally {
+    // The process ends with its worker: what it could not send by now is dropped.
+    await stopTracing();
+  }
   if (!options.json) out('Worker stopped.\n');
 }
 

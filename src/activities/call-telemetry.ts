@@ -1,14 +1,15 @@
 /**
  * What the worker's model and tool calls tell an operator (docs/observability.md): a span per model
  * call and per tool call (GenAI semantic conventions), child of the activity's span, and their
- * metrics through the activity's metric meter (the SDK runtime's Prometheus endpoint). Spans carry
- * no message body unless the operator opted in (`captureContent`). Without a tracer provider or a
- * metrics endpoint, both are the SDK's no-ops.
+ * metrics through the SDK runtime's metric meter (its Prometheus endpoint), labelled as the SDK's
+ * own series are. Spans carry no message body unless the operator opted in (`captureContent`).
+ * Without a tracer provider or a metrics endpoint, both are the SDK's no-ops.
  */
 import { INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { MetricMeter, MetricTags } from '@temporalio/common';
+import { Runtime } from '@temporalio/worker';
 import { inSpan } from '../common/in-span';
-import { GEN_AI, AGENT_ATTR, METRIC, SPAN } from '../contracts/telemetry';
+import { GEN_AI, AGENT_ATTR, METRIC, METRIC_LABEL, SPAN } from '../contracts/telemetry';
 import type { AssistantMessage, ModelRequest } from '../contracts/message-model';
 import { modelRefOf } from '../policy/model-ref';
 import { activityContext } from './heartbeat';
@@ -21,12 +22,24 @@ const content = (value: unknown): string => {
   return text.length > CONTENT_ATTRIBUTE_CHARS ? `${text.slice(0, CONTENT_ATTRIBUTE_CHARS)}…` : text;
 };
 
-/** The run's tenant, which its activities carry as their fairness key; and the activity's meter. */
-function activityScope(): { meter?: MetricMeter; tenant?: string } {
+/**
+ * The run's tenant, which its activities carry as their fairness key; and the meter of the
+ * project's series. The activity context's own meter labels series `taskQueue` and `activityType`,
+ * beside the SDK's `task_queue` and `activity_type`: this one labels them as the SDK's series are.
+ */
+function activityScope(): { meter?: MetricMeter; tenant?: string; activity?: MetricTags } {
   const ctx = activityContext();
-  const tenant = ctx?.info.priority?.fairnessKey;
-  return { ...(ctx ? { meter: ctx.metricMeter } : {}), ...(tenant ? { tenant } : {}) };
+  if (!ctx) return {};
+  const { info } = ctx;
+  const tenant = info.priority?.fairnessKey;
+  return {
+    meter: Runtime.instance().metricMeter.withTags({ [METRIC_LABEL.namespace]: info.namespace }),
+    activity: { [METRIC_LABEL.taskQueue]: info.taskQueue, [METRIC_LABEL.activityType]: info.activityType },
+    ...(tenant ? { tenant } : {}),
+  };
 }
+
+const seconds = (ms: number): number => ms / 1000;
 
 /** A span of a call the worker makes to a provider or a tool, in a traced run's activity; none in an untraced one. */
 const clientSpan = <T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> =>
@@ -50,8 +63,13 @@ export function observeModelCall(
   call: (firstToken: () => void) => Promise<AssistantMessage>,
 ): Promise<AssistantMessage> {
   const model = modelRefOf(request.model);
-  const { meter, tenant } = activityScope();
-  const labels: MetricTags = { provider: model.provider, model: model.model, ...(tenant ? { tenant } : {}) };
+  const { meter, tenant, activity } = activityScope();
+  const labels: MetricTags = {
+    ...activity,
+    provider: model.provider,
+    model: model.model,
+    ...(tenant ? { tenant } : {}),
+  };
   const attributes: Attributes = {
     [GEN_AI.operation]: 'chat',
     [GEN_AI.provider]: model.provider,
@@ -70,15 +88,15 @@ export function observeModelCall(
     const started = performance.now();
     let firstTokenMs: number | undefined;
     const firstToken = () => (firstTokenMs ??= performance.now() - started);
-    const latency = meter?.createHistogram(METRIC.modelLatency, 'int', 'ms', 'Model call latency');
+    const duration = meter?.createHistogram(METRIC.modelDuration, 'float', 's', 'Model call duration in seconds');
     let message: AssistantMessage;
     try {
       message = await call(firstToken);
     } catch (err) {
-      latency?.record(Math.round(performance.now() - started), { ...labels, outcome: 'error' });
+      duration?.record(seconds(performance.now() - started), { ...labels, outcome: 'error' });
       throw err;
     }
-    latency?.record(Math.round(performance.now() - started), { ...labels, outcome: 'ok' });
+    duration?.record(seconds(performance.now() - started), { ...labels, outcome: 'ok' });
     const { usage, cost } = message;
     span.setAttributes({
       [GEN_AI.responseModel]: message.model || model.model,
@@ -104,8 +122,8 @@ export function observeModelCall(
       meter.createHistogram(METRIC.costUsd, 'float', 'USD', 'Model call cost').record(cost.total, labels);
       if (firstTokenMs !== undefined)
         meter
-          .createHistogram(METRIC.timeToFirstToken, 'int', 'ms', 'Time to a model call’s first token')
-          .record(Math.round(firstTokenMs), labels);
+          .createHistogram(METRIC.timeToFirstToken, 'float', 's', "Seconds to a model call's first token")
+          .record(seconds(firstTokenMs), labels);
     }
     return message;
   });
@@ -119,7 +137,10 @@ export interface ToolCallObservation {
   captureContent?: boolean;
 }
 
-/** Runs one tool call in an `execute_tool {name}` span and counts it (and its error result) by tool. */
+/**
+ * Runs one tool call in an `execute_tool {name}` span and counts it (and its error result) by tool:
+ * a quick tool runs inside the model call's activity, so the series name no activity or queue.
+ */
 export function observeToolCall<T extends { isError: boolean; content?: string }>(
   { name, toolCallId, args, captureContent }: ToolCallObservation,
   call: () => Promise<T>,

@@ -143,12 +143,20 @@ function commandOf(args: string[]): string | undefined {
 }
 
 /**
+ * The commands that serve until they are stopped: each makes no span of its own, which would last
+ * the process's life and gather everything it served (a worker's spans are its traced runs' alone).
+ */
+const SERVING = new Set(['worker', 'dev-server', 'codec-server']);
+
+/**
  * With an OTLP endpoint in the environment, the command runs in a span of its own (`durable-agents
- * run`, …) that the runs it starts continue (docs/observability.md); its spans are sent before it exits.
+ * run`, …) that the runs it starts continue (docs/observability.md). Its spans are sent before it
+ * exits, best effort: for at most a moment, and whether they could be sent never changes its exit code.
  */
 async function traced(argv: string[], command: () => Promise<unknown>): Promise<void> {
+  const name = commandOf(argv.slice(2));
   const traces = tracesConfigOf(process.env);
-  if (!traces) return void (await command());
+  if (!traces || SERVING.has(name ?? '')) return void (await command());
   // Loaded only now: a command that sends no spans loads none of OpenTelemetry.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTracing, stopTracing } = require('../telemetry/tracing') as typeof import('../telemetry/tracing');
@@ -156,7 +164,7 @@ async function traced(argv: string[], command: () => Promise<unknown>): Promise<
   const { inSpan } = require('../common/in-span') as typeof import('../common/in-span');
   startTracing(traces);
   try {
-    await inSpan(`durable-agents ${commandOf(argv.slice(2)) ?? ''}`.trim(), {}, command);
+    await inSpan(`durable-agents ${name ?? ''}`.trim(), {}, command);
   } finally {
     await stopTracing();
   }

@@ -6,7 +6,6 @@
  */
 import type { FleetSpec } from './run-spec';
 
-/** Span names: GenAI's `{operation} {subject}` where the conventions name one, else the project's. */
 /**
  * The header Temporal's OpenTelemetry interceptors carry a trace context in (their `TRACE_HEADER`).
  * A run is traced when its start carries it, and so are its activities: a run whose starter does not
@@ -14,6 +13,13 @@ import type { FleetSpec } from './run-spec';
  */
 export const TRACE_HEADER = '_tracer-data';
 
+/**
+ * The header a traced run's activities carry the run's span attributes in (its id, kind, agent name
+ * and tenant), so that the spans of its model and tool calls name the run as the workflow's own do.
+ */
+export const RUN_HEADER = '_durable-agents-run';
+
+/** Span names: GenAI's `{operation} {subject}` where the conventions name one, else the project's. */
 export const SPAN = {
   /** A run of an agent (one per workflow run; continue-as-new starts the next). */
   run: 'invoke_agent',
@@ -74,30 +80,47 @@ export const AGENT_ATTR = {
   approvalOutcome: 'durable_agents.approval.outcome',
 } as const;
 
-/** Metrics on the worker's Prometheus endpoint, beside the SDK's own (`temporal_*`). */
+/**
+ * Metrics on the worker's Prometheus endpoint, beside the SDK's own (`temporal_*`), named as
+ * Prometheus names them: counters end in `_total`, durations are seconds in `_seconds`.
+ */
 export const METRIC = {
   /** Counter, by provider, model, tenant and `type` (input, output, cache_read, cache_write). */
-  tokens: 'durable_agents_model_tokens',
+  tokens: 'durable_agents_model_tokens_total',
   /** Histogram (USD per call; its `_sum` is the cost), by provider, model and tenant. */
   costUsd: 'durable_agents_model_cost_usd',
-  /** Histogram (ms), by provider, model, tenant and `outcome` (ok, error). */
-  modelLatency: 'durable_agents_model_call_latency',
-  /** Histogram (ms) to a call's first streamed event, by provider, model and tenant. */
-  timeToFirstToken: 'durable_agents_model_time_to_first_token',
+  /** Histogram (seconds), by provider, model, tenant and `outcome` (ok, error). */
+  modelDuration: 'durable_agents_model_call_duration_seconds',
+  /** Histogram (seconds) to a call's first streamed event, by provider, model and tenant. */
+  timeToFirstToken: 'durable_agents_model_time_to_first_token_seconds',
   /** Counter, by tool. */
-  toolCalls: 'durable_agents_tool_calls',
+  toolCalls: 'durable_agents_tool_calls_total',
   /** Counter of calls whose result is an error, by tool. */
-  toolErrors: 'durable_agents_tool_errors',
+  toolErrors: 'durable_agents_tool_errors_total',
   /** Counter of ended runs, by `stop_reason`, `agent_kind` and tenant. */
-  runs: 'durable_agents_runs',
-  /** Gauge: open runs waiting for an approval, read from visibility. */
+  runs: 'durable_agents_runs_total',
+  /** Gauge: open runs waiting for people, by `wait` ({@link APPROVAL_WAIT}), read from visibility. */
   approvalsWaiting: 'durable_agents_approvals_waiting',
 } as const;
 
-/** Histogram buckets of the project's histograms (ms, and USD for cost). */
+/**
+ * The labels the project's series share with the SDK's own (`temporal_*`), spelled as the SDK's
+ * Prometheus series spell them, so that a query joins the two without relabelling.
+ */
+export const METRIC_LABEL = {
+  namespace: 'namespace',
+  taskQueue: 'task_queue',
+  activityType: 'activity_type',
+  workflowType: 'workflow_type',
+} as const;
+
+/** What `durable_agents_approvals_waiting` counts apart: tool calls to approve, and pev plans to decide on. */
+export const APPROVAL_WAIT = { toolCall: 'tool_call', plan: 'plan' } as const;
+
+/** Histogram buckets of the project's histograms (seconds, and USD for cost). */
 export const METRIC_BUCKETS: Readonly<Record<string, number[]>> = {
-  [METRIC.modelLatency]: [100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000, 120_000, 300_000],
-  [METRIC.timeToFirstToken]: [50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000],
+  [METRIC.modelDuration]: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  [METRIC.timeToFirstToken]: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   [METRIC.costUsd]: [0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
 };
 
@@ -108,3 +131,19 @@ export const fleetAttributes = (fleet: FleetSpec | undefined): Record<string, st
 /** A run's place in its fleet as its metrics label it. */
 export const fleetLabels = (fleet: FleetSpec | undefined): Record<string, string> =>
   fleet?.tenant ? { tenant: fleet.tenant } : {};
+
+/** The labels of an ended run, which the workflow hands to the worker's {@link RunMetricsSinks}. */
+export interface EndedRunLabels {
+  stop_reason: string;
+  agent_kind: string;
+  tenant?: string;
+}
+
+/**
+ * The worker's sink of the runs' own metrics. A workflow's `metricMeter` labels its series with the
+ * SDK's `taskQueue` and `workflowType`; through this sink the worker labels them as the SDK's
+ * Prometheus series do ({@link METRIC_LABEL}). The SDK does not call it while a workflow replays.
+ */
+export type RunMetricsSinks = {
+  runMetrics: { runEnded(labels: EndedRunLabels): void };
+};

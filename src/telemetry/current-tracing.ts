@@ -12,8 +12,11 @@ export interface Tracing {
   readonly resource: IResource;
   /** Where the workflows' spans (arriving through the worker's sink) go, beside the process's own. */
   readonly processor: SpanProcessor;
-  /** Sends what is batched. */
-  flush(): Promise<void>;
+  /**
+   * Sends what is batched: true once it is sent, false when sending failed or did not end within
+   * `withinMs` (then the requests still in flight are abandoned). Never rejects.
+   */
+  flush(withinMs?: number): Promise<boolean>;
 }
 
 let current: Tracing | undefined;

@@ -1,13 +1,21 @@
 /**
  * What a process exports, read from the standard OpenTelemetry variables and the project's metrics
- * port: traces over OTLP/HTTP when an endpoint is set, the SDK runtime's Prometheus endpoint when a
- * port is given. Nothing is exported when neither is set.
+ * port and address: traces over OTLP/HTTP when an endpoint is set, the SDK runtime's Prometheus
+ * endpoint when a port is given. Nothing is exported when neither is set.
  */
+import { isIP } from 'node:net';
 import { SetupError } from '../connection/setup-error';
 import { PORT, decimalIn } from '../common/decimal';
 
 /** Environment variable: the worker's Prometheus port (`worker --metrics-port` wins). */
 export const METRICS_PORT_ENV = 'DURABLE_AGENTS_METRICS_PORT';
+/** Environment variable: the address the Prometheus endpoint listens on (`worker --metrics-bind` wins). */
+export const METRICS_BIND_ENV = 'DURABLE_AGENTS_METRICS_BIND';
+/**
+ * Where the Prometheus endpoint listens unless told: this machine only, since its series name
+ * tenants and what they spend.
+ */
+export const DEFAULT_METRICS_BIND = '127.0.0.1';
 /** The GenAI conventions' opt-in for message content in spans. */
 export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 /** The service name spans carry when `OTEL_SERVICE_NAME` is unset. */
@@ -103,26 +111,48 @@ export function tracesConfigOf(env: NodeJS.ProcessEnv): TracesConfig | undefined
   };
 }
 
-/** A Prometheus port from `--metrics-port` over the environment; undefined when neither gives one. */
-function metricsOf(flag: string | number | undefined, env: NodeJS.ProcessEnv): MetricsConfig | undefined {
-  const [raw, source] =
-    flag !== undefined ? [String(flag), '--metrics-port'] : [env[METRICS_PORT_ENV], METRICS_PORT_ENV];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const port = decimalIn(raw, PORT);
-  if (port === undefined) throw new SetupError(`${source} ${raw} is not a port: give a number from 1 to 65535.`);
-  return { bindAddress: `0.0.0.0:${port}` };
+/** What `worker` takes about its Prometheus endpoint, over the environment. */
+export interface MetricsFlags {
+  /** `--metrics-port`, over `DURABLE_AGENTS_METRICS_PORT`. */
+  metricsPort?: string | number;
+  /** `--metrics-bind`, over `DURABLE_AGENTS_METRICS_BIND`; default {@link DEFAULT_METRICS_BIND}. */
+  metricsBind?: string;
+}
+
+/** The flag's value, else the variable's, with the name to quote in an error; undefined when both are empty. */
+function setting(flag: string | number | undefined, name: string, env: string | undefined, variable: string) {
+  if (flag !== undefined) return { raw: String(flag).trim(), source: name };
+  return env === undefined || env.trim() === '' ? undefined : { raw: env.trim(), source: variable };
+}
+
+/** The Prometheus endpoint from the flags over the environment; undefined when no port is given. */
+function metricsOf(flags: MetricsFlags, env: NodeJS.ProcessEnv): MetricsConfig | undefined {
+  const port = setting(flags.metricsPort, '--metrics-port', env[METRICS_PORT_ENV], METRICS_PORT_ENV);
+  const bind = setting(flags.metricsBind, '--metrics-bind', env[METRICS_BIND_ENV], METRICS_BIND_ENV);
+  if (bind && !isIP(bind.raw))
+    throw new SetupError(
+      `${bind.source} ${bind.raw} is not an IP address: give 127.0.0.1 (this machine only, the default) ` +
+        'or 0.0.0.0 (every interface).',
+    );
+  if (!port) {
+    if (flags.metricsBind !== undefined)
+      throw new SetupError('--metrics-bind needs a port to listen on: give --metrics-port too.');
+    return undefined;
+  }
+  const number = decimalIn(port.raw, PORT);
+  if (number === undefined)
+    throw new SetupError(`${port.source} ${port.raw} is not a port: give a number from 1 to 65535.`);
+  const host = bind?.raw ?? DEFAULT_METRICS_BIND;
+  return { bindAddress: isIP(host) === 6 ? `[${host}]:${number}` : `${host}:${number}` };
 }
 
 /**
- * The process's telemetry from its environment (and `worker --metrics-port`). Throws a one-line
- * {@link SetupError} naming the variable that cannot be used.
+ * The process's telemetry from its environment (and `worker --metrics-port`, `--metrics-bind`).
+ * Throws a one-line {@link SetupError} naming the variable or flag that cannot be used.
  */
-export function telemetryConfigOf(
-  env: NodeJS.ProcessEnv,
-  flags: { metricsPort?: string | number } = {},
-): TelemetryConfig {
+export function telemetryConfigOf(env: NodeJS.ProcessEnv, flags: MetricsFlags = {}): TelemetryConfig {
   const traces = tracesConfigOf(env);
-  const metrics = metricsOf(flags.metricsPort, env);
+  const metrics = metricsOf(flags, env);
   return { ...(traces ? { traces } : {}), ...(metrics ? { metrics } : {}) };
 }
 

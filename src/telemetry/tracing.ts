@@ -3,25 +3,43 @@
  * {@link TracesConfig}, each redacted on the way out. It is registered as the process's global
  * provider (with the W3C propagator and an async-local context), which Temporal's interceptors and
  * the activities' spans use; a process that registered its own first keeps it. One per process.
+ *
+ * Sending spans is best effort: a collector that is down or does not answer costs a process that
+ * ends at most {@link FLUSH_AT_STOP_MS}, never changes what a command or a worker does, and never
+ * fails one.
  */
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { SecretSet } from '../common/secrets';
 import { SetupError } from '../connection/setup-error';
+import { otlpExporterOf, type OtlpHttpTransport } from './otlp-transport';
 import { RedactingSpanExporter } from './redacting-exporter';
 import { setCurrentTracing, type Tracing } from './current-tracing';
 
 export type { Tracing } from './current-tracing';
 import type { TracesConfig } from './telemetry-config';
 
-let running: { tracing: Tracing; secrets: SecretSet; provider: NodeTracerProvider } | undefined;
+/** How long a process that ends (the CLI at exit, a worker that stops) waits for its last spans to be sent. */
+export const FLUSH_AT_STOP_MS = 300;
 
-function exporterOf(config: TracesConfig) {
-  const options = { url: config.url, headers: config.headers };
-  return config.protocol === 'http/json' ? new OtlpJsonExporter(options) : new OtlpProtobufExporter(options);
+let running:
+  { tracing: Tracing; secrets: SecretSet; provider: NodeTracerProvider; transport: OtlpHttpTransport } | undefined;
+
+/** Whether `work` succeeded within `ms` (false when it failed or took longer); never rejects. */
+async function settledWithin(work: Promise<unknown>, ms: number | undefined): Promise<boolean> {
+  const done = work.then(
+    () => true,
+    () => false,
+  );
+  if (ms === undefined) return done;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -41,21 +59,35 @@ export function startTracing(config: TracesConfig, secrets?: SecretSet): Tracing
   const resource = Resource.default().merge(
     new Resource({ ...config.resourceAttributes, 'service.name': config.serviceName }),
   );
-  const processor = new BatchSpanProcessor(new RedactingSpanExporter(exporterOf(config), redacted));
+  const { exporter, transport } = otlpExporterOf(config);
+  const processor = new BatchSpanProcessor(new RedactingSpanExporter(exporter, redacted));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register();
-  const tracing: Tracing = { config, resource, processor, flush: () => provider.forceFlush() };
-  running = { tracing, secrets: redacted, provider };
+  const tracing: Tracing = {
+    config,
+    resource,
+    processor,
+    flush: async (withinMs) => {
+      const sent = await settledWithin(provider.forceFlush(), withinMs);
+      if (!sent && withinMs !== undefined) transport.abandon();
+      return sent;
+    },
+  };
+  running = { tracing, secrets: redacted, provider, transport };
   setCurrentTracing(tracing);
   return tracing;
 }
 
-/** The tracing started in this process, if any. */
-
-/** Sends what is batched and stops the process's tracing (the CLI at exit; a worker keeps its own running). */
+/**
+ * Sends what is batched, for at most {@link FLUSH_AT_STOP_MS}, and stops the process's tracing (the
+ * CLI at exit, the worker process when its worker stopped). Never rejects: what is not sent by then
+ * is dropped, and no request to the collector stays open.
+ */
 export async function stopTracing(): Promise<void> {
   const stopping = running;
   running = undefined;
   setCurrentTracing(undefined);
-  await stopping?.provider.shutdown();
+  if (!stopping) return;
+  await settledWithin(stopping.provider.shutdown(), FLUSH_AT_STOP_MS);
+  stopping.transport.shutdown();
 }

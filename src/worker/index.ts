@@ -37,4 +37,10 @@ export * from '../store';
 export * from '../tools';
 export { complete, stream, llmClient, loadLlmConfig, describeModel } from '../llm';
 export { SecretSet } from '../common/secrets';
-export { telemetryConfigOf, METRICS_PORT_ENV, CAPTURE_CONTENT_ENV, type TelemetryConfig } from '../telemetry';
+export {
+  telemetryConfigOf,
+  METRICS_PORT_ENV,
+  METRICS_BIND_ENV,
+  CAPTURE_CONTENT_ENV,
+  type TelemetryConfig,
+} from '../telemetry';

@@ -21,7 +21,9 @@ import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import type { ContentStore } from '../store';
 import {
+  FLUSH_AT_STOP_MS,
   currentTracing,
+  runMetricsSink,
   startTracing,
   tracingActivityInterceptors,
   tracingClientInterceptors,
@@ -195,7 +197,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
       ...(deployment && !configured.workerDeploymentOptions
         ? { workerDeploymentOptions: workerDeploymentOptions(deployment) }
         : {}),
-      sinks: { ...configured.sinks, ...workflowSpanSink(tracing) },
+      sinks: { ...configured.sinks, ...workflowSpanSink(tracing), ...runMetricsSink() },
     };
   }
 
@@ -203,7 +205,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
     return {
       ...options,
       ...this.workflowCode(options, this.#given.config?.workflowBundle),
-      sinks: { ...options.sinks, ...workflowSpanSink(undefined) },
+      sinks: { ...options.sinks, ...workflowSpanSink(undefined), ...runMetricsSink() },
     };
   }
 
@@ -214,7 +216,8 @@ export class DurableAgentsPlugin extends SimplePlugin {
   /**
    * Runs the worker with the activity workers of the config's provider limits beside it (when one
    * stops or fails, the others stop) and, with metrics on, the approvals gauge; then sends the
-   * spans still batched and closes what the plugin opened.
+   * spans still batched (for at most {@link FLUSH_AT_STOP_MS}: spans never hold a worker's stop)
+   * and closes what the plugin opened.
    */
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const { config } = this.#parts;
@@ -245,7 +248,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
         stopGauge?.();
       }
     } finally {
-      await currentTracing()?.flush();
+      await currentTracing()?.flush(FLUSH_AT_STOP_MS);
       await this.#parts.close();
     }
   }

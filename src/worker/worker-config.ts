@@ -55,6 +55,8 @@ export interface WorkerConfigOptions {
   deployment?: DeploymentFlags;
   /** `--metrics-port`, over `DURABLE_AGENTS_METRICS_PORT`. */
   metricsPort?: string | number;
+  /** `--metrics-bind`, over `DURABLE_AGENTS_METRICS_BIND` (default: this machine only). */
+  metricsBind?: string;
 }
 
 function tokenBatchMs(env: NodeJS.ProcessEnv): number {
@@ -124,7 +126,7 @@ export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
   const env = options.env ?? process.env;
   const deployment = deploymentVersionOf(options.deployment, env);
   const llm = loadLlmConfig({ env, file: options.file, inline: options.inline });
-  const telemetry = telemetryConfigOf(env, { metricsPort: options.metricsPort });
+  const telemetry = telemetryConfigOf(env, { metricsPort: options.metricsPort, metricsBind: options.metricsBind });
   const workflowBundle = prebuiltBundlePath(env);
   const mcpSecrets: string[] = [];
   const tools = toolsConfig(env, configParts({ env, file: options.file, inline: options.inline }), mcpSecrets);

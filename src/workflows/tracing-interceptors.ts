@@ -8,13 +8,15 @@
  * of the modules it loads, and the SDK's were most of what a run held in memory. The choice is read
  * from the start event, so every replay of a run makes it again. Not a workflow.
  */
-import type {
-  WorkflowInboundCallsInterceptor,
-  WorkflowInterceptors,
-  WorkflowInternalsInterceptor,
-  WorkflowOutboundCallsInterceptor,
+import {
+  defaultPayloadConverter,
+  type Payload,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptors,
+  type WorkflowInternalsInterceptor,
+  type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import { TRACE_HEADER } from '../contracts/telemetry';
+import { RUN_HEADER, TRACE_HEADER } from '../contracts/telemetry';
 
 type Traced = Required<Pick<WorkflowInterceptors, 'inbound' | 'outbound' | 'internals'>>;
 type Part = keyof Traced;
@@ -59,10 +61,26 @@ const OUTBOUND = [
 ] as const;
 
 /** This run's state: each run evaluates its own copy of this module. */
-const run: { traced?: Traced } = {};
+const run: { traced?: Traced; attributes?: Payload } = {};
 
 /** Whether this run is traced: its start carried a trace context (known once it executes). */
 export const runIsTraced = (): boolean => run.traced !== undefined;
+
+/**
+ * Names the span attributes of this run (its id, kind, agent name, tenant) that a traced run's
+ * activities carry from now on ({@link RUN_HEADER}), for the spans of their calls. An untraced run's
+ * activities carry nothing more.
+ */
+export function describeTracedRun(attributes: Record<string, string>): void {
+  if (run.traced) run.attributes = defaultPayloadConverter.toPayload(attributes);
+}
+
+/** An activity's input with the run's attributes in its headers, once the run has named them. */
+function withRunHeader(input: unknown): unknown {
+  if (!run.attributes) return input;
+  const { headers } = input as { headers: Record<string, Payload> };
+  return { ...(input as object), headers: { ...headers, [RUN_HEADER]: run.attributes } };
+}
 
 export const interceptors = (): WorkflowInterceptors => {
   const inbound = passThrough(run, 'inbound', INBOUND);
@@ -72,9 +90,14 @@ export const interceptors = (): WorkflowInterceptors => {
       run.traced = openTelemetryInterceptors();
     return execute(input, next);
   };
+  const outbound = passThrough(run, 'outbound', OUTBOUND);
+  for (const method of ['scheduleActivity', 'scheduleLocalActivity']) {
+    const schedule = outbound[method];
+    outbound[method] = (input, next) => schedule(withRunHeader(input), next);
+  }
   return {
     inbound: [inbound as WorkflowInboundCallsInterceptor],
-    outbound: [passThrough(run, 'outbound', OUTBOUND) as WorkflowOutboundCallsInterceptor],
+    outbound: [outbound as WorkflowOutboundCallsInterceptor],
     internals: [passThrough(run, 'internals', ['dispose']) as WorkflowInternalsInterceptor],
   };
 };

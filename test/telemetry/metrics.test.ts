@@ -1,8 +1,10 @@
 /**
- * `durable-agents worker --metrics-port` serves the SDK runtime's Prometheus endpoint with the
- * agents' own series beside the SDK's: scraped after runs, it shows tokens, cost, model-call latency
- * and time to first token by provider, model and tenant, tool calls and errors by tool, runs by stop
- * reason, and the runs waiting for an approval.
+ * `durable-agents worker --metrics-port` serves the SDK runtime's Prometheus endpoint, on this
+ * machine only unless `--metrics-bind` says otherwise, with the agents' own series beside the SDK's
+ * and named as Prometheus names them (counters in `_total`, durations in `_seconds`, labels as the
+ * SDK's series spell them): scraped after runs, it shows tokens, cost, model-call duration and time
+ * to first token by provider, model and tenant, tool calls and errors by tool, runs by stop reason,
+ * and the runs waiting for people, tool calls apart from pev plans.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +13,7 @@ import { AgentClient } from '../../src/client';
 import { freePort } from '../../src/server/ports';
 import { fakeProviderEnv, reply, startFakeProvider, type FakeProvider } from '../../src/testing/fake-provider';
 import { PRIMARY, waitForState } from '../agent/agent-kit';
+import { answer, pevProgress, startPev } from '../pev/pev-kit';
 import { runCli } from '../kit/cli';
 import { testConnection } from '../kit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../kit/worker-process';
@@ -32,6 +35,9 @@ function samplesOf(text: string): Sample[] {
     return [{ name: match[1], labels, value: Number(match[3]) }];
   });
 }
+
+/** The `# HELP` lines of a Prometheus text exposition. */
+const helpLines = (text: string): string[] => text.split('\n').filter((line) => line.startsWith('# HELP '));
 
 /** The sum of the samples of `name` whose labels include `labels`. */
 const total = (samples: Sample[], name: string, labels: Record<string, string> = {}): number =>
@@ -64,8 +70,11 @@ describe('the worker’s metrics endpoint', () => {
       env: { ...fakeProviderEnv(fake), DURABLE_AGENTS_STORE_DIR: 'store' },
       args: ['--metrics-port', String(port)],
     });
-    expect(worker.output()).toContain(`Metrics on http://0.0.0.0:${port}/metrics`);
-    const scrape = async () => samplesOf(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+    expect(worker.output()).toContain(`Metrics on http://127.0.0.1:${port}/metrics`);
+    // This machine only: 127.0.0.2 is this machine too, through an address the endpoint does not listen on.
+    await expect(fetch(`http://127.0.0.2:${port}/metrics`)).rejects.toThrow();
+    const exposition = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const scrape = async () => samplesOf(await exposition());
 
     const { client } = await testConnection();
     const agents = new AgentClient(client, taskQueue);
@@ -86,7 +95,8 @@ describe('the worker’s metrics endpoint', () => {
     });
     expect(await agents.result(id)).toMatchObject({ status: 'completed' });
 
-    // A run that waits for an approval is counted from visibility within the gauge's period.
+    // Runs waiting for people are counted from visibility within the gauge's period: a tool call
+    // waiting for its approval, and a pev plan waiting for its decision, apart.
     fake.script(reply.toolCalls([{ name: 'fs_read', arguments: { path: 'notes.txt' } }]));
     const waiting = await agents.start({
       task: 'Read the notes.',
@@ -94,36 +104,69 @@ describe('the worker’s metrics endpoint', () => {
       tools: { ...tools, approve: ['fs_read'] },
     });
     await waitForState(agents, waiting, (s) => s.pendingApprovals.length > 0);
-    const deadline = Date.now() + 40_000;
+    fake.script(answer.plan([{ id: 'step-1', description: 'Read the notes' }]));
+    const planned = await startPev(client, taskQueue, { task: 'Plan it.', pev: { confirmPlan: true } });
+    const deadline = Date.now() + 60_000;
     let samples = await scrape();
-    while (total(samples, 'durable_agents_approvals_waiting', { taskQueue }) !== 1) {
-      if (Date.now() > deadline) throw new Error('the approvals gauge never showed the waiting run');
+    const waits = () =>
+      ['tool_call', 'plan'].map((wait) =>
+        total(samples, 'durable_agents_approvals_waiting', { task_queue: taskQueue, wait }),
+      );
+    while ((await pevProgress(client, planned)).phase !== 'confirming' || waits().join() !== '1,1') {
+      if (Date.now() > deadline)
+        throw new Error(`the approvals gauge shows ${waits().join()} for a tool call and a plan`);
       await new Promise((resolve) => setTimeout(resolve, 500));
       samples = await scrape();
     }
     await agents.terminate(waiting, 'test done');
+    await agents.terminate(planned, 'test done');
 
     const model = { provider: 'anthropic', model: 'claude-sonnet-4-6', tenant: 'acme' };
-    expect(total(samples, 'durable_agents_model_tokens', { ...model, type: 'input' })).toBeGreaterThan(0);
-    expect(total(samples, 'durable_agents_model_tokens', { ...model, type: 'output' })).toBeGreaterThan(0);
-    expect(total(samples, 'durable_agents_model_cost_usd_sum', model)).toBeGreaterThan(0);
-    expect(total(samples, 'durable_agents_model_cost_usd_count', model)).toBe(2);
-    expect(total(samples, 'durable_agents_model_call_latency_count', { ...model, outcome: 'ok' })).toBe(2);
-    expect(total(samples, 'durable_agents_model_time_to_first_token_count', model)).toBe(2);
-    expect(total(samples, 'durable_agents_tool_calls', { tool: 'fs_read' })).toBe(2);
-    expect(total(samples, 'durable_agents_tool_errors', { tool: 'fs_read' })).toBe(1);
-    expect(
-      total(samples, 'durable_agents_runs', { stop_reason: 'completed', agent_kind: 'react', tenant: 'acme' }),
-    ).toBe(1);
+    const call = { ...model, activity_type: 'callModel' };
+    expect(total(samples, 'durable_agents_model_tokens_total', { ...call, type: 'input' })).toBeGreaterThan(0);
+    expect(total(samples, 'durable_agents_model_tokens_total', { ...call, type: 'output' })).toBeGreaterThan(0);
+    expect(total(samples, 'durable_agents_model_cost_usd_sum', call)).toBeGreaterThan(0);
+    expect(total(samples, 'durable_agents_model_cost_usd_count', call)).toBe(2);
+    const durations = { ...call, outcome: 'ok' };
+    expect(total(samples, 'durable_agents_model_call_duration_seconds_count', durations)).toBe(2);
+    // Seconds: two calls to a local fake take well under a second each, and more than nothing.
+    const seconds = total(samples, 'durable_agents_model_call_duration_seconds_sum', durations);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThan(20);
+    expect(total(samples, 'durable_agents_model_time_to_first_token_seconds_count', call)).toBe(2);
+    expect(total(samples, 'durable_agents_tool_calls_total', { tool: 'fs_read' })).toBe(2);
+    expect(total(samples, 'durable_agents_tool_errors_total', { tool: 'fs_read' })).toBe(1);
+    const ended = { stop_reason: 'completed', agent_kind: 'react', tenant: 'acme' };
+    expect(total(samples, 'durable_agents_runs_total', { ...ended, task_queue: taskQueue })).toBe(1);
+    expect(total(samples, 'durable_agents_runs_total', { ...ended, workflow_type: 'reactAgentWorkflow' })).toBe(1);
+
+    const ours = samples.filter((s) => s.name.startsWith('durable_agents_'));
+    // Labels as the SDK's series spell them, so that a query joins the two as they are.
+    expect(ours.flatMap((s) => Object.keys(s.labels).filter((label) => /[A-Z]/.test(label)))).toEqual([]);
+    expect(ours.filter((s) => s.labels.task_queue === undefined && !s.name.startsWith('durable_agents_tool_'))).toEqual(
+      [],
+    );
+    // A tool call is no model call, whichever activity ran it.
+    expect(ours.filter((s) => s.name.startsWith('durable_agents_tool_') && s.labels.activity_type)).toEqual([]);
+    expect(helpLines(await exposition()).filter((line) => /[^\x20-\x7e]/.test(line))).toEqual([]);
     // The SDK's own series are on the same endpoint.
     expect(samples.some((s) => s.name.startsWith('temporal_') && s.labels.task_queue === taskQueue)).toBe(true);
   }, 120_000);
 
-  it('refuses a metrics port that is no port in one line, before it connects', async () => {
-    const { code, stderr } = await runCli(['worker', '--metrics-port', 'nine'], {
-      env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+  it('refuses a metrics port that is no port, or an address that is no IP address, in one line, before it connects', async () => {
+    const refusal = async (args: string[]) => {
+      const { code, stderr } = await runCli(['worker', ...args], { env: { TEMPORAL_ADDRESS: '127.0.0.1:1' } });
+      return { code: code === 0 ? 0 : 'not 0', stderr: stderr.trim() };
+    };
+    expect(await refusal(['--metrics-port', 'nine'])).toEqual({
+      code: 'not 0',
+      stderr: 'durable-agents: --metrics-port nine is not a port: give a number from 1 to 65535.',
     });
-    expect(code).not.toBe(0);
-    expect(stderr.trim()).toBe('durable-agents: --metrics-port nine is not a port: give a number from 1 to 65535.');
+    expect(await refusal(['--metrics-port', '9464', '--metrics-bind', 'everywhere'])).toEqual({
+      code: 'not 0',
+      stderr:
+        'durable-agents: --metrics-bind everywhere is not an IP address: give 127.0.0.1 (this machine only, ' +
+        'the default) or 0.0.0.0 (every interface).',
+    });
   });
 });

@@ -7,6 +7,7 @@ interface WorkerCommandOptions {
   deployment?: string;
   buildId?: string;
   metricsPort?: string;
+  metricsBind?: string;
 }
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
@@ -30,11 +31,17 @@ export function registerWorkerCommand(program: Command, globals: () => GlobalOpt
       "serve the SDK's and the agents' metrics for Prometheus on this port, at /metrics " +
         '(default: $DURABLE_AGENTS_METRICS_PORT, else none; docs/observability.md)',
     )
+    .option(
+      '--metrics-bind <address>',
+      'the IP address the metrics endpoint listens on; 0.0.0.0 for every interface ' +
+        '(default: $DURABLE_AGENTS_METRICS_BIND, else 127.0.0.1, this machine only)',
+    )
     .action((options: WorkerCommandOptions) =>
       runWorkerProcess({
         settings: settingsOf(globals(), process.env),
         deployment: { deployment: options.deployment, buildId: options.buildId },
         ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
+        ...(options.metricsBind !== undefined ? { metricsBind: options.metricsBind } : {}),
         json: options.json,
       }),
     );

@@ -6,10 +6,17 @@
  * worker's sink, which the SDK does not call while a workflow replays, exports each once. In a
  * run whose start carries no trace context they are the OpenTelemetry API's no-ops.
  */
-import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
-import { runIsTraced } from '../tracing-interceptors';
-import { metricMeter, workflowInfo } from '@temporalio/workflow';
-import { AGENT_ATTR, GEN_AI, METRIC, SPAN, fleetAttributes, fleetLabels } from '../../contracts/telemetry';
+import type { Span, SpanOptions } from '@opentelemetry/api';
+import { describeTracedRun, runIsTraced } from '../tracing-interceptors';
+import { proxySinks, workflowInfo } from '@temporalio/workflow';
+import {
+  AGENT_ATTR,
+  GEN_AI,
+  SPAN,
+  fleetAttributes,
+  fleetLabels,
+  type RunMetricsSinks,
+} from '../../contracts/telemetry';
 import type { AgentState } from '../../contracts/agent-run';
 import type { LoopOutcome, RunFeature } from '../agent/feature';
 
@@ -41,26 +48,30 @@ function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promi
   return traced.inSpan(name, options, fn);
 }
 
-/** What every span of a run names: its id, kind and fleet. */
-function runAttributes(state: AgentState): Attributes {
+/** The agent's name: what its parent calls a sub-agent, else the run's kind. */
+const agentName = (state: AgentState): string => state.config.parent?.agent ?? state.config.kind;
+
+/** What every span of a run names, its activities' included: its id, kind, agent name and tenant. */
+function runAttributes(state: AgentState): Record<string, string> {
   const { config } = state;
   return {
     [AGENT_ATTR.runId]: workflowInfo().workflowId,
     [AGENT_ATTR.kind]: config.kind,
+    [GEN_AI.agentName]: agentName(state),
     ...fleetAttributes(config.fleet),
   };
 }
 
-/** The run's span (`invoke_agent {kind}`), one per workflow run: continue-as-new starts the next. */
+/** The run's span (`invoke_agent {agent name}`), one per workflow run: continue-as-new starts the next. */
 function runSpan<T>(state: AgentState, fn: (span: Span) => Promise<T>): Promise<T> {
   const model = state.resolver.current;
+  describeTracedRun(runAttributes(state));
   return inSpan(
-    `${SPAN.run} ${state.config.kind}`,
+    `${SPAN.run} ${agentName(state)}`,
     {
       attributes: {
         ...runAttributes(state),
         [GEN_AI.operation]: 'invoke_agent',
-        [GEN_AI.agentName]: state.config.kind,
         [GEN_AI.agentId]: workflowInfo().workflowId,
         [GEN_AI.conversationId]: state.conversationId,
         [GEN_AI.provider]: model.provider,
@@ -119,9 +130,9 @@ function decisionWaitSpan(
   );
 }
 
-/** Counts an ended run by stop reason (the SDK skips workflow metrics while replaying). */
+/** Counts an ended run by stop reason (the SDK skips the sink while replaying). */
 function countEndedRun(state: AgentState): void {
-  metricMeter.createCounter(METRIC.runs, 'runs', 'Ended agent runs').add(1, {
+  proxySinks<RunMetricsSinks>().runMetrics.runEnded({
     stop_reason: state.stopReason ?? 'completed',
     agent_kind: state.config.kind,
     ...fleetLabels(state.config.fleet),
