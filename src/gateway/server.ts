@@ -9,6 +9,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AgentClient } from '../client';
 import { registerAgUi } from './ag-ui';
+import { registerResponses } from './responses';
 import { ApiKeys, isLoopback, type ApiKeyEntry } from './api-keys';
 import { authorizer, type GatewayContext } from './gateway-context';
 import { publishedAgentProblems, type PublishedAgents } from './published-agents';
@@ -79,6 +80,7 @@ export function gatewayApp(options: GatewayOptions): Hono {
   });
   const protocols = new Set(options.protocols ?? GATEWAY_PROTOCOLS);
   if (protocols.has('ag-ui')) registerAgUi(app, ctx);
+  if (protocols.has('responses')) registerResponses(app, ctx);
   return app;
 }
 

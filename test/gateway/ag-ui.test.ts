@@ -76,7 +76,7 @@ describe('the AG-UI endpoint', () => {
       const runId = `r-${Date.now()}`;
       const first = (await collect(agent.run(input('thread-2', runId, 'Delete old.log.')))) as Ev[];
       expectConformant(first);
-      const end = first.at(-1) as { outcome: { type: string; interrupts: Record<string, unknown>[] } };
+      const end = first.at(-1) as unknown as { outcome: { type: string; interrupts: Record<string, unknown>[] } };
       expect(end.outcome.type).toBe('interrupt');
       const [interrupt] = end.outcome.interrupts;
       expect(interrupt).toMatchObject({ reason: 'tool_approval', toolCallId: 'toolu_g2' });
