@@ -15,7 +15,12 @@ const everyTier = {
   testEnvironment: 'node',
   moduleNameMapper: { '^durable-agents/testing$': '<rootDir>/src/testing' },
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    // jose (under @a2a-js/sdk) ships ES modules only: Node requires them, jest's module system needs them compiled.
+    '/node_modules/jose/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   setupFilesAfterEnv: ['<rootDir>/test/kit/after-env.ts'],
 };
 

@@ -147,6 +147,17 @@ export class GatewayRuns {
     }
   }
 
+  /** The first run of the conversation a run goes on from (each run's memo names the one it continued). */
+  async conversationRoot(runId: string): Promise<string> {
+    let at = runId;
+    for (let i = 0; i < 100; i++) {
+      const from = (await this.agents.client.workflow.getHandle(at).describe()).memo?.continuedFrom;
+      if (typeof from !== 'string') return at;
+      at = from;
+    }
+    return at;
+  }
+
   /** The run's result (waits for its end). */
   result(runId: string): Promise<AgentResult> {
     return this.agents.result(runId);

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AgentClient } from '../client';
+import { registerA2a } from './a2a';
 import { registerAgUi } from './ag-ui';
 import { registerResponses } from './responses';
 import { ApiKeys, isLoopback, type ApiKeyEntry } from './api-keys';
@@ -81,6 +82,7 @@ export function gatewayApp(options: GatewayOptions): Hono {
   const protocols = new Set(options.protocols ?? GATEWAY_PROTOCOLS);
   if (protocols.has('ag-ui')) registerAgUi(app, ctx);
   if (protocols.has('responses')) registerResponses(app, ctx);
+  if (protocols.has('a2a')) registerA2a(app, ctx, Boolean(options.keys?.length));
   return app;
 }
 
