@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import type { AgentClient } from '../client';
 import { registerA2a } from './a2a';
 import { registerAgUi } from './ag-ui';
+import { registerMcp } from './mcp';
 import { registerResponses } from './responses';
 import { ApiKeys, isLoopback, type ApiKeyEntry } from './api-keys';
 import { authorizer, type GatewayContext } from './gateway-context';
@@ -82,6 +83,7 @@ export function gatewayApp(options: GatewayOptions): Hono {
   const protocols = new Set(options.protocols ?? GATEWAY_PROTOCOLS);
   if (protocols.has('ag-ui')) registerAgUi(app, ctx);
   if (protocols.has('responses')) registerResponses(app, ctx);
+  if (protocols.has('mcp')) registerMcp(app, ctx);
   if (protocols.has('a2a')) registerA2a(app, ctx, Boolean(options.keys?.length));
   return app;
 }
