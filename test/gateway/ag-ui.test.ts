@@ -106,9 +106,11 @@ describe('the AG-UI endpoint', () => {
     await withGateway(fx, {}, async (gateway) => {
       const runId = `r-${Date.now()}`;
       const body = input('thread-3', runId, 'Say many words.');
+      const client = new HttpAgent({ url: `${gateway.url}/ag-ui/reader` });
       const first = (await collect(
-        new HttpAgent({ url: `${gateway.url}/ag-ui/reader` }).run(body),
+        client.run(body),
         (events) => events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').length >= 2,
+        () => client.abortRun(),
       )) as Ev[];
       const offset = (first.at(-1)!.rawEvent as { offset: number }).offset;
       const again = new HttpAgent({ url: `${gateway.url}/ag-ui/reader`, headers: { 'Last-Event-ID': String(offset) } });
@@ -119,6 +121,27 @@ describe('the AG-UI endpoint', () => {
       expect(before.length).toBeGreaterThan(0);
       expect(after.length).toBeGreaterThan(0);
       expect(before + after).toBe(long);
+      expect(rest.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    });
+  });
+
+  it('resumes the stream of a run that ended meanwhile with the tokens it had not sent', async () => {
+    const long = Array.from({ length: 24 }, (_, i) => `part${i}`).join(' ');
+    fx.fake.script(reply.text(long, { eventDelayMs: 60 }));
+    await withGateway(fx, {}, async (gateway, agents) => {
+      const runId = `r-${Date.now()}`;
+      const body = input('thread-4', runId, 'Say many parts.');
+      const client = new HttpAgent({ url: `${gateway.url}/ag-ui/reader` });
+      const first = (await collect(
+        client.run(body),
+        (events) => events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').length >= 1,
+        () => client.abortRun(),
+      )) as Ev[];
+      await agents.result(`reader:${runId}`);
+      const offset = (first.at(-1)!.rawEvent as { offset: number }).offset;
+      const again = new HttpAgent({ url: `${gateway.url}/ag-ui/reader`, headers: { 'Last-Event-ID': String(offset) } });
+      const rest = (await collect(again.run(body))) as Ev[];
+      expect(Object.values(texts(first)).join('') + Object.values(texts(rest)).join('')).toBe(long);
       expect(rest.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     });
   });

@@ -76,7 +76,10 @@ describe('who may call the gateway', () => {
       expect(String(await ended(agUi(url).run(runInput)))).toMatch(/401/);
       expect(String(await ended(agUi(url, NARROW).run(runInput)))).toMatch(/403/);
       // MCP: the SDK client cannot connect without a key; another agent's key does not list or call it.
-      await expect(mcp(url)).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/API key is required/) });
+      await expect(mcp(url)).rejects.toMatchObject({
+        code: 401,
+        message: expect.stringMatching(/API key is required/),
+      });
       const narrow = await mcp(url, NARROW);
       expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(['other']);
       await expect(narrow.callTool({ name: 'reader', arguments: { task: 'hi' } })).rejects.toThrow(/may not run/);

@@ -41,8 +41,15 @@ interface Observable<T> {
   subscribe(observer: { next(v: T): void; error(e: unknown): void; complete(): void }): { unsubscribe(): void };
 }
 
-/** Every event until the stream completes, or until `stopAfter` says so (then the client goes away). */
-export function collect<T>(source: Observable<T>, stopAfter?: (events: T[]) => boolean): Promise<T[]> {
+/**
+ * Every event until the stream completes, or until `stopAfter` says so: then the client goes away
+ * (`abort` ends its request, as an AG-UI client's `abortRun`).
+ */
+export function collect<T>(
+  source: Observable<T>,
+  stopAfter?: (events: T[]) => boolean,
+  abort?: () => void,
+): Promise<T[]> {
   return new Promise((resolve, reject) => {
     const events: T[] = [];
     let done = false;
@@ -52,7 +59,10 @@ export function collect<T>(source: Observable<T>, stopAfter?: (events: T[]) => b
         events.push(e);
         if (stopAfter?.(events)) {
           done = true;
-          queueMicrotask(() => sub.unsubscribe());
+          queueMicrotask(() => {
+            abort?.();
+            sub.unsubscribe();
+          });
           resolve(events);
         }
       },
