@@ -6,7 +6,7 @@ import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 import { freePort } from '../../src/server/ports';
 import { reply } from '../../src/testing/fake-provider';
-import { spawnCli, waitForOutput } from '../kit/cli';
+import { runCli, spawnCli, waitForOutput } from '../kit/cli';
 import { testConnection, withWorker } from '../kit/temporal';
 import { useAgentFixture } from '../agent/agent-kit';
 import { collect, PUBLISHED } from './gateway-kit';
@@ -90,5 +90,18 @@ describe('a gateway that dies mid-stream', () => {
       a.kill('SIGTERM');
       b.kill('SIGTERM');
     });
+  });
+
+  it('refuses to start beyond loopback without an API key file, before it connects to anything', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-'));
+    const agentsFile = path.join(dir, 'agents.json');
+    fs.writeFileSync(agentsFile, JSON.stringify({ agents: PUBLISHED }));
+    const out = await runCli(['serve', '--bind', '0.0.0.0', '--port', '1', '--agents', agentsFile], {
+      env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    });
+    expect(out.code).toBe(2);
+    expect(out.stderr.trim()).toBe(
+      'durable-agents: the gateway binds 0.0.0.0, beyond this machine: give it an API key file (--keys FILE)',
+    );
   });
 });

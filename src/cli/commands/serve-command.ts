@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import {
   GATEWAY_PROTOCOLS,
+  gatewayProblems,
   readApiKeys,
   startGateway,
   type GatewayProtocol,
@@ -62,6 +63,8 @@ export function registerServeCommand(program: Command, globals: () => GlobalOpti
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
+      const problems = gatewayProblems({ published, host: options.bind, ...(keys ? { keys } : {}) });
+      if (problems.length > 0) throw new UsageError(problems.join('; '));
       const note = (line: string) => process.stderr.write(`durable-agents: ${line}\n`);
       const { agents, close } = await connectAgents(globals(), process.env, note);
       const model = options.model ?? (process.env.DURABLE_AGENTS_MODEL || undefined);
