@@ -12,17 +12,8 @@ import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { AgUiTranslator, interruptOf, interruptRef } from './ag-ui-events';
 import { untilAborted, type GatewayContext } from './gateway-context';
-import { GatewayError, type InputAnswer } from './run-bridge';
+import { GatewayError, HTTP_STATUS, type InputAnswer } from './run-bridge';
 import type { Caller } from './run-start';
-
-const STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  rate_limited: 429,
-  conflict: 409,
-} as const;
 
 /** The run an AG-UI request reads: where its stream starts and what it continues from. */
 interface Target {
@@ -48,7 +39,7 @@ export function registerAgUi(app: Hono, ctx: GatewayContext): void {
       return streamRun(c, ctx, input, target);
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
-      return c.json({ error: err.message }, STATUS[err.kind]);
+      return c.json({ error: err.message }, HTTP_STATUS[err.kind]);
     }
   });
 }

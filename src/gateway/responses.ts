@@ -10,18 +10,10 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { untilAborted, type GatewayContext } from './gateway-context';
-import { GatewayError } from './run-bridge';
+import { GatewayError, HTTP_STATUS } from './run-bridge';
 import type { Caller } from './run-start';
 import { finalOutput, responseOf, ResponseEvents, statusOfResult } from './responses-view';
 
-const STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  rate_limited: 429,
-  conflict: 409,
-} as const;
 const CODES = { 401: 'invalid_api_key', 403: 'permission_denied', 429: 'rate_limit_exceeded' } as const;
 
 /** An error in the Responses API's own shape. */
@@ -65,7 +57,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       try {
         return await handler(c, auth.caller, auth.may);
       } catch (err) {
-        if (err instanceof GatewayError) return apiError(c, STATUS[err.kind], err.message);
+        if (err instanceof GatewayError) return apiError(c, HTTP_STATUS[err.kind], err.message);
         throw err;
       }
     };

@@ -24,6 +24,16 @@ export class GatewayError extends Error {
   }
 }
 
+/** The HTTP status of each kind of refusal, for the protocols that answer refusals by status. */
+export const HTTP_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+} as const satisfies Record<GatewayError['kind'], number>;
+
 /** Something a run waits for from the caller: an approval of a tool call, or an answer to its question. */
 export type RunInput =
   | { kind: 'approval'; toolCallId: string; tool: string; args: Record<string, unknown>; argsHash: string }

@@ -1,17 +1,12 @@
 import { AgentCard, Role, TaskState, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
+import { textPart as text } from '../../src/gateway/a2a-tasks';
 import { reply } from '../../src/testing/fake-provider';
 import { useAgentFixture, waitForState } from '../agent/agent-kit';
 import { withGateway } from './gateway-kit';
 
 const FINAL = 'The sum of 2 and 3 is 5, as the add tool said; nothing else was needed here.';
 
-const text = (value: string): Part => ({
-  content: { $case: 'text', value },
-  metadata: undefined,
-  filename: '',
-  mediaType: 'text/plain',
-});
 const data = (value: unknown): Part => ({
   content: { $case: 'data', value },
   metadata: undefined,
