@@ -122,4 +122,37 @@ describe('the MCP endpoint', () => {
       await client.close();
     });
   });
+
+  it("asks the client the model's question as input_required, and the answer reaches the run", async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'ask_user', arguments: { question: 'Which file?' }, id: 'toolu_q1' }]),
+      reply.text('You chose notes.md.'),
+    );
+    await withGateway(fx, {}, async (gateway) => {
+      const client = await connect(gateway.url);
+      const created = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'reader', arguments: { task: 'Ask me which file.' }, task: { ttl: 60_000 } },
+        },
+        CreateTaskResultSchema,
+      );
+      const taskId = created.task.taskId;
+      const waiting = await untilStatus(client, taskId, 'input_required');
+      expect(waiting.inputRequests).toMatchObject({
+        toolu_q1: { method: 'elicitation/create', params: { message: 'Which file?' } },
+      });
+      await client.request(
+        {
+          method: 'tasks/update',
+          params: { taskId, inputResponses: { toolu_q1: { action: 'accept', content: { answer: 'notes.md' } } } },
+        },
+        Loose,
+      );
+      const done = await untilStatus(client, taskId, 'completed');
+      expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'You chose notes.md.' }] });
+      expect(JSON.stringify(fx.fake.requests.at(-1)?.body)).toContain('notes.md');
+      await client.close();
+    });
+  });
 });
