@@ -78,7 +78,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       let previous: string | undefined;
       if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
         previous = String(body.previous_response_id);
-        const { running } = await ctx.runs.own(previous, caller);
+        const { running } = await ctx.runs.own(previous, caller, may);
         if (running) throw new GatewayError('conflict', `response "${previous}" is still in progress`);
       }
       const id = await ctx.runs.start(name, { task, caller, ...(previous ? { continueFrom: previous } : {}) });
@@ -100,9 +100,9 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
 
   app.get(
     '/v1/responses/:id',
-    guarded(async (c, caller) => {
+    guarded(async (c, caller, may) => {
       const id = c.req.param('id') ?? '';
-      const { running, agent } = await ctx.runs.own(id, caller);
+      const { running, agent } = await ctx.runs.own(id, caller, may);
       const base = { id, model: agent, createdAt: await createdAt(ctx, id) };
       if (c.req.query('stream') === 'true') {
         const after = Number(c.req.query('starting_after') ?? -1);
@@ -118,9 +118,9 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
 
   app.post(
     '/v1/responses/:id/cancel',
-    guarded(async (c, caller) => {
+    guarded(async (c, caller, may) => {
       const id = c.req.param('id') ?? '';
-      const { running, agent } = await ctx.runs.own(id, caller);
+      const { running, agent } = await ctx.runs.own(id, caller, may);
       if (running) await ctx.runs.cancel(id);
       const result = await ctx.runs.result(id);
       const base = { id, model: agent, createdAt: await createdAt(ctx, id), background: true };

@@ -111,6 +111,7 @@ describe('who may call the gateway', () => {
       // The one allowed call runs for the key's tenant, and is the only run on the queue.
       const done = await openai(url, CANARY).responses.create({ model: 'reader', input: 'Say hello.' });
       expect(done.output_text).toBe('Hello from reader.');
+      await expect(openai(url, NARROW).responses.retrieve(done.id)).rejects.toMatchObject({ status: 403 });
       const described = await agents.client.workflow.getHandle(done.id).describe();
       expect(described.typedSearchAttributes.get(AGENT_SEARCH_ATTRIBUTES.tenant)).toBe('acme');
       let ids: string[] = [];
