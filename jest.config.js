@@ -13,9 +13,22 @@ const TIERS = {
 /** @type {import('jest').Config} */
 const everyTier = {
   testEnvironment: 'node',
-  moduleNameMapper: { '^durable-agents/testing$': '<rootDir>/src/testing' },
+  moduleNameMapper: {
+    '^durable-agents/testing$': '<rootDir>/src/testing',
+    // The MCP Tasks extension's schemas (the gateway's conformance tests) export ES modules only, by the import condition.
+    '^@modelcontextprotocol/ext-tasks/core/v2$':
+      '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/core/v2/index.js',
+  },
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    // jose (under @a2a-js/sdk) and the MCP Tasks extension ship ES modules only: jest's module system needs them compiled.
+    '/node_modules/(jose|@modelcontextprotocol/ext-tasks)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@modelcontextprotocol/ext-tasks)/)'],
   setupFilesAfterEnv: ['<rootDir>/test/kit/after-env.ts'],
 };
 

@@ -17,6 +17,7 @@ const LAYERS = {
   worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection', 'telemetry'],
   kinds: ['common', 'contracts', 'policy'],
   client: ['common', 'contracts', 'policy', 'connection', 'kinds'],
+  gateway: ['common', 'contracts', 'policy', 'connection', 'kinds', 'client'],
   codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
   server: ['common', 'contracts', 'connection', 'codec'],
   testing: [
@@ -45,6 +46,7 @@ const LAYERS = {
     'worker',
     'kinds',
     'client',
+    'gateway',
     'server',
     'codec',
     'testing',

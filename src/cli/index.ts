@@ -37,7 +37,7 @@ type Globals = () => GlobalOptions & { prefix?: string };
 /*
  * The commands registered on their own, each loaded only when it runs (or for the full help): the
  * worker, the servers and the demo load the worker, the LLM layer and the tools, which the agent
- * commands do without. Listed in the help's order; the agent commands go after the fourth. A
+ * commands do without. Listed in the help's order; the agent commands go after the fifth. A
  * command of this list runs without the agent commands registered.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -54,6 +54,10 @@ const SEPARATE: { names: string[]; register: (program: Command, globals: Globals
   {
     names: ['codec-server'],
     register: (program) => require('./commands/codec-server-command').registerCodecServerCommand(program),
+  },
+  {
+    names: ['serve'],
+    register: (program, globals) => require('./commands/serve-command').registerServeCommand(program, globals),
   },
   {
     names: ['transcript', 'gc'],
@@ -109,9 +113,9 @@ export function buildProgram(options: CliOptions = {}): Command {
   const { command } = options;
   const own = SEPARATE.find((group) => command !== undefined && group.names.includes(command));
   if (command === undefined) {
-    register(SEPARATE.slice(0, 4));
+    register(SEPARATE.slice(0, 5));
     agentCommands();
-    register(SEPARATE.slice(4));
+    register(SEPARATE.slice(5));
   } else if (own) {
     register([own]);
   } else {

@@ -1,0 +1,162 @@
+/**
+ * AG-UI 1.0 at `POST /ag-ui/{agent}`: the protocol's run input starts a run of the agent (thread id
+ * = the conversation, run id = the run), reconnects to it (`Last-Event-ID`: the offset of the last
+ * event the client has), or resumes it after an interrupt (the input's `resume` entries answer the
+ * approvals and questions it waits for); then one SSE stream of AG-UI events until the run ends or
+ * waits for the caller.
+ */
+import { contentToText, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/core';
+import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { Context, Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import { AgUiTranslator, interruptOf, interruptRef } from './ag-ui-events';
+import { untilAborted, type GatewayContext } from './gateway-context';
+import { GatewayError, HTTP_STATUS, type InputAnswer } from './run-bridge';
+import type { Caller } from './run-start';
+
+/** The run an AG-UI request reads: where its stream starts and what it continues from. */
+interface Target {
+  workflowId: string;
+  from?: number;
+}
+
+export function registerAgUi(app: Hono, ctx: GatewayContext): void {
+  app.post('/ag-ui/:agent', async (c) => {
+    const auth = ctx.authorize(c);
+    if (!auth.ok) return c.json({ error: auth.message }, auth.status);
+    const name = c.req.param('agent');
+    try {
+      ctx.runs.agent(name);
+      if (!auth.may(name)) throw new GatewayError('forbidden', `this key may not run agent "${name}"`);
+      const parsed = RunAgentInputSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success)
+        throw new GatewayError('bad_request', `not an AG-UI run input: ${issuesText(parsed.error.issues)}`);
+      const input = parsed.data as RunAgentInput;
+      const target = input.resume?.length
+        ? await resumeTarget(ctx, name, input, auth.caller)
+        : await runTarget(ctx, name, input, auth.caller, c.req.header('last-event-id'));
+      return streamRun(c, ctx, input, target);
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+      return c.json({ error: err.message }, HTTP_STATUS[err.kind]);
+    }
+  });
+}
+
+const issuesText = (issues: { path: PropertyKey[]; message: string }[]): string =>
+  issues.map((i) => `${i.path.map(String).join('.') || 'input'}: ${i.message}`).join('; ');
+
+/** Answers the interrupts the input resumes, as the CLI would; the stream goes on where the first was raised. */
+async function resumeTarget(ctx: GatewayContext, name: string, input: RunAgentInput, caller: Caller): Promise<Target> {
+  const refs = (input.resume ?? []).map((entry) => ({ entry, ref: interruptRef(entry.interruptId) }));
+  const run = refs[0].ref?.run;
+  if (!run || refs.some((r) => r.ref?.run !== run))
+    throw new GatewayError('bad_request', 'the resume entries must answer interrupts of one run of this gateway');
+  const { agent } = await ctx.runs.own(run, caller);
+  if (agent !== name) throw new GatewayError('bad_request', `the interrupts belong to agent "${agent}", not "${name}"`);
+  const waiting = await ctx.runs.inputs(run);
+  for (const { entry, ref } of refs) {
+    const input = waiting.find((w) => w.toolCallId === ref!.call);
+    if (!input) continue; // decided already (another replica, the CLI): the stream shows how
+    const payload = (entry.payload ?? {}) as {
+      approved?: unknown;
+      reason?: unknown;
+      argsHash?: unknown;
+      answer?: unknown;
+    };
+    const cancelled = entry.status === 'cancelled';
+    const answer: InputAnswer =
+      input.kind === 'question'
+        ? {
+            toolCallId: input.toolCallId,
+            answer: cancelled ? '(the user did not answer)' : String(payload.answer ?? ''),
+          }
+        : {
+            toolCallId: input.toolCallId,
+            approve: !cancelled && payload.approved === true,
+            ...(typeof payload.reason === 'string'
+              ? { reason: payload.reason }
+              : cancelled
+                ? { reason: 'cancelled by the user' }
+                : {}),
+            ...(typeof payload.argsHash === 'string' ? { argsHash: payload.argsHash } : {}),
+          };
+    await ctx.runs.answer(run, answer);
+  }
+  return { workflowId: run, from: Math.min(...refs.map((r) => r.ref!.from)) };
+}
+
+/** The run the input names: reconnected to when it exists, else started from the input's last user message. */
+async function runTarget(
+  ctx: GatewayContext,
+  name: string,
+  input: RunAgentInput,
+  caller: Caller,
+  lastEventId: string | undefined,
+): Promise<Target> {
+  const workflowId = ctx.runs.runId(name, input.runId);
+  const existing = await ctx.runs.own(workflowId, caller).catch((err: unknown) => {
+    if (err instanceof GatewayError && err.kind === 'not_found') return undefined;
+    throw err;
+  });
+  if (existing) {
+    const last = Number(lastEventId);
+    return { workflowId, ...(lastEventId && Number.isInteger(last) && last >= 0 ? { from: last + 1 } : {}) };
+  }
+  const task = [...input.messages].reverse().find((m) => m.role === 'user');
+  const text = task ? contentToText((task as { content?: Parameters<typeof contentToText>[0] }).content) : '';
+  if (!text.trim()) throw new GatewayError('bad_request', 'the run input has no user message to run');
+  const continueFrom = previousRun(ctx, name, input.messages);
+  await ctx.runs.start(name, { task: text, caller, id: workflowId, ...(continueFrom ? { continueFrom } : {}) });
+  return { workflowId };
+}
+
+/** The run of this agent that wrote the thread's last assistant message (its ids name the run), if any. */
+function previousRun(ctx: GatewayContext, name: string, messages: Message[]): string | undefined {
+  for (const m of [...messages].reverse()) {
+    if (m.role !== 'assistant') continue;
+    const run = m.id.slice(0, Math.max(0, m.id.lastIndexOf('#')));
+    if (ctx.runs.agentOf(run) === name) return run;
+  }
+  return undefined;
+}
+
+function streamRun(c: Context, ctx: GatewayContext, input: RunAgentInput, target: Target) {
+  const encoder = new EventEncoder();
+  c.header('Content-Type', 'text/event-stream');
+  c.header('Cache-Control', 'no-cache');
+  c.header('X-Accel-Buffering', 'no');
+  return stream(c, async (out) => {
+    const abort = new AbortController();
+    out.onAbort(() => abort.abort());
+    const t = new AgUiTranslator(input.threadId, input.runId, target.workflowId);
+    const write = async (events: BaseEvent[], offset?: number) => {
+      for (const e of events)
+        await out.write(`${offset === undefined ? '' : `id: ${offset}\n`}${encoder.encodeSSE(e)}`);
+    };
+    await write(t.started({ runId: target.workflowId, turn: 0 }));
+    for await (const item of untilAborted(ctx.runs.feed.follow(target.workflowId, target.from), abort.signal)) {
+      const events = t.item(item);
+      const waits =
+        item.topic === 'events' &&
+        (item.event.type === 'approval_required' ||
+          (item.event.type === 'client_tool_request' && item.event.tool === 'ask_user'));
+      if (waits) {
+        const inputs = await ctx.runs.inputs(target.workflowId);
+        if (inputs.length > 0) {
+          await write(events, item.offset);
+          await write(
+            t.interrupted(inputs.map((i) => interruptOf(target.workflowId, i, item.offset + 1))),
+            item.offset,
+          );
+          return;
+        }
+      }
+      await write(events, item.offset);
+      if (events.some((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR')) return;
+    }
+    if (!abort.signal.aborted)
+      await write([...t.close(), { type: 'RUN_ERROR', message: 'the run ended without a result' } as BaseEvent]);
+  });
+}
