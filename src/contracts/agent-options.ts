@@ -72,6 +72,11 @@ export interface AgentOptions {
   tenant?: string;
   /** 1 (first) to 5 (last): the priority of the run's activities in a backlog. Default: the server's (3). */
   priority?: number;
+  /**
+   * What the run expects to spend (USD), reserved against its tenant's budget before it starts
+   * (docs/fleet.md, Admission). Default: three calls' estimate, or fewer when its turn limit is lower.
+   */
+  expectedCostUsd?: number;
   /** Go on from another run's conversation (the client fills it from `continueFrom` / `fork`). */
   from?: ConversationOrigin;
   /** After an answer, wait this long for a follow-up before completing (ms). */

@@ -231,6 +231,8 @@ export interface AgentConfig {
   tenant?: string;
   /** 1 (first) to 5 (last): the priority key of its activities. */
   priority?: number;
+  /** What the run expects to spend: its admission against its tenant's budget (docs/fleet.md). */
+  expectedCostUsd?: number;
   /** The conversation the run goes on from; its task (if any) comes after it. */
   from?: ConversationOrigin;
   /**
@@ -335,6 +337,8 @@ export interface AgentResult {
   /** Billed tokens and cost (absent in results of runs that predate it). */
   billing?: RunBilling;
   error?: { message: string; type?: string; retryable: boolean };
+  /** Why the run stopped, when its stop reason alone does not say: the tenant budget's refusal. */
+  stopNote?: string;
   /** Model and tool totals and timings (see `trace`). */
   stats?: RunStats;
   /** Child runs and their usage (already counted in `usage` and `costUsd`). */

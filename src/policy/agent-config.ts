@@ -91,6 +91,7 @@ export function buildAgentConfig(options: AgentOptions): AgentConfig {
     activityTaskQueue: options.activityTaskQueue,
     ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
     ...(options.priority === undefined ? {} : { priority: options.priority }),
+    ...(options.expectedCostUsd === undefined ? {} : { expectedCostUsd: options.expectedCostUsd }),
     ...(options.from ? { from: options.from } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
     ...(options.agents && Object.keys(options.agents).length > 0 ? { agents: options.agents } : {}),
@@ -135,6 +136,9 @@ export function configProblems(config: AgentConfig): string[] {
   if (config.tenant !== undefined) problems.push(...[tenantProblem(config.tenant)].filter((p) => p !== undefined));
   if (config.priority !== undefined)
     problems.push(...[priorityProblem(config.priority)].filter((p) => p !== undefined));
+  const expected = config.expectedCostUsd;
+  if (expected !== undefined && !(typeof expected === 'number' && Number.isFinite(expected) && expected > 0))
+    problems.push(`expectedCostUsd must be a number of USD above 0, got ${String(expected)}`);
   const { thresholdRatio, keepRecentRatio } = config.context;
   if (!(thresholdRatio > 0 && thresholdRatio <= 1))
     problems.push(`context.thresholdRatio must be in (0, 1], got ${thresholdRatio}`);

@@ -22,6 +22,8 @@ export * from './search-attribute-values';
 export * from './tenancy';
 export * from './tenant-budget';
 export * from './tenant-ledger';
+export { promote, request, reserve, reserveDecision, type ReserveDecision } from './ledger-line';
+export { ledgerView } from './ledger-view';
 export * from './token-estimate';
 export * from './tool-selection';
 export * from './pev';

@@ -43,12 +43,12 @@ const ledgerOf = (agents: AgentClient, tenant: string) => agents.tenantBudget(te
 describe('tenant budgets across runs', () => {
   const fx = useAgentFixture();
 
-  it('a budget of $0.01 stops the runs that would cross it with reason budget; spend stays within one estimate', async () => {
+  it('a budget of $0.02 refuses the runs whose expected cost no longer fits before they spend; spend stays under it', async () => {
     const tenant = newTenant('tight');
     fx.fake.respond(threeCalls);
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      await agents.setTenantBudget(tenant, { maxCostUsd: 0.01, period: 'day' });
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.02, period: 'day' });
       const ids = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           agents.start({
@@ -64,6 +64,10 @@ describe('tenant budgets across runs', () => {
       const stopped = results.filter((r) => r.stopReason === 'budget');
       expect(stopped.length).toBeGreaterThan(0);
       expect(results.every((r) => r.stopReason === 'budget' || r.stopReason === 'completed')).toBe(true);
+      expect(results.filter((r) => r.stopReason === 'completed').every((r) => r.finalText === '3.')).toBe(true);
+      // A run the budget cannot carry through is refused before it spends, and its result says why.
+      for (const r of stopped)
+        expect(r).toMatchObject({ costUsd: 0, stopNote: expect.stringMatching(/budget is spent: .*not started/) });
 
       // What each call reserved, as its timeline says: `budget: reserve $0.0041 for …`.
       const reserved = (await Promise.all(ids.map((id) => budgetSteps(client.workflow.getHandle(id)))))
@@ -73,13 +77,20 @@ describe('tenant budgets across runs', () => {
       expect(reserved.length).toBeGreaterThan(0);
       const spent = results.reduce((sum, r) => sum + r.costUsd, 0);
       expect(spent).toBeGreaterThan(0);
-      expect(spent).toBeLessThanOrEqual(0.01 + Math.max(...reserved));
+      expect(spent).toBeLessThanOrEqual(0.02);
       const ledger = await ledgerOf(agents, tenant);
       expect(ledger.spent.usd).toBeCloseTo(spent, 10);
-      expect(ledger).toMatchObject({ reserved: { usd: 0, tokens: 0 }, openReservations: 0 });
+      expect(ledger).toMatchObject({
+        reserved: { usd: 0, tokens: 0 },
+        openReservations: 0,
+        held: { usd: 0, runs: 0 },
+        queue: { waiting: 0 },
+        stops: { midTask: 0, beforeStart: stopped.length },
+      });
 
       const refused = await agents.state(stopped[0].id);
       expect(refused.tenantBudget).toMatchObject({ tenant, refused: expect.stringMatching(/budget is spent/) });
+      expect(fx.fake.requests.length).toBe(3 * (results.length - stopped.length));
       expect(refused.events.map((e) => e.type)).toContain('tenant_budget');
       await saveHistoryIfRecording(client.workflow.getHandle(stopped[0].id), 'agent-tenant-budget-refused');
       await saveHistoryIfRecording(client.workflow.getHandle(ledgerWorkflowId(tenant)), 'tenant-ledger');
@@ -152,21 +163,22 @@ describe('tenant budgets across runs', () => {
     });
   });
 
-  it('a run waits while other calls hold the budget, says so in its state and details, and goes on when they settle', async () => {
+  it('a run waits in line while another holds the budget, says so in its state and details, and goes on after it', async () => {
     const tenant = newTenant('busy');
     const release = holdReply(fx, reply.text('Held answer.', { usage: { input: 10, output: 10 } }));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      // Room for one call's estimate (about $0.0038) at a time.
+      // Room for one run's expected cost ($0.004, about one call's estimate) at a time.
       await agents.setTenantBudget(tenant, { maxCostUsd: 0.006, period: 'day' });
-      const options = { model: PRIMARY, tenant, maxTokens: 200, tools: { allow: ['add'] } };
+      const options = { model: PRIMARY, tenant, maxTokens: 200, expectedCostUsd: 0.004, tools: { allow: ['add'] } };
       const first = await agents.start({ task: 'First.', ...options });
       await waitFor(() => fx.fake.requests.length === 1, 'the first call');
       const second = await agents.start({ task: 'Second.', ...options });
       const waiting = await waitForState(agents, second, (s) => s.tenantBudget?.waiting !== undefined);
-      expect(waiting.tenantBudget?.waiting).toMatch(/reserved by 1 calls in progress/);
+      expect(waiting.tenantBudget?.waiting).toMatch(/^1st in line for .*reserved by 1 calls in progress/);
       const details = await client.workflow.getHandle(second).query<string>('__temporal_workflow_metadata');
-      expect(JSON.stringify(details)).toMatch(new RegExp(`waiting \\d+ s for tenant ${tenant}'s budget`));
+      expect(JSON.stringify(details)).toMatch(new RegExp(`waiting for tenant ${tenant}'s budget \\(1st in line`));
+      expect(await ledgerOf(agents, tenant)).toMatchObject({ queue: { waiting: 1, first: [{ run: second }] } });
       release.open();
       expect(await agents.result(first)).toMatchObject({ stopReason: 'completed' });
       expect(await agents.result(second)).toMatchObject({ stopReason: 'completed' });

@@ -74,6 +74,7 @@ export interface AgentIO {
   onError(activity: string, input: HookErrorInput): Promise<void>;
   reserveBudget: BudgetActivities['reserveBudget'];
   settleBudget: BudgetActivities['settleBudget'];
+  releaseBudget: BudgetActivities['releaseBudget'];
 }
 
 const MODEL_CALL_TIMEOUT = '10 minutes';
@@ -194,7 +195,9 @@ export function createAgentIO(options: { taskQueue?: string; stream?: boolean; p
       return summariseConversation(input);
     },
     reserveBudget: (input) => budget(`budget: reserve ${usd(input.usd)} for ${input.model}`).reserveBudget(input),
-    settleBudget: (input) => budget(`budget: settle ${usd(input.usd)}`).settleBudget(input),
+    settleBudget: (input) =>
+      budget(input.lost ? 'budget: settle a failed call' : `budget: settle ${usd(input.usd)}`).settleBudget(input),
+    releaseBudget: (input) => budget('budget: release').releaseBudget(input),
     onTurnEnd: (activity, input) => (hooks(activity) as AgentHookActivities['onTurnEnd'])(input),
     resolveModel: (activity, input) => (hooks(activity) as AgentHookActivities['resolveModel'])(input),
     transformContext: (activity, input) => (hooks(activity) as AgentHookActivities['transformContext'])(input),

@@ -21,7 +21,7 @@ import { limitedQueue, retryFor, windowOf, type ModelResolver } from './model-re
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import { summariseSummary } from '../../policy/run-summaries';
 import { emit, updateCurrentDetails, type RunContext } from './run-context';
-import { callCost, reserveBudget, settleBudget } from './budget-step';
+import { callBudget, callCost, reserveBudget, settleBudget } from './budget-step';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 
 /** Turns a failed summary waits before the next try: 2, 4, 8 … up to this many. */
@@ -70,7 +70,7 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
   updateCurrentDetails(ctx, { doing: summary });
   try {
     const out = await ctx.io.summarise(
-      { conversationId: state.conversationId, view: state.view, toSeq, model },
+      { conversationId: state.conversationId, view: state.view, toSeq, model, ...callBudget(clearance.hold) },
       { retry: retryFor(resolver), summary, ...limitedQueue(ctx, model) },
     );
     await settleBudget(ctx, clearance.hold, out);

@@ -21,6 +21,7 @@ import { planOf, updatePlan } from '../../policy/plan';
 import { modelNameProblem, modelRefOf } from '../../policy/model-ref';
 import { emit, type RunContext } from './run-context';
 import { registerChildWaits, reportWaits } from './child-waits';
+import { registerBudgetSignals } from './budget-wait';
 
 /** Temporal refuses updates past 2,000 per run; leave room and ask the caller to retry after continue-as-new. */
 const MAX_UPDATES_PER_RUN = 1_900;
@@ -80,6 +81,7 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
   setHandler(tenantBudgetSignal, () => {
     if (running(ctx) && state.config.tenant !== undefined) state.tenantBudget ??= { granted: 0 };
   });
+  registerBudgetSignals(ctx);
   // A plan or an update the client refused before sending can only come from a hand-sent signal: ignored.
   setHandler(setPlanSignal, (plan) => {
     const read = planOf(plan);

@@ -22,7 +22,8 @@ import { callPrompt } from '../../policy/first-call-pin';
 import { budgetRuleAfterRefusal, failoverAfter } from '../../policy/resolver';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 import { modelCallSummary } from '../../policy/run-summaries';
-import { callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
+import { callBudget, callCost, reserveBudget, settleBudget, type BudgetRefusal } from './budget-step';
+import { budgetRefused } from './budget-wait';
 import { contextHook } from './context-hook';
 import {
   WORKER_LOST_RETRIES,
@@ -197,6 +198,7 @@ export async function callModelWithFailover(
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
           ...overrides,
           ...pinOf(ctx, overrides, quick),
+          ...callBudget(clearance.hold),
         },
         { retry: retryFor(resolver), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
       );
@@ -217,6 +219,8 @@ export async function callModelWithFailover(
     } catch (err) {
       if (isCancellation(err) || err instanceof RunEnded) throw err;
       await settleBudget(ctx, clearance.hold);
+      // A later attempt the budget could not cover: reserve the call again, in line with other runs.
+      if (budgetRefused(err)) continue;
       if (state.pendingPin && isPinFailure(err)) {
         state.pendingPin = undefined;
         return pinFailed(ctx, err, { turnTaken: true });

@@ -24,6 +24,7 @@ import { emit, newRunContext, publishSearchAttributes, type RunContext } from '.
 import { openRunStream } from './watch-stream';
 import { runPriority } from '../../policy/tenancy';
 import { countEndedRun, endRunSpan, runSpan } from './spans';
+import { endTenantBudget } from './budget-wait';
 
 /**
  * An agent kind: what it adds to a run. `C` is the kind's context, built once per run from the
@@ -132,6 +133,7 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   const outcome = await CancellationScope.nonCancellable(() =>
     runSpan(state, async (span) => {
       const ended = await kind.run(c).catch(endedEarly);
+      if (ended !== 'continue_as_new') await endTenantBudget(run);
       endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
       return ended;
     }),
