@@ -161,6 +161,8 @@ export interface LedgerView {
   /** What is left once spend and open reservations are counted; tokens only with a token limit. */
   remaining: { usd: number; tokens?: number };
   openReservations: number;
+  /** The oldest open reservations (the first {@link QUEUE_SHOWN}): the calls in progress. */
+  calls?: (BudgetAmount & { key: string; since: string })[];
   /** What admitted runs hold for their expected calls, and how many runs hold it. */
   held?: BudgetAmount & { runs: number };
   /** The requests in line (the first {@link QUEUE_SHOWN}), and how many there are. */
@@ -174,7 +176,7 @@ export interface LedgerView {
  */
 export const RESERVE_WINDOW_MS = 60_000;
 
-/** How many waiting requests the ledger's view lists. */
+/** How many open reservations and waiting requests the ledger's view lists. */
 export const QUEUE_SHOWN = 10;
 
 /** What a granted reservation answers: the standing right after it, and what its call's lost attempts were charged. */

@@ -21,6 +21,9 @@ export function ledgerView(state: LedgerState): LedgerView {
         : { tokens: Math.max(0, limits.maxTokens - spent.tokens - reserved.tokens - held.tokens) }),
     },
     openReservations: state.reservations.length,
+    calls: state.reservations
+      .slice(0, QUEUE_SHOWN)
+      .map(({ key, usd, tokens, at }) => ({ key, usd, tokens, since: iso(at) })),
     held: { ...held, runs: state.holds.length },
     queue: {
       waiting: state.queue.length,
