@@ -34,6 +34,7 @@ describe('a tenant budget under concurrency', () => {
   const hosts = useWorkerHosts('admission');
 
   it('20 runs against a budget worth 5: at least 4 answer, the rest never spend, and the provider bills what the ledger counts across a SIGKILL', async () => {
+    hosts.fake.reset();
     const taskQueue = `admission-${crypto.randomUUID()}`;
     let worker: WorkerProcess = await hosts.start(taskQueue);
     const { client } = await testConnection();
@@ -129,4 +130,51 @@ describe('a tenant budget under concurrency', () => {
       stops: { midTask: 0, beforeStart: refused.length },
     });
   }, 600_000);
+
+  it('a worker SIGKILLed while an answer is on its way: the lost attempt is charged, and the provider bills what the ledger and the run count', async () => {
+    hosts.fake.reset();
+    const taskQueue = `lost-answer-${crypto.randomUUID()}`;
+    let worker: WorkerProcess = await hosts.start(taskQueue);
+    const { client } = await testConnection();
+    const agents = new AgentClient(client, taskQueue);
+    const tenant = newTenant('lost');
+    await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'total' });
+    const billed = new Map<number, number>();
+    let killed: Promise<void> | undefined;
+    hosts.fake.respond(async (request) => {
+      const done = toolResults(request);
+      if (done === 1 && killed === undefined) {
+        // The one open reservation is this call's: its answer costs exactly that, and never arrives.
+        const { reserved } = await agents.tenantBudget(tenant);
+        const usage = { input: 0, cacheWrite: reserved.tokens - MAX_TOKENS, output: MAX_TOKENS };
+        billed.set(request.seq, costOf(usage));
+        const dying = worker;
+        killed = (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await dying.kill();
+          worker = await hosts.start(taskQueue);
+        })();
+        return reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { usage, eventDelayMs: 1_000 });
+      }
+      billed.set(request.seq, costOf(USAGE));
+      return done >= 2
+        ? reply.text('Done.', { usage: USAGE })
+        : reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { usage: USAGE });
+    });
+    const result = await agents.run({
+      task: 'List the workspace twice, then say you are done.',
+      model: PRIMARY,
+      tenant,
+      maxTokens: MAX_TOKENS,
+      tools: { allow: ['fs_list'] },
+    });
+    await killed;
+    expect(result).toMatchObject({ stopReason: 'completed', finalText: 'Done.' });
+    expect(hosts.fake.requests.filter((r) => r.status === 200)).toHaveLength(4);
+    const providerBilled = hosts.fake.requests.reduce((sum, r) => sum + (billed.get(r.seq) ?? 0), 0);
+    const view = await agents.tenantBudget(tenant);
+    expect(view.spent.usd).toBeCloseTo(providerBilled, 10);
+    expect(result.costUsd).toBeCloseTo(providerBilled, 10);
+    expect(view).toMatchObject({ openReservations: 0, reserved: { usd: 0 } });
+  }, 300_000);
 });
