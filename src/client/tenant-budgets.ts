@@ -47,6 +47,8 @@ async function ledgerQueue(client: Client, tenant: string): Promise<string | und
 
 /** How long `budget set` and `budget show` wait for the ledger's answer. */
 export const LEDGER_ANSWER_MS = 10_000;
+/** The server answers a call it cannot finish a little before the caller's deadline (a query's "Failed to query"). */
+const DEADLINE_SLACK_MS = 2_000;
 
 /**
  * Runs `ask` against `tenant`'s ledger within {@link LEDGER_ANSWER_MS}: a ledger no worker serves
@@ -57,7 +59,8 @@ async function withinDeadline<R>(client: Client, tenant: string, taskQueue: stri
   try {
     return await client.withDeadline(deadline, ask);
   } catch (err) {
-    if (Date.now() < deadline) throw err;
+    const refused = err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError;
+    if (refused || Date.now() < deadline - DEADLINE_SLACK_MS) throw err;
     throw new NoWorkerError(
       `tenant ${tenant}'s ledger did not answer within ${LEDGER_ANSWER_MS / 1000} s: no worker on task queue ` +
         `"${taskQueue}" took its task (a ledger started by an older build may be pinned to a version whose ` +
