@@ -4,7 +4,8 @@
  * own continue-as-new, with open reservations and settled keys carried.
  */
 import crypto from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { BUDGET_FAILURE } from '../../src/contracts/failure-types';
 import { AgentClient } from '../../src/client';
 import {
   ledgerWorkflowId,
@@ -54,6 +55,23 @@ describe('the tenant ledger', () => {
     const { events } = await agents.state(id);
     expect(events).toContainEqual(expect.objectContaining({ type: 'tenant_budget', what: 'charged' }));
   }, 150_000);
+
+  it('refuses a reservation that reaches it after its run stopped waiting, and counts nothing for it', async () => {
+    const tenant = newTenant('late');
+    await withWorker({}, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue);
+      await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'total' });
+      const handle: WorkflowHandle = client.workflow.getHandle(ledgerWorkflowId(tenant));
+      const late = { key: 'gone#1', usd: 0.1, tokens: 100, model: PRIMARY, run: 'gone', notAfter: Date.now() - 1_000 };
+      const refusal = await handle.executeUpdate(reserveBudgetUpdate, { args: [late] }).catch((err: unknown) => err);
+      expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refusal as WorkflowUpdateFailedError).cause).toMatchObject({
+        type: BUDGET_FAILURE.stale,
+        message: expect.stringMatching(/after its run stopped waiting for it: not counted/),
+      });
+      expect(await agents.tenantBudget(tenant)).toMatchObject({ openReservations: 0, reserved: { usd: 0 } });
+    });
+  });
 
   it('keeps its totals, open reservations and settled keys across its own continue-as-new', async () => {
     const tenant = newTenant('carry');

@@ -11,7 +11,8 @@ const { RoutingConfigUpdateState } = temporal.api.enums.v1;
  */
 export async function setCurrentVersion(client: Client, deploymentName: string, buildId: string): Promise<void> {
   const namespace = client.options.namespace;
-  const deadline = Date.now() + 30_000;
+  // Under load the server may take a minute to pass the change to every partition.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       await client.workflowService.setWorkerDeploymentCurrentVersion({
