@@ -97,6 +97,36 @@ describe('tenant budgets across runs', () => {
     });
   });
 
+  it("runs without maxTokens are estimated at a typical answer, not the model's whole output: some answer, the rest are refused saying why", async () => {
+    const tenant = newTenant('nomax');
+    fx.fake.respond((request) =>
+      toolResults(request) >= 2
+        ? reply.text('3.', { usage: { input: 300, output: 400 } })
+        : reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }], { usage: { input: 300, output: 400 } }),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      // About 4.8 runs of three calls at $0.0069.
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.1, period: 'total' });
+      const ids = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          agents.start({ task: `Add 1 and 2 twice (job ${i}).`, model: PRIMARY, tenant, tools: { allow: ['add'] } }),
+        ),
+      );
+      const results = await Promise.all(ids.map((id) => agents.result(id)));
+      const done = results.filter((r) => r.stopReason === 'completed');
+      expect(done.length).toBeGreaterThanOrEqual(2);
+      for (const r of results.filter((x) => x.stopReason !== 'completed'))
+        expect(r).toMatchObject({ stopReason: 'budget', costUsd: 0, stopNote: expect.stringMatching(/not started/) });
+      // A call reserved a typical answer's output (1,024 tokens at $15 a million), not 64,000.
+      const reserved = (await budgetSteps(client.workflow.getHandle(done[0].id)))
+        .flatMap((step) => /^budget: reserve \$([\d.]+)/.exec(step)?.slice(1) ?? [])
+        .map(Number);
+      expect(Math.max(...reserved)).toBeLessThan(0.03);
+      expect((await ledgerOf(agents, tenant)).spent.usd).toBeLessThanOrEqual(0.1);
+    });
+  });
+
   it('a refused run moves to the cheaper model its budget rules name, and finishes there', async () => {
     const tenant = newTenant('cheap');
     fx.fake.respond(threeCalls);
