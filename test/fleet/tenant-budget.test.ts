@@ -10,7 +10,8 @@ import type { AgentClient } from '../../src/client';
 import type { AgentResult } from '../../src/contracts/agent-run';
 import { ledgerWorkflowId } from '../../src/contracts/tenant-budget';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
-import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { runCli } from '../kit/cli';
+import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { CHEAP, PRIMARY, holdReply, useAgentFixture, waitFor, waitForState } from '../agent/agent-kit';
 
 /** A tenant name no other test (or earlier jest run on the same server) uses. */
@@ -39,6 +40,12 @@ async function budgetSteps(handle: WorkflowHandle): Promise<string[]> {
 }
 
 const ledgerOf = (agents: AgentClient, tenant: string) => agents.tenantBudget(tenant);
+
+/** The CLI's environment for a worker's task queue. */
+async function cliEnv(taskQueue: string): Promise<NodeJS.ProcessEnv> {
+  const { address, namespace } = await testConnection();
+  return { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
+}
 
 describe('tenant budgets across runs', () => {
   const fx = useAgentFixture();
@@ -87,6 +94,10 @@ describe('tenant budgets across runs', () => {
         queue: { waiting: 0 },
         stops: { midTask: 0, beforeStart: stopped.length },
       });
+      const show = await runCli(['budget', 'show', tenant], { env: await cliEnv(taskQueue) });
+      expect(show.stdout).toMatch(
+        new RegExp(`\\nstopped by the budget: 0 runs mid-task, ${stopped.length} before starting; last \\S+: tenant `),
+      );
 
       const refused = await agents.state(stopped[0].id);
       expect(refused.tenantBudget).toMatchObject({ tenant, refused: expect.stringMatching(/budget is spent/) });
@@ -209,6 +220,8 @@ describe('tenant budgets across runs', () => {
       const details = await client.workflow.getHandle(second).query<string>('__temporal_workflow_metadata');
       expect(JSON.stringify(details)).toMatch(new RegExp(`waiting for tenant ${tenant}'s budget \\(1st in line`));
       expect(await ledgerOf(agents, tenant)).toMatchObject({ queue: { waiting: 1, first: [{ run: second }] } });
+      const show = await runCli(['budget', 'show', tenant], { env: await cliEnv(taskQueue) });
+      expect(show.stdout).toContain(`\nwaiting: 1 request in line; first ${second} to start, $0.0040, since `);
       release.open();
       expect(await agents.result(first)).toMatchObject({ stopReason: 'completed' });
       expect(await agents.result(second)).toMatchObject({ stopReason: 'completed' });
