@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { AgentClient } from '../../src/client';
 import type { AgentResult } from '../../src/contracts/agent-run';
-import type { LedgerView } from '../../src/contracts/tenant-budget';
+import type { BudgetAmount, LedgerView } from '../../src/contracts/tenant-budget';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { PRIMARY } from '../agent/agent-kit';
 import { testConnection } from '../kit/temporal';
@@ -29,14 +29,38 @@ const CAP = 5 * 3 * costOf(USAGE);
 const toolResults = (request: RecordedRequest): number =>
   JSON.stringify(request.body.messages ?? []).split('"tool_result"').length - 1;
 const jobOf = (request: RecordedRequest): number => Number(/Job (\d+)\./.exec(JSON.stringify(request.body))?.[1]);
+const LIST = [{ name: 'fs_list', arguments: { path: '.' } }];
+
+/**
+ * The answer to a call whose worker dies receiving it: it costs exactly `reserved` (the call's
+ * reservation), streams a second an event, and the worker is SIGKILLed (and replaced) half a second
+ * in, after the provider billed it and before the worker has it whole.
+ */
+function lostAnswer(reserved: BudgetAmount, replace: () => Promise<void>) {
+  const usage = { input: 0, cacheWrite: reserved.tokens - MAX_TOKENS, output: MAX_TOKENS };
+  const killed = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await replace();
+  })();
+  return { step: reply.toolCalls(LIST, { usage, eventDelayMs: 1_000 }), usd: costOf(usage), killed };
+}
 
 describe('a tenant budget under concurrency', () => {
   const hosts = useWorkerHosts('admission');
 
+  /** A worker process on `taskQueue`, and how to SIGKILL it and start another. */
+  async function replaceable(taskQueue: string): Promise<() => Promise<void>> {
+    let worker: WorkerProcess = await hosts.start(taskQueue);
+    return async () => {
+      await worker.kill();
+      worker = await hosts.start(taskQueue);
+    };
+  }
+
   it('20 runs against a budget worth 5: at least 4 answer, the rest never spend, and the provider bills what the ledger counts across a SIGKILL', async () => {
     hosts.fake.reset();
     const taskQueue = `admission-${crypto.randomUUID()}`;
-    let worker: WorkerProcess = await hosts.start(taskQueue);
+    const replace = await replaceable(taskQueue);
     const { client } = await testConnection();
     const agents = new AgentClient(client, taskQueue);
     const tenant = newTenant('crowd');
@@ -57,20 +81,13 @@ describe('a tenant budget under concurrency', () => {
         victim = { job };
         const open = (await ledger()).calls?.find((c) => c.key === `${ids[job]}#2`);
         if (!open) throw new Error(`no open reservation for job ${job}'s second call`);
-        const usage = { input: 0, cacheWrite: open.tokens - MAX_TOKENS, output: MAX_TOKENS };
-        billed.set(request.seq, costOf(usage));
-        const dying = worker;
-        victim.killed = (async () => {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          await dying.kill();
-          worker = await hosts.start(taskQueue);
-        })();
-        return reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { usage, eventDelayMs: 1_000 });
+        const lost = lostAnswer(open, replace);
+        billed.set(request.seq, lost.usd);
+        victim.killed = lost.killed;
+        return lost.step;
       }
       billed.set(request.seq, costOf(USAGE));
-      return done >= 2
-        ? reply.text(`Job ${job} is done.`, { usage: USAGE })
-        : reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { usage: USAGE });
+      return done >= 2 ? reply.text(`Job ${job} is done.`, { usage: USAGE }) : reply.toolCalls(LIST, { usage: USAGE });
     });
 
     for (let job = 0; job < RUNS; job++) ids.push(`crowd-${job}-${crypto.randomUUID().slice(0, 8)}`);
@@ -134,7 +151,7 @@ describe('a tenant budget under concurrency', () => {
   it('a worker SIGKILLed while an answer is on its way: the lost attempt is charged, and the provider bills what the ledger and the run count', async () => {
     hosts.fake.reset();
     const taskQueue = `lost-answer-${crypto.randomUUID()}`;
-    let worker: WorkerProcess = await hosts.start(taskQueue);
+    const replace = await replaceable(taskQueue);
     const { client } = await testConnection();
     const agents = new AgentClient(client, taskQueue);
     const tenant = newTenant('lost');
@@ -145,21 +162,13 @@ describe('a tenant budget under concurrency', () => {
       const done = toolResults(request);
       if (done === 1 && killed === undefined) {
         // The one open reservation is this call's: its answer costs exactly that, and never arrives.
-        const { reserved } = await agents.tenantBudget(tenant);
-        const usage = { input: 0, cacheWrite: reserved.tokens - MAX_TOKENS, output: MAX_TOKENS };
-        billed.set(request.seq, costOf(usage));
-        const dying = worker;
-        killed = (async () => {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          await dying.kill();
-          worker = await hosts.start(taskQueue);
-        })();
-        return reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { usage, eventDelayMs: 1_000 });
+        const lost = lostAnswer((await agents.tenantBudget(tenant)).reserved, replace);
+        billed.set(request.seq, lost.usd);
+        killed = lost.killed;
+        return lost.step;
       }
       billed.set(request.seq, costOf(USAGE));
-      return done >= 2
-        ? reply.text('Done.', { usage: USAGE })
-        : reply.toolCalls([{ name: 'fs_list', arguments: { path: '.' } }], { usage: USAGE });
+      return done >= 2 ? reply.text('Done.', { usage: USAGE }) : reply.toolCalls(LIST, { usage: USAGE });
     });
     const result = await agents.run({
       task: 'List the workspace twice, then say you are done.',

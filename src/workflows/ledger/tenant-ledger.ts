@@ -172,10 +172,7 @@ export async function tenantLedgerWorkflow(input: LedgerInput): Promise<void> {
     }
   };
 
-  const handOver = (): boolean =>
-    handled >= LEDGER_UPDATES_PER_RUN ||
-    workflowInfo().continueAsNewSuggested ||
-    workflowInfo().targetWorkerDeploymentVersionChanged;
+  const handOver = (): boolean => handled >= LEDGER_UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested;
   const wake = (): boolean => handOver() || reconfigured || outbox.length > 0;
   while (!handOver()) {
     await tell();
