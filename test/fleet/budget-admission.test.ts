@@ -10,7 +10,7 @@ import { AgentClient } from '../../src/client';
 import type { AgentResult } from '../../src/contracts/agent-run';
 import type { BudgetAmount, LedgerView } from '../../src/contracts/tenant-budget';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
-import { PRIMARY } from '../agent/agent-kit';
+import { PRIMARY, waitFor } from '../agent/agent-kit';
 import { testConnection } from '../kit/temporal';
 import { useWorkerHosts, type WorkerProcess } from '../kit/worker-process';
 
@@ -60,7 +60,10 @@ describe('a tenant budget under concurrency', () => {
   it('20 runs against a budget worth 5: at least 4 answer, the rest never spend, and the provider bills what the ledger counts across a SIGKILL', async () => {
     hosts.fake.reset();
     const taskQueue = `admission-${crypto.randomUUID()}`;
-    const replace = await replaceable(taskQueue);
+    await hosts.start(taskQueue);
+    // The first run's model calls go to a worker of their own: the one killed, with that call alone on it.
+    const victimQueue = `${taskQueue}-victim`;
+    const replace = await replaceable(victimQueue);
     const { client } = await testConnection();
     const agents = new AgentClient(client, taskQueue);
     const tenant = newTenant('crowd');
@@ -74,10 +77,10 @@ describe('a tenant budget under concurrency', () => {
     hosts.fake.respond(async (request) => {
       const job = jobOf(request);
       const done = toolResults(request);
-      if (done === 1 && victim === undefined) {
-        // The worst moment: the provider answers (and bills) the second call of the first run to
-        // get there, and the worker dies while the answer is on its way. The answer costs exactly
-        // what the call reserved, so the ledger can only agree with the provider by charging it.
+      if (done === 1 && job === 0 && victim === undefined) {
+        // The worst moment: the provider answers (and bills) the first run's second call, and its
+        // worker dies while the answer is on its way. The answer costs exactly what the call
+        // reserved, so the ledger can only agree with the provider by charging it.
         victim = { job };
         const open = (await ledger()).calls?.find((c) => c.key === `${ids[job]}#2`);
         if (!open) throw new Error(`no open reservation for job ${job}'s second call`);
@@ -91,26 +94,27 @@ describe('a tenant budget under concurrency', () => {
     });
 
     for (let job = 0; job < RUNS; job++) ids.push(`crowd-${job}-${crypto.randomUUID().slice(0, 8)}`);
-    await Promise.all(
-      ids.map((id, job) =>
-        agents.start({
-          id,
-          task: `Job ${job}. List the workspace twice, then say you are done.`,
-          model: PRIMARY,
-          tenant,
-          maxTokens: MAX_TOKENS,
-          tools: { allow: ['fs_list'] },
-        }),
-      ),
-    );
+    const start = (job: number) =>
+      agents.start({
+        id: ids[job],
+        task: `Job ${job}. List the workspace twice, then say you are done.`,
+        model: PRIMARY,
+        tenant,
+        maxTokens: MAX_TOKENS,
+        tools: { allow: ['fs_list'] },
+        ...(job === 0 ? { activityTaskQueue: victimQueue } : {}),
+      });
+    // The first run is admitted first; the other 19 start together while it works.
+    await start(0);
+    await waitFor(() => hosts.fake.requests.some((r) => jobOf(r) === 0), 'the first run at work', 60_000);
+    await Promise.all(ids.slice(1).map((_, i) => start(i + 1)));
     // The ledger never counts past the cap, spent or reserved.
     let watching = true;
     let highest = 0;
     const watch = (async () => {
       while (watching) {
-        // While no worker serves the ledger (the killed one's replacement starting), it cannot answer.
-        const view = await ledger().catch(() => undefined);
-        if (view) highest = Math.max(highest, view.spent.usd + view.reserved.usd);
+        const view = await ledger();
+        highest = Math.max(highest, view.spent.usd + view.reserved.usd);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     })();
