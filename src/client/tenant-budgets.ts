@@ -46,7 +46,7 @@ async function ledgerQueue(client: Client, tenant: string): Promise<string | und
 }
 
 /** How long `budget set` and `budget show` wait for the ledger's answer. */
-export const LEDGER_ANSWER_MS = 10_000;
+export const LEDGER_ANSWER_MS = 15_000;
 /** The server answers a call it cannot finish a little before the caller's deadline (a query's "Failed to query"). */
 const DEADLINE_SLACK_MS = 2_000;
 

@@ -3,7 +3,9 @@
  * together against a budget worth five. Runs are admitted at their expected cost and the rest wait
  * in the ledger's line, so the budget buys whole answers instead of a first call of every run; a
  * worker SIGKILLed while the provider's answer is on its way (billed, never received) leaves an
- * attempt the ledger charges, so what the provider billed is what the ledger counts.
+ * attempt the ledger charges, so what the provider billed is what the ledger counts. The killed
+ * worker holds that call alone (its run's activities go to a queue of their own): an attempt lost
+ * before it reached the provider is charged at its estimate too, which the provider never bills.
  */
 import crypto from 'node:crypto';
 import { AgentClient } from '../../src/client';
@@ -113,8 +115,9 @@ describe('a tenant budget under concurrency', () => {
     let highest = 0;
     const watch = (async () => {
       while (watching) {
-        const view = await ledger();
-        highest = Math.max(highest, view.spent.usd + view.reserved.usd);
+        // A sample the ledger's worker, busy with twenty runs starting, did not answer in time is skipped.
+        const view = await ledger().catch(() => undefined);
+        if (view) highest = Math.max(highest, view.spent.usd + view.reserved.usd);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     })();
