@@ -233,7 +233,7 @@ export const ledgerWorkflowId = (tenant: string): string => `tenant-ledger/${ten
 
 /** What a run keeps about its tenant's budget. Absent: the tenant has none, and no call reserves. */
 export interface RunTenantBudget {
-  /** Reservations granted so far: the next one's key is `<workflow id>#<granted + 1>`. */
+  /** Reservations granted (or withdrawn from the line) so far: the next key is `<workflow id>#<granted + 1>`. */
   granted: number;
   /** What the run waits for now, while other runs' reservations stand in the way. */
   waiting?: string;

@@ -204,7 +204,7 @@ describe('tenant budgets across runs', () => {
     });
   });
 
-  it('a run waits in line while another holds the budget, says so in its state and details, and goes on after it', async () => {
+  it('a run waits in line while another holds the budget, says so in its state and details, and goes on after it; a stopped one leaves the line', async () => {
     const tenant = newTenant('busy');
     const release = holdReply(fx, reply.text('Held answer.', { usage: { input: 10, output: 10 } }));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
@@ -222,6 +222,12 @@ describe('tenant budgets across runs', () => {
       expect(await ledgerOf(agents, tenant)).toMatchObject({ queue: { waiting: 1, first: [{ run: second }] } });
       const show = await runCli(['budget', 'show', tenant], { env: await cliEnv(taskQueue) });
       expect(show.stdout).toContain(`\nwaiting: 1 request in line; first ${second} to start, $0.0040, since `);
+      // A run stopped while it waits leaves the line.
+      const third = await agents.start({ task: 'Third.', ...options });
+      await waitForState(agents, third, (s) => s.tenantBudget?.waiting?.startsWith('2nd in line') === true);
+      await agents.stop(third);
+      expect(await agents.result(third)).toMatchObject({ stopReason: 'stopped', costUsd: 0 });
+      expect(await ledgerOf(agents, tenant)).toMatchObject({ queue: { waiting: 1, first: [{ run: second }] } });
       release.open();
       expect(await agents.result(first)).toMatchObject({ stopReason: 'completed' });
       expect(await agents.result(second)).toMatchObject({ stopReason: 'completed' });

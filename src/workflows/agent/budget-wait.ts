@@ -60,8 +60,13 @@ export async function waitInLine(
   return workflowNow() >= line.untilMs ? { outcome: 'impatient' } : { outcome: 'ask' };
 }
 
-/** Takes `hold`'s request out of line (or gives back its grant, if the answer crossed the run's leaving). */
+/**
+ * Takes `hold`'s request out of line (or gives back its grant, if the answer crossed the run's
+ * leaving). Its key is done with: the run's next request takes the next one.
+ */
 export async function withdraw(ctx: RunContext, hold: CallBudget): Promise<void> {
+  const budget = ctx.state.tenantBudget;
+  if (budget) budget.granted += 1;
   try {
     await ctx.io.settleBudget({ tenant: hold.tenant, key: hold.key, usd: 0, tokens: 0 });
   } catch (err) {
@@ -84,7 +89,7 @@ export async function endTenantBudget(ctx: RunContext): Promise<void> {
     await ctx.io.releaseBudget({
       tenant,
       run: ctx.workflowId,
-      ...(refused ? { stopped: { reason: refused, midTask: budget.granted > 0 } } : {}),
+      ...(refused ? { stopped: { reason: refused, midTask: state.cost.total > 0 } } : {}),
     });
   } catch (err) {
     if (isCancellation(err)) throw err;
