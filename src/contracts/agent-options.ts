@@ -74,7 +74,8 @@ export interface AgentOptions {
   priority?: number;
   /**
    * What the run expects to spend (USD), reserved against its tenant's budget before it starts
-   * (docs/fleet.md, Admission: a budget buys answers). Default: three calls' estimate, or fewer when its turn limit is lower.
+   * (docs/fleet.md, Admission: a budget buys answers). Default: three calls' estimate, or fewer
+   * when its turn limit is lower.
    */
   expectedCostUsd?: number;
   /** Go on from another run's conversation (the client fills it from `continueFrom` / `fork`). */
