@@ -96,6 +96,7 @@ export interface RunOptions extends CallFlags {
   agents?: string;
   tenant?: string;
   priority?: number;
+  expectedCost?: number;
   id?: string;
   taskFile?: string;
   maxTokens?: number;

@@ -31,12 +31,15 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: 
 const statusWithReason = (status: string, stopReason: string | undefined): string =>
   stopReason && stopReason !== status ? `${status} (${stopReason})` : status;
 
-/** How a run ended, without its final text or its error (see {@link errorLine}). */
+/**
+ * How a run ended, without its final text or its error (see {@link errorLine}); a run its tenant's
+ * budget stopped says why on a second line.
+ */
 export function formatSummary(r: AgentResult): string {
-  return (
+  const summary =
     `${r.id}: ${statusWithReason(r.status, r.stopReason)} after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ` +
-    `${r.model} · ${usageLine(r)}`
-  );
+    `${r.model} · ${usageLine(r)}`;
+  return r.stopNote ? `${summary}\nstopped by the budget: ${r.stopNote.replace(/\s*\n\s*/g, ' ')}` : summary;
 }
 
 /** The run's error as one line for stderr, when it has one. */

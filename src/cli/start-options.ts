@@ -85,6 +85,11 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
     .option('--tenant <name>', 'the tenant the run works for: its fair share of every queue (docs/fleet.md)', tenantArg)
     .option('--priority <n>', "1 (first) to 5 (last): the order of the run's calls in a backlog", priorityArg)
     .option(
+      '--expected-cost <usd>',
+      "what the run expects to spend: reserved against its tenant's budget before it starts (docs/fleet.md)",
+      usdArg,
+    )
+    .option(
       '--continue <id>',
       "go on from that run's conversation (a run that has ended): it comes first, by reference, then TASK; " +
         "the run's model unless --model says otherwise",
@@ -140,6 +145,7 @@ export async function startOptionsOf(
   const fleet = {
     ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
     ...(o.priority !== undefined ? { priority: o.priority } : {}),
+    ...(o.expectedCost !== undefined ? { expectedCostUsd: o.expectedCost } : {}),
   };
   const tools = {
     ...(allow ? { allow } : {}),

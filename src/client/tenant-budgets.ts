@@ -45,6 +45,31 @@ async function ledgerQueue(client: Client, tenant: string): Promise<string | und
   }
 }
 
+/** How long `budget set` and `budget show` wait for the ledger's answer. */
+export const LEDGER_ANSWER_MS = 15_000;
+/** The server answers a call it cannot finish a little before the caller's deadline (a query's "Failed to query"). */
+const DEADLINE_SLACK_MS = 2_000;
+
+/**
+ * Runs `ask` against `tenant`'s ledger within {@link LEDGER_ANSWER_MS}: a ledger no worker serves
+ * (none polls its queue, or none of the version it is on) is refused in one line instead of a wait.
+ */
+async function withinDeadline<R>(client: Client, tenant: string, taskQueue: string, ask: () => Promise<R>): Promise<R> {
+  const deadline = Date.now() + LEDGER_ANSWER_MS;
+  try {
+    return await client.withDeadline(deadline, ask);
+  } catch (err) {
+    const refused = err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError;
+    if (refused || Date.now() < deadline - DEADLINE_SLACK_MS) throw err;
+    throw new NoWorkerError(
+      `tenant ${tenant}'s ledger did not answer within ${LEDGER_ANSWER_MS / 1000} s: no worker on task queue ` +
+        `"${taskQueue}" took its task (a ledger started by an older build may be pinned to a version whose ` +
+        'workers are gone; start one of them); a change sent now is applied when a worker takes it',
+      taskQueue,
+    );
+  }
+}
+
 /** How long a queue without pollers gets to show one (a worker that has just started) before the refusal. */
 const POLLER_GRACE_MS = 3_000;
 
@@ -82,20 +107,23 @@ export async function setTenantBudget(
   const problems = budgetLimitsProblems(limits);
   if (problems.length > 0) throw new AgentClientError(`invalid budget: ${problems.join('; ')}`);
   const input: LedgerInput = { tenant, limits };
-  await requireWorker(client, (await ledgerQueue(client, tenant)) ?? taskQueue, tenant);
+  const queue = (await ledgerQueue(client, tenant)) ?? taskQueue;
+  await requireWorker(client, queue, tenant);
   let ledger: LedgerView;
   try {
-    ledger = await client.workflow.executeUpdateWithStart(configureBudgetUpdate, {
-      args: [limits],
-      startWorkflowOperation: new WithStartWorkflowOperation(LEDGER_WORKFLOW, {
-        workflowId: ledgerWorkflowId(tenant),
-        taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        priority: LEDGER_PRIORITY,
-        staticSummary: `Budget ledger of tenant ${tenant}`,
+    ledger = await withinDeadline(client, tenant, queue, () =>
+      client.workflow.executeUpdateWithStart(configureBudgetUpdate, {
+        args: [limits],
+        startWorkflowOperation: new WithStartWorkflowOperation(LEDGER_WORKFLOW, {
+          workflowId: ledgerWorkflowId(tenant),
+          taskQueue,
+          args: [input],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          priority: LEDGER_PRIORITY,
+          staticSummary: `Budget ledger of tenant ${tenant}`,
+        }),
       }),
-    });
+    );
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
       throw new AgentClientError(`invalid budget: ${err.cause.message}`);
@@ -130,5 +158,7 @@ export async function tenantBudgetView(client: Client, tenant: string): Promise<
         `\`durable-agents budget set ${tenant} --max-cost USD --period day|month|total\``,
     );
   await requireWorker(client, queue, tenant);
-  return client.workflow.getHandle(ledgerWorkflowId(tenant)).query(ledgerQuery);
+  return withinDeadline(client, tenant, queue, () =>
+    client.workflow.getHandle(ledgerWorkflowId(tenant)).query(ledgerQuery),
+  );
 }

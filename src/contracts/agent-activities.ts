@@ -10,7 +10,7 @@ import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
 import type { TokenDelta } from './watch-topics';
-import type { BudgetActivities } from './tenant-budget';
+import type { BudgetActivities, CallBudget } from './tenant-budget';
 import type { CallPin, PinToolsInput, PinToolsOutput } from './tool-pin';
 
 export interface ModelCallInput {
@@ -49,6 +49,8 @@ export interface ModelCallInput {
   agentRole?: string;
   /** The run's tools are not pinned yet: the call pins them first (see {@link CallPin}). */
   pin?: CallPin;
+  /** The call's reservation against the run's tenant budget: each later attempt reserves its own. */
+  budget?: CallBudget;
 }
 
 /**
@@ -111,6 +113,8 @@ export interface ModelCallOutput {
   tokens?: TokenDelta[];
   /** What pinning the run's tools gave, when the input asked the call to pin them (`pin`). */
   pinned?: PinToolsOutput;
+  /** The reservation of the attempt that answered, when it was not the call's first (`budget`). */
+  budgetKey?: string;
 }
 
 /** A call that pinned the run's tools and asked the model nothing (see {@link CallPin}). */
@@ -173,6 +177,8 @@ export interface SummariseInput {
   /** Entries `[view.fromSeq, toSeq)` are folded into the new summary. */
   toSeq: number;
   model: ModelRef;
+  /** As `ModelCallInput.budget`. */
+  budget?: CallBudget;
 }
 
 export interface SummariseOutput {
@@ -181,6 +187,8 @@ export interface SummariseOutput {
   usage: Usage;
   cost: Cost;
   model: ModelRef;
+  /** As `ModelCallOutput.budgetKey`. */
+  budgetKey?: string;
 }
 
 /** The agent activities a workflow calls (implemented by `createAgentActivities`). */

@@ -98,9 +98,10 @@ export type AgentEvent = EventBase &
     /**
      * The tenant's budget refused a call (`refused`: the run moves to a cheaper model or stops), made
      * it wait for other calls' reservations (`waiting`), or could not take its settlement (`unsettled`:
-     * the ledger charges the reservation's estimate when it expires).
+     * the ledger charges the reservation's estimate when it expires), or charged a call's attempts
+     * that ended without settling at their estimates (`charged`: counted in the run's cost).
      */
-    | { type: 'tenant_budget'; tenant: string; what: 'refused' | 'waiting' | 'unsettled'; message: string }
+    | { type: 'tenant_budget'; tenant: string; what: 'refused' | 'waiting' | 'unsettled' | 'charged'; message: string }
     | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }
     | { type: 'error'; message: string; failureType?: string; retryable: boolean }
   );

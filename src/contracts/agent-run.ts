@@ -182,6 +182,8 @@ export interface AgentResult {
   /** Billed tokens and cost (absent in results of runs that predate it). */
   billing?: RunBilling;
   error?: { message: string; type?: string; retryable: boolean };
+  /** Why the run stopped, when its stop reason alone does not say: the tenant budget's refusal. */
+  stopNote?: string;
   /** Model and tool totals and timings (see `trace`). */
   stats?: RunStats;
   /** Child runs and their usage (already counted in `usage` and `costUsd`). */

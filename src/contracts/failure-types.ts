@@ -104,4 +104,8 @@ export const BUDGET_FAILURE = {
   busy: 'TenantBudgetBusy',
   /** Limits, a reservation or a settlement the ledger cannot use (refused by its validator). */
   invalid: 'TenantBudgetInvalid',
+  /** A request the ledger keeps in its line: the run is told when it is its turn (or asks again). */
+  queued: 'TenantBudgetQueued',
+  /** A request that reached the ledger after its run stopped waiting for the answer: refused, so nothing counts it. */
+  stale: 'TenantBudgetStale',
 } as const;

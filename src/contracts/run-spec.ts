@@ -132,6 +132,11 @@ export interface FleetSpec {
   priority?: number;
   /** Task queue of the model and tool activities; absent = the workflow's queue. */
   taskQueue?: string;
+  /**
+   * What the run expects to spend (USD), reserved against its tenant's budget before it starts
+   * (docs/fleet.md). Default: three calls' estimate, or fewer when its turn limit is lower.
+   */
+  expectedCostUsd?: number;
 }
 
 /** The resolved run spec: what a workflow runs with. */

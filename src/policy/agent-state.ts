@@ -124,6 +124,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     messages: state.nextSeq,
     billing: billingOf(state.usage, state.cost),
     ...(state.error ? { error: state.error } : {}),
+    ...(stopReason === 'budget' && state.tenantBudget?.refused ? { stopNote: state.tenantBudget.refused } : {}),
     ...(state.stats ? { stats: state.stats } : {}),
     ...(state.children?.length ? { children: state.children } : {}),
   };

@@ -32,7 +32,7 @@ export class RunSpecError extends Error {
 /** The records of the options and the fields each may hold. */
 const RECORDS = {
   session: ['from', 'idleWaitMs', 'continueAsNewAfterTurns'],
-  fleet: ['tenant', 'priority', 'taskQueue'],
+  fleet: ['tenant', 'priority', 'taskQueue', 'expectedCostUsd'],
 } as const;
 const TOP_LEVEL: readonly string[] = [
   'task', 'kind', 'model', 'systemPrompt', 'call', 'tools', 'limits', 'context', 'session', 'fleet', 'agents',

@@ -49,6 +49,9 @@ export function fleetProblems(fleet: FleetSpec | undefined): string[] {
   return [
     ...(fleet.tenant === undefined ? [] : [tenantProblem(fleet.tenant)]),
     ...(fleet.priority === undefined ? [] : [priorityProblem(fleet.priority)]),
+    ...(fleet.expectedCostUsd === undefined || (Number.isFinite(fleet.expectedCostUsd) && fleet.expectedCostUsd > 0)
+      ? []
+      : [`expectedCostUsd must be a number of dollars above 0, got ${String(fleet.expectedCostUsd)}`]),
   ].flatMap((p) => p ?? []);
 }
 

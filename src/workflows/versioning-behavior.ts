@@ -12,3 +12,11 @@ export function pinnedOnVersionedWorkers(): WorkflowDefinitionOptions {
   // An unversioned worker reports its own build id with an empty deployment name.
   return workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'PINNED' } : {};
 }
+
+/**
+ * Options getter for a workflow that follows the deployment's current version at its next task
+ * (the tenant ledger: long-lived, small versioned state, and every run of the fleet needs it).
+ */
+export function autoUpgradeOnVersionedWorkers(): WorkflowDefinitionOptions {
+  return workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' } : {};
+}

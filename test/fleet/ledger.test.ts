@@ -1,9 +1,11 @@
 /**
  * The tenant ledger is a long-lived workflow: its totals survive a worker killed in the middle of
- * a reserved call, and its own continue-as-new, with open reservations and settled keys carried.
+ * a reserved call (whose lost attempt is charged at its estimate, in the run's cost too), and its
+ * own continue-as-new, with open reservations and settled keys carried.
  */
 import crypto from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { BUDGET_FAILURE } from '../../src/contracts/failure-types';
 import { AgentClient } from '../../src/client';
 import {
   ledgerWorkflowId,
@@ -23,7 +25,7 @@ const newTenant = (name: string): string => `${name}-${crypto.randomUUID().slice
 describe('the tenant ledger', () => {
   const hosts = useWorkerHosts('ledger');
 
-  it('keeps its totals across a worker SIGKILL in the middle of a reserved call', async () => {
+  it('keeps its totals across a worker SIGKILL in the middle of a reserved call, the lost attempt charged', async () => {
     const taskQueue = `ledger-kill-${crypto.randomUUID()}`;
     const first = await hosts.start(taskQueue);
     const { client } = await testConnection();
@@ -48,8 +50,28 @@ describe('the tenant ledger', () => {
     const ledger = await agents.tenantBudget(tenant);
     expect(ledger).toMatchObject({ openReservations: 0, reserved: { usd: 0, tokens: 0 } });
     expect(ledger.spent.usd).toBeCloseTo(before.costUsd + during.costUsd, 10);
-    expect(ledger.spent.tokens).toBe(2 * (usage.input + usage.output));
+    // The attempt the worker died in may have been answered: it counts at its estimate.
+    expect(ledger.spent.tokens).toBeGreaterThan(2 * (usage.input + usage.output));
+    const { events } = await agents.state(id);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'tenant_budget', what: 'charged' }));
   }, 150_000);
+
+  it('refuses a reservation that reaches it after its run stopped waiting, and counts nothing for it', async () => {
+    const tenant = newTenant('late');
+    await withWorker({}, async ({ client, taskQueue }) => {
+      const agents = new AgentClient(client, taskQueue);
+      await agents.setTenantBudget(tenant, { maxCostUsd: 1, period: 'total' });
+      const handle: WorkflowHandle = client.workflow.getHandle(ledgerWorkflowId(tenant));
+      const late = { key: 'gone#1', usd: 0.1, tokens: 100, model: PRIMARY, run: 'gone', notAfter: Date.now() - 1_000 };
+      const refusal = await handle.executeUpdate(reserveBudgetUpdate, { args: [late] }).catch((err: unknown) => err);
+      expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refusal as WorkflowUpdateFailedError).cause).toMatchObject({
+        type: BUDGET_FAILURE.stale,
+        message: expect.stringMatching(/after its run stopped waiting for it: not counted/),
+      });
+      expect(await agents.tenantBudget(tenant)).toMatchObject({ openReservations: 0, reserved: { usd: 0 } });
+    });
+  });
 
   it('keeps its totals, open reservations and settled keys across its own continue-as-new', async () => {
     const tenant = newTenant('carry');

@@ -10,7 +10,8 @@ import type { AgentClient } from '../../src/client';
 import type { AgentResult } from '../../src/contracts/agent-run';
 import { ledgerWorkflowId } from '../../src/contracts/tenant-budget';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
-import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { runCli } from '../kit/cli';
+import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { CHEAP, PRIMARY, holdReply, useAgentFixture, waitFor, waitForState } from '../agent/agent-kit';
 
 /** A tenant name no other test (or earlier jest run on the same server) uses. */
@@ -40,15 +41,21 @@ async function budgetSteps(handle: WorkflowHandle): Promise<string[]> {
 
 const ledgerOf = (agents: AgentClient, tenant: string) => agents.tenantBudget(tenant);
 
+/** The CLI's environment for a worker's task queue. */
+async function cliEnv(taskQueue: string): Promise<NodeJS.ProcessEnv> {
+  const { address, namespace } = await testConnection();
+  return { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
+}
+
 describe('tenant budgets across runs', () => {
   const fx = useAgentFixture();
 
-  it('a budget of $0.01 stops the runs that would cross it with reason budget; spend stays within one estimate', async () => {
+  it('a budget of $0.02 refuses the runs whose expected cost no longer fits before they spend; spend stays under it', async () => {
     const tenant = newTenant('tight');
     fx.fake.respond(threeCalls);
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      await agents.setTenantBudget(tenant, { maxCostUsd: 0.01, period: 'day' });
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.02, period: 'day' });
       const ids = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           agents.start({
@@ -64,6 +71,10 @@ describe('tenant budgets across runs', () => {
       const stopped = results.filter((r) => r.stopReason === 'budget');
       expect(stopped.length).toBeGreaterThan(0);
       expect(results.every((r) => r.stopReason === 'budget' || r.stopReason === 'completed')).toBe(true);
+      expect(results.filter((r) => r.stopReason === 'completed').every((r) => r.finalText === '3.')).toBe(true);
+      // A run the budget cannot carry through is refused before it spends, and its result says why.
+      for (const r of stopped)
+        expect(r).toMatchObject({ costUsd: 0, stopNote: expect.stringMatching(/budget is spent: .*not started/) });
 
       // What each call reserved, as its timeline says: `budget: reserve $0.0041 for …`.
       const reserved = (await Promise.all(ids.map((id) => budgetSteps(client.workflow.getHandle(id)))))
@@ -73,16 +84,57 @@ describe('tenant budgets across runs', () => {
       expect(reserved.length).toBeGreaterThan(0);
       const spent = results.reduce((sum, r) => sum + r.costUsd, 0);
       expect(spent).toBeGreaterThan(0);
-      expect(spent).toBeLessThanOrEqual(0.01 + Math.max(...reserved));
+      expect(spent).toBeLessThanOrEqual(0.02);
       const ledger = await ledgerOf(agents, tenant);
       expect(ledger.spent.usd).toBeCloseTo(spent, 10);
-      expect(ledger).toMatchObject({ reserved: { usd: 0, tokens: 0 }, openReservations: 0 });
+      expect(ledger).toMatchObject({
+        reserved: { usd: 0, tokens: 0 },
+        openReservations: 0,
+        held: { usd: 0, runs: 0 },
+        queue: { waiting: 0 },
+        stops: { midTask: 0, beforeStart: stopped.length },
+      });
+      const show = await runCli(['budget', 'show', tenant], { env: await cliEnv(taskQueue) });
+      expect(show.stdout).toMatch(
+        new RegExp(`\\nstopped by the budget: 0 runs mid-task, ${stopped.length} before starting; last \\S+: tenant `),
+      );
 
       const refused = await agents.state(stopped[0].id);
       expect(refused.tenantBudget).toMatchObject({ tenant, refused: expect.stringMatching(/budget is spent/) });
+      expect(fx.fake.requests.length).toBe(3 * (results.length - stopped.length));
       expect(refused.events.map((e) => e.type)).toContain('tenant_budget');
       await saveHistoryIfRecording(client.workflow.getHandle(stopped[0].id), 'agent-tenant-budget-refused');
       await saveHistoryIfRecording(client.workflow.getHandle(ledgerWorkflowId(tenant)), 'tenant-ledger');
+    });
+  });
+
+  it("runs without maxTokens are estimated at a typical answer, not the model's whole output: some answer, the rest are refused saying why", async () => {
+    const tenant = newTenant('nomax');
+    fx.fake.respond((request) =>
+      toolResults(request) >= 2
+        ? reply.text('3.', { usage: { input: 300, output: 400 } })
+        : reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }], { usage: { input: 300, output: 400 } }),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      // About 4.8 runs of three calls at $0.0069.
+      await agents.setTenantBudget(tenant, { maxCostUsd: 0.1, period: 'total' });
+      const ids = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          agents.start({ fleet: { tenant: tenant }, task: `Add 1 and 2 twice (job ${i}).`, model: PRIMARY, tools: { allow: ['add'] } }),
+        ),
+      );
+      const results = await Promise.all(ids.map((id) => agents.result(id)));
+      const done = results.filter((r) => r.stopReason === 'completed');
+      expect(done.length).toBeGreaterThanOrEqual(2);
+      for (const r of results.filter((x) => x.stopReason !== 'completed'))
+        expect(r).toMatchObject({ stopReason: 'budget', costUsd: 0, stopNote: expect.stringMatching(/not started/) });
+      // A call reserved a typical answer's output (1,024 tokens at $15 a million), not 64,000.
+      const reserved = (await budgetSteps(client.workflow.getHandle(done[0].id)))
+        .flatMap((step) => /^budget: reserve \$([\d.]+)/.exec(step)?.slice(1) ?? [])
+        .map(Number);
+      expect(Math.max(...reserved)).toBeLessThan(0.03);
+      expect((await ledgerOf(agents, tenant)).spent.usd).toBeLessThanOrEqual(0.1);
     });
   });
 
@@ -156,21 +208,35 @@ describe('tenant budgets across runs', () => {
     });
   });
 
-  it('a run waits while other calls hold the budget, says so in its state and details, and goes on when they settle', async () => {
+  it('a run waits in line while another holds the budget, says so in its state and details, and goes on after it; a stopped one leaves the line', async () => {
     const tenant = newTenant('busy');
     const release = holdReply(fx, reply.text('Held answer.', { usage: { input: 10, output: 10 } }));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
-      // Room for one call's estimate (about $0.0038) at a time.
+      // Room for one run's expected cost ($0.004, about one call's estimate) at a time.
       await agents.setTenantBudget(tenant, { maxCostUsd: 0.006, period: 'day' });
-      const options = { model: PRIMARY, fleet: { tenant }, call: { maxTokens: 200 }, tools: { allow: ['add'] } };
+      const options = {
+        model: PRIMARY,
+        fleet: { tenant, expectedCostUsd: 0.004 },
+        call: { maxTokens: 200 },
+        tools: { allow: ['add'] },
+      };
       const first = await agents.start({ task: 'First.', ...options });
       await waitFor(() => fx.fake.requests.length === 1, 'the first call');
       const second = await agents.start({ task: 'Second.', ...options });
       const waiting = await waitForState(agents, second, (s) => s.tenantBudget?.waiting !== undefined);
-      expect(waiting.tenantBudget?.waiting).toMatch(/reserved by 1 calls in progress/);
+      expect(waiting.tenantBudget?.waiting).toMatch(/^1st in line for .*reserved by 1 calls in progress/);
       const details = await client.workflow.getHandle(second).query<string>('__temporal_workflow_metadata');
-      expect(JSON.stringify(details)).toMatch(new RegExp(`waiting \\d+ s for tenant ${tenant}'s budget`));
+      expect(JSON.stringify(details)).toMatch(new RegExp(`waiting for tenant ${tenant}'s budget \\(1st in line`));
+      expect(await ledgerOf(agents, tenant)).toMatchObject({ queue: { waiting: 1, first: [{ run: second }] } });
+      const show = await runCli(['budget', 'show', tenant], { env: await cliEnv(taskQueue) });
+      expect(show.stdout).toContain(`\nwaiting: 1 request in line; first ${second} to start, $0.0040, since `);
+      // A run stopped while it waits leaves the line.
+      const third = await agents.start({ task: 'Third.', ...options });
+      await waitForState(agents, third, (s) => s.tenantBudget?.waiting?.startsWith('2nd in line') === true);
+      await agents.stop(third);
+      expect(await agents.result(third)).toMatchObject({ stopReason: 'stopped', costUsd: 0 });
+      expect(await ledgerOf(agents, tenant)).toMatchObject({ queue: { waiting: 1, first: [{ run: second }] } });
       release.open();
       expect(await agents.result(first)).toMatchObject({ stopReason: 'completed' });
       expect(await agents.result(second)).toMatchObject({ stopReason: 'completed' });

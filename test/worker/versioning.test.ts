@@ -21,8 +21,9 @@ import { PRIMARY, useAgentFixture, waitForState, type AgentFixture } from '../ag
 import { runCli, spawnCli, stopProcess, waitForOutput } from '../kit/cli';
 import { REPO_ROOT } from '../kit/env';
 import { testConnection, workflowBundle } from '../kit/temporal';
+import { drainageReaches, setCurrentVersion, versioningOf } from '../kit/deployments';
 
-const { EventType, RoutingConfigUpdateState } = temporal.api.enums.v1;
+const { EventType } = temporal.api.enums.v1;
 
 interface RunningVersion {
   buildId: string;
@@ -53,46 +54,6 @@ async function startVersion(
   return { buildId, worker, running: worker.run() };
 }
 
-/**
- * Makes `buildId` the deployment's current version, and waits until every partition of the task
- * queue routes by it. The server knows a version only once its worker has polled, so a refusal is
- * retried until it does.
- */
-async function setCurrentVersion(client: Client, deploymentName: string, buildId: string): Promise<void> {
-  const namespace = client.options.namespace;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await client.workflowService.setWorkerDeploymentCurrentVersion({
-        namespace,
-        deploymentName,
-        buildId,
-        identity: 'versioning test',
-      });
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  let last = '';
-  while (Date.now() < deadline) {
-    const { workerDeploymentInfo: info } = await client.workflowService.describeWorkerDeployment({
-      namespace,
-      deploymentName,
-    });
-    const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
-    last = `current ${current}, ${RoutingConfigUpdateState[info?.routingConfigUpdateState ?? 0]}`;
-    if (
-      current === buildId &&
-      info?.routingConfigUpdateState === RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${deploymentName}:${buildId} never became current on every partition; last: ${last}`);
-}
-
 /** The build ids of the workers that completed the run's workflow tasks, in order. */
 async function taskBuildIds(client: Client, workflowId: string): Promise<string[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -102,38 +63,6 @@ async function taskBuildIds(client: Client, workflowId: string): Promise<string[
       const version = event.workflowTaskCompletedEventAttributes?.deploymentVersion;
       return `${version?.deploymentName ?? '(none)'}:${version?.buildId ?? '(none)'}`;
     });
-}
-
-/** The run's versioning as `describe` shows it: its behaviour and the version it is on. */
-async function versioningOf(client: Client, workflowId: string): Promise<{ behavior: string; version: string }> {
-  const { raw } = await client.workflow.getHandle(workflowId).describe();
-  const info = raw.workflowExecutionInfo?.versioningInfo;
-  const version = info?.deploymentVersion;
-  return {
-    behavior: temporal.api.enums.v1.VersioningBehavior[info?.behavior ?? 0] ?? 'unknown',
-    version: `${version?.deploymentName}:${version?.buildId}`,
-  };
-}
-
-/** Polls `describe-version` until the version's drainage status is `status` (the dev server checks every second). */
-async function drainageReaches(
-  client: Client,
-  deploymentName: string,
-  buildId: string,
-  status: 'DRAINING' | 'DRAINED',
-): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let last = 'none';
-  while (Date.now() < deadline) {
-    const { workerDeploymentVersionInfo: info } = await client.workflowService.describeWorkerDeploymentVersion({
-      namespace: client.options.namespace,
-      deploymentVersion: { deploymentName, buildId },
-    });
-    last = temporal.api.enums.v1.VersionDrainageStatus[info?.drainageInfo?.status ?? 0] ?? 'unknown';
-    if (last === `VERSION_DRAINAGE_STATUS_${status}`) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`version ${deploymentName}:${buildId} never reached ${status}; last: ${last}`);
 }
 
 /** `durable-agents worker --deployment … --build-id …` as a process of its own; resolves with its ready lines once it polls. */

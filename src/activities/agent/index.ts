@@ -11,6 +11,7 @@ import { modelCallActivity } from './model-call';
 import { summariseActivity } from './summarise';
 import { toolActivities } from './run-tool';
 import { budgetActivities, withTenantBudget } from './tenant-budget';
+import { withAttemptBudget } from './attempt-budget';
 
 export { type AgentActivityDeps } from './deps';
 
@@ -31,15 +32,16 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
   return {
     copyConversation: heartbeating(copyConversationActivity(deps.store)),
     // A run's first model call pins its tools first (`CallPin`).
-    callModel: heartbeating(async function callModelPinning(input: ModelCallInput): Promise<ModelCallResult> {
+    callModel: heartbeating(
+      withAttemptBudget(async function callModelPinning(input: ModelCallInput): Promise<ModelCallResult> {
       const { pin, ...call } = input;
       if (!pin) return callModel(call);
       const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
       if (callWaitsForPin(pinned, pin.spec, call.model)) return { pinned, answered: false };
       return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
-    }),
+    })),
     appendMessages: heartbeating(appendMessages),
-    summariseConversation: heartbeating(summariseActivity(deps)),
+    summariseConversation: heartbeating(withAttemptBudget(summariseActivity(deps))),
     pinTools: heartbeating(pinTools),
     runTool: heartbeating(tools.runTool),
     ...budgetActivities(),

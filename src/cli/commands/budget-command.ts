@@ -13,7 +13,29 @@ import { printError, printLine } from '../terminal-text';
 
 const out = printLine;
 
-/** The ledger as text: the budget, the period, then spent, reserved and left. */
+/** What waits in line, and the runs the budget stopped: lines of a ledger that has them. */
+function lineAndStops(view: LedgerView): string[] {
+  const lines: string[] = [];
+  const { held, queue, stops } = view;
+  if (held && held.runs > 0)
+    lines.push(`held: ${usd(held.usd)} for the expected calls of ${plural(held.runs, 'run')} at work`);
+  if (queue && queue.waiting > 0) {
+    const [first] = queue.first;
+    const what = first.admission ? 'to start' : 'for its next call';
+    const since = `${usd(first.usd)}, since ${first.since}`;
+    lines.push(`waiting: ${plural(queue.waiting, 'request')} in line; first ${first.run} ${what}, ${since}`);
+  }
+  if (stops && stops.midTask + stops.beforeStart > 0) {
+    const last = stops.recent[stops.recent.length - 1];
+    lines.push(
+      `stopped by the budget: ${plural(stops.midTask, 'run')} mid-task, ${stops.beforeStart} before starting` +
+        (last ? `; last ${last.run}: ${last.reason}` : ''),
+    );
+  }
+  return lines;
+}
+
+/** The ledger as text: the budget, the period, then spent, reserved, held, waiting, stopped and left. */
 function formatLedger(view: LedgerView): string {
   const tokens = (n: number) => ` (${n} tokens)`;
   const { limits, spent, reserved, remaining, period } = view;
@@ -22,6 +44,7 @@ function formatLedger(view: LedgerView): string {
     `period: ${period.start}${period.end ? ` to ${period.end}` : ' on'}`,
     `spent: ${usd(spent.usd)}${tokens(spent.tokens)}`,
     `reserved: ${usd(reserved.usd)}${tokens(reserved.tokens)} by ${plural(view.openReservations, 'call')} in progress`,
+    ...lineAndStops(view),
     `remaining: ${usd(remaining.usd)}${remaining.tokens === undefined ? '' : tokens(remaining.tokens)}`,
   ].join('\n');
 }

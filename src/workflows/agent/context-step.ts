@@ -70,7 +70,7 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
   updateCurrentDetails(ctx, { doing: summary });
   try {
     const out = await ctx.io.summarise(
-      { conversationId: state.conversationId, view: state.view, toSeq, model },
+      { conversationId: state.conversationId, view: state.view, toSeq, model, ...clearance.input },
       { retry: retryFor(resolver), summary, ...limitedQueue(ctx, model) },
     );
     await clearance.settle?.(out);

@@ -26,7 +26,15 @@ export type LoopOutcome = 'finished' | 'continue_as_new';
 
 /** A call the feature lets go ahead (with what to settle after it), or refuses. */
 export type CallClearance =
-  | { ok: true; settle?: (spent?: { usage: Usage; cost: Cost }) => Promise<void> }
+  | {
+      ok: true;
+      /** What the call takes along (a budget hold its later attempts reserve from). */
+      input?: Pick<ModelCallInput, 'budget'>;
+      /** Settles what the call cost (nothing: it failed); `budgetKey`: the attempt that answered. */
+      settle?: (spent?: { usage: Usage; cost: Cost; budgetKey?: string }) => Promise<void>;
+      /** Whether a failure of the call means it is cleared again and made again (a later attempt refused). */
+      again?: (err: unknown) => boolean;
+    }
   | {
       ok: false;
       /** How the run ends when no budget rule moves it to another model. */

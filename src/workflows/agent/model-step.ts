@@ -79,16 +79,21 @@ function callSettings(state: RunContext['state'], own: CallSettings | undefined)
 
 /** Asks every feature to clear a call; the first refusal stands, and what the others granted is settled. */
 export async function clearCall(ctx: RunContext, ask: CallAsk): Promise<CallClearance> {
-  const granted: NonNullable<Extract<CallClearance, { ok: true }>['settle']>[] = [];
+  const granted: Extract<CallClearance, { ok: true }>[] = [];
   for (const feature of RUN_FEATURES) {
     const clearance = await feature.beforeCall?.(ctx, ask);
     if (clearance && !clearance.ok) {
-      for (const settle of granted) await settle();
+      for (const { settle } of granted) await settle?.();
       return { ...clearance, message: `${feature.name}: ${clearance.message}` };
     }
-    if (clearance?.settle) granted.push(clearance.settle);
+    if (clearance) granted.push(clearance);
   }
-  return { ok: true, settle: async (spent) => void (await Promise.all(granted.map((settle) => settle(spent)))) };
+  return {
+    ok: true,
+    input: Object.assign({}, ...granted.map((g) => g.input)) as Pick<ModelCallInput, 'budget'>,
+    settle: async (spent) => void (await Promise.all(granted.map((g) => g.settle?.(spent)))),
+    again: (err) => granted.some((g) => g.again?.(err)),
+  };
 }
 
 /** What the features add to a call to `model`. */
@@ -145,6 +150,7 @@ export async function callModelWithFailover(
       ...(await featureInput(ctx, model)),
       ...overrides,
       ...callSettings(state, overrides.settings),
+      ...clearance.input,
     };
     try {
       const output = await ctx.io.callModel(
@@ -164,6 +170,8 @@ export async function callModelWithFailover(
     } catch (err) {
       if (isCancellation(err) || err instanceof RunEnded) throw err;
       await clearance.settle?.();
+      // A later attempt a feature refused: clear the call again and make it again.
+      if (clearance.again?.(err)) continue;
       if (state.pendingPin && isPinFailure(err)) return pinOfCallFailed(ctx, err);
       const failure = recordFailure(ctx, model, err);
       if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES) {

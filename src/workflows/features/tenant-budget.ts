@@ -1,33 +1,40 @@
 /**
  * A run's model calls against its tenant's budget (docs/fleet.md, Tenant budgets across runs):
- * before a call the run reserves what it may cost at most, after it settles what it cost. Runs of
- * a tenant without a budget skip both (the worker said so when it pinned the run's tools). A
- * ledger that cannot be reached is a refusal: the budget fails closed.
+ * a run's first reservation is its admission (its expected cost, held while it works); before each
+ * call the run reserves what the call may cost, the call's later attempts reserve their own, and
+ * after it the run settles what it cost. Runs of a tenant without a budget skip all of it (the
+ * worker said so when it pinned the run's tools). A ledger that cannot be reached is a refusal:
+ * the budget fails closed.
  */
 import { condition, isCancellation, setHandler, uuid4 } from '@temporalio/workflow';
 import { errorText } from '../../common/error-text';
-import { totalTokens, type Cost, type Usage } from '../../contracts/message-model';
+import { addCost, emptyCost, totalTokens, type Cost, type Usage } from '../../contracts/message-model';
 import { modelLabel, type ModelRef } from '../../contracts/model-ref';
 import {
+  RESERVE_WINDOW_MS,
   tenantBudgetSignal,
-  type BudgetActivities,
   type BudgetAmount,
+  type CallBudget,
   type ReserveOutcome,
 } from '../../contracts/tenant-budget';
 import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
-import { callEstimate, usd } from '../../policy/tenant-budget';
+import { admissionAmount, callEstimate, outputEstimate, usd } from '../../policy/tenant-budget';
 import { budgetNote } from '../../policy/log-notes';
-import type { Proxied } from '../agent/agent-io';
 import type { CallClearance, RunFeature } from '../agent/feature';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../agent/run-context';
 import { writeNotes } from '../agent/notes';
+import {
+  budgetRefused,
+  endTenantBudget,
+  ledger,
+  registerBudgetSignals,
+  waitInLine,
+  withdraw,
+} from './tenant-budget-line';
 
-/** A granted reservation, to settle once its call is done. */
-interface BudgetHold {
-  tenant: string;
-  key: string;
-}
+/** A granted reservation, to settle once its call is done; its later attempts reserve from it. */
+type BudgetHold = CallBudget;
 
 /** Why a call may not be made: the budget cannot cover it, its ledger did not answer, or the run was stopped. */
 interface BudgetRefusal {
@@ -38,27 +45,19 @@ interface BudgetRefusal {
 type BudgetClearance = ({ ok: true } & { hold?: BudgetHold }) | ({ ok: false } & BudgetRefusal);
 
 /**
- * A ledger that does not answer within these attempts counts as a refusal (fail closed): about a
- * minute when its workflow is not being served at all.
- */
-const LEDGER_CALLS = {
-  startToCloseTimeout: '15 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
-} as const;
-
-/** The ledger's activities, made as quick steps of the run. */
-const ledger = (ctx: RunContext, summary: string): Proxied<BudgetActivities> =>
-  ctx.io.activities<BudgetActivities>({ shape: 'quick', summary, ...LEDGER_CALLS });
-
-/**
- * The most a call to `model` on `inputTokens` of context may cost at the model's prices: its output
- * limit (the run's `maxTokens` and thinking budget, else the model's own), or `ownLimit` for a call
- * the run's settings do not apply to (a summary).
+ * The most a call to `model` on `inputTokens` of context is reserved at, at the model's prices:
+ * its output estimate (`outputEstimate`: the run's `maxTokens` and thinking budget, else a typical
+ * answer), or for a call the run's settings do not apply to (`ownLimit`: a summary) the same
+ * without them.
  */
 function callCost(ctx: RunContext, model: ModelRef, inputTokens: number, ownLimit = false): BudgetAmount {
   const info = runModelInfo(ctx.state.models, model);
   const { maxTokens, thinkingBudget } = ctx.state.config.call;
-  const output = ownLimit ? info.maxOutputTokens : (maxTokens ?? info.maxOutputTokens) + (thinkingBudget ?? 0);
+  const largestOutput = ctx.state.tenantBudget?.largestOutput;
+  const modelLimit = info.maxOutputTokens;
+  const output = ownLimit
+    ? outputEstimate({ modelLimit, largestOutput })
+    : outputEstimate({ maxTokens, thinkingBudget, modelLimit, largestOutput });
   return callEstimate(info.prices, inputTokens, output);
 }
 
@@ -76,8 +75,19 @@ async function refuse(ctx: RunContext, tenant: string, refusal: BudgetRefusal): 
 }
 
 /**
- * Reserves `amount` for a call to `model`. While only other calls' reservations stand in the way,
- * the run waits for them (a growing backoff, within `patienceMs`) and asks again; a stop ends the wait.
+ * Whether the run's next reservation is its admission: a top-level run that has not called a
+ * model yet (a sub-agent works within its parent's admission, and draws on its parent's hold).
+ */
+function admissionDue(ctx: RunContext): boolean {
+  const { state } = ctx;
+  return !state.config.parent && state.tenantBudget?.granted === 0 && state.runs === 1 && state.cost.total === 0;
+}
+
+/**
+ * Reserves `amount` for a call to `model`; the run's first reservation asks to admit the run with
+ * its expected cost. A request that does not fit waits in the ledger's line until the ledger says
+ * it is its turn, or refuses it (within `patienceMs`); a ledger that answers only "busy" (one that
+ * predates the line) is asked again after a growing backoff. A stop ends either wait.
  */
 async function reserveBudget(
   ctx: RunContext,
@@ -91,30 +101,53 @@ async function reserveBudget(
   if (!budget || tenant === undefined) return { ok: true };
   // The same key until it is granted: a retried activity or a replayed run asks for the same reservation.
   const key = `${ctx.workflowId}#${budget.granted + 1}`;
+  const label = modelLabel(model);
+  const holder = state.config.parent?.workflowId ?? ctx.workflowId;
+  const { limits } = state.config;
+  const expectedCostUsd = state.config.fleet?.expectedCostUsd;
+  const admit = admissionDue(ctx)
+    ? admissionAmount(amount, { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, expectedCostUsd })
+    : undefined;
+  const hold: BudgetHold = { tenant, key, model: label, holder, ...amount };
   let since: number | undefined;
   for (let round = 0; ; round++) {
     let answer: ReserveOutcome;
     try {
-      answer = await ledger(ctx, `budget: reserve ${usd(amount.usd)} for ${modelLabel(model)}`).reserveBudget({
+      answer = await ledger(ctx, `budget: reserve ${usd(amount.usd)} for ${label}`).reserveBudget({
         tenant,
         key,
-        model: modelLabel(model),
+        model: label,
         ...amount,
+        run: ctx.workflowId,
+        holder,
+        ...(admit ? { admit } : {}),
+        notAfter: workflowNow() + RESERVE_WINDOW_MS,
       });
     } catch (err) {
       if (isCancellation(err)) throw err;
       const message = `tenant ${tenant}'s ledger could not be reached: ${errorText(err)}`;
       return refuse(ctx, tenant, { refusal: 'unreachable', message });
     }
-    if (answer.outcome === 'granted') {
-      budget.granted += 1;
-      budget.waiting = undefined;
-      budget.refused = undefined;
-      return { ok: true, hold: { tenant, key } };
-    }
+    if (answer.admission) budget.admission = true;
+    if (answer.outcome === 'granted') return granted(ctx, hold);
     if (answer.outcome === 'exceeded') return refuse(ctx, tenant, { refusal: 'exceeded', message: answer.message });
     const now = workflowNow();
     since ??= now;
+    if (answer.outcome === 'queued') {
+      const waited = await waitInLine(ctx, {
+        tenant,
+        key,
+        message: answer.message,
+        untilMs: since + patienceMs,
+        round,
+      });
+      if (waited.outcome === 'granted') return granted(ctx, hold);
+      if (waited.outcome === 'refused') return refuse(ctx, tenant, { refusal: 'exceeded', message: waited.message });
+      if (waited.outcome === 'ask') continue;
+      await withdraw(ctx, hold);
+      if (waited.outcome === 'stopped') return refuse(ctx, tenant, { refusal: 'stopped', message: 'stopped' });
+      return refuse(ctx, tenant, { refusal: 'exceeded', message: `waited too long: ${answer.message}` });
+    }
     const delay = rateLimitWait({
       patienceMs,
       limitedSinceMs: since,
@@ -140,28 +173,62 @@ async function reserveBudget(
   }
 }
 
+function granted(ctx: RunContext, hold: BudgetHold): BudgetClearance {
+  const budget = ctx.state.tenantBudget;
+  if (budget) {
+    budget.granted += 1;
+    budget.waiting = undefined;
+    budget.refused = undefined;
+    budget.answer = undefined;
+  }
+  return { ok: true, hold };
+}
+
 /**
- * Settles a granted reservation with what the call cost; a call that failed (no `spent`) cost
- * nothing. A ledger that does not take it leaves the reservation to expire, charged at its estimate.
+ * Settles a granted reservation with what the call cost: on the key of the attempt that answered
+ * (`budgetKey` of a later attempt). A call that failed (no `spent`) may have been answered and
+ * lost: the ledger charges its attempts still open at their estimates. What the ledger charged for
+ * lost attempts counts in the run's cost. A ledger that does not take the settlement leaves the
+ * reservation to expire, charged at its estimate.
  */
 async function settleBudget(
   ctx: RunContext,
   hold: BudgetHold | undefined,
-  spent?: { usage: Usage; cost: Cost },
+  spent?: { usage: Usage; cost: Cost; budgetKey?: string },
 ): Promise<void> {
   if (!hold) return;
-  const amount = spent ? { usd: spent.cost.total, tokens: totalTokens(spent.usage) } : { usd: 0, tokens: 0 };
+  const { tenant, key } = hold;
+  const attempt = spent?.budgetKey ?? key;
+  const settlement = spent
+    ? {
+        key: attempt,
+        ...(attempt === key ? {} : { call: key }),
+        usd: spent.cost.total,
+        tokens: totalTokens(spent.usage),
+      }
+    : { key, call: key, usd: 0, tokens: 0, lost: true as const };
+  let answer;
   try {
-    await ledger(ctx, `budget: settle ${usd(amount.usd)}`).settleBudget({ ...hold, ...amount });
+    const summary = spent ? `budget: settle ${usd(settlement.usd)}` : 'budget: settle a failed call';
+    answer = await ledger(ctx, summary).settleBudget({ tenant, ...settlement });
   } catch (err) {
     if (isCancellation(err)) throw err;
-    emit(ctx, { type: 'tenant_budget', tenant: hold.tenant, what: 'unsettled', message: errorText(err) });
+    emit(ctx, { type: 'tenant_budget', tenant, what: 'unsettled', message: errorText(err) });
+    return;
   }
+  const budget = ctx.state.tenantBudget;
+  if (budget && spent) budget.largestOutput = Math.max(budget.largestOutput ?? 0, spent.usage.outputTokens);
+  const lost = answer ? answer.lost : undefined;
+  if (!lost || lost.usd <= 0) return;
+  ctx.state.cost = addCost(ctx.state.cost, { ...emptyCost(), total: lost.usd });
+  const message = `charged ${usd(lost.usd)} for attempts of ${key} that ended without settling (their estimates)`;
+  emit(ctx, { type: 'tenant_budget', tenant, what: 'charged', message });
 }
 
 /**
- * The run's model calls against its tenant's budget: reserved before, settled after. A refusal
- * ends the run with stop reason `budget` unless a budget rule moves it to a cheaper model.
+ * The run's model calls against its tenant's budget: admitted, reserved before, settled after, and
+ * the ledger told when the run ends. A refusal ends the run with stop reason `budget` unless a
+ * budget rule moves it to a cheaper model.
  */
 export const tenantBudget: RunFeature = {
   name: 'tenant budget',
@@ -171,6 +238,7 @@ export const tenantBudget: RunFeature = {
       if (state.stopReason === undefined && state.config.fleet?.tenant !== undefined)
         state.tenantBudget ??= { granted: 0 };
     });
+    registerBudgetSignals(run);
   },
   view: ({ state }) =>
     state.tenantBudget && state.config.fleet?.tenant !== undefined
@@ -184,7 +252,16 @@ export const tenantBudget: RunFeature = {
   async beforeCall(run, ask): Promise<CallClearance> {
     const amount = callCost(run, ask.model, ask.inputTokens, ask.own);
     const clearance = await reserveBudget(run, ask.model, amount, ask.patienceMs);
-    if (clearance.ok) return { ok: true, settle: (spent) => settleBudget(run, clearance.hold, spent) };
+    if (clearance.ok) {
+      const { hold } = clearance;
+      return {
+        ok: true,
+        // A later attempt reserves its own share of the call's.
+        ...(hold ? { input: { budget: hold } } : {}),
+        settle: (spent) => settleBudget(run, hold, spent),
+        again: budgetRefused,
+      };
+    }
     const stopped = clearance.refusal === 'stopped';
     return {
       ok: false,
@@ -193,4 +270,5 @@ export const tenantBudget: RunFeature = {
       ...(clearance.refusal === 'exceeded' ? { cheaper: true } : {}),
     };
   },
+  ending: (run) => endTenantBudget(run),
 };

@@ -5,13 +5,12 @@ import {
   SETTLED_KEYS_KEPT,
   advance,
   configure,
-  ledgerView,
   newLedger,
   nextDeadline,
-  reserve,
-  reserveDecision,
   settle,
 } from '../../../src/policy/tenant-ledger';
+import { reserve, reserveDecision } from '../../../src/policy/ledger-line';
+import { ledgerView } from '../../../src/policy/ledger-view';
 
 const T0 = Date.UTC(2026, 10, 26, 13, 30);
 const call = (key: string, usd: number, tokens = 100) => ({ key, usd, tokens, model: 'anthropic/claude-sonnet-4-6' });
