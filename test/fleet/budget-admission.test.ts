@@ -97,7 +97,9 @@ describe('a tenant budget under concurrency', () => {
 
     for (let job = 0; job < RUNS; job++) ids.push(`crowd-${job}-${crypto.randomUUID().slice(0, 8)}`);
     const start = (job: number) =>
-      agents.start({ call: { maxTokens: MAX_TOKENS }, fleet: { tenant: tenant },
+      agents.start({
+        call: { maxTokens: MAX_TOKENS },
+        fleet: { tenant: tenant },
         id: ids[job],
         task: `Job ${job}. List the workspace twice, then say you are done.`,
         model: PRIMARY,
@@ -175,7 +177,9 @@ describe('a tenant budget under concurrency', () => {
       billed.set(request.seq, costOf(USAGE));
       return done >= 2 ? reply.text('Done.', { usage: USAGE }) : reply.toolCalls(LIST, { usage: USAGE });
     });
-    const result = await agents.run({ call: { maxTokens: MAX_TOKENS }, fleet: { tenant: tenant },
+    const result = await agents.run({
+      call: { maxTokens: MAX_TOKENS },
+      fleet: { tenant: tenant },
       task: 'List the workspace twice, then say you are done.',
       model: PRIMARY,
       tools: { allow: ['fs_list'] },

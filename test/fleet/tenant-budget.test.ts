@@ -121,7 +121,12 @@ describe('tenant budgets across runs', () => {
       await agents.setTenantBudget(tenant, { maxCostUsd: 0.1, period: 'total' });
       const ids = await Promise.all(
         Array.from({ length: 5 }, (_, i) =>
-          agents.start({ fleet: { tenant: tenant }, task: `Add 1 and 2 twice (job ${i}).`, model: PRIMARY, tools: { allow: ['add'] } }),
+          agents.start({
+            fleet: { tenant: tenant },
+            task: `Add 1 and 2 twice (job ${i}).`,
+            model: PRIMARY,
+            tools: { allow: ['add'] },
+          }),
         ),
       );
       const results = await Promise.all(ids.map((id) => agents.result(id)));

@@ -34,12 +34,13 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
     // A run's first model call pins its tools first (`CallPin`).
     callModel: heartbeating(
       withAttemptBudget(async function callModelPinning(input: ModelCallInput): Promise<ModelCallResult> {
-      const { pin, ...call } = input;
-      if (!pin) return callModel(call);
-      const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
-      if (callWaitsForPin(pinned, pin.spec, call.model)) return { pinned, answered: false };
-      return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
-    })),
+        const { pin, ...call } = input;
+        if (!pin) return callModel(call);
+        const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
+        if (callWaitsForPin(pinned, pin.spec, call.model)) return { pinned, answered: false };
+        return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
+      }),
+    ),
     appendMessages: heartbeating(appendMessages),
     summariseConversation: heartbeating(withAttemptBudget(summariseActivity(deps))),
     pinTools: heartbeating(pinTools),
