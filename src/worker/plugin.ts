@@ -30,7 +30,9 @@ import {
 } from '../telemetry';
 import type { ToolRegistry } from '../tools';
 import { watchApprovalsWaiting } from './approvals-gauge';
-import { createLimitWorkers, runTogether } from './limit-workers';
+import { LimitRoutes } from './limit-routes';
+import { LimitWorkers } from './limit-workers';
+import { QueuePacer } from './queue-pacer';
 import { redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { workerDeploymentOptions } from './worker-deployment';
@@ -76,7 +78,13 @@ export const WORKER_TUNING = {
 
 /** The parts a plugin builds once, when its first worker is created, and closes when that worker stops. */
 class WorkerParts {
-  private built?: { config: WorkerConfig; tracing?: Tracing; activities: WorkerActivities };
+  private built?: {
+    config: WorkerConfig;
+    tracing?: Tracing;
+    activities: WorkerActivities;
+    routes: LimitRoutes;
+    pacer: QueuePacer;
+  };
 
   constructor(private readonly options: DurableAgentsPluginOptions) {}
 
@@ -88,19 +96,27 @@ class WorkerParts {
     return this.parts().tracing;
   }
 
+  /** Where the worker's model calls go, and the pace it keeps for their queues. */
+  get limits(): { routes: LimitRoutes; pacer: QueuePacer } {
+    const { routes, pacer } = this.parts();
+    return { routes, pacer };
+  }
+
   private parts(): NonNullable<WorkerParts['built']> {
     if (this.built) return this.built;
     const { options } = this;
     const config = options.config ?? workerConfig();
     const { traces } = config.telemetry;
     const tracing = traces ? startTracing(traces, config.secrets) : undefined;
+    const routes = new LimitRoutes(config.llm);
     const activities = createActivities({
       config,
       captureContent: traces?.captureContent === true,
+      routes,
       ...(options.store ? { store: options.store } : {}),
       ...(options.tools ? { tools: options.tools } : {}),
     });
-    this.built = { config, ...(tracing ? { tracing } : {}), activities };
+    this.built = { config, ...(tracing ? { tracing } : {}), activities, routes, pacer: new QueuePacer(routes) };
     return this.built;
   }
 
@@ -109,9 +125,12 @@ class WorkerParts {
     return { ...this.parts().activities.activities, ...this.options.activities, ...existing };
   }
 
-  /** Redaction outermost, so it sees what every other interceptor returns or throws; then tracing. */
+  /**
+   * Redaction outermost, so it sees what every other interceptor returns or throws; then tracing;
+   * then the pace of model calls' queues (`queue-pacer.ts`).
+   */
   interceptors(existing: WorkerInterceptors | undefined): WorkerInterceptors {
-    const { config, tracing } = this.parts();
+    const { config, tracing, pacer } = this.parts();
     const clients = existing?.client?.workflow ?? [];
     if (!Array.isArray(clients))
       throw new TypeError('the worker plugin takes workflow client interceptors as an array, not the old object form');
@@ -120,6 +139,7 @@ class WorkerParts {
       activity: [
         redactionInterceptor(config.secrets),
         ...(tracing ? tracingActivityInterceptors() : []),
+        pacer.interceptor,
         ...(existing?.activity ?? []),
       ],
       ...(tracing
@@ -218,21 +238,28 @@ export class DurableAgentsPlugin extends SimplePlugin {
    */
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const { config } = this.#parts;
+    const { routes, pacer } = this.#parts.limits;
     const { connection, namespace, taskQueue } = worker.options;
     const running = next(worker);
-    // Its failure is taken below (by runTogether); until then it must not count as unhandled.
+    // Its failure is taken below (by the limits' run); until then it must not count as unhandled.
     running.catch(() => undefined);
     try {
-      let limited: Worker[];
-      try {
-        limited = connection
-          ? await createLimitWorkers({ connection, namespace, taskQueue, llm: config.llm, plugin: this.limited })
-          : [];
-      } catch (error) {
-        // The worker runs already: it stops (and lets go of its connection) before the failure is told.
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        await running.catch(() => undefined);
-        throw error;
+      const onError = (message: string) => Runtime.instance().logger.warn(message);
+      const limits = connection
+        ? new LimitWorkers(worker, { connection, namespace, taskQueue, llm: config.llm, plugin: this.limited, onError })
+        : undefined;
+      if (connection && limits) {
+        const service = connection.workflowService;
+        routes.bind({ service, namespace, taskQueue, poll: (key) => limits.poll(key), onError });
+        pacer.bind({ service, namespace, onError });
+        try {
+          await limits.start();
+        } catch (error) {
+          // The worker runs already: it stops (and lets go of its connection) before the failure is told.
+          await limits.abandon();
+          await running.catch(() => undefined);
+          throw error;
+        }
       }
       this.#given.onPolling?.();
       const stopGauge =
@@ -240,11 +267,12 @@ export class DurableAgentsPlugin extends SimplePlugin {
           ? watchApprovalsWaiting({ connection, namespace, taskQueue })
           : undefined;
       try {
-        await runTogether([{ worker, run: () => running }, ...limited.map((w) => ({ worker: w, run: () => w.run() }))]);
+        await (limits ? limits.run(running) : running);
       } finally {
         stopGauge?.();
       }
     } finally {
+      pacer.close();
       await currentTracing()?.flush();
       await this.#parts.close();
     }

@@ -2,9 +2,27 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../kit/cli';
+import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { AgentClient } from '../../src/client';
+import { reply } from '../../src/testing/fake-provider';
+import { PAUSE_SWEEP_MS } from '../../src/worker/queue-pacer';
+import { PRIMARY } from '../agent/agent-kit';
+import { runCli } from '../kit/cli';
 import { testConnection } from '../kit/temporal';
+import { useWorkerHosts } from '../kit/worker-process';
+
+/** The task queues a run's model calls were scheduled on, in order. */
+async function modelCallQueues(client: Client, id: string): Promise<(string | null | undefined)[]> {
+  const history = await client.workflow.getHandle(id).fetchHistory();
+  return (history.events ?? []).flatMap((e) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'
+      ? [e.activityTaskScheduledEventAttributes.taskQueue?.name]
+      : [],
+  );
+}
+
+const NO_WORKFLOWS = 'No workflows registered';
 
 describe('durable-agents limits', () => {
   let dir: string;
@@ -109,4 +127,57 @@ describe('durable-agents limits', () => {
     }
     expect(fs.readFileSync(configFile, 'utf8')).toBe(broken);
   });
+});
+
+describe('limits set on a running fleet', () => {
+  const hosts = useWorkerHosts('limits-live');
+
+  it("running workers send a provider's calls to the limit set while they run, without a restart", async () => {
+    const { client, address, namespace } = await testConnection();
+    const configFile = path.join(hosts.dir, 'durable-agents.json');
+    fs.writeFileSync(configFile, '{}');
+    const taskQueue = `limits-live-${crypto.randomUUID()}`;
+    const limited = `${taskQueue}/llm/anthropic`;
+    const worker = await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
+    hosts.fake.respond(() => reply.text('Done.'));
+    const agents = new AgentClient(client, taskQueue);
+    const before = await agents.start({ task: 'Before the limit.', model: PRIMARY });
+    expect(await agents.result(before)).toMatchObject({ status: 'completed' });
+    expect(await modelCallQueues(client, before)).toEqual([taskQueue]);
+
+    const env = {
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: namespace,
+      DURABLE_AGENTS_TASK_QUEUE: taskQueue,
+      DURABLE_AGENTS_CONFIG: configFile,
+    };
+    const set = await runCli(['limits', 'set', 'anthropic', '--rpm', '600', '--concurrency', '4'], {
+      env,
+      cwd: hosts.dir,
+    });
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(set.stdout).toContain(
+      `Running workers send anthropic's calls to that queue within ${PAUSE_SWEEP_MS / 1000} s, without a restart. ` +
+        '4 at once per worker applies to each worker when it restarts.',
+    );
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_SWEEP_MS + 2_000));
+
+    // The same worker, not restarted: the new run's call goes through the limit's queue, which it polls.
+    const after = await agents.start({ task: 'After the limit.', model: PRIMARY });
+    expect(await agents.result(after)).toMatchObject({ status: 'completed' });
+    expect(await modelCallQueues(client, after)).toEqual([taskQueue, limited]);
+    expect(worker.output()).not.toContain(NO_WORKFLOWS);
+  }, 120_000);
+
+  it('a worker with limits does not warn that their queues poll no workflows', async () => {
+    const configFile = path.join(hosts.dir, 'limited.json');
+    fs.writeFileSync(configFile, JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 60 } } } }));
+    const worker = await hosts.start(`limits-quiet-${crypto.randomUUID()}`, {
+      DURABLE_AGENTS_CONFIG: configFile,
+      DURABLE_AGENTS_LOG_LEVEL: 'INFO',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(worker.output()).toContain('Worker polling');
+    expect(worker.output()).not.toContain(NO_WORKFLOWS);
+  }, 60_000);
 });

@@ -206,7 +206,8 @@ export async function callModelWithFailover(
         await endOnPinnedProblems(ctx, { turnTaken: true });
       }
       if (!isAnswer(output)) {
-        // The pin showed what the call could not know (the model's limit): call again with it.
+        // The pin or the worker showed what the call could not know (the model's limit): call again with it.
+        if ('modelInfo' in output) state.models = rememberModelInfo(state.models, output.modelInfo);
         await settleBudget(ctx, clearance.hold);
         continue;
       }
