@@ -49,6 +49,11 @@ export interface ModelCallInput {
   promptHash?: string;
   /** The run has no entry for this model yet: return what the worker's config says about it (`modelInfo`). */
   describeModel?: boolean;
+  /**
+   * The run takes a call moved to a limit's queue ({@link MovedToLimit}); a call without it is made
+   * where it reached the worker (a run of workflow code from before moves).
+   */
+  movable?: boolean;
   /** Quick tool calls the model call may run itself, right after the answer (see {@link InlineToolCalls}). */
   inlineTools?: InlineToolCalls;
   /** The role whose turn this is (`MessageMeta.agentRole`), kept with the stored answer. */

@@ -4,7 +4,8 @@
  * so each runs what users run. It registers the activities and their interceptors (redaction
  * outermost, then tracing), the workflow code with its preloaded modules and tracing interceptors,
  * the worker tuning, deployment versioning and the workflows' span sink; and, while the worker runs,
- * the activity workers of the config's provider limits and the approvals gauge.
+ * the activity workers of the fleet's provider limits (configured, set or learned: `limit-routes.ts`),
+ * the pace of their queues (`queue-pacer.ts`) and the approvals gauge.
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import {
@@ -232,9 +233,10 @@ export class DurableAgentsPlugin extends SimplePlugin {
   }
 
   /**
-   * Runs the worker with the activity workers of the config's provider limits beside it (when one
-   * stops or fails, the others stop) and, with metrics on, the approvals gauge; then sends the
-   * spans still batched and closes what the plugin opened.
+   * Runs the worker with the activity workers of its provider limits beside it (the config's from the
+   * start, others as they appear; when one stops or fails, the others stop), the pace of their queues
+   * and, with metrics on, the approvals gauge; then sends the spans still batched and closes what the
+   * plugin opened.
    */
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const { config } = this.#parts;

@@ -2,25 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { PAUSE_SWEEP_MS } from '../../src/worker/queue-pacer';
-import { PRIMARY } from '../agent/agent-kit';
+import { PRIMARY, waitFor, waitForState } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
-import { testConnection } from '../kit/temporal';
+import { modelCallQueues, saveHistoryIfRecording, testConnection } from '../kit/temporal';
 import { useWorkerHosts } from '../kit/worker-process';
-
-/** The task queues a run's model calls were scheduled on, in order. */
-async function modelCallQueues(client: Client, id: string): Promise<(string | null | undefined)[]> {
-  const history = await client.workflow.getHandle(id).fetchHistory();
-  return (history.events ?? []).flatMap((e) =>
-    e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'
-      ? [e.activityTaskScheduledEventAttributes.taskQueue?.name]
-      : [],
-  );
-}
 
 const NO_WORKFLOWS = 'No workflows registered';
 
@@ -141,9 +130,10 @@ describe('limits set on a running fleet', () => {
     const worker = await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
     hosts.fake.respond(() => reply.text('Done.'));
     const agents = new AgentClient(client, taskQueue);
-    const before = await agents.start({ task: 'Before the limit.', model: PRIMARY });
-    expect(await agents.result(before)).toMatchObject({ status: 'completed' });
-    expect(await modelCallQueues(client, before)).toEqual([taskQueue]);
+    // A run that answers before the limit is set, then waits for a follow-up.
+    const across = await agents.start({ task: 'Across the limit.', model: PRIMARY, idleWaitMs: 60_000 });
+    await waitForState(agents, across, (s) => s.status === 'awaiting_follow_up');
+    expect(await modelCallQueues(client, across)).toEqual([taskQueue]);
 
     const env = {
       TEMPORAL_ADDRESS: address,
@@ -151,18 +141,28 @@ describe('limits set on a running fleet', () => {
       DURABLE_AGENTS_TASK_QUEUE: taskQueue,
       DURABLE_AGENTS_CONFIG: configFile,
     };
-    const set = await runCli(['limits', 'set', 'anthropic', '--rpm', '600', '--concurrency', '4'], {
+    const limit = await runCli(['limits', 'set', 'anthropic', '--rpm', '600', '--concurrency', '4'], {
       env,
       cwd: hosts.dir,
     });
-    expect(set).toMatchObject({ code: 0, stderr: '' });
-    expect(set.stdout).toContain(
+    expect(limit).toMatchObject({ code: 0, stderr: '' });
+    expect(limit.stdout).toContain(
       `Running workers send anthropic's calls to that queue within ${PAUSE_SWEEP_MS / 1000} s, without a restart. ` +
         '4 at once per worker applies to each worker when it restarts.',
     );
     await new Promise((resolve) => setTimeout(resolve, PAUSE_SWEEP_MS + 2_000));
 
-    // The same worker, not restarted: the new run's call goes through the limit's queue, which it polls.
+    // The same worker, not restarted. The run that answered before: its next call reached the worker
+    // on the run's own queue, which moved it, unmade, to the limit's queue, which the worker now polls.
+    await agents.followUp(across, 'And now?');
+    await waitFor(() => hosts.fake.requests.length === 2, 'the follow-up answer', 30_000);
+    await waitForState(agents, across, (s) => s.status === 'awaiting_follow_up');
+    await agents.stop(across);
+    expect(await agents.result(across)).toMatchObject({ finalText: 'Done.' });
+    expect(await modelCallQueues(client, across)).toEqual([taskQueue, taskQueue, limited]);
+    expect(hosts.fake.requests.map((r) => r.status)).toEqual([200, 200]);
+    await saveHistoryIfRecording(client.workflow.getHandle(across), 'agent-call-moved-to-limit');
+    // A new run: its first call pins its tools and sees the limit in the pin.
     const after = await agents.start({ task: 'After the limit.', model: PRIMARY });
     expect(await agents.result(after)).toMatchObject({ status: 'completed' });
     expect(await modelCallQueues(client, after)).toEqual([taskQueue, limited]);

@@ -7,13 +7,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AgentClient } from '../../src/client';
-import type { Client } from '@temporalio/client';
 import { rateLimited, reply } from '../../src/testing/fake-provider';
 import { parsePace } from '../../src/worker/queue-pace';
 import { queueRate } from '../../src/worker/queue-rate';
 import { PRIMARY } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
-import { saveHistoryIfRecording, testConnection } from '../kit/temporal';
+import { modelCallQueues, saveHistoryIfRecording, testConnection } from '../kit/temporal';
 import { useWorkerHosts } from '../kit/worker-process';
 
 /** The most requests any window of `windowMs` holds. */
@@ -25,16 +24,6 @@ function busiest(times: number[], windowMs: number): number {
     most = Math.max(most, i - j + 1);
   }
   return most;
-}
-
-/** The task queues a run's model calls were scheduled on, in order. */
-async function modelCallQueues(client: Client, id: string): Promise<(string | null | undefined)[]> {
-  const history = await client.workflow.getHandle(id).fetchHistory();
-  return (history.events ?? []).flatMap((e) =>
-    e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'
-      ? [e.activityTaskScheduledEventAttributes.taskQueue?.name]
-      : [],
-  );
 }
 
 describe('provider limits on the server', () => {

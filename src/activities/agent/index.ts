@@ -26,7 +26,8 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
   const moved = (call: ModelCallInput): MovedToLimit | undefined => {
     const queue = activityContext()?.info.taskQueue;
     const ref = modelRefOf(call.model);
-    const info = queue !== undefined && deps.routes?.moveFrom(queue, ref) ? deps.llm.describe(ref) : undefined;
+    const info =
+      call.movable && queue !== undefined && deps.routes?.moveFrom(queue, ref) ? deps.llm.describe(ref) : undefined;
     return info?.limitKey ? { modelInfo: info, answered: false } : undefined;
   };
   const pinTools = withTenantBudget(async function pinTools(input: PinToolsInput): Promise<PinToolsOutput> {

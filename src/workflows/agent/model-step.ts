@@ -195,6 +195,7 @@ export async function callModelWithFailover(
           ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
           ...(messagesHash ? { messagesHash } : {}),
           ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
+          movable: true,
           ...overrides,
           ...pinOf(ctx, overrides, quick),
         },
