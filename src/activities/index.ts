@@ -1,6 +1,7 @@
 import type { SecretSet } from '../common/secrets';
 import { llmClient, type LlmConfig } from '../llm';
 import { createAgentActivities } from './agent';
+import type { CallRoutes } from './agent/deps';
 import { createPevActivities } from './pev';
 import { createToolActivities } from './tool-activities';
 import { redactingStore } from './redacting-store';
@@ -33,6 +34,8 @@ export interface ActivityDependencies {
   tools?: ToolRegistry;
   /** Put messages, tool arguments and results in the model and tool calls' spans (the operator's opt-in). */
   captureContent?: boolean;
+  /** Where model calls go (the worker's view of the fleet's limits); default: the config's limits. */
+  routes?: CallRoutes;
 }
 
 /** The worker's activity map and what to release when the worker stops. */
@@ -44,7 +47,7 @@ export interface WorkerActivities {
 
 /** The full activity map the project's worker registers: every workflow's activities. */
 export function createActivities(deps: ActivityDependencies): WorkerActivities {
-  const { config } = deps;
+  const { config, routes } = deps;
   const store = redactingStore(deps.store ?? new FileContentStore(), config.secrets);
   const registry = deps.tools ?? configuredToolRegistry(config.tools);
   const tools = createToolActivities(registry);
@@ -54,10 +57,11 @@ export function createActivities(deps: ActivityDependencies): WorkerActivities {
       ...createAgentActivities({
         store,
         tools,
-        llm: llmClient(config.llm),
+        llm: llmClient(config.llm, routes && ((ref) => routes.keyOf(ref))),
         tokenBatchMs: config.tokenBatchMs,
         secrets: config.secrets,
         ...(deps.captureContent ? { captureContent: true } : {}),
+        ...(routes ? { routes } : {}),
       }),
       ...createPevActivities({ store }),
     },

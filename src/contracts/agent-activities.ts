@@ -123,8 +123,20 @@ export interface PinnedOnly {
   answered: false;
 }
 
-/** What a model call returns: the answer, or only the pin. */
-export type ModelCallResult = ModelCallOutput | PinnedOnly;
+/**
+ * A call the worker did not make because the model's calls go through a limit's task queue the run
+ * did not know of (set, or learned from a provider's 429, since the run was told): `modelInfo` names
+ * the limit, and the run makes the call again on its queue. A call that pinned the run's tools
+ * brings the pin.
+ */
+export interface MovedToLimit {
+  modelInfo: ResolvedModelInfo;
+  answered: false;
+  pinned?: PinToolsOutput;
+}
+
+/** What a model call returns: the answer, only the pin, or where the call belongs. */
+export type ModelCallResult = ModelCallOutput | PinnedOnly | MovedToLimit;
 
 export interface RunToolInput {
   /** Absent = the calling run's workflow id (see `ModelCallInput.conversationId`). */

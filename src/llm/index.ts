@@ -13,6 +13,7 @@ export {
   providerOf,
   stream,
   streamMessage,
+  type LimitKeyOf,
   type LlmClient,
 } from './model-calls';
 export { parseToolArguments } from './tool-arguments';

@@ -46,11 +46,22 @@ const loadedWhere = (config: LlmConfig): string =>
     ? `This worker read its config from ${config.source} when it started: restart it to use providers declared since.`
     : 'This worker has no config file (its providers come from its environment, read when it started).';
 
-/** What the config says about a model (its entry, else the registry's); undefined when its provider is unknown. */
-export function describeModel(ref: ModelRef, config: LlmConfig): ResolvedModelInfo | undefined {
+/** The limit a model's calls fall under (`provider` or `provider/model`), or undefined for none. */
+export type LimitKeyOf = (ref: ModelRef) => string | undefined;
+
+/**
+ * What the config says about a model (its entry, else the registry's); undefined when its provider
+ * is unknown. Its limit is the config's, unless `limitKeyOf` knows the limits better (the worker's
+ * view of the fleet's, `worker/limit-routes.ts`).
+ */
+export function describeModel(
+  ref: ModelRef,
+  config: LlmConfig,
+  limitKeyOf: LimitKeyOf = (model) => limitKeyFor(model, Object.keys(config.limits)),
+): ResolvedModelInfo | undefined {
   if (unknownProviderProblem(ref, Object.keys(config.providers))) return undefined;
   const info = lookupModel(ref, config.models);
-  const limitKey = limitKeyFor(ref, Object.keys(config.limits));
+  const limitKey = limitKeyOf(ref);
   return { ...info, idleTimeoutMs: info.idleTimeoutMs ?? config.idleTimeoutMs, ...(limitKey ? { limitKey } : {}) };
 }
 
@@ -237,11 +248,12 @@ export interface LlmClient {
   describe(ref: ModelRef): ResolvedModelInfo | undefined;
 }
 
-export function llmClient(config: LlmConfig): LlmClient {
+/** The LLM layer bound to `config`; `limitKeyOf` names models' limits when the worker knows more than the config. */
+export function llmClient(config: LlmConfig, limitKeyOf?: LimitKeyOf): LlmClient {
   return {
     config,
     complete: (request, ctx = {}) => complete(request, { ...ctx, config }),
     stream: (request, ctx = {}) => stream(request, { ...ctx, config }),
-    describe: (ref) => describeModel(ref, config),
+    describe: (ref) => describeModel(ref, config, limitKeyOf),
   };
 }

@@ -2,14 +2,17 @@
  * Expected failures in one log line. The SDK logs every failed activity attempt and every failed
  * workflow at WARN with the error, and a text logger prints its whole stack: for a provider's
  * refusal (a revoked key, a rate limit), a run misconfigured on purpose or a run that ended in
- * error, the type and message say all there is.
+ * error, the type and message say all there is. And the SDK's warning that a worker polls no
+ * workflow tasks is left out for the activity workers of limited queues, which poll none by design.
  */
 import { ApplicationFailure, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
 import { AGENT_FAILURE, LLM_FAILURE } from '../contracts/failure-types';
+import { LLM_QUEUE_SEGMENT } from '../policy/llm-queues';
 import { LevelLogger } from './level-logger';
 
 const ACTIVITY_FAILED = 'Activity failed';
 const WORKFLOW_FAILED = 'Workflow failed';
+const NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
 
 const LLM_FAILURE_TYPES: ReadonlySet<string> = new Set(Object.values(LLM_FAILURE));
 const AGENT_FAILURE_TYPES: ReadonlySet<string> = new Set(Object.values(AGENT_FAILURE));
@@ -49,10 +52,14 @@ function workflowFailure(error: unknown): { message: string } | undefined {
   return undefined;
 }
 
+/** The SDK's notice that a limited queue's activity worker (`worker/limit-workers.ts`) polls no workflow tasks. */
+const limitWorkerNotice = (message: string, meta: LogMetadata | undefined): boolean =>
+  message === NO_WORKFLOWS && typeof meta?.taskQueue === 'string' && meta.taskQueue.includes(LLM_QUEUE_SEGMENT);
+
 /**
  * A logger for text output that writes an expected failure as one line: the activity (or the
- * workflow), its run and attempt, the failure's type and message, and no stack. Any other line
- * passes as it is.
+ * workflow), its run and attempt, the failure's type and message, and no stack. A limited queue's
+ * worker's notice that it polls no workflows is dropped. Any other line passes as it is.
  */
 export class ExpectedFailureLogger extends LevelLogger {
   constructor(private readonly inner: Logger) {
@@ -60,6 +67,7 @@ export class ExpectedFailureLogger extends LevelLogger {
   }
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    if (limitWorkerNotice(message, meta)) return;
     const failure =
       message === ACTIVITY_FAILED
         ? expectedFailure(meta?.error)

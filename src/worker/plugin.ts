@@ -4,7 +4,8 @@
  * so each runs what users run. It registers the activities and their interceptors (redaction
  * outermost, then tracing), the workflow code with its preloaded modules and tracing interceptors,
  * the worker tuning, deployment versioning and the workflows' span sink; and, while the worker runs,
- * the activity workers of the config's provider limits and the approvals gauge.
+ * the activity workers of the fleet's provider limits (configured, set or learned: `limit-routes.ts`),
+ * the pace of their queues (`queue-pacer.ts`) and the approvals gauge.
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import {
@@ -32,7 +33,9 @@ import {
 } from '../telemetry';
 import type { ToolRegistry } from '../tools';
 import { watchApprovalsWaiting } from './approvals-gauge';
-import { createLimitWorkers, runTogether } from './limit-workers';
+import { LimitRoutes } from './limit-routes';
+import { LimitWorkers } from './limit-workers';
+import { QueuePacer } from './queue-pacer';
 import { redactionInterceptor } from './redaction';
 import { workerConfig, type WorkerConfig } from './worker-config';
 import { workerDeploymentOptions } from './worker-deployment';
@@ -78,7 +81,13 @@ export const WORKER_TUNING = {
 
 /** The parts a plugin builds once, when its first worker is created, and closes when that worker stops. */
 class WorkerParts {
-  private built?: { config: WorkerConfig; tracing?: Tracing; activities: WorkerActivities };
+  private built?: {
+    config: WorkerConfig;
+    tracing?: Tracing;
+    activities: WorkerActivities;
+    routes: LimitRoutes;
+    pacer: QueuePacer;
+  };
 
   constructor(private readonly options: DurableAgentsPluginOptions) {}
 
@@ -90,19 +99,27 @@ class WorkerParts {
     return this.parts().tracing;
   }
 
+  /** Where the worker's model calls go, and the pace it keeps for their queues. */
+  get limits(): { routes: LimitRoutes; pacer: QueuePacer } {
+    const { routes, pacer } = this.parts();
+    return { routes, pacer };
+  }
+
   private parts(): NonNullable<WorkerParts['built']> {
     if (this.built) return this.built;
     const { options } = this;
     const config = options.config ?? workerConfig();
     const { traces } = config.telemetry;
     const tracing = traces ? startTracing(traces, config.secrets) : undefined;
+    const routes = new LimitRoutes(config.llm);
     const activities = createActivities({
       config,
       captureContent: traces?.captureContent === true,
+      routes,
       ...(options.store ? { store: options.store } : {}),
       ...(options.tools ? { tools: options.tools } : {}),
     });
-    this.built = { config, ...(tracing ? { tracing } : {}), activities };
+    this.built = { config, ...(tracing ? { tracing } : {}), activities, routes, pacer: new QueuePacer(routes) };
     return this.built;
   }
 
@@ -111,9 +128,12 @@ class WorkerParts {
     return { ...this.parts().activities.activities, ...this.options.activities, ...existing };
   }
 
-  /** Redaction outermost, so it sees what every other interceptor returns or throws; then tracing. */
+  /**
+   * Redaction outermost, so it sees what every other interceptor returns or throws; then tracing;
+   * then the pace of model calls' queues (`queue-pacer.ts`).
+   */
   interceptors(existing: WorkerInterceptors | undefined): WorkerInterceptors {
-    const { config, tracing } = this.parts();
+    const { config, tracing, pacer } = this.parts();
     const clients = existing?.client?.workflow ?? [];
     if (!Array.isArray(clients))
       throw new TypeError('the worker plugin takes workflow client interceptors as an array, not the old object form');
@@ -122,6 +142,7 @@ class WorkerParts {
       activity: [
         redactionInterceptor(config.secrets),
         ...(tracing ? tracingActivityInterceptors() : []),
+        pacer.interceptor,
         ...(existing?.activity ?? []),
       ],
       ...(tracing
@@ -214,28 +235,35 @@ export class DurableAgentsPlugin extends SimplePlugin {
   }
 
   /**
-   * Runs the worker with the activity workers of the config's provider limits beside it (when one
-   * stops or fails, the others stop) and, with metrics on, the approvals gauge; then sends the
-   * spans still batched (for at most {@link FLUSH_AT_STOP_MS}: spans never hold a worker's stop)
-   * and closes what the plugin opened.
+   * Runs the worker with the activity workers of its provider limits beside it (the config's from the
+   * start, others as they appear; when one stops or fails, the others stop), the pace of their queues
+   * and, with metrics on, the approvals gauge; then sends the spans still batched and closes what the
+   * plugin opened (spans for at most {@link FLUSH_AT_STOP_MS}: spans never hold a worker's stop).
    */
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const { config } = this.#parts;
+    const { routes, pacer } = this.#parts.limits;
     const { connection, namespace, taskQueue } = worker.options;
     const running = next(worker);
-    // Its failure is taken below (by runTogether); until then it must not count as unhandled.
+    // Its failure is taken below (by the limits' run); until then it must not count as unhandled.
     running.catch(() => undefined);
     try {
-      let limited: Worker[];
-      try {
-        limited = connection
-          ? await createLimitWorkers({ connection, namespace, taskQueue, llm: config.llm, plugin: this.limited })
-          : [];
-      } catch (error) {
-        // The worker runs already: it stops (and lets go of its connection) before the failure is told.
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        await running.catch(() => undefined);
-        throw error;
+      const onError = (message: string) => Runtime.instance().logger.warn(message);
+      const limits = connection
+        ? new LimitWorkers(worker, { connection, namespace, taskQueue, llm: config.llm, plugin: this.limited, onError })
+        : undefined;
+      if (connection && limits) {
+        const service = connection.workflowService;
+        routes.bind({ service, namespace, taskQueue, poll: (key) => limits.poll(key), onError });
+        pacer.bind({ service, namespace, onError });
+        try {
+          await limits.start();
+        } catch (error) {
+          // The worker runs already: it stops (and lets go of its connection) before the failure is told.
+          await limits.abandon();
+          await running.catch(() => undefined);
+          throw error;
+        }
       }
       this.#given.onPolling?.();
       const stopGauge =
@@ -243,11 +271,12 @@ export class DurableAgentsPlugin extends SimplePlugin {
           ? watchApprovalsWaiting({ connection, namespace, taskQueue })
           : undefined;
       try {
-        await runTogether([{ worker, run: () => running }, ...limited.map((w) => ({ worker: w, run: () => w.run() }))]);
+        await (limits ? limits.run(running) : running);
       } finally {
         stopGauge?.();
       }
     } finally {
+      pacer.close();
       await currentTracing()?.flush(FLUSH_AT_STOP_MS);
       await this.#parts.close();
     }

@@ -1,24 +1,13 @@
 import type { AgentResult } from '../../src/contracts/agent-run';
-import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
+import { rateLimited, reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from './agent-kit';
-
-/** A provider that takes one request a second and refuses the rest with 429 and `retry-after: 1`. */
-function onePerSecond(): (request: RecordedRequest) => ReturnType<typeof reply.text> | ReturnType<typeof reply.error> {
-  let lastAccepted = 0;
-  return () => {
-    const now = Date.now();
-    if (now - lastAccepted < 1_000) return reply.error(429, { headers: { 'retry-after': '1' } });
-    lastAccepted = now;
-    return reply.text('Done.');
-  };
-}
 
 describe('a provider rate limit never fails a run within its patience', () => {
   const fx = useAgentFixture();
 
   it('20 runs against a provider that allows one request a second all complete', async () => {
-    fx.fake.respond(onePerSecond());
+    fx.fake.respond(rateLimited({ perSecond: 1 }, () => reply.text('Done.')));
     const results = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const ids = await Promise.all(

@@ -2,9 +2,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../kit/cli';
 import { temporal } from '@temporalio/proto';
-import { testConnection } from '../kit/temporal';
+import { AgentClient } from '../../src/client';
+import { reply } from '../../src/testing/fake-provider';
+import { PAUSE_SWEEP_MS } from '../../src/worker/queue-pacer';
+import { PRIMARY, waitFor, waitForState } from '../agent/agent-kit';
+import { runCli } from '../kit/cli';
+import { modelCallQueues, saveHistoryIfRecording, testConnection } from '../kit/temporal';
+import { useWorkerHosts } from '../kit/worker-process';
+
+const NO_WORKFLOWS = 'No workflows registered';
 
 describe('durable-agents limits', () => {
   let dir: string;
@@ -127,4 +134,68 @@ describe('durable-agents limits', () => {
       expect(fs.readFileSync(configFile, 'utf8')).toBe(broken);
     },
   );
+});
+
+describe('limits set on a running fleet', () => {
+  const hosts = useWorkerHosts('limits-live');
+
+  it("running workers send a provider's calls to the limit set while they run, without a restart", async () => {
+    const { client, address, namespace } = await testConnection();
+    const configFile = path.join(hosts.dir, 'durable-agents.json');
+    fs.writeFileSync(configFile, '{}');
+    const taskQueue = `limits-live-${crypto.randomUUID()}`;
+    const limited = `${taskQueue}/llm/anthropic`;
+    const worker = await hosts.start(taskQueue, { DURABLE_AGENTS_CONFIG: configFile });
+    hosts.fake.respond(() => reply.text('Done.'));
+    const agents = new AgentClient(client, taskQueue);
+    // A run that answers before the limit is set, then waits for a follow-up.
+    const across = await agents.start({ session: { idleWaitMs: 60_000 }, task: 'Across the limit.', model: PRIMARY });
+    await waitForState(agents, across, (s) => s.status === 'awaiting_follow_up');
+    expect(await modelCallQueues(client, across)).toEqual([taskQueue]);
+
+    const env = {
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: namespace,
+      DURABLE_AGENTS_TASK_QUEUE: taskQueue,
+      DURABLE_AGENTS_CONFIG: configFile,
+    };
+    const limit = await runCli(['limits', 'set', 'anthropic', '--rpm', '600', '--concurrency', '4'], {
+      env,
+      cwd: hosts.dir,
+    });
+    expect(limit).toMatchObject({ code: 0, stderr: '' });
+    expect(limit.stdout).toContain(
+      `Running workers send anthropic's calls to that queue within ${PAUSE_SWEEP_MS / 1000} s, without a restart. ` +
+        '4 at once per worker applies to each worker when it restarts.',
+    );
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_SWEEP_MS + 2_000));
+
+    // The same worker, not restarted. The run that answered before: its next call reached the worker
+    // on the run's own queue, which moved it, unmade, to the limit's queue, which the worker now polls.
+    await agents.followUp(across, 'And now?');
+    await waitFor(() => hosts.fake.requests.length === 2, 'the follow-up answer', 30_000);
+    await waitForState(agents, across, (s) => s.status === 'awaiting_follow_up');
+    await agents.stop(across);
+    expect(await agents.result(across)).toMatchObject({ finalText: 'Done.' });
+    expect(await modelCallQueues(client, across)).toEqual([taskQueue, taskQueue, limited]);
+    expect(hosts.fake.requests.map((r) => r.status)).toEqual([200, 200]);
+    await saveHistoryIfRecording(client.workflow.getHandle(across), 'agent-call-moved-to-limit');
+    // A new run: its first call pins its tools and sees the limit in the pin.
+    const after = await agents.start({ task: 'After the limit.', model: PRIMARY });
+    expect(await agents.result(after)).toMatchObject({ status: 'completed' });
+    expect(await modelCallQueues(client, after)).toEqual([taskQueue, limited]);
+    expect(worker.output()).not.toContain(NO_WORKFLOWS);
+  }, 120_000);
+
+  it('a worker with limits does not warn that their queues poll no workflows', async () => {
+    const configFile = path.join(hosts.dir, 'limited.json');
+    fs.writeFileSync(configFile, JSON.stringify({ providers: { anthropic: { limits: { requestsPerMinute: 60 } } } }));
+    const worker = await hosts.start(`limits-quiet-${crypto.randomUUID()}`, {
+      DURABLE_AGENTS_CONFIG: configFile,
+      DURABLE_AGENTS_LOG_LEVEL: 'INFO',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(worker.output()).toContain('Worker polling');
+    expect(worker.output()).not.toContain(NO_WORKFLOWS);
+  }, 60_000);
 });

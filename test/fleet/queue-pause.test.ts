@@ -1,7 +1,8 @@
 /**
  * A 429 with a retry-after holds the provider's limited queue for the whole fleet: the server's
- * rate for that queue goes to 0 for the period, so no worker takes another call of any run, and the
- * configured rate comes back after, restored by any worker (the one that paused it may be dead).
+ * rate for that queue goes to 0 for the period, so no worker takes another call of any run, and a
+ * rate comes back after, the configured one cut, rising back to it, restored by any worker (the one
+ * that paused it may be dead).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -10,8 +11,9 @@ import type { Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
-import { PAUSE_SWEEP_MS, parsePause, pauseQueue, queueRate, resumeIfOver } from '../../src/worker/queue-pause';
-import { startQueueRate } from '../../src/worker/limit-workers';
+import { PAUSE_SWEEP_MS } from '../../src/worker/queue-pacer';
+import { CUT, parsePace } from '../../src/worker/queue-pace';
+import { keepPace, queueRate, refuseQueue, startQueueRate } from '../../src/worker/queue-rate';
 import { PRIMARY, waitFor } from '../agent/agent-kit';
 import { testConnection } from '../kit/temporal';
 import { useWorkerHosts } from '../kit/worker-process';
@@ -42,7 +44,7 @@ describe("a provider's 429 and its limited queue", () => {
     return { taskQueue, limited: `${taskQueue}/llm/anthropic` };
   }
 
-  it('holds the queue for every run and worker for the retry-after, then gives the configured rate back', async () => {
+  it('holds the queue for every run and worker for the retry-after, then gives it the configured rate cut', async () => {
     const { taskQueue, limited } = await limitedFleet('pause', 600, 2);
     const times: number[] = [];
     let refusedAt = 0;
@@ -66,7 +68,13 @@ describe("a provider's 429 and its limited queue", () => {
     }
     expect(during.requestsPerMinute).toBe(0);
     const pauseSeen = Date.now();
-    expect(parsePause(during.reason)).toEqual({ until: expect.any(Number), requestsPerMinute: 600 });
+    const pausedUntil = expect.any(Number);
+    expect(parsePace(during.reason)).toEqual({
+      requestsPerMinute: 600 * CUT,
+      pausedUntil,
+      learnedSince: pausedUntil,
+      upTo: 600,
+    });
 
     const results = await Promise.all(ids.map((id) => agents.result(id)));
     expect(results.map((r) => r.stopReason)).toEqual(Array(16).fill('completed'));
@@ -78,8 +86,11 @@ describe("a provider's 429 and its limited queue", () => {
     const handedOut = (await Promise.all(ids.map((id) => callModelStarts(client, id)))).flat();
     expect(handedOut.filter((t) => t > pauseSeen && t < refusedAt + 3_900)).toEqual([]);
     expect(times.filter((t) => t >= refusedAt + 3_900).length).toBeGreaterThan(0);
+    // The learned rate, rising back to the configured one from the end of the pause.
     const after = await queueRate(service, client.options.namespace, limited);
-    expect(after).toEqual({ requestsPerMinute: 600, reason: 'durable-agents: 600 model calls a minute' });
+    expect(parsePace(after.reason)).toEqual({ requestsPerMinute: 600 * CUT, learnedSince: pausedUntil, upTo: 600 });
+    expect(after.requestsPerMinute).toBeGreaterThanOrEqual(600 * CUT);
+    expect(after.requestsPerMinute).toBeLessThan(600);
   }, 180_000);
 
   it('a pause whose worker died is ended by another worker; a pause only ever lengthens another', async () => {
@@ -88,21 +99,35 @@ describe("a provider's 429 and its limited queue", () => {
     const service = client.workflowService;
     const { namespace } = client.options;
     const now = Date.now();
-    await pauseQueue(service, namespace, limited, now + 4_000, 120);
-    // A shorter pause (another worker's 429 a moment later) leaves the longer one in place.
-    expect(await pauseQueue(service, namespace, limited, now + 1_000, 120)).toBeUndefined();
-    expect(await resumeIfOver(service, namespace, limited, now + 2_000)).toBe(false);
-    expect(parsePause((await queueRate(service, namespace, limited)).reason)?.until).toBe(now + 4_000);
-    // A worker that starts during the pause keeps it, with its own rate to come back after.
-    expect(await startQueueRate(service, namespace, limited, 90)).toEqual({ pausedUntil: now + 4_000 });
+    const refusal = { at: now, retryAfterMs: 4_000, callStartedAt: now - 100, acceptedRecently: 0 };
+    const paused = { requestsPerMinute: 120 * CUT, pausedUntil: now + 4_000, learnedSince: now + 4_000, upTo: 120 };
+    expect(await refuseQueue(service, namespace, limited, refusal)).toEqual(paused);
+    // A shorter pause (another worker's 429 a moment later, of a call handed out before) changes nothing.
+    expect(await refuseQueue(service, namespace, limited, { ...refusal, at: now + 10, retryAfterMs: 1_000 })).toBe(
+      undefined,
+    );
+    expect(await keepPace(service, namespace, limited, now + 2_000)).toEqual(paused);
+    expect(await queueRate(service, namespace, limited)).toMatchObject({ requestsPerMinute: 0 });
+    // A worker that starts during the pause keeps it and the learned rate, which rises to its own limit.
+    expect(await startQueueRate(service, namespace, limited, 90, { keepLearned: true })).toEqual({
+      pausedUntil: now + 4_000,
+      learned: { ...paused, upTo: 90 },
+    });
     // Nobody that paused it is alive: the running worker's sweep gives the rate back after the pause.
     await waitFor(() => Date.now() > now + 4_000, 'the pause to be over', 10_000);
     const deadline = Date.now() + PAUSE_SWEEP_MS + 5_000;
     let rate = await queueRate(service, namespace, limited);
-    while (rate.requestsPerMinute !== 90 && Date.now() < deadline) {
+    while (rate.requestsPerMinute === 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       rate = await queueRate(service, namespace, limited);
     }
-    expect(rate).toEqual({ requestsPerMinute: 90, reason: 'durable-agents: 90 model calls a minute' });
+    expect(parsePace(rate.reason)).toEqual({ requestsPerMinute: 120 * CUT, learnedSince: now + 4_000, upTo: 90 });
+    expect(rate.requestsPerMinute).toBeGreaterThanOrEqual(120 * CUT);
+    // `limits set` gives the configured rate, learned or not.
+    expect(await startQueueRate(service, namespace, limited, 90)).toEqual({});
+    expect(await queueRate(service, namespace, limited)).toEqual({
+      requestsPerMinute: 90,
+      reason: 'durable-agents: 90 model calls a minute',
+    });
   }, 120_000);
 });

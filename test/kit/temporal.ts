@@ -226,6 +226,16 @@ export async function saveHistoryIfRecording(handle: WorkflowHandle, name: strin
   return file;
 }
 
+/** The task queues a run's model calls were scheduled on, in order (from its history). */
+export async function modelCallQueues(client: Client, workflowId: string): Promise<(string | null | undefined)[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((e) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'
+      ? [e.activityTaskScheduledEventAttributes.taskQueue?.name]
+      : [],
+  );
+}
+
 /** A time-skipping environment for the enclosing describe block, torn down after it. */
 export const useTimeSkippingEnv = (): TestWorkflowEnvironment =>
   useOnce(createTimeSkippingEnv, (env) => env.teardown());

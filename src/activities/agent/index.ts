@@ -1,9 +1,10 @@
 /** The agent activities a worker registers (see `AgentActivities` for the contract). */
-import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../contracts/agent-activities';
+import type { AgentActivities, ModelCallInput, ModelCallResult, MovedToLimit } from '../../contracts/agent-activities';
 import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
 import { callWaitsForPin, pinRequest, pinnedCall } from '../../policy/pinning';
+import { modelRefOf } from '../../policy/model-ref';
 import { conversationOf } from './conversation-view';
-import { heartbeating } from '../heartbeat';
+import { activityContext, heartbeating } from '../heartbeat';
 import type { AgentActivityDeps } from './deps';
 import { appendMessagesActivity } from './append-messages';
 import { copyConversationActivity } from './copy-conversation';
@@ -23,6 +24,13 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
   const tools = toolActivities(deps.store, deps.tools, deps.llm, deps.captureContent);
   const appendMessages = appendMessagesActivity(deps.store);
   const callModel = modelCallActivity(deps, tools.runTool);
+  /** The call not made, when the model's calls belong on a limit's queue other than the one it reached. */
+  const moved = (call: ModelCallInput): MovedToLimit | undefined => {
+    const queue = activityContext()?.info.taskQueue;
+    const ref = modelRefOf(call.model);
+    const info = queue !== undefined && deps.routes?.moveFrom(queue, ref) ? deps.llm.describe(ref) : undefined;
+    return info?.limitKey ? { modelInfo: info, answered: false } : undefined;
+  };
   const pinTools = withTenantBudget(async function pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
     // The task first: a run whose tools cannot be pinned still shows it.
     const { open, ...pin } = input;
@@ -31,13 +39,17 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
   });
   return {
     copyConversation: heartbeating(copyConversationActivity(deps.store)),
-    // A run's first model call pins its tools first (`CallPin`).
+    // A run's first model call pins its tools first (`CallPin`); a later one may belong on a limit's queue.
     callModel: heartbeating(
       withAttemptBudget(async function callModelPinning(input: ModelCallInput): Promise<ModelCallResult> {
         const { pin, ...call } = input;
-        if (!pin) return callModel(call);
+        await deps.routes?.refresh(modelRefOf(call.model));
+        if (!pin) return moved(call) ?? callModel(call);
         const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
         if (callWaitsForPin(pinned, pin.spec, call.model)) return { pinned, answered: false };
+        // Asked again after pinning, which takes a while: a limit may have been learned meanwhile.
+        const moving = moved(call);
+        if (moving) return { ...moving, pinned };
         return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
       }),
     ),

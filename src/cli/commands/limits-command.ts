@@ -1,7 +1,8 @@
 /**
  * `durable-agents limits`: the fleet's provider and model limits (docs/fleet.md). `set` checks the
  * change as a worker would read it, sets the limited queue's rate on the server, then writes the
- * config file; `show` prints each limit with the server's rate and the queue's backlog.
+ * config file; `show` prints each limit, configured or learned from a provider's 429s, with the
+ * server's rate and the queue's backlog.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
@@ -19,8 +20,9 @@ import {
 import { TENANT_WEIGHT } from '../../policy/tenancy';
 import { withLimits } from '../../llm/limits-file';
 import { llmQueueOf } from '../../policy/llm-queues';
-import { startQueueRate } from '../../worker/limit-workers';
-import { parsePause } from '../../worker/queue-pause';
+import { PAUSE_SWEEP_MS } from '../../worker/queue-pacer';
+import { parsePace } from '../../worker/queue-pace';
+import { startQueueRate } from '../../worker/queue-rate';
 import { settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decimalArg, positiveInt, tenantArg } from '../option-parsers';
@@ -34,7 +36,8 @@ const rpm = decimalArg(REQUESTS_PER_MINUTE);
 interface LimitView {
   key: string;
   taskQueue: string;
-  requestsPerMinute: number;
+  /** The configured limit (requests a minute); absent for a rate only learned. */
+  requestsPerMinute?: number;
   concurrency?: number;
   /** The rate the server enforces now (requests a minute); absent when none is set. */
   serverRequestsPerMinute?: number;
@@ -42,6 +45,8 @@ interface LimitView {
   backlog: number;
   /** Set while a provider's 429 holds the queue (rate 0): until when, ISO. */
   pausedUntil?: string;
+  /** A rate learned from the provider's 429s: the rate it was learned at and since when (ISO); it rises from there. */
+  learned?: { requestsPerMinute: number; since: string };
 }
 
 function readRaw(file: string): unknown {
@@ -66,7 +71,12 @@ async function withClient<T>(
   }
 }
 
-async function describeLimit(client: Client, key: string, taskQueue: string, limits: CallLimits): Promise<LimitView> {
+async function describeLimit(
+  client: Client,
+  key: string,
+  taskQueue: string,
+  limits: CallLimits | undefined,
+): Promise<LimitView> {
   const described = await client.workflowService.describeTaskQueue({
     namespace: client.options.namespace,
     taskQueue: { name: taskQueue },
@@ -75,16 +85,35 @@ async function describeLimit(client: Client, key: string, taskQueue: string, lim
     reportStats: true,
   });
   const rps = described.config?.queueRateLimit?.rateLimit?.requestsPerSecond;
-  const pause = parsePause(described.config?.queueRateLimit?.metadata?.reason);
+  const pace = parsePace(described.config?.queueRateLimit?.metadata?.reason);
+  const pausedUntil = pace?.pausedUntil;
+  const learnedSince = pace?.learnedSince;
   return {
     key,
     taskQueue,
-    requestsPerMinute: limits.requestsPerMinute,
-    ...(limits.concurrency === undefined ? {} : { concurrency: limits.concurrency }),
+    ...(limits === undefined ? {} : { requestsPerMinute: limits.requestsPerMinute }),
+    ...(limits?.concurrency === undefined ? {} : { concurrency: limits.concurrency }),
     ...(typeof rps === 'number' ? { serverRequestsPerMinute: Math.round(rps * 60 * 1000) / 1000 } : {}),
     backlog: Number(described.stats?.approximateBacklogCount ?? 0),
-    ...(pause && pause.until > Date.now() ? { pausedUntil: new Date(pause.until).toISOString() } : {}),
+    ...(pausedUntil !== undefined && pausedUntil > Date.now()
+      ? { pausedUntil: new Date(pausedUntil).toISOString() }
+      : {}),
+    ...(pace && learnedSince !== undefined
+      ? { learned: { requestsPerMinute: pace.requestsPerMinute, since: new Date(learnedSince).toISOString() } }
+      : {}),
   };
+}
+
+/** One line of `limits show`. */
+function limitLine(v: LimitView): string {
+  const learned = v.learned && `  learned: ${v.learned.requestsPerMinute}/min since ${v.learned.since} after a 429`;
+  return (
+    `${v.key}  ${v.requestsPerMinute === undefined ? 'no limit configured' : `${v.requestsPerMinute}/min`}` +
+    `${v.concurrency === undefined ? '' : `  ${v.concurrency} at once per worker`}${learned ?? ''}` +
+    `  server: ${v.serverRequestsPerMinute === undefined ? 'no rate' : `${v.serverRequestsPerMinute}/min`}` +
+    `  backlog: ${v.backlog}  queue: ${v.taskQueue}` +
+    `${v.pausedUntil === undefined ? '' : `  paused until ${v.pausedUntil} after a 429`}`
+  );
 }
 
 function loadConfigOrRefuse(): LlmConfig {
@@ -105,8 +134,9 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
   limits
     .command('set')
     .description(
-      'Limit a provider or model: sets its queue rate on the server now and writes the config file ' +
-        '(DURABLE_AGENTS_CONFIG or ./durable-agents.json); a new concurrency applies when workers restart.',
+      'Limit a provider or model: sets its queue rate on the server now (running workers send its calls ' +
+        'there within seconds) and writes the config file (DURABLE_AGENTS_CONFIG or ./durable-agents.json); ' +
+        'a new concurrency applies when workers restart.',
     )
     .argument('<provider[/model]>', 'e.g. anthropic or openai/gpt-4o')
     .requiredOption(
@@ -136,15 +166,18 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
         return { taskQueue: queue, ...started };
       });
       fs.writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
-      const perWorker =
-        options.concurrency === undefined ? '' : `, ${options.concurrency} at once per worker (when workers restart)`;
       const when =
         pausedUntil === undefined
           ? 'set on the server'
           : `on the server once a 429's pause ends at ${new Date(pausedUntil).toISOString()}`;
+      const perWorker =
+        options.concurrency === undefined
+          ? ''
+          : ` ${options.concurrency} at once per worker applies to each worker when it restarts.`;
       out(
-        `${key}: ${options.rpm} model calls a minute on task queue "${taskQueue}" (${when})` +
-          `${perWorker}; written to ${file}.`,
+        `${key}: ${options.rpm} model calls a minute on task queue "${taskQueue}" (${when}); written to ${file}. ` +
+          `Running workers send ${key}'s calls to that queue within ${PAUSE_SWEEP_MS / 1000} s, without a restart.` +
+          perWorker,
       );
     });
 
@@ -186,21 +219,16 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
     .option('--json', 'one JSON array')
     .action(async (options: { json?: boolean }) => {
       const config = loadConfigOrRefuse();
-      const views = await withClient(globals(), (client, base) =>
-        Promise.all(
-          Object.entries(config.limits).map(([key, l]) => describeLimit(client, key, llmQueueOf(base, key), l)),
-        ),
-      );
+      // The configured limits, and every provider whose queue has a rate (set elsewhere, or learned).
+      const keys = [...new Set([...Object.keys(config.limits), ...Object.keys(config.providers)])];
+      const views = (
+        await withClient(globals(), (client, base) =>
+          Promise.all(keys.map((key) => describeLimit(client, key, llmQueueOf(base, key), config.limits[key]))),
+        )
+      ).filter((v) => v.requestsPerMinute !== undefined || v.serverRequestsPerMinute !== undefined);
       if (options.json) out(JSON.stringify(views, null, 2));
-      else if (views.length === 0) out(`No limits in ${config.source ?? configFileFor(process.env)}.`);
-      else
-        for (const v of views)
-          out(
-            `${v.key}  ${v.requestsPerMinute}/min` +
-              `${v.concurrency === undefined ? '' : `  ${v.concurrency} at once per worker`}` +
-              `  server: ${v.serverRequestsPerMinute === undefined ? 'no rate' : `${v.serverRequestsPerMinute}/min`}` +
-              `  backlog: ${v.backlog}  queue: ${v.taskQueue}` +
-              `${v.pausedUntil === undefined ? '' : `  paused until ${v.pausedUntil} after a 429`}`,
-          );
+      else if (views.length === 0)
+        out(`No limits in ${config.source ?? configFileFor(process.env)}, and none learned on the server.`);
+      else for (const v of views) out(limitLine(v));
     });
 }

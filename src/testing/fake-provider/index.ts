@@ -21,6 +21,7 @@ import type { FakeProvider } from './script';
 export { startFakeProvider } from './server';
 
 export { reply } from './script';
+export { rateLimited, type RateLimitOptions } from './rate-limit';
 export type {
   FakeApi,
   FakeBlock,

@@ -159,7 +159,8 @@ export async function callModelWithFailover(
       );
       if (output.pinned) await tookPin(ctx, output.pinned);
       if (!isAnswer(output)) {
-        // The pin showed what the call could not know (the model's limit): call again with it.
+        // The pin or the worker showed what the call could not know (the model's limit): call again with it.
+        if ('modelInfo' in output) state.models = rememberModelInfo(state.models, output.modelInfo);
         await clearance.settle?.();
         continue;
       }
