@@ -18,7 +18,7 @@ export interface ActivityConfig {
    * the values they take from the environment.
    */
   secrets: SecretSet;
-  /** ms between two token batches (signals) a streaming model call sends its run. */
+  /** Least ms between two writes of a streaming model call's pieces to its run's token stream. */
   tokenBatchMs: number;
   /** The built-in tools' settings: which MCP commands may start, the environment MCP configs read, web search. */
   tools: ToolsConfig;

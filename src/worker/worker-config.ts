@@ -17,7 +17,7 @@ import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion
 import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry/telemetry-config';
 import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from './workflow-code';
 
-/** Environment variable: ms between two token batches (signals) of one streaming model call. */
+/** Environment variable: least ms between two writes of one streaming model call's pieces to its run's token stream. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
 
 /** Environment variable: the SDK log level of workers (`TRACE` … `ERROR`). */
@@ -57,8 +57,8 @@ function tokenBatchMs(env: NodeJS.ProcessEnv): number {
   const raw = env[TOKEN_BATCH_ENV];
   if (raw === undefined || raw === '') return DEFAULT_TOKEN_BATCH_MS;
   const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms < 50)
-    throw new SetupError(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (50 or more).`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new SetupError(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (0 or more).`);
   return ms;
 }
 
