@@ -210,13 +210,13 @@ describe.each(backends)('$name', (backend) => {
     expect(listed.find((c) => c.id === gone)!.lastWriteAt).toBeLessThanOrEqual(before + 1_000);
 
     const counts = await b.deleteConversations([gone]);
-    expect(counts).toEqual({ conversations: 1, entries: 1, bodies: 2 });
+    expect(counts).toEqual({ conversations: 1, entries: 1, bodies: 2, streams: 0 });
     expect(await a.readLog(gone)).toEqual({ entries: [], summaries: [] });
     expect((await b.listConversations()).map((c) => c.id)).not.toContain(gone);
     await expect(b.get(own.hash)).rejects.toMatchObject({ code: 'not_found' });
     await expect(b.get(summary)).rejects.toMatchObject({ code: 'not_found' });
     expect(await b.get(shared)).toBeDefined();
     expect(await b.readEntries(kept, 0, 1)).toEqual([keptEntry]);
-    expect(await b.deleteConversations([gone])).toEqual({ conversations: 0, entries: 0, bodies: 0 });
+    expect(await b.deleteConversations([gone])).toEqual({ conversations: 0, entries: 0, bodies: 0, streams: 0 });
   });
 });
