@@ -44,7 +44,8 @@ export class TokenTail {
   private reading?: Promise<void>;
   private waiting?: Promise<void>;
   private unsubscribe?: () => void;
-  private closed = false;
+  /** Whether `close` was called: the tail reads nothing more. */
+  closed = false;
   /** Why the tail stopped reading, when a read failed. */
   failure?: Error;
   /** Records of the run read so far (those of replaced calls included). */

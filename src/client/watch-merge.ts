@@ -78,13 +78,14 @@ export async function* eventsAndTokens(
   let asked = Number.NEGATIVE_INFINITY;
   const rest = async (ms: number): Promise<boolean> => {
     const reading = tail;
-    if (!reading) return (await sleep(ms), false);
+    if (!reading || reading.closed) return (await sleep(ms), false);
     const wanted = () => behind() && asked !== reading.lastStartReadAt;
     const before = reading.received;
     if (!wanted()) {
       await Promise.race([sleep(ms), reading.nextStart()]);
       const deadline = Date.now() + HOLD_MAX_MS;
-      while (!wanted() && reading.streaming(ALIVE_MS) && Date.now() < deadline && !reading.failure) {
+      const holding = () => !reading.closed && !reading.failure && Date.now() < deadline;
+      while (!wanted() && reading.streaming(ALIVE_MS) && holding()) {
         await reading.changedOrAfter(deadline - Date.now());
         await reading.sync();
       }

@@ -83,6 +83,26 @@ describe("a run's tokens on the way to its watchers", () => {
     });
   });
 
+  it('lets the process go on at once when a watcher leaves at its first token', async () => {
+    fx.fake.script({ ...reply.text(ANSWER.repeat(3)), eventDelayMs: 40 });
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = withStore(client, taskQueue);
+      const id = await agents.start({ task: 'Answer slowly.', model: PRIMARY, stream: true });
+      for await (const item of agents.watch(id)) if (item.topic === 'tokens') break;
+      // The reads the watch left behind end on their own without holding the event loop.
+      let last = Date.now();
+      let longest = 0;
+      const beat = setInterval(() => {
+        longest = Math.max(longest, Date.now() - last);
+        last = Date.now();
+      }, 10);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      clearInterval(beat);
+      expect(longest).toBeLessThan(500);
+      await agents.result(id);
+    });
+  });
+
   it('says once that it cannot show the tokens, without the store or with another, and ends with the final text', async () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'other-store-'));
     const other = new FileContentStore(elsewhere);
