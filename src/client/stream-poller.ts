@@ -71,6 +71,8 @@ export interface FollowOptions {
   rest?: (ms: number) => Promise<boolean>;
   /** Told, after each read that answered, when it was sent: the run's events up to then have been yielded. */
   onRead?: (sentAt: number) => void;
+  /** Awaited before the first read (a run that has just started has nothing to read yet). */
+  beforeFirstRead?: () => Promise<void>;
 }
 
 /**
@@ -100,6 +102,7 @@ export async function* followRunStream(
       data: converter.fromPayload(decodePayloadWire(item.data)),
     }));
   };
+  await options.beforeFirstRead?.();
   for (;;) {
     let read: StreamReadResult;
     const sentAt = Date.now();

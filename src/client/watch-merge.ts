@@ -1,6 +1,8 @@
 /**
  * A running run's watch items: its events, read from its workflow stream (`stream-poller`), and
- * its tokens, read from its token stream in the content store (`token-tail`), in one sequence.
+ * its tokens, read from its token stream in the content store (`token-tail`), in one sequence. A
+ * streaming run's events are first read when its first model call begins (the events of its first
+ * workflow task are then there to read), or after {@link FIRST_READ_WAIT_MS}.
  * Tokens reach a watcher faster than events, so a call's tokens wait for the events published
  * before the call began: when the tail reads a call's `start`, the event reads are asked to read
  * at once, and the call's tokens are given once a read sent after that start has answered (or
@@ -18,6 +20,12 @@ import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-t
 import { followRunStream, type StreamEntry } from './stream-poller';
 import type { BufferedRecord, TokenTail } from './token-tail';
 
+/**
+ * The longest the first event read waits for the run's first model call to begin. Until a run's
+ * first workflow task is done there is nothing to read, and a query then waits in the worker
+ * beside the workflow tasks of every run starting with it.
+ */
+const FIRST_READ_WAIT_MS = 2_000;
 /** The longest a call's tokens wait for the events before it. */
 const HOLD_CAP_MS = 500;
 /** The longest wait of the event reads for a streaming call's end. */
@@ -100,6 +108,11 @@ export async function* eventsAndTokens(
     isRunning: options.isRunning,
     rest,
     onRead,
+    beforeFirstRead: async () => {
+      const reading = tail;
+      if (reading && reading.lastStartReadAt === Number.NEGATIVE_INFINITY)
+        await Promise.race([reading.nextStart(), sleep(FIRST_READ_WAIT_MS)]);
+    },
   });
   /** Token items of the buffered records `release` lets go. */
   const tokens = (release?: (entry: BufferedRecord) => boolean): WatchItem[] =>

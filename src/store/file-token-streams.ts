@@ -2,9 +2,10 @@
  * The file store's token streams: one append-only file per run under `streams/`, its first line
  * `{"run":id}`, then one record a line. Each write starts with a newline, so the torn end of a
  * crashed writer's line stays a line of its own (skipped). A cursor is the byte offset after a
- * record's line, so a read costs the bytes appended since. Readers learn of appends from
- * `fs.watch` on the file (inotify on Linux), with a slower poll beside it for the volumes where
- * other hosts' writes raise no event; before the file exists they poll for it.
+ * record's line, so a read costs the bytes appended since. Readers learn of appends from one
+ * `fs.watch` on the streams' directory (inotify on Linux: an event names the file), with a slower
+ * poll beside it for the volumes where other hosts' writes raise no event; before the directory
+ * exists they look for it.
  */
 import fs from 'node:fs';
 import fsAsync from 'node:fs/promises';
@@ -14,10 +15,10 @@ import type { StoredConversation } from './content-store';
 import { fileNameOf } from './file-names';
 import { parseTokenRecord, type TokenStreamStore } from './token-streams';
 
-/** How often a reader looks for a stream file that does not exist yet. */
-const APPEAR_POLL_MS = 50;
+/** How often readers look for the streams' directory while it does not exist yet. */
+const APPEAR_POLL_MS = 100;
 /** How often a reader reads without a file-system event (another host's writes on a shared volume). */
-const SAFETY_POLL_MS = 500;
+const SAFETY_POLL_MS = 1_000;
 /** Bytes one read takes at most; the reader reads on at once for the rest. */
 const MAX_READ_BYTES = 1 << 20;
 
@@ -25,6 +26,10 @@ export class FileTokenStreams implements TokenStreamStore {
   private readonly dir: string;
   /** Runs whose stream file this process has seen exist, so their header is not written again. */
   private readonly known = new Set<string>();
+  /** Who is woken by an append, by stream file name. */
+  private readonly subscribers = new Map<string, Set<() => void>>();
+  private dirWatcher?: fs.FSWatcher;
+  private dirTimer?: NodeJS.Timeout;
 
   constructor(root: string) {
     this.dir = path.join(root, 'streams');
@@ -76,40 +81,55 @@ export class FileTokenStreams implements TokenStreamStore {
   }
 
   subscribe(runId: string, onChange: () => void): () => void {
-    const file = this.file(runId);
-    let watcher: fs.FSWatcher | undefined;
-    let closed = false;
-    const watch = () => {
-      try {
-        watcher = fs.watch(file, { persistent: false }, () => onChange());
-        watcher.on('error', () => {
-          watcher?.close();
-          watcher = undefined;
-        });
-      } catch {
-        watcher = undefined;
-      }
-    };
-    // Until the file exists (or when it cannot be watched), look for it often; then a slow poll stays beside the watch.
-    let timer: NodeJS.Timeout | undefined;
-    const tick = () => {
-      if (closed) return;
-      if (!watcher && fs.existsSync(file)) {
-        // It appeared; a file that cannot be watched is read on every tick instead.
-        watch();
-        onChange();
-      } else if (watcher) onChange();
-      timer = setTimeout(tick, watcher ? SAFETY_POLL_MS : APPEAR_POLL_MS);
-      timer.unref();
-    };
-    if (fs.existsSync(file)) watch();
-    timer = setTimeout(tick, watcher ? SAFETY_POLL_MS : APPEAR_POLL_MS);
-    timer.unref();
+    const name = fileNameOf(runId);
+    const set = this.subscribers.get(name) ?? new Set();
+    set.add(onChange);
+    this.subscribers.set(name, set);
+    this.watchDir();
+    const safety = setInterval(onChange, SAFETY_POLL_MS);
+    safety.unref();
     return () => {
-      closed = true;
-      clearTimeout(timer);
-      watcher?.close();
+      clearInterval(safety);
+      set.delete(onChange);
+      if (set.size === 0) this.subscribers.delete(name);
+      if (this.subscribers.size === 0) this.unwatchDir();
     };
+  }
+
+  /** Watches the streams' directory (one watch for every subscriber), or looks for it until it exists. */
+  private watchDir(): void {
+    if (this.dirWatcher || this.dirTimer) return;
+    try {
+      this.dirWatcher = fs.watch(this.dir, { persistent: false }, (_event, name) => {
+        const woken = name ? [...(this.subscribers.get(String(name)) ?? [])] : this.everySubscriber();
+        for (const wake of woken) wake();
+      });
+      this.dirWatcher.on('error', () => {
+        this.unwatchDir();
+        if (this.subscribers.size > 0) this.watchDir();
+      });
+    } catch {
+      this.dirWatcher = undefined;
+      this.dirTimer = setTimeout(() => {
+        this.dirTimer = undefined;
+        if (this.subscribers.size === 0) return;
+        this.watchDir();
+        // Appended before the watch began.
+        if (this.dirWatcher) for (const wake of this.everySubscriber()) wake();
+      }, APPEAR_POLL_MS);
+      this.dirTimer.unref();
+    }
+  }
+
+  private everySubscriber(): (() => void)[] {
+    return [...this.subscribers.values()].flatMap((set) => [...set]);
+  }
+
+  private unwatchDir(): void {
+    this.dirWatcher?.close();
+    this.dirWatcher = undefined;
+    clearTimeout(this.dirTimer);
+    this.dirTimer = undefined;
   }
 
   /** The run a stream file belongs to, from its first line. */
@@ -153,5 +173,7 @@ export class FileTokenStreams implements TokenStreamStore {
 
   async close(): Promise<void> {
     this.known.clear();
+    this.subscribers.clear();
+    this.unwatchDir();
   }
 }
