@@ -19,6 +19,8 @@ import { parseTokenRecord, type TokenStreamStore } from './token-streams';
 const APPEAR_POLL_MS = 100;
 /** How often a reader reads without a file-system event (another host's writes on a shared volume). */
 const SAFETY_POLL_MS = 1_000;
+/** Runs whose stream file this process remembers having seen (the oldest leave first). */
+const KNOWN_KEPT = 10_000;
 /** Bytes one read takes at most; the reader reads on at once for the rest. */
 const MAX_READ_BYTES = 1 << 20;
 
@@ -48,6 +50,7 @@ export class FileTokenStreams implements TokenStreamStore {
       fs.appendFileSync(file, `${JSON.stringify({ run: runId })}${lines}`);
     } else fs.appendFileSync(file, lines);
     this.known.add(runId);
+    if (this.known.size > KNOWN_KEPT) this.known.delete(this.known.values().next().value as string);
   }
 
   async read(runId: string, cursor: number): Promise<TokenRead> {

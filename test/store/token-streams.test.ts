@@ -4,48 +4,10 @@
  * with the run, and read whole while two writers append to one run at once.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { StoredTokenRecord, TokenRecord } from '../../src/contracts/token-stream';
 import { followTokens } from '../../src/client';
-import { FileContentStore, PostgresContentStore, type ContentStore } from '../../src/store';
-import { createTestDatabase } from '../kit/postgres';
-
-interface Backend {
-  name: string;
-  open(): Promise<{ a: ContentStore; b: ContentStore; cleanup(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'file store',
-    async open() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-streams-'));
-      return {
-        a: new FileContentStore(dir),
-        b: new FileContentStore(dir),
-        cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL store',
-    async open() {
-      const db = await createTestDatabase();
-      const [a, b] = await Promise.all([PostgresContentStore.open(db.url), PostgresContentStore.open(db.url)]);
-      return {
-        a,
-        b,
-        cleanup: async () => {
-          await a.close();
-          await b.close();
-          await db.drop();
-        },
-      };
-    },
-  },
-];
+import type { ContentStore } from '../../src/store';
+import { STORE_BACKENDS } from '../kit/store-backends';
 
 const run = (): string => `run-${crypto.randomUUID()}`;
 const call = { seq: 3, scheduledAt: 1_700_000_000_000, attempt: 1, model: 'anthropic/claude-sonnet-4-6' };
@@ -59,7 +21,7 @@ const piece = (text: string, extra: Partial<typeof call> = {}): TokenRecord => (
 });
 const texts = (records: StoredTokenRecord[]): string[] => records.flatMap((r) => (r.type === 'piece' ? [r.text] : []));
 
-describe.each(backends)('token streams in the $name', (backend) => {
+describe.each(STORE_BACKENDS)('token streams in the $name', (backend) => {
   let a: ContentStore;
   let b: ContentStore;
   let cleanup: () => Promise<void>;
