@@ -2,8 +2,8 @@
  * A worker SIGKILLed while its model call streams to a watcher, on both stores: the call's retry
  * streams again under the next attempt, the watcher shows the dead attempt's pieces and then the
  * retried attempt's on their own (never a piece of the dead one after them), and the retried
- * attempt's text is the run's final text. The watcher reads the store the worker processes write,
- * from this process, as a watcher on another host would.
+ * attempt's text is the run's final text. The watchers read the store the worker processes write,
+ * from this process and from `durable-agents watch` in another, as a watcher on another host would.
  */
 import path from 'node:path';
 import { AgentClient } from '../../src/client';
@@ -13,6 +13,8 @@ import { FileContentStore, PostgresContentStore, type ContentStore } from '../..
 import { reply } from '../../src/testing/fake-provider';
 import { PRIMARY, waitFor } from '../agent/agent-kit';
 import { createTestDatabase } from '../kit/postgres';
+import { runCli } from '../kit/cli';
+import { testConnection } from '../kit/temporal';
 import { lossScene } from '../kit/worker-loss';
 import { useWorkerHosts, type WorkerHosts } from '../kit/worker-process';
 
@@ -67,6 +69,12 @@ describe.each(backends)('a worker SIGKILLed while its model call streams, on the
       const { agents, client, taskQueue, replaceWorker } = await lossScene(hosts, 'stream-worker-lost', env);
       const watcher = new AgentClient(client, taskQueue, { store });
       const id = await agents.start({ task: 'Answer while watched.', model: PRIMARY, stream: true });
+      // `durable-agents watch` in a process of its own, with the workers' store settings.
+      const { address, namespace } = await testConnection();
+      const cli = runCli(['watch', id], {
+        cwd: hosts.dir,
+        env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_STORE_DIR: 'store', ...env },
+      });
       const items: WatchItem[] = [];
       const watching = (async () => {
         for await (const item of watcher.watch(id)) items.push(item);
@@ -105,6 +113,10 @@ describe.each(backends)('a worker SIGKILLed while its model call streams, on the
       expect(printed).toContain(`\n(attempt 2) ${FINAL}\n`);
       expect(printed.match(/\] done \(completed\)/g)).toHaveLength(1);
       expect(printed).not.toContain(`${FINAL}\n${FINAL}`);
+      const watched = await cli;
+      expect(watched.stderr).toBe('');
+      expect(watched.stdout).toContain(`\n(attempt 2) ${FINAL}\n`);
+      expect(watched.stdout.startsWith(`[turn 1] calling ${PRIMARY}\n${LOST.slice(0, 8)}`)).toBe(true);
     } finally {
       await cleanup();
     }
