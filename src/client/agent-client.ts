@@ -179,11 +179,12 @@ export class AgentClient {
     options: WatchOptions = {},
   ): AsyncGenerator<WatchItem | AnswerItem | ChildEventItem, void, undefined> {
     const { store } = this.access;
+    let streams: Promise<boolean> | undefined;
     const reads = {
       status: async () => (await this.access.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
-      streams: async () => (await startInput(this.client, id))?.config.stream === true,
+      streams: () => (streams ??= startInput(this.client, id).then((input) => input?.config.stream === true)),
     };
     const items = watchRun(this.client, id, options, reads, isTokenStreamReader(store) ? store : undefined);
     const answered: AsyncGenerator<WatchItem | AnswerItem, void, undefined> = options.answers

@@ -48,6 +48,8 @@ export interface MergeOptions {
   tail?: TokenTail;
   /** Told once when reading the tokens failed; the watch goes on with events. */
   onTokenFailure: (error: Error) => void;
+  /** Whether the run streams its model calls. */
+  streams: () => Promise<boolean>;
 }
 
 /** The run's events and tokens until it ends; `seen` follows the events yielded. */
@@ -110,8 +112,13 @@ export async function* eventsAndTokens(
     onRead,
     beforeFirstRead: async () => {
       const reading = tail;
-      if (reading && reading.lastStartReadAt === Number.NEGATIVE_INFINITY)
-        await Promise.race([reading.nextStart(), sleep(FIRST_READ_WAIT_MS)]);
+      if (!reading || reading.lastStartReadAt !== Number.NEGATIVE_INFINITY) return;
+      // A run that does not stream writes no `start` to wait for.
+      const unstreamed = options.streams().then(
+        (streams) => (streams ? never : undefined),
+        () => undefined,
+      );
+      await Promise.race([reading.nextStart(), sleep(FIRST_READ_WAIT_MS), unstreamed]);
     },
   });
   /** Token items of the buffered records `release` lets go. */

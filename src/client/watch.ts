@@ -104,6 +104,7 @@ export async function* watchRun(
         isRunning: async () => (await reads.status()) === 'RUNNING',
         tail,
         onTokenFailure: (err) => source && notices?.failed(source, err),
+        streams: () => reads.streams(),
       },
       seen,
     );
