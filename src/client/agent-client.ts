@@ -28,7 +28,6 @@ import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
 import { resultOfRun, startInput, type ClosedRunView } from './run-reads';
-import { isTokenStreamReader } from './token-tail';
 import { resolveOrigin, startOptionsOf } from './sessions';
 import { RunDecisions, type WaitingApproval } from './run-decisions';
 import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
@@ -178,17 +177,14 @@ export class AgentClient {
     id: string,
     options: WatchOptions = {},
   ): AsyncGenerator<WatchItem | AnswerItem | ChildEventItem, void, undefined> {
-    const { store } = this.access;
-    let streams: Promise<boolean> | undefined;
-    const reads = {
+    const items = watchRun(this.client, id, options, this.access.store, {
       status: async () => (await this.access.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
-      streams: () => (streams ??= startInput(this.client, id).then((input) => input?.config.stream === true)),
-    };
-    const items = watchRun(this.client, id, options, reads, isTokenStreamReader(store) ? store : undefined);
+      streams: async () => (await startInput(this.client, id))?.config.stream === true,
+    });
     const answered: AsyncGenerator<WatchItem | AnswerItem, void, undefined> = options.answers
-      ? withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store })
+      ? withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.access.store })
       : items;
     return options.children ? withChildren(answered, (child) => this.watchChild(child)) : answered;
   }

@@ -12,7 +12,7 @@ import type { TokenStreamReader } from '../contracts/token-stream';
 import { EVENTS_TOPIC, type WatchItem } from '../contracts/watch-topics';
 import { errorText } from '../common/error-text';
 import { explain } from './client-errors';
-import { TokenTail } from './token-tail';
+import { isTokenStreamReader, TokenTail } from './token-tail';
 import { eventsAndTokens, type WatchProgress } from './watch-merge';
 
 export interface WatchOptions {
@@ -83,17 +83,24 @@ function tokenNotices(id: string, options: WatchOptions, reads: RunReads) {
   };
 }
 
-/** For a run that has already ended, yields the events its state kept. */
+/**
+ * The watch of run `id`; `store` is the client's, read for the tokens when it is a
+ * `TokenStreamReader`. For a run that has already ended, yields the events its state kept.
+ */
 export async function* watchRun(
   client: Client,
   id: string,
   options: WatchOptions,
-  reads: RunReads,
-  store?: TokenStreamReader,
+  store: object | undefined,
+  runReads: RunReads,
 ): AsyncGenerator<WatchItem, void, undefined> {
   const seen: WatchProgress = { offset: (options.fromOffset ?? 0) - 1 };
+  let streams: Promise<boolean> | undefined;
+  // The start input is read once, whoever asks first.
+  const reads: RunReads = { ...runReads, streams: () => (streams ??= runReads.streams()) };
   if ((await reads.status()) === 'RUNNING') {
-    const source = options.tokens === false ? undefined : (options.tokenStream ?? store);
+    const own = isTokenStreamReader(store) ? store : undefined;
+    const source = options.tokens === false ? undefined : (options.tokenStream ?? own);
     const notices = options.tokens === false ? undefined : tokenNotices(id, options, reads);
     const tail = source && new TokenTail(source, id, options.tokensAfter);
     const items = eventsAndTokens(
