@@ -198,17 +198,19 @@ export function runBench(main: () => Promise<boolean | void>): void {
 /**
  * What a benchmark's agent worker runs: the project's worker (its plugin: activities, interceptors,
  * tuning) with the registry's tools, a file store in `dir`, the fake provider standing in for every
- * provider, and the production workflow bundle (`benchBundle`). `plugin()` gives one plugin per worker.
+ * provider, and the production workflow bundle (`benchBundle`). `plugin()` gives one plugin per worker;
+ * `storeDir` is the store's directory, where a watcher reads the runs' tokens.
  */
 export async function agentWorker(
   fake: FakeProvider,
   registry: ToolRegistry,
   dir: string,
-): Promise<{ plugin(): DurableAgentsPlugin }> {
+): Promise<{ plugin(): DurableAgentsPlugin; storeDir: string }> {
   const config = workerConfig({ file: null, env: fakeProviderEnv(fake, 'bench') });
-  const store = new FileContentStore(path.join(dir, 'store'));
+  const storeDir = path.join(dir, 'store');
+  const store = new FileContentStore(storeDir);
   const workflows = { workflowBundle: { codePath: await benchBundle() } };
-  return { plugin: () => new DurableAgentsPlugin({ config, store, tools: registry, workflows }) };
+  return { plugin: () => new DurableAgentsPlugin({ config, store, tools: registry, workflows }), storeDir };
 }
 
 /** The benches' `lookup` tool: quick and without side effects, so it runs as a local activity; answers `result`. */

@@ -1,8 +1,9 @@
-// What watching costs a run's history: a streamed tool conversation (each answer streams over about
-// a second, as a model writes) run three ways on a real dev server: alone, watched with its tokens
-// (`watch`, as `run --watch` does), and unstreamed but watched for its events. Prints the history
-// events each turn adds, by type, and the payload bytes; the baseline of the watched figures is the
-// same conversation run alone.
+// What streaming and watching cost a run's history: a tool conversation (each answer streams over
+// about a second, as a model writes) run three ways on a real dev server: unstreamed and unwatched,
+// streamed and watched with its tokens (`watch`, as `run --watch` does, reading the tokens from the
+// workers' store), and unstreamed but watched for its events. Prints the history events each turn
+// adds, by type, and the payload bytes; the baseline of the watched figures is the same
+// conversation unstreamed and unwatched.
 // Run: npm run bench (or node -r ./scripts/register-ts.js bench/watch-history.ts [turns] [--smoke]).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client';
+import { FileContentStore } from '../src/store';
 import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/fake-provider';
 import { ToolRegistry } from '../src/tools';
 import {
@@ -61,11 +63,14 @@ async function runCase(agents: AgentClient, client: Client, mode: 'alone' | 'wat
   const id = await agents.start({
     task: 'Look things up.',
     model: 'anthropic/claude-sonnet-4-6',
-    stream: mode !== 'events',
+    stream: mode === 'watched',
     limits: { maxTurns: TURNS + 1 },
   });
+  let tokens = 0;
   if (mode === 'alone') await agents.result(id);
-  else for await (const item of agents.watch(id, { tokens: mode === 'watched' })) void item;
+  else for await (const item of agents.watch(id, { tokens: mode === 'watched' })) if (item.topic === 'tokens') tokens++;
+  if (mode === 'watched' && tokens === 0)
+    throw new Error('the watched run showed no token: the watch did not read them');
   const result = await agents.result(id);
   if (result.turns !== TURNS) throw new Error(`the ${mode} run took ${result.turns} turns, not ${TURNS}`);
   const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
@@ -89,13 +94,14 @@ async function main(): Promise<void> {
   const registry = new ToolRegistry();
   registry.register(quickLookupTool('found it'));
   const parts = await agentWorker(fake, registry, dir);
+  const watcherStore = new FileContentStore(parts.storeDir);
   try {
     const connection = await NativeConnection.connect({ address: server.address });
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     const taskQueue = 'bench-watch-history';
     const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
     const cases = await worker.runUntil(async () => {
-      const agents = new AgentClient(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue, { store: watcherStore });
       return {
         alone: await runCase(agents, client, 'alone'),
         watched: await runCase(agents, client, 'watched'),
@@ -109,6 +115,12 @@ async function main(): Promise<void> {
         watchedEventsPerTurn: figure(watched.eventsPerTurn, 'events', 'history events per turn, streamed and watched', {
           baseline: alone.eventsPerTurn,
         }),
+        watchedEventsRatio: figure(
+          watched.eventsPerTurn / alone.eventsPerTurn,
+          '×',
+          'history events per turn, streamed and watched, over unstreamed',
+          { target: '<= 1' },
+        ),
         watchedPollsPerTurn: figure(watched.pollsPerTurn, 'updates', 'stream polls per turn in history, watched'),
         watchedPayloadBytesPerTurn: figure(watched.payloadBytesPerTurn, 'B', 'payload bytes per turn, watched', {
           baseline: alone.payloadBytesPerTurn,
@@ -117,11 +129,12 @@ async function main(): Promise<void> {
       },
       {
         args,
-        description: `a ${TURNS}-turn tool conversation whose answers stream over about a second each; baseline: the streamed run unwatched`,
+        description: `a ${TURNS}-turn tool conversation whose answers stream over about a second each; baseline: the run unstreamed and unwatched`,
         details: { turns: TURNS, alone, watched, events },
       },
     );
   } finally {
+    await watcherStore.close();
     await registry.close();
     await fake.close();
     await server.stop();

@@ -82,6 +82,14 @@ export { ANSWERS_TOPIC } from './client/watch-answers';
 export { CHILDREN_TOPIC, type ChildEventItem, type ChildOfWatch } from './client/watch-children';
 export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-message';
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
+export { followTokens, type FollowTokensOptions } from './client/token-tail';
+export type {
+  StoredTokenRecord,
+  StreamCall,
+  TokenRead,
+  TokenRecord,
+  TokenStreamReader,
+} from './contracts/token-stream';
 export {
   childTraces,
   needsStoredSteps,

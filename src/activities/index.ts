@@ -19,7 +19,7 @@ export interface ActivityConfig {
    * included). Bodies are stored with them replaced.
    */
   secrets: SecretSet;
-  /** ms between two token batches (signals) a streaming model call sends its run. */
+  /** Least ms between two writes of a streaming model call's pieces to its run's token stream. */
   tokenBatchMs: number;
   /** The built-in tools' settings: the worker's MCP servers, whether runs may bring their own, web search. */
   tools: ToolsConfig;

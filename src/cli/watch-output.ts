@@ -197,7 +197,7 @@ export class WatchPrinter {
   }
 
   private printTokens(delta: TokenDelta): void {
-    const key = `${delta.seq}:${delta.attempt}:${delta.kind}:${delta.tool ?? ''}`;
+    const key = `${delta.seq}:${delta.attempt}:${delta.model}:${delta.kind}:${delta.tool ?? ''}`;
     if (key !== this.open) {
       this.endLine();
       const label =

@@ -28,7 +28,7 @@ import { AgentClientError, explain } from './client-errors';
 import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
-import { resultOfRun, type ClosedRunView } from './run-reads';
+import { resultOfRun, startInput, type ClosedRunView } from './run-reads';
 import { resolveOrigin } from './sessions';
 import { RunDecisions, type WaitingApproval } from './run-decisions';
 import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
@@ -144,11 +144,11 @@ export class AgentClient {
   }
 
   /**
-   * Follows a run as it works: every trace event and, for streaming runs, the model's tokens,
-   * across continue-as-new, until the run ends. Events recorded after the last poll of a run that
-   * has just ended are read from its state, so a watch always ends with the run's last events.
-   * For a run that has already ended, yields the events its state kept. With `answers`, also the
-   * structured answers the tokens spell ({@link AnswerItem}), partial while they stream, then whole.
+   * Follows a run as it works: every trace event and, for streaming runs, the model's tokens (from
+   * the client's `store`, or `tokenStream`), across continue-as-new, until the run ends. Events
+   * recorded after the last read of a run that has just ended are read from its state, so a watch
+   * always ends with the run's last events. For a run that has already ended, yields the events its
+   * state kept. With `answers`, also the structured answers the tokens spell ({@link AnswerItem}).
    */
   watch<T = Record<string, unknown>>(
     id: string,
@@ -167,10 +167,11 @@ export class AgentClient {
     id: string,
     options: WatchOptions = {},
   ): AsyncGenerator<WatchItem | AnswerItem | ChildEventItem, void, undefined> {
-    const items = watchRun(this.client, id, options, {
+    const items = watchRun(this.client, id, options, this.access.store, {
       status: async () => (await this.access.call(id, (h) => h.describe())).status.name,
       state: () => this.client.connection.withDeadline(Date.now() + ENDED_RUN_QUERY_MS, () => this.state(id)),
       result: () => this.result(id),
+      streams: async () => (await startInput(this.client, id))?.config.stream === true,
     });
     const answered: AsyncGenerator<WatchItem | AnswerItem, void, undefined> = options.answers
       ? withAnswers(items, { id, shape: () => answerShapeOf(this.client, id, this.kinds), store: this.access.store })

@@ -36,8 +36,9 @@ export interface AgentClientOptions {
   models?: readonly ModelInfo[];
   /**
    * The content store the workers write (`openStore(storeConfig())` or a store class of `durable-agents/worker`),
-   * for reads of what only the store holds: {@link AgentClient.messages}, answers read whole, and the
-   * trace's steps of turns whose events the run no longer keeps.
+   * for reads of what only the store holds: {@link AgentClient.messages}, answers read whole, the
+   * trace's steps of turns whose events the run no longer keeps, and (both content stores are a
+   * `TokenStreamReader` too) the tokens a watch shows.
    */
   store?: ConversationReader;
   /**

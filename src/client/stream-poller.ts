@@ -63,6 +63,16 @@ export interface FollowOptions {
   fromOffset: number;
   /** Whether the newest run of the chain is running. */
   isRunning: () => Promise<boolean>;
+  /**
+   * The pause between two reads by query, at least `ms`; resolves true when the run showed it was
+   * busy meanwhile by other means (its tokens), so the poller does not count the spell as quiet.
+   * Default: a plain pause.
+   */
+  rest?: (ms: number) => Promise<boolean>;
+  /** Told, after each read that answered, when it was sent: the run's events up to then have been yielded. */
+  onRead?: (sentAt: number) => void;
+  /** Awaited before the first read (a run that has just started has nothing to read yet). */
+  beforeFirstRead?: () => Promise<void>;
 }
 
 /**
@@ -79,6 +89,11 @@ export async function* followRunStream(
   const converter = client.options.loadedDataConverter.payloadConverter;
   let offset = options.fromOffset;
   let quiet = 0;
+  const rest = options.rest ?? (async (ms: number) => (await sleep(ms), false));
+  /** A pause between reads; a run busy meanwhile starts the quiet count again. */
+  const pause = async (ms: number) => {
+    if (await rest(ms)) quiet = 0;
+  };
   const entries = (result: PollResult): StreamEntry[] => {
     offset = result.next_offset;
     return result.items.map((item) => ({
@@ -87,8 +102,10 @@ export async function* followRunStream(
       data: converter.fromPayload(decodePayloadWire(item.data)),
     }));
   };
+  await options.beforeFirstRead?.();
   for (;;) {
     let read: StreamReadResult;
+    const sentAt = Date.now();
     try {
       read = await handle.query(streamReadQuery, { topics: options.topics, from_offset: offset });
     } catch (err) {
@@ -103,14 +120,15 @@ export async function* followRunStream(
       // An ended run nobody replays for: the caller reads its end elsewhere. A running one (a new
       // run of the chain before its first task, a worker restarting) is read again shortly.
       if (!(await options.isRunning())) return;
-      await sleep(READ_PAUSES_MS.at(-1)!);
+      await pause(READ_PAUSES_MS.at(-1)!);
       continue;
     }
     yield* entries(read);
     if (read.more_ready) continue;
+    options.onRead?.(sentAt);
     if (read.items.length > 0) {
       quiet = 0;
-      await sleep(READ_PAUSES_MS[0]);
+      await pause(READ_PAUSES_MS[0]);
       continue;
     }
     if (read.ended) {
@@ -120,8 +138,9 @@ export async function* followRunStream(
       continue;
     }
     if (quiet < READ_PAUSES_MS.length) {
-      await sleep(READ_PAUSES_MS[quiet]);
+      const ms = READ_PAUSES_MS[quiet];
       quiet += 1;
+      await pause(ms);
       continue;
     }
     // Quiet for a while: wait for the next entry by long-poll, then read by query again.

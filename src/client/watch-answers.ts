@@ -75,6 +75,8 @@ async function storedText(store: ConversationReader, id: string, seq: number): P
 interface OpenAnswer {
   key: string;
   delta: TokenDelta;
+  /** Token-stream cursor of its last piece. */
+  cursor: number;
   role: AnswerRole;
   stream: AnswerStream;
   /** The text turned out not to be JSON: its pieces stay plain tokens. */
@@ -110,7 +112,8 @@ export async function* withAnswers<T>(
     const { seq, attempt } = answer.delta;
     if (read.ok)
       return { topic: ANSWERS_TOPIC, offset, seq, attempt, role: answer.role, complete: true, value: read.value as T };
-    return { topic: TOKENS_TOPIC, offset, delta: { ...answer.delta, text: whole ?? answer.stream.text } };
+    const text = whole ?? answer.stream.text;
+    return { topic: TOKENS_TOPIC, offset, cursor: answer.cursor, delta: { ...answer.delta, text } };
   };
 
   let last = -1;
@@ -130,12 +133,13 @@ export async function* withAnswers<T>(
       yield item;
       continue;
     }
-    const key = `${delta.seq}:${delta.attempt}`;
+    const key = `${delta.seq}:${delta.attempt}:${delta.model}`;
     if (open?.key !== key) {
       const closed = await close(last);
       if (closed) yield closed;
-      open = { key, delta, role, stream: new AnswerStream(), plain: false };
+      open = { key, delta, cursor: item.cursor, role, stream: new AnswerStream(), plain: false };
     }
+    open.cursor = item.cursor;
     last = item.offset;
     if (!open.plain && open.stream.text.trim() === '' && delta.text.trim() !== '')
       open.plain = !looksStructured(open.stream.text + delta.text);

@@ -1,20 +1,38 @@
 /**
- * `AgentClient.watch`: a run's stream of events and tokens, followed to the run's end. Events
- * recorded after the last poll of a run that has just ended are read from its state, so a watch
- * always ends with the run's last events.
+ * `AgentClient.watch`: a run's events and tokens, followed to the run's end. Events come from the
+ * run's workflow stream; tokens from its token stream in the content store the workers write
+ * (contracts/token-stream.ts), when the watch has that store. Events recorded after the last read
+ * of a run that has just ended are read from its state, so a watch always ends with the run's last
+ * events.
  */
 import type { Client } from '@temporalio/client';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
-import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
+import type { TokenStreamReader } from '../contracts/token-stream';
+import { EVENTS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { errorText } from '../common/error-text';
 import { explain } from './client-errors';
-import { followRunStream, type StreamEntry } from './stream-poller';
+import { isTokenStreamReader, TokenTail } from './token-tail';
+import { eventsAndTokens, type WatchProgress } from './watch-merge';
 
 export interface WatchOptions {
-  /** Stream offset to start from (the `offset` of the last item seen, plus one); default the oldest kept. */
+  /** Stream offset to start from (the `offset` of the last event seen, plus one); default the oldest kept. */
   fromOffset?: number;
   /** Include the model's tokens (runs started with `stream: true`); default true. */
   tokens?: boolean;
+  /** Token-stream cursor to go on after (the `cursor` of the last token item seen); default the stream's start. */
+  tokensAfter?: number;
+  /**
+   * Where the run's tokens are read: the content store its workers write. Default: the client's
+   * `store`. Without one the watch shows events only (and says so through `onNotice`).
+   */
+  tokenStream?: TokenStreamReader;
+  /**
+   * Told, once, when the watch cannot show a streaming run's tokens: it has no store, its store
+   * holds no token of the run (the workers write another), or reading it failed. The watch goes on
+   * with the run's events; its `done` event has the final text. Default: a process warning.
+   */
+  onNotice?: (message: string) => void;
   /**
    * Also yield the run's structured answers (its kind's roles' answers, answers of a run with a
    * JSON response format) as they stream and whole: needs tokens, so a run started with `stream: true`.
@@ -27,51 +45,92 @@ export interface WatchOptions {
   children?: boolean;
 }
 
-/** How the watch reads the run besides its stream. */
+/** How the watch reads the run besides its streams. */
 export interface RunReads {
   /** Temporal status of the newest run of the chain (e.g. `RUNNING`). */
   status(): Promise<string>;
   state(): Promise<AgentStateView>;
   result(): Promise<AgentResult>;
+  /** Whether the run streams its model calls (started with `stream: true`). */
+  streams(): Promise<boolean>;
 }
 
-interface WatchProgress {
-  /** Offset of the last item yielded. */
-  offset: number;
-  last?: AgentEvent;
+/** Says once why a streaming run's tokens are not shown. */
+function tokenNotices(id: string, options: WatchOptions, reads: RunReads) {
+  const say =
+    options.onNotice ?? ((message: string) => process.emitWarning(message, { type: 'DurableAgentsWatchWarning' }));
+  let said = false;
+  const once = (message: string) => {
+    if (!said) say(message);
+    said = true;
+  };
+  const after = 'the watch shows its events, and its final text when it ends';
+  return {
+    failed: (source: TokenStreamReader, err: Error) =>
+      once(`reading run ${id}'s tokens from ${source.description} failed (${errorText(err)}): ${after}`),
+    /** At a turn's end: a streaming run whose tokens this watch has not seen is told about. */
+    async turnEnded(source: TokenStreamReader | undefined, tail: TokenTail | undefined): Promise<void> {
+      if (said || (tail && tail.received > 0)) return;
+      if (!(await reads.streams().catch(() => false))) return void (said = true);
+      once(
+        source
+          ? `no token of run ${id} reached ${source.description}, so its workers write another store: ${after}. ` +
+              "Watch with the workers' store (the same DURABLE_AGENTS_STORE_URL, or the same DURABLE_AGENTS_STORE_DIR)."
+          : `run ${id} streams its tokens to its workers' content store, which this watch was not given: ${after} ` +
+              '(give the client its store: AgentClientOptions.store or WatchOptions.tokenStream).',
+      );
+    },
+  };
 }
 
-/** For a run that has already ended, yields the events its state kept. */
+/**
+ * The watch of run `id`; `store` is the client's, read for the tokens when it is a
+ * `TokenStreamReader`. For a run that has already ended, yields the events its state kept.
+ */
 export async function* watchRun(
   client: Client,
   id: string,
   options: WatchOptions,
-  reads: RunReads,
+  store: object | undefined,
+  runReads: RunReads,
 ): AsyncGenerator<WatchItem, void, undefined> {
   const seen: WatchProgress = { offset: (options.fromOffset ?? 0) - 1 };
+  let streams: Promise<boolean> | undefined;
+  // The start input is read once, whoever asks first.
+  const reads: RunReads = { ...runReads, streams: () => (streams ??= runReads.streams()) };
   if ((await reads.status()) === 'RUNNING') {
-    const entries = followRunStream(client, id, {
-      topics: options.tokens === false ? [EVENTS_TOPIC] : [EVENTS_TOPIC, TOKENS_TOPIC],
-      fromOffset: options.fromOffset ?? 0,
-      isRunning: async () => (await reads.status()) === 'RUNNING',
-    });
-    for (;;) {
-      let next: IteratorResult<StreamEntry>;
-      try {
-        next = await entries.next();
-      } catch (err) {
-        throw explain(err, id);
+    const own = isTokenStreamReader(store) ? store : undefined;
+    const source = options.tokens === false ? undefined : (options.tokenStream ?? own);
+    const notices = options.tokens === false ? undefined : tokenNotices(id, options, reads);
+    const tail = source && new TokenTail(source, id, options.tokensAfter);
+    const items = eventsAndTokens(
+      client,
+      id,
+      {
+        fromOffset: options.fromOffset ?? 0,
+        isRunning: async () => (await reads.status()) === 'RUNNING',
+        tail,
+        onTokenFailure: (err) => source && notices?.failed(source, err),
+        streams: () => reads.streams(),
+      },
+      seen,
+    );
+    try {
+      for (;;) {
+        let next: IteratorResult<WatchItem>;
+        try {
+          next = await items.next();
+        } catch (err) {
+          throw explain(err, id);
+        }
+        if (next.done) break;
+        yield next.value;
+        if (next.value.topic === EVENTS_TOPIC && next.value.event.type === 'turn_end')
+          await notices?.turnEnded(source, tail);
       }
-      if (next.done) break;
-      const { topic, offset, data } = next.value;
-      seen.offset = offset;
-      if (topic === EVENTS_TOPIC) {
-        const event = data as AgentEvent;
-        seen.last = event;
-        yield { topic, offset, event };
-      } else if (topic === TOKENS_TOPIC) {
-        yield { topic, offset, delta: data as TokenDelta };
-      }
+    } finally {
+      await items.return(undefined);
+      tail?.close();
     }
   }
   yield* eventsAfter(seen, reads);

@@ -9,7 +9,6 @@ import type { ConversationView, MessageMeta, ToolCallRequest } from './agent-run
 import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
-import type { TokenDelta } from './watch-topics';
 import type { BudgetActivities, CallBudget } from './tenant-budget';
 import type { CallPin, PinToolsInput, PinToolsOutput } from './tool-pin';
 
@@ -105,12 +104,6 @@ export interface ModelCallOutput {
   modelInfo?: ResolvedModelInfo;
   /** The results of the answer's tool calls when the call ran them itself (`inlineTools`), in call order. */
   toolResults?: RunToolOutput[];
-  /**
-   * A streaming call's last token pieces, which it did not signal to the run's stream: the
-   * workflow publishes them before it records the answer (a call that answers within one batch
-   * interval signals none).
-   */
-  tokens?: TokenDelta[];
   /** What pinning the run's tools gave, when the input asked the call to pin them (`pin`). */
   pinned?: PinToolsOutput;
   /** The reservation of the attempt that answered, when it was not the call's first (`budget`). */

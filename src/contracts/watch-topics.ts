@@ -1,6 +1,7 @@
 /**
- * What a run publishes to watchers, through its workflow stream (`@temporalio/workflow-streams`):
- * every trace event on one topic and, for streaming runs, the model's tokens on another.
+ * What a watcher of a run receives: every trace event, which the run publishes on its workflow
+ * stream (`@temporalio/workflow-streams`), and, for streaming runs, the model's tokens, which the
+ * model call writes to the run's token stream in the content store (contracts/token-stream.ts).
  * Plain JSON, shared by the workflow, the model-call activity and the client.
  */
 import { defineQuery } from '@temporalio/workflow';
@@ -9,7 +10,7 @@ import type { AgentEvent } from './agent-events';
 
 /** Topic of the run's trace events (every event the state query keeps, as it happens). */
 export const EVENTS_TOPIC = 'events';
-/** Topic of the model's output as it streams (runs with `stream: true` only). */
+/** Topic of the model's output as it streams (runs with `stream: true` only), read from the token stream. */
 export const TOKENS_TOPIC = 'tokens';
 
 /** A piece of a model answer while it streams. Pieces of one call share `seq` and `attempt`. */
@@ -26,10 +27,14 @@ export interface TokenDelta {
   tool?: string;
 }
 
-/** One item a watcher receives, with its offset in the run's stream (resume with `fromOffset`). */
+/**
+ * One item a watcher receives. An event has its offset in the run's stream (resume with
+ * `fromOffset`); a token piece has the offset of the event before it and its cursor in the run's
+ * token stream (resume with `tokensAfter`).
+ */
 export type WatchItem =
   | { topic: typeof EVENTS_TOPIC; offset: number; event: AgentEvent }
-  | { topic: typeof TOKENS_TOPIC; offset: number; delta: TokenDelta };
+  | { topic: typeof TOKENS_TOPIC; offset: number; cursor: number; delta: TokenDelta };
 
 /**
  * Stream entries a run keeps in memory; older ones are truncated (a watcher that fell behind resumes at the oldest
@@ -38,8 +43,8 @@ export type WatchItem =
 export const STREAM_ENTRIES_KEPT = 500;
 /** Stream entries carried across continue-as-new. */
 export const STREAM_ENTRIES_CARRIED = 100;
-/** Default time between two token batches a streaming model call signals to its run. */
-export const DEFAULT_TOKEN_BATCH_MS = 500;
+/** Default least time between two writes of a streaming model call's pieces to its run's token stream. */
+export const DEFAULT_TOKEN_BATCH_MS = 50;
 
 /** A watcher's read of the run's stream: the entries of `topics` (every topic when empty) from `from_offset` on. */
 export type StreamReadInput = PollInput;

@@ -4,9 +4,7 @@
  * protocol noticing: every protocol reads runs through a {@link RunFeed}.
  */
 import type { AgentClient } from '../client';
-import type { AgentEvent } from '../contracts/agent-events';
-import { EVENTS_TOPIC, TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
-import { followRunStream } from '../client/stream-poller';
+import type { WatchItem } from '../contracts/watch-topics';
 
 export interface RunFeed {
   /**
@@ -16,33 +14,7 @@ export interface RunFeed {
   follow(runId: string, fromOffset?: number): AsyncIterable<WatchItem>;
 }
 
-/**
- * The feed of the run's workflow stream: `AgentClient.watch` while the run works. For a run that has
- * ended, the stream it kept is read whole by query (a worker replays the run to answer), tokens
- * included, so a client that reconnects after the end still gets every token at the same offsets;
- * with no worker to answer, the watch's reading of the ended run's events.
- */
+/** The feed of `AgentClient.watch`: the run's events, and its tokens from the store they stream through. */
 export const watchFeed = (agents: AgentClient): RunFeed => ({
-  follow: async function* (runId, fromOffset) {
-    const status = await agents.client.workflow
-      .getHandle(runId)
-      .describe()
-      .then((d) => d.status.name)
-      .catch(() => 'RUNNING');
-    if (status !== 'RUNNING') {
-      let any = false;
-      const entries = followRunStream(agents.client, runId, {
-        topics: [EVENTS_TOPIC, TOKENS_TOPIC],
-        fromOffset: fromOffset ?? 0,
-        isRunning: async () => false,
-      });
-      for await (const { topic, offset, data } of entries) {
-        any = true;
-        if (topic === EVENTS_TOPIC) yield { topic, offset, event: data as AgentEvent };
-        else if (topic === TOKENS_TOPIC) yield { topic, offset, delta: data as TokenDelta };
-      }
-      if (any) return;
-    }
-    yield* agents.watch(runId, fromOffset === undefined ? {} : { fromOffset });
-  },
+  follow: (runId, fromOffset) => agents.watch(runId, fromOffset === undefined ? {} : { fromOffset }),
 });

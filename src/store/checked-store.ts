@@ -4,6 +4,7 @@
  * implements the protected methods, which only ever see checked input.
  */
 import crypto from 'node:crypto';
+import type { TokenRead, TokenRecord } from '../contracts/token-stream';
 import { BodyCache } from './body-cache';
 import {
   StoreError,
@@ -18,12 +19,15 @@ import {
 import {
   bodyText,
   checkConversationId,
+  checkCursor,
   checkEntries,
   checkHash,
   checkRange,
   checkSummary,
+  checkTokenRecords,
   orderOf,
 } from './store-input';
+import type { TokenStreamStore } from './token-streams';
 
 export abstract class CheckedContentStore implements ContentStore {
   abstract readonly description: string;
@@ -48,10 +52,14 @@ export abstract class CheckedContentStore implements ContentStore {
   protected abstract entriesBetween(conversationId: string, fromSeq: number, toSeq: number): Promise<LogEntry[]>;
   protected abstract appendSummary(conversationId: string, summary: SummaryRecord, order: WriteOrder): Promise<void>;
   protected abstract logOf(conversationId: string): Promise<ConversationLog>;
-  /** Deletes a non-empty list of conversations (see {@link ContentStore.deleteConversations}). */
-  protected abstract removeConversations(ids: readonly string[]): Promise<DeletedCounts>;
-  abstract listConversations(): Promise<StoredConversation[]>;
-  abstract close(): Promise<void>;
+  /** Deletes a non-empty list of conversations' logs and bodies (see {@link ContentStore.deleteConversations}). */
+  protected abstract removeConversations(ids: readonly string[]): Promise<Omit<DeletedCounts, 'streams'>>;
+  /** Every conversation with a log entry or a recorded body. */
+  protected abstract conversationsKept(): Promise<StoredConversation[]>;
+  /** The runs' token streams of this backend. */
+  protected abstract readonly streams: TokenStreamStore;
+  /** Releases the backend's connections (the token streams are closed first). */
+  protected abstract closeStorage(): Promise<void>;
 
   async put(body: unknown, conversationId?: string): Promise<string> {
     const text = bodyText(body);
@@ -116,9 +124,41 @@ export abstract class CheckedContentStore implements ContentStore {
     return this.logOf(conversationId);
   }
 
+  async listConversations(): Promise<StoredConversation[]> {
+    const byId = new Map((await this.conversationsKept()).map((c) => [c.id, c]));
+    for (const stream of await this.streams.list()) {
+      const kept = byId.get(stream.id);
+      if (!kept || kept.lastWriteAt < stream.lastWriteAt) byId.set(stream.id, stream);
+    }
+    return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   async deleteConversations(ids: readonly string[]): Promise<DeletedCounts> {
     ids.forEach(checkConversationId);
-    if (ids.length === 0) return { conversations: 0, entries: 0, bodies: 0 };
-    return this.removeConversations(ids);
+    if (ids.length === 0) return { conversations: 0, entries: 0, bodies: 0, streams: 0 };
+    const streams = await this.streams.delete(ids);
+    return { ...(await this.removeConversations(ids)), streams };
+  }
+
+  async appendTokens(runId: string, records: readonly TokenRecord[]): Promise<void> {
+    checkConversationId(runId);
+    checkTokenRecords(records);
+    if (records.length > 0) await this.streams.append(runId, records);
+  }
+
+  async readTokens(runId: string, cursor: number): Promise<TokenRead> {
+    checkConversationId(runId);
+    checkCursor(cursor);
+    return this.streams.read(runId, cursor);
+  }
+
+  subscribeTokens(runId: string, onChange: () => void): () => void {
+    checkConversationId(runId);
+    return this.streams.subscribe(runId, onChange);
+  }
+
+  async close(): Promise<void> {
+    await this.streams.close();
+    await this.closeStorage();
   }
 }

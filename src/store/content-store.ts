@@ -1,9 +1,12 @@
 /**
  * The content store: message bodies addressed by the hash of their content, and one log per
  * conversation that orders them. Activities read and write it; the workflow only holds hashes and
- * log positions. Two backends implement it: files on one disk and a shared PostgreSQL database.
+ * log positions. Beside them it keeps each run's token stream (contracts/token-stream.ts), which
+ * streaming model calls append to and watchers read. Two backends implement it: files on one disk
+ * and a shared PostgreSQL database.
  */
 import type { ConversationLog, ConversationReader, LogEntry, SummaryRecord } from '../contracts/conversation-log';
+import type { TokenStreamReader, TokenStreamWriter } from '../contracts/token-stream';
 
 export type { ConversationLog, LogEntry, SummaryRecord } from '../contracts/conversation-log';
 
@@ -29,9 +32,11 @@ export interface DeletedCounts {
   conversations: number;
   entries: number;
   bodies: number;
+  /** Runs' token streams. */
+  streams: number;
 }
 
-export interface ContentStore extends ConversationReader {
+export interface ContentStore extends ConversationReader, TokenStreamReader, TokenStreamWriter {
   /** A name for messages: the directory or the database, never a password. */
   readonly description: string;
   /**
@@ -58,11 +63,11 @@ export interface ContentStore extends ConversationReader {
   recordSummary(conversationId: string, summary: SummaryRecord, order?: WriteOrder): Promise<void>;
   /** The whole log and its summaries; empty when the store has nothing of the conversation. */
   readLog(conversationId: string): Promise<ConversationLog>;
-  /** Every conversation with a log entry or a recorded body. */
+  /** Every conversation with a log entry, a recorded body or a token stream. */
   listConversations(): Promise<StoredConversation[]>;
   /**
-   * Deletes the logs of these conversations and every body only they used; a body another
-   * conversation recorded stays.
+   * Deletes the logs and token streams of these conversations and every body only they used; a
+   * body another conversation recorded stays.
    */
   deleteConversations(ids: readonly string[]): Promise<DeletedCounts>;
   /** Releases connections; the store is unusable afterwards. */

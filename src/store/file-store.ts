@@ -14,6 +14,8 @@ import {
   type WriteOrder,
 } from './content-store';
 import { FileLog, entryLines } from './file-log';
+import { fileNameOf } from './file-names';
+import { FileTokenStreams } from './file-token-streams';
 
 /** Environment variable naming the store directory. */
 export const STORE_DIR_ENV = 'DURABLE_AGENTS_STORE_DIR';
@@ -27,17 +29,10 @@ const WRITTEN_KEPT = 10_000;
 /** Retention never deletes a body written or re-used this recently (a run may be about to record it). */
 const BODY_GRACE_MS = 60 * 60 * 1000;
 
-/** A log file name for any conversation id: readable when the id is plain, hashed otherwise. */
-function logName(conversationId: string): string {
-  if (/^[A-Za-z0-9._-]{1,120}$/.test(conversationId) && !conversationId.startsWith('.'))
-    return `${conversationId}.jsonl`;
-  const digest = crypto.createHash('sha256').update(conversationId).digest('hex').slice(0, 32);
-  return `${conversationId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60)}-${digest}.jsonl`;
-}
-
 /**
  * Bodies under `bodies/<2 hex>/<sha256>.json` (written to a temporary file, then renamed, so a
- * reader never sees half a body); logs under `logs/<conversation>.jsonl` (see {@link FileLog}).
+ * reader never sees half a body); logs under `logs/<conversation>.jsonl` (see {@link FileLog});
+ * token streams under `streams/<run>.jsonl` (see {@link FileTokenStreams}).
  * Several processes on one host may share the directory; hosts share it only through a shared volume.
  * Reads and writes use synchronous calls: small files on a local disk (the page cache, no fsync)
  * take less than a trip through libuv's thread pool, which a turn would make a few dozen times.
@@ -49,6 +44,7 @@ export class FileContentStore extends CheckedContentStore {
   private readonly written = new Map<string, number>();
 
   private readonly bodyGraceMs: number;
+  protected readonly streams: FileTokenStreams;
 
   /** `bodyGraceMs`: retention keeps bodies written or re-used this recently (default one hour). */
   constructor(
@@ -57,6 +53,7 @@ export class FileContentStore extends CheckedContentStore {
   ) {
     super(options.cacheBytes);
     this.bodyGraceMs = options.bodyGraceMs ?? BODY_GRACE_MS;
+    this.streams = new FileTokenStreams(root);
   }
 
   get description(): string {
@@ -68,7 +65,7 @@ export class FileContentStore extends CheckedContentStore {
   }
 
   private logPath(conversationId: string): string {
-    return path.join(this.root, 'logs', logName(conversationId));
+    return path.join(this.root, 'logs', fileNameOf(conversationId));
   }
 
   /** The conversation's log, brought up to date. */
@@ -215,15 +212,15 @@ export class FileContentStore extends CheckedContentStore {
     return log.conversation ?? path.basename(log.file, '.jsonl');
   }
 
-  async listConversations(): Promise<StoredConversation[]> {
+  protected async conversationsKept(): Promise<StoredConversation[]> {
     return (await this.allLogs())
       .filter((log) => log.exists)
       .map((log) => ({ id: FileContentStore.idOf(log), lastWriteAt: log.lastWriteAt }));
   }
 
-  protected async removeConversations(ids: readonly string[]): Promise<DeletedCounts> {
+  protected async removeConversations(ids: readonly string[]): Promise<Omit<DeletedCounts, 'streams'>> {
     const doomed = new Set(ids);
-    const counts: DeletedCounts = { conversations: 0, entries: 0, bodies: 0 };
+    const counts: Omit<DeletedCounts, 'streams'> = { conversations: 0, entries: 0, bodies: 0 };
     const candidates = new Set<string>();
     const kept = new Set<string>();
     for (const log of await this.allLogs()) {
@@ -251,7 +248,7 @@ export class FileContentStore extends CheckedContentStore {
     return counts;
   }
 
-  async close(): Promise<void> {
+  protected async closeStorage(): Promise<void> {
     this.logs.clear();
   }
 }

@@ -13,6 +13,11 @@ export const STORE_URL_ENV = 'DURABLE_AGENTS_STORE_URL';
 /** Key of the advisory lock held while migrating (any constant; it names this project's schema). */
 const MIGRATION_LOCK = 7_346_201_115;
 
+/** The channel a token stream's appends notify, with the run's id as the payload. */
+export const STREAM_CHANNEL = 'durable_agents_stream';
+/** First key of the advisory locks that order appends to one run's token stream (the second is the run's hash). */
+const STREAM_LOCK_SPACE = 7346;
+
 /**
  * Columns of step 1's tables whose rows are ordered writes of a position (see `WriteOrder`): the
  * body, the write's order, and when it landed. Part of step 1 only; a later step spells out its own.
@@ -54,6 +59,29 @@ const MIGRATIONS: { version: number; sql: string }[] = [
         PRIMARY KEY (conversation_id, to_seq)
       );
       CREATE INDEX durable_agents_summaries_hash ON durable_agents_summaries (hash);
+    `,
+  },
+  {
+    version: 2,
+    sql: `
+      CREATE TABLE durable_agents_stream (
+        id bigserial PRIMARY KEY,
+        run_id text NOT NULL,
+        record text NOT NULL,
+        written_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX durable_agents_stream_run ON durable_agents_stream (run_id, id);
+      CREATE FUNCTION durable_agents_append_stream(run text, records text[]) RETURNS void
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        -- Appends to one run wait for each other until they commit, so a reader that reads on from
+        -- the last id it saw never misses a row of the run committed after a later one.
+        PERFORM pg_advisory_xact_lock(${STREAM_LOCK_SPACE}, hashtext(run));
+        INSERT INTO durable_agents_stream (run_id, record)
+          SELECT run, r.record FROM unnest(records) WITH ORDINALITY AS r (record, n) ORDER BY r.n;
+        PERFORM pg_notify('${STREAM_CHANNEL}', run);
+      END
+      $$;
     `,
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * The shared content store: bodies and conversation logs in PostgreSQL, so any worker on any
  * host continues any run. Foreign keys make "a body is stored before anything references it" a
- * rule the database enforces, and keep retention from deleting a body someone still uses.
+ * rule the database enforces, and keep retention from deleting a body someone still uses. Runs'
+ * token streams are in their own table (see {@link PostgresTokenStreams}).
  */
 import type pg from 'pg';
 import { CheckedContentStore } from './checked-store';
@@ -15,6 +16,7 @@ import {
   type WriteOrder,
 } from './content-store';
 import { connectionFailure, createPool, migrate, redactUrl, type PoolOptions } from './postgres-schema';
+import { PostgresTokenStreams } from './postgres-token-streams';
 
 /** SQLSTATE of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -32,12 +34,15 @@ const WRITE_ENTRIES = `
     WHERE (e.scheduled_at, e.attempt) <= (excluded.scheduled_at, excluded.attempt)`;
 
 export class PostgresContentStore extends CheckedContentStore {
+  protected readonly streams: PostgresTokenStreams;
+
   constructor(
     private readonly pool: pg.Pool,
     readonly description: string,
     options: { cacheBytes?: number } = {},
   ) {
     super(options.cacheBytes);
+    this.streams = new PostgresTokenStreams(pool);
   }
 
   /** Connects, creates or migrates the schema, and returns the store; one clear error when it cannot. */
@@ -142,7 +147,7 @@ export class PostgresContentStore extends CheckedContentStore {
     return { entries: entries.rows, summaries: summaries.rows };
   }
 
-  async listConversations(): Promise<StoredConversation[]> {
+  protected async conversationsKept(): Promise<StoredConversation[]> {
     const { rows } = await this.pool.query<{ id: string; last: Date }>(
       `SELECT conversation_id AS id, max(written_at) AS last FROM (
          SELECT conversation_id, written_at FROM durable_agents_entries
@@ -153,7 +158,7 @@ export class PostgresContentStore extends CheckedContentStore {
     return rows.map((r) => ({ id: r.id, lastWriteAt: r.last.getTime() }));
   }
 
-  protected async removeConversations(ids: readonly string[]): Promise<DeletedCounts> {
+  protected async removeConversations(ids: readonly string[]): Promise<Omit<DeletedCounts, 'streams'>> {
     // A run that records a shared body at the same moment makes the body delete fail on its
     // foreign key; the next try sees that use and keeps the body.
     for (let attempt = 1; ; attempt++) {
@@ -165,7 +170,7 @@ export class PostgresContentStore extends CheckedContentStore {
     }
   }
 
-  private async deleteOnce(ids: readonly string[]): Promise<DeletedCounts> {
+  private async deleteOnce(ids: readonly string[]): Promise<Omit<DeletedCounts, 'streams'>> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -206,7 +211,7 @@ export class PostgresContentStore extends CheckedContentStore {
     }
   }
 
-  async close(): Promise<void> {
+  protected async closeStorage(): Promise<void> {
     await this.pool.end();
   }
 }

@@ -4,7 +4,9 @@
  */
 import { canonicalJson } from '../common/canonical-json';
 import type { AgentMessageKind } from '../contracts/agent-run';
+import type { TokenRecord } from '../contracts/token-stream';
 import { StoreError, type LogEntry, type SummaryRecord, type WriteOrder } from './content-store';
+import { isTokenRecord } from './token-streams';
 
 const HASH = /^[0-9a-f]{64}$/;
 const KINDS: ReadonlySet<string> = new Set<AgentMessageKind>([
@@ -63,6 +65,16 @@ export function checkSummary(summary: SummaryRecord): void {
   checkHash(summary?.hash);
   checkRange(summary.fromSeq, summary.toSeq);
   if (summary.toSeq < summary.fromSeq) throw new StoreError('bad_input', 'a summary must end at or after its start');
+}
+
+export function checkTokenRecords(records: readonly TokenRecord[]): void {
+  for (const r of records)
+    if (!isTokenRecord(r)) throw new StoreError('bad_input', `bad token record ${JSON.stringify(r)}`);
+}
+
+export function checkCursor(cursor: unknown): void {
+  if (!Number.isSafeInteger(cursor) || (cursor as number) < 0)
+    throw new StoreError('bad_input', `a token stream cursor must be an integer of 0 or more, got ${String(cursor)}`);
 }
 
 /** A body as stored: stable JSON text (object keys sorted). */

@@ -21,7 +21,7 @@ import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../te
 import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from './workflow-code';
 import { decimalIn } from '../common/decimal';
 
-/** Environment variable: ms between two token batches (signals) of one streaming model call. */
+/** Environment variable: least ms between two writes of one streaming model call's pieces to its run's token stream. */
 export const TOKEN_BATCH_ENV = 'DURABLE_AGENTS_STREAM_BATCH_MS';
 
 /** Environment variable: the SDK log level of workers (`TRACE` … `ERROR`). */
@@ -62,9 +62,9 @@ export interface WorkerConfigOptions {
 function tokenBatchMs(env: NodeJS.ProcessEnv): number {
   const raw = env[TOKEN_BATCH_ENV];
   if (raw === undefined || raw === '') return DEFAULT_TOKEN_BATCH_MS;
-  const ms = decimalIn(raw, { what: 'a number of milliseconds', min: 50 });
+  const ms = decimalIn(raw, { what: 'a number of milliseconds', min: 0 });
   if (ms === undefined)
-    throw new SetupError(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (50 or more).`);
+    throw new SetupError(`${TOKEN_BATCH_ENV}="${raw}" is not a number of milliseconds (0 or more).`);
   return ms;
 }
 

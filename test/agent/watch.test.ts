@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import { AgentClient, AgentClientError } from '../../src/client';
 import type { AgentEvent } from '../../src/contracts/agent-events';
 import { TokenPieces } from '../../src/activities/agent/token-pieces';
@@ -56,6 +57,8 @@ describe('token pieces', () => {
 
 describe('watching a run', () => {
   const fx = useAgentFixture();
+  /** A client with the workers' store, where it reads the runs' tokens. */
+  const watching = (client: Client, taskQueue: string) => new AgentClient(client, taskQueue, { store: fx.store });
 
   it('delivers events and streamed tokens while the run works, follows continue-as-new, and ends with the run', async () => {
     fx.fake.script(
@@ -64,7 +67,7 @@ describe('watching a run', () => {
       reply.text(FINAL),
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
+      const agents = watching(client, taskQueue);
       const id = await agents.start({
         session: { continueAsNewAfterTurns: 2 },
         task: 'Do step A, then add 3 and 4.',
@@ -106,8 +109,8 @@ describe('watching a run', () => {
           .map((e) => (e as { tool: string }).tool),
       ).toEqual(['slow_step', 'add']);
 
-      // Answers stream as written, tool arguments as JSON; pieces published after the watch's last
-      // read of a run that ends before its next one are read from the ended run.
+      // Answers stream as written, tool arguments as JSON, the last answer's whole though the run
+      // ends right after it (its tokens are in the store before its answer is recorded).
       const texts = textBySeq(watch.items);
       const args = textBySeq(watch.items, 'tool_call');
       expect(texts[1]).toBe(FIRST);
@@ -125,17 +128,22 @@ describe('watching a run', () => {
         turns: 3,
       });
 
-      // Offsets only grow, across the run boundary too, so a watcher can resume where it stopped.
+      // Offsets only grow, across the run boundary too, and token cursors too, so a watcher can resume
+      // where it stopped; a token piece has the offset of the event before it.
       const offsets = watch.items.map((i) => i.offset);
       expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
-      expect(new Set(offsets).size).toBe(offsets.length);
+      const eventOffsets = watch.items.flatMap((i) => (i.topic === 'events' ? [i.offset] : []));
+      expect(new Set(eventOffsets).size).toBe(eventOffsets.length);
+      const cursors = watch.items.flatMap((i) => (i.topic === 'tokens' ? [i.cursor] : []));
+      expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+      expect(new Set(cursors).size).toBe(cursors.length);
     });
   });
 
   it('refuses an unknown run with one clear line, and replays the kept events of a run that has ended', async () => {
     fx.fake.script(reply.text('Nothing to do.'));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
+      const agents = watching(client, taskQueue);
       const unknown = agents.watch('agent-no-such-run').next();
       await expect(unknown).rejects.toThrow(AgentClientError);
       await expect(unknown).rejects.toThrow('no agent run with id "agent-no-such-run"');
@@ -154,7 +162,8 @@ describe('watching a run', () => {
       reply.text('It is done.'),
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const cli = agentCli(client, taskQueue);
+      // The CLI reads the tokens from the store its environment names, as the worker's does.
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_STORE_DIR: fx.store.root });
       const run = cli.run('run', '--model', PRIMARY, '--watch', 'Step, then say so.');
       // Printed while the tool is still running.
       await waitFor(

@@ -34,7 +34,8 @@ describe("a run's model-call settings", () => {
     );
     const prompt = file('prompt.txt', 'You are the greeter of the Example Hotel.');
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const cli = agentCli(client, taskQueue);
+      // The watch reads the tokens from the workers' store, named as the workers' environment names it.
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_STORE_DIR: fx.store.root });
       const run = cli.run(
         'run',
         '--model',

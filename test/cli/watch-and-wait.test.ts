@@ -120,7 +120,7 @@ describe('watching a pev run', () => {
           answer.executed('2 + 3 = 5'),
           answer.verified('The sum is 5.'),
         );
-        const cli = agentCli(client, taskQueue);
+        const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_STORE_DIR: fx.store.root });
         const out = await cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--watch', 'Add 2 and 3.');
         expect(out).toContain('] planner:\n  summary: planned 1 tasks\n');
         expect(out).toContain('] executor:\n  summary: 2 + 3 = 5\n');
@@ -137,45 +137,38 @@ describe('watching a pev run', () => {
       { ...answer.executed('2 + 3 = 5'), ...slow },
       { ...answer.verified('The sum is 5.'), ...slow },
     );
-    const batch = process.env.DURABLE_AGENTS_STREAM_BATCH_MS;
-    process.env.DURABLE_AGENTS_STREAM_BATCH_MS = '50';
-    try {
-      await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
-        const cli = agentCli(client, taskQueue);
-        const out = await cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--watch', 'Add 2 and 3.');
-        expect(out).toContain('] planner:\n  summary: planned 1 tasks\n  more planning needed: no\n  todos:\n');
-        expect(out).toContain('    [ ] task-1: Add 2 and 3\n');
-        expect(out).toContain('] executor:\n  summary: 2 + 3 = 5\n');
-        expect(out).toContain('] verifier:\n  all completed: yes\n');
-        expect(out).toContain('The sum is 5.\n');
-        expect(out).toContain('] phases finished (cycle 1)\n');
-        expect(out).not.toContain('"component"');
-        expect(out.match(/\] done \(completed\)/g)).toHaveLength(1);
-        expect(cli.exitCode()).toBe(0);
+    await withWorker({ activities: fx.pevActivities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_STORE_DIR: fx.store.root });
+      const out = await cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--watch', 'Add 2 and 3.');
+      expect(out).toContain('] planner:\n  summary: planned 1 tasks\n  more planning needed: no\n  todos:\n');
+      expect(out).toContain('    [ ] task-1: Add 2 and 3\n');
+      expect(out).toContain('] executor:\n  summary: 2 + 3 = 5\n');
+      expect(out).toContain('] verifier:\n  all completed: yes\n');
+      expect(out).toContain('The sum is 5.\n');
+      expect(out).toContain('] phases finished (cycle 1)\n');
+      expect(out).not.toContain('"component"');
+      expect(out.match(/\] done \(completed\)/g)).toHaveLength(1);
+      expect(cli.exitCode()).toBe(0);
 
-        // A front-end follows a live run: each answer as a component whose fields fill in.
-        fx.fake.script(
-          { ...answer.plan([{ id: 'task-1', description: 'Add 2 and 3' }]), ...slow },
-          { ...answer.executed('2 + 3 = 5'), ...slow },
-          { ...answer.verified('The sum is 5, checked twice over.'), eventDelayMs: 30 },
-        );
-        const id = await cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--stream', '--detach', 'Add 2 and 3.');
-        const lines = (await cli.run('watch', id, '--json')).split('\n').map((l) => JSON.parse(l));
-        const components = lines.filter((l) => l.type === 'component');
-        expect(new Set(components.map((c) => c.role))).toEqual(new Set(['planner', 'executor', 'verifier']));
-        const verdicts = components.filter((c) => c.role === 'verifier');
-        expect(verdicts.length).toBeGreaterThan(1);
-        expect(verdicts[0].value.summary ?? '').not.toBe('The sum is 5, checked twice over.');
-        expect(verdicts.at(-1).value).toMatchObject({
-          allCompleted: true,
-          summary: 'The sum is 5, checked twice over.',
-        });
-        expect(lines.some((l) => l.topic === 'tokens' && l.delta.kind === 'text')).toBe(false);
-        expect(lines.filter((l) => l.event?.type === 'done')).toHaveLength(1);
+      // A front-end follows a live run: each answer as a component whose fields fill in.
+      fx.fake.script(
+        { ...answer.plan([{ id: 'task-1', description: 'Add 2 and 3' }]), ...slow },
+        { ...answer.executed('2 + 3 = 5'), ...slow },
+        { ...answer.verified('The sum is 5, checked twice over.'), eventDelayMs: 30 },
+      );
+      const id = await cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--stream', '--detach', 'Add 2 and 3.');
+      const lines = (await cli.run('watch', id, '--json')).split('\n').map((l) => JSON.parse(l));
+      const components = lines.filter((l) => l.type === 'component');
+      expect(new Set(components.map((c) => c.role))).toEqual(new Set(['planner', 'executor', 'verifier']));
+      const verdicts = components.filter((c) => c.role === 'verifier');
+      expect(verdicts.length).toBeGreaterThan(1);
+      expect(verdicts[0].value.summary ?? '').not.toBe('The sum is 5, checked twice over.');
+      expect(verdicts.at(-1).value).toMatchObject({
+        allCompleted: true,
+        summary: 'The sum is 5, checked twice over.',
       });
-    } finally {
-      if (batch === undefined) delete process.env.DURABLE_AGENTS_STREAM_BATCH_MS;
-      else process.env.DURABLE_AGENTS_STREAM_BATCH_MS = batch;
-    }
+      expect(lines.some((l) => l.topic === 'tokens' && l.delta.kind === 'text')).toBe(false);
+      expect(lines.filter((l) => l.event?.type === 'done')).toHaveLength(1);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { workflowStreamPollUpdate } from '@temporalio/workflow-streams/workflow';
 import { startCodecServer, type RunningCodecServer } from '../../src/codec';
 import { reply } from '../../src/testing/fake-provider';
@@ -87,12 +88,16 @@ describe('temporal workflow show --codec-endpoint', () => {
     }
   });
 
-  it("shows the entries of a run's stream, token batches and polls, as values rather than serialized payloads", async () => {
-    const streamed = 'Streaming slowly enough to be signalled in batches, piece after piece.';
+  it("shows the entries of a run's stream, published batches and polls, as values rather than serialized payloads", async () => {
+    const streamed = 'Streaming slowly, piece after piece, while a batch is published to the run.';
     fx.fake.script({ ...reply.text(streamed), eventDelayMs: 60 });
     const id = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);
       const started = await agents.start({ task: 'Stream something.', model: PRIMARY, stream: true });
+      // A batch published to the run's stream by signal, as the model calls of earlier versions sent their tokens.
+      const publisher = WorkflowStreamClient.create(client, started);
+      publisher.topic('tokens').publish({ seq: 1, attempt: 1, kind: 'text', text: 'Stream' }, { forceFlush: true });
+      await publisher[Symbol.asyncDispose]();
       // One poll of the stream, as a watcher long-polls a quiet run.
       await client.workflow.getHandle(started).executeUpdate(workflowStreamPollUpdate, {
         args: [{ topics: ['events'], from_offset: 0 }],
@@ -104,7 +109,7 @@ describe('temporal workflow show --codec-endpoint', () => {
     expect(plain).toMatch(/^input\[0\]\.items\[0\]\.data: [A-Za-z0-9+/]+=*$/m);
     expect(plain).not.toMatch(/\.value\./);
     const decoded = await show(id, codec.url);
-    // A token batch signalled by the model call, and the poll's answer: each entry's value beside it.
+    // The published batch, and the poll's answer: each entry's value beside it.
     expect(decoded).toMatch(/^input\[0\]\.items\[0\]\.value\.kind: text$/m);
     expect(decoded).toMatch(/^input\[0\]\.items\[0\]\.value\.text: Stream/m);
     expect(decoded).toMatch(/^outcome\.success\[0\]\.items\[0\]\.value\.type: turn_start$/m);

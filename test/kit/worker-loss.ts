@@ -4,7 +4,7 @@
  * worker and SIGKILL the first while it holds the run's call.
  */
 import type { Client } from '@temporalio/client';
-import { AgentClient } from '../../src/client';
+import { AgentClient, type AgentClientOptions } from '../../src/client';
 import { testConnection } from './temporal';
 import type { WorkerHosts } from './worker-process';
 
@@ -17,17 +17,25 @@ export interface LossScene {
   replaceWorker(): Promise<number>;
 }
 
-/** A fresh task queue (named after `name`) with one of `hosts`' worker processes polling it. */
-export async function lossScene(hosts: WorkerHosts, name: string): Promise<LossScene> {
+/**
+ * A fresh task queue (named after `name`) with one of `hosts`' worker processes polling it; `env`
+ * is added to every worker's (another store), `options` are its client's.
+ */
+export async function lossScene(
+  hosts: WorkerHosts,
+  name: string,
+  env: NodeJS.ProcessEnv = {},
+  options: AgentClientOptions = {},
+): Promise<LossScene> {
   const taskQueue = `${name}-${process.pid}-${Date.now()}`;
-  const first = await hosts.start(taskQueue);
+  const first = await hosts.start(taskQueue, env);
   const { client } = await testConnection();
   return {
     client,
-    agents: new AgentClient(client, taskQueue),
+    agents: new AgentClient(client, taskQueue, options),
     taskQueue,
     async replaceWorker() {
-      await hosts.start(taskQueue);
+      await hosts.start(taskQueue, env);
       const killedAt = Date.now();
       await first.kill();
       return killedAt;

@@ -3,52 +3,13 @@
  * the PostgreSQL store on the jest run's real server (a fresh database).
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { FileContentStore, PostgresContentStore, type ContentStore, type LogEntry } from '../../src/store';
-import { createTestDatabase } from '../kit/postgres';
-
-interface Backend {
-  name: string;
-  /** Two stores over the same data, as two workers would have. */
-  open(): Promise<{ a: ContentStore; b: ContentStore; cleanup(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'file store',
-    async open() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-contract-'));
-      return {
-        a: new FileContentStore(dir, { bodyGraceMs: 0 }),
-        b: new FileContentStore(dir, { bodyGraceMs: 0 }),
-        cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL store',
-    async open() {
-      const db = await createTestDatabase();
-      const [a, b] = await Promise.all([PostgresContentStore.open(db.url), PostgresContentStore.open(db.url)]);
-      return {
-        a,
-        b,
-        cleanup: async () => {
-          await a.close();
-          await b.close();
-          await db.drop();
-        },
-      };
-    },
-  },
-];
+import type { ContentStore, LogEntry } from '../../src/store';
+import { STORE_BACKENDS } from '../kit/store-backends';
 
 const conv = (): string => `conv-${crypto.randomUUID()}`;
 const nonce = (): string => crypto.randomUUID();
 
-describe.each(backends)('$name', (backend) => {
+describe.each(STORE_BACKENDS)('$name', (backend) => {
   let a: ContentStore;
   let b: ContentStore;
   let cleanup: () => Promise<void>;
@@ -210,13 +171,13 @@ describe.each(backends)('$name', (backend) => {
     expect(listed.find((c) => c.id === gone)!.lastWriteAt).toBeLessThanOrEqual(before + 1_000);
 
     const counts = await b.deleteConversations([gone]);
-    expect(counts).toEqual({ conversations: 1, entries: 1, bodies: 2 });
+    expect(counts).toEqual({ conversations: 1, entries: 1, bodies: 2, streams: 0 });
     expect(await a.readLog(gone)).toEqual({ entries: [], summaries: [] });
     expect((await b.listConversations()).map((c) => c.id)).not.toContain(gone);
     await expect(b.get(own.hash)).rejects.toMatchObject({ code: 'not_found' });
     await expect(b.get(summary)).rejects.toMatchObject({ code: 'not_found' });
     expect(await b.get(shared)).toBeDefined();
     expect(await b.readEntries(kept, 0, 1)).toEqual([keptEntry]);
-    expect(await b.deleteConversations([gone])).toEqual({ conversations: 0, entries: 0, bodies: 0 });
+    expect(await b.deleteConversations([gone])).toEqual({ conversations: 0, entries: 0, bodies: 0, streams: 0 });
   });
 });

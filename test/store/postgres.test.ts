@@ -21,13 +21,42 @@ describe('PostgreSQL store', () => {
       const stores = await Promise.all(Array.from({ length: 6 }, () => PostgresContentStore.open(db.url)));
       await Promise.all(stores.map((s) => s.close()));
       await (await PostgresContentStore.open(db.url)).close();
-      const versions = await queryDatabase<{ version: number }>(db.url, 'SELECT version FROM durable_agents_schema');
-      expect(versions).toEqual([{ version: SCHEMA_VERSION }]);
+      const versions = await queryDatabase<{ version: number }>(
+        db.url,
+        'SELECT version FROM durable_agents_schema ORDER BY version',
+      );
+      expect(versions).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })));
       // A database migrated by a newer worker is not touched by an older one.
       await queryDatabase(db.url, `INSERT INTO durable_agents_schema (version) VALUES (${SCHEMA_VERSION + 1})`);
       await expect(PostgresContentStore.open(db.url)).rejects.toThrow(
         /newer than this worker knows.*upgrade the worker/,
       );
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it("brings a database of step 1 to the token streams' table, keeping what it holds", async () => {
+    const db = await createTestDatabase();
+    try {
+      const store = await PostgresContentStore.open(db.url);
+      await store.writeEntries('kept', [{ seq: 0, kind: 'user', hash: await store.put('task', 'kept') }]);
+      await store.close();
+      // As a worker before the token streams left it.
+      await queryDatabase(
+        db.url,
+        'DROP FUNCTION durable_agents_append_stream; DROP TABLE durable_agents_stream; ' +
+          'DELETE FROM durable_agents_schema WHERE version > 1',
+      );
+      const upgraded = await PostgresContentStore.open(db.url);
+      try {
+        expect((await upgraded.readLog('kept')).entries).toHaveLength(1);
+        const call = { seq: 1, scheduledAt: 1, attempt: 1, model: 'anthropic/claude-sonnet-4-6' };
+        await upgraded.appendTokens('kept', [{ ...call, type: 'start', at: 1 }]);
+        expect((await upgraded.readTokens('kept', 0)).records).toMatchObject([{ type: 'start', seq: 1 }]);
+      } finally {
+        await upgraded.close();
+      }
     } finally {
       await db.drop();
     }

@@ -109,6 +109,7 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       id,
       task: 'Write two notes.',
       model: PRIMARY,
+      stream: true,
       context: { windowTokens: 3000, thresholdRatio: 0.8, keepRecentRatio: 0.3, summaryModel: CHEAP },
     });
     await early.steer(id, 'Keep them short.');
@@ -172,10 +173,13 @@ describe.each(backends)('transcript and gc on the $name', (backend) => {
       expect(dry.stdout).toContain(`keep  ${waiting}  (running)`);
       expect(dry.stdout).toMatch(new RegExp(`keep  ${orphan}  \\(Temporal does not know this run.*--force`));
       expect((await store.readLog(id)).entries.length).toBeGreaterThan(0);
+      expect((await store.readTokens(id, 0)).records.length).toBeGreaterThan(0);
 
       const gc = await runCli(['gc', '--older-than', '1s'], { env });
       expect(gc.stderr).toBe('');
-      expect(gc.stdout).toMatch(/Deleted 1 conversations \(\d+ log entries, \d+ bodies/);
+      expect(gc.stdout).toMatch(/Deleted 1 conversations \(\d+ log entries, \d+ bodies .*, 1 token streams\)/);
+      // The run's token stream went with its conversation.
+      expect((await store.readTokens(id, 0)).records).toEqual([]);
       const gone = await runCli(['transcript', id], { env });
       expect(gone.code).toBe(EXIT.usage);
       expect(gone.stderr).toMatch(/has no conversation ".*": check the id/);

@@ -222,6 +222,12 @@ describe('secrets never leave the worker', () => {
       expect({ place, marked: places[place].includes(REDACTED) }).toEqual({ place, marked: true });
     // get-env's output (its SECRET_TOKEN) went to the store; the refusal echoing the header to the run's failure.
     expect(places.store).toMatch(/SECRET_TOKEN\\?": \\?"\[redacted\]/);
+    // The answer that repeats a key streamed through the run's token stream, redacted there too.
+    const streamed = filesUnder(path.join(dir, 'store', 'streams'))
+      .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n'))
+      .flatMap((line) => (line.includes('"type":"piece"') ? [(JSON.parse(line) as { text: string }).text] : []))
+      .join('');
+    expect(streamed).toContain(`your key is ${REDACTED}`);
     expect(places.histories).toContain(`forbidden for Bearer ${REDACTED}`);
   });
 });

@@ -30,9 +30,9 @@ export interface AgentActivityDeps {
   llm: ModelCaller;
   /** The worker's tool activities; `runTool` delegates to `executeTool` and stores the result. */
   tools: ToolActivities;
-  /** ms between two token batches (signals) a streaming model call sends its run. */
+  /** Least ms between two writes of a streaming model call's pieces to its run's token stream. */
   tokenBatchMs?: number;
-  /** Replaced in the tokens a streaming model call publishes (results, failures, bodies: see the worker). */
+  /** Replaced in the tokens a streaming model call writes (results, failures, bodies: see the worker). */
   secrets?: SecretSet;
   /** Put messages, tool arguments and results in the calls' spans (the operator's opt-in). */
   captureContent?: boolean;

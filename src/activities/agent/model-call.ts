@@ -15,12 +15,11 @@ import {
 } from '../../contracts/message-model';
 import type { ResolvedModelInfo } from '../../contracts/model-info';
 import type { StreamEvent } from '../../contracts/stream-events';
-import type { TokenDelta } from '../../contracts/watch-topics';
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
 import { observeModelCall } from '../call-telemetry';
-import { openTokenPublisher, type TokenPublisher } from './token-publisher';
+import { openTokenWriter, type TokenWriter } from './token-writer';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
 import { runInlineTools, type RunTool } from './inline-tools';
 import type { RunApprovals } from '../../policy/approval-rules';
@@ -29,27 +28,29 @@ import type { ContentStore } from '../../store';
 
 /**
  * The call's answer, assembled from the provider's stream (every call streams, so a hung
- * provider is detected by the LLM layer's idle timeout); `tokens` publishes it for watchers, and
- * the pieces it has not sent yet come back with the answer.
+ * provider is detected by the LLM layer's idle timeout); `tokens` writes it for watchers.
  */
 async function assemble(
   events: AsyncIterable<StreamEvent>,
-  tokens: TokenPublisher | undefined,
+  tokens: TokenWriter | undefined,
   firstToken: () => void,
-): Promise<{ message: AssistantMessage; unsent: TokenDelta[] }> {
+): Promise<AssistantMessage> {
   const assembler = new MessageAssembler();
-  try {
-    for await (const event of events) {
-      if (event.type.endsWith('_delta')) firstToken();
-      assembler.push(event);
-      tokens?.push(event);
-    }
-  } catch (err) {
-    await tokens?.close(false);
-    throw err;
+  for await (const event of events) {
+    if (event.type.endsWith('_delta')) firstToken();
+    assembler.push(event);
+    tokens?.push(event);
   }
-  const unsent = (await tokens?.close(true)) ?? [];
-  return { message: assembler.message(), unsent };
+  return assembler.message();
+}
+
+/** The token stream of a streaming call: its run's, keyed by the answer's position and the attempt. */
+function tokenWriter(deps: AgentActivityDeps, input: ModelCallInput): TokenWriter | undefined {
+  if (!input.stream) return undefined;
+  const runId = activityContext()?.info.workflowExecution?.workflowId ?? conversationOf(input);
+  const order = currentWriteOrder() ?? { scheduledAt: Date.now(), attempt: 1 };
+  const call = { seq: input.writeSeq, ...order, model: modelLabel(modelRefOf(input.model)) };
+  return openTokenWriter(deps.store, runId, call, { interval: deps.tokenBatchMs, secrets: deps.secrets });
 }
 
 /** Tool calls as the workflow receives them; calls cut off by the output limit are marked, never run. */
@@ -78,6 +79,40 @@ function thoughtOf(message: AssistantMessage, calledTools: boolean): { thought?:
   return thought ? { thought } : {};
 }
 
+/** The request of a call: its conversation, prompt and tool specs read from the store by reference. */
+async function requestOf(deps: AgentActivityDeps, input: ModelCallInput): Promise<ModelRequest> {
+  const { store, llm } = deps;
+  const model = modelRefOf(input.model);
+  const { messagesHash } = input;
+  const messages = messagesHash
+    ? [...(await fromStore(() => store.get<Message[]>(messagesHash)))]
+    : await loadProviderView(store, conversationOf(input), input.view, input.toSeq, model.provider, input.maskBefore);
+  if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
+  const promptHash = input.promptHash;
+  const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
+  const specsHash = input.toolSpecsHash ?? stored?.toolSpecsHash;
+  // A model whose entry says it takes no tools is called without them (a run that names tools was refused).
+  const takesTools = llm.describe(model)?.capabilities.tools !== false;
+  const tools = specsHash && takesTools ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
+  // The call's settings, carried whole; a stored prompt's output format wins.
+  const { responseFormat, toolChoice, stopSequences, ...settings } = {
+    ...input.settings,
+    ...(stored?.responseFormat ? { responseFormat: stored.responseFormat } : {}),
+  };
+  return {
+    model,
+    systemPrompt: stored?.systemPrompt ?? input.systemPrompt,
+    messages,
+    options: {
+      ...settings,
+      ...(stopSequences?.length ? { stopSequences } : {}),
+      ...(tools && tools.length > 0 ? { tools } : {}),
+      ...(responseFormat ? { responseFormat } : {}),
+      ...(toolChoice && tools && tools.length > 0 ? { toolChoice } : {}),
+    },
+  };
+}
+
 /** The approval rules of a run, from its tool selection as pinning stored it. */
 async function approvalsOf(store: ContentStore, selectionHash: string | undefined): Promise<RunApprovals> {
   if (!selectionHash) return {};
@@ -89,56 +124,29 @@ async function approvalsOf(store: ContentStore, selectionHash: string | undefine
 export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
   return async function callModel(input: ModelCallInput): Promise<ModelCallOutput> {
     const { store, llm } = deps;
+    // The stream opens first, so a watcher sees the call begin while its conversation is read.
+    const tokens = tokenWriter(deps, input);
     const conversationId = conversationOf(input);
     const model = modelRefOf(input.model);
-    const { messagesHash } = input;
-    const messages = messagesHash
-      ? [...(await fromStore(() => store.get<Message[]>(messagesHash)))]
-      : await loadProviderView(store, conversationId, input.view, input.toSeq, model.provider, input.maskBefore);
-    if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
-    const promptHash = input.promptHash;
-    const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
-    const specsHash = input.toolSpecsHash ?? stored?.toolSpecsHash;
-    // A model whose entry says it takes no tools is called without them (a run that names tools was refused).
-    const takesTools = llm.describe(model)?.capabilities.tools !== false;
-    const tools = specsHash && takesTools ? await fromStore(() => store.get<ToolSpec[]>(specsHash)) : undefined;
-    const {
-      responseFormat = stored?.responseFormat,
-      toolChoice,
-      stopSequences,
-      ...settings
-    } = {
-      ...input.settings,
-      ...(stored?.responseFormat ? { responseFormat: stored.responseFormat } : {}),
-    };
-    const request: ModelRequest = {
-      model,
-      systemPrompt: stored?.systemPrompt ?? input.systemPrompt,
-      messages,
-      options: {
-        ...settings,
-        ...(stopSequences?.length ? { stopSequences } : {}),
-        ...(tools && tools.length > 0 ? { tools } : {}),
-        ...(responseFormat ? { responseFormat } : {}),
-        ...(toolChoice && tools && tools.length > 0 ? { toolChoice } : {}),
-      },
-    };
-    const signal = activityContext()?.cancellationSignal;
-    const tokens = input.stream
-      ? openTokenPublisher({ seq: input.writeSeq, model: modelLabel(model) }, deps.tokenBatchMs, deps.secrets)
-      : undefined;
-    let unsent: TokenDelta[] = [];
-    const message = await observeModelCall({ request, captureContent: deps.captureContent }, async (firstToken) => {
-      const assembled = await assemble(llm.stream(request, { signal }), tokens, firstToken);
-      unsent = assembled.unsent;
-      return assembled.message;
-    });
+    let message: AssistantMessage;
+    try {
+      const request = await requestOf(deps, input);
+      const signal = activityContext()?.cancellationSignal;
+      message = await observeModelCall({ request, captureContent: deps.captureContent }, (firstToken) =>
+        assemble(llm.stream(request, { signal }), tokens, firstToken),
+      );
+    } catch (err) {
+      await tokens?.close('failed');
+      throw err;
+    }
+    const closing = tokens?.close('answered');
     const body = input.agentRole ? { ...message, agentRole: input.agentRole } : message;
     const hash = await fromStore(() => store.put(body, conversationId));
     const order = currentWriteOrder();
     await fromStore(() =>
       store.writeEntries(conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
     );
+    await closing;
     const toolCalls = toolCallRequests(message);
     const toolResults = input.inlineTools
       ? await runInlineTools(
@@ -160,7 +168,6 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
       ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
       ...(toolResults ? { toolResults } : {}),
-      ...(unsent.length > 0 ? { tokens: unsent } : {}),
     };
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Turns a model stream's deltas into the token pieces a run publishes to watchers: deltas of one
- * block are joined until the block changes or the piece is `minPieceMs` old, and each piece of a
- * tool call names its tool. Pure: the caller passes the time and sends what comes out.
+ * Turns a model stream's deltas into the token pieces a run's token stream keeps: deltas of one
+ * block are joined until the block changes, the piece is `minPieceMs` old or the caller flushes,
+ * and each piece of a tool call names its tool. Pure: the caller passes the time and sends what
+ * comes out, with the time of the piece's first delta.
  */
 import type { StreamEvent } from '../../contracts/stream-events';
 import type { TokenDelta } from '../../contracts/watch-topics';
@@ -13,7 +14,7 @@ export class TokenPieces {
   constructor(
     private readonly call: { seq: number; attempt: number; model: string },
     private readonly minPieceMs: number,
-    private readonly emit: (delta: TokenDelta) => void,
+    private readonly emit: (delta: TokenDelta, since: number) => void,
   ) {}
 
   push(event: StreamEvent, now: number): void {
@@ -26,7 +27,7 @@ export class TokenPieces {
   /** Sends the piece being joined, if any. */
   flush(): void {
     if (!this.pending) return;
-    this.emit(this.pending.delta);
+    this.emit(this.pending.delta, this.pending.since);
     this.pending = undefined;
   }
 

@@ -114,7 +114,8 @@ async function showLive(agents: AgentClient, workflowId: string): Promise<void> 
   };
   const printer = new WatchPrinter(write);
   try {
-    for await (const item of agents.watch(workflowId, { answers: true })) printer.print(item);
+    const onNotice = (message: string) => write(`(${message})\n`);
+    for await (const item of agents.watch(workflowId, { answers: true, onNotice })) printer.print(item);
   } catch (err) {
     printer.endLine();
     write(`(live view stopped: ${errorText(err)})\n`);
@@ -149,7 +150,8 @@ async function runDemoAgent(
     const workflowId = `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     out(`Worker: in-process on task queue ${taskQueue}`);
     out(`Task: ${job.task}`);
-    const agents = new AgentClient(client, taskQueue);
+    // The worker's own store: the watch reads the run's tokens there.
+    const agents = new AgentClient(client, taskQueue, { store });
     const result = await worker.runUntil(async () => {
       await agents.start({
         id: workflowId,

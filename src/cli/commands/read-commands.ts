@@ -10,7 +10,8 @@ import {
 } from '../../client';
 import { readRunMessages } from '../../client/run-messages';
 import type { RunMessage } from '../../contracts/run-message';
-import { openStore } from '../../store';
+import { openStore, type ContentStore } from '../../store';
+import { errorText } from '../../common/error-text';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
 import type { AgentStatus } from '../../contracts/run-status';
@@ -30,6 +31,19 @@ interface WatchFlags {
   from?: number;
 }
 
+/**
+ * The content store the environment selects, as the workers' environment does, for the tokens a
+ * watch shows; undefined (and a notice) when it cannot be opened: the watch then shows events.
+ */
+async function tokenStore(deps: AgentCommandDeps): Promise<ContentStore | undefined> {
+  try {
+    return await openStore(storeConfig(deps.env));
+  } catch (err) {
+    noteOf(deps)(`durable-agents: the content store cannot be opened (${errorText(err)}): the watch shows no tokens`);
+    return undefined;
+  }
+}
+
 /** Prints a run's watch items until it ends; resolves with the `done` event it printed, if any. */
 export async function watchAndPrint(
   deps: AgentCommandDeps,
@@ -38,15 +52,25 @@ export async function watchAndPrint(
   o: WatchFlags,
 ): Promise<Extract<AgentEvent, { type: 'done' }> | undefined> {
   const printer = new WatchPrinter(deps.write ?? deps.out, { json: o.json, runId: id });
+  const store = o.tokens === false ? undefined : await tokenStore(deps);
   const options = {
     answers: true as const,
     tokens: o.tokens !== false,
     ...(o.from !== undefined ? { fromOffset: o.from } : {}),
+    ...(store ? { tokenStream: store } : {}),
+    onNotice: (message: string) => {
+      printer.endLine();
+      noteOf(deps)(`durable-agents: ${message}`);
+    },
   };
-  const items = o.children === false ? agents.watch(id, options) : agents.watch(id, { ...options, children: true });
-  for await (const item of items) printer.print(item);
-  printer.finish();
-  return printer.done;
+  try {
+    const items = o.children === false ? agents.watch(id, options) : agents.watch(id, { ...options, children: true });
+    for await (const item of items) printer.print(item);
+    printer.finish();
+    return printer.done;
+  } finally {
+    await store?.close();
+  }
 }
 
 const offset = decimalArg({ what: 'an offset', min: 0, integer: true });

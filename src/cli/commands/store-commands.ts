@@ -61,7 +61,7 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
   program
     .command('gc')
     .description(
-      'Delete the logs and bodies of conversations whose run closed longer ago than --older-than; ' +
+      'Delete the logs, bodies and token streams of conversations whose run closed longer ago than --older-than; ' +
         'running runs are never touched.',
     )
     .requiredOption('--older-than <age>', 'window, e.g. 30d, 12h, 90m', age)
@@ -90,7 +90,8 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
         }
         out(
           `Deleted ${deleted.conversations} conversations (${deleted.entries} log entries, ` +
-            `${deleted.bodies} bodies no kept conversation uses) from ${store.description}.`,
+            `${deleted.bodies} bodies no kept conversation uses, ${deleted.streams} token streams) ` +
+            `from ${store.description}.`,
         );
       });
     });

@@ -34,6 +34,11 @@ export const sseHeaders = (headers: Record<string, string>): Record<string, stri
   ...headers,
 });
 
+/** Whether an SSE event carries a piece of the answer: text, thinking or a tool call's arguments. */
+export const isContentDelta = (event: SseEvent): boolean =>
+  event.event === 'content_block_delta' ||
+  (event.event === undefined && /"(content|reasoning_content|arguments)":"[^"]/.test(event.data));
+
 export const sseText = (events: SseEvent[]): string =>
   events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
 

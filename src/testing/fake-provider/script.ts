@@ -104,6 +104,10 @@ export interface RecordedRequest {
   stream: boolean;
   /** HTTP status the fake answered (0 for a dropped connection or no answer). */
   status: number;
+  /** When the request arrived, its body read (ms since the epoch). */
+  receivedAt: number;
+  /** When the fake sent a streamed answer's first piece of content (text, thinking or tool arguments). */
+  firstDeltaAt?: number;
   /** Why the fake refused the request (validation, missing key, script exhausted). */
   error?: string;
 }

@@ -16,7 +16,7 @@ import {
 import { validateAnthropicRequest } from './anthropic-validate';
 import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } from './openai-render';
 import { validateOpenAIRequest } from './openai-validate';
-import { bearer, readBody, sendJson, sendSse, sseHeaders, sseText } from './http-io';
+import { bearer, isContentDelta, readBody, sendJson, sendSse, sseHeaders, sseText } from './http-io';
 import { prepareReply } from './prepare';
 import { createPromptCache } from './prompt-cache';
 import type {
@@ -91,6 +91,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       body: {},
       stream: false,
       status: 0,
+      receivedAt: Date.now(),
     };
     requests.push(record);
     const refuse = (status: number, message: string, param: string | null = null): void => {
@@ -246,10 +247,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const dropAfter = step.breakAfterEvents;
     if (dropAfter !== undefined) record.error = `connection dropped after ${dropAfter} events (scripted)`;
     const sent = dropAfter === undefined ? events : events.slice(0, dropAfter);
-    if (!step.eventDelayMs) return sendSse(res, sent, headers, dropAfter !== undefined);
+    if (!step.eventDelayMs) {
+      if (sent.some(isContentDelta)) record.firstDeltaAt = Date.now();
+      return sendSse(res, sent, headers, dropAfter !== undefined);
+    }
     res.writeHead(200, sseHeaders(headers));
     for (const event of sent) {
       if (res.destroyed) return;
+      if (isContentDelta(event)) record.firstDeltaAt ??= Date.now();
       res.write(sseText([event]));
       await sleep(step.eventDelayMs);
     }

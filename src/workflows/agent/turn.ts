@@ -32,7 +32,6 @@ async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): P
   state.cost = addCost(state.cost, out.cost);
   state.lastStopReason = out.stopReason;
   if (out.text) state.finalText = out.text;
-  if (out.tokens) ctx.stream?.publishTokens(out.tokens);
   emit(ctx, {
     type: 'turn_end',
     model,

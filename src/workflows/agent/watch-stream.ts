@@ -1,9 +1,9 @@
 /**
  * The run's stream for watchers (`@temporalio/workflow-streams`): trace events are published here
- * as they are recorded, token batches arrive from streaming model calls by signal (and the last
- * pieces of each call with its answer), and clients read it by query, long-polling by update only
- * while the run is quiet. Publishing from the workflow adds no history event, nor does a query;
- * each poll does.
+ * as they are recorded, and clients read it by query, long-polling by update only while the run is
+ * quiet. Publishing from the workflow adds no history event, nor does a query; each poll does.
+ * Model tokens do not pass through here: the model call writes them to the run's token stream in
+ * the content store (contracts/token-stream.ts).
  */
 import { setHandler } from '@temporalio/workflow';
 import type { Payload } from '@temporalio/common';
@@ -14,16 +14,12 @@ import {
   STREAM_ENTRIES_CARRIED,
   STREAM_ENTRIES_KEPT,
   streamReadQuery,
-  TOKENS_TOPIC,
   type StreamReadInput,
   type StreamReadResult,
-  type TokenDelta,
 } from '../../contracts/watch-topics';
 
 export interface RunStream {
   publishEvent(event: AgentEvent): void;
-  /** Publishes a model call's last token pieces, which came with its answer. */
-  publishTokens(deltas: readonly TokenDelta[]): void;
   /**
    * Called at each turn's start; once {@link TRIM_AFTER} events were published since the last
    * trim, drops entries past the newest {@link STREAM_ENTRIES_KEPT}, so the log stays bounded.
@@ -38,7 +34,7 @@ export interface RunStream {
 /**
  * Events published between two trims. Reading the log's length means encoding every entry (the
  * stream's `getState`), a few milliseconds at 500 entries; trimming after this many new events
- * (plus the token batches that arrived meanwhile) keeps that to a few encodings per event.
+ * keeps that to a few encodings per event.
  */
 const TRIM_AFTER = STREAM_ENTRIES_KEPT / 2;
 
@@ -77,7 +73,6 @@ function readStream(stream: WorkflowStream, input: StreamReadInput, ended: boole
 export function openRunStream(prior?: WorkflowStreamState): RunStream {
   const stream = new WorkflowStream(prior);
   const events = stream.topic<AgentEvent>(EVENTS_TOPIC);
-  const tokens = stream.topic<TokenDelta>(TOKENS_TOPIC);
   let ended = false;
   setHandler(streamReadQuery, (input) => readStream(stream, input, ended));
   const keepNewest = (count: number): WorkflowStreamState => {
@@ -92,9 +87,6 @@ export function openRunStream(prior?: WorkflowStreamState): RunStream {
     publishEvent: (event) => {
       published += 1;
       events.publish(event);
-    },
-    publishTokens: (deltas) => {
-      for (const delta of deltas) tokens.publish(delta);
     },
     trim: () => {
       if (published < TRIM_AFTER) return;

@@ -1,0 +1,172 @@
+/**
+ * A running run's watch items: its events, read from its workflow stream (`stream-poller`), and
+ * its tokens, read from its token stream in the content store (`token-tail`), in one sequence. A
+ * streaming run's events are first read when its first model call begins (the events of its first
+ * workflow task are then there to read), or after {@link FIRST_READ_WAIT_MS}.
+ * Tokens reach a watcher faster than events, so a call's tokens wait for the events published
+ * before the call began: when the tail reads a call's `start`, the event reads are asked to read
+ * at once, and the call's tokens are given once a read sent after that start has answered (or
+ * after {@link HOLD_CAP_MS}, when the run's worker is slow to answer). A call's tokens are in the
+ * store before the activity returns, so before the events after its answer; before each event the
+ * tail reads the store to its end and gives the tokens written up to the event's time, so a
+ * watcher that joins late gets the two interleaved as they happened. While a model call streams
+ * the run publishes no event until its answer, so the event reads wait for the call's end (or a
+ * while, for a worker that died mid-call) rather than poll.
+ */
+import type { Client } from '@temporalio/client';
+import type { AgentEvent } from '../contracts/agent-events';
+import { deltaOf } from '../contracts/token-stream';
+import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { followRunStream, type StreamEntry } from './stream-poller';
+import type { BufferedRecord, TokenTail } from './token-tail';
+
+/**
+ * The longest the first event read waits for the run's first model call to begin. Until a run's
+ * first workflow task is done there is nothing to read, and a query then waits in the worker
+ * beside the workflow tasks of every run starting with it.
+ */
+const FIRST_READ_WAIT_MS = 2_000;
+/** The longest a call's tokens wait for the events before it. */
+const HOLD_CAP_MS = 500;
+/** The longest wait of the event reads for a streaming call's end. */
+const HOLD_MAX_MS = 5_000;
+/** A call whose worker wrote nothing for this long counts as no longer streaming. */
+const ALIVE_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Where the watch is: the offset of the last event yielded, and that event. */
+export interface WatchProgress {
+  offset: number;
+  last?: AgentEvent;
+}
+
+export interface MergeOptions {
+  fromOffset: number;
+  isRunning: () => Promise<boolean>;
+  /** The run's token stream, when the watch shows tokens and has a store to read them from. */
+  tail?: TokenTail;
+  /** Told once when reading the tokens failed; the watch goes on with events. */
+  onTokenFailure: (error: Error) => void;
+  /** Whether the run streams its model calls. */
+  streams: () => Promise<boolean>;
+}
+
+/** The run's events and tokens until it ends; `seen` follows the events yielded. */
+export async function* eventsAndTokens(
+  client: Client,
+  id: string,
+  options: MergeOptions,
+  seen: WatchProgress,
+): AsyncGenerator<WatchItem, void, undefined> {
+  let tail = options.tail;
+  /** When the newest event read that answered was sent. */
+  let eventsReadAt = Number.NEGATIVE_INFINITY;
+  let eventsRead = (): void => undefined;
+  const onRead = (sentAt: number) => {
+    eventsReadAt = Math.max(eventsReadAt, sentAt);
+    eventsRead();
+  };
+  /** Whether an event read has to answer before the tokens of the newest call begun are given. */
+  const behind = () => (tail?.lastStartReadAt ?? Number.NEGATIVE_INFINITY) > eventsReadAt;
+  const released = (entry: BufferedRecord) =>
+    entry.startReadAt === undefined ||
+    entry.startReadAt <= eventsReadAt ||
+    Date.now() >= entry.startReadAt + HOLD_CAP_MS;
+  /** Resolves once the tail has a record to give, or failed. */
+  const releasable = async (reading: TokenTail): Promise<void> => {
+    for (;;) {
+      await reading.ready();
+      const head = reading.head();
+      if (!head?.startReadAt || released(head)) return;
+      const read = new Promise<void>((resolve) => (eventsRead = resolve));
+      await Promise.race([read, sleep(head.startReadAt + HOLD_CAP_MS - Date.now())]);
+    }
+  };
+  let releasing: Promise<'tokens'> | undefined;
+  /** The call start an event read was last asked for. */
+  let asked = Number.NEGATIVE_INFINITY;
+  const rest = async (ms: number): Promise<boolean> => {
+    const reading = tail;
+    if (!reading || reading.closed) return (await sleep(ms), false);
+    const wanted = () => behind() && asked !== reading.lastStartReadAt;
+    const before = reading.received;
+    if (!wanted()) {
+      await Promise.race([sleep(ms), reading.nextStart()]);
+      const deadline = Date.now() + HOLD_MAX_MS;
+      const holding = () => !reading.closed && !reading.failure && Date.now() < deadline;
+      while (!wanted() && reading.streaming(ALIVE_MS) && holding()) {
+        await reading.changedOrAfter(deadline - Date.now());
+        await reading.sync();
+      }
+    }
+    if (!wanted()) return reading.received !== before;
+    asked = reading.lastStartReadAt;
+    return true;
+  };
+  const entries = followRunStream(client, id, {
+    topics: [EVENTS_TOPIC],
+    fromOffset: options.fromOffset,
+    isRunning: options.isRunning,
+    rest,
+    onRead,
+    beforeFirstRead: async () => {
+      const reading = tail;
+      if (!reading || reading.lastStartReadAt !== Number.NEGATIVE_INFINITY) return;
+      // A run that does not stream writes no `start` to wait for.
+      const unstreamed = options.streams().then(
+        (streams) => (streams ? never : undefined),
+        () => undefined,
+      );
+      await Promise.race([reading.nextStart(), sleep(FIRST_READ_WAIT_MS), unstreamed]);
+    },
+  });
+  /** Token items of the buffered records `release` lets go. */
+  const tokens = (release?: (entry: BufferedRecord) => boolean): WatchItem[] =>
+    (tail?.take(release) ?? []).flatMap((r) =>
+      r.type === 'piece' ? [{ topic: TOKENS_TOPIC, offset: seen.offset, cursor: r.cursor, delta: deltaOf(r) }] : [],
+    );
+  /** Stops reading tokens after a failed read. */
+  const checkTail = () => {
+    if (!tail?.failure) return;
+    options.onTokenFailure(tail.failure);
+    tail = undefined;
+  };
+  const never = new Promise<never>(() => undefined);
+  let nextEntry = entries.next();
+  try {
+    for (;;) {
+      const reading = tail;
+      if (reading) releasing ??= releasable(reading).then(() => 'tokens' as const);
+      const next = await Promise.race([nextEntry, releasing ?? never]);
+      if (next === 'tokens') {
+        releasing = undefined;
+        checkTail();
+        yield* tokens(released);
+        continue;
+      }
+      if (next.done) break;
+      nextEntry = entries.next();
+      const { offset, data } = next.value as StreamEntry;
+      const event = data as AgentEvent;
+      if (tail) {
+        await tail.sync();
+        checkTail();
+        // Tokens written before the event follow the events before it, which came already.
+        yield* tokens((entry) => entry.record.at <= event.at);
+      }
+      seen.offset = offset;
+      seen.last = event;
+      yield { topic: EVENTS_TOPIC, offset, event };
+    }
+    if (tail) {
+      await tail.sync();
+      checkTail();
+      yield* tokens();
+    }
+  } finally {
+    // A watch left early leaves the read in flight to end on its own.
+    nextEntry.catch(() => undefined);
+    void entries.return(undefined).catch(() => undefined);
+  }
+}

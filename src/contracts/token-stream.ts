@@ -1,0 +1,74 @@
+/**
+ * A run's token stream: what its streaming model calls write for watchers, beside the workflow
+ * rather than through it. The activity that calls the model appends, for each call, a `start`
+ * record, the pieces of its output as they come, and an `end` record when it answers or fails (a
+ * worker that dies writes no end); the content store keeps the records in order, by run, and
+ * watchers read them from any cursor on. Plain JSON, shared by the activity, the stores and the client.
+ */
+import type { TokenDelta } from './watch-topics';
+
+/**
+ * Which model call a record belongs to. Calls at one `seq` are ordered by `scheduledAt`, then
+ * `attempt`: a retried attempt keeps the call's first scheduled time and counts up; a call the
+ * workflow makes again after a failure (another model, a shortened context) is scheduled later.
+ */
+export interface StreamCall {
+  /** Position the answer takes in the conversation (the assistant message's `seq`). */
+  seq: number;
+  /** When the workflow first scheduled the call (ms since the epoch, Temporal server clock). */
+  scheduledAt: number;
+  /** Activity attempt, from 1. */
+  attempt: number;
+  /** The model called (`provider/model`). */
+  model: string;
+}
+
+/** One record of a run's token stream; `at` is when the worker wrote it (ms since the epoch, its clock). */
+export type TokenRecord = StreamCall & { at: number } & (
+    | { type: 'start' }
+    | { type: 'piece'; kind: TokenDelta['kind']; text: string; tool?: string }
+    | { type: 'end'; outcome: 'answered' | 'failed' }
+  );
+
+/** A record as read back, with the cursor to read on from after it. */
+export type StoredTokenRecord = TokenRecord & { cursor: number };
+
+/** What a read of a run's token stream gives: its records after the cursor asked for, in write order. */
+export interface TokenRead {
+  records: StoredTokenRecord[];
+  /** Where the next read goes on from (the last record's cursor, or the cursor asked for). */
+  cursor: number;
+}
+
+/**
+ * Reading runs' token streams: both content stores are one (`FileContentStore`,
+ * `PostgresContentStore`); a client given one shows runs' tokens as they stream.
+ */
+export interface TokenStreamReader {
+  /** A name for messages: the directory or the database, never a password. */
+  readonly description: string;
+  /** The run's records after `cursor` (0: from the start), in write order; none when it has no stream. */
+  readTokens(runId: string, cursor: number): Promise<TokenRead>;
+  /**
+   * Calls `onChange` whenever the run's stream may have grown (a wake-up, not a promise: read to
+   * see); returns the function that stops it. Never throws: a store that cannot notify calls
+   * `onChange` on a short timer instead.
+   */
+  subscribeTokens(runId: string, onChange: () => void): () => void;
+}
+
+/** What the content stores add to {@link TokenStreamReader}: the writing end, which the model-call activity uses. */
+export interface TokenStreamWriter {
+  /** Appends `records` to the run's stream, after everything appended before (one writer per call, in order). */
+  appendTokens(runId: string, records: readonly TokenRecord[]): Promise<void>;
+}
+
+/** The record's piece as a watcher shows it. */
+export function deltaOf(record: Extract<TokenRecord, { type: 'piece' }>): TokenDelta {
+  const { seq, attempt, model, kind, text, tool } = record;
+  return { seq, attempt, model, kind, text, ...(tool ? { tool } : {}) };
+}
+
+/** Whether call `a` was made after call `b` at the same position (a newer attempt, or a later call). */
+export const callIsNewer = (a: StreamCall, b: StreamCall): boolean =>
+  a.scheduledAt > b.scheduledAt || (a.scheduledAt === b.scheduledAt && a.attempt > b.attempt);
