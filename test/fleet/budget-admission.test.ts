@@ -99,12 +99,11 @@ describe('a tenant budget under concurrency', () => {
     const start = (job: number) =>
       agents.start({
         call: { maxTokens: MAX_TOKENS },
-        fleet: { tenant: tenant },
+        fleet: { tenant, ...(job === 0 ? { taskQueue: victimQueue } : {}) },
         id: ids[job],
         task: `Job ${job}. List the workspace twice, then say you are done.`,
         model: PRIMARY,
         tools: { allow: ['fs_list'] },
-        ...(job === 0 ? { activityTaskQueue: victimQueue } : {}),
       });
     // The first run is admitted first; the other 19 start together while it works.
     await start(0);

@@ -37,7 +37,7 @@ describe('the tenant ledger across a rollout', () => {
     const v1: WorkerProcess = await hosts.start(taskQueue, version(deployment, 'v1'));
     await setCurrentVersion(client, deployment, 'v1');
     await agents.setTenantBudget(tenant, { maxCostUsd: 5, period: 'total' });
-    const options = { model: PRIMARY, tenant, maxTokens: 200, tools: { allow: [] } };
+    const options = { model: PRIMARY, fleet: { tenant }, call: { maxTokens: 200 }, tools: { allow: [] } };
     expect(await agents.run({ task: 'Before the rollout.', ...options })).toMatchObject({ stopReason: 'completed' });
     await hosts.start(taskQueue, version(deployment, 'v2'));
     await setCurrentVersion(client, deployment, 'v2');
