@@ -60,7 +60,9 @@ function layerPatterns(layer) {
 function entryPatterns(layer) {
   const names = forbidden(layer);
   if (names.length === 0) return [];
-  return [{ regex: `^\\./(${names.join('|')})(/|$)`, message: `this entry belongs to src/${layer} (see scripts/layers.js).` }];
+  return [
+    { regex: `^\\./(${names.join('|')})(/|$)`, message: `this entry belongs to src/${layer} (see scripts/layers.js).` },
+  ];
 }
 
 /** The core of the workflows may import a feature module only through the one list. */

@@ -11,6 +11,8 @@ export interface NumberRange {
   max?: number;
   /** Whole numbers only (and at most `Number.MAX_SAFE_INTEGER`). */
   integer?: boolean;
+  /** Written in decimal digits only: no sign, point or exponent (a port, not `1e3`). */
+  digitsOnly?: boolean;
 }
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -39,7 +41,8 @@ export function rangeProblem(value: unknown, range: NumberRange): string | undef
 /** The number `text` writes in decimal notation, when it is in `range`; otherwise undefined. */
 export function decimalIn(text: string, range: NumberRange): number | undefined {
   const trimmed = text.trim();
-  const value = DECIMAL.test(trimmed) ? Number(trimmed) : NaN;
+  const written = range.digitsOnly ? /^\d+$/.test(trimmed) : DECIMAL.test(trimmed);
+  const value = written ? Number(trimmed) : NaN;
   return inRange(value, range) ? value : undefined;
 }
 
@@ -54,4 +57,4 @@ export function parseDecimal(text: string, range: NumberRange): number {
 }
 
 /** A TCP port. */
-export const PORT: NumberRange = { what: 'a port', min: 1, max: 65535, integer: true };
+export const PORT: NumberRange = { what: 'a port', min: 1, max: 65535, integer: true, digitsOnly: true };

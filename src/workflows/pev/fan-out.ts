@@ -13,7 +13,8 @@ import { depthRefusal, todoChildId } from '../../policy/sub-agents';
 import type { PevTodo } from '../../contracts/pev-progress';
 import { appendDrafts, emit, endIfStoppedOrLimited, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { runChild } from '../features/sub-agents';
-import { endOnFailedTodo, endTodo, failedTodo, mirrorPlan, setPhase } from './phases';
+import { mirrorPlan, setPhase } from './phases';
+import { endOnFailedTodo, endTodo, failedTodo } from './executing';
 import type { PevContext } from './role-turn';
 
 /** The name the run gives its todo executors. */

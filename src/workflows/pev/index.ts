@@ -1,3 +1,4 @@
 export { pevAgentWorkflow, pevKind } from './pev-workflow';
 export { roleTurn, trace, type PevContext } from './role-turn';
-export { askRole, planningPhase, executingPhase, verifyingPhase, type Structured } from './phases';
+export { askRole, planningPhase, verifyingPhase, type Structured } from './phases';
+export { executingPhase } from './executing';

@@ -28,7 +28,8 @@ import {
 } from '../agent';
 import { confirmingPhase, registerPlanDecision } from './confirm-plan';
 import { createPevIO } from './pev-io';
-import { executingPhase, planningPhase, setPhase, verifyingPhase } from './phases';
+import { planningPhase, setPhase, verifyingPhase } from './phases';
+import { executingPhase } from './executing';
 import type { PevContext } from './role-turn';
 import { executingInChildren, fansOut } from './fan-out';
 import { pinnedOnVersionedWorkers } from '../versioning-behavior';

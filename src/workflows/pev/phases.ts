@@ -4,36 +4,15 @@
  * and otherwise moves `progress.phase` on. Phases start only from states a query can show and
  * continue-as-new can carry: a cycle's start, or between two todos.
  */
-import {
-  afterPlannerRound,
-  afterVerifier,
-  applyPlan,
-  executorOutcome,
-  nextOpenTodo,
-  reportedTodos,
-} from '../../policy/pev/decisions';
+import { afterPlannerRound, afterVerifier, applyPlan } from '../../policy/pev/decisions';
 import { correctiveReask, parseRoleAnswer } from '../../policy/pev/parse-answer';
-import {
-  executorFallback,
-  failedTodoFinalText,
-  plannerFallback,
-  unfinishedFinalText,
-  unverifiedFinalText,
-} from '../../policy/pev/fallbacks';
-import { executorRole, plannerRole, verifierRole, type PevRoleDefinition } from '../../policy/pev/roles';
-import { executorTask, plannerContinue, plannerTask, verifierTask } from '../../policy/pev/prompt-template';
-import { type PevPhase, type PevTodo, type PlanningEndReason, type TodoEndReason } from '../../contracts/pev-progress';
-import { type PlannerResponse } from '../../policy/pev/answer-schemas';
-import {
-  appendDrafts,
-  emit,
-  endIfStoppedOrLimited,
-  publishSearchAttributes,
-  shouldContinueAsNew,
-  type LoopOutcome,
-} from '../agent';
+import { plannerFallback, unfinishedFinalText, unverifiedFinalText } from '../../policy/pev/fallbacks';
+import { plannerRole, verifierRole, type PevRoleDefinition } from '../../policy/pev/roles';
+import { plannerContinue, plannerTask, verifierTask } from '../../policy/pev/prompt-template';
+import type { PevPhase, PlanningEndReason } from '../../contracts/pev-progress';
+import type { PlannerResponse } from '../../policy/pev/answer-schemas';
+import { appendDrafts, emit, endIfStoppedOrLimited, publishSearchAttributes, type LoopOutcome } from '../agent';
 import { roleTurn, trace, type PevContext } from './role-turn';
-import { plannedCall } from '../../policy/pev/planned-call';
 
 export type Structured<T> =
   { type: 'valid'; value: T } | { type: 'invalid'; raw: string } | { type: 'end'; outcome: LoopOutcome };
@@ -61,7 +40,7 @@ export function mirrorPlan(pctx: PevContext): void {
 }
 
 /** Writes the prompt of `role`'s next turn. */
-const say = (pctx: PevContext, role: PevRoleDefinition, text: string) =>
+export const say = (pctx: PevContext, role: PevRoleDefinition, text: string) =>
   appendDrafts(pctx.agent, [{ kind: 'user', text, agentRole: role.name }]);
 
 /**
@@ -144,121 +123,6 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
   }
 }
 
-export function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
-  todo.status = status;
-  todo.endReason = reason;
-  trace(pctx, { type: 'todo_ended', todoId: todo.id, rounds: todo.rounds, status, reason });
-  mirrorPlan(pctx);
-}
-
-/**
- * Executor rounds on one todo. A round is one model turn: tool calls lead to the next round with
- * their results; a JSON answer is judged by the executor's flow control (`executorOutcome`); the round limit is the
- * backstop.
- */
-async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome | undefined> {
-  const { pev } = pctx;
-  const { progress, options } = pev;
-  const max = options.limits.maxExecutorRounds;
-  todo.status = 'executing';
-  progress.currentTodoId = todo.id;
-  mirrorPlan(pctx);
-  emit(pctx.agent, {
-    type: 'phase',
-    phase: 'executing',
-    cycle: progress.cycle,
-    todoId: todo.id,
-    todo: todo.description,
-  });
-  let prompt: string | undefined = executorTask({
-    request: pev.request,
-    todo,
-    round: todo.rounds + 1,
-    maxExecutorRounds: max,
-  });
-  let reasked = false;
-  for (;;) {
-    if (todo.rounds >= max) {
-      endTodo(pctx, todo, 'failed', 'max_executor_rounds');
-      return undefined;
-    }
-    const ended = await endIfStoppedOrLimited(pctx.agent);
-    if (ended) return ended;
-    todo.rounds += 1;
-    progress.round = todo.rounds;
-    if (prompt) await say(pctx, executorRole, prompt);
-    prompt = undefined;
-    const turn = await roleTurn(pctx, executorRole, () => {
-      const { state } = pctx.agent;
-      const call = plannedCall(todo, todo.rounds, state.tools, state.nextSeq);
-      if (call) trace(pctx, { type: 'planned_call', todoId: todo.id, toolName: call.name, toolCallId: call.id });
-      return call ? [call] : undefined;
-    });
-    if (turn.type === 'end') return turn.outcome;
-    if (turn.type !== 'answer') continue;
-    const parsed = parseRoleAnswer(executorRole, turn.text);
-    if (!parsed.ok) {
-      if (!reasked) {
-        reasked = true;
-        trace(pctx, { type: 'reask', role: executorRole.name, problems: parsed.problems });
-        prompt = correctiveReask(executorRole, parsed.problems);
-        continue;
-      }
-      trace(pctx, { type: 'fallback', role: executorRole.name, problems: parsed.problems });
-      const fallback = executorFallback(turn.text);
-      todo.result = fallback.result;
-      endTodo(pctx, todo, fallback.status, 'fallback');
-      return undefined;
-    }
-    reasked = false;
-    todo.result = parsed.value.summary;
-    for (const { id, status } of reportedTodos(parsed.value, progress.todos, todo.id)) {
-      const other = progress.todos.find((t) => t.id === id) as PevTodo;
-      other.result = `Reported ${status} while working on todo ${todo.id}: ${parsed.value.summary}`;
-      endTodo(pctx, other, status, 'reported');
-    }
-    const outcome = executorOutcome(parsed.value, todo.id);
-    if (outcome.done) {
-      endTodo(pctx, todo, outcome.status, outcome.reason);
-      return undefined;
-    }
-    prompt = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
-  }
-}
-
-/** A todo of this cycle that failed, when the run stops on one (`stopOnFailedTodo`). */
-export function failedTodo(pctx: PevContext): PevTodo | undefined {
-  const { options, progress } = pctx.pev;
-  if (!options.stopOnFailedTodo) return undefined;
-  return progress.todos.find((t) => t.status === 'failed' && t.cycle === progress.cycle);
-}
-
-/** Ends the rounds on a failed todo: the run's stop reason is `todo_failed`, its final text says what failed. */
-export function endOnFailedTodo(pctx: PevContext, failed: PevTodo): void {
-  pctx.pev.endReason = 'todo_failed';
-  pctx.agent.state.finalText = failedTodoFinalText(failed, pctx.pev.progress.todos);
-  setPhase(pctx, 'done');
-}
-
-/** Todos in priority order; continue-as-new may happen between two todos. */
-export async function executingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
-  for (;;) {
-    const todo = nextOpenTodo(pctx.pev.progress.todos);
-    if (!todo) break;
-    if (todo.rounds === 0 && shouldContinueAsNew(pctx.agent)) return 'continue_as_new';
-    const outcome = await executeTodo(pctx, todo);
-    if (outcome) return outcome;
-    const failed = failedTodo(pctx);
-    if (failed) {
-      endOnFailedTodo(pctx, failed);
-      return undefined;
-    }
-  }
-  setPhase(pctx, 'verifying');
-  return undefined;
-}
-
-/** One verifier round: a confirmed summary ends the rounds, improvements start the next cycle. */
 export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
   const { pev } = pctx;
   const { progress, options } = pev;
