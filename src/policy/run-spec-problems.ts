@@ -72,6 +72,14 @@ export function runSpecProblems(
   models: readonly ResolvedModelInfo[] = [],
   tools?: readonly { name: string }[],
 ): string[] {
+  // A start written by code before the run spec gave its options flat, without these records.
+  const records = ['model', 'call', 'tools', 'limits', 'context'] as const;
+  const missing = records.filter((r) => typeof spec[r] !== 'object' || spec[r] === null);
+  if (missing.length > 0)
+    return [
+      `the run spec has no ${missing.join(', ')} record: the run was started by code older than the run spec; ` +
+        'run it on workers of that code (docs/upgrades.md)',
+    ];
   const plan = spec.plan === undefined ? undefined : planOf(spec.plan);
   return [
     ...limitProblems(spec.limits),
