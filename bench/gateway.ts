@@ -14,6 +14,7 @@ import OpenAI from 'openai';
 import { AgentClient } from '../src/client';
 import { startGateway } from '../src/gateway';
 import { reply, startFakeProvider } from '../src/testing/fake-provider';
+import { FileContentStore } from '../src/store';
 import { ToolRegistry } from '../src/tools';
 import { agentWorker, benchArgs, figure, percentile, round, runBench, startBenchServer, writeBenchResult } from './kit';
 
@@ -122,11 +123,13 @@ async function main(): Promise<boolean> {
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     const taskQueue = 'bench-gateway';
     const worker = await Worker.create({ connection, taskQueue, plugins: [parts.plugin()] });
-    const agents = new AgentClient(client, taskQueue);
+    const store = new FileContentStore(parts.storeDir);
+    const agents = new AgentClient(client, taskQueue, { store });
     const gateway = await startGateway({
       agents,
       published: { reader: { description: 'answers', model: MODEL } },
       port: 0,
+      tokens: store,
     });
     const { agUi, responses } = await worker.runUntil(async () => {
       const agUi = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => agUiClient(gateway.url, agents, i)));

@@ -139,7 +139,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
     yield statusUpdate(f.id, f.contextId, TaskState.TASK_STATE_WORKING);
     let skipping = f.skipThrough !== undefined;
     let started = false;
-    for await (const item of this.ctx.runs.feed.follow(f.id, 0)) {
+    for await (const item of this.ctx.runs.feed.follow(f.id)) {
       if (skipping) {
         skipping = !f.skipThrough!(item);
         continue;

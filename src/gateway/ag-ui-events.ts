@@ -1,19 +1,21 @@
 /**
  * A run's watch items as AG-UI 1.0 events: the model's text token by token, each tool call with
  * its arguments and result, each turn as a step, the pending approvals as state, and the end. Each
- * event carries the stream offset of the item it comes from (`rawEvent.offset`, also the SSE `id`),
- * so a client that reconnects resumes right after the last item it has.
+ * event carries where the stream goes on after the item it comes from (`rawEvent.resume`, also the
+ * SSE `id`), so a client that reconnects resumes right after the last item it has.
  */
 import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { WatchItem } from '../contracts/watch-topics';
 import type { RunInput } from './run-bridge';
+import { positionAfter, positionOf, positionText, type FeedPosition } from './token-source';
 
 /** What a client's resume entry answers: the run, the call, and where the stream goes on. */
 export interface InterruptRef {
   run: string;
   call: string;
-  from: number;
+  /** {@link positionText} of where the stream goes on. */
+  at: string;
 }
 
 export const interruptId = (ref: InterruptRef): string => Buffer.from(JSON.stringify(ref)).toString('base64url');
@@ -21,7 +23,7 @@ export const interruptId = (ref: InterruptRef): string => Buffer.from(JSON.strin
 export function interruptRef(id: string): InterruptRef | undefined {
   try {
     const ref = JSON.parse(Buffer.from(id, 'base64url').toString('utf8')) as Partial<InterruptRef>;
-    return typeof ref.run === 'string' && typeof ref.call === 'string' && typeof ref.from === 'number'
+    return typeof ref.run === 'string' && typeof ref.call === 'string' && positionOf(ref.at) !== undefined
       ? (ref as InterruptRef)
       : undefined;
   } catch {
@@ -29,9 +31,9 @@ export function interruptRef(id: string): InterruptRef | undefined {
   }
 }
 
-/** The AG-UI interrupt of a run input, resumed at stream offset `from`. */
-export function interruptOf(run: string, input: RunInput, from: number): Interrupt {
-  const id = interruptId({ run, call: input.toolCallId, from });
+/** The AG-UI interrupt of a run input, resumed at `at`. */
+export function interruptOf(run: string, input: RunInput, at: FeedPosition): Interrupt {
+  const id = interruptId({ run, call: input.toolCallId, at: positionText(at) });
   if (input.kind === 'question')
     return {
       id,
@@ -62,6 +64,8 @@ export function interruptOf(run: string, input: RunInput, from: number): Interru
 export class AgUiTranslator {
   private open?: string;
   private readonly pending: string[] = [];
+  /** Cursor of the last token item translated. */
+  private cursor?: number;
 
   constructor(
     private readonly threadId: string,
@@ -81,8 +85,13 @@ export class AgUiTranslator {
     this.pending.splice(0, this.pending.length, ...ids);
   }
 
+  /** Where the stream goes on after the last item translated. */
+  position?: FeedPosition;
+
   item(item: WatchItem): BaseEvent[] {
-    const raw = { rawEvent: { offset: item.offset } };
+    this.position = positionAfter(item, this.cursor);
+    if (item.topic === 'tokens') this.cursor = item.cursor;
+    const raw = { rawEvent: { resume: positionText(this.position) } };
     const out: BaseEvent[] =
       item.topic === 'tokens' ? this.token(item.delta.seq, item.delta.attempt, item.delta) : this.event(item.event);
     return out.map((e) => ({ ...e, ...raw }));

@@ -1,6 +1,6 @@
 /**
  * AG-UI 1.0 at `POST /ag-ui/{agent}`: the protocol's run input starts a run of the agent (thread id
- * = the conversation, run id = the run), reconnects to it (`Last-Event-ID`: the offset of the last
+ * = the conversation, run id = the run), reconnects to it (`Last-Event-ID`: the SSE id of the last
  * event the client has), or resumes it after an interrupt (the input's `resume` entries answer the
  * approvals and questions it waits for); then one SSE stream of AG-UI events until the run ends or
  * waits for the caller.
@@ -14,11 +14,12 @@ import { AgUiTranslator, interruptOf, interruptRef } from './ag-ui-events';
 import { untilAborted, type GatewayContext } from './gateway-context';
 import { GatewayError, HTTP_STATUS, type InputAnswer } from './run-bridge';
 import type { Caller } from './run-start';
+import { positionOf, positionText, type FeedPosition } from './token-source';
 
 /** The run an AG-UI request reads: where its stream starts and what it continues from. */
 interface Target {
   workflowId: string;
-  from?: number;
+  at?: FeedPosition;
 }
 
 export function registerAgUi(app: Hono, ctx: GatewayContext): void {
@@ -84,7 +85,10 @@ async function resumeTarget(ctx: GatewayContext, name: string, input: RunAgentIn
           };
     await ctx.runs.answer(run, answer);
   }
-  return { workflowId: run, from: Math.min(...refs.map((r) => r.ref!.from)) };
+  const at = refs
+    .map((r) => positionOf(r.ref!.at)!)
+    .sort((a, b) => a.from - b.from || (a.tokensAfter ?? 0) - (b.tokensAfter ?? 0))[0];
+  return { workflowId: run, at };
 }
 
 /** The run the input names: reconnected to when it exists, else started from the input's last user message. */
@@ -101,8 +105,8 @@ async function runTarget(
     throw err;
   });
   if (existing) {
-    const last = Number(lastEventId);
-    return { workflowId, ...(lastEventId && Number.isInteger(last) && last >= 0 ? { from: last + 1 } : {}) };
+    const at = positionOf(lastEventId);
+    return { workflowId, ...(at ? { at } : {}) };
   }
   const task = [...input.messages].reverse().find((m) => m.role === 'user');
   const text = task ? contentToText((task as { content?: Parameters<typeof contentToText>[0] }).content) : '';
@@ -131,12 +135,12 @@ function streamRun(c: Context, ctx: GatewayContext, input: RunAgentInput, target
     const abort = new AbortController();
     out.onAbort(() => abort.abort());
     const t = new AgUiTranslator(input.threadId, input.runId, target.workflowId);
-    const write = async (events: BaseEvent[], offset?: number) => {
+    const write = async (events: BaseEvent[], at?: FeedPosition) => {
       for (const e of events)
-        await out.write(`${offset === undefined ? '' : `id: ${offset}\n`}${encoder.encodeSSE(e)}`);
+        await out.write(`${at === undefined ? '' : `id: ${positionText(at)}\n`}${encoder.encodeSSE(e)}`);
     };
     await write(t.started({ runId: target.workflowId, turn: 0 }));
-    for await (const item of untilAborted(ctx.runs.feed.follow(target.workflowId, target.from), abort.signal)) {
+    for await (const item of untilAborted(ctx.runs.feed.follow(target.workflowId, target.at), abort.signal)) {
       const events = t.item(item);
       const waits =
         item.topic === 'events' &&
@@ -145,15 +149,12 @@ function streamRun(c: Context, ctx: GatewayContext, input: RunAgentInput, target
       if (waits) {
         const inputs = await ctx.runs.inputs(target.workflowId);
         if (inputs.length > 0) {
-          await write(events, item.offset);
-          await write(
-            t.interrupted(inputs.map((i) => interruptOf(target.workflowId, i, item.offset + 1))),
-            item.offset,
-          );
+          await write(events, t.position);
+          await write(t.interrupted(inputs.map((i) => interruptOf(target.workflowId, i, t.position!))), t.position);
           return;
         }
       }
-      await write(events, item.offset);
+      await write(events, t.position);
       if (events.some((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR')) return;
     }
     if (!abort.signal.aborted)

@@ -118,7 +118,7 @@ function serverFor(ctx: GatewayContext, auth: Extract<AuthOutcome, { ok: true }>
       }
       const progressToken = request.params._meta?.progressToken;
       let progress = 0;
-      for await (const item of ctx.runs.feed.follow(id, 0)) {
+      for await (const item of ctx.runs.feed.follow(id)) {
         if (extra.signal.aborted) break;
         if (item.topic !== 'events') continue;
         const e = item.event;

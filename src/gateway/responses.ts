@@ -153,7 +153,7 @@ function streamResponse(
           await out.writeSSE({ event: e.type, data: JSON.stringify(e), id: String(e.sequence_number) });
     };
     await send(events.started());
-    for await (const item of untilAborted(ctx.runs.feed.follow(base.id, 0), abort.signal)) {
+    for await (const item of untilAborted(ctx.runs.feed.follow(base.id), abort.signal)) {
       const list = events.item(item);
       await send(list);
       if (

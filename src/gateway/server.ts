@@ -4,6 +4,7 @@
  * serve the same runs: a run id is every protocol's task id, and nothing is kept between requests
  * but each key's request budget.
  */
+import type { TokenStreamReader } from '../contracts/token-stream';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -35,7 +36,12 @@ export interface GatewayOptions {
   keys?: ApiKeyEntry[];
   /** The protocols it serves; default all. */
   protocols?: readonly GatewayProtocol[];
-  /** Where runs' events and tokens are read; default the client's watch. */
+  /**
+   * Where the workers stream runs' tokens: their content store. Without it (and without a store on
+   * the client) clients get a run's events and its final text, but no tokens.
+   */
+  tokens?: TokenStreamReader;
+  /** Where runs' events and tokens are read; default the client's watch with `tokens`. */
   feed?: RunFeed;
   /** The URL clients reach it at, for the A2A card (default: the request's own origin). */
   publicUrl?: string;
@@ -66,7 +72,7 @@ export function gatewayApp(options: GatewayOptions): Hono {
   const runs = new GatewayRuns(
     options.agents,
     options.published,
-    options.feed ?? watchFeed(options.agents),
+    options.feed ?? watchFeed(options.agents, options.tokens),
     options.defaults,
   );
   const ctx: GatewayContext = {

@@ -112,8 +112,8 @@ describe('the AG-UI endpoint', () => {
         (events) => events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').length >= 2,
         () => client.abortRun(),
       )) as Ev[];
-      const offset = (first.at(-1)!.rawEvent as { offset: number }).offset;
-      const again = new HttpAgent({ url: `${gateway.url}/ag-ui/reader`, headers: { 'Last-Event-ID': String(offset) } });
+      const resume = (first.at(-1)!.rawEvent as { resume: string }).resume;
+      const again = new HttpAgent({ url: `${gateway.url}/ag-ui/reader`, headers: { 'Last-Event-ID': resume } });
       const rest = (await collect(again.run(body))) as Ev[];
       expectConformant(rest);
       const before = Object.values(texts(first)).join('');
@@ -138,8 +138,8 @@ describe('the AG-UI endpoint', () => {
         () => client.abortRun(),
       )) as Ev[];
       await agents.result(`reader:${runId}`);
-      const offset = (first.at(-1)!.rawEvent as { offset: number }).offset;
-      const again = new HttpAgent({ url: `${gateway.url}/ag-ui/reader`, headers: { 'Last-Event-ID': String(offset) } });
+      const resume = (first.at(-1)!.rawEvent as { resume: string }).resume;
+      const again = new HttpAgent({ url: `${gateway.url}/ag-ui/reader`, headers: { 'Last-Event-ID': resume } });
       const rest = (await collect(again.run(body))) as Ev[];
       expect(Object.values(texts(first)).join('') + Object.values(texts(rest)).join('')).toBe(long);
       expect(rest.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });

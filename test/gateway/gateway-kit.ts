@@ -27,7 +27,7 @@ export async function withGateway(
 ): Promise<void> {
   await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
     const agents = fx.agents(client, taskQueue);
-    const gateway = await startGateway({ agents, published: PUBLISHED, port: 0, ...options });
+    const gateway = await startGateway({ agents, published: PUBLISHED, port: 0, tokens: fx.store, ...options });
     try {
       await fn(gateway, agents);
     } finally {

@@ -17,12 +17,12 @@ const textOf = (events: Ev[]) =>
   events.flatMap((e) => (e.type === 'TEXT_MESSAGE_CONTENT' ? [String(e.delta)] : [])).join('');
 
 /** `durable-agents serve` as its own process, for the worker's task queue; resolves once it listens. */
-async function serve(port: number, taskQueue: string, agentsFile: string): Promise<ChildProcess> {
+async function serve(port: number, taskQueue: string, agentsFile: string, storeDir: string): Promise<ChildProcess> {
   const { address, namespace } = await testConnection();
   const child = spawnCli(
     ['serve', '--port', String(port), '--agents', agentsFile, '--task-queue', taskQueue, '--json'],
     {
-      env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
+      env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_STORE_DIR: storeDir },
     },
   );
   await waitForOutput(child, /"url"/);
@@ -40,8 +40,8 @@ describe('a gateway that dies mid-stream', () => {
     fs.writeFileSync(agentsFile, JSON.stringify({ agents: PUBLISHED }));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const [portA, portB] = [await freePort(), await freePort()];
-      let a = await serve(portA, taskQueue, agentsFile);
-      const b = await serve(portB, taskQueue, agentsFile);
+      let a = await serve(portA, taskQueue, agentsFile, fx.store.root);
+      const b = await serve(portB, taskQueue, agentsFile, fx.store.root);
       const runId = `r-${Date.now()}`;
       const input: RunAgentInput = {
         threadId: 'thread-k',
@@ -65,15 +65,15 @@ describe('a gateway that dies mid-stream', () => {
       a.kill('SIGKILL');
       await new Promise((resolve) => a.once('exit', resolve));
       const before = textOf(seen);
-      const last = seen.filter((e) => e.rawEvent).at(-1)!.rawEvent as { offset: number };
+      const last = seen.filter((e) => e.rawEvent).at(-1)!.rawEvent as { resume: string };
       expect(before.length).toBeGreaterThan(0);
       expect(before.length).toBeLessThan(words.length);
 
       // Started again on its port: the client resumes after the last event it has.
-      a = await serve(portA, taskQueue, agentsFile);
+      a = await serve(portA, taskQueue, agentsFile, fx.store.root);
       const resumed = new HttpAgent({
         url: `http://127.0.0.1:${portA}/ag-ui/reader`,
-        headers: { 'Last-Event-ID': String(last.offset) },
+        headers: { 'Last-Event-ID': last.resume },
       });
       const rest = (await collect(resumed.run(input))) as Ev[];
       expect(before + textOf(rest)).toBe(words);
