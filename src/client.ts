@@ -61,7 +61,7 @@ export { parseModelRef, modelRefOf } from './policy/model-ref';
 export { modelLabel, type ModelName, type ModelRef } from './contracts/model-ref';
 export { readRunMessages } from './client/run-messages';
 export { extract, extractWithMethod, ExtractError } from './policy/extract-answer';
-export type { ExtractMethod } from './policy/pev/extract-json';
+export type { ExtractMethod } from './policy/extract-json';
 export {
   BUILT_IN_KINDS,
   KindRegistry,

@@ -30,6 +30,8 @@ export interface CliOptions {
    * only its own is registered, so a command loads only the modules it needs. Default: all.
    */
   command?: string;
+  /** The environment commands read (connection, config file, keys); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 type Globals = () => GlobalOptions & { prefix?: string };
@@ -41,41 +43,53 @@ type Globals = () => GlobalOptions & { prefix?: string };
  * command of this list runs without the agent commands registered.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-const SEPARATE: { names: string[]; register: (program: Command, globals: Globals) => void }[] = [
-  {
-    names: ['dev-server'],
-    register: (program) => require('./commands/dev-server-command').registerDevServerCommand(program),
-  },
-  {
-    names: ['worker'],
-    register: (program, globals) => require('./commands/worker-command').registerWorkerCommand(program, globals),
-  },
-  { names: ['demo'], register: (program) => require('./commands/demo-command').registerDemoCommand(program) },
-  {
-    names: ['codec-server'],
-    register: (program) => require('./commands/codec-server-command').registerCodecServerCommand(program),
-  },
-  {
-    names: ['serve'],
-    register: (program, globals) => require('./commands/serve-command').registerServeCommand(program, globals),
-  },
-  {
-    names: ['transcript', 'gc'],
-    register: (program, globals) => require('./commands/store-commands').registerStoreCommands(program, globals),
-  },
-  {
-    names: ['limits'],
-    register: (program, globals) => require('./commands/limits-command').registerLimitsCommands(program, globals),
-  },
-  {
-    names: ['budget'],
-    register: (program, globals) => require('./commands/budget-command').registerBudgetCommands(program, globals),
-  },
-  {
-    names: ['replay'],
-    register: (program, globals) => require('./commands/replay-command').registerReplayCommand(program, globals),
-  },
-];
+const SEPARATE: { names: string[]; register: (program: Command, globals: Globals, env: NodeJS.ProcessEnv) => void }[] =
+  [
+    {
+      names: ['dev-server'],
+      register: (program, _globals, env) =>
+        require('./commands/dev-server-command').registerDevServerCommand(program, env),
+    },
+    {
+      names: ['worker'],
+      register: (program, globals, env) =>
+        require('./commands/worker-command').registerWorkerCommand(program, globals, env),
+    },
+    {
+      names: ['demo'],
+      register: (program, _globals, env) => require('./commands/demo-command').registerDemoCommand(program, env),
+    },
+    {
+      names: ['codec-server'],
+      register: (program, _globals, env) =>
+        require('./commands/codec-server-command').registerCodecServerCommand(program, env),
+    },
+    {
+      names: ['serve'],
+      register: (program, globals, env) =>
+        require('./commands/serve-command').registerServeCommand(program, globals, env),
+    },
+    {
+      names: ['transcript', 'gc'],
+      register: (program, globals, env) =>
+        require('./commands/store-commands').registerStoreCommands(program, globals, env),
+    },
+    {
+      names: ['limits'],
+      register: (program, globals, env) =>
+        require('./commands/limits-command').registerLimitsCommands(program, globals, env),
+    },
+    {
+      names: ['budget'],
+      register: (program, globals, env) =>
+        require('./commands/budget-command').registerBudgetCommands(program, globals, env),
+    },
+    {
+      names: ['replay'],
+      register: (program, globals, env) =>
+        require('./commands/replay-command').registerReplayCommand(program, globals, env),
+    },
+  ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The `durable-agents` command line. */
@@ -104,11 +118,12 @@ export function buildProgram(options: CliOptions = {}): Command {
       const options = action.optsWithGlobals<GlobalOptions>();
       globals = { ...options, prefix: commandPrefix(options) };
     });
-  const register = (groups: typeof SEPARATE) => groups.forEach((group) => group.register(program, () => globals));
+  const env = options.env ?? process.env;
+  const register = (groups: typeof SEPARATE) => groups.forEach((group) => group.register(program, () => globals, env));
   const agentCommands = () =>
     registerAgentCommands(
       program,
-      processDeps(() => globals, options.kinds),
+      processDeps(() => globals, options.kinds, env),
     );
   const { command } = options;
   const own = SEPARATE.find((group) => command !== undefined && group.names.includes(command));

@@ -6,7 +6,7 @@
  */
 import { Allow, parse } from 'partial-json';
 import type { AgentConfig } from '../contracts/run-spec';
-import { extractJsonObject, type ExtractResult } from './pev/extract-json';
+import { extractJsonObject, type ExtractResult } from './extract-json';
 import { isPlainObject } from '../common/type-helpers';
 
 export type { AnswerRole } from '../contracts/kind-facts';

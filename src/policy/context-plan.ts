@@ -8,6 +8,9 @@ import { MODEL_VISIBLE_KINDS, type AgentState, type MessageMeta } from '../contr
 import { type ContextPolicy } from '../contracts/run-spec';
 import { fullMaskBefore, viewTokens } from './masking';
 import { estimateTextTokens } from './token-estimate';
+import type { ModelRef } from '../contracts/model-ref';
+import type { ResolvedModelInfo } from '../contracts/model-info';
+import { runModelInfo } from './model-registry';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -130,4 +133,18 @@ export function planFit(
   const points = safeSplitPoints(messages).filter((p) => p < messages.length);
   const dropIndex = points.find((p) => tokens(p) <= targetTokens) ?? points[points.length - 1] ?? 0;
   return { maskBefore: mask, dropIndex, tokensAfter: tokens(dropIndex) };
+}
+
+/**
+ * A model's window: the run's own setting, else what the worker's config said about the model (kept
+ * with the run), else the built-in registry's.
+ */
+export function modelWindow(
+  configured: number | undefined,
+  models: readonly ResolvedModelInfo[] | undefined,
+  model: ModelRef,
+): number {
+  if (configured) return configured;
+  const info = runModelInfo(models, model);
+  return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }

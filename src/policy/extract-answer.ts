@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { RunMessage } from '../contracts/run-message';
-import { extractJsonObject, type ExtractMethod } from './pev/extract-json';
+import { extractJsonObject, type ExtractMethod } from './extract-json';
 import { describeIssue } from './pev/parse-answer';
 
 /** The answer had no usable JSON object, or its object does not match the schema. */

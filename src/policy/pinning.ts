@@ -11,7 +11,8 @@ import type { AgentConfig } from '../contracts/run-spec';
 import type { CallPin, PinToolsInput, PinToolsOutput } from '../contracts/tool-pin';
 import { runModelInfo } from './model-registry';
 import { runModels } from './model-ref';
-import { modelWindow, quickToolCalls, resultFitFor } from './quick-tools';
+import { quickToolCalls, resultFitFor } from './quick-tools';
+import { modelWindow } from './context-plan';
 import { runSpecProblems } from './run-spec-problems';
 import { subAgentTools } from './sub-agents';
 

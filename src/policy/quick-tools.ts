@@ -7,12 +7,9 @@
 import type { InlineToolCalls, ResultFit } from '../contracts/agent-activities';
 import type { PinnedTool, ToolCallRequest } from '../contracts/agent-run';
 import type { AgentConfig } from '../contracts/run-spec';
-import type { ModelRef } from '../contracts/model-ref';
-import type { ResolvedModelInfo } from '../contracts/model-info';
 import { callMode, type RunApprovals } from './approval-rules';
-import { DEFAULT_CONTEXT_WINDOW, maxResultChars } from './context-plan';
+import { maxResultChars } from './context-plan';
 import { READ_RESULT_TOOL } from './masking';
-import { runModelInfo } from './model-registry';
 
 /**
  * The quick tools among `tools` whose calls a model call may run itself (server tools that run
@@ -57,20 +54,6 @@ export function runsInline(
       inline.tools[c.name] !== undefined &&
       callMode({ name: c.name, mode: 'server' }, c.arguments, approvals) === 'server',
   );
-}
-
-/**
- * A model's window: the run's own setting, else what the worker's config said about the model (kept
- * with the run), else the built-in registry's.
- */
-export function modelWindow(
-  configured: number | undefined,
-  models: readonly ResolvedModelInfo[] | undefined,
-  model: ModelRef,
-): number {
-  if (configured) return configured;
-  const info = runModelInfo(models, model);
-  return info.known ? info.contextWindow : DEFAULT_CONTEXT_WINDOW;
 }
 
 /** How long a tool result may be in the conversation of a model with `window` tokens (`ResultFit`). */

@@ -36,14 +36,15 @@ export interface AgentCommandDeps {
 export function processDeps(
   globals: () => GlobalOptions & { prefix?: string },
   kinds: readonly KindEdge[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): AgentCommandDeps {
   return {
-    connect: () => connectAgents(globals(), process.env, (line) => printError(`durable-agents: ${line}`), kinds),
+    connect: () => connectAgents(globals(), env, (line) => printError(`durable-agents: ${line}`), kinds),
     out: printLine,
     write: printText,
     note: printError,
     progress: process.stderr,
-    env: process.env,
+    env,
     setExitCode: (code) => {
       process.exitCode = code;
     },

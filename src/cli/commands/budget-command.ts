@@ -49,7 +49,11 @@ function formatLedger(view: LedgerView): string {
   ].join('\n');
 }
 
-export function registerBudgetCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
+export function registerBudgetCommands(
+  program: Command,
+  globals: () => GlobalOptions = () => ({}),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const budget = program
     .command('budget')
     .description("A tenant's budget across runs: every model call of its runs reserves against it (docs/fleet.md).");
@@ -73,7 +77,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
         tenant: string,
         options: { maxCost: number; maxTokens?: number; period: (typeof BUDGET_PERIODS)[number] },
       ) => {
-        const connected = await connectAgents(globals(), process.env, printError);
+        const connected = await connectAgents(globals(), env, printError);
         try {
           const { ledger, toldRuns } = await connected.agents.setTenantBudget(tenant, {
             maxCostUsd: options.maxCost,
@@ -94,7 +98,7 @@ export function registerBudgetCommands(program: Command, globals: () => GlobalOp
     .argument('<tenant>', 'the tenant name', tenantArg)
     .option('--json', 'the ledger as JSON')
     .action(async (tenant: string, options: { json?: boolean }) => {
-      const connected = await connectAgents(globals(), process.env, printError);
+      const connected = await connectAgents(globals(), env, printError);
       try {
         const view = await connected.agents.tenantBudget(tenant);
         out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));

@@ -30,7 +30,7 @@ export const workerCodecSource = (config: WorkerConfig): CodecSource => ({
  * `durable-agents codec-server`: Temporal's remote codec protocol, showing message bodies where
  * history holds references.
  */
-export function registerCodecServerCommand(program: Command): void {
+export function registerCodecServerCommand(program: Command, env: NodeJS.ProcessEnv = process.env): void {
   program
     .command('codec-server')
     .description(
@@ -48,7 +48,7 @@ export function registerCodecServerCommand(program: Command): void {
     .option('--max-body-bytes <bytes>', 'largest request body accepted', parseBytes, DEFAULT_MAX_BODY_BYTES)
     .option('--json', 'print one JSON line once it listens (url, origins, token required, store)')
     .action(async (options: CodecServerCommandOptions & { json?: boolean }) => {
-      const token = options.token ?? (process.env[CODEC_TOKEN_ENV] || undefined);
+      const token = options.token ?? (env[CODEC_TOKEN_ENV] || undefined);
       const server = await startCodecServer({
         ...workerCodecSource(workerConfig()),
         port: options.port,

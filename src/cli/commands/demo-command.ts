@@ -30,7 +30,7 @@ interface DemoOptions {
 }
 
 /** `durable-agents demo`: server (started when none answers), in-process worker, one agent run. */
-export function registerDemoCommand(program: Command): void {
+export function registerDemoCommand(program: Command, env: NodeJS.ProcessEnv = process.env): void {
   program
     .command('demo')
     .description(
@@ -48,12 +48,12 @@ export function registerDemoCommand(program: Command): void {
     .option('--no-codec', 'start no codec server for a dev server the demo starts (the Web UI then shows hashes)')
     .action(async (options: DemoOptions) => {
       const out = (line: string) => printLine(`${line}\n`);
-      const model = await chooseDemoModel(process.env, options.model);
+      const model = await chooseDemoModel(env, options.model);
       try {
         const config = workerConfig({ inline: model.llmConfig });
         configureWorkerRuntime('WARN', config);
         const server = await ensureTemporal({
-          env: process.env,
+          env,
           port: options.port,
           uiPort: options.uiPort,
           ...(options.codec ? { codec: workerCodecSource(config) } : {}),

@@ -24,7 +24,7 @@ export function codecLine(codecUrl: string, workflowId = '<id>'): string {
 }
 
 /** `durable-agents dev-server`: a local Temporal dev server with its Web UI and a persistent database. */
-export function registerDevServerCommand(program: Command): void {
+export function registerDevServerCommand(program: Command, env: NodeJS.ProcessEnv = process.env): void {
   program
     .command('dev-server')
     .description(
@@ -44,7 +44,7 @@ export function registerDevServerCommand(program: Command): void {
     .action(async (options: DevServerCommandOptions & { json?: boolean }) => {
       const dbFilename = path.resolve(options.dbFilename ?? defaultDbFilename(process.cwd()));
       const server = await startLocalServer({
-        env: process.env,
+        env,
         ip: options.ip,
         port: options.port,
         uiPort: options.uiPort,

@@ -60,9 +60,10 @@ function readRaw(file: string): unknown {
 
 async function withClient<T>(
   globals: GlobalOptions,
+  env: NodeJS.ProcessEnv,
   fn: (client: Client, taskQueue: string) => Promise<T>,
 ): Promise<T> {
-  const settings = settingsOf(globals, process.env);
+  const settings = settingsOf(globals, env);
   const client = await connectClient(settings);
   try {
     return await fn(client, settings.taskQueue);
@@ -116,9 +117,9 @@ function limitLine(v: LimitView): string {
   );
 }
 
-function loadConfigOrRefuse(): LlmConfig {
+function loadConfigOrRefuse(env: NodeJS.ProcessEnv): LlmConfig {
   try {
-    return loadLlmConfig({ env: process.env });
+    return loadLlmConfig({ env });
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
   }
@@ -126,7 +127,11 @@ function loadConfigOrRefuse(): LlmConfig {
 
 const weightArg = decimalArg({ ...TENANT_WEIGHT, what: 'a weight' });
 
-export function registerLimitsCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
+export function registerLimitsCommands(
+  program: Command,
+  globals: () => GlobalOptions = () => ({}),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const limits = program
     .command('limits')
     .description("The fleet's provider and model limits, enforced by the server for every worker (docs/fleet.md).");
@@ -146,21 +151,21 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
     )
     .option('--concurrency <n>', 'model calls one worker runs at once', positiveInt)
     .action(async (key: string, options: { rpm: number; concurrency?: number }) => {
-      const file = configFileFor(process.env);
+      const file = configFileFor(env);
       const next = (() => {
         try {
           return withLimits(
             readRaw(file),
             key,
             { requestsPerMinute: options.rpm, concurrency: options.concurrency },
-            process.env,
+            env,
           );
         } catch (err) {
           if (err instanceof UsageError) throw err;
           throw new UsageError(`${(err as Error).message} Nothing changed.`);
         }
       })();
-      const { taskQueue, pausedUntil } = await withClient(globals(), async (client, base) => {
+      const { taskQueue, pausedUntil } = await withClient(globals(), env, async (client, base) => {
         const queue = llmQueueOf(base, key);
         const started = await startQueueRate(client.workflowService, client.options.namespace, queue, options.rpm);
         return { taskQueue: queue, ...started };
@@ -190,8 +195,8 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
     .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
     .requiredOption('--weight <w>', rangeText(TENANT_WEIGHT), weightArg)
     .action(async (tenant: string, options: { weight: number }) => {
-      const config = loadConfigOrRefuse();
-      const queues = await withClient(globals(), async (client, base) => {
+      const config = loadConfigOrRefuse(env);
+      const queues = await withClient(globals(), env, async (client, base) => {
         const targets: [string, number][] = [
           [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
           [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
@@ -218,17 +223,17 @@ export function registerLimitsCommands(program: Command, globals: () => GlobalOp
     .description("Each limit in the config file with the rate the server enforces and its queue's backlog.")
     .option('--json', 'one JSON array')
     .action(async (options: { json?: boolean }) => {
-      const config = loadConfigOrRefuse();
+      const config = loadConfigOrRefuse(env);
       // The configured limits, and every provider whose queue has a rate (set elsewhere, or learned).
       const keys = [...new Set([...Object.keys(config.limits), ...Object.keys(config.providers)])];
       const views = (
-        await withClient(globals(), (client, base) =>
+        await withClient(globals(), env, (client, base) =>
           Promise.all(keys.map((key) => describeLimit(client, key, llmQueueOf(base, key), config.limits[key]))),
         )
       ).filter((v) => v.requestsPerMinute !== undefined || v.serverRequestsPerMinute !== undefined);
       if (options.json) out(JSON.stringify(views, null, 2));
       else if (views.length === 0)
-        out(`No limits in ${config.source ?? configFileFor(process.env)}, and none learned on the server.`);
+        out(`No limits in ${config.source ?? configFileFor(env)}, and none learned on the server.`);
       else for (const v of views) out(limitLine(v));
     });
 }

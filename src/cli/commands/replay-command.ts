@@ -95,7 +95,11 @@ async function* runsByQuery(client: Client, query: string, limit: number): Async
   }
 }
 
-export function registerReplayCommand(program: Command, globals: () => GlobalOptions = () => ({})): void {
+export function registerReplayCommand(
+  program: Command,
+  globals: () => GlobalOptions = () => ({}),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   program
     .command('replay')
     .description(
@@ -115,7 +119,7 @@ export function registerReplayCommand(program: Command, globals: () => GlobalOpt
       let badInput = false;
       const bad = () => (badInput = true);
       const ids = flags.workflowId ?? [];
-      const settings = settingsOf(globals(), process.env);
+      const settings = settingsOf(globals(), env);
       const query =
         flags.query ?? (files.length === 0 && ids.length === 0 ? openRunsQuery(settings.taskQueue) : undefined);
       let client: Client | undefined;

@@ -32,7 +32,11 @@ interface ServeOptions {
  * `durable-agents serve`: the gateway that publishes the config file's agents (or `--agents FILE`)
  * over MCP, A2A, AG-UI and Open Responses (docs/gateway.md).
  */
-export function registerServeCommand(program: Command, globals: () => GlobalOptions): void {
+export function registerServeCommand(
+  program: Command,
+  globals: () => GlobalOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   program
     .command('serve')
     .description('Publish agents over MCP (with Tasks), A2A, AG-UI and Open Responses: one stateless HTTP gateway.')
@@ -53,7 +57,7 @@ export function registerServeCommand(program: Command, globals: () => GlobalOpti
     .option('--json', 'print one JSON line once it listens')
     .addHelpText('after', '\nWithout --mcp, --a2a, --ag-ui or --responses it serves all four.')
     .action(async (options: ServeOptions) => {
-      const published = (readSubAgents(options.agents) ?? configSubAgents(process.env)) as PublishedAgents | undefined;
+      const published = (readSubAgents(options.agents) ?? configSubAgents(env)) as PublishedAgents | undefined;
       if (!published)
         throw new UsageError('no agent to publish: declare `agents` in the config file or pass --agents FILE');
       const chosen = GATEWAY_PROTOCOLS.filter((p) => options[protocolFlag(p)]);
@@ -66,8 +70,8 @@ export function registerServeCommand(program: Command, globals: () => GlobalOpti
       const problems = gatewayProblems({ published, host: options.bind, ...(keys ? { keys } : {}) });
       if (problems.length > 0) throw new UsageError(problems.join('; '));
       const note = (line: string) => process.stderr.write(`durable-agents: ${line}\n`);
-      const { agents, close } = await connectAgents(globals(), process.env, note);
-      const model = options.model ?? (process.env.DURABLE_AGENTS_MODEL || undefined);
+      const { agents, close } = await connectAgents(globals(), env, note);
+      const model = options.model ?? (env.DURABLE_AGENTS_MODEL || undefined);
       let gateway;
       try {
         gateway = await startGateway({

@@ -17,8 +17,8 @@ import { printError, printLine } from '../terminal-text';
 const out = printLine;
 const note = (text: string) => printError(`durable-agents: ${text}`);
 
-async function withStore<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
-  const store = await openStore(storeConfig());
+async function withStore<T>(env: NodeJS.ProcessEnv, fn: (store: ContentStore) => Promise<T>): Promise<T> {
+  const store = await openStore(storeConfig(env));
   try {
     return await fn(store);
   } finally {
@@ -34,7 +34,11 @@ const age = (value: string): number => {
   }
 };
 
-export function registerStoreCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
+export function registerStoreCommands(
+  program: Command,
+  globals: () => GlobalOptions = () => ({}),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   program
     .command('transcript')
     .description(
@@ -48,7 +52,7 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
       "each child run's conversation (sub-agents, todos run in parallel) under the call that started it",
     )
     .action(async (id: string, options: { json?: boolean; children?: boolean }) => {
-      await withStore(async (store) => {
+      await withStore(env, async (store) => {
         const family = options.children
           ? await readRunFamily(store, id)
           : { id, messages: await readRunMessages(store, id), children: [] };
@@ -72,8 +76,8 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
     )
     .option('--json', 'one JSON object: the store, each decision, and what was deleted')
     .action(async (options: { olderThan: number; dryRun?: boolean; force?: boolean; json?: boolean }) => {
-      await withStore(async (store) => {
-        const decisions = await gcDecisions(store, globals(), options.olderThan, options.force === true);
+      await withStore(env, async (store) => {
+        const decisions = await gcDecisions(store, globals(), env, options.olderThan, options.force === true);
         const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
         const deleted = options.dryRun ? undefined : await store.deleteConversations(doomed);
         if (options.json) {
@@ -101,10 +105,11 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
 async function gcDecisions(
   store: ContentStore,
   flags: GlobalOptions,
+  env: NodeJS.ProcessEnv,
   olderThan: number,
   force: boolean,
 ): Promise<GcDecision[]> {
-  const settings = settingsOf(flags, process.env);
+  const settings = settingsOf(flags, env);
   const line = serverNotice(settings, flags);
   if (line) note(line);
   const client = await connectClient(settings).catch((err: Error) => {

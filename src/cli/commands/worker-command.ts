@@ -11,7 +11,11 @@ interface WorkerCommandOptions {
 }
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
-export function registerWorkerCommand(program: Command, globals: () => GlobalOptions = () => ({})): void {
+export function registerWorkerCommand(
+  program: Command,
+  globals: () => GlobalOptions = () => ({}),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   program
     .command('worker')
     .description(
@@ -38,7 +42,7 @@ export function registerWorkerCommand(program: Command, globals: () => GlobalOpt
     )
     .action((options: WorkerCommandOptions) =>
       runWorkerProcess({
-        settings: settingsOf(globals(), process.env),
+        settings: settingsOf(globals(), env),
         deployment: { deployment: options.deployment, buildId: options.buildId },
         ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
         ...(options.metricsBind !== undefined ? { metricsBind: options.metricsBind } : {}),

@@ -8,7 +8,7 @@
  * - verifier: the run ends `unverified`; `finalText` is the verifier's prose or its `summary` field
  *   when it wrote one, otherwise the todo results.
  */
-import { extractJsonObject } from './extract-json';
+import { extractJsonObject } from '../extract-json';
 import type { PlannerResponse } from './answer-schemas';
 import type { PevTodo } from '../../contracts/pev-progress';
 

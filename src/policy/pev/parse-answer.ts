@@ -4,7 +4,7 @@
  * (see `fallbacks.ts`).
  */
 import type { z } from 'zod';
-import { extractJsonObject, type ExtractMethod } from './extract-json';
+import { extractJsonObject, type ExtractMethod } from '../extract-json';
 import { jsonSchemaOf, type PevRoleDefinition } from './roles';
 
 export type ParsedAnswer<T> = { ok: true; value: T; method: ExtractMethod } | { ok: false; problems: string[] };

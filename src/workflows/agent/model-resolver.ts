@@ -11,7 +11,7 @@ import { totalTokens } from '../../contracts/message-model';
 import { NON_RETRYABLE_LLM_FAILURES } from '../../policy/llm-failure-policy';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { runModelInfo } from '../../policy/model-registry';
-import { modelWindow } from '../../policy/quick-tools';
+import { modelWindow } from '../../policy/context-plan';
 import { nonRetryableModelFailures, resolveTurnModel } from '../../policy/resolver';
 import type { ModelRetry } from './agent-io';
 import { recordSwitch } from './notes';

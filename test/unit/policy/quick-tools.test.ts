@@ -1,7 +1,7 @@
 import { runSpec } from '../../../src/policy/run-spec';
-import { DEFAULT_CONTEXT_WINDOW, maxResultChars } from '../../../src/policy/context-plan';
+import { DEFAULT_CONTEXT_WINDOW, maxResultChars, modelWindow } from '../../../src/policy/context-plan';
 import { lookupModel } from '../../../src/policy/model-registry';
-import { modelWindow, quickToolCalls, resultFitFor, runsInline } from '../../../src/policy/quick-tools';
+import { quickToolCalls, resultFitFor, runsInline } from '../../../src/policy/quick-tools';
 import type { PinnedTool } from '../../../src/contracts/agent-run';
 import { pinnedTool } from './pinned-tools';
 

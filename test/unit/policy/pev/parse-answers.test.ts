@@ -1,7 +1,7 @@
 import { correctiveReask, parseRoleAnswer } from '../../../../src/policy/pev/parse-answer';
 import { executorFallback, plannerFallback, unverifiedFinalText } from '../../../../src/policy/pev/fallbacks';
 import { executorRole, plannerRole, verifierRole, type PevRoleDefinition } from '../../../../src/policy/pev/roles';
-import { extractJsonObject } from '../../../../src/policy/pev/extract-json';
+import { extractJsonObject } from '../../../../src/policy/extract-json';
 import { type PevTodo } from '../../../../src/contracts/pev-progress';
 
 const plannerJson = JSON.stringify({

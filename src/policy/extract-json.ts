@@ -4,7 +4,7 @@
  * accepted. Pure and workflow-safe (`jsonrepair`'s main entry imports no Node built-ins).
  */
 import { jsonrepair } from 'jsonrepair';
-import { isPlainObject } from '../../common/type-helpers';
+import { isPlainObject } from '../common/type-helpers';
 
 export type ExtractMethod = 'direct' | 'fenced' | 'embedded' | 'repaired';
 
