@@ -9,7 +9,8 @@ import type { Client } from '@temporalio/client';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { TokenStreamReader } from '../contracts/token-stream';
-import { EVENTS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { answeredCalls, withEndedTokens } from './ended-tokens';
 import { errorText } from '../common/error-text';
 import { explain } from './client-errors';
 import { isTokenStreamReader, TokenTail } from './token-tail';
@@ -98,9 +99,10 @@ export async function* watchRun(
   let streams: Promise<boolean> | undefined;
   // The start input is read once, whoever asks first.
   const reads: RunReads = { ...runReads, streams: () => (streams ??= runReads.streams()) };
+  const own = isTokenStreamReader(store) ? store : undefined;
+  const source = options.tokens === false ? undefined : (options.tokenStream ?? own);
+  let tokensSeen = options.tokensAfter ?? 0;
   if ((await reads.status()) === 'RUNNING') {
-    const own = isTokenStreamReader(store) ? store : undefined;
-    const source = options.tokens === false ? undefined : (options.tokenStream ?? own);
     const notices = options.tokens === false ? undefined : tokenNotices(id, options, reads);
     const tail = source && new TokenTail(source, id, options.tokensAfter);
     const items = eventsAndTokens(
@@ -124,6 +126,7 @@ export async function* watchRun(
           throw explain(err, id);
         }
         if (next.done) break;
+        if (next.value.topic === TOKENS_TOPIC) tokensSeen = next.value.cursor;
         yield next.value;
         if (next.value.topic === EVENTS_TOPIC && next.value.event.type === 'turn_end')
           await notices?.turnEnded(source, tail);
@@ -133,14 +136,19 @@ export async function* watchRun(
       tail?.close();
     }
   }
-  yield* eventsAfter(seen, reads);
+  // The tokens the watch has not shown yet, of the calls that answered, placed among the last events.
+  const calls = source ? await answeredCalls(source, id, tokensSeen).catch(() => []) : [];
+  for (const item of withEndedTokens(await eventsAfter(seen, reads), calls, seen.offset)) {
+    if (item.topic === EVENTS_TOPIC) seen.offset = item.offset;
+    yield item;
+  }
 }
 
 /**
  * The ended run's events after the last one the watch saw, from its state (or, with no worker to answer, its result).
  */
-async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerator<WatchItem, void, undefined> {
-  if (seen.last?.type === 'done') return;
+async function eventsAfter(seen: WatchProgress, reads: RunReads): Promise<AgentEvent[]> {
+  if (seen.last?.type === 'done') return [];
   let events: AgentEvent[];
   try {
     const state = await reads.state();
@@ -149,7 +157,7 @@ async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerato
     events = state.events;
   } catch {
     const r = await reads.result().catch(() => undefined);
-    if (!r) return;
+    if (!r) return [];
     events = [
       {
         type: 'done',
@@ -169,10 +177,7 @@ async function* eventsAfter(seen: WatchProgress, reads: RunReads): AsyncGenerato
     const key = JSON.stringify(last);
     const at = events.map((e) => JSON.stringify(e)).lastIndexOf(key);
     from = at >= 0 ? at + 1 : events.findIndex((e) => e.at > last.at);
-    if (from < 0) return;
+    if (from < 0) return [];
   }
-  for (const event of events.slice(from)) {
-    seen.offset += 1;
-    yield { topic: EVENTS_TOPIC, offset: seen.offset, event };
-  }
+  return events.slice(from);
 }

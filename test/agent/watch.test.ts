@@ -202,15 +202,23 @@ describe('watching a run', () => {
 
       const watched = await cli.run('watch', id, '--json');
       const objects = watched.split('\n').map((l) => JSON.parse(l) as WatchItem);
-      expect(objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'))).toEqual([
+      // Watched after its end, the run shows its answers' tokens where they came, each once.
+      const kinds = objects.map((o) => (o.topic === 'events' ? o.event.type : 'tokens'));
+      expect(kinds.filter((k, i) => k !== 'tokens' || kinds[i - 1] !== 'tokens')).toEqual([
         'turn_start',
+        'tokens',
         'turn_end',
         'tool_start',
         'tool_execution',
         'turn_start',
+        'tokens',
         'turn_end',
         'done',
       ]);
+      const text = (o: WatchItem) => (o.topic === 'tokens' && o.delta.kind === 'text' ? o.delta.text : '');
+      expect(objects.map(text).join('')).toBe('Stepping first.It is done.');
+      const again = (await cli.run('watch', id)).split('\n');
+      expect(again.filter((l) => l === 'It is done.')).toHaveLength(1);
     });
   });
 });

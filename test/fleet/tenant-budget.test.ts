@@ -103,7 +103,17 @@ describe('tenant budgets across runs', () => {
       expect(refused.tenantBudget).toMatchObject({ tenant, refused: expect.stringMatching(/budget is spent/) });
       expect(fx.fake.requests.length).toBe(3 * (results.length - stopped.length));
       expect(refused.events.map((e) => e.type)).toContain('tenant_budget');
-      await saveHistoryIfRecording(client.workflow.getHandle(stopped[0].id), 'agent-tenant-budget-refused');
+      // One more run, refused as well; named after its history, which the replay gate replays under that id.
+      const late = await agents.start({
+        id: 'agent-tenant-budget-refused',
+        call: { maxTokens: 200 },
+        fleet: { tenant: tenant },
+        task: 'Add 1 and 2 twice (one job too many).',
+        model: PRIMARY,
+        tools: { allow: ['add'] },
+      });
+      expect(await agents.result(late)).toMatchObject({ stopReason: 'budget', costUsd: 0 });
+      await saveHistoryIfRecording(client.workflow.getHandle(late), 'agent-tenant-budget-refused');
       await saveHistoryIfRecording(client.workflow.getHandle(ledgerWorkflowId(tenant)), 'tenant-ledger');
     });
   });
@@ -228,7 +238,8 @@ describe('tenant budgets across runs', () => {
       };
       const first = await agents.start({ task: 'First.', ...options });
       await waitFor(() => fx.fake.requests.length === 1, 'the first call');
-      const second = await agents.start({ task: 'Second.', ...options });
+      // Named after its history: the replay gate replays a history under its file's name.
+      const second = await agents.start({ id: 'agent-tenant-budget-wait', task: 'Second.', ...options });
       const waiting = await waitForState(agents, second, (s) => s.tenantBudget?.waiting !== undefined);
       expect(waiting.tenantBudget?.waiting).toMatch(/^1st in line for .*reserved by 1 calls in progress/);
       const details = await client.workflow.getHandle(second).query<string>('__temporal_workflow_metadata');

@@ -12,6 +12,8 @@ import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
+import { openStore } from '../../store';
+import { storeConfig } from '../../worker/worker-config';
 
 interface ServeOptions {
   port: number;
@@ -70,7 +72,17 @@ export function registerServeCommand(
       const problems = gatewayProblems({ published, host: options.bind, ...(keys ? { keys } : {}) });
       if (problems.length > 0) throw new UsageError(problems.join('; '));
       const note = (line: string) => process.stderr.write(`durable-agents: ${line}\n`);
-      const { agents, close } = await connectAgents(globals(), env, note);
+      // The content store the workers stream tokens through, as `watch` reads it.
+      const store = await openStore(storeConfig(env));
+      const connected = await connectAgents(globals(), env, note).catch(async (err: unknown) => {
+        await store.close();
+        throw err;
+      });
+      const { agents } = connected;
+      const close = async () => {
+        await connected.close();
+        await store.close();
+      };
       const model = options.model ?? (env.DURABLE_AGENTS_MODEL || undefined);
       let gateway;
       try {
@@ -80,6 +92,7 @@ export function registerServeCommand(
           defaults: { ...(model ? { model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) },
           port: options.port,
           host: options.bind,
+          tokens: store,
           ...(keys ? { keys } : {}),
           ...(chosen.length ? { protocols: chosen } : {}),
           ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
