@@ -54,8 +54,7 @@ describe('durable-agents replay', () => {
     const result = await replay(['--workflows', CANARY_WORKFLOWS, GOOD]);
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toEqual([
-      `MISMATCH ${GOOD}: event 6: history recorded MarkerRecorded (patch first-call-pins), the code did no ` +
-        `patched('first-call-pins') check`,
+      `MISMATCH ${GOOD}: event 5: history recorded UpsertWorkflowSearchAttributes, the code did ScheduleActivityTask`,
     ]);
     expect(result.stderr).toBe('');
   });
@@ -72,11 +71,10 @@ describe('durable-agents replay', () => {
       workflowId: 'agent-multi-turn',
       workflowType: 'reactAgentWorkflow',
       status: 'mismatch',
-      eventId: 6,
-      recorded: 'MarkerRecorded (patch first-call-pins)',
-      code: "no patched('first-call-pins') check",
-      message:
-        "event 6: history recorded MarkerRecorded (patch first-call-pins), the code did no patched('first-call-pins') check",
+      eventId: 5,
+      recorded: 'UpsertWorkflowSearchAttributes',
+      code: 'ScheduleActivityTask',
+      message: 'event 5: history recorded UpsertWorkflowSearchAttributes, the code did ScheduleActivityTask',
     });
     expect(failed).toMatchObject({
       workflowType: 'helloWorkflow',
