@@ -42,7 +42,8 @@ describe('replay gate', () => {
     expect(results.map((r) => [r.workflowId, r.error?.message])).toEqual(
       histories.map((h) => [h.workflowId, undefined]),
     );
-  });
+    // A hundred histories replay in about half a minute on a quiet machine; a busy one takes longer.
+  }, 600_000);
 
   it('catches a changed command sequence (canary) as a determinism violation', async () => {
     const agent = histories.filter((history) => history.workflowId === 'agent-multi-turn');
