@@ -1,6 +1,7 @@
 /** Text forms of results, state and traces for the agent commands. */
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
+import { shownRunStatus } from '../contracts/run-status';
 import { totalTokens } from '../contracts/message-model';
 import type { ChildTrace, RunTrace } from '../client/trace';
 import type { KindRegistry } from '../kinds';
@@ -27,9 +28,11 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: 
   );
 }
 
-/** `status`, and the stop reason in parentheses when it says more than the status. */
-const statusWithReason = (status: string, stopReason: string | undefined): string =>
-  stopReason && stopReason !== status ? `${status} (${stopReason})` : status;
+/** A run's status, with its stop reason when that says more (`stopped (max_turns)`). */
+export const statusWithReason = (status: string, stopReason: string | undefined): string => {
+  const shown = shownRunStatus(status, stopReason);
+  return stopReason && stopReason !== shown ? `${shown} (${stopReason})` : shown;
+};
 
 /**
  * How a run ended, without its final text or its error (see {@link errorLine}); a run its tenant's

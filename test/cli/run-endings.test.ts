@@ -1,11 +1,13 @@
 /**
  * Every way a run ends is named the same everywhere: watchers of a cancelled run print its end line
- * and exit with the cancel code.
+ * and exit with the cancel code; a run cut off by a limit is stopped to `list`, which finds it by its
+ * stop reason (`DurableAgentStopReason`).
  */
 import crypto from 'node:crypto';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
-import { withWorker } from '../kit/temporal';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../src/contracts/search-attributes';
 import { PRIMARY, useAgentFixture, waitFor, waitForState } from '../agent/agent-kit';
 
 describe('how a run ends, as a watcher sees it', () => {
@@ -43,4 +45,45 @@ describe('how a run ends, as a watcher sees it', () => {
       expect(fg.exitCode()).toBe(3);
     });
   });
+
+  it('a run cut off by a limit is stopped to list, with its stop reason, and exits 3', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 }, id: 'toolu_lim' }]));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const id = `max-turns-${crypto.randomUUID()}`;
+      const cli = agentCli(client, taskQueue);
+      const ran = await cli.run('run', '--id', id, '--model', PRIMARY, '--max-turns', '1', 'Add 1 and 2.');
+      expect(ran).toMatch(/stopped \(max_turns\)/);
+      expect(cli.exitCode()).toBe(3);
+      const handle = client.workflow.getHandle(id);
+      expect((await handle.describe()).typedSearchAttributes.get(SA.stopReason)).toBe('max_turns');
+      await saveHistoryIfRecording(handle, 'agent-stop-reason-attribute');
+
+      const listed = async (...filters: string[]) =>
+        (JSON.parse(await cli.run('list', '--json', '--limit', '100', ...filters)) as { id: string }[]).map(
+          (r) => r.id,
+        );
+      await waitForListed(() => listed('--stop-reason', 'max_turns'), id);
+      expect(await listed('--status', 'stopped')).toContain(id);
+      expect(await listed('--status', 'completed')).not.toContain(id);
+      expect(await listed('--stop-reason', 'cancelled')).not.toContain(id);
+      const [entry] = (
+        JSON.parse(await cli.run('list', '--json', '--limit', '100')) as Record<string, unknown>[]
+      ).filter((r) => r.id === id);
+      expect(entry).toMatchObject({ agentStatus: 'stopped', stopReason: 'max_turns' });
+      expect((await cli.run('list', '--limit', '100')).split('\n').find((l) => l.startsWith(id))).toContain(
+        'stopped (max_turns)',
+      );
+      await expect(cli.run('list', '--stop-reason', 'tired')).rejects.toThrow('"tired" is not a stop reason');
+    });
+  });
 });
+
+/** Waits until `ids` (a visibility query, which lags the run) holds `id`. */
+async function waitForListed(ids: () => Promise<string[]>, id: string): Promise<void> {
+  let last: string[] = [];
+  for (let i = 0; i < 100 && !last.includes(id); i++) {
+    last = await ids();
+    if (!last.includes(id)) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(last).toContain(id);
+}
