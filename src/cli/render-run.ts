@@ -4,6 +4,7 @@ import type { RunBilling } from '../contracts/run-stats';
 import { shownRunStatus } from '../contracts/run-status';
 import { totalTokens } from '../contracts/message-model';
 import type { ChildTrace, RunTrace } from '../client/trace';
+import type { EndedFromOutsideView } from '../client/run-reads';
 import type { KindRegistry } from '../kinds';
 import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
@@ -65,8 +66,10 @@ export function formatResult(r: AgentResult): string {
  */
 export function formatState(s: AgentStateView, kinds: KindRegistry, options: { prefix?: string } = {}): string {
   const { prefix = 'durable-agents' } = options;
+  const ended = 'closedAs' in s ? (s as EndedFromOutsideView) : undefined;
+  const status = ended ? `${ended.closedAs} (while ${ended.lastStatus})` : statusWithReason(s.status, s.stopReason);
   const lines = [
-    `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
+    `${s.id} (${s.kind}): ${status}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
   if (s.parent) lines.push(`sub-agent ${s.parent.agent} of ${s.parent.workflowId} (depth ${s.parent.depth})`);
@@ -84,7 +87,7 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const { wait } = waitingOn(s, kinds);
+  const { wait } = ended ? {} : waitingOn(s, kinds);
   if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(

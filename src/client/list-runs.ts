@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { kindRegistry } from '../kinds';
 import {
   AGENT_STOP_REASONS,
+  OPEN_STATUSES,
   cutOff,
   shownRunStatus,
   type AgentStatus,
@@ -59,14 +60,6 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'completed',
   'stopped',
   'failed',
-];
-
-/** The statuses of a run that has not ended: only a running execution can be in one. */
-const OPEN_STATUSES: readonly AgentStatus[] = [
-  'running',
-  'awaiting_approval',
-  'awaiting_client_tools',
-  'awaiting_follow_up',
 ];
 
 const RUNNING_EXECUTION = `ExecutionStatus = 'Running'`;

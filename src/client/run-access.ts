@@ -13,7 +13,13 @@ import type { RunLayer } from '../contracts/agent-options';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
-import { closedRunView, hasWorkflowPollers, type ClosedRunView } from './run-reads';
+import {
+  closedRunView,
+  closedView,
+  hasWorkflowPollers,
+  type ClosedRunView,
+  type EndedFromOutsideView,
+} from './run-reads';
 
 export interface AgentClientOptions {
   /**
@@ -156,13 +162,14 @@ export class RunAccess {
   /**
    * The run's state, answered by a worker. A closed run that no worker answers for is answered from its result and
    * start input (a {@link ClosedRunView}: no events or messages); for a running one that is a {@link NoWorkerError}.
+   * A run ended from outside while it waited says so ({@link EndedFromOutsideView}).
    */
-  async state(id: string): Promise<AgentStateView | ClosedRunView> {
+  async state(id: string): Promise<AgentStateView | ClosedRunView | EndedFromOutsideView> {
     const w = await this.workers(id);
     if (w.status !== 'RUNNING') {
       if (w.polling) {
         try {
-          return await this.queryState(id, CLOSED_RUN_QUERY_MS);
+          return closedView(await this.queryState(id, CLOSED_RUN_QUERY_MS), w.status);
         } catch (err) {
           if (!(err instanceof QueryTimeout)) throw err;
         }

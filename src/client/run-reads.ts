@@ -13,6 +13,7 @@ import { billingOf } from '../policy/billing';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { defaultLimits } from '../policy/limits';
 import { modelNameProblem, parseModelRef } from '../policy/model-ref';
+import { OPEN_STATUSES, type AgentStatus } from '../contracts/run-status';
 import { RunClosedError } from './client-errors';
 
 /** A poller seen this recently counts as a live worker (a worker's long poll lasts about a minute). */
@@ -79,6 +80,35 @@ export async function startInput(client: Client, id: string): Promise<AgentWorkf
   const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
   return decodeFromPayloadsAtIndex<AgentWorkflowInput>(client.options.loadedDataConverter, 0, payloads);
+}
+
+/**
+ * The state view of a run whose execution was ended from outside (terminated, timed out) while it
+ * was in an open status: it asks for nothing any more, so its waiting calls are gone from the view.
+ */
+export interface EndedFromOutsideView extends AgentStateView {
+  /** How the execution ended: `terminated`, `timed_out`. */
+  closedAs: string;
+  /** The status the run last had, which it can no longer leave. */
+  lastStatus: AgentStatus;
+}
+
+/**
+ * A closed run's view as its worker answered it: the view of a run ended from outside (its last
+ * status an open one) says so and offers no decision; any other is as it was.
+ */
+export function closedView(view: AgentStateView, executionStatus: string): AgentStateView | EndedFromOutsideView {
+  if (!OPEN_STATUSES.includes(view.status)) return view;
+  return {
+    ...view,
+    status: 'stopped',
+    closedAs: executionStatus.toLowerCase(),
+    lastStatus: view.status,
+    pendingApprovals: [],
+    clientToolRequests: [],
+    childApprovals: [],
+    childClientToolRequests: [],
+  };
 }
 
 /** A state view of a closed run, read from its result and start input: no worker needed, no events or messages. */

@@ -9,6 +9,14 @@ export type AgentStatus =
   | 'stopped'
   | 'failed';
 
+/** The statuses of a run that has not ended: a closed execution still in one was ended from outside. */
+export const OPEN_STATUSES: readonly AgentStatus[] = [
+  'running',
+  'awaiting_approval',
+  'awaiting_client_tools',
+  'awaiting_follow_up',
+];
+
 /** Why a run ended. Limits each have their own reason. */
 export type AgentStopReason =
   | 'completed'

@@ -78,6 +78,29 @@ describe('how a run ends, as a watcher sees it', () => {
   });
 });
 
+describe('a run ended from outside', () => {
+  const fx = useAgentFixture();
+
+  it('state of a run terminated while it waited says terminated and offers no decision', async () => {
+    fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'toolu_term' }]));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const id = await cli.run('run', '--model', PRIMARY, '--approve', 'delete_file', '--detach', 'Delete a.txt.');
+      await waitForState(fx.agents(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
+      await client.workflow.getHandle(id).terminate('the operator ended it');
+
+      const shown = await cli.run('state', id);
+      expect(shown.split('\n')[0]).toBe(`${id} (react): terminated (while awaiting_approval)`);
+      expect(shown).not.toMatch(/approve|reject|awaiting approval/);
+      expect(JSON.parse(await cli.run('state', id, '--json'))).toMatchObject({
+        closedAs: 'terminated',
+        lastStatus: 'awaiting_approval',
+        pendingApprovals: [],
+      });
+    });
+  });
+});
+
 /** Waits until `ids` (a visibility query, which lags the run) holds `id`. */
 async function waitForListed(ids: () => Promise<string[]>, id: string): Promise<void> {
   let last: string[] = [];
