@@ -16,20 +16,26 @@ import { modelNameProblem, parseModelRef } from '../policy/model-ref';
 import { OPEN_STATUSES, type AgentStatus } from '../contracts/run-status';
 import { RunClosedError } from './client-errors';
 
-/** A poller seen this recently counts as a live worker (a worker's long poll lasts about a minute). */
-const POLLER_FRESH_MS = 3 * 60_000;
+/**
+ * A poller seen this recently counts as a live worker. The server records a poller as its poll
+ * arrives, and an idle worker's long poll lasts a minute, so a live worker is never older than
+ * that; a worker gone longer is dead, though the server lists it for minutes more.
+ */
+const POLLER_FRESH_MS = 75_000;
+
+/** How long the server may take to describe a task queue's pollers before the answer counts as yes. */
+const DESCRIBE_POLLERS_MS = 3_000;
 
 /**
  * Whether a worker has polled `taskQueue` for workflow tasks lately (what the Web UI's "No workers" reads).
- * A server that cannot tell (the time-skipping test server, a key without the permission) counts as yes.
+ * A server that cannot tell in time (the time-skipping test server, a key without the permission) counts as yes.
  */
 export async function hasWorkflowPollers(client: Client, taskQueue: string): Promise<boolean> {
   let pollers;
   try {
-    ({ pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-    }));
+    ({ pollers } = await client.connection.withDeadline(Date.now() + DESCRIBE_POLLERS_MS, () =>
+      client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue } }),
+    ));
   } catch {
     return true;
   }

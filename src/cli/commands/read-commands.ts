@@ -115,7 +115,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
   const fromResultNote = (id: string, view: object) => {
     if ('answeredFrom' in view)
       note(
-        `durable-agents: no worker is polling run ${id}'s task queue: shown from its result ` +
+        `durable-agents: no worker answered for run ${id} (none polls its task queue now): shown from its result ` +
           '(events and steps need a worker)',
       );
   };
