@@ -271,4 +271,15 @@ describe('runs that say what they are', () => {
     expect(JSON.parse(await cli.run('trace', id, '--json'))).toMatchObject({ id, status: 'completed', modelCalls: 1 });
     expect(Date.now() - started).toBeLessThan(8_000);
   });
+
+  it('refuses a start whose options a JavaScript caller misspelt, naming each, and starts nothing', async () => {
+    const { client } = await testConnection();
+    const agents = new AgentClient(client, `nobody-${crypto.randomUUID()}`);
+    const id = `misspelt-${crypto.randomUUID()}`;
+    const options: Record<string, unknown> = { id, task: 'x', model: PRIMARY, limits: { maxTurn: 3 }, tols: {} };
+    await expect(agents.start(options as never)).rejects.toThrow(
+      'invalid run options: unknown option "tols"; unknown option "limits.maxTurn"',
+    );
+    await expect(client.workflow.getHandle(id).describe()).rejects.toThrow();
+  });
 });
