@@ -7,6 +7,7 @@ export {
   type AnswerItem,
   type AnswerRole,
   type ClosedRunView,
+  type EndedFromOutsideView,
   type DeepPartial,
   type ForkOptions,
   type ListFilters,

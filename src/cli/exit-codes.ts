@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { AgentClientError, NoWorkerError, RunClosedError } from '../client';
 import { UnreachableServerError } from '../connection/setup-error';
 import type { AgentResult } from '../contracts/agent-run';
+import { cutOff } from '../contracts/run-status';
 
 /** gRPC's status code UNAVAILABLE: the server went away or never answered. */
 const GRPC_UNAVAILABLE = 14;
@@ -28,7 +29,7 @@ export const EXIT = {
 /** The exit code of a run that ended with `stopReason` (`completed` is the only clean end). */
 export function exitCodeOfStop(status: string, stopReason: string): number {
   if (status === 'failed' || stopReason === 'error') return EXIT.failed;
-  return stopReason === 'completed' ? EXIT.ok : EXIT.stopped;
+  return cutOff(stopReason) ? EXIT.stopped : EXIT.ok;
 }
 
 export const exitCodeOfResult = (r: Pick<AgentResult, 'status' | 'stopReason'>): number =>

@@ -3,6 +3,7 @@
  * when a listed run was started by a schedule.
  */
 import type { AgentListEntry } from '../client';
+import { statusWithReason } from './render-run';
 
 /** Characters of the task shown per row. */
 const TASK_CHARS = 60;
@@ -15,7 +16,7 @@ export function formatList(runs: readonly AgentListEntry[]): string {
   const rows = runs.map((r) => [
     r.id,
     r.kind ?? '?',
-    r.agentStatus ?? r.status.toLowerCase(),
+    statusWithReason(r.agentStatus ?? r.status.toLowerCase(), r.stopReason),
     r.model ?? '',
     `$${(r.costUsd ?? 0).toFixed(4)}`,
     r.startTime.replace(/\.\d+Z$/, 'Z'),

@@ -1,8 +1,10 @@
 /** Text forms of results, state and traces for the agent commands. */
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
+import { shownRunStatus } from '../contracts/run-status';
 import { totalTokens } from '../contracts/message-model';
 import type { ChildTrace, RunTrace } from '../client/trace';
+import type { EndedFromOutsideView } from '../client/run-reads';
 import type { KindRegistry } from '../kinds';
 import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
@@ -27,9 +29,11 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: 
   );
 }
 
-/** `status`, and the stop reason in parentheses when it says more than the status. */
-const statusWithReason = (status: string, stopReason: string | undefined): string =>
-  stopReason && stopReason !== status ? `${status} (${stopReason})` : status;
+/** A run's status, with its stop reason when that says more (`stopped (max_turns)`). */
+export const statusWithReason = (status: string, stopReason: string | undefined): string => {
+  const shown = shownRunStatus(status, stopReason);
+  return stopReason && stopReason !== shown ? `${shown} (${stopReason})` : shown;
+};
 
 /**
  * How a run ended, without its final text or its error (see {@link errorLine}); a run its tenant's
@@ -62,8 +66,10 @@ export function formatResult(r: AgentResult): string {
  */
 export function formatState(s: AgentStateView, kinds: KindRegistry, options: { prefix?: string } = {}): string {
   const { prefix = 'durable-agents' } = options;
+  const ended = 'closedAs' in s ? (s as EndedFromOutsideView) : undefined;
+  const status = ended ? `${ended.closedAs} (while ${ended.lastStatus})` : statusWithReason(s.status, s.stopReason);
   const lines = [
-    `${s.id} (${s.kind}): ${statusWithReason(s.status, s.stopReason)}`,
+    `${s.id} (${s.kind}): ${status}`,
     `turn ${s.turn} of ${s.limits.maxTurns} · model ${s.model} · ${usageLine(s)}`,
   ];
   if (s.parent) lines.push(`sub-agent ${s.parent.agent} of ${s.parent.workflowId} (depth ${s.parent.depth})`);
@@ -81,7 +87,7 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
       `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
-  const { wait } = waitingOn(s, kinds);
+  const { wait } = ended ? {} : waitingOn(s, kinds);
   if (wait) lines.push(`awaiting ${wait.what}:`, ...waitCommands(prefix, s.id, wait));
   for (const c of s.children ?? [])
     lines.push(

@@ -14,7 +14,7 @@ import { explain } from './client-errors';
 import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
-import { resultOfRun, startInput, type ClosedRunView } from './run-reads';
+import { resultOfRun, startInput, type ClosedRunView, type EndedFromOutsideView } from './run-reads';
 import { resolveOrigin } from './sessions';
 import { RunControl } from './run-control';
 import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
@@ -30,7 +30,7 @@ export type { WatchOptions } from './watch';
 export type { AnswerItem, AnswerRole, DeepPartial } from './watch-answers';
 export type { AgentListEntry, ListFilters } from './list-runs';
 export type { AgentClientOptions, RunWorkers } from './run-access';
-export type { ClosedRunView } from './run-reads';
+export type { ClosedRunView, EndedFromOutsideView } from './run-reads';
 export type { ForkOptions, PreparedStart, StartAgentOptions } from './start-run';
 
 /** How long a watch of a run's children waits for a child its parent announced to exist. */
@@ -233,8 +233,9 @@ export class AgentClient extends RunControl {
   /**
    * The run's state, answered by a worker. A closed run that no worker answers for is answered from its result and
    * start input (a {@link ClosedRunView}: no events or messages); for a running one that is a `NoWorkerError`.
+   * A run terminated or timed out while it waited says so ({@link EndedFromOutsideView}) and waits for nothing.
    */
-  state(id: string): Promise<AgentStateView | ClosedRunView> {
+  state(id: string): Promise<AgentStateView | ClosedRunView | EndedFromOutsideView> {
     return this.access.state(id);
   }
 }

@@ -1,7 +1,14 @@
 /** Listing agent runs: a visibility query built on the project's search attributes. */
 import type { Client } from '@temporalio/client';
 import { kindRegistry } from '../kinds';
-import type { AgentStatus } from '../contracts/run-status';
+import {
+  AGENT_STOP_REASONS,
+  OPEN_STATUSES,
+  cutOff,
+  shownRunStatus,
+  type AgentStatus,
+  type AgentStopReason,
+} from '../contracts/run-status';
 import { AGENT_SEARCH_ATTRIBUTES as SA, SCHEDULED_BY } from '../contracts/search-attributes';
 import { AgentClientError } from './client-errors';
 
@@ -11,7 +18,10 @@ export interface AgentListEntry {
   kind?: string;
   /** Temporal's status of the execution (`RUNNING`, `COMPLETED`, `FAILED`, …). */
   status: string;
+  /** The run's status: a run cut off by an operator, a hook, a limit or a budget is `stopped`. */
   agentStatus?: string;
+  /** How the run ended (`DurableAgentStopReason`), once it has. */
+  stopReason?: string;
   phase?: string;
   model?: string;
   costUsd?: number;
@@ -26,7 +36,10 @@ export interface AgentListEntry {
 export interface ListFilters {
   /** At most this many, newest first. Default 50. */
   limit?: number;
+  /** `stopped` takes in every run cut off ({@link cutOff}), `completed` only the runs that finished their work. */
   status?: AgentStatus;
+  /** Only the runs that ended this way. */
+  stopReason?: AgentStopReason;
   awaitingApproval?: boolean;
   /** Model spec of the run's current model. */
   model?: string;
@@ -49,25 +62,30 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'failed',
 ];
 
-/** The statuses of a run that has not ended: only a running execution can be in one. */
-const OPEN_STATUSES: readonly AgentStatus[] = [
-  'running',
-  'awaiting_approval',
-  'awaiting_client_tools',
-  'awaiting_follow_up',
-];
-
 const RUNNING_EXECUTION = `ExecutionStatus = 'Running'`;
+
+/** The stop reasons of a run cut off: `list --status stopped` finds them all. */
+const CUT_OFF = AGENT_STOP_REASONS.filter(cutOff);
 
 /**
  * The status to show for a run: a closed execution whose last agent status is an open one ended
- * without the run saying so (terminated, timed out), so its execution status tells how it ended.
+ * without the run saying so (terminated, timed out), so its execution status tells how it ended;
+ * a run cut off by a limit or a budget, whose result says completed, is stopped.
  */
-function shownStatus(executionStatus: string, agentStatus: string | undefined): string {
+function shownStatus(executionStatus: string, agentStatus: string | undefined, stopReason?: string): string {
   const closed = executionStatus !== 'RUNNING';
   if (agentStatus === undefined || (closed && (OPEN_STATUSES as readonly string[]).includes(agentStatus)))
     return executionStatus.toLowerCase();
-  return agentStatus;
+  return shownRunStatus(agentStatus, stopReason);
+}
+
+/** The query part of a status: a run's stop reason decides between completed and stopped. */
+function statusQuery(status: AgentStatus): string {
+  const quotedReasons = CUT_OFF.map((r) => `'${r}'`).join(', ');
+  if (status === 'stopped') return `(${SA.status.name} = 'stopped' OR ${SA.stopReason.name} IN (${quotedReasons}))`;
+  if (status === 'completed')
+    return `${SA.status.name} = 'completed' AND (${SA.stopReason.name} IS NULL OR ${SA.stopReason.name} = 'completed')`;
+  return `${SA.status.name} = '${status}'`;
 }
 
 /** A value fit to quote in a visibility query, or a one-line refusal. */
@@ -90,7 +108,14 @@ export function listQuery(
   if (filters.status !== undefined) {
     if (!AGENT_STATUSES.includes(filters.status))
       throw new AgentClientError(`unknown status "${filters.status}"; use one of: ${AGENT_STATUSES.join(', ')}`);
-    parts.push(`${SA.status.name} = '${filters.status}'`);
+    parts.push(statusQuery(filters.status));
+  }
+  if (filters.stopReason !== undefined) {
+    if (!AGENT_STOP_REASONS.includes(filters.stopReason))
+      throw new AgentClientError(
+        `unknown stop reason "${filters.stopReason}"; use one of: ${AGENT_STOP_REASONS.join(', ')}`,
+      );
+    parts.push(`${SA.stopReason.name} = '${filters.stopReason}'`);
   }
   if (filters.awaitingApproval !== undefined) parts.push(`${SA.awaitingApproval.name} = ${filters.awaitingApproval}`);
   // A closed run keeps the open status it last set (terminated, timed out): only a running one is in it.
@@ -122,7 +147,8 @@ export async function listRuns(
       runId: wf.runId,
       kind: sa.get(SA.kind),
       status: wf.status.name,
-      agentStatus: shownStatus(wf.status.name, sa.get(SA.status)),
+      agentStatus: shownStatus(wf.status.name, sa.get(SA.status), sa.get(SA.stopReason)),
+      stopReason: sa.get(SA.stopReason),
       phase: sa.get(SA.phase),
       model: sa.get(SA.model),
       costUsd: sa.get(SA.costUsd),

@@ -13,7 +13,13 @@ import type { RunLayer } from '../contracts/agent-options';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
 import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
-import { closedRunView, hasWorkflowPollers, type ClosedRunView } from './run-reads';
+import {
+  closedRunView,
+  closedView,
+  hasWorkflowPollers,
+  type ClosedRunView,
+  type EndedFromOutsideView,
+} from './run-reads';
 
 export interface AgentClientOptions {
   /**
@@ -61,8 +67,11 @@ export interface RunWorkers {
   status: string;
 }
 
-/** How long a closed run's state query may take before the result answers instead. */
-const CLOSED_RUN_QUERY_MS = 5_000;
+/**
+ * How long a closed run's state query may take before the result answers instead: a worker that
+ * answers replays the closed run's history, which takes well under this.
+ */
+const CLOSED_RUN_QUERY_MS = 2_500;
 /** How long a running run's state query may take before it counts as unanswered. */
 const RUNNING_RUN_QUERY_MS = 10_000;
 
@@ -156,15 +165,17 @@ export class RunAccess {
   /**
    * The run's state, answered by a worker. A closed run that no worker answers for is answered from its result and
    * start input (a {@link ClosedRunView}: no events or messages); for a running one that is a {@link NoWorkerError}.
+   * A run ended from outside while it waited says so ({@link EndedFromOutsideView}).
    */
-  async state(id: string): Promise<AgentStateView | ClosedRunView> {
+  async state(id: string): Promise<AgentStateView | ClosedRunView | EndedFromOutsideView> {
     const w = await this.workers(id);
     if (w.status !== 'RUNNING') {
       if (w.polling) {
         try {
-          return await this.queryState(id, CLOSED_RUN_QUERY_MS);
-        } catch (err) {
-          if (!(err instanceof QueryTimeout)) throw err;
+          return closedView(await this.queryState(id, CLOSED_RUN_QUERY_MS), w.status);
+        } catch {
+          // No worker answered: a worker gone lately stays listed a while, and the server then
+          // refuses the query ("no poller seen recently") or lets it time out. The result answers.
         }
       }
       return closedRunView(this.client, this.handle(id), id);

@@ -13,22 +13,29 @@ import { billingOf } from '../policy/billing';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { defaultLimits } from '../policy/limits';
 import { modelNameProblem, parseModelRef } from '../policy/model-ref';
+import { OPEN_STATUSES, type AgentStatus } from '../contracts/run-status';
 import { RunClosedError } from './client-errors';
 
-/** A poller seen this recently counts as a live worker (a worker's long poll lasts about a minute). */
-const POLLER_FRESH_MS = 3 * 60_000;
+/**
+ * A poller seen this recently counts as a live worker. The server records a poller as its poll
+ * arrives, and an idle worker's long poll lasts a minute, so a live worker is never older than
+ * that; a worker gone longer is dead, though the server lists it for minutes more.
+ */
+const POLLER_FRESH_MS = 75_000;
+
+/** How long the server may take to describe a task queue's pollers before the answer counts as yes. */
+const DESCRIBE_POLLERS_MS = 3_000;
 
 /**
  * Whether a worker has polled `taskQueue` for workflow tasks lately (what the Web UI's "No workers" reads).
- * A server that cannot tell (the time-skipping test server, a key without the permission) counts as yes.
+ * A server that cannot tell in time (the time-skipping test server, a key without the permission) counts as yes.
  */
 export async function hasWorkflowPollers(client: Client, taskQueue: string): Promise<boolean> {
   let pollers;
   try {
-    ({ pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-    }));
+    ({ pollers } = await client.connection.withDeadline(Date.now() + DESCRIBE_POLLERS_MS, () =>
+      client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue } }),
+    ));
   } catch {
     return true;
   }
@@ -79,6 +86,35 @@ export async function startInput(client: Client, id: string): Promise<AgentWorkf
   const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
   return decodeFromPayloadsAtIndex<AgentWorkflowInput>(client.options.loadedDataConverter, 0, payloads);
+}
+
+/**
+ * The state view of a run whose execution was ended from outside (terminated, timed out) while it
+ * was in an open status: it asks for nothing any more, so its waiting calls are gone from the view.
+ */
+export interface EndedFromOutsideView extends AgentStateView {
+  /** How the execution ended: `terminated`, `timed_out`. */
+  closedAs: string;
+  /** The status the run last had, which it can no longer leave. */
+  lastStatus: AgentStatus;
+}
+
+/**
+ * A closed run's view as its worker answered it: the view of a run ended from outside (its last
+ * status an open one) says so and offers no decision; any other is as it was.
+ */
+export function closedView(view: AgentStateView, executionStatus: string): AgentStateView | EndedFromOutsideView {
+  if (!OPEN_STATUSES.includes(view.status)) return view;
+  return {
+    ...view,
+    status: 'stopped',
+    closedAs: executionStatus.toLowerCase(),
+    lastStatus: view.status,
+    pendingApprovals: [],
+    clientToolRequests: [],
+    childApprovals: [],
+    childClientToolRequests: [],
+  };
 }
 
 /** A state view of a closed run, read from its result and start input: no worker needed, no events or messages. */

@@ -15,7 +15,7 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { decodePayloadWire, workflowStreamPollUpdate, type PollResult } from '@temporalio/workflow-streams/workflow';
 import { streamReadQuery, type StreamReadResult } from '../contracts/watch-topics';
 
@@ -32,9 +32,13 @@ const RETRY_MS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Failures that mean "no run answered this poll", as opposed to a refusal or a broken connection. */
+/**
+ * Failures that mean "no run answered this poll", as opposed to a refusal or a broken connection. A
+ * cancellation of the run cancels the poll it was waiting in; the run then ends, and is read as usual.
+ */
 function noRunAnswered(err: unknown): boolean {
   if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof CancelledFailure) return true;
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     return err.cause.type === 'StreamDraining' || err.cause.type === 'AcceptedUpdateCompletedWorkflow';
   }

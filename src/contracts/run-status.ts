@@ -9,6 +9,14 @@ export type AgentStatus =
   | 'stopped'
   | 'failed';
 
+/** The statuses of a run that has not ended: a closed execution still in one was ended from outside. */
+export const OPEN_STATUSES: readonly AgentStatus[] = [
+  'running',
+  'awaiting_approval',
+  'awaiting_client_tools',
+  'awaiting_follow_up',
+];
+
 /** Why a run ended. Limits each have their own reason. */
 export type AgentStopReason =
   | 'completed'
@@ -22,3 +30,28 @@ export type AgentStopReason =
   | 'stopped'
   | 'cancelled'
   | 'error';
+
+/** Every stop reason, in the order of {@link AgentStopReason}. */
+export const AGENT_STOP_REASONS: readonly AgentStopReason[] = [
+  'completed',
+  'max_turns',
+  'token_budget',
+  'cost_budget',
+  'budget',
+  'max_tool_calls',
+  'hook_stopped',
+  'stopped',
+  'cancelled',
+  'error',
+];
+
+/**
+ * Whether a run that ended with `reason` was cut off before it finished its work: stopped by an
+ * operator, a hook, a limit or a budget. Such a run is `stopped` to `list` and ends the CLI with
+ * exit code 3, whatever status its result gives.
+ */
+export const cutOff = (reason: string): boolean => reason !== 'completed' && reason !== 'error';
+
+/** The status to show for a run: `stopped` for a run cut off whose status says `completed`. */
+export const shownRunStatus = (status: string, stopReason: string | undefined): string =>
+  status === 'completed' && stopReason !== undefined && cutOff(stopReason) ? 'stopped' : status;

@@ -15,6 +15,8 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   costUsd: defineSearchAttributeKey('DurableAgentCostUsd', 'DOUBLE'),
   /** The task's first line (at most {@link TASK_ATTRIBUTE_CHARS} characters), set when the run starts. */
   task: defineSearchAttributeKey('DurableAgentTask', 'TEXT'),
+  /** How the run ended (its `AgentStopReason`), written as it ends. */
+  stopReason: defineSearchAttributeKey('DurableAgentStopReason', 'KEYWORD'),
   /** The tenant the run works for, when it names one. */
   tenant: defineSearchAttributeKey('DurableAgentTenant', 'KEYWORD'),
 } as const;

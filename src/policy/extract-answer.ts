@@ -1,14 +1,15 @@
 /**
  * `extract(schema, text | messages)`: a typed value from a model's answer. The JSON object is
  * found as pev's answers are read (`extractJsonObject`: code fences stripped, prose around it
- * skipped, a truncated or slightly broken object repaired), then validated with the zod schema.
+ * skipped, a truncated or slightly broken object repaired), or the JSON array when the answer's
+ * root is one (the same way), then validated with the zod schema.
  */
 import type { z } from 'zod';
 import type { RunMessage } from '../contracts/run-message';
-import { extractJsonObject, type ExtractMethod } from './extract-json';
+import { extractJsonArray, extractJsonObject, type ExtractMethod } from './extract-json';
 import { describeIssue } from './pev/parse-answer';
 
-/** The answer had no usable JSON object, or its object does not match the schema. */
+/** The answer had no usable JSON object or array, or its value does not match the schema. */
 export class ExtractError extends Error {
   override name = 'ExtractError';
   constructor(
@@ -34,13 +35,25 @@ function lastAnswer(messages: readonly RunMessage[]): string {
   throw new ExtractError('no assistant message with text to extract from', ['no assistant message with text'], '');
 }
 
+/**
+ * The answer's JSON when its root is an array: one that starts before any object does. A schema
+ * of an object then refuses it, rather than reading the array's first element.
+ */
+function rootArray(text: string): { ok: true; value: unknown; method: ExtractMethod } | undefined {
+  const arrayAt = text.indexOf('[');
+  const objectAt = text.indexOf('{');
+  if (arrayAt < 0 || (objectAt >= 0 && objectAt < arrayAt)) return undefined;
+  const found = extractJsonArray(text);
+  return found && { ok: true, ...found };
+}
+
 /** A value of `schema` and how its JSON was found (`repaired` when the text needed mending). */
 export function extractWithMethod<S extends z.ZodType>(
   schema: S,
   source: string | readonly RunMessage[],
 ): { value: z.output<S>; method: ExtractMethod } {
   const text = typeof source === 'string' ? source : lastAnswer(source);
-  const found = extractJsonObject(text);
+  const found = rootArray(text) ?? extractJsonObject(text);
   if (!found.ok) throw new ExtractError(`cannot extract a value: ${found.reason}`, [found.reason], text);
   const checked = schema.safeParse(found.value);
   if (!checked.success) {

@@ -31,11 +31,16 @@ function repairObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * The span from the first `{` to the brace that closes it (string-aware), or to the end of
- * the text when it never closes (a truncated answer, left for repair).
+ * The span from the first `{` (or `open`) to the bracket that closes it (string-aware), or to the
+ * end of the text when it never closes (a truncated answer, left for repair).
  */
-export function balancedObjectSpan(text: string, from = 0): { start: number; end: number } | undefined {
-  const start = text.indexOf('{', from);
+export function balancedObjectSpan(
+  text: string,
+  from = 0,
+  open: '{' | '[' = '{',
+): { start: number; end: number } | undefined {
+  const close = open === '{' ? '}' : ']';
+  const start = text.indexOf(open, from);
   if (start < 0) return undefined;
   let depth = 0;
   let inString = false;
@@ -49,8 +54,8 @@ export function balancedObjectSpan(text: string, from = 0): { start: number; end
       continue;
     }
     if (ch === '"') inString = true;
-    else if (ch === '{') depth++;
-    else if (ch === '}') {
+    else if (ch === open) depth++;
+    else if (ch === close) {
       depth--;
       if (depth === 0) return { start, end: i + 1 };
     }
@@ -58,7 +63,8 @@ export function balancedObjectSpan(text: string, from = 0): { start: number; end
   return { start, end: text.length };
 }
 
-function candidates(text: string): { text: string; method: ExtractMethod }[] {
+/** Where a JSON value (an object, or an array with `open` `[`) may be: the text, each code fence, each span. */
+function candidates(text: string, open: '{' | '[' = '{'): { text: string; method: ExtractMethod }[] {
   const out: { text: string; method: ExtractMethod }[] = [{ text: text.trim(), method: 'direct' }];
   for (const m of text.matchAll(FENCE)) {
     const body = m[1]?.trim();
@@ -66,7 +72,7 @@ function candidates(text: string): { text: string; method: ExtractMethod }[] {
   }
   let from = 0;
   for (let n = 0; n < 8; n++) {
-    const span = balancedObjectSpan(text, from);
+    const span = balancedObjectSpan(text, from, open);
     if (!span) break;
     out.push({ text: text.slice(span.start, span.end), method: 'embedded' });
     from = span.end;
@@ -89,4 +95,33 @@ export function extractJsonObject(text: string): ExtractResult {
     if (value) return { ok: true, value, method: 'repaired' };
   }
   return { ok: false, reason: 'no JSON object could be found or repaired in the answer' };
+}
+
+/** `[` then, past any whitespace, what starts a JSON value: an array a repair may mend, not a bracketed word. */
+const JSON_ARRAY_START = /^\[\s*(?:[{["\d\]-]|true|false|null|$)/;
+
+/**
+ * Finds a JSON array at the root of `text` (the whole text, a code fence, or an array in prose
+ * that holds exactly one), trying exact parses before a repair. Undefined when there is none.
+ */
+export function extractJsonArray(text: string): { value: unknown[]; method: ExtractMethod } | undefined {
+  const tries = candidates(text, '[');
+  for (const c of tries) {
+    try {
+      const value: unknown = JSON.parse(c.text);
+      if (Array.isArray(value)) return { value, method: c.method };
+    } catch {
+      // not this one
+    }
+  }
+  for (const c of tries) {
+    if (c.method === 'embedded' || !JSON_ARRAY_START.test(c.text)) continue;
+    try {
+      const value: unknown = JSON.parse(jsonrepair(c.text));
+      if (Array.isArray(value)) return { value, method: 'repaired' };
+    } catch {
+      // not repairable
+    }
+  }
+  return undefined;
 }

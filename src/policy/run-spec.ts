@@ -5,10 +5,20 @@
  * replaced, except the tools that need approval and the rules that ask for it: those add up, so no
  * layer drops an earlier one's approval. Pure; checked by `runSpecProblems`.
  */
-import type { AgentOptions, ModelOptions, RunLayer } from '../contracts/agent-options';
+import type { AgentOptions, ContextOptions, ModelOptions, RunLayer, ToolOptions } from '../contracts/agent-options';
 import type { KindFacts } from '../contracts/kind-facts';
 import type { ModelName, ModelRef } from '../contracts/model-ref';
-import type { AgentConfig, PlanItem } from '../contracts/run-spec';
+import type {
+  AgentConfig,
+  AgentHooks,
+  AgentLimits,
+  ContextPolicy,
+  FleetSpec,
+  PlanItem,
+  SessionSpec,
+} from '../contracts/run-spec';
+import type { ResolverPolicy } from '../contracts/model-resolution';
+import type { ToolSelection } from '../contracts/tool-catalog';
 import type { SubAgents } from '../contracts/sub-agents';
 import { isPlainObject } from '../common/type-helpers';
 import { withAskUser } from './ask-user';
@@ -29,11 +39,35 @@ export class RunSpecError extends Error {
   }
 }
 
-/** The records of the options and the fields each may hold. */
-const RECORDS = {
-  session: ['from', 'idleWaitMs', 'continueAsNewAfterTurns'],
-  fleet: ['tenant', 'priority', 'taskQueue', 'expectedCostUsd'],
-} as const;
+/** Every field of `T`: the compiler holds each list to its record's type, none missing, none extra. */
+const fieldsOf = <T>(fields: Record<keyof T, true>): readonly string[] => Object.keys(fields);
+
+/**
+ * The records of the options and the fields each may hold, as a caller gives them or as a resolved
+ * spec does (a continued run layers its earlier run's); the call settings are checked on their own.
+ */
+const RECORDS: Record<string, readonly string[]> = {
+  model: fieldsOf<ModelOptions & ResolverPolicy & ModelRef>({
+    primary: true, fallbacks: true, budget: true, attemptsPerProvider: true, failoverOnOverload: true,
+    rateLimitPatienceMs: true, provider: true, model: true,
+  }),
+  tools: fieldsOf<ToolOptions & ToolSelection>({
+    allow: true, deny: true, mcpServers: true, mcpConfigPath: true, mcpConfig: true, workspaceRoot: true,
+    approve: true, approvals: true, context: true, clientTools: true, askUser: true,
+  }),
+  limits: fieldsOf<AgentLimits>({
+    maxTurns: true, maxTotalTokens: true, maxCostUsd: true, maxToolCallsPerTurn: true, toolTimeoutsMs: true,
+    approvalTimeoutMs: true, maxParallelAgents: true, maxAgentDepth: true,
+  }),
+  context: fieldsOf<ContextOptions & ContextPolicy>({
+    windowTokens: true, thresholdRatio: true, keepRecentRatio: true, summaryModel: true, mask: true,
+  }),
+  hooks: fieldsOf<AgentHooks>({
+    onTurnEnd: true, resolveModel: true, transformContext: true, onMessage: true, onError: true,
+  }),
+  session: fieldsOf<SessionSpec>({ from: true, idleWaitMs: true, continueAsNewAfterTurns: true }),
+  fleet: fieldsOf<FleetSpec>({ tenant: true, priority: true, taskQueue: true, expectedCostUsd: true }),
+}; // prettier-ignore
 const TOP_LEVEL: readonly string[] = [
   'task', 'kind', 'model', 'systemPrompt', 'call', 'tools', 'limits', 'context', 'session', 'fleet', 'agents',
   'plan', 'hooks', 'stream', 'searchAttributes',
@@ -47,8 +81,7 @@ function unknownFields(layer: RunLayer): string[] {
   for (const [record, fields] of Object.entries(RECORDS)) {
     const value = (layer as Record<string, unknown>)[record];
     if (!isPlainObject(value)) continue;
-    for (const key of Object.keys(value))
-      if (!(fields as readonly string[]).includes(key)) problems.push(`unknown option "${record}.${key}"`);
+    for (const key of Object.keys(value)) if (!fields.includes(key)) problems.push(`unknown option "${record}.${key}"`);
   }
   return problems;
 }

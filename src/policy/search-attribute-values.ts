@@ -17,11 +17,20 @@ export function firstLine(task: string): string {
 }
 
 /**
+ * Text as a Text search attribute holds it, so that every visibility store takes it. PostgreSQL's
+ * visibility reads the value as a tsvector literal, in which `:` after a word starts its positions
+ * (digits only) and `\` escapes the next character: a `Fix: the bug` would fail the run's
+ * visibility record, and the run would never be listed. Both become spaces, so each word around
+ * them stays a word of its own and is found as before.
+ */
+export const textAttributeValue = (text: string): string => text.replace(/[:\\]/g, ' ').replace(/\s+/g, ' ').trim();
+
+/**
  * Every project search attribute, as a run is before a worker has picked it up: set by what
  * starts it (the client, or a parent for its child run).
  */
 export function startSearchAttributes(config: AgentConfig, task: string): SearchAttributePair[] {
-  const line = firstLine(task);
+  const line = textAttributeValue(firstLine(task));
   return [
     { key: SA.kind, value: config.kind },
     { key: SA.phase, value: 'queued' },

@@ -161,6 +161,25 @@ describe('conversations that go on', () => {
     });
   });
 
+  it("run --continue keeps the earlier run's approval rules", async () => {
+    fx.fake.script(reply.text('Nothing to delete yet.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const agents = new AgentClient(client, taskQueue);
+      const first = JSON.parse(
+        await cli.run('run', '--model', PRIMARY, '--approve', 'delete_file', '--json', 'Wait for my word.'),
+      ) as { id: string; status: string };
+      expect(first.status).toBe('completed');
+
+      fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'y.txt' }, id: 'toolu_kept' }]));
+      const second = await cli.run('run', '--continue', first.id, '--model', PRIMARY, '--detach', 'Now delete y.txt.');
+      const waiting = await waitForState(agents, second, (s) => s.status === 'awaiting_approval');
+      expect(waiting.pendingApprovals.map((a) => a.toolCallId)).toEqual(['toolu_kept']);
+      expect(fx.calls).toEqual([]);
+      await cli.run('stop', second);
+    });
+  });
+
   it('run --continue and fork of a run terminated while a call waited for approval close that call as not run', async () => {
     fx.fake.script(reply.toolCalls([{ name: 'delete_file', arguments: { path: 'x.txt' }, id: 'toolu_open' }]));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AgentClient, RunClosedError } from '../../src/client';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../src/contracts/search-attributes';
+import { stateQuery } from '../../src/contracts/agent-workflows';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { testConnection, withWorker } from '../kit/temporal';
@@ -234,5 +235,51 @@ describe('runs that say what they are', () => {
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     await new AgentClient(client, queue).terminate(closedId);
+  });
+
+  it('state and trace of an ended run answer at once from its result while the server refuses queries for a gone worker', async () => {
+    fx.fake.script(reply.text('Done.'));
+    const { client } = await testConnection();
+    let id = '';
+    let taskQueue = '';
+    await withWorker({ activities: fx.activities, taskQueue: `gone-${crypto.randomUUID()}` }, async (w) => {
+      taskQueue = w.taskQueue;
+      id = await agentCli(client, taskQueue).run('run', '--model', PRIMARY, '--detach', 'Say done.');
+      await new AgentClient(client, taskQueue).result(id);
+    });
+    // Some seconds after the worker stopped, the server refuses queries ("no poller seen for task
+    // queue recently") while it still lists the worker's poller.
+    let refused: unknown;
+    for (let i = 0; i < 60 && !refused; i++) {
+      refused = await client.connection
+        .withDeadline(Date.now() + 2_000, () => client.workflow.getHandle(id).query(stateQuery))
+        .then(
+          () => undefined,
+          (err: unknown) =>
+            /FAILED_PRECONDITION|no poller/i.test(`${String(err)} ${String((err as Error).cause)}`) ? err : undefined,
+        );
+      if (!refused) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(refused).toBeDefined();
+    const cli = agentCli(client, taskQueue);
+    const started = Date.now();
+    expect(JSON.parse(await cli.run('state', id, '--json'))).toMatchObject({
+      id,
+      finalText: 'Done.',
+      answeredFrom: 'result',
+    });
+    expect(JSON.parse(await cli.run('trace', id, '--json'))).toMatchObject({ id, status: 'completed', modelCalls: 1 });
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('refuses a start whose options a JavaScript caller misspelt, naming each, and starts nothing', async () => {
+    const { client } = await testConnection();
+    const agents = new AgentClient(client, `nobody-${crypto.randomUUID()}`);
+    const id = `misspelt-${crypto.randomUUID()}`;
+    const options: Record<string, unknown> = { id, task: 'x', model: PRIMARY, limits: { maxTurn: 3 }, tols: {} };
+    await expect(agents.start(options as never)).rejects.toThrow(
+      'invalid run options: unknown option "tols"; unknown option "limits.maxTurn"',
+    );
+    await expect(client.workflow.getHandle(id).describe()).rejects.toThrow();
   });
 });

@@ -14,7 +14,7 @@ import { openStore, type ContentStore } from '../../store';
 import { errorText } from '../../common/error-text';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
-import type { AgentStatus } from '../../contracts/run-status';
+import { AGENT_STOP_REASONS, type AgentStatus, type AgentStopReason } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { decimalArg, positiveInt } from '../option-parsers';
 import { errorLine, formatResult, formatState, formatTrace } from '../render-run';
@@ -81,6 +81,12 @@ const status = (v: string): AgentStatus => {
   return v as AgentStatus;
 };
 
+const stopReason = (v: string): AgentStopReason => {
+  if (!(AGENT_STOP_REASONS as readonly string[]).includes(v))
+    throw new InvalidArgumentError(`"${v}" is not a stop reason (${AGENT_STOP_REASONS.join(', ')}).`);
+  return v as AgentStopReason;
+};
+
 /** Commander parser of a kind the commands know. */
 const kindOf =
   (kinds: KindRegistry) =>
@@ -109,7 +115,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
   const fromResultNote = (id: string, view: object) => {
     if ('answeredFrom' in view)
       note(
-        `durable-agents: no worker is polling run ${id}'s task queue: shown from its result ` +
+        `durable-agents: no worker answered for run ${id} (none polls its task queue now): shown from its result ` +
           '(events and steps need a worker)',
       );
   };
@@ -188,6 +194,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--json', 'print as JSON')
     .option('--limit <n>', 'at most this many', positiveInt, 50)
     .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
+    .option('--stop-reason <reason>', `only runs that ended this way (${AGENT_STOP_REASONS.join(', ')})`, stopReason)
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
     .option('--kind <kind>', `only runs of this agent kind (${kindsOf(deps).names.join(', ')})`, kindOf(kindsOf(deps)))
@@ -199,6 +206,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
         const runs = await agents.list({
           limit: o.limit,
           ...(o.status ? { status: o.status } : {}),
+          ...(o.stopReason ? { stopReason: o.stopReason } : {}),
           ...(o.awaitingApproval ? { awaitingApproval: true } : {}),
           ...(o.model ? { model: o.model } : {}),
           ...(o.kind ? { kind: o.kind } : {}),

@@ -8,7 +8,16 @@ import { appHooks } from './app-hooks';
 import { clientNotes } from './client-notes';
 import { plan } from './plan';
 import { spans } from './spans';
+import { stopReasonAttribute } from './stop-reason';
 import { subAgents } from './sub-agents';
 import { tenantBudget } from './tenant-budget';
 
-export const RUN_FEATURES: readonly RunFeature[] = [spans, clientNotes, appHooks, tenantBudget, plan, subAgents];
+export const RUN_FEATURES: readonly RunFeature[] = [
+  spans,
+  clientNotes,
+  appHooks,
+  tenantBudget,
+  plan,
+  subAgents,
+  stopReasonAttribute,
+];

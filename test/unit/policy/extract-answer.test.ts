@@ -16,6 +16,27 @@ const errorOf = (fn: () => unknown): ExtractError => {
 };
 
 describe('extract', () => {
+  const Row = z.object({ name: z.string(), amount: z.number() });
+  const rows = '[{"name":"Ann","amount":3},{"name":"Bob","amount":5}]';
+
+  it('reads a JSON array at the root whole, and an object schema refuses it rather than taking its first element', () => {
+    expect(extract(z.array(Row), rows)).toEqual([
+      { name: 'Ann', amount: 3 },
+      { name: 'Bob', amount: 5 },
+    ]);
+    expect(extract(z.array(Row), `The rows:\n\`\`\`json\n${rows}\n\`\`\`\nDone.`)).toHaveLength(2);
+    expect(extract(z.array(z.number()), 'The amounts are [3, 5].')).toEqual([3, 5]);
+    const cut = extractWithMethod(z.array(z.object({ name: z.string() })), '[{"name":"Ann"},{"name":"Bo');
+    expect(cut).toEqual({ value: [{ name: 'Ann' }, { name: 'Bo' }], method: 'repaired' });
+    const err = errorOf(() => extract(Row, rows));
+    expect(err.message).toMatch(/^the answer's JSON does not match the schema: .*expected object, received array/i);
+  });
+
+  it('still reads an object that holds arrays, or follows a bracketed word', () => {
+    expect(extract(z.object({ rows: z.array(Row) }), `{"rows": ${rows}}`).rows).toHaveLength(2);
+    expect(extract(Row, '[note] here it is: {"name":"Ann","amount":3}')).toEqual({ name: 'Ann', amount: 3 });
+  });
+
   it('reads an object in a code fence with prose around it', () => {
     const text = 'Here it is:\n```json\n{"city": "Oslo", "tempC": -3, "tags": ["snow"]}\n```\nAnything else?';
     const value: z.infer<typeof Weather> = extract(Weather, text);

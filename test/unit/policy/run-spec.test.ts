@@ -93,6 +93,31 @@ describe('layerRunSpec', () => {
     ).toEqual(['unknown option "maxTurns"', 'unknown option "fleet.tenat"']);
   });
 
+  it('names a misspelt field of every record, and takes a resolved spec as a layer', () => {
+    const misspelt = {
+      task: 't',
+      model: { primry: MODEL },
+      tools: { aprove: ['fs_write'] },
+      limits: { maxTurn: 3 },
+      context: { windowTokenz: 1000 },
+      hooks: { onTurnEnds: 'x' },
+      session: { idleWait: 5 },
+    };
+    expect(problemsOf(() => layerRunSpec(REACT_FACTS, [misspelt as never]))).toEqual([
+      'unknown option "model.primry"',
+      'unknown option "tools.aprove"',
+      'unknown option "limits.maxTurn"',
+      'unknown option "context.windowTokenz"',
+      'unknown option "hooks.onTurnEnds"',
+      'unknown option "session.idleWait"',
+      'no model: name the model the run calls',
+    ]);
+    const spec = layerRunSpec(REACT_FACTS, [
+      { task: 't', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' }, tools: { approve: ['fs_write'] } },
+    ]);
+    expect(layerRunSpec(REACT_FACTS, [spec, { task: 'u' }])).toMatchObject({ task: 'u', tools: spec.tools });
+  });
+
   it('names every model name that names no model, and a run without a model', () => {
     expect(
       problemsOf(() => runSpec({ task: 't', model: { primary: 'nomodel', fallbacks: ['a/b', 'c d/e'] } })),

@@ -1,4 +1,12 @@
-import { attributeChanges, type AgentAttributeValues } from '../../../src/policy/search-attribute-values';
+import {
+  attributeChanges,
+  startSearchAttributes,
+  textAttributeValue,
+  type AgentAttributeValues,
+} from '../../../src/policy/search-attribute-values';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../../src/contracts/search-attributes';
+import { layerRunSpec } from '../../../src/policy/run-spec';
+import { REACT_FACTS } from '../../../src/policy/kind-facts';
 
 describe('search attributes', () => {
   const values = (over: Partial<AgentAttributeValues> = {}): AgentAttributeValues => ({
@@ -32,5 +40,42 @@ describe('search attributes', () => {
       published = { ...published, ...changes };
     }
     expect(upserts).toBeLessThan(35);
+  });
+
+  /**
+   * Whether PostgreSQL's tsvector literal input takes `value`: whitespace-separated lexemes, each
+   * optionally followed by `:` and positions (digits, a weight letter after each); `\` escapes.
+   */
+  const tsvectorLiteralTakes = (value: string): boolean =>
+    !value.includes('\\') && value.split(/\s+/).every((token) => /^[^:]*(:\d+[A-D]?(,\d+[A-D]?)*)?$/.test(token));
+
+  it('writes Text values every visibility store takes, each word still a word of its own', () => {
+    const refusedByPostgres = [
+      'CHILD-ONE: read README.md',
+      'Fix: the bug',
+      'note: x',
+      'key:value',
+      'Review https://x.io',
+      'C:\\Users',
+      'ends with a colon:',
+    ];
+    for (const task of refusedByPostgres) expect(tsvectorLiteralTakes(task)).toBe(false);
+    expect(refusedByPostgres.map(textAttributeValue)).toEqual([
+      'CHILD-ONE read README.md',
+      'Fix the bug',
+      'note x',
+      'key value',
+      'Review https //x.io',
+      'C Users',
+      'ends with a colon',
+    ]);
+    for (const task of refusedByPostgres) expect(tsvectorLiteralTakes(textAttributeValue(task))).toBe(true);
+    expect(textAttributeValue('Read the checklist and tell me what is open')).toBe(
+      'Read the checklist and tell me what is open',
+    );
+
+    const config = layerRunSpec(REACT_FACTS, [{ task: 't', model: 'anthropic/claude-sonnet-4-6' }]);
+    const task = startSearchAttributes(config, 'Fix: the login bug\nsee https://x.io').find((p) => p.key === SA.task);
+    expect(task?.value).toBe('Fix the login bug');
   });
 });
