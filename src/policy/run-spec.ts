@@ -36,7 +36,7 @@ const RECORDS = {
 } as const;
 const TOP_LEVEL: readonly string[] = [
   'task', 'kind', 'model', 'systemPrompt', 'call', 'tools', 'limits', 'context', 'session', 'fleet', 'agents',
-  'plan', 'hooks', 'stream', 'searchAttributes',
+  'plan', 'hooks', 'stream', 'searchAttributes', 'eval',
 ]; // prettier-ignore
 
 /** Fields no record of the options has: a misspelt option is named, never dropped without a word. */
@@ -169,6 +169,7 @@ export function layerRunSpec(
     ...(o.hooks ? { hooks: o.hooks } : {}),
     ...(o.stream ? { stream: true } : {}),
     ...(o.searchAttributes === false ? { searchAttributes: false } : {}),
+    ...(o.eval ? { eval: o.eval } : {}),
   };
 }
 

@@ -203,6 +203,7 @@ export function childConfig(parent: AgentConfig, link: ChildLink, task: string, 
       ...(agents ? { agents } : {}),
       ...(parent.stream ? { stream: true } : {}),
       ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
+      ...(parent.eval ? { eval: parent.eval } : {}),
     },
     {
       task,

@@ -7,8 +7,17 @@ import type { RunFeature } from '../agent/feature';
 import { appHooks } from './app-hooks';
 import { clientNotes } from './client-notes';
 import { plan } from './plan';
+import { servedTools } from './served-tools';
 import { spans } from './spans';
 import { subAgents } from './sub-agents';
 import { tenantBudget } from './tenant-budget';
 
-export const RUN_FEATURES: readonly RunFeature[] = [spans, clientNotes, appHooks, tenantBudget, plan, subAgents];
+export const RUN_FEATURES: readonly RunFeature[] = [
+  spans,
+  clientNotes,
+  appHooks,
+  tenantBudget,
+  plan,
+  subAgents,
+  servedTools,
+];
