@@ -1,0 +1,15 @@
+/** Evals (docs/evals.md): cases, graders, running them and reporting. */
+export {
+  defineEvalCase,
+  parseCases,
+  type Bound,
+  type CaseApproval,
+  type CaseRun,
+  type CodeGrader,
+  type DataGrader,
+  type EvalCase,
+  type Grader,
+  type GraderVerdict,
+} from './eval-case';
+export { grade, graderName, type GraderOutcome } from './graders';
+export { caseStart, runCase, type CaseOutcome, type CaseSettings } from './run-case';
