@@ -75,6 +75,10 @@ const SEPARATE: { names: string[]; register: (program: Command, globals: Globals
     names: ['replay'],
     register: (program, globals) => require('./commands/replay-command').registerReplayCommand(program, globals),
   },
+  {
+    names: ['eval'],
+    register: (program, globals) => require('./commands/eval-command').registerEvalCommands(program, globals),
+  },
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -13,3 +13,15 @@ export {
 } from './eval-case';
 export { grade, graderName, type GraderOutcome } from './graders';
 export { caseStart, runCase, type CaseOutcome, type CaseSettings } from './run-case';
+export { readCaseFiles } from './case-files';
+export { gateFailures, needsBaseline, parseGate, type GateClause } from './gate';
+export { junitXml, reportTable, summaryLine } from './report';
+export {
+  EvalInputError,
+  checkCases,
+  runEval,
+  summarize,
+  type EvalReport,
+  type EvalSettings,
+  type EvalSummary,
+} from './suite';

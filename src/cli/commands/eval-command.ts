@@ -1,0 +1,116 @@
+/**
+ * `durable-agents eval run [files…]` (docs/evals.md): runs eval cases against the workers, prints a
+ * report (a table, `--json`, `--junit FILE`) and applies the gate: exit 0 when it holds, 1 when it
+ * fails, 2 on bad input (a malformed case, an unknown model, a bad gate), with nothing started.
+ */
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { errorText } from '../../common/error-text';
+import {
+  EvalInputError,
+  gateFailures,
+  junitXml,
+  needsBaseline,
+  parseGate,
+  readCaseFiles,
+  reportTable,
+  runEval,
+  type EvalSummary,
+  type GateClause,
+} from '../../evals';
+import { readRunMessages } from '../../client/run-messages';
+import { openStore, type ContentStore } from '../../store';
+import { storeConfig } from '../../worker/worker-config';
+import { connectAgents, type GlobalOptions } from '../cli-context';
+import { EXIT, UsageError } from '../exit-codes';
+import { checkModelSpecs } from '../model-check';
+import { positiveInt, tenantArg } from '../option-parsers';
+import { printError, printLine } from '../terminal-text';
+
+interface EvalRunFlags {
+  parallel: number;
+  model?: string;
+  tenant: string;
+  json?: boolean;
+  junit?: string;
+  gate?: string;
+  baseline?: string;
+}
+
+/** Without `--gate`, every case must pass. */
+const DEFAULT_GATE = 'pass>=1';
+
+/** The gate's clauses, or a usage error. */
+function gateOf(spec: string): GateClause[] {
+  const read = parseGate(spec);
+  if ('problem' in read) throw new UsageError(`--gate: ${read.problem}`);
+  return read.clauses;
+}
+
+/** The summary of an earlier `eval run --json` report, for the gate's ratios. */
+function baselineOf(file: string | undefined, clauses: GateClause[]): EvalSummary | undefined {
+  if (!file) {
+    if (needsBaseline(clauses)) throw new UsageError('--gate compares with a baseline (NUMBERx): give --baseline FILE');
+    return undefined;
+  }
+  try {
+    const summary = (JSON.parse(fs.readFileSync(file, 'utf8')) as { summary?: EvalSummary }).summary;
+    if (typeof summary?.cases !== 'number') throw new Error('it is not an `eval run --json` report');
+    return summary;
+  } catch (err) {
+    throw new UsageError(`--baseline ${file}: ${errorText(err)}`);
+  }
+}
+
+/** The store the workers write, for the calls' whole arguments; undefined when it cannot be opened. */
+const openedStore = (): Promise<ContentStore | undefined> => openStore(storeConfig(process.env)).catch(() => undefined);
+
+export function registerEvalCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
+  const evals = program.command('eval').description('Evals: run cases with served tool results and grade them.');
+  evals
+    .command('run')
+    .description(
+      'Run eval cases (JSON files, or modules exporting defineEvalCase cases; default: the files of evals/) and ' +
+        'grade them. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
+    )
+    .argument('[files...]', 'case files or directories of them')
+    .option('--parallel <n>', 'cases running at a time', positiveInt, 4)
+    .option('--model <spec>', 'the model of cases that name none (provider/model)')
+    .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
+    .option('--json', 'print the report as JSON')
+    .option('--junit <file>', 'write the report as JUnit XML to this file')
+    .option('--gate <clauses>', `what must hold, e.g. 'pass>=0.95,cost<=1.1x,drift==0' (default ${DEFAULT_GATE})`)
+    .option('--baseline <file>', 'an earlier `eval run --json` report, for the gate ratios (NUMBERx)')
+    .action(async (files: string[], flags: EvalRunFlags) => {
+      const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
+      const baseline = baselineOf(flags.baseline, clauses);
+      const cases = await readCaseFiles(files).catch((err: unknown) => {
+        throw err instanceof EvalInputError ? new UsageError(err.message) : err;
+      });
+      checkModelSpecs([...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))]);
+      const connected = await connectAgents(globals(), process.env, printError);
+      const store = await openedStore();
+      try {
+        const report = await runEval(connected.agents, cases, {
+          parallel: flags.parallel,
+          tenant: flags.tenant,
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(store ? { messages: (id: string) => readRunMessages(store, id) } : {}),
+        }).catch((err: unknown) => {
+          throw err instanceof EvalInputError ? new UsageError(err.message) : err;
+        });
+        if (flags.junit) fs.writeFileSync(flags.junit, junitXml(report));
+        const failures = gateFailures(clauses, report.summary, baseline);
+        printLine(
+          flags.json
+            ? JSON.stringify({ ...report, gate: { holds: failures.length === 0, failures } }, null, 2)
+            : reportTable(report),
+        );
+        for (const failure of failures) printError(`durable-agents: gate failed: ${failure}`);
+        process.exitCode = failures.length === 0 ? EXIT.ok : EXIT.failed;
+      } finally {
+        await store?.close();
+        await connected.close();
+      }
+    });
+}
