@@ -45,6 +45,8 @@ export interface EvalTally {
   drift: number;
   /** The first of them. */
   driftCalls: DriftCall[];
+  /** The run's tools that have side effects, as pinned (what a replay compares the calls of). */
+  sideEffectTools?: string[];
 }
 
 /** The run's tally with the ordinals used so far, by row (`row:argsHash`). */

@@ -25,3 +25,4 @@ export {
   type EvalSettings,
   type EvalSummary,
 } from './suite';
+export { firstEffectDifference, recordedCase, recordedGraders, servedTable } from './recorded-case';

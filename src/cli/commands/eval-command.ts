@@ -5,27 +5,14 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { errorText } from '../../common/error-text';
-import {
-  EvalInputError,
-  gateFailures,
-  junitXml,
-  needsBaseline,
-  parseGate,
-  readCaseFiles,
-  reportTable,
-  runEval,
-  type EvalSummary,
-  type GateClause,
-} from '../../evals';
+import { gateFailures, junitXml, readCaseFiles, reportTable, runEval } from '../../evals';
 import { readRunMessages } from '../../client/run-messages';
-import { openStore, type ContentStore } from '../../store';
-import { storeConfig } from '../../worker/worker-config';
 import { connectAgents, type GlobalOptions } from '../cli-context';
-import { EXIT, UsageError } from '../exit-codes';
+import { DEFAULT_GATE, asUsage, baselineOf, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printError, printLine } from '../terminal-text';
+import { registerEvalReplay } from './eval-replay-command';
 
 interface EvalRunFlags {
   parallel: number;
@@ -36,34 +23,6 @@ interface EvalRunFlags {
   gate?: string;
   baseline?: string;
 }
-
-/** Without `--gate`, every case must pass. */
-const DEFAULT_GATE = 'pass>=1';
-
-/** The gate's clauses, or a usage error. */
-function gateOf(spec: string): GateClause[] {
-  const read = parseGate(spec);
-  if ('problem' in read) throw new UsageError(`--gate: ${read.problem}`);
-  return read.clauses;
-}
-
-/** The summary of an earlier `eval run --json` report, for the gate's ratios. */
-function baselineOf(file: string | undefined, clauses: GateClause[]): EvalSummary | undefined {
-  if (!file) {
-    if (needsBaseline(clauses)) throw new UsageError('--gate compares with a baseline (NUMBERx): give --baseline FILE');
-    return undefined;
-  }
-  try {
-    const summary = (JSON.parse(fs.readFileSync(file, 'utf8')) as { summary?: EvalSummary }).summary;
-    if (typeof summary?.cases !== 'number') throw new Error('it is not an `eval run --json` report');
-    return summary;
-  } catch (err) {
-    throw new UsageError(`--baseline ${file}: ${errorText(err)}`);
-  }
-}
-
-/** The store the workers write, for the calls' whole arguments; undefined when it cannot be opened. */
-const openedStore = (): Promise<ContentStore | undefined> => openStore(storeConfig(process.env)).catch(() => undefined);
 
 export function registerEvalCommands(program: Command, globals: () => GlobalOptions = () => ({})): void {
   const evals = program.command('eval').description('Evals: run cases with served tool results and grade them.');
@@ -84,9 +43,7 @@ export function registerEvalCommands(program: Command, globals: () => GlobalOpti
     .action(async (files: string[], flags: EvalRunFlags) => {
       const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
       const baseline = baselineOf(flags.baseline, clauses);
-      const cases = await readCaseFiles(files).catch((err: unknown) => {
-        throw err instanceof EvalInputError ? new UsageError(err.message) : err;
-      });
+      const cases = await readCaseFiles(files).catch(asUsage);
       checkModelSpecs([...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))]);
       const connected = await connectAgents(globals(), process.env, printError);
       const store = await openedStore();
@@ -96,21 +53,15 @@ export function registerEvalCommands(program: Command, globals: () => GlobalOpti
           tenant: flags.tenant,
           ...(flags.model ? { model: flags.model } : {}),
           ...(store ? { messages: (id: string) => readRunMessages(store, id) } : {}),
-        }).catch((err: unknown) => {
-          throw err instanceof EvalInputError ? new UsageError(err.message) : err;
-        });
+        }).catch(asUsage);
         if (flags.junit) fs.writeFileSync(flags.junit, junitXml(report));
         const failures = gateFailures(clauses, report.summary, baseline);
-        printLine(
-          flags.json
-            ? JSON.stringify({ ...report, gate: { holds: failures.length === 0, failures } }, null, 2)
-            : reportTable(report),
-        );
-        for (const failure of failures) printError(`durable-agents: gate failed: ${failure}`);
-        process.exitCode = failures.length === 0 ? EXIT.ok : EXIT.failed;
+        printLine(flags.json ? JSON.stringify({ ...report, gate: gateView(failures) }, null, 2) : reportTable(report));
+        endWithGate(failures);
       } finally {
         await store?.close();
         await connected.close();
       }
     });
+  registerEvalReplay(evals, globals);
 }

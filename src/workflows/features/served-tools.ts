@@ -14,6 +14,11 @@ export const servedTools: RunFeature = {
   name: 'served tools',
   view: ({ state }) => (state.eval ? { eval: evalTally(state.eval) } : {}),
   inlines: ({ state }) => state.config.eval === undefined,
+  pinned({ state }, pin) {
+    if (!state.config.eval) return;
+    state.eval ??= emptyTally();
+    state.eval.sideEffectTools = pin.tools.filter((t) => t.sideEffects).map((t) => t.name);
+  },
   serves(ctx: RunContext, { call, args, tool }: FeatureCall) {
     const { state } = ctx;
     const spec = state.config.eval;
