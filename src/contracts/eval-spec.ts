@@ -28,6 +28,8 @@ export interface EvalSpec {
   liveReads?: boolean;
   /** The case the run is (for the report). */
   caseName?: string;
+  /** Follow-ups queued as the run starts: each starts a turn when the run would otherwise end. */
+  followUps?: string[];
 }
 
 /** A call that had no served result and did not run. */
@@ -52,4 +54,6 @@ export interface EvalTally {
 /** The run's tally with the ordinals used so far, by row (`row:argsHash`). */
 export interface RunEval extends EvalTally {
   ordinals: Record<string, number>;
+  /** How many of the record's follow-ups are queued so far. */
+  followUpsQueued?: number;
 }

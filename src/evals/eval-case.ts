@@ -80,7 +80,7 @@ export interface EvalCase {
   /** An unmatched call to a tool without side effects runs live. */
   liveReads?: boolean;
   approvals?: CaseApproval[];
-  /** Sent as the run starts; each starts a new turn when the run would otherwise end. */
+  /** Queued in the run as it starts (`eval.followUps`); each starts a new turn when the run would otherwise end. */
   followUps?: string[];
   limits?: AgentOptions['limits'];
   graders: Grader[];

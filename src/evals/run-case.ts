@@ -51,7 +51,12 @@ export function caseStart(c: EvalCase, settings: CaseSettings): StartAgentOption
     tools: { ...(c.tools ? { allow: c.tools } : {}), ...(c.approve ? { approve: c.approve } : {}) },
     ...(c.limits ? { limits: c.limits } : {}),
     fleet: { tenant: settings.tenant },
-    eval: { served: c.stubs ?? [], ...(c.liveReads ? { liveReads: true } : {}), caseName: c.name },
+    eval: {
+      served: c.stubs ?? [],
+      ...(c.liveReads ? { liveReads: true } : {}),
+      ...(c.followUps?.length ? { followUps: c.followUps } : {}),
+      caseName: c.name,
+    },
   };
 }
 
@@ -103,7 +108,6 @@ async function callsOf(id: string, events: AgentEvent[], settings: CaseSettings)
 export async function runCase(agents: AgentClient, c: EvalCase, settings: CaseSettings): Promise<CaseOutcome> {
   const started = Date.now();
   const id = await agents.start(caseStart(c, settings));
-  for (const text of c.followUps ?? []) await agents.followUp(id, text);
   let finished = false;
   const deciding = decideApprovals(agents, id, c, () => finished, settings.pollMs ?? 200);
   const result = await agents.result(id).finally(() => (finished = true));

@@ -19,7 +19,7 @@ export type ServedAnswer =
 export const emptyTally = (): RunEval => ({ served: 0, live: 0, drift: 0, driftCalls: [], ordinals: {} });
 
 /** The tally as the result and the state view show it: without the ordinals. */
-export const evalTally = ({ ordinals: _ordinals, ...tally }: RunEval): EvalTally => tally;
+export const evalTally = ({ ordinals: _ordinals, followUpsQueued: _queued, ...tally }: RunEval): EvalTally => tally;
 
 /** The hash a row answers: its own, its arguments', or none (any arguments). */
 const rowHash = (row: ServedCall): string | undefined =>
@@ -30,6 +30,9 @@ function resultText(tool: string, result: ServedResult): { text: string; isError
   if ('throws' in result) return { text: `Tool "${tool}" failed: ${result.throws}`, isError: true };
   return { text: result.text, isError: result.isError === true };
 }
+
+/** The eval record a sub-agent inherits: the served results, not the parent's follow-ups. */
+export const childEval = ({ followUps: _followUps, ...spec }: EvalSpec): EvalSpec => spec;
 
 /** The text of a call that was not executed because the eval has no result for it. */
 export const notExecutedText = (tool: string): string =>
@@ -99,6 +102,11 @@ export function evalSpecProblems(spec: EvalSpec | undefined): string[] {
       if (problem) problems.push(`${at}.results[${j}] ${problem}`);
     });
   });
+  if (
+    spec.followUps !== undefined &&
+    !(Array.isArray(spec.followUps) && spec.followUps.every((f) => typeof f === 'string' && f.trim() !== ''))
+  )
+    problems.push('eval.followUps must be a list of texts');
   if (spec.liveReads !== undefined && typeof spec.liveReads !== 'boolean')
     problems.push('eval.liveReads must be true or false');
   return problems;

@@ -103,6 +103,21 @@ describe('served tool results', () => {
     expect(out.child.eval).toMatchObject({ served: 1, drift: 1 });
   });
 
+  it("queues the record's follow-ups in the run itself: each takes a turn when the run would end", async () => {
+    fx.fake.script(reply.text('First.'), reply.text('Second.'), reply.text('Third.'));
+    const result = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Answer.',
+        model: PRIMARY,
+        eval: { served: [], followUps: ['Again.', 'Once more.'] },
+      });
+      return agents.result(id);
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Third.', turns: 3 });
+    expect(fx.fake.requests).toHaveLength(3);
+  });
+
   it('refuses a malformed record before the run starts, naming each problem', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);

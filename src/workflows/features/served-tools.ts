@@ -19,6 +19,18 @@ export const servedTools: RunFeature = {
     state.eval ??= emptyTally();
     state.eval.sideEffectTools = pin.tools.filter((t) => t.sideEffects).map((t) => t.name);
   },
+  turnStart({ state }) {
+    // Queued in the run itself, so none is lost to a run that would end before a client's signal came;
+    // one at a time, so each takes a turn of its own.
+    const followUps = state.config.eval?.followUps ?? [];
+    const queued = state.eval?.followUpsQueued ?? 0;
+    if (queued < followUps.length && state.followUps.length === 0) {
+      state.eval ??= emptyTally();
+      state.eval.followUpsQueued = queued + 1;
+      state.followUps.push({ id: `eval-follow-up-${queued}`, text: followUps[queued] });
+    }
+    return Promise.resolve();
+  },
   serves(ctx: RunContext, { call, args, tool }: FeatureCall) {
     const { state } = ctx;
     const spec = state.config.eval;
