@@ -15,6 +15,8 @@ const everyTier = {
   testEnvironment: 'node',
   moduleNameMapper: {
     '^durable-agents/testing$': '<rootDir>/src/testing',
+    // The examples import the package's entries by name, as an application does.
+    '^durable-agents/(evals|worker)$': '<rootDir>/src/$1',
     // The MCP Tasks extension's schemas (the gateway's conformance tests) export ES modules only, by the import condition.
     '^@modelcontextprotocol/ext-tasks/core/v2$':
       '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/core/v2/index.js',

@@ -18,6 +18,7 @@ const LAYERS = {
   kinds: ['common', 'contracts', 'policy'],
   client: ['common', 'contracts', 'policy', 'connection', 'kinds'],
   gateway: ['common', 'contracts', 'policy', 'connection', 'kinds', 'client'],
+  evals: ['common', 'contracts', 'policy', 'connection', 'kinds', 'client'],
   codec: ['common', 'contracts', 'policy', 'store', 'llm', 'connection'],
   server: ['common', 'contracts', 'connection', 'codec'],
   testing: [
@@ -47,6 +48,7 @@ const LAYERS = {
     'kinds',
     'client',
     'gateway',
+    'evals',
     'server',
     'codec',
     'testing',

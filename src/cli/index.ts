@@ -89,6 +89,11 @@ const SEPARATE: { names: string[]; register: (program: Command, globals: Globals
       register: (program, globals, env) =>
         require('./commands/replay-command').registerReplayCommand(program, globals, env),
     },
+    {
+      names: ['eval'],
+      register: (program, globals, env) =>
+        require('./commands/eval-command').registerEvalCommands(program, globals, env),
+    },
   ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -5,6 +5,7 @@
  */
 import type { BudgetRule, ResolverPolicy } from './model-resolution';
 import type { ModelName } from './model-ref';
+import type { EvalSpec } from './eval-spec';
 import type { CallSettings } from './message-model';
 import type {
   AgentHooks,
@@ -72,6 +73,8 @@ export interface AgentOptions {
   /** Publish the model's tokens to watchers as they arrive. */
   stream?: boolean;
   searchAttributes?: boolean;
+  /** A run in an eval: its tool calls are answered from served results (docs/evals.md). */
+  eval?: EvalSpec;
 }
 
 /** One layer of a run's options (the config file's, a kind's, an earlier run's): any record, any field. */

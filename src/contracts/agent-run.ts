@@ -16,6 +16,7 @@ import type { ResolvedModelInfo } from './model-info';
 import type { RunBilling, RunStats } from './run-stats';
 import type { ChildRun, ChildWaitsInput, ParentLink, WaitingCall } from './sub-agents';
 import type { RunTenantBudget } from './tenant-budget';
+import type { EvalTally, RunEval } from './eval-spec';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
@@ -165,6 +166,8 @@ export interface AgentState {
   childWaits?: Record<string, ChildWaitsInput>;
   /** Set when the run's tenant has a budget: every model call reserves against it. */
   tenantBudget?: RunTenantBudget;
+  /** Set in a run in an eval: how its tool calls were answered. */
+  eval?: RunEval;
 }
 
 /** What `run --json` and `result --json` print, and what the workflow returns. */
@@ -188,6 +191,8 @@ export interface AgentResult {
   stats?: RunStats;
   /** Child runs and their usage (already counted in `usage` and `costUsd`). */
   children?: ChildRun[];
+  /** A run in an eval: how its tool calls were answered (docs/evals.md). */
+  eval?: EvalTally;
 }
 
 /** What the state query returns. */

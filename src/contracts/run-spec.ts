@@ -4,6 +4,7 @@
  * (`AgentOptions`), which `layerRunSpec` lays over the defaults and the kind's facts. Plain JSON,
  * carried across continue-as-new.
  */
+import type { EvalSpec } from './eval-spec';
 import type { CallSettings } from './message-model';
 import type { ResolverPolicy } from './model-resolution';
 import type { ModelRef } from './model-ref';
@@ -172,4 +173,6 @@ export interface AgentConfig {
   searchAttributes?: boolean;
   /** Set in a child run: its parent and its depth. */
   parent?: ParentLink;
+  /** A run in an eval: its tool calls are answered from served results (docs/evals.md). */
+  eval?: EvalSpec;
 }

@@ -12,6 +12,7 @@ import { billingOf } from './billing';
 import { modelLabel } from '../contracts/model-ref';
 import { EVENTS_CARRIED } from './event-log';
 import { limitRatios } from './limits';
+import { evalTally } from './served-tools';
 import { initialResolverState } from './resolver';
 import type { AgentStopReason } from '../contracts/run-status';
 
@@ -127,6 +128,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     ...(stopReason === 'budget' && state.tenantBudget?.refused ? { stopNote: state.tenantBudget.refused } : {}),
     ...(state.stats ? { stats: state.stats } : {}),
     ...(state.children?.length ? { children: state.children } : {}),
+    ...(state.eval ? { eval: evalTally(state.eval) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { patienceProblem } from './rate-limit-wait';
 import { fleetProblems } from './tenancy';
 import { clientToolProblems } from './tool-selection';
 import { subAgentProblems } from './sub-agents';
+import { evalSpecProblems } from './served-tools';
 
 /** Problems with where the run's conversation begins, how long it waits for a follow-up, when it hands over. */
 function sessionProblems({ session, task }: AgentConfig): string[] {
@@ -91,6 +92,7 @@ export function runSpecProblems(
     ...callSettingProblems(spec.call),
     ...clientToolProblems(spec.tools.clientTools),
     ...subAgentProblems(spec),
+    ...evalSpecProblems(spec.eval),
     ...runModelProblems(spec, models),
     ...(tools ? missingChoiceTool(spec.call.toolChoice, tools) : []),
   ];

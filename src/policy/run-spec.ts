@@ -70,7 +70,7 @@ const RECORDS: Record<string, readonly string[]> = {
 }; // prettier-ignore
 const TOP_LEVEL: readonly string[] = [
   'task', 'kind', 'model', 'systemPrompt', 'call', 'tools', 'limits', 'context', 'session', 'fleet', 'agents',
-  'plan', 'hooks', 'stream', 'searchAttributes',
+  'plan', 'hooks', 'stream', 'searchAttributes', 'eval',
 ]; // prettier-ignore
 
 /** Fields no record of the options has: a misspelt option is named, never dropped without a word. */
@@ -202,6 +202,7 @@ export function layerRunSpec(
     ...(o.hooks ? { hooks: o.hooks } : {}),
     ...(o.stream ? { stream: true } : {}),
     ...(o.searchAttributes === false ? { searchAttributes: false } : {}),
+    ...(o.eval ? { eval: o.eval } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import { BUILT_IN_KIND_FACTS, DEFAULT_KIND, kindFactsOf } from './kind-facts';
 import { layerRunSpec } from './run-spec';
 import { reservedNameProblems } from './reserved-tool-names';
 import { TOOL_NAME, matchesToolPattern } from './tool-selection';
+import { childEval } from './served-tools';
 
 /** The parameters every sub-agent tool takes. */
 export const SUB_AGENT_PARAMETERS: Record<string, unknown> = {
@@ -203,6 +204,7 @@ export function childConfig(parent: AgentConfig, link: ChildLink, task: string, 
       ...(agents ? { agents } : {}),
       ...(parent.stream ? { stream: true } : {}),
       ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
+      ...(parent.eval ? { eval: childEval(parent.eval) } : {}),
     },
     {
       task,

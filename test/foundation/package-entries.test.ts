@@ -39,5 +39,6 @@ describe('package entry points', () => {
       DurableAgentsPlugin: 'function',
       workerConfig: 'function',
     });
+    expect(exportsOf('durable-agents/evals')).toMatchObject({ defineEvalCase: 'function', runEval: 'function' });
   });
 });

@@ -100,6 +100,8 @@ export interface RunFeature {
   afterAnswer?(run: RunContext, answer: ModelAnswer, resolver: ModelResolver): Promise<'go' | 'stop' | 'failed'>;
   /** After tool results (or other messages of a turn) are written. */
   written?(run: RunContext, metas: readonly MessageMeta[]): Promise<void>;
+  /** Answers a call about to run instead of its tool: its result, which the workflow writes; nothing: the call runs. */
+  serves?(run: RunContext, call: FeatureCall): Promise<MessageDraft | undefined>;
   /** Runs calls of the tool modes it owns: their result, which the workflow writes. */
   runs?: Partial<Record<ToolMode, (run: RunContext, call: FeatureCall) => Promise<MessageDraft>>>;
   /** What waits for a person in the run changed (an approval asked or decided, a client result in). */

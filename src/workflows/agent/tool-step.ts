@@ -16,6 +16,7 @@ import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle
 import { RUN_FEATURES } from '../features';
 import { causeOf, conversationRef, emit, failureText, updateCurrentDetails, type RunContext } from './run-context';
 import { writeToolLogs } from './notes';
+import type { FeatureCall } from './feature';
 
 export type ToolStepOutcome = 'continue' | 'steered' | 'stopped';
 
@@ -32,6 +33,15 @@ function toolFailureText(name: string, err: unknown, timeoutMs: number): string 
 
 /** The feature that runs calls of `mode` itself (sub-agents, the plan tool), if one does. */
 const runnerOf = (mode: PinnedTool['mode']) => RUN_FEATURES.find((f) => f.runs?.[mode])?.runs?.[mode];
+
+/** The result a feature answers a call with instead of running it (an eval's served result), if one does. */
+async function servedBy(ctx: RunContext, call: FeatureCall): Promise<MessageDraft | undefined> {
+  for (const feature of RUN_FEATURES) {
+    const draft = await feature.serves?.(ctx, call);
+    if (draft) return draft;
+  }
+  return undefined;
+}
 
 /** Runs one call that has no result yet; returns its metadata (stored by the activity) or a draft. */
 interface Executed {
@@ -85,8 +95,11 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
   updateCurrentDetails(ctx, { running: [...ctx.current.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   startCall(ctx, p.call, args);
   try {
+    const featureCall = { call: p.call, args, tool, starting: agentsStarting };
+    const served = await servedBy(ctx, featureCall);
+    if (served) return { draft: served };
     const runner = runnerOf(tool.mode);
-    if (runner) return { draft: await runner(ctx, { call: p.call, args, tool, starting: agentsStarting }) };
+    if (runner) return { draft: await runner(ctx, featureCall) };
     const out = await ctx.io.runTool(
       {
         ...conversationRef(ctx),

@@ -7,6 +7,7 @@ import type { RunFeature } from '../agent/feature';
 import { appHooks } from './app-hooks';
 import { clientNotes } from './client-notes';
 import { plan } from './plan';
+import { servedTools } from './served-tools';
 import { spans } from './spans';
 import { stopReasonAttribute } from './stop-reason';
 import { subAgents } from './sub-agents';
@@ -20,4 +21,5 @@ export const RUN_FEATURES: readonly RunFeature[] = [
   plan,
   subAgents,
   stopReasonAttribute,
+  servedTools,
 ];

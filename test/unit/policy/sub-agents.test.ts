@@ -68,6 +68,13 @@ describe('childConfig', () => {
     expect(child.parent).toEqual({ workflowId: 'p', depth: 1, agent: 'researcher', budgetFromParent: true });
   });
 
+  it("hands an eval's served results down to the child, not its follow-ups", () => {
+    const served = [{ tool: 'add', results: [{ text: '3' }] }];
+    const config = parent({ eval: { served, liveReads: true, followUps: ['Again.'] } });
+    const child = childConfig(config, { workflowId: 'p', agent: 'researcher' }, 'Look.', {});
+    expect(child.eval).toEqual({ served, liveReads: true });
+  });
+
   it("passes down only the sub-agents whose tools fit the child's", () => {
     const config = parent({
       tools: { allow: ['fs_*'] },

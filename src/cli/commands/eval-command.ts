@@ -1,0 +1,74 @@
+/**
+ * `durable-agents eval run [files…]` (docs/evals.md): runs eval cases against the workers, prints a
+ * report (a table, `--json`, `--junit FILE`) and applies the gate: exit 0 when it holds, 1 when it
+ * fails, 2 on bad input (a malformed case, an unknown model, a bad gate), with nothing started.
+ */
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { gateFailures, junitXml, readCaseFiles, reportTable, runEval } from '../../evals';
+import { readRunMessages } from '../../client/run-messages';
+import { connectAgents, type GlobalOptions } from '../cli-context';
+import { DEFAULT_GATE, asUsage, baselineOf, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
+import { checkModelSpecs } from '../model-check';
+import { positiveInt, tenantArg } from '../option-parsers';
+import { printError, printLine } from '../terminal-text';
+import { registerEvalReplay } from './eval-replay-command';
+
+interface EvalRunFlags {
+  parallel: number;
+  model?: string;
+  tenant: string;
+  json?: boolean;
+  junit?: string;
+  gate?: string;
+  baseline?: string;
+}
+
+export function registerEvalCommands(
+  program: Command,
+  globals: () => GlobalOptions = () => ({}),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  const evals = program.command('eval').description('Evals: run cases with served tool results and grade them.');
+  evals
+    .command('run')
+    .description(
+      'Run eval cases (JSON files, or modules exporting defineEvalCase cases; default: the files of evals/) and ' +
+        'grade them. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
+    )
+    .argument('[files...]', 'case files or directories of them')
+    .option('--parallel <n>', 'cases running at a time', positiveInt, 4)
+    .option('--model <spec>', 'the model of cases that name none (provider/model)')
+    .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
+    .option('--json', 'print the report as JSON')
+    .option('--junit <file>', 'write the report as JUnit XML to this file')
+    .option('--gate <clauses>', `what must hold, e.g. 'pass>=0.95,cost<=1.1x,drift==0' (default ${DEFAULT_GATE})`)
+    .option('--baseline <file>', 'an earlier `eval run --json` report, for the gate ratios (NUMBERx)')
+    .action(async (files: string[], flags: EvalRunFlags) => {
+      const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
+      const baseline = baselineOf(flags.baseline, clauses);
+      const cases = await readCaseFiles(files).catch(asUsage);
+      checkModelSpecs(
+        [...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))],
+        env,
+      );
+      const connected = await connectAgents(globals(), env, printError);
+      const store = await openedStore(env);
+      try {
+        const report = await runEval(connected.agents, cases, {
+          parallel: flags.parallel,
+          tenant: flags.tenant,
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(store ? { messages: (id: string) => readRunMessages(store, id) } : {}),
+        }).catch(asUsage);
+        if (flags.junit) fs.writeFileSync(flags.junit, junitXml(report));
+        const failures = gateFailures(clauses, report.summary, baseline);
+        printLine(flags.json ? JSON.stringify({ ...report, gate: gateView(failures) }, null, 2) : reportTable(report));
+        endWithGate(failures);
+      } finally {
+        await store?.close();
+        await connected.close();
+      }
+    });
+  registerEvalReplay(evals, globals, env);
+}

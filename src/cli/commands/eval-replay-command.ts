@@ -1,0 +1,132 @@
+/**
+ * `durable-agents eval replay --workflow-id ID…` (docs/evals.md, Replaying recorded runs): cases from
+ * closed recorded runs, their tool results served from the recording, in a baseline lane (the
+ * recorded model: the eval's own noise) and, with `--candidate`, a candidate lane; the gate reads
+ * the candidate, its ratios against the baseline.
+ */
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { readRunMessages } from '../../client/run-messages';
+import {
+  checkCases,
+  gateFailures,
+  junitXml,
+  recordedCase,
+  reportTable,
+  runEval,
+  type EvalCase,
+  type EvalReport,
+} from '../../evals';
+import { connectAgents, type GlobalOptions } from '../cli-context';
+import { UsageError } from '../exit-codes';
+import { checkModelSpecs } from '../model-check';
+import { positiveInt, tenantArg } from '../option-parsers';
+import { printError, printLine } from '../terminal-text';
+import { DEFAULT_GATE, asUsage, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
+
+interface EvalReplayFlags {
+  workflowId: string[];
+  candidate?: string;
+  tolerance: number;
+  parallel: number;
+  tenant: string;
+  json?: boolean;
+  junit?: string;
+  gate?: string;
+}
+
+/** The model a `--candidate` names. */
+function candidateModel(spec: string | undefined): string | undefined {
+  if (spec === undefined) return undefined;
+  const m = /^model=(.+)$/.exec(spec);
+  if (!m) throw new UsageError(`--candidate ${spec}: give model=provider/model`);
+  return m[1];
+}
+
+/** A ratio of 0 or more, such as 0.1 for 10 %. */
+function toleranceArg(value: string): number {
+  const n = Number(value);
+  if (!(value.trim() !== '' && Number.isFinite(n) && n >= 0))
+    throw new UsageError(`--tolerance ${value}: give a ratio of 0 or more, e.g. 0.1`);
+  return n;
+}
+
+/** The cases whose verdict differs between the lanes, each with the candidate's first failing grader. */
+function differences(baseline: EvalReport, candidate: EvalReport): string[] {
+  return candidate.cases.flatMap((c, i) => {
+    const before = baseline.cases[i];
+    if (before.pass === c.pass) return [];
+    const why = c.failed ? `${c.failed.name}: ${c.failed.message ?? 'failed'}` : 'passes now';
+    return [`  ${c.name}: baseline ${before.pass ? 'pass' : 'FAIL'}, candidate ${c.pass ? 'pass' : 'FAIL'} (${why})`];
+  });
+}
+
+export function registerEvalReplay(evals: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
+  evals
+    .command('replay')
+    .description(
+      'Replay closed recorded runs as eval cases, their tool results served from the recording (a call it does ' +
+        'not answer never runs): a baseline lane on the recorded model and a --candidate lane, graded by default ' +
+        'against the recording. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
+    )
+    .requiredOption('--workflow-id <id...>', 'the recorded runs')
+    .option('--candidate <change>', 'what the candidate changes: model=provider/model')
+    .option('--tolerance <ratio>', 'how far past the recorded turns and cost a replay may go', toleranceArg, 0.1)
+    .option('--parallel <n>', 'cases running at a time', positiveInt, 4)
+    .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
+    .option('--json', 'print the lanes as JSON')
+    .option('--junit <file>', 'write the gated lane as JUnit XML to this file')
+    .option('--gate <clauses>', `what must hold of the candidate lane (default ${DEFAULT_GATE})`)
+    .action(async (flags: EvalReplayFlags) => {
+      const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
+      const model = candidateModel(flags.candidate);
+      if (model) checkModelSpecs([model], env);
+      const connected = await connectAgents(globals(), env, printError);
+      const store = await openedStore(env);
+      try {
+        if (!store) throw new UsageError('the content store cannot be opened: a replay reads the recorded runs there');
+        const messages = (id: string) => readRunMessages(store, id);
+        const { agents } = connected;
+        const cases: EvalCase[] = [];
+        for (const id of flags.workflowId)
+          cases.push(
+            await recordedCase(agents, agents.client, id, messages, { tolerance: flags.tolerance }).catch(asUsage),
+          );
+        const settings = { parallel: flags.parallel, tenant: flags.tenant, messages };
+        const candidates = model ? cases.map((c) => ({ ...c, model })) : undefined;
+        // Both lanes are checked before either starts.
+        await checkCases(agents, cases, settings).catch(asUsage);
+        if (candidates) await checkCases(agents, candidates, settings).catch(asUsage);
+        const lanes = await Promise.all([
+          runEval(agents, cases, settings),
+          ...(candidates ? [runEval(agents, candidates, settings)] : []),
+        ]);
+        const [baseline, candidate] = lanes;
+        const gated = candidate ?? baseline;
+        if (flags.junit)
+          fs.writeFileSync(
+            flags.junit,
+            junitXml(gated, `durable-agents eval replay (${candidate ? 'candidate' : 'baseline'})`),
+          );
+        const failures = gateFailures(clauses, gated.summary, baseline.summary);
+        if (flags.json)
+          printLine(
+            JSON.stringify({ baseline, ...(candidate ? { candidate } : {}), gate: gateView(failures) }, null, 2),
+          );
+        else {
+          printLine(`baseline (the recorded models):\n${reportTable(baseline)}`);
+          if (candidate) {
+            const changed = differences(baseline, candidate);
+            printLine(`\ncandidate (${model}):\n${reportTable(candidate)}`);
+            printLine(
+              changed.length ? `\ncases that changed:\n${changed.join('\n')}` : '\nno case changed its verdict',
+            );
+          }
+        }
+        endWithGate(failures);
+      } finally {
+        await store?.close();
+        await connected.close();
+      }
+    });
+}

@@ -1,0 +1,54 @@
+/**
+ * What the eval commands share (docs/evals.md): the gate and its verdict, a baseline report, the
+ * content store the calls are read from, bad input as a usage error.
+ */
+import fs from 'node:fs';
+import { errorText } from '../common/error-text';
+import { EvalInputError, needsBaseline, parseGate, type EvalSummary, type GateClause } from '../evals';
+import { openStore, type ContentStore } from '../store';
+import { storeConfig } from '../worker/worker-config';
+import { EXIT, UsageError } from './exit-codes';
+import { printError } from './terminal-text';
+
+/** Without `--gate`, every case must pass. */
+export const DEFAULT_GATE = 'pass>=1';
+
+/** The gate's clauses, or a usage error. */
+export function gateOf(spec: string): GateClause[] {
+  const read = parseGate(spec);
+  if ('problem' in read) throw new UsageError(`--gate: ${read.problem}`);
+  return read.clauses;
+}
+
+/** The summary of an earlier `eval run --json` report, for the gate's ratios. */
+export function baselineOf(file: string | undefined, clauses: GateClause[]): EvalSummary | undefined {
+  if (!file) {
+    if (needsBaseline(clauses)) throw new UsageError('--gate compares with a baseline (NUMBERx): give --baseline FILE');
+    return undefined;
+  }
+  try {
+    const summary = (JSON.parse(fs.readFileSync(file, 'utf8')) as { summary?: EvalSummary }).summary;
+    if (typeof summary?.cases !== 'number') throw new Error('it is not an `eval run --json` report');
+    return summary;
+  } catch (err) {
+    throw new UsageError(`--baseline ${file}: ${errorText(err)}`);
+  }
+}
+
+/** The gate's verdict as the JSON report shows it. */
+export const gateView = (failures: string[]) => ({ holds: failures.length === 0, failures });
+
+/** Says which clauses failed and sets the exit code: 0 the gate holds, 1 it fails. */
+export function endWithGate(failures: string[]): void {
+  for (const failure of failures) printError(`durable-agents: gate failed: ${failure}`);
+  process.exitCode = failures.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** An eval's bad input as the CLI's usage error (exit 2). */
+export const asUsage = (err: unknown): never => {
+  throw err instanceof EvalInputError ? new UsageError(err.message) : err;
+};
+
+/** The store the workers write, for the calls' whole arguments; undefined when it cannot be opened. */
+export const openedStore = (env: NodeJS.ProcessEnv): Promise<ContentStore | undefined> =>
+  openStore(storeConfig(env)).catch(() => undefined);

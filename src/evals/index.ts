@@ -1,0 +1,28 @@
+/** Evals (docs/evals.md): cases, graders, running them and reporting. */
+export {
+  defineEvalCase,
+  parseCases,
+  type Bound,
+  type CaseApproval,
+  type CaseRun,
+  type CodeGrader,
+  type DataGrader,
+  type EvalCase,
+  type Grader,
+  type GraderVerdict,
+} from './eval-case';
+export { grade, graderName, type GraderOutcome } from './graders';
+export { caseStart, runCase, type CaseOutcome, type CaseSettings } from './run-case';
+export { readCaseFiles } from './case-files';
+export { gateFailures, needsBaseline, parseGate, type GateClause } from './gate';
+export { junitXml, reportTable, summaryLine } from './report';
+export {
+  EvalInputError,
+  checkCases,
+  runEval,
+  summarize,
+  type EvalReport,
+  type EvalSettings,
+  type EvalSummary,
+} from './suite';
+export { firstEffectDifference, recordedCase, recordedGraders, servedTable } from './recorded-case';

@@ -1,0 +1,93 @@
+/**
+ * An eval run (docs/evals.md): every case checked and its start prepared before any starts, then
+ * the cases run, at most `parallel` at a time, and summed up.
+ */
+import type { AgentClient } from '../client';
+import { errorText } from '../common/error-text';
+import type { EvalCase } from './eval-case';
+import { caseStart, runCase, type CaseOutcome, type CaseSettings } from './run-case';
+
+/** Input an eval cannot run with (a malformed case, a model no one knows): one line, nothing started. */
+export class EvalInputError extends Error {
+  override name = 'EvalInputError';
+}
+
+/** The totals of an eval run, what its gate reads. */
+export interface EvalSummary {
+  cases: number;
+  passed: number;
+  /** Passed cases over all, 0 to 1. */
+  pass: number;
+  costUsd: number;
+  tokens: number;
+  turns: number;
+  /** Mean time of a case from its start to its result, in ms. */
+  latencyMs: number;
+  drift: number;
+}
+
+export interface EvalReport {
+  summary: EvalSummary;
+  cases: CaseOutcome[];
+}
+
+export interface EvalSettings extends CaseSettings {
+  /** Cases running at a time; default 4. */
+  parallel?: number;
+}
+
+/** The totals of the cases' outcomes. */
+export function summarize(cases: readonly CaseOutcome[]): EvalSummary {
+  const sum = (pick: (c: CaseOutcome) => number) => cases.reduce((n, c) => n + pick(c), 0);
+  const passed = cases.filter((c) => c.pass).length;
+  return {
+    cases: cases.length,
+    passed,
+    pass: cases.length === 0 ? 0 : passed / cases.length,
+    costUsd: sum((c) => c.costUsd),
+    tokens: sum((c) => c.tokens),
+    turns: sum((c) => c.turns),
+    latencyMs: cases.length === 0 ? 0 : Math.round(sum((c) => c.latencyMs) / cases.length),
+    drift: sum((c) => c.drift),
+  };
+}
+
+/** Refuses cases an eval cannot run: duplicate names, a case without a model, options the client refuses. */
+export async function checkCases(
+  agents: AgentClient,
+  cases: readonly EvalCase[],
+  settings: CaseSettings,
+): Promise<void> {
+  if (cases.length === 0) throw new EvalInputError('no eval cases to run');
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (seen.has(c.name)) throw new EvalInputError(`two cases are named "${c.name}"`);
+    seen.add(c.name);
+    if (!c.model && !settings.model) throw new EvalInputError(`case "${c.name}" names no model: give --model`);
+    try {
+      await agents.prepareStart(caseStart(c, settings));
+    } catch (err) {
+      throw new EvalInputError(`case "${c.name}": ${errorText(err)}`);
+    }
+  }
+}
+
+/** Checks the cases, then runs them, at most `parallel` at a time; outcomes in the cases' order. */
+export async function runEval(
+  agents: AgentClient,
+  cases: readonly EvalCase[],
+  settings: EvalSettings,
+): Promise<EvalReport> {
+  await checkCases(agents, cases, settings);
+  const outcomes: CaseOutcome[] = new Array<CaseOutcome>(cases.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < cases.length) {
+      const i = next++;
+      outcomes[i] = await runCase(agents, cases[i], settings);
+    }
+  };
+  const lanes = Math.max(1, Math.min(settings.parallel ?? 4, cases.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return { summary: summarize(outcomes), cases: outcomes };
+}

@@ -1,0 +1,113 @@
+/**
+ * Served tool results (docs/evals.md): which result of an eval's table answers a tool call, keyed by
+ * the tool, the canonical hash of its arguments and the call's ordinal, and what a call without
+ * one gets. Pure: the served-tools feature calls it for each call and keeps the tally in state.
+ */
+import type { DriftCall, EvalSpec, EvalTally, RunEval, ServedCall, ServedResult } from '../contracts/eval-spec';
+import { isPlainObject } from '../common/type-helpers';
+import { argsHash } from './approval-rules';
+
+/** Drift calls kept by name in the tally; the count stays exact. */
+export const DRIFT_CALLS_KEPT = 50;
+
+/** What answers one call: a served result, the tool itself (a live read), or nothing (drift). */
+export type ServedAnswer =
+  | { type: 'served'; result: { text: string; isError: boolean } }
+  | { type: 'live' }
+  | { type: 'drift'; result: { text: string; isError: true } };
+
+export const emptyTally = (): RunEval => ({ served: 0, live: 0, drift: 0, driftCalls: [], ordinals: {} });
+
+/** The tally as the result and the state view show it: without the ordinals. */
+export const evalTally = ({ ordinals: _ordinals, followUpsQueued: _queued, ...tally }: RunEval): EvalTally => tally;
+
+/** The hash a row answers: its own, its arguments', or none (any arguments). */
+const rowHash = (row: ServedCall): string | undefined =>
+  row.argsHash ?? (row.args === undefined ? undefined : argsHash(row.args));
+
+/** The result a call gets as the model reads it: a thrown error reads as a failed tool does. */
+function resultText(tool: string, result: ServedResult): { text: string; isError: boolean } {
+  if ('throws' in result) return { text: `Tool "${tool}" failed: ${result.throws}`, isError: true };
+  return { text: result.text, isError: result.isError === true };
+}
+
+/** The eval record a sub-agent inherits: the served results, not the parent's follow-ups. */
+export const childEval = ({ followUps: _followUps, ...spec }: EvalSpec): EvalSpec => spec;
+
+/** The text of a call that was not executed because the eval has no result for it. */
+export const notExecutedText = (tool: string): string =>
+  `Not executed: this run is an eval and has no served result for this call of "${tool}" with these ` +
+  'arguments, so the tool did not run.';
+
+/**
+ * Answers one call of `tool` with `args` from the table and counts it in `tally` (changed in
+ * place). `sideEffects`: the tool's own word; only a tool without them may run live, and only
+ * when the spec allows live reads.
+ */
+export function serveCall(
+  spec: EvalSpec,
+  tally: RunEval,
+  call: { tool: string; args: Record<string, unknown>; sideEffects: boolean; turn: number },
+): ServedAnswer {
+  const hash = argsHash(call.args);
+  const rows = spec.served.filter((r) => r.tool === call.tool);
+  const exact = rows.find((r) => rowHash(r) === hash);
+  const any = rows.find((r) => rowHash(r) === undefined);
+  for (const [row, key] of [
+    [exact, `${call.tool}:${hash}`],
+    [any, `${call.tool}:*`],
+  ] as const) {
+    if (!row) continue;
+    const ordinal = tally.ordinals[key] ?? 0;
+    const result = row.results[ordinal] ?? (row.repeat ? row.results[row.results.length - 1] : undefined);
+    if (!result) continue;
+    tally.ordinals[key] = ordinal + 1;
+    tally.served++;
+    return { type: 'served', result: resultText(call.tool, result) };
+  }
+  if (!call.sideEffects && spec.liveReads) {
+    tally.live++;
+    return { type: 'live' };
+  }
+  tally.drift++;
+  const drifted: DriftCall = { tool: call.tool, argsHash: hash, turn: call.turn };
+  if (tally.driftCalls.length < DRIFT_CALLS_KEPT) tally.driftCalls.push(drifted);
+  return { type: 'drift', result: { text: notExecutedText(call.tool), isError: true } };
+}
+
+function resultProblem(result: unknown): string | undefined {
+  if (!isPlainObject(result)) return 'is not an object';
+  if ('throws' in result) return typeof result.throws === 'string' ? undefined : 'throws must be a string';
+  if (typeof result.text !== 'string') return 'needs text (or throws)';
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') return 'isError must be true or false';
+  return undefined;
+}
+
+/** Problems with a run's eval record, one line each. */
+export function evalSpecProblems(spec: EvalSpec | undefined): string[] {
+  if (spec === undefined) return [];
+  if (!isPlainObject(spec) || !Array.isArray(spec.served)) return ['eval.served must be a list of served calls'];
+  const problems: string[] = [];
+  spec.served.forEach((row, i) => {
+    const at = `eval.served[${i}]`;
+    if (!isPlainObject(row) || typeof row.tool !== 'string' || row.tool === '')
+      return void problems.push(`${at} needs the tool it answers`);
+    if (row.args !== undefined && !isPlainObject(row.args)) problems.push(`${at}.args must be an object`);
+    if (row.argsHash !== undefined && typeof row.argsHash !== 'string')
+      problems.push(`${at}.argsHash must be a string`);
+    if (!Array.isArray(row.results) || row.results.length === 0)
+      return void problems.push(`${at} needs at least one result`);
+    row.results.forEach((r, j) => {
+      const problem = resultProblem(r);
+      if (problem) problems.push(`${at}.results[${j}] ${problem}`);
+    });
+  });
+  if (
+    spec.followUps !== undefined &&
+    !(Array.isArray(spec.followUps) && spec.followUps.every((f) => typeof f === 'string' && f.trim() !== ''))
+  )
+    problems.push('eval.followUps must be a list of texts');
+  if (spec.liveReads !== undefined && typeof spec.liveReads !== 'boolean')
+    problems.push('eval.liveReads must be true or false');
+  return problems;
+}

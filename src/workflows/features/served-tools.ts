@@ -1,0 +1,58 @@
+/**
+ * Served tool results (docs/evals.md): a run with an `eval` record answers its tool calls from the
+ * record's table instead of running the tools. A call the table does not answer runs live only
+ * when its tool has no side effects and the record allows live reads; any other gets a result
+ * saying it was not executed, and counts as drift. The model call runs no quick tools itself in
+ * such a run, so every call comes through here.
+ */
+import { previewText } from '../../policy/previews';
+import { emptyTally, evalTally, serveCall } from '../../policy/served-tools';
+import type { FeatureCall, RunFeature } from '../agent/feature';
+import { emit, type RunContext } from '../agent/run-context';
+
+export const servedTools: RunFeature = {
+  name: 'served tools',
+  view: ({ state }) => (state.eval ? { eval: evalTally(state.eval) } : {}),
+  inlines: ({ state }) => state.config.eval === undefined,
+  pinned({ state }, pin) {
+    if (!state.config.eval) return;
+    state.eval ??= emptyTally();
+    state.eval.sideEffectTools = pin.tools.filter((t) => t.sideEffects).map((t) => t.name);
+  },
+  turnStart({ state }) {
+    // Queued in the run itself, so none is lost to a run that would end before a client's signal came;
+    // one at a time, so each takes a turn of its own.
+    const followUps = state.config.eval?.followUps ?? [];
+    const queued = state.eval?.followUpsQueued ?? 0;
+    if (queued < followUps.length && state.followUps.length === 0) {
+      state.eval ??= emptyTally();
+      state.eval.followUpsQueued = queued + 1;
+      state.followUps.push({ id: `eval-follow-up-${queued}`, text: followUps[queued] });
+    }
+    return Promise.resolve();
+  },
+  serves(ctx: RunContext, { call, args, tool }: FeatureCall) {
+    const { state } = ctx;
+    const spec = state.config.eval;
+    // Sub-agents and the workflow's own tools are not tools the eval stands in for.
+    if (!spec || tool.mode !== 'server') return Promise.resolve(undefined);
+    state.eval ??= emptyTally();
+    const answer = serveCall(spec, state.eval, {
+      tool: tool.name,
+      args,
+      sideEffects: tool.sideEffects,
+      turn: state.turn,
+    });
+    if (answer.type === 'live') return Promise.resolve(undefined);
+    const { text, isError } = answer.result;
+    emit(ctx, {
+      type: 'tool_execution',
+      toolCallId: call.id,
+      tool: tool.name,
+      durationMs: 0,
+      isError,
+      preview: previewText(text),
+    });
+    return Promise.resolve({ kind: 'tool_result', toolCallId: call.id, toolName: tool.name, text, isError });
+  },
+};

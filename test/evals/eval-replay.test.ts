@@ -1,0 +1,130 @@
+/**
+ * `durable-agents eval replay` over recorded runs (docs/evals.md, Replaying recorded runs): runs
+ * recorded with tools that have side effects are replayed with their tool results served from the
+ * recording; nothing runs again, the baseline lane passes every case, and a candidate that skips a
+ * call and invents another fails the gate at that step, its invented call counted as drift.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseV2 } from 'test-results-parser';
+import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
+import { runCli } from '../kit/cli';
+import { testConnection, useWorker } from '../kit/temporal';
+import { FALLBACK, PRIMARY, holdReply, useAgentFixture } from '../agent/agent-kit';
+
+const RUNS = 3;
+
+const answers = (request: RecordedRequest): number =>
+  (request.body.messages as { role: string }[]).filter((m) => m.role === 'assistant').length;
+
+/** The recorded agent: writes a note and adds, deletes old.md, then answers. */
+const recorded = (n: number): FakeStep =>
+  [
+    reply.toolCalls([
+      { name: 'write_note', arguments: { text: 'note' } },
+      { name: 'add', arguments: { a: 1, b: 2 } },
+    ]),
+    reply.toolCalls([{ name: 'delete_file', arguments: { path: 'old.md' } }]),
+    reply.text('Done: old.md removed.'),
+  ][n];
+
+/** The candidate: writes the note twice (the second call invented) and never deletes old.md. */
+const regressing = (n: number): FakeStep =>
+  [
+    reply.toolCalls([
+      { name: 'write_note', arguments: { text: 'note' } },
+      { name: 'add', arguments: { a: 1, b: 2 } },
+    ]),
+    reply.toolCalls([{ name: 'write_note', arguments: { text: 'again' } }]),
+    reply.text('Done.'),
+  ][n];
+
+describe('eval replay', () => {
+  const fx = useAgentFixture();
+  const worker = useWorker(() => ({ activities: fx.activities }));
+  let ids: string[] = [];
+
+  const cli = async (...args: string[]) => {
+    const { address, namespace } = await testConnection();
+    return runCli(['--task-queue', worker.taskQueue, 'eval', 'replay', ...args], {
+      env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_STORE_DIR: fx.store.root },
+    });
+  };
+
+  beforeEach(async () => {
+    fx.fake.respond((request) => recorded(answers(request)));
+    const agents = fx.agents(worker.client, worker.taskQueue);
+    ids = await Promise.all(
+      Array.from({ length: RUNS }, (_, i) => agents.start({ task: `Tidy up, run ${i}.`, model: PRIMARY })),
+    );
+    for (const id of ids) expect(await agents.result(id)).toMatchObject({ stopReason: 'completed', turns: 3 });
+    // The recordings ran their tools: each wrote, added and deleted once.
+    expect(fx.calls).toHaveLength(3 * RUNS);
+    fx.calls.length = 0;
+  });
+
+  it('replays each run with its results served: no side effect runs, the baseline passes every case, the candidate fails the gate at the step it changed', async () => {
+    fx.fake.respond((request) => (request.api === 'anthropic' ? recorded : regressing)(answers(request)));
+    const junit = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'replay-')), 'report.xml');
+    const out = await cli(
+      '--workflow-id',
+      ...ids,
+      '--candidate',
+      `model=${FALLBACK}`,
+      '--junit',
+      junit,
+      '--gate',
+      'pass>=0.95,drift==0',
+    );
+    expect(fx.calls).toEqual([]);
+    expect(out.code).toBe(1);
+    const [baseline, candidate] = out.stdout.split(`\ncandidate (${FALLBACK}):\n`);
+    expect(baseline).toContain(`${RUNS}/${RUNS} cases passed (100.0 %)`);
+    expect(baseline).toMatch(/drift 0\n/);
+    expect(candidate).toContain(`0/${RUNS} cases passed (0.0 %)`);
+    // Each candidate run invented one call: drift is exactly one a case.
+    expect(candidate).toContain(`drift ${RUNS}\n`);
+    for (const id of ids)
+      expect(candidate).toContain(
+        `  ${id}: baseline pass, candidate FAIL (same calls with side effects: call 2 with side effects: ` +
+          'recorded delete_file {"path":"old.md"}, replayed write_note {"text":"again"})',
+      );
+    expect(out.stderr).toBe(
+      `durable-agents: gate failed: pass>=0.95: pass is 0\ndurable-agents: gate failed: drift==0: drift is ${RUNS}\n`,
+    );
+    const { result, errors } = parseV2({ type: 'junit', files: [junit] });
+    expect(errors).toEqual([]);
+    expect(result).toMatchObject({ total: RUNS, failed: RUNS });
+  });
+
+  it('the baseline alone of an unchanged agent passes the default gate', async () => {
+    fx.fake.respond((request) => recorded(answers(request)));
+    const out = await cli('--workflow-id', ...ids, '--json');
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout);
+    expect(report.baseline.summary).toMatchObject({ cases: RUNS, passed: RUNS, drift: 0 });
+    expect(report.gate).toEqual({ holds: true, failures: [] });
+    expect(fx.calls).toEqual([]);
+  });
+
+  it('an unknown run, a bad candidate and a run still open exit 2 with one line, starting nothing', async () => {
+    const before = fx.fake.requests.length;
+    const unknown = await cli('--workflow-id', 'no-such-run');
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'durable-agents: no run "no-such-run"\n']);
+    const bad = await cli('--workflow-id', ids[0], '--candidate', 'prompt=x');
+    expect([bad.code, bad.stderr]).toEqual([2, 'durable-agents: --candidate prompt=x: give model=provider/model\n']);
+    expect(fx.fake.requests.length).toBe(before);
+    const held = holdReply(fx, reply.text('Later.'));
+    const open = await fx.agents(worker.client, worker.taskQueue).start({ task: 'Wait.', model: PRIMARY });
+    try {
+      const still = await cli('--workflow-id', open);
+      expect([still.code, still.stderr]).toEqual([
+        2,
+        `durable-agents: run "${open}" is still open: replay closed runs\n`,
+      ]);
+    } finally {
+      held.open();
+    }
+  });
+});

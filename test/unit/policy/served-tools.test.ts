@@ -1,0 +1,95 @@
+import type { EvalSpec } from '../../../src/contracts/eval-spec';
+import { argsHash } from '../../../src/policy/approval-rules';
+import { emptyTally, evalSpecProblems, evalTally, serveCall } from '../../../src/policy/served-tools';
+import { runSpec } from '../../../src/policy/run-spec';
+import { runSpecProblems } from '../../../src/policy/run-spec-problems';
+
+const call = (tool: string, args: Record<string, unknown>, sideEffects = true) => ({
+  tool,
+  args,
+  sideEffects,
+  turn: 1,
+});
+
+describe('serveCall', () => {
+  it('answers by tool, canonical arguments and ordinal: key order does not matter, each call takes the next result', () => {
+    const spec: EvalSpec = {
+      served: [{ tool: 'send', args: { to: 'a', body: 'b' }, results: [{ text: 'one' }, { text: 'two' }] }],
+    };
+    const tally = emptyTally();
+    expect(serveCall(spec, tally, call('send', { body: 'b', to: 'a' }))).toEqual({
+      type: 'served',
+      result: { text: 'one', isError: false },
+    });
+    expect(serveCall(spec, tally, call('send', { to: 'a', body: 'b' }))).toEqual({
+      type: 'served',
+      result: { text: 'two', isError: false },
+    });
+    expect(serveCall(spec, tally, call('send', { to: 'a', body: 'b' })).type).toBe('drift');
+    expect(evalTally(tally)).toMatchObject({ served: 2, drift: 1 });
+  });
+
+  it('a row by hash, a row for any arguments as the fallback, and repeat', () => {
+    const spec: EvalSpec = {
+      served: [
+        { tool: 'get', argsHash: argsHash({ id: 1 }), results: [{ throws: 'gone' }] },
+        { tool: 'get', results: [{ text: 'any' }], repeat: true },
+      ],
+    };
+    const tally = emptyTally();
+    expect(serveCall(spec, tally, call('get', { id: 1 }))).toEqual({
+      type: 'served',
+      result: { text: 'Tool "get" failed: gone', isError: true },
+    });
+    expect(serveCall(spec, tally, call('get', { id: 1 }))).toMatchObject({ result: { text: 'any' } });
+    expect(serveCall(spec, tally, call('get', { id: 2 }))).toMatchObject({ result: { text: 'any' } });
+    expect(tally.served).toBe(3);
+  });
+
+  it('an unmatched read runs live only with liveReads; a tool with side effects is drift either way', () => {
+    const tally = emptyTally();
+    expect(serveCall({ served: [], liveReads: true }, tally, call('read', {}, false)).type).toBe('live');
+    expect(serveCall({ served: [] }, tally, call('read', {}, false)).type).toBe('drift');
+    expect(serveCall({ served: [], liveReads: true }, tally, call('write', {}, true)).type).toBe('drift');
+    expect(evalTally(tally)).toEqual({
+      served: 0,
+      live: 1,
+      drift: 2,
+      driftCalls: [
+        { tool: 'read', argsHash: argsHash({}), turn: 1 },
+        { tool: 'write', argsHash: argsHash({}), turn: 1 },
+      ],
+    });
+  });
+});
+
+describe('evalSpecProblems', () => {
+  it('names each malformed row', () => {
+    expect(
+      evalSpecProblems({
+        served: [
+          { tool: '', results: [] },
+          { tool: 'x', results: [{ text: 1 }] },
+        ],
+        liveReads: 'yes',
+      } as never),
+    ).toEqual([
+      'eval.served[0] needs the tool it answers',
+      'eval.served[1].results[0] needs text (or throws)',
+      'eval.liveReads must be true or false',
+    ]);
+    expect(evalSpecProblems(undefined)).toEqual([]);
+  });
+});
+
+describe('the eval record in the run spec', () => {
+  it('is layered like any record and checked with the others', () => {
+    const spec = runSpec({
+      task: 't',
+      model: 'anthropic/claude-sonnet-4-6',
+      eval: { served: [{ tool: 'x', results: [] }] },
+    });
+    expect(spec.eval).toEqual({ served: [{ tool: 'x', results: [] }] });
+    expect(runSpecProblems(spec)).toEqual(['eval.served[0] needs at least one result']);
+  });
+});
