@@ -79,6 +79,31 @@ describe('sub-agents', () => {
     expect(events.filter((t) => t === 'child_end')).toHaveLength(2);
   });
 
+  it("gives a child the parent's call settings when its declaration names none: its requests ask for the parent's max tokens", async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { agent, answers } = who(request);
+      if (agent === 'parent')
+        return answers === 0
+          ? reply.toolCalls([{ name: 'researcher', arguments: { task: 'alpha' }, id: 'toolu_inherit' }])
+          : reply.text('alpha is 1.');
+      return reply.text('alpha = 1');
+    });
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await start(agents, { id: parentId('subagents-inherit'), call: { maxTokens: 500, temperature: 0.2 } });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'alpha is 1.' });
+    });
+    const asked = fx.fake.requests.map((r) => ({
+      agent: who(r).agent,
+      maxTokens: r.body.max_tokens,
+      temperature: r.body.temperature,
+    }));
+    expect(asked.filter((a) => a.agent !== 'parent')).toEqual([
+      { agent: 'researcher', maxTokens: 500, temperature: 0.2 },
+    ]);
+    expect(asked.filter((a) => a.agent === 'parent').every((a) => a.maxTokens === 500)).toBe(true);
+  });
+
   it("stops a child that would overspend the parent's budget with reason budget, and the parent reads why", async () => {
     fx.fake.respond((request): FakeStep => {
       const { agent, answers } = who(request);
