@@ -49,11 +49,15 @@ export interface CallerState {
 
 type Update = StreamResponse;
 
-/** Where a stream of a run starts: after the item `skipThrough` accepts (an answer's decision, a follow-up). */
+/**
+ * Where a stream of a run starts: its events after the one `skipThrough` accepts (an answer's
+ * decision, a follow-up), its tokens after `tokensAfter` (those written once the message arrived).
+ */
 interface Follow {
   id: string;
   contextId: string;
   skipThrough?: (item: WatchItem) => boolean;
+  tokensAfter?: number;
   tokens: boolean;
 }
 
@@ -97,10 +101,12 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
       const contextId = await this.ctx.runs.conversationRoot(id);
       const waiting = await this.ctx.runs.inputs(id);
       const answers = answersOf(message, waiting);
+      // The run waits, so no model call writes tokens: those after this cursor come after the message.
+      const tokensAfter = await this.ctx.runs.feed.tokensNow(id);
       if (answers.length > 0) {
         for (const answer of answers) await this.ctx.runs.answer(id, answer);
         const answered = new Set(answers.map((a) => a.toolCallId));
-        return { id, contextId, tokens: true, skipThrough: (i) => i.topic === 'events' && decides(i, answered) };
+        return { id, contextId, tokens: true, ...known(tokensAfter), skipThrough: (i) => decides(i, answered) };
       }
       if (waiting.length > 0)
         throw new GatewayError('bad_request', `task "${id}" waits for: ${waiting.map((w) => w.toolCallId).join(', ')}`);
@@ -109,6 +115,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
         id,
         contextId,
         tokens: true,
+        ...known(tokensAfter),
         skipThrough: (i) => i.topic === 'events' && i.event.type === 'follow_up' && i.event.messageId === messageId,
       };
     }
@@ -139,8 +146,10 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
     yield statusUpdate(f.id, f.contextId, TaskState.TASK_STATE_WORKING);
     let skipping = f.skipThrough !== undefined;
     let started = false;
-    for await (const item of this.ctx.runs.feed.follow(f.id)) {
-      if (skipping) {
+    const at = f.tokensAfter === undefined ? undefined : { from: 0, tokensAfter: f.tokensAfter };
+    for await (const item of this.ctx.runs.feed.follow(f.id, at)) {
+      // Tokens after the cursor are the message's own, even when they come before the event skipped to.
+      if (skipping && (item.topic === 'events' || f.tokensAfter === undefined)) {
         skipping = !f.skipThrough!(item);
         continue;
       }
@@ -259,6 +268,8 @@ async function unsupportedPush(): Promise<never> {
 }
 
 /** Whether an event decides one of the calls a message answered. */
+const known = (tokensAfter: number | undefined) => (tokensAfter === undefined ? {} : { tokensAfter });
+
 function decides(item: WatchItem, calls: Set<string>): boolean {
   if (item.topic !== 'events') return false;
   const e = item.event;

@@ -19,6 +19,11 @@ export interface FeedPosition {
 export interface RunFeed {
   /** The run's items (events, and tokens of a streaming run) from `at` (default the start) until the run ends. */
   follow(runId: string, at?: FeedPosition): AsyncIterable<WatchItem>;
+  /**
+   * The cursor of the run's last token record now (0 when it has none; undefined when the feed reads
+   * no store of its own): a follow with `tokensAfter` set to it shows only the tokens written after.
+   */
+  tokensNow(runId: string): Promise<number | undefined>;
 }
 
 /**
@@ -46,6 +51,15 @@ export function positionOf(text: string | undefined): FeedPosition | undefined {
  * the workers stream through; default the client's store).
  */
 export const watchFeed = (agents: AgentClient, tokens?: TokenStreamReader): RunFeed => ({
+  tokensNow: async (runId) => {
+    if (!tokens) return undefined;
+    let cursor = 0;
+    for (;;) {
+      const read = await tokens.readTokens(runId, cursor);
+      if (read.records.length === 0) return cursor;
+      cursor = read.cursor;
+    }
+  },
   follow: (runId, at) =>
     agents.watch(runId, {
       ...(at ? { fromOffset: at.from } : {}),
