@@ -43,58 +43,28 @@ type Globals = () => GlobalOptions & { prefix?: string };
  * command of this list runs without the agent commands registered.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-const SEPARATE: { names: string[]; register: (program: Command, globals: Globals, env: NodeJS.ProcessEnv) => void }[] =
-  [
-    {
-      names: ['dev-server'],
-      register: (program, _globals, env) =>
-        require('./commands/dev-server-command').registerDevServerCommand(program, env),
-    },
-    {
-      names: ['worker'],
-      register: (program, globals, env) =>
-        require('./commands/worker-command').registerWorkerCommand(program, globals, env),
-    },
-    {
-      names: ['demo'],
-      register: (program, _globals, env) => require('./commands/demo-command').registerDemoCommand(program, env),
-    },
-    {
-      names: ['codec-server'],
-      register: (program, _globals, env) =>
-        require('./commands/codec-server-command').registerCodecServerCommand(program, env),
-    },
-    {
-      names: ['serve'],
-      register: (program, globals, env) =>
-        require('./commands/serve-command').registerServeCommand(program, globals, env),
-    },
-    {
-      names: ['transcript', 'gc'],
-      register: (program, globals, env) =>
-        require('./commands/store-commands').registerStoreCommands(program, globals, env),
-    },
-    {
-      names: ['limits'],
-      register: (program, globals, env) =>
-        require('./commands/limits-command').registerLimitsCommands(program, globals, env),
-    },
-    {
-      names: ['budget'],
-      register: (program, globals, env) =>
-        require('./commands/budget-command').registerBudgetCommands(program, globals, env),
-    },
-    {
-      names: ['replay'],
-      register: (program, globals, env) =>
-        require('./commands/replay-command').registerReplayCommand(program, globals, env),
-    },
-    {
-      names: ['eval'],
-      register: (program, globals, env) =>
-        require('./commands/eval-command').registerEvalCommands(program, globals, env),
-    },
-  ];
+/** Registers a group's commands: each module's register function takes the program, the globals and the environment. */
+type Register = (program: Command, globals: Globals, env: NodeJS.ProcessEnv) => void;
+
+/** A group loaded only when one of its commands runs: `register` names the function its module exports. */
+const group = (names: string[], module: string, register: string) => ({
+  names,
+  register: ((program, globals, env) =>
+    (require(`./commands/${module}`) as Record<string, Register>)[register]!(program, globals, env)) as Register,
+});
+
+const SEPARATE: { names: string[]; register: Register }[] = [
+  group(['dev-server'], 'dev-server-command', 'registerDevServerCommand'),
+  group(['worker'], 'worker-command', 'registerWorkerCommand'),
+  group(['demo'], 'demo-command', 'registerDemoCommand'),
+  group(['codec-server'], 'codec-server-command', 'registerCodecServerCommand'),
+  group(['serve'], 'serve-command', 'registerServeCommand'),
+  group(['transcript', 'gc'], 'store-commands', 'registerStoreCommands'),
+  group(['limits'], 'limits-command', 'registerLimitsCommands'),
+  group(['budget'], 'budget-command', 'registerBudgetCommands'),
+  group(['replay'], 'replay-command', 'registerReplayCommand'),
+  group(['eval'], 'eval-command', 'registerEvalCommands'),
+];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The `durable-agents` command line. */

@@ -30,7 +30,11 @@ interface DemoOptions {
 }
 
 /** `durable-agents demo`: server (started when none answers), in-process worker, one agent run. */
-export function registerDemoCommand(program: Command, env: NodeJS.ProcessEnv = process.env): void {
+export function registerDemoCommand(
+  program: Command,
+  _globals: unknown = undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   program
     .command('demo')
     .description(
