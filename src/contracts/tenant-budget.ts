@@ -32,6 +32,9 @@ export interface BudgetReservation extends BudgetAmount {
   /** Workflow time it was made and the time it expires at (ms since the epoch). */
   at: number;
   expiresAt: number;
+  /** Whose hold it drew from, and how much ({@link LedgerState} `holdSavings`): what it saves goes back there. */
+  holder?: string;
+  drawn?: BudgetAmount;
 }
 
 /** A key the ledger is done with, and what it counted for it (idempotency across retries). */
@@ -96,6 +99,13 @@ export interface LedgerState {
   /** The most recent settled keys, newest last (bounded). */
   settled: SettledKey[];
   holds: RunHold[];
+  /**
+   * A call that costs less than it drew from its run's hold gives the rest back to the hold, and a
+   * spent hold stays (at zero) until its run ends: a run holds its expected cost until it ends, so
+   * what one run's calls save never admits another that the first run's later calls then starve.
+   * Set by ledgers started on code that has it (docs/design.md, Replay and patch policy).
+   */
+  holdSavings?: true;
   /** Requests waiting for the budget: calls of runs at work first, then admissions, each in the order they came. */
   queue: QueuedRequest[];
   stops: LedgerStops;

@@ -9,6 +9,7 @@
 import type {
   BudgetAmount,
   BudgetAnswer,
+  BudgetReservation,
   LedgerState,
   QueuedRequest,
   ReserveInput,
@@ -82,7 +83,8 @@ function busyMessage(state: LedgerState, input: ReserveInput, place?: number): s
     ? `the run's admission needs ${usd(need.usd)}`
     : `the call to ${input.model} needs ${usd(need.usd)}`;
   const line = place === undefined ? '' : `${ordinal(place)} in line for tenant ${state.tenant}'s budget: `;
-  const holding = held.usd > 0 ? ` and ${usd(held.usd)} held by ${state.holds.length} runs at work` : '';
+  const holders = state.holds.filter((h) => h.usd > 0).length;
+  const holding = held.usd > 0 ? ` and ${usd(held.usd)} held by ${holders} runs at work` : '';
   return (
     `${line}tenant ${state.tenant}'s budget has ${usd(limits.maxCostUsd - spent.usd)} left ${periodName(limits)}, ` +
     `${usd(reserved.usd)} of it reserved by ${state.reservations.length} calls in progress${holding}; ${what}`
@@ -128,23 +130,26 @@ export function reserveDecision(state: LedgerState, input: ReserveInput): Reserv
  */
 function grant(state: LedgerState, input: ReserveInput, now: number): LedgerState {
   const { key, usd: amount, tokens } = input;
-  const reservations = [
-    ...state.reservations,
-    { key, usd: amount, tokens, at: now, expiresAt: now + RESERVATION_TTL_MS },
-  ];
   const expiresAt = now + RESERVATION_TTL_MS;
+  const { holdSavings } = state;
+  const opened = (holder: string | undefined, drawn: BudgetAmount): BudgetReservation[] => [
+    ...state.reservations,
+    { key, usd: amount, tokens, at: now, expiresAt, ...(holdSavings && holder !== undefined ? { holder, drawn } : {}) },
+  ];
   if (input.admit && input.run !== undefined) {
     const rest = minusAmount(needOf(input), input);
     const holds = state.holds.filter((h) => h.run !== input.run);
-    return { ...state, reservations, holds: rest.usd > 0 ? [...holds, { run: input.run, ...rest, expiresAt }] : holds };
+    const kept = rest.usd > 0 || holdSavings ? [...holds, { run: input.run, ...rest, expiresAt }] : holds;
+    return { ...state, reservations: opened(input.run, { usd: amount, tokens }), holds: kept };
   }
-  const holder = input.holder ?? input.run;
+  const hold = state.holds.find((h) => h.run === (input.holder ?? input.run));
+  const drawn = hold ? minAmount(hold, input) : ZERO;
   const holds = state.holds.flatMap((h) => {
-    if (h.run !== holder) return [h];
-    const left = minusAmount(h, minAmount(h, input));
-    return left.usd > 0 ? [{ ...h, ...left, expiresAt }] : [];
+    if (h !== hold) return [h];
+    const left = minusAmount(h, drawn);
+    return left.usd > 0 || holdSavings ? [{ ...h, ...left, expiresAt }] : [];
   });
-  return { ...state, reservations, holds };
+  return { ...state, reservations: opened(hold?.run, drawn), holds };
 }
 
 /** What a request does to the ledger, with what the call's lost attempts were charged. */

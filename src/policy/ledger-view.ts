@@ -24,7 +24,7 @@ export function ledgerView(state: LedgerState): LedgerView {
     calls: state.reservations
       .slice(0, QUEUE_SHOWN)
       .map(({ key, usd, tokens, at }) => ({ key, usd, tokens, since: iso(at) })),
-    held: { ...held, runs: state.holds.length },
+    held: { ...held, runs: state.holds.filter((h) => h.usd > 0 || h.tokens > 0).length },
     queue: {
       waiting: state.queue.length,
       first: state.queue.slice(0, QUEUE_SHOWN).map((q) => ({

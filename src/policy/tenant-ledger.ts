@@ -10,11 +10,12 @@ import type {
   LedgerState,
   LedgerStops,
   ReleaseInput,
+  RunHold,
   SettleInput,
   SettledKey,
   TenantBudgetLimits,
 } from '../contracts/tenant-budget';
-import { ZERO, addAmount, minusAmount } from './budget-amounts';
+import { ZERO, addAmount, minAmount, minusAmount } from './budget-amounts';
 import { periodAt } from './tenant-budget';
 
 /**
@@ -141,6 +142,13 @@ export function loseAttempts(
   return { state: charge(state, lost), lost: lost.reduce(addAmount, ZERO) };
 }
 
+/** What a call drew from its holder's hold and did not spend, back in that hold while the holder still holds. */
+function giveBack(holds: RunHold[], open: BudgetReservation | undefined, actual: BudgetAmount): RunHold[] {
+  if (open?.drawn === undefined || open.holder === undefined) return holds;
+  const back = minAmount(open.drawn, minusAmount(open, actual));
+  return holds.map((h) => (h.run === open.holder ? { ...h, ...addAmount(h, back) } : h));
+}
+
 /**
  * The ledger with `input` settled: its reservation replaced by the actual spend. A key settled
  * before changes nothing, unless its reservation had expired or been lost and was charged at its
@@ -152,6 +160,7 @@ function settleKey(state: LedgerState, input: SettleInput): LedgerState {
   const done = state.settled.find((s) => s.key === input.key);
   if (done && !done.expired) return state;
   const settled: SettledKey = { key: input.key, ...actual };
+  const open = state.reservations.find((r) => r.key === input.key);
   if (done)
     return {
       ...state,
@@ -162,6 +171,7 @@ function settleKey(state: LedgerState, input: SettleInput): LedgerState {
     ...state,
     spent: addAmount(state.spent, actual),
     reservations: state.reservations.filter((r) => r.key !== input.key),
+    holds: giveBack(state.holds, open, actual),
     queue: state.queue.filter((q) => q.key !== input.key),
     settled: keepSettled([...state.settled, settled]),
   };

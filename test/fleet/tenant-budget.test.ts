@@ -114,7 +114,7 @@ describe('tenant budgets across runs', () => {
       });
       expect(await agents.result(late)).toMatchObject({ stopReason: 'budget', costUsd: 0 });
       await saveHistoryIfRecording(client.workflow.getHandle(late), 'agent-tenant-budget-refused');
-      await saveHistoryIfRecording(client.workflow.getHandle(ledgerWorkflowId(tenant)), 'tenant-ledger');
+      await saveHistoryIfRecording(client.workflow.getHandle(ledgerWorkflowId(tenant)), 'tenant-ledger-hold-savings');
     });
   });
 

@@ -20,8 +20,11 @@ import { findBrowser } from './find-browser';
 /** Set to `1` to skip the browser suites (jest counts them as skipped) where no browser can be had. */
 export const SKIP_BROWSER_ENV = 'DURABLE_AGENTS_SKIP_BROWSER';
 
-/** How long a wait for something on a page lasts unless told otherwise. */
-const WAIT_MS = 15_000;
+/**
+ * How long a wait for something on a page lasts unless told otherwise: the Web UI long-polls, and
+ * under `npm test` it shares the cores with the other tiers.
+ */
+const WAIT_MS = 45_000;
 
 /**
  * Chromium's flags here. Chromium refuses to run as root inside its sandbox, and the browser only
@@ -46,7 +49,12 @@ export const CHROMIUM_FLAGS = [
  */
 export function describeBrowser(name: string, fn: () => void): void {
   if (process.env[SKIP_BROWSER_ENV] === '1') describe.skip(name, fn);
-  else describe(name, fn);
+  else
+    describe(name, () => {
+      // A test waits on several pages, each for up to WAIT_MS.
+      jest.setTimeout(4 * WAIT_MS);
+      fn();
+    });
 }
 
 /** Base URL of the Web UI of the run's Temporal server (see ./global-setup.ts). */

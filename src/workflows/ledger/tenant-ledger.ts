@@ -14,6 +14,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   makeContinueAsNewFunc,
+  patched,
   setHandler,
   setWorkflowOptions,
   workflowInfo,
@@ -46,6 +47,12 @@ import { promote, request, reserveDecision, type Told } from '../../policy/ledge
 import { ledgerView } from '../../policy/ledger-view';
 import { autoUpgradeOnVersionedWorkers } from '../versioning-behavior';
 
+/**
+ * Runs hold their expected cost until they end (`LedgerState.holdSavings`): a ledger started on
+ * code without it keeps its old grants until it continues as new. Goes at the next baseline.
+ */
+export const HOLD_SAVINGS_PATCH = 'ledger-hold-savings';
+
 /** Updates one ledger run takes before it continues as new (Temporal allows 2,000 a run). */
 export const LEDGER_UPDATES_PER_RUN = 1_000;
 
@@ -77,6 +84,7 @@ function startState(input: LedgerInput): LedgerState {
 /** One tenant's ledger: started by `budget set`, never completes; it continues as new instead. */
 export async function tenantLedgerWorkflow(input: LedgerInput): Promise<void> {
   let state = startState(input);
+  if (patched(HOLD_SAVINGS_PATCH)) state = { ...state, holdSavings: true };
   let handled = 0;
   let reconfigured = false;
   /** Runs to tell that their request's turn came. */

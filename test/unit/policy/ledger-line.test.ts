@@ -167,3 +167,33 @@ describe('what a run reserves', () => {
     expect(admissionAmount(first, { maxTurns: 50, expectedCostUsd: 0.001 }).usd).toBe(0.01);
   });
 });
+
+describe('a ledger whose runs hold their expected cost until they end', () => {
+  const holding = (): LedgerState => ({ ...ledger(), holdSavings: true });
+  const runs = ['a', 'b', 'c', 'd'];
+  /** a, b and c admitted, d in line; each first call then costs 0.002 of the 0.01 it reserved. */
+  const firstCallsSettled = (state: LedgerState): LedgerState =>
+    ['a', 'b', 'c'].reduce((s, run) => settle(s, { key: `${run}#1`, usd: 0.002, tokens: 20 }), state);
+  const dAdmitted = [{ run: 'd', answer: { key: 'd#1', granted: true, admitted: true } }];
+
+  it("gives what a call saves back to its run's hold, so savings admit no run the first runs' later calls would starve", () => {
+    const admitted = take(holding(), ...runs.map(admission));
+    expect(admitted.kinds).toEqual(['grant', 'grant', 'grant', 'queue']);
+    let state = firstCallsSettled(admitted.state);
+    expect(promote(state, T0).told).toEqual([]);
+    expect(state.holds.find((h) => h.run === 'a')?.usd).toBeCloseTo(0.028, 10);
+    // A ledger without it lets the three savings admit d.
+    expect(promote(firstCallsSettled(take(ledger(), ...runs.map(admission)).state), T0).told).toEqual(dAdmitted);
+
+    // a's later calls draw its hold to nothing; the hold stays, so what they save comes back too.
+    state = take(state, call('a', 2, 0.014), call('a', 3, 0.014)).state;
+    expect(state.holds.find((h) => h.run === 'a')?.usd).toBeCloseTo(0, 10);
+    state = settle(state, { key: 'a#3', usd: 0.004, tokens: 20 });
+    expect(state.holds.find((h) => h.run === 'a')?.usd).toBeCloseTo(0.01, 10);
+
+    // a ends: its hold goes back and d is admitted; a call that settles after its run ended holds nothing.
+    state = settle(release(state, { run: 'a' }, T0), { key: 'a#2', usd: 0.002, tokens: 20 });
+    expect(state.holds.map((h) => h.run)).toEqual(['b', 'c']);
+    expect(promote(state, T0).told).toEqual(dAdmitted);
+  });
+});
