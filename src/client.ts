@@ -41,6 +41,7 @@ export {
   type ScheduleTiming,
 } from './client/schedules';
 export type { TenantBudgetSet } from './client/tenant-budgets';
+export type { RunScore } from './contracts/run-scores';
 export {
   BUDGET_PERIODS,
   type BudgetAmount,

@@ -64,6 +64,7 @@ const SEPARATE: { names: string[]; register: Register }[] = [
   group(['budget'], 'budget-command', 'registerBudgetCommands'),
   group(['replay'], 'replay-command', 'registerReplayCommand'),
   group(['eval'], 'eval-command', 'registerEvalCommands'),
+  group(['score'], 'score-command', 'registerScoreCommand'),
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -25,6 +25,8 @@ import { withChildren, type ChildEventItem } from './watch-children';
 import type { RunMessage } from '../contracts/run-message';
 import type { LedgerView, TenantBudgetLimits } from '../contracts/tenant-budget';
 import { setTenantBudget, tenantBudgetView, type TenantBudgetSet } from './tenant-budgets';
+import { runScores, scoreRun } from './run-scores';
+import type { RunScore } from '../contracts/run-scores';
 
 export type { WatchOptions } from './watch';
 export type { AnswerItem, AnswerRole, DeepPartial } from './watch-answers';
@@ -218,6 +220,19 @@ export class AgentClient extends RunControl {
   /** A tenant's budget: the current period, and what its runs spent, hold reserved and have left. */
   async tenantBudget(tenant: string): Promise<LedgerView> {
     return tenantBudgetView(this.client, tenant);
+  }
+
+  /**
+   * Gives the run a score under `name` (docs/evals.md, Scores on production runs), open or closed;
+   * scoring it again under the same name replaces the score. Indexed for visibility queries at once.
+   */
+  async score(id: string, name: string, value: number, options: { comment?: string } = {}): Promise<RunScore> {
+    return scoreRun(this.client, id, { name, value, ...options });
+  }
+
+  /** The run's scores, the latest under each name. */
+  async scores(id: string): Promise<RunScore[]> {
+    return runScores(this.client, id);
   }
 
   /** The run's task queue, its Temporal status, and whether any worker polls that queue now. */

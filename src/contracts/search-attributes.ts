@@ -19,6 +19,10 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   stopReason: defineSearchAttributeKey('DurableAgentStopReason', 'KEYWORD'),
   /** The tenant the run works for, when it names one. */
   tenant: defineSearchAttributeKey('DurableAgentTenant', 'KEYWORD'),
+  /** On a score record (`contracts/run-scores.ts`), not a run: the run it scores, the score's name and value. */
+  scoredRun: defineSearchAttributeKey('DurableAgentScoredRun', 'KEYWORD'),
+  scoreName: defineSearchAttributeKey('DurableAgentScoreName', 'KEYWORD'),
+  score: defineSearchAttributeKey('DurableAgentScore', 'DOUBLE'),
 } as const;
 
 /**

@@ -26,3 +26,4 @@ export {
   type EvalSummary,
 } from './suite';
 export { firstEffectDifference, recordedCase, recordedGraders, servedTable } from './recorded-case';
+export { selectRecordedRuns, type SelectedRuns } from './select-runs';

@@ -2,3 +2,4 @@
 export { reactAgentWorkflow } from './react';
 export { pevAgentWorkflow } from './pev';
 export { tenantLedgerWorkflow } from './ledger';
+export { scoreRecordWorkflow } from './scores';

@@ -113,7 +113,10 @@ describe('eval replay', () => {
     const unknown = await cli('--workflow-id', 'no-such-run');
     expect([unknown.code, unknown.stderr]).toEqual([2, 'durable-agents: no run "no-such-run"\n']);
     const bad = await cli('--workflow-id', ids[0], '--candidate', 'prompt=x');
-    expect([bad.code, bad.stderr]).toEqual([2, 'durable-agents: --candidate prompt=x: give model=provider/model\n']);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'durable-agents: --candidate prompt=x: give model=provider/model or system-prompt=@FILE\n',
+    ]);
     expect(fx.fake.requests.length).toBe(before);
     const held = holdReply(fx, reply.text('Later.'));
     const open = await fx.agents(worker.client, worker.taskQueue).start({ task: 'Wait.', model: PRIMARY });

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
+import type { Client } from '@temporalio/client';
 import { readRunMessages } from '../../client/run-messages';
 import {
   checkCases,
@@ -14,6 +15,7 @@ import {
   recordedCase,
   reportTable,
   runEval,
+  selectRecordedRuns,
   type EvalCase,
   type EvalReport,
 } from '../../evals';
@@ -25,8 +27,10 @@ import { printError, printLine } from '../terminal-text';
 import { DEFAULT_GATE, asUsage, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
 
 interface EvalReplayFlags {
-  workflowId: string[];
-  candidate?: string;
+  workflowId?: string[];
+  query?: string;
+  limit: number;
+  candidate: string[];
   tolerance: number;
   parallel: number;
   tenant: string;
@@ -35,13 +39,34 @@ interface EvalReplayFlags {
   gate?: string;
 }
 
-/** The model a `--candidate` names. */
-function candidateModel(spec: string | undefined): string | undefined {
-  if (spec === undefined) return undefined;
-  const m = /^model=(.+)$/.exec(spec);
-  if (!m) throw new UsageError(`--candidate ${spec}: give model=provider/model`);
-  return m[1];
+/** What the candidate changes in each case: its model, its system prompt. */
+interface Candidate {
+  model?: string;
+  systemPrompt?: string;
 }
+
+/** The changes the `--candidate` flags name: `model=provider/model`, `system-prompt=@FILE`. */
+function candidateOf(specs: readonly string[]): Candidate | undefined {
+  if (specs.length === 0) return undefined;
+  const candidate: Candidate = {};
+  for (const spec of specs) {
+    const [, what, value] = /^(model|system-prompt)=(.+)$/.exec(spec) ?? [];
+    if (what === 'model') candidate.model = value;
+    else if (what === 'system-prompt' && value.startsWith('@')) {
+      try {
+        candidate.systemPrompt = fs.readFileSync(value.slice(1), 'utf8');
+      } catch (err) {
+        throw new UsageError(`--candidate ${spec}: cannot read ${value.slice(1)} (${(err as Error).message})`);
+      }
+      if (candidate.systemPrompt.trim() === '') throw new UsageError(`--candidate ${spec}: the file is empty`);
+    } else throw new UsageError(`--candidate ${spec}: give model=provider/model or system-prompt=@FILE`);
+  }
+  return candidate;
+}
+
+/** The candidate lane's name in the report. */
+const candidateName = (c: Candidate): string =>
+  [c.model, c.systemPrompt === undefined ? undefined : 'its system prompt'].filter(Boolean).join(', ');
 
 /** A ratio of 0 or more, such as 0.1 for 10 %. */
 function toleranceArg(value: string): number {
@@ -61,6 +86,14 @@ function differences(baseline: EvalReport, candidate: EvalReport): string[] {
   });
 }
 
+/** The runs `query` selects, saying how many open runs it left out; none is bad input. */
+async function selected(client: Client, query: string, limit: number): Promise<string[]> {
+  const { runs, open } = await selectRecordedRuns(client, query, limit).catch(asUsage);
+  if (open > 0) printError(`--query matched ${open} open run${open === 1 ? '' : 's'}: replaying only closed runs`);
+  if (runs.length === 0) throw new UsageError(`--query ${JSON.stringify(query)} selects no closed agent run`);
+  return runs;
+}
+
 export function registerEvalReplay(evals: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   evals
     .command('replay')
@@ -69,8 +102,19 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         'not answer never runs): a baseline lane on the recorded model and a --candidate lane, graded by default ' +
         'against the recording. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
     )
-    .requiredOption('--workflow-id <id...>', 'the recorded runs')
-    .option('--candidate <change>', 'what the candidate changes: model=provider/model')
+    .option('--workflow-id <id...>', 'the recorded runs')
+    .option(
+      '--query <visibility query>',
+      'the recorded runs a visibility query selects: closed agent runs, and the runs of score records ' +
+        '(e.g. "DurableAgentScoreName = \'helpful\' AND DurableAgentScore < 0.5")',
+    )
+    .option('--limit <n>', 'at most this many runs from --query', positiveInt, 20)
+    .option(
+      '--candidate <change>',
+      'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--tolerance <ratio>', 'how far past the recorded turns and cost a replay may go', toleranceArg, 0.1)
     .option('--parallel <n>', 'cases running at a time', positiveInt, 4)
     .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
@@ -79,8 +123,10 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
     .option('--gate <clauses>', `what must hold of the candidate lane (default ${DEFAULT_GATE})`)
     .action(async (flags: EvalReplayFlags) => {
       const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
-      const model = candidateModel(flags.candidate);
-      if (model) checkModelSpecs([model], env);
+      const change = candidateOf(flags.candidate);
+      if (change?.model) checkModelSpecs([change.model], env);
+      if ((flags.workflowId === undefined) === (flags.query === undefined))
+        throw new UsageError('give the recorded runs: --workflow-id ID… or --query QUERY (one of them)');
       const connected = await connectAgents(globals(), env, printError);
       const store = await openedStore(env);
       try {
@@ -88,12 +134,13 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         const messages = (id: string) => readRunMessages(store, id);
         const { agents } = connected;
         const cases: EvalCase[] = [];
-        for (const id of flags.workflowId)
+        const ids = flags.workflowId ?? (await selected(agents.client, flags.query!, flags.limit));
+        for (const id of ids)
           cases.push(
             await recordedCase(agents, agents.client, id, messages, { tolerance: flags.tolerance }).catch(asUsage),
           );
         const settings = { parallel: flags.parallel, tenant: flags.tenant, messages };
-        const candidates = model ? cases.map((c) => ({ ...c, model })) : undefined;
+        const candidates = change ? cases.map((c) => ({ ...c, ...change })) : undefined;
         // Both lanes are checked before either starts.
         await checkCases(agents, cases, settings).catch(asUsage);
         if (candidates) await checkCases(agents, candidates, settings).catch(asUsage);
@@ -117,7 +164,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
           printLine(`baseline (the recorded models):\n${reportTable(baseline)}`);
           if (candidate) {
             const changed = differences(baseline, candidate);
-            printLine(`\ncandidate (${model}):\n${reportTable(candidate)}`);
+            printLine(`\ncandidate (${candidateName(change!)}):\n${reportTable(candidate)}`);
             printLine(
               changed.length ? `\ncases that changed:\n${changed.join('\n')}` : '\nno case changed its verdict',
             );

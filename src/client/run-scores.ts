@@ -1,0 +1,95 @@
+/**
+ * Scores on runs from the client (docs/evals.md, Scores on production runs): each score is a
+ * record of its own (contracts/run-scores.ts), started on the scored run's task queue with its
+ * search attributes and memo set, so it is indexed at once, with or without a worker polling.
+ * Scoring a run again under the same name replaces its record.
+ */
+import { WorkflowIdReusePolicy, isGrpcServiceError, type Client } from '@temporalio/client';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../contracts/search-attributes';
+import { SCORE_NAME, SCORE_RECORD_WORKFLOW, scoreRecordId, type RunScore } from '../contracts/run-scores';
+import { AgentClientError, explain } from './client-errors';
+
+/** gRPC's status code for an execution the server does not have. */
+const GRPC_NOT_FOUND = 5;
+
+/** What `score` gives: a name, a value and an optional comment. */
+export interface ScoreInput {
+  name: string;
+  value: number;
+  comment?: string;
+}
+
+/** The score refused in one line, or nothing when it is fit to record. */
+export function scoreProblem({ name, value }: ScoreInput): string | undefined {
+  if (!SCORE_NAME.test(name)) return `score name "${name}": use letters, digits, _, - and . (at most 64)`;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return `score ${name}: the value must be a number`;
+  return undefined;
+}
+
+/** Removes a run's record of one score, if it has one (a closed record cannot be written again in place). */
+async function removeRecord(client: Client, workflowId: string): Promise<void> {
+  try {
+    await client.workflowService.deleteWorkflowExecution({
+      namespace: client.options.namespace,
+      workflowExecution: { workflowId },
+    });
+  } catch (err) {
+    if (!(isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw err;
+  }
+}
+
+/** Gives the agent run `run` a score: refused in one line for an unknown run or a bad name or value. */
+export async function scoreRun(client: Client, run: string, input: ScoreInput): Promise<RunScore> {
+  const problem = scoreProblem(input);
+  if (problem) throw new AgentClientError(problem);
+  const described = await client.workflow
+    .getHandle(run)
+    .describe()
+    .catch((err: unknown) => {
+      throw explain(err, run);
+    });
+  if (described.typedSearchAttributes.get(SA.kind) === undefined)
+    throw new AgentClientError(`"${run}" is not an agent run: only agent runs are scored`);
+  const score: RunScore = {
+    run,
+    name: input.name,
+    value: input.value,
+    ...(input.comment ? { comment: input.comment } : {}),
+    at: new Date().toISOString(),
+  };
+  const workflowId = scoreRecordId(run, input.name);
+  await removeRecord(client, workflowId);
+  await client.workflow.start(SCORE_RECORD_WORKFLOW, {
+    workflowId,
+    taskQueue: described.taskQueue,
+    args: [score],
+    memo: { score },
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    typedSearchAttributes: [
+      { key: SA.scoredRun, value: run },
+      { key: SA.scoreName, value: input.name },
+      { key: SA.score, value: input.value },
+    ],
+    staticSummary: `score ${input.name} = ${input.value} on ${run}`,
+  });
+  return score;
+}
+
+/** The scores of `run`, by name (the latest of each), as visibility holds them. */
+export async function runScores(client: Client, run: string): Promise<RunScore[]> {
+  await client.workflow
+    .getHandle(run)
+    .describe()
+    .catch((err: unknown) => {
+      throw explain(err, run);
+    });
+  const byName = new Map<string, RunScore>();
+  const escaped = run.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  for await (const wf of client.workflow.list({ query: `${SA.scoredRun.name} = '${escaped}'` })) {
+    const score = wf.memo?.score as RunScore | undefined;
+    if (!score) continue;
+    const seen = byName.get(score.name);
+    if (!seen || seen.at < score.at) byName.set(score.name, score);
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
