@@ -1,0 +1,3 @@
+import { smokeTest } from './smoke';
+
+smokeTest('evals');
