@@ -25,5 +25,5 @@ export {
   type EvalSettings,
   type EvalSummary,
 } from './suite';
-export { firstEffectDifference, recordedCase, recordedGraders, servedTable } from './recorded-case';
+export { firstEffectDifference, observedOutcome, recordedCase, recordedGraders, servedTable } from './recorded-case';
 export { selectRecordedRuns, type SelectedRuns } from './select-runs';

@@ -14,6 +14,7 @@ import { modelLabel } from '../contracts/model-ref';
 import type { RunMessage, RunToolCall } from '../contracts/run-message';
 import { argsHash } from '../policy/approval-rules';
 import type { CaseRun, EvalCase, Grader } from './eval-case';
+import { caseRunOf, outcomeOf, type CaseOutcome, type CaseSettings } from './run-case';
 import { EvalInputError } from './suite';
 
 type Call = Pick<RunToolCall, 'name' | 'arguments'>;
@@ -112,4 +113,16 @@ export async function recordedCase(
     limits: { maxTurns: config.limits.maxTurns },
     graders: recordedGraders(result, calls, options),
   };
+}
+
+/**
+ * The observed lane: the recorded run of case `c` (named by its id) as it was, graded by the
+ * case's graders, with its recorded turns, tokens, cost and time from start to close.
+ */
+export async function observedOutcome(agents: AgentClient, c: EvalCase, settings: CaseSettings): Promise<CaseOutcome> {
+  const id = c.name;
+  const [result, described] = await Promise.all([agents.result(id), agents.client.workflow.getHandle(id).describe()]);
+  const { startTime, closeTime } = described;
+  const latencyMs = (closeTime ?? startTime).getTime() - startTime.getTime();
+  return outcomeOf(c, id, await caseRunOf(agents, id, result, latencyMs, settings));
 }

@@ -112,15 +112,31 @@ export async function runCase(agents: AgentClient, c: EvalCase, settings: CaseSe
   const deciding = decideApprovals(agents, id, c, () => finished, settings.pollMs ?? 200);
   const result = await agents.result(id).finally(() => (finished = true));
   await deciding;
-  const latencyMs = Date.now() - started;
-  const { events } = await agents.state(id);
-  const run: CaseRun = {
+  return outcomeOf(c, id, await caseRunOf(agents, id, result, Date.now() - started, settings));
+}
+
+/** What the ended run `id` did, as graders read it. */
+export async function caseRunOf(
+  agents: AgentClient,
+  id: string,
+  result: AgentResult,
+  latencyMs: number,
+  settings: CaseSettings,
+): Promise<CaseRun> {
+  const view = await agents.state(id);
+  const events = 'events' in view ? view.events : [];
+  return {
     result,
     events,
     toolCalls: await callsOf(id, events, settings),
     approvalsRequested: events.flatMap((e) => (e.type === 'approval_required' ? [e.tool] : [])),
     latencyMs,
   };
+}
+
+/** How `run`, the run `id` of case `c`, is graded, and its figures. */
+export async function outcomeOf(c: EvalCase, id: string, run: CaseRun): Promise<CaseOutcome> {
+  const { result, latencyMs } = run;
   const graders = await grade(c.graders, run);
   const failed = graders.find((g) => !g.pass);
   return {

@@ -104,6 +104,9 @@ describe('eval replay', () => {
     expect(out.code).toBe(0);
     const report = JSON.parse(out.stdout);
     expect(report.baseline.summary).toMatchObject({ cases: RUNS, passed: RUNS, drift: 0 });
+    // The observed lane: the recordings as they ran, graded the same way.
+    expect(report.observed.summary).toMatchObject({ cases: RUNS, passed: RUNS, drift: 0, turns: 3 * RUNS });
+    expect(report.observed.cases.map((c: { id: string }) => c.id)).toEqual(ids);
     expect(report.gate).toEqual({ holds: true, failures: [] });
     expect(fx.calls).toEqual([]);
   });

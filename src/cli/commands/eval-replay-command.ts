@@ -1,8 +1,8 @@
 /**
- * `durable-agents eval replay --workflow-id ID…` (docs/evals.md, Replaying recorded runs): cases from
- * closed recorded runs, their tool results served from the recording, in a baseline lane (the
- * recorded model: the eval's own noise) and, with `--candidate`, a candidate lane; the gate reads
- * the candidate, its ratios against the baseline.
+ * `durable-agents eval replay --workflow-id ID… | --query Q` (docs/evals.md, Replaying recorded
+ * runs): cases from closed recorded runs, their tool results served from the recording, graded as
+ * they ran (the observed lane), in a baseline lane (the recorded model: the eval's own noise) and,
+ * with `--candidate`, a candidate lane; the gate reads the candidate, its ratios against the baseline.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
@@ -12,8 +12,10 @@ import {
   checkCases,
   gateFailures,
   junitXml,
+  observedOutcome,
   recordedCase,
   reportTable,
+  summarize,
   runEval,
   selectRecordedRuns,
   type EvalCase,
@@ -144,11 +146,14 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         // Both lanes are checked before either starts.
         await checkCases(agents, cases, settings).catch(asUsage);
         if (candidates) await checkCases(agents, candidates, settings).catch(asUsage);
+        const observing = Promise.all(cases.map((c) => observedOutcome(agents, c, settings)));
         const lanes = await Promise.all([
           runEval(agents, cases, settings),
           ...(candidates ? [runEval(agents, candidates, settings)] : []),
         ]);
         const [baseline, candidate] = lanes;
+        const observedCases = await observing;
+        const observed: EvalReport = { summary: summarize(observedCases), cases: observedCases };
         const gated = candidate ?? baseline;
         if (flags.junit)
           fs.writeFileSync(
@@ -158,10 +163,15 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         const failures = gateFailures(clauses, gated.summary, baseline.summary);
         if (flags.json)
           printLine(
-            JSON.stringify({ baseline, ...(candidate ? { candidate } : {}), gate: gateView(failures) }, null, 2),
+            JSON.stringify(
+              { observed, baseline, ...(candidate ? { candidate } : {}), gate: gateView(failures) },
+              null,
+              2,
+            ),
           );
         else {
-          printLine(`baseline (the recorded models):\n${reportTable(baseline)}`);
+          printLine(`observed (the recordings as they ran):\n${reportTable(observed)}`);
+          printLine(`\nbaseline (the recorded models):\n${reportTable(baseline)}`);
           if (candidate) {
             const changed = differences(baseline, candidate);
             printLine(`\ncandidate (${candidateName(change!)}):\n${reportTable(candidate)}`);
