@@ -83,6 +83,8 @@ export interface EvalCase {
   /** Queued in the run as it starts (`eval.followUps`); each starts a new turn when the run would otherwise end. */
   followUps?: string[];
   limits?: AgentOptions['limits'];
+  /** Start from a recorded run's conversation up to the end of this turn, by reference (as `fork` does). */
+  fromTurn?: { run: string; atTurn: number };
   graders: Grader[];
 }
 

@@ -19,19 +19,24 @@ import { EvalInputError } from './suite';
 
 type Call = Pick<RunToolCall, 'name' | 'arguments'>;
 
-/** The recorded calls and their results as the served table: one row per tool and arguments, results in order. */
-export function servedTable(messages: readonly RunMessage[]): { calls: Call[]; served: ServedCall[] } {
+/**
+ * The recorded calls and their results as the served table: one row per tool and arguments, results
+ * in order. The calls of the turns up to `afterTurn` (a case that starts there) are not served again.
+ */
+export function servedTable(messages: readonly RunMessage[], afterTurn = 0): { calls: Call[]; served: ServedCall[] } {
   const results = new Map<string, { text: string; isError: boolean }>();
   for (const m of messages)
     if (m.role === 'tool_result') results.set(m.toolCallId, { text: m.text, isError: m.isError });
   const calls: Call[] = [];
   const rows = new Map<string, ServedCall>();
+  let turn = 0;
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
+    turn++;
     for (const call of m.toolCalls) {
       calls.push({ name: call.name, arguments: call.arguments });
       const result = results.get(call.id);
-      if (!result) continue;
+      if (!result || turn <= afterTurn) continue;
       const hash = argsHash(call.arguments);
       const key = `${call.name}:${hash}`;
       const row = rows.get(key) ?? { tool: call.name, argsHash: hash, results: [] };
@@ -85,7 +90,7 @@ export async function recordedCase(
   client: Client,
   id: string,
   messages: (id: string) => Promise<RunMessage[]>,
-  options: ReplayTolerance & { model?: string },
+  options: ReplayTolerance & { model?: string; fromTurn?: number },
 ): Promise<EvalCase> {
   const described = await client.workflow
     .getHandle(id)
@@ -100,9 +105,13 @@ export async function recordedCase(
   if (log.length === 0) throw new EvalInputError(`run "${id}": its conversation is not in the content store`);
   const { config } = input;
   const task = log.find((m) => m.role === 'user' && m.origin === 'task');
-  const { calls, served } = servedTable(log);
+  const { fromTurn } = options;
+  if (fromTurn !== undefined && fromTurn >= result.turns)
+    throw new EvalInputError(`run "${id}" took ${result.turns} turns: --from-turn must be below that`);
+  const { calls, served } = servedTable(log, fromTurn);
   return {
     name: id,
+    ...(fromTurn !== undefined ? { fromTurn: { run: id, atTurn: fromTurn } } : {}),
     task: task?.role === 'user' ? task.text : config.task,
     model: options.model ?? modelLabel(config.model.primary),
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),

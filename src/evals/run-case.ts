@@ -44,8 +44,13 @@ const REJECTED = 'This eval case gives no approval for this tool.';
 /** The options a case's run starts with. */
 export function caseStart(c: EvalCase, settings: CaseSettings): StartAgentOptions {
   const model = c.model ?? settings.model;
+  const { fromTurn } = c;
   return {
-    task: c.task,
+    // A case from a recorded turn goes on from the conversation up to it: no task of its own.
+    task: fromTurn ? '' : c.task,
+    ...(fromTurn
+      ? { session: { from: { runId: fromTurn.run, conversationId: fromTurn.run, atTurn: fromTurn.atTurn } } }
+      : {}),
     ...(model ? { model } : {}),
     ...(c.systemPrompt ? { systemPrompt: c.systemPrompt } : {}),
     tools: { ...(c.tools ? { allow: c.tools } : {}), ...(c.approve ? { approve: c.approve } : {}) },

@@ -111,6 +111,22 @@ describe('eval replay', () => {
     expect(fx.calls).toEqual([]);
   });
 
+  it('from a recorded turn: each case goes on from the recorded conversation, only the later turns are asked', async () => {
+    fx.fake.respond((request) => recorded(answers(request)));
+    const before = fx.fake.requests.length;
+    const out = await cli('--workflow-id', ...ids, '--from-turn', '2', '--json');
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout).baseline.summary).toMatchObject({ cases: RUNS, passed: RUNS, drift: 0 });
+    // One model call a case, answering turn 2's tool results; nothing ran again.
+    expect(fx.fake.requests.slice(before).map(answers)).toEqual(ids.map(() => 2));
+    expect(fx.calls).toEqual([]);
+    const past = await cli('--workflow-id', ids[0], '--from-turn', '3');
+    expect([past.code, past.stderr]).toEqual([
+      2,
+      `durable-agents: run "${ids[0]}" took 3 turns: --from-turn must be below that\n`,
+    ]);
+  });
+
   it('an unknown run, a bad candidate and a run still open exit 2 with one line, starting nothing', async () => {
     const before = fx.fake.requests.length;
     const unknown = await cli('--workflow-id', 'no-such-run');

@@ -34,6 +34,7 @@ interface EvalReplayFlags {
   limit: number;
   candidate: string[];
   tolerance: number;
+  fromTurn?: number;
   parallel: number;
   tenant: string;
   json?: boolean;
@@ -112,6 +113,11 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
     )
     .option('--limit <n>', 'at most this many runs from --query', positiveInt, 20)
     .option(
+      '--from-turn <n>',
+      "start each case from its recorded conversation up to this turn's tool results (by reference, as fork does)",
+      positiveInt,
+    )
+    .option(
       '--candidate <change>',
       'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE',
       (value: string, previous: string[]) => [...previous, value],
@@ -139,7 +145,10 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         const ids = flags.workflowId ?? (await selected(agents.client, flags.query!, flags.limit));
         for (const id of ids)
           cases.push(
-            await recordedCase(agents, agents.client, id, messages, { tolerance: flags.tolerance }).catch(asUsage),
+            await recordedCase(agents, agents.client, id, messages, {
+              tolerance: flags.tolerance,
+              ...(flags.fromTurn !== undefined ? { fromTurn: flags.fromTurn } : {}),
+            }).catch(asUsage),
           );
         const settings = { parallel: flags.parallel, tenant: flags.tenant, messages };
         const candidates = change ? cases.map((c) => ({ ...c, ...change })) : undefined;
