@@ -1,10 +1,10 @@
 /**
- * What the eval commands share (docs/evals.md): the gate and its verdict, a baseline report, the
+ * What the eval commands share (docs/evals.md): the gate and its verdict, saved reports, the
  * content store the calls are read from, bad input as a usage error.
  */
 import fs from 'node:fs';
 import { errorText } from '../common/error-text';
-import { EvalInputError, needsBaseline, parseGate, type EvalSummary, type GateClause } from '../evals';
+import { EvalInputError, needsBaseline, parseGate, type EvalReport, type EvalSummary, type GateClause } from '../evals';
 import { openStore, type ContentStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { EXIT, UsageError } from './exit-codes';
@@ -20,19 +20,28 @@ export function gateOf(spec: string): GateClause[] {
   return read.clauses;
 }
 
-/** The summary of an earlier `eval run --json` report, for the gate's ratios. */
-export function baselineOf(file: string | undefined, clauses: GateClause[]): EvalSummary | undefined {
-  if (!file) {
-    if (needsBaseline(clauses)) throw new UsageError('--gate compares with a baseline (NUMBERx): give --baseline FILE');
-    return undefined;
-  }
+/** The report a saved `--json` file holds: `eval run`'s, or `eval replay`'s candidate lane (else its baseline). */
+export function savedReport(file: string, flag = ''): EvalReport {
+  if (!fs.existsSync(file)) throw new UsageError(`${flag}${file}: no such file or directory`);
   try {
-    const summary = (JSON.parse(fs.readFileSync(file, 'utf8')) as { summary?: EvalSummary }).summary;
-    if (typeof summary?.cases !== 'number') throw new Error('it is not an `eval run --json` report');
-    return summary;
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<EvalReport> & {
+      candidate?: EvalReport;
+      baseline?: EvalReport;
+    };
+    const report = saved.cases && saved.summary ? (saved as EvalReport) : (saved.candidate ?? saved.baseline);
+    if (!Array.isArray(report?.cases) || typeof report.summary?.cases !== 'number')
+      throw new Error('it is not the JSON report of `eval run` or `eval replay`');
+    return report;
   } catch (err) {
-    throw new UsageError(`--baseline ${file}: ${errorText(err)}`);
+    throw new UsageError(`${flag}${file}: ${errorText(err)}`);
   }
+}
+
+/** The summary of an earlier report (`--baseline FILE`), for the gate's ratios. */
+export function baselineOf(file: string | undefined, clauses: GateClause[]): EvalSummary | undefined {
+  if (file) return savedReport(file, '--baseline ').summary;
+  if (needsBaseline(clauses)) throw new UsageError('--gate compares with a baseline (NUMBERx): give --baseline FILE');
+  return undefined;
 }
 
 /** The gate's verdict as the JSON report shows it. */

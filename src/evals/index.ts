@@ -27,3 +27,4 @@ export {
 } from './suite';
 export { firstEffectDifference, observedOutcome, recordedCase, recordedGraders, servedTable } from './recorded-case';
 export { selectRecordedRuns, type SelectedRuns } from './select-runs';
+export { comparison, verdictChanges } from './compare';

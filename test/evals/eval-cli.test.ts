@@ -116,6 +116,32 @@ describe('eval run', () => {
     });
   });
 
+  it('eval compare puts two saved reports side by side: the changed case named, the gate read on the later', async () => {
+    candidate(false);
+    const before = await evalRun('--model', PRIMARY, '--json');
+    candidate(true);
+    const after = await evalRun('--model', PRIMARY, '--json');
+    expect([before.code, after.code]).toEqual([0, 1]);
+    fs.writeFileSync(path.join(dir, 'before.json'), before.stdout);
+    fs.writeFileSync(path.join(dir, 'after.json'), after.stdout);
+    const { address, namespace } = await testConnection();
+    const compare = (...args: string[]) =>
+      runCli(['eval', 'compare', ...args], {
+        cwd: dir,
+        env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
+      });
+    const out = await compare('before.json', 'after.json', '--gate', 'pass>=1,tokens<=2x');
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(/^before: 2\/2 cases passed \(100\.0 %\).*\nafter: {2}1\/2 cases passed \(50\.0 %\)/);
+    expect(out.stdout).toMatch(/\npass -50\.0 points, cost \S+, tokens \S+x, turns 0\.75x, /);
+    expect(out.stdout).toContain('\n  writes-the-note: before pass, after FAIL (write_note called with');
+    expect(out.stderr).toBe('durable-agents: gate failed: pass>=1: pass is 0.5\n');
+    const json = JSON.parse((await compare('before.json', 'after.json', '--json')).stdout);
+    expect(json).toMatchObject({ before: { passed: 2 }, after: { passed: 1 }, gate: { holds: true } });
+    const bad = await compare('before.json', 'missing.json');
+    expect([bad.code, bad.stderr]).toEqual([2, 'durable-agents: missing.json: no such file or directory\n']);
+  });
+
   it('bad input exits 2 with one line and starts nothing', async () => {
     candidate(false);
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ ...SUM_CASE, graders: [{ type: 'tool_caled' }] }));

@@ -2,13 +2,23 @@
  * `durable-agents eval run [files…]` (docs/evals.md): runs eval cases against the workers, prints a
  * report (a table, `--json`, `--junit FILE`) and applies the gate: exit 0 when it holds, 1 when it
  * fails, 2 on bad input (a malformed case, an unknown model, a bad gate), with nothing started.
+ * `eval compare` puts two saved reports side by side.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { gateFailures, junitXml, readCaseFiles, reportTable, runEval } from '../../evals';
+import { comparison, gateFailures, junitXml, readCaseFiles, reportTable, runEval, verdictChanges } from '../../evals';
 import { readRunMessages } from '../../client/run-messages';
 import { connectAgents, type GlobalOptions } from '../cli-context';
-import { DEFAULT_GATE, asUsage, baselineOf, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
+import {
+  DEFAULT_GATE,
+  asUsage,
+  baselineOf,
+  endWithGate,
+  gateOf,
+  gateView,
+  openedStore,
+  savedReport,
+} from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printError, printLine } from '../terminal-text';
@@ -69,6 +79,37 @@ export function registerEvalCommands(
         await store?.close();
         await connected.close();
       }
+    });
+  evals
+    .command('compare')
+    .description(
+      'Compare two saved eval reports (`eval run --json` or `eval replay --json`, its candidate lane, else its ' +
+        'baseline): both totals, their ratios and the cases whose verdict changed. With --gate, exit 1 when the ' +
+        'later report fails it (its ratios against the earlier).',
+    )
+    .argument('<before>', 'the earlier report (JSON)')
+    .argument('<after>', 'the later report (JSON)')
+    .option('--gate <clauses>', "what must hold of the later report, e.g. 'pass>=0.95,cost<=1.1x'")
+    .option('--json', 'print the comparison as JSON')
+    .action((beforeFile: string, afterFile: string, flags: { gate?: string; json?: boolean }) => {
+      const clauses = flags.gate === undefined ? [] : gateOf(flags.gate);
+      const [before, after] = [savedReport(beforeFile), savedReport(afterFile)];
+      const failures = gateFailures(clauses, after.summary, before.summary);
+      if (flags.json)
+        printLine(
+          JSON.stringify(
+            {
+              before: before.summary,
+              after: after.summary,
+              changed: verdictChanges(before, after).map((l) => l.trim()),
+              gate: gateView(failures),
+            },
+            null,
+            2,
+          ),
+        );
+      else printLine(comparison(before, after));
+      endWithGate(failures);
     });
   registerEvalReplay(evals, globals, env);
 }

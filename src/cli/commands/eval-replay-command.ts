@@ -16,6 +16,7 @@ import {
   recordedCase,
   reportTable,
   summarize,
+  verdictChanges,
   runEval,
   selectRecordedRuns,
   type EvalCase,
@@ -77,16 +78,6 @@ function toleranceArg(value: string): number {
   if (!(value.trim() !== '' && Number.isFinite(n) && n >= 0))
     throw new UsageError(`--tolerance ${value}: give a ratio of 0 or more, e.g. 0.1`);
   return n;
-}
-
-/** The cases whose verdict differs between the lanes, each with the candidate's first failing grader. */
-function differences(baseline: EvalReport, candidate: EvalReport): string[] {
-  return candidate.cases.flatMap((c, i) => {
-    const before = baseline.cases[i];
-    if (before.pass === c.pass) return [];
-    const why = c.failed ? `${c.failed.name}: ${c.failed.message ?? 'failed'}` : 'passes now';
-    return [`  ${c.name}: baseline ${before.pass ? 'pass' : 'FAIL'}, candidate ${c.pass ? 'pass' : 'FAIL'} (${why})`];
-  });
 }
 
 /** The runs `query` selects, saying how many open runs it left out; none is bad input. */
@@ -182,7 +173,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
           printLine(`observed (the recordings as they ran):\n${reportTable(observed)}`);
           printLine(`\nbaseline (the recorded models):\n${reportTable(baseline)}`);
           if (candidate) {
-            const changed = differences(baseline, candidate);
+            const changed = verdictChanges(baseline, candidate, ['baseline', 'candidate']);
             printLine(`\ncandidate (${candidateName(change!)}):\n${reportTable(candidate)}`);
             printLine(
               changed.length ? `\ncases that changed:\n${changed.join('\n')}` : '\nno case changed its verdict',
