@@ -5,6 +5,7 @@
  * grader functions.
  */
 import { z } from 'zod';
+import type { StartAgentOptions } from '../client';
 import type { AgentOptions } from '../contracts/agent-options';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult } from '../contracts/agent-run';
@@ -65,6 +66,9 @@ export interface CaseApproval {
   reason?: string;
 }
 
+/** Run options a case may lay over its own: everything but what the eval itself sets. */
+export type CaseOptions = Omit<StartAgentOptions, 'task' | 'eval' | 'fleet' | 'session' | 'id' | 'continueFrom'>;
+
 export interface EvalCase {
   name: string;
   task: string;
@@ -83,6 +87,8 @@ export interface EvalCase {
   /** Queued in the run as it starts (`eval.followUps`); each starts a new turn when the run would otherwise end. */
   followUps?: string[];
   limits?: AgentOptions['limits'];
+  /** Run options laid over the case's own, record by record (a replay candidate's `config=FILE`). */
+  options?: CaseOptions;
   /** Start from a recorded run's conversation up to the end of this turn, by reference (as `fork` does). */
   fromTurn?: { run: string; atTurn: number };
   graders: Grader[];

@@ -4,6 +4,7 @@ export {
   parseCases,
   type Bound,
   type CaseApproval,
+  type CaseOptions,
   type CaseRun,
   type CodeGrader,
   type DataGrader,

@@ -53,8 +53,13 @@ export function caseStart(c: EvalCase, settings: CaseSettings): StartAgentOption
       : {}),
     ...(model ? { model } : {}),
     ...(c.systemPrompt ? { systemPrompt: c.systemPrompt } : {}),
-    tools: { ...(c.tools ? { allow: c.tools } : {}), ...(c.approve ? { approve: c.approve } : {}) },
     ...(c.limits ? { limits: c.limits } : {}),
+    ...c.options,
+    tools: {
+      ...(c.tools ? { allow: c.tools } : {}),
+      ...(c.approve ? { approve: c.approve } : {}),
+      ...c.options?.tools,
+    },
     fleet: { tenant: settings.tenant },
     eval: {
       served: c.stubs ?? [],

@@ -127,6 +127,27 @@ describe('eval replay', () => {
     ]);
   });
 
+  it('a config candidate lays its run options over each case: its call settings reach the provider', async () => {
+    fx.fake.respond((request) => recorded(answers(request)));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candidate-'));
+    const config = path.join(dir, 'config.json');
+    fs.writeFileSync(config, JSON.stringify({ call: { temperature: 0.25 } }));
+    const before = fx.fake.requests.length;
+    const out = await cli('--workflow-id', ids[0], '--candidate', `config=${config}`, '--json');
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout).candidate.summary).toMatchObject({ cases: 1, passed: 1 });
+    // Three calls a lane: the candidate's carried the temperature, the baseline's did not.
+    const temperatures = fx.fake.requests.slice(before).map((r) => r.body.temperature);
+    expect(temperatures.filter((t) => t === 0.25)).toHaveLength(3);
+    expect(temperatures.filter((t) => t === undefined)).toHaveLength(3);
+    fs.writeFileSync(config, JSON.stringify({ eval: { served: [] } }));
+    const owned = await cli('--workflow-id', ids[0], '--candidate', `config=${config}`);
+    expect([owned.code, owned.stderr]).toEqual([
+      2,
+      `durable-agents: --candidate config=${config}: the eval sets eval itself\n`,
+    ]);
+  });
+
   it('an unknown run, a bad candidate and a run still open exit 2 with one line, starting nothing', async () => {
     const before = fx.fake.requests.length;
     const unknown = await cli('--workflow-id', 'no-such-run');
@@ -134,7 +155,7 @@ describe('eval replay', () => {
     const bad = await cli('--workflow-id', ids[0], '--candidate', 'prompt=x');
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      'durable-agents: --candidate prompt=x: give model=provider/model or system-prompt=@FILE\n',
+      'durable-agents: --candidate prompt=x: give model=provider/model, system-prompt=@FILE or config=FILE\n',
     ]);
     expect(fx.fake.requests.length).toBe(before);
     const held = holdReply(fx, reply.text('Later.'));

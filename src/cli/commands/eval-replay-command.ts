@@ -19,6 +19,7 @@ import {
   verdictChanges,
   runEval,
   selectRecordedRuns,
+  type CaseOptions,
   type EvalCase,
   type EvalReport,
 } from '../../evals';
@@ -47,6 +48,38 @@ interface EvalReplayFlags {
 interface Candidate {
   model?: string;
   systemPrompt?: string;
+  options?: CaseOptions;
+}
+
+/** What the eval sets itself, which a candidate's config may not. */
+const EVAL_OWNED = ['task', 'eval', 'fleet', 'session', 'id', 'continueFrom'];
+
+/** The text of `--candidate spec`'s file. */
+function candidateFile(spec: string, file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--candidate ${spec}: cannot read ${file} (${(err as Error).message})`);
+  }
+  if (text.trim() === '') throw new UsageError(`--candidate ${spec}: the file is empty`);
+  return text;
+}
+
+/** The run options of a `config=FILE` candidate: a JSON object of run options, checked as every case starts. */
+function candidateOptions(spec: string, file: string): CaseOptions {
+  let options: unknown;
+  try {
+    options = JSON.parse(candidateFile(spec, file));
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--candidate ${spec}: not JSON (${(err as Error).message})`);
+  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new UsageError(`--candidate ${spec}: give a JSON object of run options`);
+  const owned = Object.keys(options).filter((key) => EVAL_OWNED.includes(key));
+  if (owned.length > 0) throw new UsageError(`--candidate ${spec}: the eval sets ${owned.join(', ')} itself`);
+  return options as CaseOptions;
 }
 
 /** The changes the `--candidate` flags name: `model=provider/model`, `system-prompt=@FILE`. */
@@ -54,23 +87,21 @@ function candidateOf(specs: readonly string[]): Candidate | undefined {
   if (specs.length === 0) return undefined;
   const candidate: Candidate = {};
   for (const spec of specs) {
-    const [, what, value] = /^(model|system-prompt)=(.+)$/.exec(spec) ?? [];
+    const [, what, value] = /^(model|system-prompt|config)=(.+)$/.exec(spec) ?? [];
     if (what === 'model') candidate.model = value;
-    else if (what === 'system-prompt' && value.startsWith('@')) {
-      try {
-        candidate.systemPrompt = fs.readFileSync(value.slice(1), 'utf8');
-      } catch (err) {
-        throw new UsageError(`--candidate ${spec}: cannot read ${value.slice(1)} (${(err as Error).message})`);
-      }
-      if (candidate.systemPrompt.trim() === '') throw new UsageError(`--candidate ${spec}: the file is empty`);
-    } else throw new UsageError(`--candidate ${spec}: give model=provider/model or system-prompt=@FILE`);
+    else if (what === 'system-prompt' && value.startsWith('@'))
+      candidate.systemPrompt = candidateFile(spec, value.slice(1));
+    else if (what === 'config') candidate.options = candidateOptions(spec, value.replace(/^@/, ''));
+    else throw new UsageError(`--candidate ${spec}: give model=provider/model, system-prompt=@FILE or config=FILE`);
   }
   return candidate;
 }
 
 /** The candidate lane's name in the report. */
 const candidateName = (c: Candidate): string =>
-  [c.model, c.systemPrompt === undefined ? undefined : 'its system prompt'].filter(Boolean).join(', ');
+  [c.model, c.systemPrompt === undefined ? undefined : 'its system prompt', c.options && 'its config']
+    .filter(Boolean)
+    .join(', ');
 
 /** A ratio of 0 or more, such as 0.1 for 10 %. */
 function toleranceArg(value: string): number {
@@ -110,7 +141,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
     )
     .option(
       '--candidate <change>',
-      'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE',
+      'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE, config=FILE',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
