@@ -1,12 +1,14 @@
 /**
  * Conversations that go on: a run can start from another run's whole conversation (`continueFrom`)
  * or from its first turns (`fork`). Both read the earlier run as it closed: its conversation in the
- * store and the options it started with, which a fork takes as its defaults.
+ * store and the options it started with, which a fork takes as its defaults. A run can also start
+ * from messages the application gives (`session.initialMessages`), stored by reference.
  */
 import type { Client } from '@temporalio/client';
 import type { AgentConfig, ConversationOrigin } from '../contracts/run-spec';
 import type { RunLayer } from '../contracts/agent-options';
 import type { KindFacts } from '../contracts/kind-facts';
+import type { ConversationReader } from '../contracts/conversation-log';
 import { AgentClientError, explain } from './client-errors';
 import { resultOfRun, startInput } from './run-reads';
 
@@ -73,4 +75,22 @@ export function carriedLayer(config: AgentConfig, kind: KindFacts): RunLayer {
     ...rest
   } = config;
   return { ...rest, ...(kind.ownPrompts || systemPrompt === undefined ? {} : { systemPrompt }) };
+}
+
+/** A content store the client may write to (both of `durable-agents/worker`'s stores are one). */
+type WritableStore = ConversationReader & { put(body: unknown): Promise<string> };
+
+const canWrite = (store: ConversationReader | undefined): store is WritableStore =>
+  typeof (store as Partial<WritableStore> | undefined)?.put === 'function';
+
+/**
+ * The spec with the messages it was given inline (`session.initialMessages`) stored in `store` and
+ * named by their hash, so the run's history holds the hash rather than the conversation; as it was
+ * when it has none, or the client has no store it can write to (the messages then travel inline).
+ */
+export async function withStoredMessages(spec: AgentConfig, store?: ConversationReader): Promise<AgentConfig> {
+  const session = spec.session;
+  if (!Array.isArray(session?.initialMessages) || !canWrite(store)) return spec;
+  const hash = await store.put(session.initialMessages);
+  return { ...spec, session: { ...session, initialMessages: { hash } } };
 }
