@@ -10,6 +10,7 @@ import type { RunLayer } from '../contracts/agent-options';
 import type { KindFacts } from '../contracts/kind-facts';
 import type { ConversationReader } from '../contracts/conversation-log';
 import { AgentClientError, explain } from './client-errors';
+import { initialMessageProblems } from '../policy/initial-messages';
 import { resultOfRun, startInput } from './run-reads';
 
 /** An earlier run to go on from, and the config it started with (absent when its history could not say). */
@@ -87,9 +88,20 @@ const canWrite = (store: ConversationReader | undefined): store is WritableStore
  * The spec with the messages it was given inline (`session.initialMessages`) stored in `store` and
  * named by their hash, so the run's history holds the hash rather than the conversation; as it was
  * when it has none, or the client has no store it can write to (the messages then travel inline).
+ * Messages given by hash are read from `store`, when there is one, and refused as the run would
+ * refuse them.
  */
 export async function withStoredMessages(spec: AgentConfig, store?: ConversationReader): Promise<AgentConfig> {
   const session = spec.session;
+  const given = session?.initialMessages;
+  if (given && !Array.isArray(given) && store) {
+    const stored = await store.get<unknown>(given.hash).catch(() => undefined);
+    const problems =
+      stored === undefined
+        ? [`the client's store holds no initialMessages under ${given.hash}`]
+        : initialMessageProblems(stored);
+    if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
+  }
   if (!Array.isArray(session?.initialMessages) || !canWrite(store)) return spec;
   const hash = await store.put(session.initialMessages);
   return { ...spec, session: { ...session, initialMessages: { hash } } };

@@ -142,9 +142,17 @@ describe('a run started from the application’s messages', () => {
     });
   });
 
-  it('a stored array no provider takes ends the run before any model call, naming the problem', async () => {
+  it('a stored array no provider takes is refused by a client with the store, and ends the run of one without', async () => {
     const hash = await fx.store.put([CHAT[0], CHAT[0]]);
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const checked = new AgentClient(client, taskQueue, { store: fx.store });
+      const refused = `given-stored-${crypto.randomUUID()}`;
+      await expect(
+        checked.start({ id: refused, task: 'And?', model: PRIMARY, session: { initialMessages: { hash } } }),
+      ).rejects.toThrow(
+        /^invalid run options: initialMessages\[1\] is a second user message in a row: user and assistant messages alternate$/,
+      );
+      await expect(client.workflow.getHandle(refused).describe()).rejects.toThrow(WorkflowNotFoundError);
       const agents = new AgentClient(client, taskQueue);
       const id = await agents.start({ task: 'And?', model: PRIMARY, session: { initialMessages: { hash } } });
       const result = await agents.result(id);
