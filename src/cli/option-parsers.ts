@@ -119,6 +119,7 @@ export interface RunOptions extends CallFlags {
   watch?: boolean;
   continue?: string;
   idleWait?: number;
+  messages?: string;
   plan?: string;
   askUser?: boolean;
 }

@@ -14,6 +14,7 @@ import { callFlags, callOptionsOf } from './call-options';
 import { readClientTools } from './client-tools-file';
 import { configSubAgents, readSubAgents } from './agents-file';
 import { readPlanFile } from './plan-file';
+import { storeMessagesFile } from './messages-file';
 import { checkModelSpecs } from './model-check';
 import { mcpSelectionOf } from './mcp-choice';
 import {
@@ -100,6 +101,10 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
       duration,
     )
     .option(
+      '--messages <file>',
+      'start from this conversation: a JSON array of user, assistant and tool_result messages; the task comes after it',
+    )
+    .option(
       '--plan <file>',
       'a plan the run recites each turn and the model ticks (JSON array or Markdown checklist); see set-plan',
     )
@@ -141,6 +146,7 @@ export async function startOptionsOf(
   const agents = readSubAgents(o.agents);
   const session = {
     ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...(o.messages ? { initialMessages: await storeMessagesFile(o.messages, env) } : {}),
   };
   const fleet = {
     ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),

@@ -28,11 +28,14 @@ function readTaskFile(file: string): string {
   }
 }
 
-/** The content store the worker reads bodies from; `run --task-file` writes the task there. */
-async function storeTask(task: string, env: NodeJS.ProcessEnv): Promise<string> {
+/**
+ * Stores `body` in the content store the worker reads bodies from and returns its hash: `run
+ * --task-file` writes the task there, `run --messages` the messages.
+ */
+export async function storeForWorkers(body: unknown, env: NodeJS.ProcessEnv): Promise<string> {
   const store = await openStore(storeConfig(env));
   try {
-    return await store.put(task);
+    return await store.put(body);
   } finally {
     await store.close();
   }
@@ -59,5 +62,5 @@ export async function readTaskInput(
   }
   const task = taskFile === '-' ? await readStdin(stdin) : readTaskFile(taskFile);
   if (!task.trim()) throw new UsageError(`the task in ${taskFile === '-' ? 'stdin' : taskFile} is empty`);
-  return { task, taskHash: await storeTask(task, env) };
+  return { task, taskHash: await storeForWorkers(task, env) };
 }

@@ -79,7 +79,8 @@ function formatEvent(e: AgentEvent, runId?: string): string {
       );
     case 'conversation_continued':
       return (
-        `${at} went on from ${e.fromRun}${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''}: ` +
+        `${at} went on from ${e.fromRun ?? 'the given messages'}` +
+        `${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''}: ` +
         `${plural(e.messages, 'message')}, ${plural(e.turns, 'turn')}`
       );
     case 'continued_as_new':

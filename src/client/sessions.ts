@@ -1,13 +1,16 @@
 /**
  * Conversations that go on: a run can start from another run's whole conversation (`continueFrom`)
  * or from its first turns (`fork`). Both read the earlier run as it closed: its conversation in the
- * store and the options it started with, which a fork takes as its defaults.
+ * store and the options it started with, which a fork takes as its defaults. A run can also start
+ * from messages the application gives (`session.initialMessages`), stored by reference.
  */
 import type { Client } from '@temporalio/client';
 import type { AgentConfig, ConversationOrigin } from '../contracts/run-spec';
 import type { RunLayer } from '../contracts/agent-options';
 import type { KindFacts } from '../contracts/kind-facts';
+import type { ConversationReader } from '../contracts/conversation-log';
 import { AgentClientError, explain } from './client-errors';
+import { initialMessageProblems } from '../policy/initial-messages';
 import { resultOfRun, startInput } from './run-reads';
 
 /** An earlier run to go on from, and the config it started with (absent when its history could not say). */
@@ -73,4 +76,33 @@ export function carriedLayer(config: AgentConfig, kind: KindFacts): RunLayer {
     ...rest
   } = config;
   return { ...rest, ...(kind.ownPrompts || systemPrompt === undefined ? {} : { systemPrompt }) };
+}
+
+/** A content store the client may write to (both of `durable-agents/worker`'s stores are one). */
+type WritableStore = ConversationReader & { put(body: unknown): Promise<string> };
+
+const canWrite = (store: ConversationReader | undefined): store is WritableStore =>
+  typeof (store as Partial<WritableStore> | undefined)?.put === 'function';
+
+/**
+ * The spec with the messages it was given inline (`session.initialMessages`) stored in `store` and
+ * named by their hash, so the run's history holds the hash rather than the conversation; as it was
+ * when it has none, or the client has no store it can write to (the messages then travel inline).
+ * Messages given by hash are read from `store`, when there is one, and refused as the run would
+ * refuse them.
+ */
+export async function withStoredMessages(spec: AgentConfig, store?: ConversationReader): Promise<AgentConfig> {
+  const session = spec.session;
+  const given = session?.initialMessages;
+  if (given && !Array.isArray(given) && store) {
+    const stored = await store.get<unknown>(given.hash).catch(() => undefined);
+    const problems =
+      stored === undefined
+        ? [`the client's store holds no initialMessages under ${given.hash}`]
+        : initialMessageProblems(stored);
+    if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
+  }
+  if (!Array.isArray(session?.initialMessages) || !canWrite(store)) return spec;
+  const hash = await store.put(session.initialMessages);
+  return { ...spec, session: { ...session, initialMessages: { hash } } };
 }

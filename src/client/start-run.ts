@@ -16,9 +16,11 @@ import type { KindStartOptions } from '../kinds';
 import { AgentClientError } from './client-errors';
 import type { RunAccess } from './run-access';
 import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
-import { carriedLayer, originMemo, resolveOrigin, type ResolvedOrigin } from './sessions';
+import { carriedLayer, originMemo, resolveOrigin, withStoredMessages, type ResolvedOrigin } from './sessions';
 
 const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
+const MESSAGES_WAY =
+  'give the client the content store the workers read (`store`), which takes the messages by reference';
 
 /** A run's start: the options of every kind, and its kind's own under that kind's key ({@link KindStartOptions}). */
 export interface StartAgentOptions extends Omit<AgentOptions, 'model'>, KindStartOptions {
@@ -120,9 +122,15 @@ export async function prepareStart(
     );
   }
   if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
+  spec = await withStoredMessages(spec, access.store);
   const task = startOptions.task;
   const input = access.kinds.input(edge, spec, own);
-  await access.payloadLimit.check(input, 'the task', TASK_WAY);
+  const inline = Array.isArray(spec.session?.initialMessages);
+  await access.payloadLimit.check(
+    input,
+    inline ? 'the task with its initialMessages' : 'the task',
+    inline ? MESSAGES_WAY : TASK_WAY,
+  );
   const priority = runPriority(spec.fleet);
   return {
     workflowType: edge.facts.workflowType,

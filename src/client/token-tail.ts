@@ -23,7 +23,10 @@ const sameCall = (a: StreamCall, b: StreamCall): boolean =>
   a.seq === b.seq && a.scheduledAt === b.scheduledAt && a.attempt === b.attempt;
 const callKey = (c: StreamCall): string => `${c.seq}:${c.scheduledAt}:${c.attempt}`;
 
-/** A record read and not yet taken; `startReadAt` is when its call's `start` was read here, if it was. */
+/**
+ * A record read and not yet taken; `startReadAt` is when its call's `start` was read here, if it
+ * was (for a quick tool call's record, when the record was).
+ */
 export interface BufferedRecord {
   record: StoredTokenRecord;
   startReadAt?: number;
@@ -50,7 +53,7 @@ export class TokenTail {
   failure?: Error;
   /** Records of the run read so far (those of replaced calls included). */
   received = 0;
-  /** When this tail last read a call's `start` (this process's clock). */
+  /** When this tail last read a call's `start` or a quick tool call's record (this process's clock). */
   lastStartReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -96,18 +99,24 @@ export class TokenTail {
     const key = callKey(record);
     if (record.type === 'start') {
       this.open = { call: record, lastWriteAt: record.at };
-      this.lastStartReadAt = Date.now();
-      this.starts.set(key, this.lastStartReadAt);
-      this.started?.resolve();
-      this.started = undefined;
+      this.starts.set(key, this.markRead());
     } else if (this.open && sameCall(this.open.call, record))
       this.open = record.type === 'end' ? undefined : { call: this.open.call, lastWriteAt: record.at };
-    const startReadAt = this.starts.get(key);
+    // A quick tool call's record waits, as a call's pieces do, for the events published before it.
+    const startReadAt = record.type === 'tool' ? this.markRead() : this.starts.get(key);
     if (record.type === 'end') this.starts.delete(key);
     this.buffer.push({ record, ...(startReadAt === undefined ? {} : { startReadAt }) });
   }
 
-  /** Resolves when this tail next reads a call's `start`. */
+  /** Notes that a record the events before it must precede was read now (a call's `start`, a quick tool's). */
+  private markRead(): number {
+    this.lastStartReadAt = Date.now();
+    this.started?.resolve();
+    this.started = undefined;
+    return this.lastStartReadAt;
+  }
+
+  /** Resolves when this tail next reads a call's `start` or a quick tool call's record. */
   nextStart(): Promise<void> {
     if (!this.started) {
       let resolve!: () => void;

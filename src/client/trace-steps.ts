@@ -82,7 +82,10 @@ function note(e: AgentEvent): string | undefined {
         `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'conversation_continued':
-      return `went on from ${e.fromRun}${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''} (${e.turns} turns)`;
+      return (
+        `went on from ${e.fromRun ?? 'the given messages'}` +
+        `${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''} (${e.turns} turns)`
+      );
     case 'phase':
       return `${e.phase}${e.todoId ? ` todo ${e.todoId}` : ''} (cycle ${e.cycle})`;
     case 'error':

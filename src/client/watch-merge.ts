@@ -11,7 +11,9 @@
  * tail reads the store to its end and gives the tokens written up to the event's time, so a
  * watcher that joins late gets the two interleaved as they happened. While a model call streams
  * the run publishes no event until its answer, so the event reads wait for the call's end (or a
- * while, for a worker that died mid-call) rather than poll.
+ * while, for a worker that died mid-call) rather than poll. The quick tool calls a model call runs
+ * itself are shown from their records in the token stream, placed as tokens are, and their events
+ * when the run records them are left out.
  */
 import type { Client } from '@temporalio/client';
 import type { AgentEvent } from '../contracts/agent-events';
@@ -19,6 +21,7 @@ import { deltaOf } from '../contracts/token-stream';
 import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
 import { followRunStream, type StreamEntry } from './stream-poller';
 import type { BufferedRecord, TokenTail } from './token-tail';
+import type { QuickToolEvents } from './quick-tool-events';
 
 /**
  * The longest the first event read waits for the run's first model call to begin. Until a run's
@@ -50,6 +53,8 @@ export interface MergeOptions {
   onTokenFailure: (error: Error) => void;
   /** Whether the run streams its model calls. */
   streams: () => Promise<boolean>;
+  /** The quick tool calls' events shown so far, published or recorded. */
+  quickTools: QuickToolEvents;
 }
 
 /** The run's events and tokens until it ends; `seen` follows the events yielded. */
@@ -121,11 +126,14 @@ export async function* eventsAndTokens(
       await Promise.race([reading.nextStart(), sleep(FIRST_READ_WAIT_MS), unstreamed]);
     },
   });
-  /** Token items of the buffered records `release` lets go. */
+  /** Token items, and quick tool calls' events, of the buffered records `release` lets go. */
   const tokens = (release?: (entry: BufferedRecord) => boolean): WatchItem[] =>
-    (tail?.take(release) ?? []).flatMap((r) =>
-      r.type === 'piece' ? [{ topic: TOKENS_TOPIC, offset: seen.offset, cursor: r.cursor, delta: deltaOf(r) }] : [],
-    );
+    (tail?.take(release) ?? []).flatMap((r): WatchItem[] => {
+      if (r.type === 'piece')
+        return [{ topic: TOKENS_TOPIC, offset: seen.offset, cursor: r.cursor, delta: deltaOf(r) }];
+      const event = r.type === 'tool' ? options.quickTools.published(r, seen.last?.turn ?? 0) : undefined;
+      return event ? [{ topic: EVENTS_TOPIC, offset: seen.offset, event }] : [];
+    });
   /** Stops reading tokens after a failed read. */
   const checkTail = () => {
     if (!tail?.failure) return;
@@ -157,7 +165,7 @@ export async function* eventsAndTokens(
       }
       seen.offset = offset;
       seen.last = event;
-      yield { topic: EVENTS_TOPIC, offset, event };
+      if (options.quickTools.recorded(event)) yield { topic: EVENTS_TOPIC, offset, event };
     }
     if (tail) {
       await tail.sync();

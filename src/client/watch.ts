@@ -15,6 +15,7 @@ import { errorText } from '../common/error-text';
 import { explain } from './client-errors';
 import { isTokenStreamReader, TokenTail } from './token-tail';
 import { eventsAndTokens, type WatchProgress } from './watch-merge';
+import { QuickToolEvents } from './quick-tool-events';
 
 export interface WatchOptions {
   /** Stream offset to start from (the `offset` of the last event seen, plus one); default the oldest kept. */
@@ -102,6 +103,7 @@ export async function* watchRun(
   const own = isTokenStreamReader(store) ? store : undefined;
   const source = options.tokens === false ? undefined : (options.tokenStream ?? own);
   let tokensSeen = options.tokensAfter ?? 0;
+  const quickTools = new QuickToolEvents();
   if ((await reads.status()) === 'RUNNING') {
     const notices = options.tokens === false ? undefined : tokenNotices(id, options, reads);
     const tail = source && new TokenTail(source, id, options.tokensAfter);
@@ -114,6 +116,7 @@ export async function* watchRun(
         tail,
         onTokenFailure: (err) => source && notices?.failed(source, err),
         streams: () => reads.streams(),
+        quickTools,
       },
       seen,
     );
@@ -140,7 +143,7 @@ export async function* watchRun(
   const calls = source ? await answeredCalls(source, id, tokensSeen).catch(() => []) : [];
   for (const item of withEndedTokens(await eventsAfter(seen, reads), calls, seen.offset)) {
     if (item.topic === EVENTS_TOPIC) seen.offset = item.offset;
-    yield item;
+    if (item.topic === TOKENS_TOPIC || quickTools.recorded(item.event)) yield item;
   }
 }
 

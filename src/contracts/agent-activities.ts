@@ -9,6 +9,7 @@ import type { ConversationView, MessageMeta, ToolCallRequest } from './agent-run
 import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
 import type { ModelRef } from './model-ref';
+import type { SessionSpec } from './run-spec';
 import type { BudgetActivities, CallBudget } from './tenant-budget';
 import type { CallPin, PinToolsInput, PinToolsOutput } from './tool-pin';
 
@@ -197,10 +198,12 @@ export interface SummariseOutput {
 }
 
 /** The agent activities a workflow calls (implemented by `createAgentActivities`). */
-/** Starts a run's conversation from another's (`AgentConfig.from`). */
+/** Starts a run's conversation from another's (`session.from`) or from given messages (`session.initialMessages`). */
 export interface CopyConversationInput {
-  /** The conversation to go on from. */
-  from: string;
+  /** The conversation to go on from; absent with `given`. */
+  from?: string;
+  /** The messages the application gave, checked again and written instead of a conversation's. */
+  given?: SessionSpec['initialMessages'];
   /** The run's own conversation, empty so far. */
   to: string;
   /** Up to the end of this turn (its answer and that answer's tool results); absent = all of it. */

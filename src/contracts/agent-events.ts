@@ -74,8 +74,11 @@ export type AgentEvent = EventBase &
     | { type: 'context_transformed'; hook: string; messagesHash: string; note?: string }
     | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
     | { type: 'continued_as_new'; runs: number }
-    /** The conversation began with another run's (`messages` entries, `turns` answers; `atTurn` for a fork). */
-    | { type: 'conversation_continued'; fromRun: string; atTurn?: number; messages: number; turns: number }
+    /**
+     * The conversation began with another run's (`fromRun`; `atTurn` for a fork) or with the messages
+     * the application gave (no `fromRun`): `messages` entries, `turns` answers.
+     */
+    | { type: 'conversation_continued'; fromRun?: string; atTurn?: number; messages: number; turns: number }
     /** A phase of a multi-role run (e.g. pev's planning, executing a todo, verifying). */
     | { type: 'phase'; phase: string; cycle: number; todoId?: string; todo?: string }
     /**

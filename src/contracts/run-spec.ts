@@ -5,7 +5,7 @@
  * carried across continue-as-new.
  */
 import type { EvalSpec } from './eval-spec';
-import type { CallSettings } from './message-model';
+import type { AssistantContent, CallSettings, ToolResultMessage, UserContent } from './message-model';
 import type { ResolverPolicy } from './model-resolution';
 import type { ModelRef } from './model-ref';
 import type { ToolSelection } from './tool-catalog';
@@ -112,10 +112,27 @@ export interface ConversationOrigin {
   atTurn?: number;
 }
 
+/**
+ * A message of a conversation an application gives a run to start from, in the project's message
+ * model without what only a model call knows (provider, usage, cost): a text or content blocks.
+ */
+export type InitialMessage =
+  | { role: 'user'; content: string | UserContent[] }
+  | { role: 'assistant'; content: string | AssistantContent[] }
+  | (Pick<ToolResultMessage, 'role' | 'toolCallId' | 'toolName'> & {
+      content: string | ToolResultMessage['content'];
+      isError?: boolean;
+    });
+
 /** Where a run's conversation comes from and how long it stays open. */
 export interface SessionSpec {
   /** The conversation the run goes on from; its task (if any) comes after it. */
   from?: ConversationOrigin;
+  /**
+   * Messages the application gives the run to start from, its task after them: inline, or by the
+   * content-store hash of the array (what the client sends when it has a store).
+   */
+  initialMessages?: InitialMessage[] | { hash: string };
   /**
    * After an answer with nothing queued, wait this long (ms) for a follow-up before completing: a
    * run that stays open for the next message of a conversation.

@@ -2,9 +2,12 @@
  * A run's token stream: what its streaming model calls write for watchers, beside the workflow
  * rather than through it. The activity that calls the model appends, for each call, a `start`
  * record, the pieces of its output as they come, and an `end` record when it answers or fails (a
- * worker that dies writes no end); the content store keeps the records in order, by run, and
+ * worker that dies writes no end); a call that runs quick tool calls itself adds a `tool` record as
+ * each begins and ends, streaming or not. The content store keeps the records in order, by run, and
  * watchers read them from any cursor on. Plain JSON, shared by the activity, the stores and the client.
  */
+import type { DistributiveOmit } from '../common/type-helpers';
+import type { AgentEvent } from './agent-events';
 import type { TokenDelta } from './watch-topics';
 
 /**
@@ -23,11 +26,18 @@ export interface StreamCall {
   model: string;
 }
 
+/** The event the run records for a quick tool call that a model call runs itself, as the call publishes it first. */
+export type QuickToolEvent = DistributiveOmit<
+  Extract<AgentEvent, { type: 'tool_start' | 'tool_execution' }>,
+  'at' | 'turn'
+>;
+
 /** One record of a run's token stream; `at` is when the worker wrote it (ms since the epoch, its clock). */
 export type TokenRecord = StreamCall & { at: number } & (
     | { type: 'start' }
     | { type: 'piece'; kind: TokenDelta['kind']; text: string; tool?: string }
     | { type: 'end'; outcome: 'answered' | 'failed' }
+    | { type: 'tool'; event: QuickToolEvent }
   );
 
 /** A record as read back, with the cursor to read on from after it. */

@@ -14,6 +14,7 @@ import { runModels } from './model-ref';
 import { quickToolCalls, resultFitFor } from './quick-tools';
 import { modelWindow } from './context-plan';
 import { runSpecProblems } from './run-spec-problems';
+import { opensOnMessages } from './initial-messages';
 import { subAgentTools } from './sub-agents';
 
 /** Log position of a new conversation's task. */
@@ -41,7 +42,7 @@ export function pinRequest(spec: AgentConfig, roles: readonly ModelRef[], conver
     models: runModels(spec, roles),
     ...(spec.agents ? { agents: subAgentTools(spec.agents) } : {}),
     ...(spec.fleet?.tenant === undefined ? {} : { tenant: spec.fleet.tenant }),
-    ...(spec.session?.from ? {} : { open: { startSeq: TASK_SEQ, drafts: [taskDraft(spec)] } }),
+    ...(opensOnMessages(spec) ? {} : { open: { startSeq: TASK_SEQ, drafts: [taskDraft(spec)] } }),
     ...(spec.plan?.length ? { planTool: true } : {}),
   };
 }

@@ -15,10 +15,11 @@ import { fleetProblems } from './tenancy';
 import { clientToolProblems } from './tool-selection';
 import { subAgentProblems } from './sub-agents';
 import { evalSpecProblems } from './served-tools';
+import { initialMessageProblems } from './initial-messages';
 
 /** Problems with where the run's conversation begins, how long it waits for a follow-up, when it hands over. */
 function sessionProblems({ session, task }: AgentConfig): string[] {
-  const { from, idleWaitMs, continueAsNewAfterTurns } = session ?? {};
+  const { from, initialMessages, idleWaitMs, continueAsNewAfterTurns } = session ?? {};
   const problems: string[] = [];
   // A fork may go on from its last turn's tool results without a new task.
   if ((typeof task !== 'string' || task.trim() === '') && from?.atTurn === undefined)
@@ -27,6 +28,8 @@ function sessionProblems({ session, task }: AgentConfig): string[] {
     problems.push('from needs the run id and conversation id to go on from');
   if (from?.atTurn !== undefined && !(Number.isInteger(from.atTurn) && from.atTurn >= 1))
     problems.push(`the turn to fork at must be a whole number of at least 1, got ${from.atTurn}`);
+  if (from && initialMessages) problems.push('a run goes on from another run or from initialMessages, not both');
+  if (initialMessages !== undefined) problems.push(...initialMessageProblems(initialMessages));
   if (idleWaitMs !== undefined && !(Number.isInteger(idleWaitMs) && idleWaitMs > 0))
     problems.push(`idleWaitMs must be a whole number of milliseconds above 0, got ${idleWaitMs}`);
   if (continueAsNewAfterTurns !== undefined && !(continueAsNewAfterTurns >= 1))

@@ -65,7 +65,9 @@ const RECORDS: Record<string, readonly string[]> = {
   hooks: fieldsOf<AgentHooks>({
     onTurnEnd: true, resolveModel: true, transformContext: true, onMessage: true, onError: true,
   }),
-  session: fieldsOf<SessionSpec>({ from: true, idleWaitMs: true, continueAsNewAfterTurns: true }),
+  session: fieldsOf<SessionSpec>({
+    from: true, initialMessages: true, idleWaitMs: true, continueAsNewAfterTurns: true,
+  }),
   fleet: fieldsOf<FleetSpec>({ tenant: true, priority: true, taskQueue: true, expectedCostUsd: true }),
 }; // prettier-ignore
 const TOP_LEVEL: readonly string[] = [

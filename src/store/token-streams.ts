@@ -2,6 +2,7 @@
  * The token streams a content store keeps beside its conversations (contracts/token-stream.ts):
  * what each backend implements behind the store's checks, and the one reading of a stored record.
  */
+import { isPlainObject } from '../common/type-helpers';
 import type { TokenRead, TokenRecord } from '../contracts/token-stream';
 import type { StoredConversation } from './content-store';
 
@@ -22,6 +23,13 @@ const OUTCOMES: ReadonlySet<unknown> = new Set(['answered', 'failed']);
 
 const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 
+/** Whether a `tool` record's event is a quick tool call's start or execution. */
+function isToolEvent(value: unknown): boolean {
+  if (!isPlainObject(value) || typeof value.toolCallId !== 'string' || typeof value.tool !== 'string') return false;
+  if (value.type === 'tool_start') return typeof value.args === 'string';
+  return value.type === 'tool_execution' && typeof value.durationMs === 'number' && typeof value.isError === 'boolean';
+}
+
 /** Whether `value` is a token record (a stored line that is not one is skipped by readers). */
 export function isTokenRecord(value: unknown): value is TokenRecord {
   if (typeof value !== 'object' || value === null) return false;
@@ -35,6 +43,8 @@ export function isTokenRecord(value: unknown): value is TokenRecord {
       return KINDS.has(r.kind) && typeof r.text === 'string' && (r.tool === undefined || typeof r.tool === 'string');
     case 'end':
       return OUTCOMES.has(r.outcome);
+    case 'tool':
+      return isToolEvent(r.event);
     default:
       return false;
   }

@@ -74,6 +74,22 @@ describe.each(STORE_BACKENDS)('token streams in the $name', (backend) => {
     expect((await b.readTokens(id, 0)).records).toEqual([]);
   });
 
+  it("keeps a quick tool call's events beside the pieces, and refuses one that names no call", async () => {
+    const id = run();
+    const started = { type: 'tool_start', toolCallId: 'c1', tool: 'peek', args: '{"key":"x"}' } as const;
+    const ran = { type: 'tool_execution', toolCallId: 'c1', tool: 'peek', durationMs: 4, isError: false } as const;
+    await a.appendTokens(id, [
+      { ...call, type: 'tool', event: started, at: 1 },
+      { ...call, type: 'tool', event: ran, at: 2 },
+    ]);
+    expect((await b.readTokens(id, 0)).records.map((r) => (r.type === 'tool' ? r.event : r.type))).toEqual([
+      started,
+      ran,
+    ]);
+    const bad = { ...call, type: 'tool', event: { type: 'tool_start', tool: 'peek', args: '' }, at: 3 };
+    await expect(a.appendTokens(id, [bad as unknown as TokenRecord])).rejects.toMatchObject({ code: 'bad_input' });
+  });
+
   it("is listed and collected with its run's conversation", async () => {
     const [gone, kept, alone] = [run(), run(), run()];
     for (const id of [gone, kept, alone]) await a.appendTokens(id, [piece(id)]);

@@ -4,7 +4,8 @@
  * so its result is stored the same way. All or nothing: when a call is not one the workflow handed
  * over, or the approval gate asks for a decision on one (`runsInline`), or one fails to run or to be
  * stored, the model call returns no results and the workflow runs the calls as usual (a result stored
- * meanwhile is written again by the later call).
+ * meanwhile is written again by the later call). Watchers see each call begin and end on the run's
+ * token stream as it happens; the run records the same events when the model call returns.
  */
 import { errorText } from '../../common/error-text';
 import { log } from '@temporalio/activity';
@@ -13,19 +14,25 @@ import type { ToolCallRequest } from '../../contracts/agent-run';
 import { DEFAULT_TOOL_PARALLELISM } from '../../contracts/tool-catalog';
 import type { RunApprovals } from '../../policy/approval-rules';
 import { runsInline } from '../../policy/quick-tools';
+import { toolRan, toolStarted } from '../../policy/tool-events';
+import type { QuickToolEvent } from '../../contracts/token-stream';
 import { activityContext } from '../heartbeat';
 
 export type RunTool = (input: RunToolInput) => Promise<RunToolOutput>;
 
+/** Publishes a quick call's event for watchers as it happens; never throws. */
+export type PublishToolEvent = (event: QuickToolEvent) => Promise<void>;
+
 /**
  * The calls' results in call order, stored at `firstSeq`, `firstSeq + 1`, …; or undefined when they
- * are the workflow's to run.
+ * are the workflow's to run. `publish` tells watchers as each call begins and ends, before the
+ * workflow records it.
  */
 export async function runInlineTools(
   inline: InlineToolCalls,
   calls: readonly ToolCallRequest[],
   at: { conversationId?: string; firstSeq: number },
-  runTool: RunTool,
+  tools: { runTool: RunTool; publish: PublishToolEvent },
   approvals: RunApprovals,
 ): Promise<RunToolOutput[] | undefined> {
   // The one approval gate, per call, as the workflow asks it for the calls it runs.
@@ -53,7 +60,13 @@ export async function runInlineTools(
   try {
     for (let i = 0; i < calls.length; i += DEFAULT_TOOL_PARALLELISM) {
       const batch = calls.slice(i, i + DEFAULT_TOOL_PARALLELISM);
-      results.push(...(await Promise.all(batch.map((call, k) => runTool(inputOf(call, i + k))))));
+      const run = async (call: ToolCallRequest, k: number): Promise<RunToolOutput> => {
+        await tools.publish(toolStarted(call, call.arguments));
+        const out = await tools.runTool(inputOf(call, i + k));
+        await tools.publish(toolRan(call, out));
+        return out;
+      };
+      results.push(...(await Promise.all(batch.map(run))));
     }
   } catch (err) {
     if (ctx?.cancellationSignal.aborted) throw err;

@@ -21,7 +21,9 @@ import { activityContext } from '../heartbeat';
 import { observeModelCall } from '../call-telemetry';
 import { openTokenWriter, type TokenWriter } from './token-writer';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
-import { runInlineTools, type RunTool } from './inline-tools';
+import { runInlineTools, type PublishToolEvent, type RunTool } from './inline-tools';
+import type { StreamCall } from '../../contracts/token-stream';
+import { log } from '@temporalio/activity';
 import type { RunApprovals } from '../../policy/approval-rules';
 import type { ToolSelection } from '../../contracts/tool-catalog';
 import type { ContentStore } from '../../store';
@@ -44,13 +46,33 @@ async function assemble(
   return assembler.message();
 }
 
-/** The token stream of a streaming call: its run's, keyed by the answer's position and the attempt. */
-function tokenWriter(deps: AgentActivityDeps, input: ModelCallInput): TokenWriter | undefined {
-  if (!input.stream) return undefined;
+/** The run whose token stream the call writes, and the call as its records name it (answer's position, attempt). */
+function streamOf(input: ModelCallInput): { runId: string; call: StreamCall } {
   const runId = activityContext()?.info.workflowExecution?.workflowId ?? conversationOf(input);
   const order = currentWriteOrder() ?? { scheduledAt: Date.now(), attempt: 1 };
-  const call = { seq: input.writeSeq, ...order, model: modelLabel(modelRefOf(input.model)) };
+  return { runId, call: { seq: input.writeSeq, ...order, model: modelLabel(modelRefOf(input.model)) } };
+}
+
+/** The token stream of a streaming call. */
+function tokenWriter(deps: AgentActivityDeps, input: ModelCallInput): TokenWriter | undefined {
+  if (!input.stream) return undefined;
+  const { runId, call } = streamOf(input);
   return openTokenWriter(deps.store, runId, call, { interval: deps.tokenBatchMs, secrets: deps.secrets });
+}
+
+/** Writes the events of the quick calls the model call runs to the run's token stream; best effort, like tokens. */
+function toolPublisher(deps: AgentActivityDeps, input: ModelCallInput): PublishToolEvent {
+  const { runId, call } = streamOf(input);
+  let failed = false;
+  return async (event) => {
+    try {
+      await deps.store.appendTokens(runId, [{ ...call, type: 'tool', event, at: Date.now() }]);
+    } catch (err) {
+      if (!failed)
+        log.warn('token stream write failed; the watchers see the quick tool calls later', { error: String(err) });
+      failed = true;
+    }
+  };
 }
 
 /** Tool calls as the workflow receives them; calls cut off by the output limit are marked, never run. */
@@ -153,7 +175,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
           input.inlineTools,
           toolCalls,
           { conversationId: input.conversationId, firstSeq: input.writeSeq + 1 },
-          runTool,
+          { runTool, publish: toolPublisher(deps, input) },
           await approvalsOf(store, input.inlineTools.selectionHash),
         )
       : undefined;

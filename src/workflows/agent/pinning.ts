@@ -14,6 +14,7 @@ import type { ModelRef } from '../../contracts/model-ref';
 import type { CallPin, PinToolsOutput } from '../../contracts/tool-pin';
 import { callPrompt, pinRequest, taskDraft } from '../../policy/pinning';
 import { runSpecProblems } from '../../policy/run-spec-problems';
+import { openingInput, opensOnMessages } from '../../policy/initial-messages';
 import { RUN_FEATURES } from '../features';
 import { emit, failureOf, type RunContext } from './run-context';
 import { RunEnded, fail } from './run-steps';
@@ -33,9 +34,9 @@ export async function startConversation(ctx: RunContext, roles: readonly ModelRe
   const { state } = ctx;
   if (state.nextSeq > 0) return;
   const { config } = state;
-  const from = config.session?.from;
-  if (!from) state.nextSeq += 1;
-  if (!from && !RUN_FEATURES.some((f) => f.pinsFirst?.(config))) {
+  const ownStart = !opensOnMessages(config);
+  if (ownStart) state.nextSeq += 1;
+  if (ownStart && !RUN_FEATURES.some((f) => f.pinsFirst?.(config))) {
     state.pendingPin = { roles: [...roles] };
     return;
   }
@@ -102,7 +103,7 @@ async function endOnPinnedProblems(ctx: RunContext, when: PinMoment = {}): Promi
 /** Ends the run whose tools could not be pinned, with its task recorded (the pin writes it first). */
 async function pinFailed(ctx: RunContext, err: unknown, when: PinMoment = {}): Promise<never> {
   giveBackTurn(ctx.state, when);
-  if (!ctx.state.config.session?.from) await writeTask(ctx);
+  if (!opensOnMessages(ctx.state.config)) await writeTask(ctx);
   await fail(ctx, { ...failureOf(err), retryable: false });
   throw new RunEnded('the run ended while its tools were pinned');
 }
@@ -115,20 +116,18 @@ function giveBackTurn(state: AgentState, { turnTaken }: PinMoment): void {
 }
 
 /**
- * The first messages of a conversation that goes on from an earlier run (`session.from`): that
- * run's, then the task. A fork without a task goes on from its last turn's tool results.
+ * The first messages of a conversation that goes on from an earlier run (`session.from`) or from
+ * messages the application gave (`session.initialMessages`): those, then the task. A fork without
+ * a task goes on from its last turn's tool results.
  */
 async function openConversation(ctx: RunContext): Promise<void> {
   const { state } = ctx;
   const from = state.config.session?.from;
-  if (!from) return;
+  const opening = openingInput(state.config, state.conversationId);
+  if (!opening) return;
   let copied;
   try {
-    copied = await ctx.io.copyConversation({
-      from: from.conversationId,
-      to: state.conversationId,
-      ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
-    });
+    copied = await ctx.io.copyConversation(opening);
   } catch (err) {
     if (isCancellation(err)) throw err;
     await fail(ctx, { ...failureOf(err), retryable: false });
@@ -138,15 +137,15 @@ async function openConversation(ctx: RunContext): Promise<void> {
   state.nextSeq = copied.messages.length;
   emit(ctx, {
     type: 'conversation_continued',
-    fromRun: from.runId,
-    ...(from.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
+    ...(from ? { fromRun: from.runId } : {}),
+    ...(from?.atTurn !== undefined ? { atTurn: from.atTurn } : {}),
     messages: copied.messages.length,
     turns: copied.turns,
   });
   if (state.config.task.trim() === '') {
     if (!copied.endsWithAnswer) return;
     await fail(ctx, {
-      message: `${from.runId} ends with an answer at turn ${copied.turns}: give the new run a task to answer`,
+      message: `${from?.runId} ends with an answer at turn ${copied.turns}: give the new run a task to answer`,
       type: AGENT_FAILURE.config,
       retryable: false,
     });

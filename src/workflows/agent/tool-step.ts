@@ -9,7 +9,8 @@ import type { MessageDraft } from '../../contracts/message-drafts';
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
-import { argsPreview, previewText } from '../../policy/previews';
+import { previewText } from '../../policy/previews';
+import { toolRan, toolStarted } from '../../policy/tool-events';
 import { injectSteering } from './user-messages';
 import { maxParallelAgents } from '../../policy/sub-agents';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
@@ -52,20 +53,11 @@ interface Executed {
 
 /** Records that a call begins to run (its `tool_start` event). */
 const startCall = (ctx: RunContext, call: ToolCallRequest, args: Record<string, unknown>): void =>
-  emit(ctx, { type: 'tool_start', toolCallId: call.id, tool: call.name, args: argsPreview(args) });
+  emit(ctx, toolStarted(call, args));
 
 /** Records that a call ran (its `tool_execution` event) and returns its stored result's metadata. */
 function ranCall(ctx: RunContext, call: ToolCallRequest, seq: number, out: RunToolOutput): MessageMeta {
-  const hash = out.meta?.hash ?? out.hash;
-  emit(ctx, {
-    type: 'tool_execution',
-    toolCallId: call.id,
-    tool: call.name,
-    durationMs: out.durationMs,
-    isError: out.isError,
-    ...(out.preview !== undefined ? { preview: out.preview } : {}),
-    ...(hash ? { resultHash: hash } : {}),
-  });
+  emit(ctx, toolRan(call, out));
   return (
     out.meta ?? {
       seq,
