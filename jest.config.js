@@ -3,11 +3,13 @@ const { availableParallelism } = require('node:os');
 // The test tiers (docs/testing.md#tiers), one jest project each, chosen by folder so that a new test
 // file lands in its tier without a change here: test/unit and test/architecture are `unit` (no
 // server), test/browser is `browser`, test/chaos is `chaos`, and every other test file, examples/
-// included, is `integration`.
+// included, is `integration`. test/real is the real tier's own, run by its own config
+// (jest.real.config.js, on Temporal's server and PostgreSQL), never by this one.
 const TIERS = {
   unit: ['<rootDir>/test/unit/', '<rootDir>/test/architecture/'],
   browser: ['<rootDir>/test/browser/'],
   chaos: ['<rootDir>/test/chaos/'],
+  real: ['<rootDir>/test/real/'],
 };
 
 /** @type {import('jest').Config} */

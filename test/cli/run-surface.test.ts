@@ -14,17 +14,7 @@ import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
 import { testConnection, withWorker } from '../kit/temporal';
 import { FALLBACK, PRIMARY, useAgentFixture, waitFor, waitForState } from '../agent/agent-kit';
-
-/** Polls `fn` until it returns a value `ok` accepts (visibility is eventually consistent). */
-async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await fn();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { eventually } from '../kit/eventually';
 
 describe('runs that say what they are', () => {
   const fx = useAgentFixture();

@@ -10,17 +10,7 @@ import { agentCli } from '../kit/agent-cli';
 import { runCli } from '../kit/cli';
 import { testConnection, withWorker } from '../kit/temporal';
 import { FALLBACK, useAgentFixture } from '../agent/agent-kit';
-
-/** Polls `fn` until `ok` accepts its value (visibility and schedules are eventually consistent). */
-async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await fn();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { eventually } from '../kit/eventually';
 
 const uniqueName = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 

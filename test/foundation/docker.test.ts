@@ -7,6 +7,7 @@ import { SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
 import { PostgresContentStore } from '../../src/store';
 import { parseStoreUrl } from '../../src/store/postgres-schema';
 import { testPostgresUrl } from '../kit/postgres';
+import { REAL_SERVER_SETTINGS } from '../kit/real-temporal';
 import { REPO_ROOT } from '../kit/env';
 
 type Service = {
@@ -58,11 +59,30 @@ describe('docker-compose.yml and Dockerfile (checked without a Docker engine)', 
   it('runs Temporal on PostgreSQL, the Web UI, and the worker built from this repository', () => {
     const { postgresql, temporal, 'temporal-ui': ui, worker } = compose.services;
     expect(postgresql.image).toMatch(/^postgres:/);
-    expect(temporal.image).toMatch(/^temporalio\/auto-setup:/);
+    expect(temporal.image).toMatch(/^temporalio\/server:/);
     expect(temporal.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
     expect(ui.image).toMatch(/^temporalio\/ui:/);
     expect(worker.build).toEqual({ context: '.', dockerfile: 'Dockerfile' });
     expect(worker.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+
+  it('runs the Temporal server version the real tier builds, with its schema script and settings', () => {
+    const script = fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'real-temporal.sh'), 'utf8');
+    const version = /^VERSION=(\S+)$/m.exec(script)?.[1];
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const { temporal, 'temporal-schema': schema, 'temporal-setup': setup } = compose.services;
+    expect(temporal.image).toBe(`temporalio/server:\${TEMPORAL_VERSION:-${version}}`);
+    for (const oneShot of [schema, setup])
+      expect(oneShot.image).toBe(`temporalio/admin-tools:\${TEMPORAL_ADMIN_TOOLS_VERSION:-${version}}`);
+    expect(temporal.environment).toMatchObject({
+      NUM_HISTORY_SHARDS: String(REAL_SERVER_SETTINGS.historyShards),
+      SQL_MAX_CONNS: String(REAL_SERVER_SETTINGS.maxConns),
+      SQL_VIS_MAX_CONNS: String(REAL_SERVER_SETTINGS.visibilityMaxConns),
+      DYNAMIC_CONFIG_FILE_PATH: '/etc/temporal/config/dynamicconfig/durable-agents.yaml',
+    });
+    expect(temporal.depends_on?.['temporal-schema']).toEqual({ condition: 'service_completed_successfully' });
+    expect(schema.volumes).toEqual(['./docker/temporal:/scripts:ro']);
+    expect(fs.existsSync(path.join(REPO_ROOT, 'docker', 'temporal', 'setup-postgres.sh'))).toBe(true);
   });
 
   it('passes provider keys from the environment, never literal values', () => {
