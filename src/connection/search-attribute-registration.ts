@@ -49,7 +49,34 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
         'Temporal Cloud with tcld) and retry.',
     );
   }
+  await queriesTake(client, namespace, missing);
   return missing;
+}
+
+/** How long a namespace gets to take newly registered search attributes in its queries and starts. */
+const TAKE_WAIT_MS = 30_000;
+
+/**
+ * Waits until the front end takes a query that names `names`: on SQL visibility a new attribute is
+ * an alias in the namespace's record, which the front end sees only when it next reads that record;
+ * a run started before then is refused ("no mapping defined for search attribute").
+ */
+async function queriesTake(client: Client, namespace: string, names: AttributeName[]): Promise<void> {
+  const query = names.map((name) => `${name} IS NULL`).join(' AND ');
+  const deadline = Date.now() + TAKE_WAIT_MS;
+  for (;;) {
+    try {
+      await client.workflowService.countWorkflowExecutions({ namespace, query });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline)
+        throw new SetupError(
+          `Namespace ${namespace} registered the search attributes ${names.join(', ')} but its queries do not ` +
+            `take them after ${TAKE_WAIT_MS / 1000} s (${firstLine(error)}): retry in a minute.`,
+        );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -14,7 +14,6 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes } from '../../src/connection/search-attribute-registration';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
 import { freePort } from '../../src/server/ports';
 import { serves } from '../../src/server/dev-server';
 import { REPO_ROOT } from './env';
@@ -161,30 +160,6 @@ export async function stopServer(stateDir: string, signal: NodeJS.Signals = 'SIG
 }
 
 /**
- * Registers the project's search attributes and waits until the front end takes a query that
- * names them: on SQL visibility a new attribute is an alias in the namespace's record, which the
- * front end sees only when it next reads that record (a run started before then is refused, "no
- * mapping defined for search attribute").
- */
-async function searchAttributesInUse(client: Client): Promise<void> {
-  await ensureSearchAttributes(client, 'default');
-  const query = Object.values(AGENT_SEARCH_ATTRIBUTES)
-    .map((key) => `${key.name} IS NULL`)
-    .join(' AND ');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await client.workflow.count(query);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline)
-        throw new Error(`The real tier's server never took its search attributes: ${String(err)}`, { cause: err });
-    }
-    await sleep(200);
-  }
-}
-
-/**
  * Sets a server up on the PostgreSQL server whose superuser URL is `pgAdminUrl`: the `temporal` role,
  * the databases `database` and `<database>_visibility` with their schemas
  * (docker/temporal/setup-postgres.sh, the compose stack's script), a config on free ports; starts it
@@ -232,7 +207,7 @@ export async function startRealServer(pgAdminUrl: string, database = 'temporal')
     const info = await connection.workflowService.getClusterInfo({});
     if (!/postgres/.test(info.visibilityStore ?? ''))
       throw new Error(`The real tier's server reports visibility on "${info.visibilityStore}", not PostgreSQL.`);
-    await searchAttributesInUse(new Client({ connection, namespace: 'default' }));
+    await ensureSearchAttributes(new Client({ connection, namespace: 'default' }), 'default');
   } finally {
     await connection.close();
   }
