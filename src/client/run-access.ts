@@ -11,7 +11,7 @@ import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { RunLayer } from '../contracts/agent-options';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
-import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
+import { NoWorkerError, alreadyEnded, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
 import {
   closedRunView,
@@ -121,8 +121,7 @@ export class RunAccess {
           .describe()
           .then((d) => d.status.name)
           .catch(() => undefined);
-        if (status && status !== 'RUNNING')
-          throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
+        if (status && status !== 'RUNNING') throw alreadyEnded(id, status);
       }
       throw explain(err, id);
     }
@@ -140,9 +139,13 @@ export class RunAccess {
     return hasWorkflowPollers(this.client, taskQueue);
   }
 
-  /** Refuses with a {@link NoWorkerError} when nobody polls the run's queue, since `what` needs a worker now. */
+  /**
+   * Refuses a run that has ended, since `what` is for a run that waits; and, with a {@link NoWorkerError}, one whose
+   * queue nobody polls, since `what` needs a worker now.
+   */
   async requireWorker(id: string, what: string): Promise<RunWorkers> {
     const w = await this.workers(id);
+    if (w.status !== 'RUNNING') throw alreadyEnded(id, w.status);
     if (!w.polling)
       throw new NoWorkerError(
         `no worker is polling task queue "${w.taskQueue}", so nobody can take ${what} for run "${id}" now: ` +
