@@ -91,8 +91,8 @@ export interface Connected {
 }
 
 /**
- * Connects as the flags and environment say; `notice` gets the server line with `--verbose`. The client knows the
- * built-in kinds and `kinds`.
+ * Connects as the flags and environment say; `notice` gets the server line with `--verbose` and the client's
+ * notices. The client knows the built-in kinds and `kinds`.
  */
 export async function connectAgents(
   globals: GlobalOptions,
@@ -111,6 +111,7 @@ export async function connectAgents(
       kinds,
       models: configModels(env),
       defaults: cliDefaults(env),
+      notice,
       ...(settings.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: settings.maxPayloadBytes }),
     }),
     uiLink: async (id) => {

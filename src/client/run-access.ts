@@ -57,6 +57,11 @@ export interface AgentClientOptions {
    * model): `layerRunSpec` lays a start's options over it, field by field (docs/design.md, The run spec).
    */
   defaults?: RunLayer;
+  /**
+   * Told, one line each, what a start left out of the defaults: a default sub-agent that asks for a tool the run
+   * may not use is not offered to it (one the start declares is refused).
+   */
+  notice?: (line: string) => void;
 }
 
 /** Where a run is polled from: its task queue, and whether any worker polls it now. */
@@ -86,6 +91,7 @@ export class RunAccess {
   readonly kinds: KindRegistry;
   /** The options under every start's own. */
   readonly defaults?: RunLayer;
+  readonly notice?: (line: string) => void;
 
   constructor(
     readonly client: Client,
@@ -97,6 +103,7 @@ export class RunAccess {
     this.models = options.models ?? [];
     this.store = options.store;
     this.defaults = options.defaults;
+    this.notice = options.notice;
     this.kinds = kindRegistry(options.kinds);
   }
 

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { configFileSchema, type LlmConfigFile } from './llm-config-file';
 import type { ModelInfo } from '../contracts/model-info';
 import { authenticationFailure, configFailure } from './failures';
+import { declarationProblems } from '../policy/sub-agents';
+import type { SubAgentSpec } from '../contracts/sub-agents';
 
 /** Wire format a provider speaks. */
 export type ProviderApi = 'anthropic' | 'openai';
@@ -166,6 +168,10 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
     timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
     idleTimeoutMs = parsed.data.idleTimeoutMs ?? idleTimeoutMs;
     agents = parsed.data.agents ?? agents;
+    const problems = Object.entries(parsed.data.agents ?? {}).flatMap(([name, spec]) =>
+      declarationProblems(name, spec as SubAgentSpec),
+    );
+    if (problems.length > 0) throw configFailure(`Invalid LLM config in ${source}: ${problems.join('; ')}`);
   }
   for (const provider of Object.values(providers)) {
     const key = env[provider.apiKeyEnv];

@@ -143,6 +143,11 @@ describe('loadLlmConfig', () => {
       /provider "x" needs "api"/,
     ],
     [
+      'a sub-agent without a description (the CLI and the worker read it alike)',
+      JSON.stringify({ agents: { editor: { tools: ['fs_write'] } } }),
+      /: sub-agent "editor": a description is required: the model reads it to decide when to delegate$/,
+    ],
+    [
       'a model without its context window',
       JSON.stringify({ models: [{ provider: 'x', model: 'm', maxOutputTokens: 1 }] }),
       /models\[0\]\.contextWindow/,
