@@ -26,7 +26,7 @@ export interface KindFacts {
    * sampling and thinking (`sampling`: its steps set their own format and tool choice).
    */
   callSettings: 'all' | 'sampling';
-  /** Its own stop reasons for runs that completed short of their goal (`AgentKind.endReason`), as `list --stop-reason` takes them. */
+  /** Its own stop reasons, for runs that completed short of their goal (`list --stop-reason` takes them). */
   endReasons?: readonly string[];
   /** The role whose structured answer the model call of each phase streams, by phase. */
   answerRoles?: Record<string, AnswerRole>;

@@ -87,7 +87,8 @@ function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): st
   if (!childFacts(spec))
     problems.push(`${where}: unknown kind "${spec.kind}"; known: ${BUILT_IN_KIND_FACTS.map((k) => k.name).join(', ')}`);
   const { refused, own } = toolsRefused(spec, config.tools);
-  for (const tool of refused) problems.push(`${where} asks for the tool "${tool}", which this run may not use (${own})`);
+  for (const tool of refused)
+    problems.push(`${where} asks for the tool "${tool}", which this run may not use (${own})`);
   if (config.tools.clientTools?.some((t) => t.name === name))
     problems.push(`${where} is named like a client tool of the run: give one of them another name`);
   return problems;
@@ -111,7 +112,9 @@ export function fittingDefaults(
     if (refused.length === 0) continue;
     delete agents[name];
     const asked = refused.map((t) => `"${t}"`).join(', ');
-    left.push(`sub-agent "${name}" is not offered to this run: it asks for ${asked}, which this run may not use (${own})`);
+    left.push(
+      `sub-agent "${name}" is not offered to this run: it asks for ${asked}, which this run may not use (${own})`,
+    );
   }
   return { agents: Object.keys(agents).length > 0 ? agents : undefined, left };
 }
