@@ -11,6 +11,7 @@ import { configFileSchema, type LlmConfigFile } from './llm-config-file';
 import type { ModelInfo } from '../contracts/model-info';
 import { authenticationFailure, configFailure } from './failures';
 import { declarationProblems } from '../policy/sub-agents';
+import { didYouMean } from '../common/did-you-mean';
 import type { SubAgentSpec } from '../contracts/sub-agents';
 
 /** Wire format a provider speaks. */
@@ -144,7 +145,10 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
       const base = providers[id];
       const api = entry.api ?? base?.api;
       if (!api) {
-        throw configFailure(`Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai".`);
+        const builtIn = didYouMean(id, Object.keys(builtinProviders({})));
+        throw configFailure(
+          `Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai"${builtIn}.`,
+        );
       }
       providers[id] = {
         id,
