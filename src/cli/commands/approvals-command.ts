@@ -66,7 +66,8 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
     )
     .option(
       '--json',
-      'print as JSON with the args hash of each call, for approve/reject --args-hash (other decisions: waitsFor, commands)',
+      'print as JSON with the args hash of each call, for approve/reject --args-hash ' +
+        '(other decisions: waitsFor, commands)',
     )
     .option('--limit <n>', 'read at most this many waiting runs', positiveInt, 200)
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
