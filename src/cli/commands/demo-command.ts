@@ -183,7 +183,7 @@ async function runDemoAgent(
     if (result.status !== 'completed') process.exitCode = 1;
     out(
       server.uiUrl
-        ? `Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId, 'user-metadata')}`
+        ? `Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`
         : `Temporal UI: not known for the server at ${server.address}: set TEMPORAL_UI_URL to the UI's address`,
     );
     if (server.codecUrl) out(codecLine(server.codecUrl, workflowId));
