@@ -43,6 +43,8 @@ function blocksOf(value: Record<string, unknown>): Block[] {
     if (typeof v === 'string') blocks.push({ text: `  ${label(key)}: ${indent(v, '    ')}`, streams: true });
     else if (typeof v === 'boolean') blocks.push({ text: `  ${label(key)}: ${v ? 'yes' : 'no'}`, streams: false });
     else if (Array.isArray(v)) {
+      // An empty list shows nothing: its label comes with its first item (only the last field still grows).
+      if (v.length === 0) continue;
       blocks.push({ text: `  ${label(key)}:`, streams: false });
       for (const item of v)
         blocks.push(

@@ -10,8 +10,7 @@ import { cliDefaults } from './start-options';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { currentTracing } from '../telemetry/current-tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { isListening } from '../server/ports';
-import { runUiUrl, uiBaseUrl } from '../server/web-ui';
+import { runUiUrl, webUiOf } from '../server/web-ui';
 
 /** Temporal's client interceptor of a traced command, loaded only then: other commands load none of OpenTelemetry. */
 function tracingInterceptors(): WorkflowClientInterceptor[] {
@@ -58,14 +57,8 @@ export function serverNotice(settings: ConnectionSettings, globals: GlobalOption
  * The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port
  * + 1000), named `localhost` however the address names this machine.
  */
-export async function webUiBase(settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  if (env.TEMPORAL_UI_URL) return env.TEMPORAL_UI_URL;
-  const match = /^(localhost|127\.0\.0\.1|\[::1\]):(\d+)$/.exec(settings.address);
-  if (!match) return undefined;
-  const host = match[1] === '[::1]' ? '::1' : match[1];
-  const uiPort = Number(match[2]) + 1000;
-  return (await isListening(host, uiPort)) ? uiBaseUrl(host, uiPort) : undefined;
-}
+export const webUiBase = (settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> =>
+  webUiOf(settings.address, env);
 
 /**
  * The model entries of the config file the CLI reads, as the workers read theirs; none when it cannot
@@ -91,8 +84,8 @@ export interface Connected {
 }
 
 /**
- * Connects as the flags and environment say; `notice` gets the server line with `--verbose`. The client knows the
- * built-in kinds and `kinds`.
+ * Connects as the flags and environment say; `notice` gets the server line with `--verbose` and the client's
+ * notices. The client knows the built-in kinds and `kinds`.
  */
 export async function connectAgents(
   globals: GlobalOptions,
@@ -111,6 +104,7 @@ export async function connectAgents(
       kinds,
       models: configModels(env),
       defaults: cliDefaults(env),
+      notice,
       ...(settings.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: settings.maxPayloadBytes }),
     }),
     uiLink: async (id) => {

@@ -10,6 +10,7 @@ import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
 import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
 import { ASK_USER, questionOf } from '../policy/ask-user';
+import { tokensInOut } from '../policy/billing';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
 function billingLine(b: RunBilling): string {
@@ -92,7 +93,7 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
   for (const c of s.children ?? [])
     lines.push(
       `child ${c.id} (${c.agent}, ${childOrigin(c)}): ${statusWithReason(c.status, c.stopReason)}` +
-        ` · ${c.usage.inputTokens} in / ${c.usage.outputTokens} out tokens · $${c.costUsd.toFixed(4)}`,
+        ` · ${tokensInOut(c.usage)} tokens · $${c.costUsd.toFixed(4)}`,
     );
   for (const c of s.clientToolRequests)
     lines.push(
@@ -181,13 +182,19 @@ export function formatTrace(t: RunTrace): string {
       step.model,
       step.modelMs !== undefined ? seconds(step.modelMs) : '',
       step.stopReason ?? '',
-      step.usage ? `${step.usage.inputTokens} in / ${step.usage.outputTokens} out` : '',
+      step.usage ? tokensInOut(step.usage) : '',
     ]
       .filter(Boolean)
       .join(' · ');
-    lines.push(`  turn ${step.turn}: ${answer}`);
+    // What happened before the first turn's model call (a pev run's first phase) has no answer.
+    lines.push(step.turn === 0 ? '  before turn 1:' : `  turn ${step.turn}: ${answer}`);
     if (step.thought) lines.push(`    thought: ${step.thought}`);
+    let noted = 0;
+    const notesUpTo = (n: number) => {
+      for (; noted < Math.min(n, step.notes.length); noted++) lines.push(`    ${step.notes[noted]}`);
+    };
     for (const c of step.tools) {
+      notesUpTo(c.notesBefore ?? 0);
       const how = c.skipped
         ? `not run: ${c.skipped}`
         : [c.durationMs !== undefined ? seconds(c.durationMs) : '', c.isError ? 'error' : '']
@@ -201,7 +208,7 @@ export function formatTrace(t: RunTrace): string {
         lines.push(...childLines(child, '      '));
       }
     }
-    for (const n of step.notes) lines.push(`    ${n}`);
+    notesUpTo(step.notes.length);
     for (const child of children(step.turn)) {
       placed.add(child);
       lines.push(...childLines(child, '    '));

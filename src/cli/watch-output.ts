@@ -5,6 +5,7 @@ import { ANSWERS_TOPIC, type AnswerItem } from '../client/watch-answers';
 import { CHILDREN_TOPIC, type ChildEventItem } from '../client/watch-children';
 import { AnswerView } from './answer-view';
 import { childTag } from '../policy/sub-agents';
+import { tokensInOut } from '../policy/billing';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -17,7 +18,7 @@ function formatEvent(e: AgentEvent, runId?: string): string {
     case 'turn_end':
       return (
         `${at} ${e.model} answered (${e.stopReason}): ${plural(e.toolCalls, 'tool call')}, ` +
-        `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens`
+        `${tokensInOut(e.usage)} tokens`
       );
     case 'tool_start':
       return `${at} tool ${e.tool} (${e.toolCallId}) started: ${e.args}`;
@@ -47,9 +48,12 @@ function formatEvent(e: AgentEvent, runId?: string): string {
         `${e.edited ? ' with edited arguments' : ''}${e.reason ? `: ${e.reason}` : ''}`
       );
     case 'steering':
-      return `${at} steered${e.skippedTools.length ? `; skipped ${e.skippedTools.join(', ')}` : ''}`;
+      return (
+        `${at} steered${e.text !== undefined ? `: ${e.text}` : ''}` +
+        `${e.skippedTools.length ? `; skipped ${e.skippedTools.join(', ')}` : ''}`
+      );
     case 'follow_up':
-      return `${at} follow-up taken`;
+      return `${at} follow-up taken${e.text !== undefined ? `: ${e.text}` : ''}`;
     case 'provider_switch':
       return `${at} switched ${e.fromModel} -> ${e.toModel}: ${e.reason}`;
     case 'context_compacted':
@@ -90,7 +94,7 @@ function formatEvent(e: AgentEvent, runId?: string): string {
     case 'child_end':
       return (
         `${at} sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
-        `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
+        `${tokensInOut(e.usage)} tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'done':
       return `${at} done (${e.stopReason}) after ${plural(e.turns, 'turn')} · $${e.costUsd.toFixed(4)}`;

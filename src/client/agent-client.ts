@@ -196,7 +196,7 @@ export class AgentClient extends RunControl {
 
   /** Agent runs, newest first: at most `limit` (default 50), or those the filters select. */
   async list(filters: number | ListFilters = {}): Promise<AgentListEntry[]> {
-    return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters, this.kinds.workflowTypes);
+    return listRuns(this.client, typeof filters === 'number' ? { limit: filters } : filters, this.kinds);
   }
 
   /**

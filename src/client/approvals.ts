@@ -1,7 +1,7 @@
 /**
- * The approvals inbox: every tool call waiting for a person, across runs. Visibility names the runs
- * that wait (`DurableAgentAwaitingApproval = true`); each run's `state` query gives the calls, their
- * arguments and the hash a decision must quote.
+ * The approvals inbox: every tool call waiting for a person, across runs, and every other decision a
+ * run's kind waits for (a pev plan). Visibility names the runs that wait (`DurableAgentAwaitingApproval
+ * = true`); each run's `state` query gives the calls, their arguments and the hash a decision must quote.
  */
 import { errorText } from '../common/error-text';
 import type { AgentStateView } from '../contracts/agent-run';
@@ -27,8 +27,23 @@ export interface PendingApprovalEntry {
   task?: string;
 }
 
+/** A decision a run's kind waits for besides tool calls (a pev plan), with the commands that make it. */
+export interface KindWaitEntry {
+  runId: string;
+  /** What waits, as the end of "waits for …": `a decision on the plan of cycle 1`. */
+  waitsFor: string;
+  /** The commands that decide it, after the program's name, by what each does. */
+  commands: Record<string, string>;
+  kind?: string;
+  model?: string;
+  /** The run's task, first line. */
+  task?: string;
+}
+
 export interface ApprovalsInbox {
   approvals: PendingApprovalEntry[];
+  /** The other decisions the waiting runs' kinds wait for, by run id. */
+  waits: KindWaitEntry[];
   /** Runs visibility lists as waiting whose state could not be read (no worker answered), with why. */
   unread: { runId: string; reason: string }[];
 }
@@ -62,7 +77,7 @@ export function pendingApprovalsOf(state: AgentStateView, runId: string): Pendin
   });
 }
 
-/** Every pending approval of the runs that wait for one, oldest first. */
+/** Every pending approval of the runs that wait for one, oldest first, and the other decisions they wait for. */
 export async function approvalsInbox(agents: AgentClient, options: InboxOptions = {}): Promise<ApprovalsInbox> {
   const runs = (
     await agents.list({
@@ -72,15 +87,25 @@ export async function approvalsInbox(agents: AgentClient, options: InboxOptions 
     })
   ).filter((r) => r.status === 'RUNNING');
   const approvals: PendingApprovalEntry[] = [];
+  const waits: KindWaitEntry[] = [];
   const unread: ApprovalsInbox['unread'] = [];
   for (let i = 0; i < runs.length; i += CONCURRENT_QUERIES) {
     await Promise.all(
       runs.slice(i, i + CONCURRENT_QUERIES).map(async (run) => {
         try {
           const state = await agents.state(run.id);
-          approvals.push(
-            ...pendingApprovalsOf(state, run.id).map((a) => ({ ...a, ...(run.task ? { task: run.task } : {}) })),
-          );
+          const task = run.task ? { task: run.task } : {};
+          approvals.push(...pendingApprovalsOf(state, run.id).map((a) => ({ ...a, ...task })));
+          const wait = agents.kinds.waiting(state);
+          if (wait)
+            waits.push({
+              runId: run.id,
+              waitsFor: wait.what,
+              commands: wait.commands(run.id),
+              kind: state.kind,
+              model: state.model,
+              ...task,
+            });
         } catch (err) {
           unread.push({ runId: run.id, reason: errorText(err) });
         }
@@ -90,7 +115,8 @@ export async function approvalsInbox(agents: AgentClient, options: InboxOptions 
   approvals.sort(
     (a, b) => (a.waitingSince ?? '').localeCompare(b.waitingSince ?? '') || a.runId.localeCompare(b.runId),
   );
-  return { approvals, unread };
+  waits.sort((a, b) => a.runId.localeCompare(b.runId));
+  return { approvals, waits, unread };
 }
 
 /**

@@ -42,6 +42,10 @@ export class RunClosedError extends AgentClientError {
   }
 }
 
+/** The refusal of what only a run that has not ended takes; `status`: Temporal's status of its execution. */
+export const alreadyEnded = (id: string, status: string): AgentClientError =>
+  new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
+
 /** The line that tells how to start a worker for `taskQueue`. */
 export const startWorkerHint = (taskQueue: string): string =>
   `start one with \`durable-agents worker --task-queue ${taskQueue}\``;

@@ -1,14 +1,7 @@
 /** Listing agent runs: a visibility query built on the project's search attributes. */
 import type { Client } from '@temporalio/client';
-import { kindRegistry } from '../kinds';
-import {
-  AGENT_STOP_REASONS,
-  OPEN_STATUSES,
-  cutOff,
-  shownRunStatus,
-  type AgentStatus,
-  type AgentStopReason,
-} from '../contracts/run-status';
+import { kindRegistry, type KindRegistry } from '../kinds';
+import { OPEN_STATUSES, cutOff, shownRunStatus, type AgentStatus } from '../contracts/run-status';
 import { AGENT_SEARCH_ATTRIBUTES as SA, SCHEDULED_BY } from '../contracts/search-attributes';
 import { AgentClientError } from './client-errors';
 
@@ -38,8 +31,8 @@ export interface ListFilters {
   limit?: number;
   /** `stopped` takes in every run cut off ({@link cutOff}), `completed` only the runs that finished their work. */
   status?: AgentStatus;
-  /** Only the runs that ended this way. */
-  stopReason?: AgentStopReason;
+  /** Only the runs that ended this way (a stop reason of every run, or of a kind's: `KindRegistry.stopReasons`). */
+  stopReason?: string;
   awaitingApproval?: boolean;
   /** Model spec of the run's current model. */
   model?: string;
@@ -64,9 +57,6 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
 
 const RUNNING_EXECUTION = `ExecutionStatus = 'Running'`;
 
-/** The stop reasons of a run cut off: `list --status stopped` finds them all. */
-const CUT_OFF = AGENT_STOP_REASONS.filter(cutOff);
-
 /**
  * The status to show for a run: a closed execution whose last agent status is an open one ended
  * without the run saying so (terminated, timed out), so its execution status tells how it ended;
@@ -79,9 +69,12 @@ function shownStatus(executionStatus: string, agentStatus: string | undefined, s
   return shownRunStatus(agentStatus, stopReason);
 }
 
-/** The query part of a status: a run's stop reason decides between completed and stopped. */
-function statusQuery(status: AgentStatus): string {
-  const quotedReasons = CUT_OFF.map((r) => `'${r}'`).join(', ');
+/** The query part of a status: a run's stop reason (one of `stopReasons`) decides between completed and stopped. */
+function statusQuery(status: AgentStatus, stopReasons: readonly string[]): string {
+  const quotedReasons = stopReasons
+    .filter(cutOff)
+    .map((r) => `'${r}'`)
+    .join(', ');
   if (status === 'stopped') return `(${SA.status.name} = 'stopped' OR ${SA.stopReason.name} IN (${quotedReasons}))`;
   if (status === 'completed')
     return `${SA.status.name} = 'completed' AND (${SA.stopReason.name} IS NULL OR ${SA.stopReason.name} = 'completed')`;
@@ -97,23 +90,20 @@ function quoted(value: string, what: string): string {
 
 /**
  * The visibility query of {@link ListFilters} (also usable with `temporal workflow list --query`): runs of the
- * `workflowTypes` (default: the built-in kinds').
+ * `kinds` (default: the built-in ones).
  */
-export function listQuery(
-  filters: ListFilters = {},
-  workflowTypes: readonly string[] = kindRegistry().workflowTypes,
-): string {
-  const types = workflowTypes.map((t) => `'${t}'`).join(', ');
+export function listQuery(filters: ListFilters = {}, kinds: KindRegistry = kindRegistry()): string {
+  const types = kinds.workflowTypes.map((t) => `'${t}'`).join(', ');
   const parts = [`WorkflowType IN (${types})`];
   if (filters.status !== undefined) {
     if (!AGENT_STATUSES.includes(filters.status))
       throw new AgentClientError(`unknown status "${filters.status}"; use one of: ${AGENT_STATUSES.join(', ')}`);
-    parts.push(statusQuery(filters.status));
+    parts.push(statusQuery(filters.status, kinds.stopReasons));
   }
   if (filters.stopReason !== undefined) {
-    if (!AGENT_STOP_REASONS.includes(filters.stopReason))
+    if (!kinds.stopReasons.includes(filters.stopReason))
       throw new AgentClientError(
-        `unknown stop reason "${filters.stopReason}"; use one of: ${AGENT_STOP_REASONS.join(', ')}`,
+        `unknown stop reason "${filters.stopReason}"; use one of: ${kinds.stopReasons.join(', ')}`,
       );
     parts.push(`${SA.stopReason.name} = '${filters.stopReason}'`);
   }
@@ -129,16 +119,12 @@ export function listQuery(
   return parts.join(' AND ');
 }
 
-export async function listRuns(
-  client: Client,
-  filters: ListFilters,
-  workflowTypes: readonly string[],
-): Promise<AgentListEntry[]> {
+export async function listRuns(client: Client, filters: ListFilters, kinds: KindRegistry): Promise<AgentListEntry[]> {
   const limit = filters.limit ?? 50;
   const out: AgentListEntry[] = [];
   if (limit <= 0) return out;
   for await (const wf of client.workflow.list({
-    query: listQuery(filters, workflowTypes),
+    query: listQuery(filters, kinds),
     pageSize: Math.min(limit, 100),
   })) {
     const sa = wf.typedSearchAttributes;

@@ -11,7 +11,7 @@ import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { RunLayer } from '../contracts/agent-options';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
-import { AgentClientError, NoWorkerError, explain, startWorkerHint } from './client-errors';
+import { NoWorkerError, alreadyEnded, explain, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
 import {
   closedRunView,
@@ -57,6 +57,11 @@ export interface AgentClientOptions {
    * model): `layerRunSpec` lays a start's options over it, field by field (docs/design.md, The run spec).
    */
   defaults?: RunLayer;
+  /**
+   * Told, one line each, what a start left out of the defaults: a default sub-agent that asks for a tool the run
+   * may not use is not offered to it (one the start declares is refused).
+   */
+  notice?: (line: string) => void;
 }
 
 /** Where a run is polled from: its task queue, and whether any worker polls it now. */
@@ -86,6 +91,7 @@ export class RunAccess {
   readonly kinds: KindRegistry;
   /** The options under every start's own. */
   readonly defaults?: RunLayer;
+  readonly notice?: (line: string) => void;
 
   constructor(
     readonly client: Client,
@@ -97,6 +103,7 @@ export class RunAccess {
     this.models = options.models ?? [];
     this.store = options.store;
     this.defaults = options.defaults;
+    this.notice = options.notice;
     this.kinds = kindRegistry(options.kinds);
   }
 
@@ -121,8 +128,7 @@ export class RunAccess {
           .describe()
           .then((d) => d.status.name)
           .catch(() => undefined);
-        if (status && status !== 'RUNNING')
-          throw new AgentClientError(`run "${id}" has already ended (${status.toLowerCase()})`);
+        if (status && status !== 'RUNNING') throw alreadyEnded(id, status);
       }
       throw explain(err, id);
     }
@@ -140,9 +146,13 @@ export class RunAccess {
     return hasWorkflowPollers(this.client, taskQueue);
   }
 
-  /** Refuses with a {@link NoWorkerError} when nobody polls the run's queue, since `what` needs a worker now. */
+  /**
+   * Refuses a run that has ended, since `what` is for a run that waits; and, with a {@link NoWorkerError}, one whose
+   * queue nobody polls, since `what` needs a worker now.
+   */
   async requireWorker(id: string, what: string): Promise<RunWorkers> {
     const w = await this.workers(id);
+    if (w.status !== 'RUNNING') throw alreadyEnded(id, w.status);
     if (!w.polling)
       throw new NoWorkerError(
         `no worker is polling task queue "${w.taskQueue}", so nobody can take ${what} for run "${id}" now: ` +

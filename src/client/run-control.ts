@@ -18,7 +18,7 @@ import type { AgentStateView } from '../contracts/agent-run';
 import type { PlanItem, PlanItemInput } from '../contracts/run-spec';
 import type { WaitingCall } from '../contracts/sub-agents';
 import type { ApprovalDecisionResult } from '../contracts/approval';
-import { AgentClientError } from './client-errors';
+import { AgentClientError, alreadyEnded } from './client-errors';
 import { RunDecisions, type WaitingApproval } from './run-decisions';
 import type { RunAccess } from './run-access';
 import { RunInputs, TEXT_WAY } from './run-inputs';
@@ -64,8 +64,7 @@ export class RunControl {
   async cancel(id: string): Promise<void> {
     // The server accepts a cancellation of a closed run and does nothing with it.
     const { status } = await this.access.call(id, (h) => h.describe());
-    if (status.name !== 'RUNNING')
-      throw new AgentClientError(`run "${id}" has already ended (${status.name.toLowerCase()})`);
+    if (status.name !== 'RUNNING') throw alreadyEnded(id, status.name);
     await this.access.call(id, (h) => h.cancel());
   }
 

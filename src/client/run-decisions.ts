@@ -7,7 +7,8 @@ import { type ApprovalDecisionResult } from '../contracts/approval';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { WaitingCall } from '../contracts/sub-agents';
 import type { KindWait } from '../kinds';
-import { AgentClientError } from './client-errors';
+import { OPEN_STATUSES } from '../contracts/run-status';
+import { AgentClientError, alreadyEnded } from './client-errors';
 import { RunAccess } from './run-access';
 
 const ARGS_WAY = 'approve with smaller arguments, or reject the call and steer the run instead';
@@ -63,13 +64,7 @@ export class RunDecisions {
   /** The pending approval of a call (the run's or an open child's), bound to the arguments it shows. */
   private async pending(id: string, toolCallId: string): Promise<{ runId: string; argsHash: string }> {
     const { state, found } = await this.findWaiting(id, toolCallId, approvalsIn);
-    if (!found) {
-      const ids = approvalsIn(state, id).map((a) => a.toolCallId);
-      throw new AgentClientError(
-        `run "${id}" has no pending approval for tool call ` +
-          `"${toolCallId}"${ids.length ? ` (pending: ${ids.join(', ')})` : ''}`,
-      );
-    }
+    if (!found) throw noPendingApproval(state, id, toolCallId);
     return found;
   }
 
@@ -151,8 +146,8 @@ export class RunDecisions {
 }
 
 /**
- * The refusal of a decision on a call the run does not wait for: it names the calls that wait, or
- * what else the run waits for (`wait`, from its kind) and the commands that decide it.
+ * The refusal of a decision on a call the run does not wait for: that the run has ended, or the calls
+ * that wait, or what else the run waits for (`wait`, from its kind) and the commands that decide it.
  */
 export function noPendingApproval(
   state: AgentStateView,
@@ -160,6 +155,8 @@ export function noPendingApproval(
   toolCallId: string,
   wait?: KindWait,
 ): AgentClientError {
+  if (!OPEN_STATUSES.includes(state.status))
+    return alreadyEnded(runId, 'closedAs' in state ? String(state.closedAs) : state.status);
   const ids = approvalsIn(state, runId).map((a) => a.toolCallId);
   const others = ids.length ? ` (pending: ${ids.join(', ')})` : '';
   const decide = wait

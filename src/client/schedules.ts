@@ -55,7 +55,7 @@ export interface AgentScheduleView {
   /** The task's first line. */
   task?: string;
   taskQueue?: string;
-  /** Upcoming start times (ISO). */
+  /** Upcoming start times (ISO); none while the schedule is paused. */
   nextRuns: string[];
   /** The runs it started lately, oldest first. */
   recentRuns: { id: string; startedAt: string }[];
@@ -126,6 +126,10 @@ function explainSchedule(err: unknown, name: string, timing?: ScheduleTiming): u
   return err;
 }
 
+/** The times a schedule will start runs: the server's next times, none while it is paused (they would not come). */
+const nextRunsOf = (s: { state: { paused: boolean }; info: { nextActionTimes: Date[] } }): string[] =>
+  s.state.paused ? [] : s.info.nextActionTimes.map((t) => t.toISOString());
+
 /** Creates, reads and controls the schedules that start agent runs. */
 export class AgentSchedules {
   private readonly client: Client;
@@ -157,15 +161,15 @@ export class AgentSchedules {
     } catch (err) {
       throw explainSchedule(err, name, options.timing);
     }
-    const created = await this.describe(name);
     // The server computes the next times of every schedule, paused or not: none means none ever comes.
-    if (created.nextRuns.length === 0 && 'cron' in options.timing) {
+    const { info } = await this.client.schedule.getHandle(name).describe();
+    if (info.nextActionTimes.length === 0 && 'cron' in options.timing) {
       await this.control(name, (h) => h.delete());
       throw new AgentClientError(
         `cron expression "${options.timing.cron}" never comes: no date matches it (nothing was created)`,
       );
     }
-    return created;
+    return this.describe(name);
   }
 
   /** The schedules that start agent runs, by name. */
@@ -178,7 +182,7 @@ export class AgentSchedules {
         timing: timingOf(s.memo, s.spec),
         paused: s.state.paused,
         ...(s.state.note ? { note: s.state.note } : {}),
-        nextRuns: s.info.nextActionTimes.map((t) => t.toISOString()),
+        nextRuns: nextRunsOf(s),
         recentRuns: s.info.recentActions.map((a) => ({
           id: a.action.workflow.workflowId,
           startedAt: a.takenAt.toISOString(),
@@ -205,7 +209,7 @@ export class AgentSchedules {
       ...(d.state.note ? { note: d.state.note } : {}),
       overlap: fromServerPolicy(d.policies.overlap),
       ...actionView(d),
-      nextRuns: d.info.nextActionTimes.map((t) => t.toISOString()),
+      nextRuns: nextRunsOf(d),
       recentRuns: d.info.recentActions.map((a) => ({
         id: a.action.workflow.workflowId,
         startedAt: a.takenAt.toISOString(),

@@ -9,6 +9,7 @@ import { DEFAULT_KIND } from '../policy/kind-facts';
 import { modelRefOf, runModels } from '../policy/model-ref';
 import { lookupModel } from '../policy/model-registry';
 import { runPriority } from '../policy/tenancy';
+import { fittingDefaults } from '../policy/sub-agents';
 import type { AgentOptions, RunLayer } from '../contracts/agent-options';
 import type { AgentConfig } from '../contracts/run-spec';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
@@ -17,6 +18,8 @@ import { AgentClientError } from './client-errors';
 import type { RunAccess } from './run-access';
 import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
 import { carriedLayer, originMemo, resolveOrigin, withStoredMessages, type ResolvedOrigin } from './sessions';
+
+const withoutAgents = ({ agents: _agents, ...spec }: AgentConfig): AgentConfig => spec;
 
 const TASK_WAY = 'pass it by reference with `run --task-file FILE` (or `taskHash` with the client API)';
 const MESSAGES_WAY =
@@ -106,6 +109,10 @@ export async function prepareStart(
     if (!(err instanceof RunSpecError)) throw err;
     throw new AgentClientError(`invalid run options: ${[...err.problems, ...kindProblems].join('; ')}`);
   }
+  const defaultAgents = Object.keys(access.defaults?.agents ?? {}).filter((n) => !(n in (runOptions.agents ?? {})));
+  const { agents, left } = fittingDefaults(spec, defaultAgents);
+  spec = { ...withoutAgents(spec), ...(agents ? { agents } : {}) };
+  for (const line of left) access.notice?.(line);
   if (taskHash) {
     spec.task = taskPointer(spec.task, taskHash);
     spec.taskHash = taskHash;

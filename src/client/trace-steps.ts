@@ -8,6 +8,7 @@ import type { AgentStateView } from '../contracts/agent-run';
 import type { RunMessage } from '../contracts/run-message';
 import { argsPreview, previewText, RESULT_PREVIEW_CHARS, thoughtPreview } from '../policy/previews';
 import { childTag } from '../policy/sub-agents';
+import { tokensInOut } from '../policy/billing';
 
 export interface TraceToolCall {
   toolCallId: string;
@@ -27,6 +28,8 @@ export interface TraceToolCall {
   /** Workflow time the call began and ended, ms since the epoch. */
   startedAt?: number;
   endedAt?: number;
+  /** How many of its step's notes came before the call ended (its approval, for one): they read before it. */
+  notesBefore?: number;
 }
 
 /** One turn: the model's answer and the tool calls it asked for. */
@@ -57,9 +60,9 @@ function note(e: AgentEvent): string | undefined {
         `${e.decision}${e.by === 'timeout' ? ' by timeout' : ''}${e.edited ? ' with edited arguments' : ''}`
       );
     case 'steering':
-      return 'steered';
+      return `steered${e.text !== undefined ? `: ${e.text}` : ''}`;
     case 'follow_up':
-      return 'follow-up';
+      return `follow-up${e.text !== undefined ? `: ${e.text}` : ''}`;
     case 'provider_switch':
       return `switched ${e.fromModel} -> ${e.toModel} (${e.reason})`;
     case 'model_failure':
@@ -79,7 +82,7 @@ function note(e: AgentEvent): string | undefined {
     case 'child_end':
       return (
         `sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
-        `${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens, $${e.costUsd.toFixed(4)}`
+        `${tokensInOut(e.usage)} tokens, $${e.costUsd.toFixed(4)}`
       );
     case 'conversation_continued':
       return (
@@ -128,7 +131,8 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
     } else if (e.type === 'tool_execution') {
       const start = started.get(e.toolCallId);
       const outcome = e.skipped ? {} : e.isError ? { error: e.preview } : { observation: e.preview };
-      stepOf(e).tools.push({
+      const step = stepOf(e);
+      step.tools.push({
         toolCallId: e.toolCallId,
         tool: e.tool,
         durationMs: e.durationMs,
@@ -138,6 +142,7 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
         ...Object.fromEntries(Object.entries(outcome).filter(([, v]) => v !== undefined)),
         ...(e.resultHash ? { resultHash: e.resultHash } : {}),
         endedAt: e.at,
+        ...(step.notes.length ? { notesBefore: step.notes.length } : {}),
       });
     } else if (e.type !== 'done') {
       const text = note(e);

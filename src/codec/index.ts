@@ -1,6 +1,7 @@
 export { CODEC_TOKEN_ENV, DEFAULT_UI_ORIGINS, isLoopbackHost, localUiOrigins, normalizeOrigin } from './access';
 export { REDACTED } from './redact';
 export {
+  bindProblem,
   DEFAULT_CODEC_PORT,
   DEFAULT_MAX_BODY_BYTES,
   startCodecServer,

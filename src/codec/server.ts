@@ -56,6 +56,15 @@ export interface RunningCodecServer {
   close(): Promise<void>;
 }
 
+/** Why a codec server may not bind `host` with this token: message bodies beyond loopback need one. */
+export function bindProblem(host: string, token: string | undefined): string | undefined {
+  if (token || isLoopbackHost(host)) return undefined;
+  return (
+    `Refusing to serve message bodies on ${host} without a bearer token: ` +
+    'set DURABLE_AGENTS_CODEC_TOKEN (or --token), or bind to 127.0.0.1.'
+  );
+}
+
 /**
  * Starts a codec server. Refuses (a {@link SetupError}) to bind beyond loopback without a token,
  * to start with a malformed origin, or on a port in use.
@@ -64,11 +73,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
   const host = options.host ?? '127.0.0.1';
   const settings = setup(() => {
     const token = options.token === undefined ? undefined : checkToken(options.token);
-    if (!token && !isLoopbackHost(host))
-      throw new Error(
-        `Refusing to serve message bodies on ${host} without a bearer token: ` +
-          'set DURABLE_AGENTS_CODEC_TOKEN (or --token), or bind to 127.0.0.1.',
-      );
+    const refused = bindProblem(host, token);
+    if (refused) throw new Error(refused);
     const origins = [...new Set((options.origins ?? DEFAULT_UI_ORIGINS).map(normalizeOrigin))];
     const redactor = new Redactor([...(options.secrets ?? []), ...(token ? [token] : [])]);
     return { token, origins, redactor, loopback: isLoopbackHost(host) };

@@ -50,8 +50,9 @@ export type AgentEvent = EventBase &
         edited: boolean;
         reason?: string;
       }
-    | { type: 'steering'; messageId: string; skippedTools: string[] }
-    | { type: 'follow_up'; messageId: string }
+    /** `text`: the message's preview (absent in runs recorded before it was kept). */
+    | { type: 'steering'; messageId: string; text?: string; skippedTools: string[] }
+    | { type: 'follow_up'; messageId: string; text?: string }
     | { type: 'provider_switch'; fromModel: string; toModel: string; reason: string }
     | { type: 'context_compacted'; summarisedMessages: number; tokensBefore: number; tokensAfter: number }
     /**

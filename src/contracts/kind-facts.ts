@@ -26,6 +26,8 @@ export interface KindFacts {
    * sampling and thinking (`sampling`: its steps set their own format and tool choice).
    */
   callSettings: 'all' | 'sampling';
+  /** Its own stop reasons, for runs that completed short of their goal (`list --stop-reason` takes them). */
+  endReasons?: readonly string[];
   /** The role whose structured answer the model call of each phase streams, by phase. */
   answerRoles?: Record<string, AnswerRole>;
 }

@@ -4,6 +4,7 @@ import type { AgentConfig } from '../contracts/run-spec';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import type { ModelName } from '../contracts/model-ref';
 import type { KindFacts } from '../contracts/kind-facts';
+import { AGENT_STOP_REASONS } from '../contracts/run-status';
 import type { KindEdge, KindWait } from './kind-edge';
 
 export class KindRegistry {
@@ -32,6 +33,11 @@ export class KindRegistry {
   /** The workflow types of the known kinds: what lists and schedules count as agent runs. */
   get workflowTypes(): string[] {
     return this.edges.map((e) => e.facts.workflowType);
+  }
+
+  /** Every stop reason a run of the known kinds may end with: every run's, then the kinds' own. */
+  get stopReasons(): string[] {
+    return [...new Set([...AGENT_STOP_REASONS, ...this.edges.flatMap((e) => e.facts.endReasons ?? [])])];
   }
 
   /** What each known kind is: the kinds a run's sub-agents may be. */

@@ -10,6 +10,9 @@ import { z } from 'zod';
 import { configFileSchema, type LlmConfigFile } from './llm-config-file';
 import type { ModelInfo } from '../contracts/model-info';
 import { authenticationFailure, configFailure } from './failures';
+import { declarationProblems } from '../policy/sub-agents';
+import { didYouMean } from '../common/did-you-mean';
+import type { SubAgentSpec } from '../contracts/sub-agents';
 
 /** Wire format a provider speaks. */
 export type ProviderApi = 'anthropic' | 'openai';
@@ -142,7 +145,10 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
       const base = providers[id];
       const api = entry.api ?? base?.api;
       if (!api) {
-        throw configFailure(`Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai".`);
+        const builtIn = didYouMean(id, Object.keys(builtinProviders({})));
+        throw configFailure(
+          `Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai"${builtIn}.`,
+        );
       }
       providers[id] = {
         id,
@@ -166,6 +172,10 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
     timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
     idleTimeoutMs = parsed.data.idleTimeoutMs ?? idleTimeoutMs;
     agents = parsed.data.agents ?? agents;
+    const problems = Object.entries(parsed.data.agents ?? {}).flatMap(([name, spec]) =>
+      declarationProblems(name, spec as SubAgentSpec),
+    );
+    if (problems.length > 0) throw configFailure(`Invalid LLM config in ${source}: ${problems.join('; ')}`);
   }
   for (const provider of Object.values(providers)) {
     const key = env[provider.apiKeyEnv];

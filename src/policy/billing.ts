@@ -18,3 +18,13 @@ export function billingOf(usage: Usage, cost: Cost): RunBilling {
     cost,
   };
 }
+
+/**
+ * A call's or a run's tokens as one short text: every input token the provider counted (prompt-cache
+ * reads and writes too, with the reads named), then the output: `1200 in (1180 cached) / 79 out`.
+ */
+export function tokensInOut(usage: Usage): string {
+  const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const cached = usage.cacheReadTokens > 0 ? ` (${usage.cacheReadTokens} cached)` : '';
+  return `${input} in${cached} / ${usage.outputTokens} out`;
+}

@@ -5,6 +5,7 @@
  * replaced, except the tools that need approval and the rules that ask for it: those add up, so no
  * layer drops an earlier one's approval. Pure; checked by `runSpecProblems`.
  */
+import { didYouMean } from '../common/did-you-mean';
 import type { AgentOptions, ContextOptions, ModelOptions, RunLayer, ToolOptions } from '../contracts/agent-options';
 import type { KindFacts } from '../contracts/kind-facts';
 import type { ModelName, ModelRef } from '../contracts/model-ref';
@@ -79,11 +80,12 @@ const TOP_LEVEL: readonly string[] = [
 function unknownFields(layer: RunLayer): string[] {
   const problems = Object.keys(layer)
     .filter((key) => !TOP_LEVEL.includes(key))
-    .map((key) => `unknown option "${key}"`);
+    .map((key) => `unknown option "${key}"${didYouMean(key, TOP_LEVEL)}`);
   for (const [record, fields] of Object.entries(RECORDS)) {
     const value = (layer as Record<string, unknown>)[record];
     if (!isPlainObject(value)) continue;
-    for (const key of Object.keys(value)) if (!fields.includes(key)) problems.push(`unknown option "${record}.${key}"`);
+    for (const key of Object.keys(value))
+      if (!fields.includes(key)) problems.push(`unknown option "${record}.${key}"${didYouMean(key, fields)}`);
   }
   return problems;
 }

@@ -49,14 +49,17 @@ function mayGrant(pattern: string, tools: ToolSelection): boolean {
   return covered(pattern, tools.allow) && !matchesToolPattern(pattern, tools.deny);
 }
 
-function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): string[] {
+/**
+ * Problems with a sub-agent's declaration on its own, not against a run (its tools, its kinds), one
+ * readable line each: what a config file's `agents` are checked for where they are read.
+ */
+export function declarationProblems(name: string, spec: SubAgentSpec): string[] {
+  if (!TOOL_NAME.test(name)) return [`sub-agent name must match ${TOOL_NAME.source}, got ${JSON.stringify(name)}`];
   const where = `sub-agent "${name}"`;
-  if (typeof spec !== 'object' || spec === null) return [`${where}: must be an object`];
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return [`${where}: must be an object`];
   const problems: string[] = [];
   if (typeof spec.description !== 'string' || spec.description.trim() === '')
     problems.push(`${where}: a description is required: the model reads it to decide when to delegate`);
-  if (!childFacts(spec))
-    problems.push(`${where}: unknown kind "${spec.kind}"; known: ${BUILT_IN_KIND_FACTS.map((k) => k.name).join(', ')}`);
   if (spec.model !== undefined) {
     const problem = modelNameProblem(spec.model);
     if (problem) problems.push(`${where}: model: ${problem}`);
@@ -64,15 +67,56 @@ function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): st
   if (spec.maxTurns !== undefined && !(Number.isInteger(spec.maxTurns) && spec.maxTurns >= 1))
     problems.push(`${where}: maxTurns must be a positive integer, got ${spec.maxTurns}`);
   if (spec.tools !== undefined && !Array.isArray(spec.tools)) problems.push(`${where}: tools must be a list of names`);
-  const { allow, deny } = config.tools;
-  const own = `its tools: ${allow?.join(', ') ?? 'all'}${deny ? `, not ${deny.join(', ')}` : ''}`;
-  for (const tool of Array.isArray(spec.tools) ? spec.tools : []) {
-    if (!mayGrant(tool, config.tools))
-      problems.push(`${where} asks for the tool "${tool}", which this run may not use (${own})`);
-  }
+  return problems;
+}
+
+/** The tools a run of `tools` may not give a sub-agent that asks for them, and how the run's tools read. */
+function toolsRefused(spec: SubAgentSpec, tools: ToolSelection): { refused: string[]; own: string } {
+  const { allow, deny } = tools;
+  const asked: unknown = spec.tools;
+  return {
+    refused: (Array.isArray(asked) ? (asked as string[]) : []).filter((tool) => !mayGrant(tool, tools)),
+    own: `its tools: ${allow?.join(', ') ?? 'all'}${deny ? `, not ${deny.join(', ')}` : ''}`,
+  };
+}
+
+function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): string[] {
+  const problems = declarationProblems(name, spec);
+  if (!TOOL_NAME.test(name) || typeof spec !== 'object' || spec === null || Array.isArray(spec)) return problems;
+  const where = `sub-agent "${name}"`;
+  if (!childFacts(spec))
+    problems.push(`${where}: unknown kind "${spec.kind}"; known: ${BUILT_IN_KIND_FACTS.map((k) => k.name).join(', ')}`);
+  const { refused, own } = toolsRefused(spec, config.tools);
+  for (const tool of refused)
+    problems.push(`${where} asks for the tool "${tool}", which this run may not use (${own})`);
   if (config.tools.clientTools?.some((t) => t.name === name))
     problems.push(`${where} is named like a client tool of the run: give one of them another name`);
   return problems;
+}
+
+/**
+ * The run's sub-agents without those of `defaults` (names from a layer under every start, not the start's own)
+ * that ask for a tool the run may not use, and a line for each one left out: a default that does not fit the
+ * run's tools is not offered, where a sub-agent the start declares is refused (`subAgentProblems`).
+ */
+export function fittingDefaults(
+  config: AgentConfig,
+  defaults: readonly string[],
+): { agents: SubAgents | undefined; left: string[] } {
+  const agents = { ...config.agents };
+  const left: string[] = [];
+  for (const name of defaults) {
+    const spec = agents[name];
+    if (typeof spec !== 'object' || spec === null) continue;
+    const { refused, own } = toolsRefused(spec, config.tools);
+    if (refused.length === 0) continue;
+    delete agents[name];
+    const asked = refused.map((t) => `"${t}"`).join(', ');
+    left.push(
+      `sub-agent "${name}" is not offered to this run: it asks for ${asked}, which this run may not use (${own})`,
+    );
+  }
+  return { agents: Object.keys(agents).length > 0 ? agents : undefined, left };
 }
 
 /** Problems with a run's sub-agents and their limits, one readable line each. */
@@ -88,11 +132,7 @@ export function subAgentProblems(config: AgentConfig): string[] {
   if (typeof agents !== 'object' || agents === null || Array.isArray(agents))
     return [...problems, 'agents must be an object of sub-agents by name'];
   problems.push(...reservedNameProblems(agents));
-  for (const [name, spec] of Object.entries(agents)) {
-    if (!TOOL_NAME.test(name))
-      problems.push(`sub-agent name must match ${TOOL_NAME.source}, got ${JSON.stringify(name)}`);
-    else problems.push(...specProblems(name, spec, config));
-  }
+  for (const [name, spec] of Object.entries(agents)) problems.push(...specProblems(name, spec, config));
   return problems;
 }
 

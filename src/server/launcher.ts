@@ -15,7 +15,7 @@ import { SetupError } from '../connection/setup-error';
 import { DEV_SERVER_VERSIONING, searchAttributeArgs, serves, startDevServer } from './dev-server';
 import { findTemporalCli, type FoundCli } from '../connection/find-cli';
 import { isListening } from './ports';
-import { uiBaseUrl } from './web-ui';
+import { uiBaseUrl, webUiOf } from './web-ui';
 
 /** How {@link ensureTemporal} got its server. */
 type ServerOrigin = 'TEMPORAL_ADDRESS' | 'already-running' | 'started-cli' | 'started-download';
@@ -79,10 +79,11 @@ export async function ensureTemporal(options: LaunchOptions): Promise<TemporalSe
     // With the configured TLS and API key, so a Temporal Cloud address is checked as it will be used.
     const client = await connectClient(settings);
     await client.connection.close();
+    const uiUrl = await webUiOf(settings.address, env);
     return {
       address: settings.address,
       namespace: settings.namespace,
-      uiUrl: env.TEMPORAL_UI_URL,
+      ...(uiUrl ? { uiUrl } : {}),
       origin: 'TEMPORAL_ADDRESS',
       stop: noop,
     };

@@ -4,6 +4,8 @@
  * every printed link must share one.
  */
 
+import { isListening } from './ports';
+
 /** Names the Web UI's loopback addresses by one host name. */
 const LOOPBACK = new Set(['127.0.0.1', '0.0.0.0', '::', '::1', '[::1]', 'localhost']);
 
@@ -11,6 +13,19 @@ const LOOPBACK = new Set(['127.0.0.1', '0.0.0.0', '::', '::1', '[::1]', 'localho
 export function uiBaseUrl(host: string, port: number): string {
   const name = LOOPBACK.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
+}
+
+/**
+ * The Web UI of the server at `address`: `TEMPORAL_UI_URL`, else, for a server on this machine, a UI
+ * answering on its port + 1000 (a dev server's); undefined when neither is known.
+ */
+export async function webUiOf(address: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (env.TEMPORAL_UI_URL) return env.TEMPORAL_UI_URL;
+  const match = /^(localhost|127\.0\.0\.1|\[::1\]):(\d+)$/.exec(address);
+  if (!match) return undefined;
+  const host = match[1] === '[::1]' ? '::1' : match[1];
+  const uiPort = Number(match[2]) + 1000;
+  return (await isListening(host, uiPort)) ? uiBaseUrl(host, uiPort) : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { reply } from '../../src/testing/fake-provider';
 import { AgentClientError } from '../../src/client';
 import { stateQuery } from '../../src/contracts/agent-workflows';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
+import { agentCli } from '../kit/agent-cli';
 import { PRIMARY, useAgentFixture, anthropicMessages, waitFor, waitForState } from './agent-kit';
 
 /** Every text a request's messages carry (text blocks and tool results), in order. */
@@ -37,8 +38,10 @@ describe('steering, follow-ups and stop', () => {
       fx.latch.open();
       const res = await agents.result(id);
       const state = await agents.state(id);
+      const watched = await agentCli(client, taskQueue).run('watch', id);
+      const traced = await agentCli(client, taskQueue).run('trace', id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-steering');
-      return { res, state };
+      return { res, state, watched, traced };
     });
     expect(result.res).toMatchObject({ status: 'completed', finalText: 'Understood, summarising instead.', turns: 2 });
     expect(fx.calls).toEqual(['slow_step:A']);
@@ -51,19 +54,29 @@ describe('steering, follow-ups and stop', () => {
     expect(sent[sent.length - 1]).toBe('Stop the steps and summarise what you have.');
     const steering = result.state.events.find((e) => e.type === 'steering');
     expect(steering).toMatchObject({ messageId: 'steer-1', skippedTools: ['slow_step', 'slow_step'] });
+    // What the run was told shows where it was told, in watch and in trace.
+    expect(result.watched).toContain(
+      '[turn 1] steered: Stop the steps and summarise what you have.; skipped slow_step, slow_step',
+    );
+    expect(result.traced).toContain('    steered: Stop the steps and summarise what you have.');
   });
 
   it('a follow-up starts a new turn when the run would end, and a duplicate delivery is dropped', async () => {
     fx.fake.script(reply.text('First answer.', { delayMs: 1500 }), reply.text('Second answer.'));
-    const { res, requests } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
-      const id = await agents.start({ task: 'Answer me.', model: PRIMARY });
-      await agents.followUp(id, 'And one more thing.', 'follow-1');
-      await agents.followUp(id, 'And one more thing.', 'follow-1');
-      const out = await agents.result(id);
-      await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-follow-up');
-      return { res: out, requests: fx.fake.requests };
-    });
+    const { res, requests, watched } = await withWorker(
+      { activities: fx.activities },
+      async ({ client, taskQueue }) => {
+        const agents = fx.agents(client, taskQueue);
+        const id = await agents.start({ task: 'Answer me.', model: PRIMARY });
+        await agents.followUp(id, 'And one more thing.', 'follow-1');
+        await agents.followUp(id, 'And one more thing.', 'follow-1');
+        const out = await agents.result(id);
+        const watched = await agentCli(client, taskQueue).run('watch', id);
+        await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-follow-up');
+        return { res: out, requests: fx.fake.requests, watched };
+      },
+    );
+    expect(watched).toContain('[turn 1] follow-up taken: And one more thing.');
     expect(res).toMatchObject({ status: 'completed', finalText: 'Second answer.', turns: 2 });
     expect(requests).toHaveLength(2);
     const sent = texts(requests[1].body);

@@ -247,7 +247,10 @@ describe('sub-agents', () => {
       ),
     );
     const [, child] = trace.split(`ran as ${childId}:\n`);
-    expect(child).toMatch(/^ {10,}turn 1: [^\n]*\n {12,}write_note \(toolu_note\) \{"text":"hello"\}/m);
+    // The child's approved call reads after its approval.
+    expect(child).toMatch(
+      /^ {10,}turn 1: [^\n]*\n {12,}approval asked for write_note \(toolu_note\)[^\n]*\n {12,}write_note \(toolu_note\) approved\n {12,}write_note \(toolu_note\) \{"text":"hello"\}/m,
+    );
     // transcript --children: the child's conversation under the call.
     expect(transcript).toContain(`   calls researcher({"task":"note it"}) [toolu_r]\n   -- child run ${childId} --`);
     expect(transcript).toContain(

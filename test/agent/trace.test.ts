@@ -7,6 +7,7 @@ import type { RunMessage } from '../../src/contracts/run-message';
 import { emptyUsage } from '../../src/contracts/message-model';
 import { reply } from '../../src/testing/fake-provider';
 import { agentCli } from '../kit/agent-cli';
+import { formatTrace } from '../../src/cli/render-run';
 import { withWorker } from '../kit/temporal';
 import { FALLBACK, PRIMARY, useAgentFixture } from './agent-kit';
 
@@ -118,6 +119,7 @@ describe('trace statistics', () => {
         endedAt: 1_450,
         observation: '3',
         resultHash: 'h-a',
+        notesBefore: 1,
       },
       {
         toolCallId: 'b',
@@ -128,13 +130,106 @@ describe('trace statistics', () => {
         startedAt: 1_430,
         endedAt: 1_500,
         error: 'Tool "constructor" failed: no such tool',
+        notesBefore: 1,
       },
-      { toolCallId: 'c', tool: 'add', durationMs: 0, isError: true, skipped: 'the user redirected', endedAt: 1_510 },
+      {
+        toolCallId: 'c',
+        tool: 'add',
+        durationMs: 0,
+        isError: true,
+        skipped: 'the user redirected',
+        endedAt: 1_510,
+        notesBefore: 2,
+      },
     ]);
     // A trace whose oldest events were dropped starts at the first turn it still has.
     expect(traceSteps(events.slice(3)).map((s) => [s.turn, s.modelMs])).toEqual([
       [1, undefined],
       [2, 400],
+    ]);
+  });
+});
+
+describe('a trace as the CLI prints it', () => {
+  const cached = { inputTokens: 3, outputTokens: 79, cacheReadTokens: 1_200, cacheWriteTokens: 20 };
+  const approved: AgentEvent[] = [
+    { type: 'phase', phase: 'planning', cycle: 1, at: 900, turn: 0 },
+    { type: 'turn_start', model: PRIMARY, at: 1_000, turn: 1 },
+    {
+      type: 'turn_end',
+      model: PRIMARY,
+      provider: 'anthropic',
+      stopReason: 'tool_use',
+      toolCalls: 1,
+      usage: cached,
+      at: 1_400,
+      turn: 1,
+    },
+    {
+      type: 'approval_required',
+      toolCallId: 'w',
+      tool: 'write_note',
+      argsHash: 'h',
+      args: '{"t":"x"}',
+      at: 1_410,
+      turn: 1,
+    },
+    {
+      type: 'approval_decided',
+      toolCallId: 'w',
+      tool: 'write_note',
+      decision: 'approved',
+      by: 'user',
+      edited: true,
+      at: 1_500,
+      turn: 1,
+    },
+    { type: 'tool_start', toolCallId: 'w', tool: 'write_note', args: '{"t":"y"}', at: 1_510, turn: 1 },
+    {
+      type: 'tool_execution',
+      toolCallId: 'w',
+      tool: 'write_note',
+      durationMs: 5,
+      isError: false,
+      preview: 'ok',
+      at: 1_515,
+      turn: 1,
+    },
+    { type: 'steering', messageId: 'm', text: 'Now stop.', skippedTools: [], at: 1_520, turn: 1 },
+  ];
+  const trace = (events: AgentEvent[]) =>
+    formatTrace({
+      id: 'r',
+      kind: 'pev',
+      status: 'completed',
+      turns: 1,
+      model: PRIMARY,
+      usage: cached,
+      costUsd: 0,
+      finalText: '',
+      tools: {},
+      steps: traceSteps(events),
+      droppedEvents: 0,
+    });
+
+  it('lists an approved call after its approval, and what came after the call after it', () => {
+    const lines = trace(approved).split('\n');
+    const at = (text: string) => lines.findIndex((l) => l.includes(text));
+    expect(at('approval asked for write_note')).toBeLessThan(at('write_note (w) approved with edited arguments'));
+    expect(at('write_note (w) approved with edited arguments')).toBeLessThan(at('write_note (w) {"t":"y"}'));
+    expect(at('write_note (w) {"t":"y"}')).toBeLessThan(at('steered: Now stop.'));
+  });
+
+  it('counts every input token of a turn, the cached ones named', () => {
+    expect(trace(approved)).toContain(`  turn 1: ${PRIMARY} · 400 ms · tool_use · 1223 in (1200 cached) / 79 out`);
+  });
+
+  it("names what came before the first turn's model call, not an empty turn 0", () => {
+    const lines = trace(approved).split('\n');
+    expect(lines).not.toContain('  turn 0: ');
+    expect(lines.slice(lines.indexOf('  before turn 1:'), lines.indexOf('  before turn 1:') + 2)).toEqual([
+      '  before turn 1:',
+      '    planning (cycle 1)',
     ]);
   });
 });

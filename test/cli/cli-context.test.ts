@@ -1,8 +1,10 @@
 import net from 'node:net';
 import { webUiBase } from '../../src/cli/cli-context';
 import { connectionSettingsFromEnv } from '../../src/connection/connection-settings';
-import { freePort } from '../../src/server/ports';
+import { freePort, isListening } from '../../src/server/ports';
 import { runUiUrl, uiBaseUrl } from '../../src/server/web-ui';
+import { ensureTemporal } from '../../src/server/launcher';
+import { testConnection } from '../kit/temporal';
 
 describe('Web UI links', () => {
   it('name a UI on this machine localhost, whichever loopback address it binds', () => {
@@ -30,6 +32,27 @@ describe('Web UI links', () => {
       expect(await webUiBase(settings, { TEMPORAL_UI_URL: 'https://ui.example' })).toBe('https://ui.example');
     } finally {
       await new Promise((resolve) => ui.close(resolve));
+    }
+  });
+
+  it('give the demo against TEMPORAL_ADDRESS the UI beside that server, as run finds it', async () => {
+    const { address, namespace } = await testConnection();
+    const [host, port] = [
+      address.slice(0, address.lastIndexOf(':')),
+      Number(address.slice(address.lastIndexOf(':') + 1)),
+    ];
+    const ui = net.createServer((socket) => socket.destroy());
+    const own = !(await isListening(host, port + 1000));
+    if (own) await new Promise<void>((resolve) => ui.listen(port + 1000, host, resolve));
+    try {
+      const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace };
+      const server = await ensureTemporal({ env });
+      expect(server).toMatchObject({ origin: 'TEMPORAL_ADDRESS', uiUrl: uiBaseUrl(host, port + 1000) });
+      expect((await ensureTemporal({ env: { ...env, TEMPORAL_UI_URL: 'https://ui.example' } })).uiUrl).toBe(
+        'https://ui.example',
+      );
+    } finally {
+      if (own) await new Promise((resolve) => ui.close(resolve));
     }
   });
 });

@@ -136,7 +136,7 @@ describe('what an operator meets', () => {
     });
   });
 
-  it('cancel of a run that has ended is refused like the other verbs', async () => {
+  it('cancel and decisions on a run that has ended are refused as ended, like the other verbs', async () => {
     fx.fake.script(reply.text('Over.'));
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const cli = agentCli(client, taskQueue);
@@ -144,6 +144,8 @@ describe('what an operator meets', () => {
       await cli.run('run', '--id', id, '--model', PRIMARY, 'Say over.');
       await expect(cli.run('stop', id)).rejects.toThrow(`run "${id}" has already ended (completed)`);
       await expect(cli.run('cancel', id)).rejects.toThrow(`run "${id}" has already ended (completed)`);
+      await expect(cli.run('approve', id, 'toolu_late')).rejects.toThrow(`run "${id}" has already ended (completed)`);
+      await expect(cli.run('reject', id, 'toolu_late')).rejects.toThrow(`run "${id}" has already ended (completed)`);
     });
   });
 });

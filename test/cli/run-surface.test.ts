@@ -268,7 +268,8 @@ describe('runs that say what they are', () => {
     const id = `misspelt-${crypto.randomUUID()}`;
     const options: Record<string, unknown> = { id, task: 'x', model: PRIMARY, limits: { maxTurn: 3 }, tols: {} };
     await expect(agents.start(options as never)).rejects.toThrow(
-      'invalid run options: unknown option "tols"; unknown option "limits.maxTurn"',
+      'invalid run options: unknown option "tols" (did you mean "tools"?); ' +
+        'unknown option "limits.maxTurn" (did you mean "maxTurns"?)',
     );
     await expect(client.workflow.getHandle(id).describe()).rejects.toThrow();
   });

@@ -163,6 +163,9 @@ describe('schedules', () => {
       expect(row).toMatch(new RegExp(`^${name}\\s+cron 0 9 \\* \\* MON-FRI\\s+paused\\s`));
       const text = await cli.run('schedule', 'describe', name);
       expect(text.split('\n')[0]).toBe(`schedule ${name}: cron 0 9 * * MON-FRI, overlap skip, paused`);
+      // A paused schedule starts nothing: it shows no next run.
+      expect(text.split('\n')).toContain('next: - (paused)');
+      expect(row?.split(/\s{2,}/)[3]).toBe('-');
       expect(await cli.run('schedule', 'unpause', name)).toBe(`schedule ${name} unpaused`);
       const next = JSON.parse(await cli.run('schedule', 'describe', name, '--json')) as {
         paused: boolean;

@@ -107,6 +107,21 @@ describe('structured answers as they stream', () => {
     expect(looksStructured('  ```json\n{')).toBe(true);
     expect(looksStructured('The answer is')).toBe(false);
   });
+
+  it('show no label for a list that stays empty, streamed or whole', () => {
+    const json = JSON.stringify({ passed: true, tasks: [], summary: 'All done.' });
+    for (const size of [1, 7, json.length]) {
+      let out = '';
+      const stream = new AnswerStream();
+      const view = new AnswerView('verifier', (t) => (out += t));
+      for (let i = 0; i < json.length; i += size) {
+        if (stream.push(json.slice(i, i + size))) view.show(stream.value!);
+        view.render();
+      }
+      view.render(true);
+      expect(out).toBe('  passed: yes\n  summary: All done.\n');
+    }
+  });
 });
 
 describe('watching a pev run', () => {

@@ -84,7 +84,8 @@ describe('codec server access', () => {
     const cli = await runCli(['codec-server', '--bind', '0.0.0.0', '--port', String(await freePort())], {
       env: { DURABLE_AGENTS_CODEC_TOKEN: '' },
     });
-    expect(cli.code).toBe(1);
+    // A flag the command cannot serve with is a usage error, like every refused flag.
+    expect(cli.code).toBe(2);
     expect(cli.stdout).toBe('');
     expect(cli.stderr).toBe(
       'durable-agents: Refusing to serve message bodies on 0.0.0.0 without a bearer token: set DURABLE_AGENTS_CODEC_TOKEN (or --token), or bind to 127.0.0.1.\n',

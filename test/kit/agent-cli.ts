@@ -49,7 +49,11 @@ export function agentCli(
       const tty = options.tty;
       registerAgentCommands(program, {
         connect: async () => ({
-          agents: new AgentClient(client, taskQueue, { kinds: options.kinds, defaults: cliDefaults(env) }),
+          agents: new AgentClient(client, taskQueue, {
+            kinds: options.kinds,
+            defaults: cliDefaults(env),
+            notice: (line) => (notes += `durable-agents: ${line}\n`),
+          }),
           close: async () => undefined,
         }),
         out: (text) => print(`${text}\n`),

@@ -207,6 +207,20 @@ describe('PEV through the CLI', () => {
       const agents = new AgentClient(client, taskQueue);
       const id = await cli('run', '--agent', 'pev', '--model', PRIMARY, '--confirm-plan', '--detach', 'Add 1 and 2.');
       await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');
+      // The approvals inbox lists the plan beside the tool calls, with the commands that decide it.
+      let inbox = '';
+      for (let tries = 0; tries < 100 && !inbox.includes(id); tries++) {
+        inbox = await cli('approvals', '--limit', '1000');
+        if (!inbox.includes(id)) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(inbox.split('\n').find((l) => l.startsWith(id))).toMatch(
+        new RegExp(
+          `^${id}\\s+a decision on the plan of cycle 1\\s+durable-agents plan ${id} \\| ` +
+            `durable-agents plan ${id} --reject --feedback TEXT$`,
+        ),
+      );
+      const listed = JSON.parse(await cli('approvals', '--json', '--limit', '1000')) as { runId: string }[];
+      expect(listed.find((e) => e.runId === id)).toMatchObject({ waitsFor: 'a decision on the plan of cycle 1' });
       expect(await cli('plan', id, '--reject', '--feedback', 'It is 1 and 2.')).toBe('plan of cycle 1: rejected');
       await waitForState(
         agents,

@@ -2,6 +2,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../src/contracts/search-attributes';
 import {
   FALLBACK,
   PRIMARY,
@@ -45,6 +46,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
   });
 
   it('ends a todo at the executor-round limit, and the run at the cycle limit, each with its own reason', async () => {
+    let attribute: unknown;
     const notYet = answer.executed('still working', {
       taskCompleted: false,
       shouldContinue: true,
@@ -63,6 +65,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
         pev: { limits: { maxExecutorRounds: 3, maxCycles: 1 } },
       });
       const res = await pevResult(client, id);
+      attribute = (await client.workflow.getHandle(id).describe()).typedSearchAttributes.get(SA.stopReason);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-executor-and-cycle-limits');
       return res;
     });
@@ -80,6 +83,8 @@ describe('PEV limits, steering and approvals on a real server', () => {
       stopReason: 'max_cycles',
       pev: { cycles: 1, verified: false, endReason: 'max_cycles' },
     });
+    // The search attribute names the end as the result does, so `list --stop-reason max_cycles` finds it.
+    expect(attribute).toBe('max_cycles');
     expect(result.finalText).toContain('Still open:\n- Report the sum');
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'executor', 'verifier']);
     expect(fx.fake.pending()).toBe(0);

@@ -5,7 +5,7 @@
  */
 import { formatTable } from '../render-list';
 import type { Command } from 'commander';
-import { approvalsInbox, pendingApproval, type PendingApprovalEntry } from '../../client/approvals';
+import { approvalsInbox, pendingApproval, type KindWaitEntry, type PendingApprovalEntry } from '../../client/approvals';
 import { EXIT } from '../exit-codes';
 import { parseArgsJson, positiveInt } from '../option-parsers';
 import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
@@ -28,6 +28,18 @@ function formatInbox(approvals: readonly PendingApprovalEntry[]): string {
   return formatTable(header, rows);
 }
 
+/** The other decisions runs wait for (a pev plan), each with the commands that make it. */
+function formatWaits(waits: readonly KindWaitEntry[], prefix: string): string {
+  const rows = waits.map((w) => [
+    w.runId,
+    w.waitsFor,
+    Object.values(w.commands)
+      .map((args) => `${prefix} ${args}`)
+      .join(' | '),
+  ]);
+  return formatTable(['RUN', 'WAITS FOR', 'DECIDE WITH'], rows);
+}
+
 /** The call as a person should see it before deciding: tool, call, run, and every argument. */
 function formatCall(p: PendingApprovalEntry): string {
   return [
@@ -48,21 +60,31 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
 
   program
     .command('approvals')
-    .description('List every tool call waiting for approval, across runs: tool, arguments, run, waiting since.')
-    .option('--json', 'print as JSON with the args hash of each call, for approve/reject --args-hash')
+    .description(
+      'List every tool call waiting for approval, across runs: tool, arguments, run, waiting since; then the ' +
+        "other decisions runs wait for (a pev run's plan) with the commands that make them.",
+    )
+    .option(
+      '--json',
+      'print as JSON with the args hash of each call, for approve/reject --args-hash ' +
+        '(other decisions: waitsFor, commands)',
+    )
     .option('--limit <n>', 'read at most this many waiting runs', positiveInt, 200)
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
     .action((o: { json?: boolean; limit: number; tenant?: string }) =>
       withAgents(deps, async (agents) => {
-        const { approvals, unread } = await approvalsInbox(agents, {
+        const { approvals, waits, unread } = await approvalsInbox(agents, {
           limit: o.limit,
           ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
         });
         for (const u of unread) note(`durable-agents: could not read run ${u.runId}: ${u.reason}`);
-        if (o.json) return deps.out(json(approvals));
-        if (approvals.length === 0) return deps.out('no pending approvals');
-        deps.out(formatInbox(approvals));
-        note(`decide with: ${hintPrefix(deps)} approve RUN CALL | reject RUN CALL --reason TEXT`);
+        if (o.json) return deps.out(json([...approvals, ...waits]));
+        if (approvals.length === 0 && waits.length === 0) return deps.out('no pending approvals');
+        if (approvals.length > 0) {
+          deps.out(formatInbox(approvals));
+          note(`decide with: ${hintPrefix(deps)} approve RUN CALL | reject RUN CALL --reason TEXT`);
+        }
+        if (waits.length > 0) deps.out(`${approvals.length > 0 ? '\n' : ''}${formatWaits(waits, hintPrefix(deps))}`);
       }),
     );
 

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import {
+  bindProblem,
   CODEC_TOKEN_ENV,
   DEFAULT_CODEC_PORT,
   DEFAULT_MAX_BODY_BYTES,
@@ -11,6 +12,7 @@ import {
 import { workerConfig, type WorkerConfig } from '../../worker/worker-config';
 import { decimalArg, parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
+import { UsageError } from '../exit-codes';
 
 interface CodecServerCommandOptions {
   port: number;
@@ -53,6 +55,8 @@ export function registerCodecServerCommand(
     .option('--json', 'print one JSON line once it listens (url, origins, token required, store)')
     .action(async (options: CodecServerCommandOptions & { json?: boolean }) => {
       const token = options.token ?? (env[CODEC_TOKEN_ENV] || undefined);
+      const refused = bindProblem(options.bind, token);
+      if (refused) throw new UsageError(refused);
       const server = await startCodecServer({
         ...workerCodecSource(workerConfig()),
         port: options.port,

@@ -181,7 +181,11 @@ async function runDemoAgent(
     );
     if (result.error) out(`Error: ${result.error.message}`);
     if (result.status !== 'completed') process.exitCode = 1;
-    if (server.uiUrl) out(`Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`);
+    out(
+      server.uiUrl
+        ? `Temporal UI: ${runUiUrl(server.uiUrl, settings.namespace, workflowId, runId)}`
+        : `Temporal UI: not known for the server at ${server.address}: set TEMPORAL_UI_URL to the UI's address`,
+    );
     if (server.codecUrl) out(codecLine(server.codecUrl, workflowId));
     return workflowId;
   } finally {

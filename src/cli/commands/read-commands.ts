@@ -14,7 +14,7 @@ import { openStore, type ContentStore } from '../../store';
 import { errorText } from '../../common/error-text';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
-import { AGENT_STOP_REASONS, type AgentStatus, type AgentStopReason } from '../../contracts/run-status';
+import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { decimalArg, positiveInt } from '../option-parsers';
 import { errorLine, formatResult, formatState, formatTrace } from '../render-run';
@@ -81,11 +81,14 @@ const status = (v: string): AgentStatus => {
   return v as AgentStatus;
 };
 
-const stopReason = (v: string): AgentStopReason => {
-  if (!(AGENT_STOP_REASONS as readonly string[]).includes(v))
-    throw new InvalidArgumentError(`"${v}" is not a stop reason (${AGENT_STOP_REASONS.join(', ')}).`);
-  return v as AgentStopReason;
-};
+/** Commander parser of a stop reason of a run of `kinds`. */
+const stopReasonOf =
+  (kinds: KindRegistry) =>
+  (v: string): string => {
+    const reasons = kinds.stopReasons;
+    if (!reasons.includes(v)) throw new InvalidArgumentError(`"${v}" is not a stop reason (${reasons.join(', ')}).`);
+    return v;
+  };
 
 /** Commander parser of a kind the commands know. */
 const kindOf =
@@ -194,7 +197,11 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--json', 'print as JSON')
     .option('--limit <n>', 'at most this many', positiveInt, 50)
     .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
-    .option('--stop-reason <reason>', `only runs that ended this way (${AGENT_STOP_REASONS.join(', ')})`, stopReason)
+    .option(
+      '--stop-reason <reason>',
+      `only runs that ended this way (${kindsOf(deps).stopReasons.join(', ')})`,
+      stopReasonOf(kindsOf(deps)),
+    )
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
     .option('--kind <kind>', `only runs of this agent kind (${kindsOf(deps).names.join(', ')})`, kindOf(kindsOf(deps)))

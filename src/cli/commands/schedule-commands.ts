@@ -26,7 +26,7 @@ function formatSchedule(s: AgentScheduleView): string {
     `schedule ${s.name}: ${s.timing}, overlap ${s.overlap ?? 'skip'}, ${state}`,
     `starts: ${s.kind ?? '?'} runs on ${s.model ?? '?'} (task queue "${s.taskQueue ?? '?'}")`,
     `task: ${s.task ?? '?'}`,
-    `next: ${s.nextRuns.length ? s.nextRuns.slice(0, 3).map(when).join(', ') : '-'}`,
+    `next: ${s.paused ? '- (paused)' : s.nextRuns.length ? s.nextRuns.slice(0, 3).map(when).join(', ') : '-'}`,
     `recent: ${s.recentRuns.length ? s.recentRuns.map((r) => `${r.id} (${when(r.startedAt)})`).join(', ') : '-'}`,
     ...(s.runningRuns?.length ? [`running: ${s.runningRuns.join(', ')}`] : []),
     `taken: ${s.actionsTaken ?? 0}, skipped for overlap: ${s.skippedOverlap ?? 0}, created ${when(s.createdAt)}`,

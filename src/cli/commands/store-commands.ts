@@ -10,7 +10,8 @@ import { storeConfig } from '../../worker/worker-config';
 import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision } from '../gc';
-import { formatTranscript } from '../transcript';
+import { TRANSCRIPT_MAX_CHARS, formatTranscript } from '../transcript';
+import { decimalArg } from '../option-parsers';
 import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
 import { printError, printLine } from '../terminal-text';
 
@@ -25,6 +26,8 @@ async function withStore<T>(env: NodeJS.ProcessEnv, fn: (store: ContentStore) =>
     await store.close();
   }
 }
+
+const maxChars = decimalArg({ what: 'a number of characters', min: 0, integer: true });
 
 const age = (value: string): number => {
   try {
@@ -51,14 +54,20 @@ export function registerStoreCommands(
       '--children',
       "each child run's conversation (sub-agents, todos run in parallel) under the call that started it",
     )
-    .action(async (id: string, options: { json?: boolean; children?: boolean }) => {
+    .option(
+      '--max-chars <n>',
+      'print at most this many characters of each message, with a note of what was cut (0: all; --json prints all)',
+      maxChars,
+      TRANSCRIPT_MAX_CHARS,
+    )
+    .action(async (id: string, options: { json?: boolean; children?: boolean; maxChars: number }) => {
       await withStore(env, async (store) => {
         const family = options.children
           ? await readRunFamily(store, id)
           : { id, messages: await readRunMessages(store, id), children: [] };
         if (family.messages.length === 0) throw new UsageError(`${noConversationMessage(store, id)}.`);
         if (options.json) out(JSON.stringify(options.children ? family : family.messages, null, 2));
-        else out(formatTranscript(family.messages, family.children));
+        else out(formatTranscript(family.messages, family.children, options.maxChars));
       });
     });
 

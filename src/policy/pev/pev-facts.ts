@@ -1,5 +1,6 @@
 /** The Planner → Executor → Verifier kind as data (`contracts/kind-facts.ts`). */
 import type { KindFacts } from '../../contracts/kind-facts';
+import type { PevEndReason } from '../../contracts/pev-progress';
 
 export const PEV_FACTS: KindFacts = {
   name: 'pev',
@@ -8,5 +9,9 @@ export const PEV_FACTS: KindFacts = {
   masks: false,
   ownPrompts: 'each role has its own prompt (pev.businessContext, pev.promptsDir)',
   callSettings: 'sampling',
+  endReasons: ['max_cycles', 'todo_failed', 'unverified', 'plan_not_confirmed'] satisfies Exclude<
+    PevEndReason,
+    'completed'
+  >[],
   answerRoles: { planning: 'planner', executing: 'executor', verifying: 'verifier' },
 };

@@ -106,8 +106,8 @@ export interface RunFeature {
   runs?: Partial<Record<ToolMode, (run: RunContext, call: FeatureCall) => Promise<MessageDraft>>>;
   /** What waits for a person in the run changed (an approval asked or decided, a client result in). */
   waitsChanged?(run: RunContext): Promise<void>;
-  /** As the run ends, before its `done` event (`reason`: its stop reason). */
-  ending?(run: RunContext, reason: AgentStopReason): Promise<void>;
+  /** As the run ends, before its `done` event (`reason`: its stop reason, as its kind's result names it). */
+  ending?(run: RunContext, reason: string): Promise<void>;
   /** The run has ended (its result is built next); the workflow's metrics are recorded here. */
   ended?(run: RunContext): void;
 }

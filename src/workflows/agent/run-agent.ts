@@ -66,6 +66,11 @@ export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
    */
   followUps?: (c: C, texts: readonly string[]) => void;
   /**
+   * The kind's own name for the end of a run that completed (pev: `max_cycles`), which its result and the
+   * features' `ending` seam give in place of `completed`; nothing: `completed`.
+   */
+  endReason?: (c: C) => string | undefined;
+  /**
    * What continue-as-new carries besides the config, the agent state and the stream. Nothing: the
    * next run starts the kind's own state afresh (`context` sees no carried state).
    */
@@ -118,8 +123,9 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   });
   const run = newRunContext(state, io, stream);
   const c = kind.context(input, run);
-  const { view, followUps } = kind;
+  const { view, followUps, endReason } = kind;
   if (followUps) run.followUps = (texts) => followUps(c, texts);
+  if (endReason) run.endReason = () => endReason(c);
   registerHandlers(run, view ? () => view(c) : undefined);
   kind.register?.(c);
   publishSearchAttributes(run, kind.startPhase(c));

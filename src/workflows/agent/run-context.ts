@@ -49,6 +49,8 @@ export interface RunContext {
   current: CurrentStep;
   /** The kind's follow-up hook (`AgentKind.followUps`) on its context, when it has one. */
   followUps?: (texts: readonly string[]) => void;
+  /** The kind's name for a completed run's end (`AgentKind.endReason`) on its context, when it has one. */
+  endReason?: () => string | undefined;
   /** The run's side of sub-agents, in memory only: no child is open when the run continues as new. */
   delegation: Delegation;
 }

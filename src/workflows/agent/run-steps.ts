@@ -51,7 +51,8 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
   state.stopReason = reason;
   state.status = finalStatus(reason);
   // Every call has its result by now (a run ends between turns or after closing its calls).
-  for (const feature of RUN_FEATURES) await feature.ending?.(ctx, reason);
+  const named = reason === 'completed' ? (ctx.endReason?.() ?? reason) : reason;
+  for (const feature of RUN_FEATURES) await feature.ending?.(ctx, named);
   emit(ctx, {
     type: 'done',
     stopReason: reason,

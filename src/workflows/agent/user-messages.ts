@@ -5,6 +5,7 @@ import type { MessageMeta, QueuedMessage } from '../../contracts/agent-run';
 import { condition } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } from './run-context';
+import { previewText } from '../../policy/previews';
 
 /** Writes drafts at the end of the log and records their metadata. */
 export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Promise<MessageMeta[]> {
@@ -25,7 +26,7 @@ export async function injectSteering(ctx: RunContext, skippedTools: string[] = [
   const queued = drain(ctx.state.steering);
   if (queued.length === 0) return [];
   await appendDrafts(ctx, userDrafts(queued, 'steering'));
-  for (const m of queued) emit(ctx, { type: 'steering', messageId: m.id, skippedTools });
+  for (const m of queued) emit(ctx, { type: 'steering', messageId: m.id, text: previewText(m.text), skippedTools });
   return queued;
 }
 
@@ -57,7 +58,7 @@ async function takeQueued(ctx: RunContext): Promise<boolean> {
   const queued = drain(ctx.state.followUps);
   if (queued.length > 0) {
     await appendDrafts(ctx, userDrafts(queued, 'follow_up'));
-    for (const m of queued) emit(ctx, { type: 'follow_up', messageId: m.id });
+    for (const m of queued) emit(ctx, { type: 'follow_up', messageId: m.id, text: previewText(m.text) });
   }
   const texts = [...steering, ...queued].map((m) => m.text);
   if (texts.length === 0) return false;

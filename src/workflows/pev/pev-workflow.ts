@@ -15,6 +15,7 @@ import {
   type PevWorkflowInput,
 } from '../../contracts/pev-run';
 import type { AgentResult } from '../../contracts/agent-run';
+import type { PevEndReason } from '../../contracts/pev-progress';
 import {
   emit,
   finish,
@@ -91,13 +92,14 @@ async function runPev(pctx: PevContext): Promise<LoopOutcome> {
   }
 }
 
+/** How the rounds ended, when not with a verified answer: the run's stop reason in place of `completed`. */
+const unfinished = ({ pev }: PevContext): Exclude<PevEndReason, 'completed'> | undefined =>
+  pev.endReason === 'completed' ? undefined : pev.endReason;
+
 function resultOfPev(pctx: PevContext, base: AgentResult): PevAgentResult {
   const { pev } = pctx;
   const endReason = pev.endReason;
-  const stopReason =
-    base.stopReason === 'completed' && endReason !== undefined && endReason !== 'completed'
-      ? endReason
-      : base.stopReason;
+  const stopReason = base.stopReason === 'completed' ? (unfinished(pctx) ?? base.stopReason) : base.stopReason;
   return {
     ...base,
     stopReason,
@@ -136,6 +138,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
   run: runPev,
   followUps: newRequest,
   carry: (pctx, input) => ({ pev: input.pev, pevCarry: pctx.pev }),
+  endReason: unfinished,
   result: resultOfPev,
 };
 

@@ -143,6 +143,16 @@ describe('loadLlmConfig', () => {
       /provider "x" needs "api"/,
     ],
     [
+      'a misspelt built-in provider',
+      JSON.stringify({ providers: { anthropc: { baseUrl: 'http://x.test' } } }),
+      /provider "anthropc" needs "api": "anthropic" or "openai" \(did you mean "anthropic"\?\)\.$/,
+    ],
+    [
+      'a sub-agent without a description (the CLI and the worker read it alike)',
+      JSON.stringify({ agents: { editor: { tools: ['fs_write'] } } }),
+      /: sub-agent "editor": a description is required: the model reads it to decide when to delegate$/,
+    ],
+    [
       'a model without its context window',
       JSON.stringify({ models: [{ provider: 'x', model: 'm', maxOutputTokens: 1 }] }),
       /models\[0\]\.contextWindow/,

@@ -90,10 +90,10 @@ describe('layerRunSpec', () => {
       problemsOf(() =>
         layerRunSpec(REACT_FACTS, [{ task: 't', model: MODEL, maxTurns: 3, fleet: { tenat: 'a' } } as never]),
       ),
-    ).toEqual(['unknown option "maxTurns"', 'unknown option "fleet.tenat"']);
+    ).toEqual(['unknown option "maxTurns"', 'unknown option "fleet.tenat" (did you mean "tenant"?)']);
   });
 
-  it('names a misspelt field of every record, and takes a resolved spec as a layer', () => {
+  it('names a misspelt field of every record with the field it likely meant, and takes a resolved spec as a layer', () => {
     const misspelt = {
       task: 't',
       model: { primry: MODEL },
@@ -104,12 +104,12 @@ describe('layerRunSpec', () => {
       session: { idleWait: 5 },
     };
     expect(problemsOf(() => layerRunSpec(REACT_FACTS, [misspelt as never]))).toEqual([
-      'unknown option "model.primry"',
-      'unknown option "tools.aprove"',
-      'unknown option "limits.maxTurn"',
-      'unknown option "context.windowTokenz"',
-      'unknown option "hooks.onTurnEnds"',
-      'unknown option "session.idleWait"',
+      'unknown option "model.primry" (did you mean "primary"?)',
+      'unknown option "tools.aprove" (did you mean "approve"?)',
+      'unknown option "limits.maxTurn" (did you mean "maxTurns"?)',
+      'unknown option "context.windowTokenz" (did you mean "windowTokens"?)',
+      'unknown option "hooks.onTurnEnds" (did you mean "onTurnEnd"?)',
+      'unknown option "session.idleWait" (did you mean "idleWaitMs"?)',
       'no model: name the model the run calls',
     ]);
     const spec = layerRunSpec(REACT_FACTS, [

@@ -2,7 +2,14 @@ import type { PinnedTool } from '../../../src/contracts/agent-run';
 import { fullUsage } from '../../../src/contracts/message-model';
 import { runSpec } from '../../../src/policy/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
-import { callTask, childConfig, childResultText, depthRefusal, subAgentProblems } from '../../../src/policy/sub-agents';
+import {
+  callTask,
+  childConfig,
+  childResultText,
+  depthRefusal,
+  fittingDefaults,
+  subAgentProblems,
+} from '../../../src/policy/sub-agents';
 import { groups, type PlannedCall } from '../../../src/workflows/agent/tool-plan';
 
 const MODEL = 'anthropic/claude-sonnet-4-6';
@@ -43,13 +50,40 @@ describe('subAgentProblems', () => {
     });
     const problems = subAgentProblems(config);
     expect(problems[0]).toContain('sub-agent name must match');
-    expect(problems.slice(1).join('\n')).toMatch(/description is required[\s\S]*unknown kind "swarm"[\s\S]*model:/);
+    expect(problems.slice(1).join('\n')).toMatch(/description is required[\s\S]*model:[\s\S]*unknown kind "swarm"/);
   });
 
   it('is part of the config check a run is refused by', () => {
     expect(runSpecProblems(parent({ limits: { maxParallelAgents: 0 } }))).toContain(
       'maxParallelAgents must be a positive integer, got 0',
     );
+  });
+});
+
+describe('fittingDefaults', () => {
+  it("leaves out a default sub-agent that asks for a tool the run may not use, and keeps the run's own", () => {
+    const config = parent({
+      agents: {
+        researcher: { description: 'Reads.', tools: ['fs_read'] },
+        editor: { description: 'Edits.', tools: ['fs_read', 'write_note', 'fs_delete'] },
+        own: { description: 'Writes.', tools: ['write_note'] },
+      },
+    });
+    const { agents, left } = fittingDefaults(config, ['researcher', 'editor']);
+    expect(Object.keys(agents ?? {})).toEqual(['researcher', 'own']);
+    expect(left).toEqual([
+      'sub-agent "editor" is not offered to this run: it asks for "write_note", "fs_delete", which this run ' +
+        'may not use (its tools: fs_*, add, not fs_delete)',
+    ]);
+    // The start's own declaration is still refused by the check.
+    expect(subAgentProblems({ ...config, agents })).toEqual([
+      expect.stringContaining('sub-agent "own" asks for the tool "write_note"'),
+    ]);
+  });
+
+  it('gives no sub-agents when every one is left out', () => {
+    const config = parent({ agents: { editor: { description: 'Edits.', tools: ['write_note'] } } });
+    expect(fittingDefaults(config, ['editor']).agents).toBeUndefined();
   });
 });
 
