@@ -19,6 +19,8 @@ const AGAIN = [
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,
+  // Two files at a time: the fleet tests read the server's rate limit in windows of seconds.
+  maxWorkers: 2,
   projects: [
     {
       ...integration,
