@@ -4,20 +4,11 @@
  * stands for a task passed by reference.
  */
 import crypto from 'node:crypto';
-import { formatDuration } from '../common/duration';
-import type { AgentConfig } from '../contracts/run-spec';
-import { modelLabel } from '../contracts/model-ref';
 import { TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+import { clip, runDetails, runSummary } from '../policy/run-details';
 import { firstLine, startSearchAttributes } from '../policy/search-attribute-values';
 
-/** Characters of the summary line (the server caps it at a few hundred bytes). */
-const SUMMARY_CHARS = 180;
-/** Characters of the task quoted in the details. */
-const DETAILS_TASK_CHARS = 600;
-
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-export { firstLine, startSearchAttributes };
+export { firstLine, runDetails, runSummary, startSearchAttributes };
 
 /** Characters of the task's words at the start of a run id. */
 const ID_WORDS_CHARS = 48;
@@ -37,51 +28,6 @@ export function newRunId(task: string): string {
     .replace(/^-+|-+$/g, '');
   const cut = words.length <= ID_WORDS_CHARS ? words : words.slice(0, ID_WORDS_CHARS).replace(/-[^-]*$/, '');
   return `${cut || 'agent'}-${crypto.randomBytes(6).toString('hex')}`;
-}
-
-/** The Web UI's one-line summary: the agent kind and the task's first line. */
-export function runSummary(kind: string, task: string): string {
-  return clip(`${kind} · ${firstLine(task)}`, SUMMARY_CHARS);
-}
-
-/**
- * The Web UI's details (Markdown): kind, model, fallbacks, what the kind's own options say (`kindLines`), limits,
- * tools, workspace, and the task's start.
- */
-export function runDetails(config: AgentConfig, task: string, kindLines: readonly string[] = []): string {
-  const { limits, model, tools } = config;
-  const limitParts = [
-    `${limits.maxTurns} turns`,
-    `${limits.maxToolCallsPerTurn} tool calls per turn`,
-    `approval timeout ${formatDuration(limits.approvalTimeoutMs)}`,
-    ...(limits.maxTotalTokens !== undefined ? [`${limits.maxTotalTokens} tokens`] : []),
-    ...(limits.maxCostUsd !== undefined ? [`$${limits.maxCostUsd}`] : []),
-    ...Object.entries(limits.toolTimeoutsMs ?? {}).map(([name, ms]) => `${name} timeout ${formatDuration(ms)}`),
-  ];
-  const toolParts = [
-    tools.allow ? `allowed: ${tools.allow.join(', ')}` : 'all tools',
-    ...(tools.approve?.length ? [`approval needed: ${tools.approve.join(', ')}`] : []),
-    ...(tools.mcpServers?.length ? [`MCP servers ${tools.mcpServers.join(', ')}`] : []),
-    ...(tools.mcpConfigPath ? [`MCP config ${tools.mcpConfigPath}`] : []),
-    ...(tools.mcpConfig ? [`run's MCP servers ${Object.keys(tools.mcpConfig.mcpServers).join(', ')}`] : []),
-  ];
-  const lines = [
-    `- **Agent** ${config.kind}`,
-    `- **Model** ${modelLabel(model.primary)}`,
-    `- **Fallbacks** ${model.fallbacks.length ? model.fallbacks.map(modelLabel).join(', ') : 'none'}`,
-    ...kindLines,
-    `- **Limits** ${limitParts.join(' · ')}`,
-    `- **Tools** ${toolParts.join(' · ')}`,
-    `- **Workspace** ${tools.workspaceRoot ?? 'none (file tools refuse every path)'}`,
-    ...(config.taskHash ? [`- **Task** stored by reference (${config.taskHash})`] : []),
-    '',
-    '**Task**',
-    '',
-    ...clip(task, DETAILS_TASK_CHARS)
-      .split('\n')
-      .map((l) => `> ${l}`),
-  ];
-  return lines.join('\n');
 }
 
 /** What the run carries as its task when the whole task travels by reference. */

@@ -12,6 +12,7 @@ import type { PevOptions, PevStateView } from '../contracts/pev-run';
 import { PEV_FACTS } from '../policy/pev/pev-facts';
 import { modelRefOf } from '../policy/model-ref';
 import { pevOptionProblems } from '../policy/pev/pev-options';
+import { todoLine } from '../policy/pev/plan-progress';
 import { keyValues, modelSpec, oneOf, positiveInteger } from './flag-values';
 import { kindFlag, type KindEdge, type KindFlag } from './kind-edge';
 
@@ -149,7 +150,7 @@ export const pevEdge: KindEdge<PevOptions> = {
     const todo = pev.currentTodoId ? ` · todo ${pev.currentTodoId}` : '';
     return [
       `phase ${pev.phase} · cycle ${pev.cycle} · round ${pev.round}${todo}`,
-      ...pev.todos.map((t) => `  [${t.status}] ${t.id}: ${t.description}${t.call ? ` (calls ${t.call.tool})` : ''}`),
+      ...pev.todos.map((t) => `  ${todoLine(t)}`),
     ];
   },
   waiting(view) {

@@ -1,10 +1,13 @@
 /**
  * A run's current details: what it is doing now, as the Markdown the Temporal Web UI and
- * `temporal workflow metadata` show. The phase, the turn and its model, the tools running, and
- * while the run waits, what for, with the exact commands that answer it.
+ * `temporal workflow metadata` show. The phase, the turn and its model, the turns and cost used
+ * against the run's limits, the tools running, a kind's own progress, and while the run waits,
+ * what for, with the exact commands that answer it. Once it has ended: how, with what it used.
  */
 import { shorten, tellingArgument } from './run-summaries';
 import { ASK_USER, questionOf } from './ask-user';
+import { code, fenced, markdownText } from './markdown';
+import { usd } from './tenant-budget';
 
 /** Characters of a waiting call's arguments shown; longer ones are cut. */
 export const DETAILS_ARGS_CHARS = 1_500;
@@ -30,6 +33,10 @@ export interface CurrentDetailsInput {
   /** The phase the search attributes show. */
   phase: string;
   turn: number;
+  /** The run's turn limit. */
+  maxTurns?: number;
+  /** What the run has spent (its children's included), and its cost limit when it has one. */
+  cost?: { usd: number; maxUsd?: number };
   model: string;
   /** What the step does right now (calling the model, summarising, running tools). */
   doing?: string;
@@ -38,6 +45,8 @@ export interface CurrentDetailsInput {
   approvals: readonly DetailsCall[];
   /** Client tool calls waiting for their result. */
   clientTools: readonly DetailsCall[];
+  /** A kind's own progress (a pev run's plan), as Markdown; shown while the run works and after it ended. */
+  progress?: string;
   /** A kind's own wait (a pev plan awaiting its decision), as Markdown from {@link planDecisionDetails}. */
   waiting?: string;
   /** Set once the run has ended. */
@@ -47,18 +56,6 @@ export interface CurrentDetailsInput {
 /** An argument of a command line, quoted when the shell would split or expand it. */
 export function shellWord(text: string): string {
   return /^[\w.:@/+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A fenced block that no backtick run inside `text` can close. */
-function fenced(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${lang}\n${text}\n${fence}`;
-}
-
-/** Inline code that no backtick inside `text` can close. */
-function code(text: string): string {
-  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
 
 function argsBlock(args: unknown): string {
@@ -98,7 +95,7 @@ function clientSection(id: string, call: DetailsCall): string {
 /** The wait for a decision on a pev plan: its todos and the commands that approve or reject it. */
 export function planDecisionDetails(id: string, todos: readonly { id: string; description: string }[]): string {
   const run = shellWord(id);
-  const list = todos.map((t) => `${t.id}. ${shorten(t.description, 200)}`).join('\n');
+  const list = todos.map((t) => `${t.id}. ${markdownText(shorten(t.description, 200))}`).join('\n');
   return [
     '**Waiting for plan decision** on these todos:',
     list || '(no todos)',
@@ -107,25 +104,36 @@ export function planDecisionDetails(id: string, todos: readonly { id: string; de
   ].join('\n\n');
 }
 
+/** `2 of 40`: a count and its limit, when there is one. */
+const ofLimit = (count: string, limit: string | undefined): string =>
+  limit === undefined ? count : `${count} of ${limit}`;
+
 /** The Markdown of a run's current details. */
 export function currentDetails(input: CurrentDetailsInput): string {
+  const { ended, cost, maxTurns } = input;
   const head = [
     `**${input.step}** · ${input.kind} run`,
+    '',
     `- phase: ${input.phase}`,
-    `- turn: ${input.turn}`,
+    `- ${ended ? 'turns' : 'turn'}: ${ofLimit(String(input.turn), maxTurns?.toString())}`,
+    ...(cost
+      ? [`- cost: ${markdownText(ofLimit(usd(cost.usd), cost.maxUsd === undefined ? undefined : usd(cost.maxUsd)))}`]
+      : []),
     `- model: ${code(input.model)}`,
   ];
-  if (input.ended) {
-    const { status, stopReason, error } = input.ended;
+  const progress = input.progress ? [input.progress] : [];
+  if (ended) {
+    const { status, stopReason, error } = ended;
     const reason = stopReason === status ? '' : ` (${stopReason})`;
-    return [...head, `- ended: ${status}${reason}${error ? `: ${shorten(error, 300)}` : ''}`].join('\n');
+    head.push(`- ended: ${status}${reason}${error ? `: ${markdownText(shorten(error, 300))}` : ''}`);
+    return [head.join('\n'), ...progress].join('\n\n');
   }
-  if (input.doing) head.push(`- now: ${input.doing}`);
-  const sections = [head.join('\n')];
+  if (input.doing) head.push(`- now: ${markdownText(input.doing)}`);
+  const sections = [head.join('\n'), ...progress];
   if (input.running.length > 0) {
     const calls = input.running.map((c) => {
       const arg = tellingArgument(c.args);
-      return `- ${code(c.tool)}${arg ? ` ${arg}` : ''}`;
+      return `- ${code(c.tool)}${arg ? ` ${markdownText(arg)}` : ''}`;
     });
     sections.push(['**Running tools**', ...calls].join('\n'));
   }

@@ -35,14 +35,45 @@ export function tellingArgument(args: unknown, max = SUMMARY_ARG_CHARS): string 
   return plain.length > 0 ? shorten(plain.join(' '), max) : undefined;
 }
 
-/** A tool call: `tool fs_read README.md`. */
-export function toolCallSummary(name: string, args: unknown): string {
+/** A call by its tool and telling argument: `fs_read README.md`. */
+function callText(name: string, args: unknown): string {
   const arg = tellingArgument(args);
-  return arg ? `tool ${name} ${arg}` : `tool ${name}`;
+  return arg ? `${name} ${arg}` : name;
 }
 
-/** A model call of one step of a run: `turn 3 · model openai/gpt-5-mini`. */
-export const modelCallSummary = (step: string, model: string): string => `${step} · model ${model}`;
+/** A tool call: `tool fs_read README.md`. */
+export const toolCallSummary = (name: string, args: unknown): string => `tool ${callText(name, args)}`;
+
+/** Quick calls a model call's summary names one by one; more are counted. */
+const RAN_CALLS_NAMED = 3;
+
+/** What a model call's summary says beside its step and model. */
+export interface ModelCallNotes {
+  /**
+   * The quick tool calls the step before ran inside its own model call: they have no row of their
+   * own, and a summary is written when its call is scheduled, before its answer names any call.
+   */
+  ran?: { step: string; calls: readonly { name: string; arguments: unknown }[] };
+  /** The limit whose task queue the call moved to, when the step's call before found the limit. */
+  movedTo?: string;
+}
+
+/**
+ * A model call of one step of a run: `turn 3 · model openai/gpt-5-mini`, then what it notes:
+ * `moved to limit anthropic's queue`, `turn 2 ran tool fs_read README.md`.
+ */
+export function modelCallSummary(step: string, model: string, notes: ModelCallNotes = {}): string {
+  const parts = [`${step} · model ${model}`];
+  if (notes.movedTo) parts.push(`moved to limit ${notes.movedTo}'s queue`);
+  const calls = notes.ran?.calls ?? [];
+  if (notes.ran && calls.length > 0) {
+    const named = calls.slice(0, RAN_CALLS_NAMED).map((c) => callText(c.name, c.arguments));
+    const more = calls.length - named.length;
+    const list = `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    parts.push(`${notes.ran.step} ran ${calls.length === 1 ? 'tool' : 'tools'} ${list}`);
+  }
+  return parts.join(' · ');
+}
 
 /** A compaction: `summarise 40 messages · model openai/gpt-5-mini`. */
 export const summariseSummary = (messages: number, model: string): string =>

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { PevStateView } from '../../src/contracts/pev-run';
 import { reply } from '../../src/testing/fake-provider';
+import { defineTool } from '../../src/tools';
 import { withWorker } from '../kit/temporal';
 import { answer, startPev, usePevFixture } from '../pev/pev-kit';
 import {
@@ -56,11 +58,11 @@ describe('what a ReAct run is doing now, and what its timeline says', () => {
         return { id, running, waiting, ended, timeline: await timelineSummaries(handle) };
       },
     );
-    expect(running).toContain('**turn 1** · react run\n- phase: running\n- turn: 1');
+    expect(running).toContain('**turn 1** · react run\n\n- phase: running\n- turn: 1 of 50');
     expect(running).toContain(`- model: \`${PRIMARY}\``);
     expect(running).toContain('**Running tools**\n- `slow_step` warm-up');
 
-    expect(waiting).toContain('- phase: awaiting_approval\n- turn: 2');
+    expect(waiting).toContain('- phase: awaiting_approval\n- turn: 2 of 50');
     expect(waiting).toContain('- now: waiting for approval of write_note');
     expect(waiting).toContain('**Waiting for approval** of `write_note` (call `toolu_note`)');
     expect(waiting).toContain('```json\n{\n  "text": "ship it"\n}\n```');
@@ -109,17 +111,70 @@ describe('what a ReAct run is doing now, and what its timeline says', () => {
   });
 });
 
+describe('what the timeline and current details say of quick calls a model call ran itself', () => {
+  const fx = useAgentFixture(
+    {},
+    {
+      tools: [
+        defineTool({
+          name: 'lookup',
+          description: 'Looks a number up.',
+          parameters: z.object({ n: z.number() }),
+          timeoutMs: 5_000,
+          execute: ({ n }) => `entry ${n}`,
+        }),
+      ],
+    },
+  );
+
+  it("names them in the next model call's summary, and shows the turns and cost used against the limits", async () => {
+    const usage = { input: 10_000, output: 1_000 };
+    fx.fake.script(
+      reply.toolCalls([{ name: 'lookup', arguments: { n: 7 } }], { usage }),
+      reply.toolCalls(
+        [
+          { name: 'lookup', arguments: { n: 8 } },
+          { name: 'lookup', arguments: { n: 9 } },
+        ],
+        { usage },
+      ),
+      reply.text('Entries 7 to 9 found.', { usage }),
+    );
+    const { ended, timeline } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Look up 7, 8 and 9.',
+        model: PRIMARY,
+        limits: { maxTurns: 5, maxCostUsd: 2 },
+      });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', turns: 3 });
+      const handle = client.workflow.getHandle(id);
+      const ended = await detailsHolding(() => currentDetailsOf(handle), '- ended:');
+      return { ended, timeline: await timelineSummaries(handle) };
+    });
+    // The calls ran inside the model calls: no activity of their own.
+    expect(timeline).toEqual([
+      `callModel • turn 1 · model ${PRIMARY}`,
+      `callModel • turn 2 · model ${PRIMARY} · turn 1 ran tool lookup n=7`,
+      `callModel • turn 3 · model ${PRIMARY} · turn 2 ran tools lookup n=8, lookup n=9`,
+    ]);
+    expect(ended).toMatch(/\n- turns: 3 of 5\n- cost: \\\$0\.\d{4} of \\\$2\.00\n.*\n- ended: completed$/);
+    expect(ended).not.toContain('- cost: \\$0.0000');
+  });
+});
+
 describe('what a pev run is doing now, and what its timeline says', () => {
   const fx = usePevFixture();
 
   it('shows the plan awaiting its decision with the plan commands, and names each role and round on the timeline', async () => {
     fx.fake.script(
       answer.plan([{ id: 'step-1', description: 'Add 2 and 2' }]),
-      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 2 } }]),
+      // The executor's first call takes a while, so its details can be read while it runs.
+      reply.toolCalls([{ name: 'add', arguments: { a: 2, b: 2 } }], { delayMs: 2_000 }),
       answer.executed('2 + 2 = 4'),
       answer.verified('It is 4.'),
     );
-    const { id, waiting, timeline } = await withWorker(
+    const { id, waiting, executing, ended, timeline } = await withWorker(
       { activities: fx.pevActivities },
       async ({ client, taskQueue }) => {
         const agents = fx.agents(client, taskQueue);
@@ -128,11 +183,17 @@ describe('what a pev run is doing now, and what its timeline says', () => {
         await waitForState(agents, id, (s) => (s as PevStateView).pev?.phase === 'confirming');
         const waiting = await detailsHolding(() => currentDetailsOf(handle), 'Waiting for plan decision');
         await agents.decidePlan(id, true);
+        const executing = await detailsHolding(() => currentDetailsOf(handle), '← now');
         await handle.result();
-        return { id, waiting, timeline: await timelineSummaries(handle) };
+        const ended = await detailsHolding(() => currentDetailsOf(handle), '- ended:');
+        return { id, waiting, executing, ended, timeline: await timelineSummaries(handle) };
       },
     );
-    expect(waiting).toContain('**planner round 1** · pev run\n- phase: confirming');
+    expect(waiting).toContain('**planner round 1** · pev run\n\n- phase: confirming');
+    expect(waiting).toContain('**Plan** · 0 of 1 todos done\n\n- [pending] step-1: Add 2 and 2');
+    expect(executing).toContain('**executor todo step-1 round 1** · pev run');
+    expect(executing).toContain('**Plan** · 0 of 1 todos done\n\n- [executing] step-1: Add 2 and 2 ← now');
+    expect(ended).toContain('- ended: completed\n\n**Plan** · 1 of 1 todos done\n\n- [completed] step-1: Add 2 and 2');
     expect(waiting).toContain('**Waiting for plan decision** on these todos:\n\nstep-1. Add 2 and 2');
     expect(waiting).toContain(`- approve: \`durable-agents plan ${id}\``);
     expect(waiting).toContain(`- reject: \`durable-agents plan ${id} --reject --feedback '…'\``);

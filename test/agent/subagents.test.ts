@@ -121,9 +121,18 @@ describe('sub-agents', () => {
       const result = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'subagents-budget');
       const child = (await agents.result(`${id}/researcher-toolu_big`)) as AgentResult;
-      return { result, child, state: (await agents.state(id)) as AgentStateView };
+      const described = await client.workflow.getHandle(`${id}/researcher-toolu_big`).describe();
+      const parentDetails = await (await client.workflow.getHandle(id).describe()).staticDetails();
+      const metadata = { summary: await described.staticSummary(), details: await described.staticDetails() };
+      return { id, result, child, metadata, parentDetails, state: (await agents.state(id)) as AgentStateView };
     });
     expect(out.child).toMatchObject({ stopReason: 'budget', turns: 1 });
+    // The child's page says what it is: its agent, model, tools, its share of the budget and its parent.
+    expect(out.metadata.summary).toBe('sub-agent researcher: big');
+    expect(out.metadata.details).toContain(`- **Parent** \`${out.id}\`, as its researcher`);
+    expect(out.metadata.details).toMatch(/- \*\*Limits\*\* .* · 1[0-9]{3} tokens/);
+    expect(out.metadata.details).toContain('> big');
+    expect(out.parentDetails).toMatch(/- \*\*Sub-agents\*\* .*researcher/);
     const [text] = await toolResultTexts(fx, out.state);
     expect(text).toContain('stop reason budget');
     expect(out.result.children?.[0]).toMatchObject({ stopReason: 'budget' });

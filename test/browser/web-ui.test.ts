@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { connectAgents } from '../../src/cli/cli-context';
 import { runUiUrl, type RunTab } from '../../src/server/web-ui';
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
+import { defineTool } from '../../src/tools';
 import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
 import { startParent, who } from '../agent/subagents-kit';
 import { describeBrowser, launchBrowser, webUiUrl, type TestBrowser } from '../kit/browser';
@@ -14,7 +16,21 @@ const LIST_ROW = '[data-testid="workflows-summary-configurable-table-row"]';
 const EVENT_ROW = '[data-testid="event-summary-row"]';
 
 describeBrowser('Temporal Web UI of the tests’ dev server', () => {
-  const fx = useAgentFixture();
+  const fx = useAgentFixture(
+    {},
+    {
+      tools: [
+        // Quick: no side effects and a short timeout, so a model call may run its calls itself.
+        defineTool({
+          name: 'lookup',
+          description: 'Looks a number up.',
+          parameters: z.object({ n: z.number() }),
+          timeoutMs: 5_000,
+          execute: ({ n }) => `entry ${n}`,
+        }),
+      ],
+    },
+  );
   let browser: TestBrowser;
   let namespace: string;
   beforeAll(async () => {
@@ -147,6 +163,36 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
     }
   });
 
+  it('names the quick calls a model call ran itself on the timeline, and shows turns and cost as text, not math', async () => {
+    const usage = { input: 10_000, output: 1_000 };
+    fx.fake.script(
+      reply.toolCalls([{ name: 'lookup', arguments: { n: 7 } }], { usage }),
+      reply.text('Entry 7.', { usage }),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Look 7 up.', model: PRIMARY, limits: { maxCostUsd: 2 } });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', turns: 2 });
+      const { runId } = await client.workflow.getHandle(id).describe();
+      const timeline = await browser.open(runUrl(id, runId, 'timeline'));
+      try {
+        await timeline.text(`callModel • turn 2 · model ${PRIMARY} · turn 1 ran tool lookup n=7`);
+      } finally {
+        await timeline.close();
+      }
+      // Current details come from the worker, which still polls.
+      const metadata = await browser.open(runUrl(id, runId, 'user-metadata'));
+      try {
+        const frame = '#user-metadata-current-details';
+        await metadata.element('li', { frame, hasText: [/^\s*turns: 2 of 50\s*$/] });
+        await metadata.element('li', { frame, hasText: [/^\s*cost: \$0\.\d{4} of \$2\.00\s*$/] });
+        await metadata.element('li', { frame, hasText: [/^\s*ended: completed\s*$/] });
+      } finally {
+        await metadata.close();
+      }
+    });
+  });
+
   it('shows a run’s sub-agents under it: on its timeline with their summaries, in its relationships and the list', async () => {
     fx.fake.respond((request): FakeStep => {
       const { agent, answers } = who(request);
@@ -168,6 +214,16 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
       await timeline.text('sub-agent researcher: Find the launch date');
     } finally {
       await timeline.close();
+    }
+    // The child's own page says what it is and whose sub-agent it is.
+    const { client } = await testConnection();
+    const childRunId = (await client.workflow.getHandle(child).describe()).runId;
+    const childPage = await browser.open(runUrl(child, childRunId, 'user-metadata'));
+    try {
+      await childPage.text('sub-agent researcher: Find the launch date', { frame: '#user-metadata-summary' });
+      await childPage.text(`Parent ${run.id}, as its researcher`, { frame: '#user-metadata-details' });
+    } finally {
+      await childPage.close();
     }
     const relationships = await browser.open(runUrl(run.id, run.runId, 'relationships'));
     try {

@@ -6,7 +6,7 @@ import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
 import { PAUSE_SWEEP_MS } from '../../src/worker/queue-pacer';
-import { PRIMARY, waitFor, waitForState } from '../agent/agent-kit';
+import { PRIMARY, timelineSummaries, waitFor, waitForState } from '../agent/agent-kit';
 import { runCli } from '../kit/cli';
 import { modelCallQueues, saveHistoryIfRecording, testConnection } from '../kit/temporal';
 import { useWorkerHosts } from '../kit/worker-process';
@@ -178,12 +178,22 @@ describe('limits set on a running fleet', () => {
     await agents.stop(across);
     expect(await agents.result(across)).toMatchObject({ finalText: 'Done.' });
     expect(await modelCallQueues(client, across)).toEqual([taskQueue, taskQueue, limited]);
+    const calls = (await timelineSummaries(client.workflow.getHandle(across))).filter((s) => s.startsWith('callModel'));
+    expect(calls.slice(1)).toEqual([
+      `callModel • turn 2 · model ${PRIMARY}`,
+      `callModel • turn 2 · model ${PRIMARY} · moved to limit anthropic's queue`,
+    ]);
     expect(hosts.fake.requests.map((r) => r.status)).toEqual([200, 200]);
     await saveHistoryIfRecording(client.workflow.getHandle(across), 'agent-call-moved-to-limit');
     // A new run: its first call pins its tools and sees the limit in the pin.
     const after = await agents.start({ task: 'After the limit.', model: PRIMARY });
     expect(await agents.result(after)).toMatchObject({ status: 'completed' });
     expect(await modelCallQueues(client, after)).toEqual([taskQueue, limited]);
+    // The timeline tells the call that found the limit from the one made on its queue.
+    expect(await timelineSummaries(client.workflow.getHandle(after))).toEqual([
+      `callModel • turn 1 · model ${PRIMARY}`,
+      `callModel • turn 1 · model ${PRIMARY} · moved to limit anthropic's queue`,
+    ]);
     expect(worker.output()).not.toContain(NO_WORKFLOWS);
   }, 120_000);
 

@@ -16,7 +16,7 @@ import type { CallSettings } from '../../contracts/message-model';
 import type { AgentStopReason } from '../../contracts/run-status';
 import { toolChoiceOfCall } from '../../policy/call-settings';
 import { runContextTokens } from '../../policy/context-plan';
-import { knowsModel, rememberModelInfo } from '../../policy/model-registry';
+import { knowsModel, rememberModelInfo, runModelInfo } from '../../policy/model-registry';
 import { budgetRuleAfterRefusal, failoverAfter } from '../../policy/resolver';
 import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 import { modelCallSummary } from '../../policy/run-summaries';
@@ -126,6 +126,8 @@ export async function callModelWithFailover(
   let shrunkForLength = false;
   let workerLosses = 0;
   const rateLimited: RateLimitWaiting = { rounds: 0 };
+  // The call before returned unmade (its model's calls go through a limit's queue).
+  let moved = false;
   for (;;) {
     const model = resolver.state.current;
     const label = modelLabel(model);
@@ -152,18 +154,23 @@ export async function callModelWithFailover(
       ...callSettings(state, overrides.settings),
       ...clearance.input,
     };
+    const queue = limitedQueue(ctx, model);
+    const movedTo = moved && queue.taskQueue ? runModelInfo(state.models, model).limitKey : undefined;
+    const summary = modelCallSummary(ctx.current.step, label, { ran: ctx.current.ran, movedTo });
     try {
       const output = await ctx.io.callModel(
         { ...input, ...pinnedPrompt(ctx, overrides, quick) },
-        { retry: retryFor(resolver), summary: modelCallSummary(ctx.current.step, label), ...limitedQueue(ctx, model) },
+        { retry: retryFor(resolver), summary, ...queue },
       );
       if (output.pinned) await tookPin(ctx, output.pinned);
       if (!isAnswer(output)) {
         // The pin or the worker showed what the call could not know (the model's limit): call again with it.
         if ('modelInfo' in output) state.models = rememberModelInfo(state.models, output.modelInfo);
         await clearance.settle?.();
+        moved = true;
         continue;
       }
+      ctx.current.ran = undefined;
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       const answer = answerOf(output, model, overrides.agentRole);
       await clearance.settle?.(answer);

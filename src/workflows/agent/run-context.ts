@@ -10,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import { errorText } from '../../common/error-text';
 import { currentDetails, type DetailsCall } from '../../policy/current-details';
+import type { ModelCallNotes } from '../../policy/run-summaries';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../../contracts/search-attributes';
 import { pushEvent } from '../../policy/event-log';
 import { type AgentEvent } from '../../contracts/agent-events';
@@ -34,6 +35,10 @@ export interface CurrentStep {
   running: DetailsCall[];
   /** A kind's own wait, as Markdown. */
   waiting?: string;
+  /** A kind's own progress, as Markdown, read at each update (a pev run's plan). */
+  progress?: () => string | undefined;
+  /** The quick calls the last model call ran itself, until the next call's summary names them. */
+  ran?: ModelCallNotes['ran'];
 }
 
 export interface RunContext {
@@ -140,6 +145,8 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
   const { state, current } = ctx;
   const ended = state.stopReason;
   const children = Object.values(state.childWaits ?? {});
+  const progress = current.progress?.();
+  const { maxTurns, maxCostUsd } = state.config.limits;
   setCurrentDetails(
     currentDetails({
       id: ctx.workflowId,
@@ -147,6 +154,8 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
       step: current.step,
       phase: current.phase,
       turn: state.turn,
+      maxTurns,
+      cost: { usd: state.cost.total, ...(maxCostUsd === undefined ? {} : { maxUsd: maxCostUsd }) },
       model: current.model ?? modelLabel(state.resolver.current),
       ...(current.doing ? { doing: current.doing } : {}),
       running: current.running,
@@ -156,6 +165,7 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
         ...children.flatMap((c) => c.clientTools),
       ],
       ...(current.waiting ? { waiting: current.waiting } : {}),
+      ...(progress ? { progress } : {}),
       ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
     }),
   );

@@ -39,7 +39,8 @@ export async function toolPhase(ctx: RunContext, out: AnsweredCalls, hooks: Turn
     if (phase !== undefined) publishSearchAttributes(ctx, phase);
   };
   if (out.toolResults) {
-    // The model call ran the calls itself (`inlineToolCalls`).
+    // The model call ran the calls itself (`inlineToolCalls`); the next call's summary names them.
+    ctx.current.ran = { step: ctx.current.step, calls: out.toolCalls };
     publish('tools');
     await recordToolResults(ctx, out.toolCalls, out.toolResults);
     publish('tools_done');

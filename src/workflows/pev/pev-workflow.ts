@@ -34,6 +34,7 @@ import { executingPhase } from './executing';
 import type { PevContext } from './role-turn';
 import { executingInChildren, fansOut } from './fan-out';
 import { pinnedOnVersionedWorkers } from '../versioning-behavior';
+import { planProgressDetails } from '../../policy/pev/plan-progress';
 
 function initialPevState(input: PevWorkflowInput): PevState {
   return {
@@ -133,6 +134,7 @@ export const pevKind: AgentKind<PevWorkflowInput, PevContext, PevAgentResult> = 
   startPhase: (pctx) => pctx.pev.progress.phase,
   begin(pctx, input) {
     const { progress } = pctx.pev;
+    pctx.agent.current.progress = () => planProgressDetails(pctx.pev.progress);
     if (!input.pevCarry) emit(pctx.agent, { type: 'phase', phase: progress.phase, cycle: progress.cycle });
   },
   run: runPev,

@@ -24,7 +24,7 @@ describe('current details', () => {
       doing: 'running tools',
       running: [{ toolCallId: 'c1', tool: 'fs_read', args: { path: 'README.md' } }],
     });
-    expect(text).toContain('**turn 3** · react run');
+    expect(text).toContain('**turn 3** · react run\n\n- phase: tools');
     expect(text).toContain('- phase: tools\n- turn: 3\n- model: `openai/gpt-5-mini`\n- now: running tools');
     expect(text).toContain('**Running tools**\n- `fs_read` README.md');
   });
@@ -62,6 +62,40 @@ describe('current details', () => {
     });
     expect(ended).toContain('- ended: failed (error): authentication failed (401)');
     expect(ended).not.toContain('calling the model');
+  });
+
+  it("show the turns and cost against the run's limits, and keep them with a kind's progress once it ended", () => {
+    const running = currentDetails({ ...base, maxTurns: 40, cost: { usd: 0.0148, maxUsd: 0.02 } });
+    expect(running).toContain('- turn: 3 of 40\n- cost: \\$0.0148 of \\$0.0200\n');
+    expect(currentDetails({ ...base, cost: { usd: 1.5 } })).toContain('- cost: \\$1.50\n');
+    const ended = currentDetails({
+      ...base,
+      maxTurns: 40,
+      cost: { usd: 0.0148, maxUsd: 0.02 },
+      progress: '**Plan** · 2 of 2 todos done',
+      ended: { stopReason: 'completed', status: 'completed' },
+    });
+    expect(ended).toContain('- turns: 3 of 40\n- cost: \\$0.0148 of \\$0.0200');
+    expect(ended).toMatch(/- ended: completed\n\n\*\*Plan\*\* · 2 of 2 todos done$/);
+  });
+
+  it('escape dollar signs in prose, so two amounts never render as math', () => {
+    const text = currentDetails({
+      ...base,
+      ended: {
+        stopReason: 'budget',
+        status: 'completed',
+        error: "tenant acme's budget is spent: $0.0148 of $0.0200 this day",
+      },
+    });
+    expect(text).toContain(
+      "- ended: completed (budget): tenant acme's budget is spent: \\$0.0148 of \\$0.0200 this day",
+    );
+    const running = currentDetails({
+      ...base,
+      running: [{ toolCallId: 'c1', tool: 'shell', args: { command: 'echo $HOME $PATH' } }],
+    });
+    expect(running).toContain('- `shell` echo \\$HOME \\$PATH');
   });
 
   it('quote ids for the shell only when needed', () => {

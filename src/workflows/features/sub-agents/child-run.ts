@@ -21,6 +21,8 @@ import { addCost, addUsage, emptyUsage, fullCost } from '../../../contracts/mess
 import type { ChildRun } from '../../../contracts/sub-agents';
 import { previewText } from '../../../policy/previews';
 import { startSearchAttributes } from '../../../policy/search-attribute-values';
+import { code } from '../../../policy/markdown';
+import { runDetails } from '../../../policy/run-details';
 import {
   callTask,
   childConfig,
@@ -146,6 +148,7 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
       args: [{ config } satisfies AgentWorkflowInput],
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       staticSummary: `sub-agent ${agent}: ${previewText(start.preview, 120)}`,
+      staticDetails: runDetails(config, start.task, [`- **Parent** ${code(ctx.workflowId)}, as its ${agent}`]),
       // Findable from the start, with its task (`list --parent`), as a run a client starts is.
       ...(config.searchAttributes === false
         ? {}
