@@ -7,6 +7,7 @@ import type { AgentClient, StartAgentOptions } from '../client';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult } from '../contracts/agent-run';
 import { totalTokens } from '../contracts/message-model';
+import { AGENT_SEARCH_ATTRIBUTES as SA } from '../contracts/search-attributes';
 import type { RunMessage } from '../contracts/run-message';
 import type { CaseRun, EvalCase } from './eval-case';
 import { grade, type GraderOutcome } from './graders';
@@ -19,7 +20,7 @@ export interface CaseSettings {
   tenant: string;
   /** Reads a run's conversation (every call's whole arguments); absent: the arguments its events preview. */
   messages?: (id: string) => Promise<RunMessage[]>;
-  /** How often a waiting run is asked for approvals to decide, in ms. */
+  /** How often a run is looked at (by the server) for approvals to decide, in ms; default 1000. */
   pollMs?: number;
 }
 
@@ -79,8 +80,14 @@ async function decideApprovals(
   pollMs: number,
 ): Promise<void> {
   const decided = new Set<string>();
+  const handle = agents.client.workflow.getHandle(id);
   while (!done()) {
-    const state = await agents.state(id).catch(() => undefined);
+    // The server answers whether the run waits (its search attribute); only then is a worker asked which calls.
+    const waits = await handle.describe().then(
+      (d) => d.typedSearchAttributes.get(SA.awaitingApproval) === true,
+      () => false,
+    );
+    const state = waits ? await agents.state(id).catch(() => undefined) : undefined;
     for (const p of state?.pendingApprovals ?? []) {
       if (decided.has(p.toolCallId)) continue;
       decided.add(p.toolCallId);
@@ -119,7 +126,7 @@ export async function runCase(agents: AgentClient, c: EvalCase, settings: CaseSe
   const started = Date.now();
   const id = await agents.start(caseStart(c, settings));
   let finished = false;
-  const deciding = decideApprovals(agents, id, c, () => finished, settings.pollMs ?? 200);
+  const deciding = decideApprovals(agents, id, c, () => finished, settings.pollMs ?? 1000);
   const result = await agents.result(id).finally(() => (finished = true));
   await deciding;
   return outcomeOf(c, id, await caseRunOf(agents, id, result, Date.now() - started, settings));

@@ -64,12 +64,18 @@ export async function checkCases(
     if (seen.has(c.name)) throw new EvalInputError(`two cases are named "${c.name}"`);
     seen.add(c.name);
     if (!c.model && !settings.model) throw new EvalInputError(`case "${c.name}" names no model: give --model`);
-    try {
-      await agents.prepareStart(caseStart(c, settings));
-    } catch (err) {
-      throw new EvalInputError(`case "${c.name}": ${errorText(err)}`);
-    }
   }
+  // Every start is checked at once; the first case refused (in the cases' order) is named.
+  const refusals = await Promise.all(
+    cases.map((c) =>
+      agents.prepareStart(caseStart(c, settings)).then(
+        () => undefined,
+        (err: unknown) => `case "${c.name}": ${errorText(err)}`,
+      ),
+    ),
+  );
+  const refused = refusals.find((r) => r !== undefined);
+  if (refused) throw new EvalInputError(refused);
 }
 
 /** Checks the cases, then runs them, at most `parallel` at a time; outcomes in the cases' order. */
