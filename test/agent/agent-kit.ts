@@ -149,6 +149,15 @@ export interface AgentFixtureOptions {
   mcp?: () => WorkerMcp | Promise<WorkerMcp>;
 }
 
+/** A quick tool (no side effects, a short timeout), so a model call may run its calls itself: answers `entry N`. */
+export const quickLookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a number up.',
+  parameters: z.object({ n: z.number() }),
+  timeoutMs: 5_000,
+  execute: ({ n }) => `entry ${n}`,
+});
+
 /** Starts the fake provider, builds an LLM config pointing every provider at it, builds the activities. */
 export async function agentFixture(
   extraActivities: Record<string, unknown> = {},

@@ -1,13 +1,12 @@
-import { z } from 'zod';
 import type { PevStateView } from '../../src/contracts/pev-run';
 import { reply } from '../../src/testing/fake-provider';
-import { defineTool } from '../../src/tools';
 import { withWorker } from '../kit/temporal';
 import { answer, startPev, usePevFixture } from '../pev/pev-kit';
 import {
   CHEAP,
   PRIMARY,
   currentDetailsOf,
+  quickLookup,
   timelineSummaries,
   useAgentFixture,
   waitFor,
@@ -115,15 +114,7 @@ describe('what the timeline and current details say of quick calls a model call 
   const fx = useAgentFixture(
     {},
     {
-      tools: [
-        defineTool({
-          name: 'lookup',
-          description: 'Looks a number up.',
-          parameters: z.object({ n: z.number() }),
-          timeoutMs: 5_000,
-          execute: ({ n }) => `entry ${n}`,
-        }),
-      ],
+      tools: [quickLookup],
     },
   );
 

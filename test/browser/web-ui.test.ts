@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { connectAgents } from '../../src/cli/cli-context';
 import { runUiUrl, type RunTab } from '../../src/server/web-ui';
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
-import { defineTool } from '../../src/tools';
-import { PRIMARY, useAgentFixture, waitForState } from '../agent/agent-kit';
+import { PRIMARY, quickLookup, useAgentFixture, waitForState } from '../agent/agent-kit';
 import { startParent, who } from '../agent/subagents-kit';
 import { describeBrowser, launchBrowser, webUiUrl, type TestBrowser } from '../kit/browser';
 import { testConnection, withWorker } from '../kit/temporal';
@@ -19,16 +17,7 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
   const fx = useAgentFixture(
     {},
     {
-      tools: [
-        // Quick: no side effects and a short timeout, so a model call may run its calls itself.
-        defineTool({
-          name: 'lookup',
-          description: 'Looks a number up.',
-          parameters: z.object({ n: z.number() }),
-          timeoutMs: 5_000,
-          execute: ({ n }) => `entry ${n}`,
-        }),
-      ],
+      tools: [quickLookup],
     },
   );
   let browser: TestBrowser;
