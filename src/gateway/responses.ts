@@ -9,6 +9,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { AgentResult } from '../contracts/agent-run';
 import { untilAborted, type GatewayContext } from './gateway-context';
 import { GatewayError, HTTP_STATUS } from './run-bridge';
 import type { Caller } from './run-start';
@@ -92,9 +93,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       if (body.stream === true) return streamResponse(c, ctx, base, -1);
       if (body.background === true) return c.json(responseOf({ ...base, status: 'queued' }));
       const result = await ctx.runs.result(id);
-      return c.json(
-        responseOf({ ...base, status: statusOfResult(result), output: finalOutput(id, result), usage: result.usage }),
-      );
+      return c.json(responseOf({ ...base, ...endedFacts(id, result), completedAt: Math.floor(Date.now() / 1000) }));
     }),
   );
 
@@ -103,16 +102,13 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
     guarded(async (c, caller, may) => {
       const id = c.req.param('id') ?? '';
       const { running, agent } = await ctx.runs.own(id, caller, may);
-      const base = { id, model: agent, createdAt: await createdAt(ctx, id) };
+      const base = { id, model: agent, ...(await timesOf(ctx, id)) };
       if (c.req.query('stream') === 'true') {
         const after = Number(c.req.query('starting_after') ?? -1);
         return streamResponse(c, ctx, base, Number.isInteger(after) ? after : -1);
       }
       if (running) return c.json(responseOf({ ...base, status: 'in_progress' }));
-      const result = await ctx.runs.result(id);
-      return c.json(
-        responseOf({ ...base, status: statusOfResult(result), output: finalOutput(id, result), usage: result.usage }),
-      );
+      return c.json(responseOf({ ...base, ...endedFacts(id, await ctx.runs.result(id)) }));
     }),
   );
 
@@ -123,18 +119,25 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       const { running, agent } = await ctx.runs.own(id, caller, may);
       if (running) await ctx.runs.cancel(id);
       const result = await ctx.runs.result(id);
-      const base = { id, model: agent, createdAt: await createdAt(ctx, id), background: true };
-      return c.json(
-        responseOf({ ...base, status: statusOfResult(result), output: finalOutput(id, result), usage: result.usage }),
-      );
+      const base = { id, model: agent, ...(await timesOf(ctx, id)), background: true };
+      return c.json(responseOf({ ...base, ...endedFacts(id, result) }));
     }),
   );
 }
 
-async function createdAt(ctx: GatewayContext, id: string): Promise<number> {
+/** When the run started and, once it has, when it closed (Unix seconds). */
+async function timesOf(ctx: GatewayContext, id: string): Promise<{ createdAt: number; completedAt?: number }> {
   const d = await ctx.runs.agents.client.workflow.getHandle(id).describe();
-  return Math.floor(d.startTime.getTime() / 1000);
+  const seconds = (t: Date) => Math.floor(t.getTime() / 1000);
+  return { createdAt: seconds(d.startTime), ...(d.closeTime ? { completedAt: seconds(d.closeTime) } : {}) };
 }
+
+/** What a response says of its run's end: its status, answer and usage. */
+const endedFacts = (id: string, result: AgentResult) => ({
+  status: statusOfResult(result),
+  output: finalOutput(id, result),
+  usage: result.usage,
+});
 
 /** The run's events from its first, those numbered above `after` sent; ends with the run. */
 function streamResponse(

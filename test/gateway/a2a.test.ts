@@ -1,40 +1,12 @@
-import { AgentCard, Role, TaskState, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { AgentCard, TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { textPart as text } from '../../src/gateway/a2a-tasks';
 import { reply } from '../../src/testing/fake-provider';
 import { useAgentFixture, waitForState } from '../agent/agent-kit';
+import { data, message, send, textOf } from './a2a-kit';
 import { withGateway } from './gateway-kit';
 
 const FINAL = 'The sum of 2 and 3 is 5, as the add tool said; nothing else was needed here.';
-
-const data = (value: unknown): Part => ({
-  content: { $case: 'data', value },
-  metadata: undefined,
-  filename: '',
-  mediaType: 'application/json',
-});
-
-function message(parts: Part[], extra: Partial<Message> = {}): Message {
-  return {
-    messageId: `m-${Math.random()}`,
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts,
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-    ...extra,
-  };
-}
-const send = (m: Message, skill = 'reader', returnImmediately = false) => ({
-  tenant: '',
-  message: m,
-  configuration: { acceptedOutputModes: ['text/plain'], taskPushNotificationConfig: undefined, returnImmediately },
-  metadata: { skill },
-});
-const textOf = (parts: Part[] | undefined): string =>
-  (parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
 describe('the A2A endpoint', () => {
   const fx = useAgentFixture();
