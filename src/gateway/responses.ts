@@ -1,8 +1,8 @@
 /**
- * Open Responses at `/v1/responses`: `model` names a published agent, `input` is the task. A
- * request with `background: true` starts a durable run and answers at once, `stream: true` streams
- * the Responses event types, neither waits for the answer; `previous_response_id` goes on from an
- * ended run's conversation by reference. A response id is the run's id, so `GET` reads it (and
+ * Open Responses at `/v1/responses`: `model` names a published agent, `input` is the task (or a
+ * conversation the task ends, responses-input.ts). A request with `background: true` starts a
+ * durable run and answers at once, `stream: true` streams the Responses event types, neither waits
+ * for the answer; `previous_response_id` goes on from an ended run's conversation by reference. A response id is the run's id, so `GET` reads it (and
  * `?stream=true&starting_after=N` streams it again after event N) and `cancel` ends it with its
  * result, from any replica.
  */
@@ -13,6 +13,7 @@ import type { AgentResult } from '../contracts/agent-run';
 import { untilAborted, type GatewayContext } from './gateway-context';
 import { GatewayError, HTTP_STATUS } from './run-bridge';
 import type { Caller } from './run-start';
+import { responsesInput } from './responses-input';
 import { finalOutput, responseOf, ResponseEvents, statusOfResult } from './responses-view';
 
 const CODES = { 401: 'invalid_api_key', 403: 'permission_denied', 429: 'rate_limit_exceeded' } as const;
@@ -31,22 +32,6 @@ interface CreateBody {
   background?: unknown;
   previous_response_id?: unknown;
   instructions?: unknown;
-}
-
-/** The text of a Responses `input`: a string, or the text parts of its user messages. */
-function inputText(input: unknown): string | undefined {
-  if (typeof input === 'string') return input;
-  if (!Array.isArray(input)) return undefined;
-  const texts = input.flatMap((item: { role?: string; content?: unknown; type?: string }) => {
-    if (item?.role !== 'user') return [];
-    if (typeof item.content === 'string') return [item.content];
-    return Array.isArray(item.content)
-      ? item.content.flatMap((p: { type?: string; text?: unknown }) =>
-          p?.type === 'input_text' && typeof p.text === 'string' ? [p.text] : [],
-        )
-      : [];
-  });
-  return texts.length ? texts.join('\n\n') : undefined;
 }
 
 export function registerResponses(app: Hono, ctx: GatewayContext): void {
@@ -74,15 +59,22 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       if (!may(name)) throw new GatewayError('forbidden', `this key may not run agent "${name}"`);
       if (body.instructions !== undefined && body.instructions !== null)
         return apiError(c, 400, `instructions are the published agent's own: leave them out`, 'instructions');
-      const task = inputText(body.input);
-      if (!task?.trim()) return apiError(c, 400, 'input must be a text or user messages with text', 'input');
+      const input = responsesInput(body.input);
+      if ('problem' in input) return apiError(c, 400, input.problem, 'input');
       let previous: string | undefined;
       if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
         previous = String(body.previous_response_id);
         const { running } = await ctx.runs.own(previous, caller, may);
         if (running) throw new GatewayError('conflict', `response "${previous}" is still in progress`);
       }
-      const id = await ctx.runs.start(name, { task, caller, ...(previous ? { continueFrom: previous } : {}) });
+      if (previous && input.history)
+        return apiError(
+          c,
+          400,
+          'previous_response_id carries the conversation: give only the next message as input',
+          'input',
+        );
+      const id = await ctx.runs.start(name, { ...input, caller, ...(previous ? { continueFrom: previous } : {}) });
       const base = {
         id,
         model: name,

@@ -4,6 +4,7 @@
  * protocol starts its runs through {@link startOptionsFor}.
  */
 import type { StartAgentOptions } from '../client';
+import type { InitialMessage } from '../contracts/run-spec';
 import type { PublishedAgent } from './published-agents';
 
 /** What the gateway adds to every run it starts. */
@@ -29,6 +30,8 @@ export interface RunRequest {
   id?: string;
   /** Go on from this ended run's whole conversation (a continued thread, context or response). */
   continueFrom?: string;
+  /** The conversation before the task, as the request gave it (a Responses input's earlier messages). */
+  history?: InitialMessage[];
   /** Keep the run open this long after its answer for a follow-up in the same task (ms). */
   idleWaitMs?: number;
 }
@@ -64,6 +67,13 @@ export function startOptionsFor(
     ...(request.caller.tenant ? { fleet: { tenant: request.caller.tenant } } : {}),
     ...(request.id ? { id: request.id } : {}),
     ...(request.continueFrom ? { continueFrom: request.continueFrom } : {}),
-    ...(request.idleWaitMs ? { session: { idleWaitMs: request.idleWaitMs } } : {}),
+    ...(request.idleWaitMs || request.history
+      ? {
+          session: {
+            ...(request.idleWaitMs ? { idleWaitMs: request.idleWaitMs } : {}),
+            ...(request.history ? { initialMessages: request.history } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -88,3 +88,72 @@ describe('the Open Responses endpoint', () => {
     });
   });
 });
+
+describe('an Open Responses input that is a conversation', () => {
+  const fx = useAgentFixture();
+
+  it('starts the run from the messages before the last, whose text is the task; what an agent cannot take is refused', async () => {
+    fx.fake.script(reply.text('Your code word was heron.'));
+    await withGateway(fx, {}, async (gateway, agents) => {
+      const openai = sdk(gateway.url);
+      const answered = await openai.responses.create({
+        model: 'reader',
+        input: [
+          { role: 'user', content: 'My code word is heron.' },
+          { role: 'user', content: [{ type: 'input_text', text: 'Remember it.' }] },
+          { type: 'message', role: 'assistant', content: 'Noted: heron.' },
+          { role: 'user', content: 'Which code word did I give you?' },
+        ],
+      });
+      expect(answered.output_text).toBe('Your code word was heron.');
+      const sent = fx.fake.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+      const said = sent.messages.map((m) => `${m.role}: ${JSON.stringify(m.content)}`).join('\n');
+      expect(said).toMatch(/user: .*My code word is heron\.\\n\\nRemember it\./);
+      expect(said).toMatch(/assistant: .*Noted: heron\./);
+      expect(said).toMatch(/user: .*Which code word did I give you\?/);
+      expect((await agents.result(answered.id)).turns).toBe(1);
+
+      const refused = async (input: unknown, extra: Record<string, unknown> = {}) => {
+        const err = await openai.responses.create({ model: 'reader', input, ...extra } as never).then(
+          () => undefined,
+          (e: { status?: number; error?: { message?: string; param?: string } }) => e,
+        );
+        expect(err).toMatchObject({ status: 400, error: { param: 'input' } });
+        return err?.error?.message;
+      };
+      const before = fx.fake.requests.length;
+      expect(
+        await refused([
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'Hi.' },
+        ]),
+      ).toBe("input[0] is a system message: the agent's instructions are its own");
+      expect(
+        await refused([
+          { type: 'function_call_output', call_id: 'c1', output: '5' },
+          { role: 'user', content: 'Hi.' },
+        ]),
+      ).toMatch(/input\[0\] is a function_call_output item: only messages are taken/);
+      expect(
+        await refused([
+          { role: 'user', content: 'Hi.' },
+          { role: 'assistant', content: 'Hello.' },
+        ]),
+      ).toMatch(/last message of input must be a user's/);
+      expect(
+        await refused([{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }]),
+      ).toMatch(/input\[0\] has a input_image part: only input_text parts are taken/);
+      expect(
+        await refused(
+          [
+            { role: 'user', content: 'Hi.' },
+            { role: 'assistant', content: 'Hello.' },
+            { role: 'user', content: 'Again.' },
+          ],
+          { previous_response_id: answered.id },
+        ),
+      ).toMatch(/previous_response_id carries the conversation/);
+      expect(fx.fake.requests.length).toBe(before);
+    });
+  });
+});
