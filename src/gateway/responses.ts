@@ -2,9 +2,9 @@
  * Open Responses at `/v1/responses`: `model` names a published agent, `input` is the task (or a
  * conversation the task ends, responses-input.ts). A request with `background: true` starts a
  * durable run and answers at once, `stream: true` streams the Responses event types, neither waits
- * for the answer; `previous_response_id` goes on from an ended run's conversation by reference. A response id is the run's id, so `GET` reads it (and
- * `?stream=true&starting_after=N` streams it again after event N) and `cancel` ends it with its
- * result, from any replica.
+ * for the answer; `previous_response_id` goes on from an ended run's conversation by reference. A
+ * response id is the run's id, so `GET` reads it (and `?stream=true&starting_after=N` streams it
+ * again after event N) and `cancel` ends it with its result, from any replica.
  */
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
