@@ -11,6 +11,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { AgUiTranslator, interruptOf, interruptRef } from './ag-ui-events';
+import { conversationStart, type Said } from './conversation';
 import { untilAborted, type GatewayContext } from './gateway-context';
 import { GatewayError, HTTP_STATUS, type InputAnswer } from './run-bridge';
 import type { Caller } from './run-start';
@@ -108,20 +109,50 @@ async function runTarget(
     const at = positionOf(lastEventId);
     return { workflowId, ...(at ? { at } : {}) };
   }
-  const task = [...input.messages].reverse().find((m) => m.role === 'user');
-  const text = task ? contentToText((task as { content?: Parameters<typeof contentToText>[0] }).content) : '';
-  if (!text.trim()) throw new GatewayError('bad_request', 'the run input has no user message to run');
-  const continueFrom = previousRun(ctx, name, input.messages);
-  await ctx.runs.start(name, { task: text, caller, id: workflowId, ...(continueFrom ? { continueFrom } : {}) });
+  const previous = previousRun(ctx, name, input.messages);
+  // After a run of this agent, its conversation goes on by reference: the messages after its answer start the next.
+  const start = conversationStart(
+    input.messages.slice(previous ? previous.at + 1 : 0).map((m, i) => saidOf(m, (previous?.at ?? -1) + 1 + i)),
+  );
+  if ('problem' in start) throw new GatewayError('bad_request', `the run input: ${start.problem}`);
+  if (previous && start.history)
+    throw new GatewayError('bad_request', `the run input: only user messages may follow the answer of ${previous.run}`);
+  await ctx.runs.start(name, {
+    ...start,
+    caller,
+    id: workflowId,
+    ...(previous ? { continueFrom: previous.run } : {}),
+  });
   return { workflowId };
 }
 
-/** The run of this agent that wrote the thread's last assistant message (its ids name the run), if any. */
-function previousRun(ctx: GatewayContext, name: string, messages: Message[]): string | undefined {
-  for (const m of [...messages].reverse()) {
+/** One message of a thread as text; what an agent cannot take is a problem naming it. */
+function saidOf(m: Message, i: number): Said {
+  const at = `messages[${i}]`;
+  if (m.role === 'system' || m.role === 'developer')
+    throw new GatewayError(
+      'bad_request',
+      `the run input: ${at} is a ${m.role} message: the agent's instructions are its own`,
+    );
+  if (m.role === 'assistant' && m.toolCalls?.length)
+    throw new GatewayError('bad_request', `the run input: ${at} calls tools: the agent's tools are its own`);
+  if (m.role !== 'user' && m.role !== 'assistant')
+    throw new GatewayError(
+      'bad_request',
+      `the run input: ${at} is a ${m.role} message: only user and assistant messages are taken`,
+    );
+  const text = contentToText((m as { content?: Parameters<typeof contentToText>[0] }).content);
+  if (!text.trim()) throw new GatewayError('bad_request', `the run input: ${at} has no text`);
+  return { role: m.role, text };
+}
+
+/** The run of this agent that wrote the thread's last assistant message (its ids name the run), and where. */
+function previousRun(ctx: GatewayContext, name: string, messages: Message[]): { run: string; at: number } | undefined {
+  for (let at = messages.length - 1; at >= 0; at--) {
+    const m = messages[at];
     if (m.role !== 'assistant') continue;
     const run = m.id.slice(0, Math.max(0, m.id.lastIndexOf('#')));
-    if (ctx.runs.agentOf(run) === name) return run;
+    if (ctx.runs.agentOf(run) === name) return { run, at };
   }
   return undefined;
 }

@@ -1,16 +1,10 @@
 /**
- * A Responses `input` as the start of a run. A text is the task. A list of messages is a
- * conversation: its last message, a user's, is the task, and the messages before it are what the
- * run starts from (`session.initialMessages`), so nothing a client sends is dropped. Messages of one
- * role in a row are one message (their texts apart by a blank line). What a published agent cannot
- * take is refused by name: system and developer messages (an agent's instructions are its own),
- * items other than messages (the agent's tools are its own), and parts other than text.
+ * A Responses `input` as the start of a run: a text is the task, a list of messages a conversation
+ * (conversation.ts). What a published agent cannot take is refused by name: system and developer
+ * messages (an agent's instructions are its own), items other than messages (the agent's tools are
+ * its own), and parts other than text.
  */
-import type { InitialMessage } from '../contracts/run-spec';
-
-export type ResponsesInput = { task: string; history?: InitialMessage[] } | { problem: string };
-
-type Said = { role: 'user' | 'assistant'; text: string };
+import { conversationStart, type ConversationStart, type Said } from './conversation';
 
 /** The part types whose text a message of each role gives. */
 const TEXT_PARTS: Record<Said['role'], readonly string[]> = {
@@ -41,20 +35,15 @@ function saidOf(item: unknown, at: string): Said | { problem: string } {
   return text.trim() ? { role, text } : { problem: `${at} has no text` };
 }
 
-export function responsesInput(input: unknown): ResponsesInput {
+export function responsesInput(input: unknown): ConversationStart {
   if (typeof input === 'string') return input.trim() ? { task: input } : { problem: 'input is empty' };
   if (!Array.isArray(input) || input.length === 0) return { problem: 'input must be a text or a list of messages' };
   const said: Said[] = [];
   for (const [i, item] of input.entries()) {
     const one = saidOf(item, `input[${i}]`);
     if ('problem' in one) return one;
-    const previous = said.at(-1);
-    if (previous?.role === one.role) previous.text = `${previous.text}\n\n${one.text}`;
-    else said.push(one);
+    said.push(one);
   }
-  const task = said.pop()!;
-  if (task.role !== 'user') return { problem: `the last message of input must be a user's: it is the task` };
-  if (said[0]?.role === 'assistant') return { problem: 'input must begin with a user message' };
-  const history = said.map(({ role, text }): InitialMessage => ({ role, content: text }));
-  return { task: task.text, ...(history.length ? { history } : {}) };
+  const start = conversationStart(said);
+  return 'problem' in start ? { problem: `input: ${start.problem}` } : start;
 }

@@ -139,7 +139,7 @@ describe('an Open Responses input that is a conversation', () => {
           { role: 'user', content: 'Hi.' },
           { role: 'assistant', content: 'Hello.' },
         ]),
-      ).toMatch(/last message of input must be a user's/);
+      ).toMatch(/input: the last message must be a user's/);
       expect(
         await refused([{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }]),
       ).toMatch(/input\[0\] has a input_image part: only input_text parts are taken/);
