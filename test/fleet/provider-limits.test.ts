@@ -29,7 +29,7 @@ function busiest(times: number[], windowMs: number): number {
 describe('provider limits on the server', () => {
   const hosts = useWorkerHosts('fleet');
 
-  it('40 runs on two workers against a provider limited to 120 a minute: no refusal, no second over the limit after the first', async () => {
+  it('40 runs on two workers against a provider limited to 120 a minute: no refusal, no window of ten seconds over the limit', async () => {
     const configFile = path.join(hosts.dir, 'durable-agents.json');
     fs.writeFileSync(
       configFile,
@@ -56,12 +56,12 @@ describe('provider limits on the server', () => {
     expect(hosts.fake.requests).toHaveLength(40);
     // 120 a minute is 2 a second. The server's limiter may open a new rate with a burst of about
     // one second's worth. Requests reach the provider a moment after the server hands them out, and
-    // that moment varies on a busy machine, so the rate is read over 4-second windows with a
-    // second's worth of slack: after the first second none holds more than 2 × 4 + 2.
+    // on a loaded machine that moment varies by a second or more, bunching requests the server
+    // handed out apart; so the rate is read over 10-second windows with two seconds' worth of
+    // slack: none holds more than 2 × 10 + 2 + 4 (without the limit, all 40 come in a few seconds).
+    // The requests span at least the time the limit needs for all but the burst.
     const first = Math.min(...times);
-    const afterFirstSecond = times.filter((t) => t >= first + 1_000);
-    expect(busiest(afterFirstSecond, 4_000)).toBeLessThanOrEqual(2 * 4 + 2);
-    expect(busiest(times, 4_000)).toBeLessThanOrEqual(2 + 2 * 4 + 2);
+    expect(busiest(times, 10_000)).toBeLessThanOrEqual(2 * 10 + 2 + 4);
     expect(Math.max(...times) - first).toBeGreaterThanOrEqual(((40 - 5) / 2) * 1_000);
     await saveHistoryIfRecording(client.workflow.getHandle(ids[0]), 'agent-provider-limit');
     const queues = await modelCallQueues(client, ids[0]);
