@@ -4,25 +4,11 @@
  * result. Plain JSON.
  */
 import { defineQuery } from '@temporalio/workflow';
-import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { AgentResult } from './agent-run';
-import type { AgentWorkflowInput } from './agent-workflows';
+import type { PreparedStart } from './agent-workflows';
 
 /** The workflow type of an eval. */
 export const EVAL_WORKFLOW = 'evalWorkflow';
-
-/** A case's run start, checked by the client: what the eval starts as its child workflow. */
-export interface EvalCaseStart {
-  workflowType: string;
-  workflowId: string;
-  taskQueue: string;
-  args: [AgentWorkflowInput];
-  staticSummary: string;
-  staticDetails: string;
-  memo?: Record<string, unknown>;
-  typedSearchAttributes?: SearchAttributePair[];
-  priority?: Priority;
-}
 
 /** A grader written as data (a case file's); the grading activity reads it. */
 export type EvalGraderData = { type: string; name?: string } & Record<string, unknown>;
@@ -30,7 +16,8 @@ export type EvalGraderData = { type: string; name?: string } & Record<string, un
 /** One case of an eval: its name, its run's start, and the graders the workers run. */
 export interface EvalCaseInput {
   name: string;
-  start: EvalCaseStart;
+  /** Its run's start, checked by the client; the eval starts it as its child. */
+  start: PreparedStart;
   graders: EvalGraderData[];
 }
 

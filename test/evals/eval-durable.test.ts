@@ -139,7 +139,11 @@ describe('eval status and eval cancel', () => {
       );
       const report = JSON.parse((await cli('report', id, '--json')).stdout) as { status: string; summary: object };
       expect(report).toMatchObject({ id, status: 'cancelled', summary: { cases: 1, passed: 0 } });
-      expect((await handle.describe()).type).toBe(EVAL_WORKFLOW);
+      const described = await handle.describe();
+      expect(described.type).toBe(EVAL_WORKFLOW);
+      // The Web UI names the eval and its cases.
+      expect(await described.staticSummary()).toBe('eval a and 2 more: 3 cases');
+      expect(await described.staticDetails()).toContain(`- b: \`${id}/case-2\``);
       await saveHistoryIfRecording(handle, 'eval-cancel');
     } finally {
       fs.rmSync(file, { force: true });
