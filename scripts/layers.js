@@ -14,7 +14,8 @@ const LAYERS = {
   tools: ['common', 'contracts', 'policy'],
   telemetry: ['common', 'contracts', 'connection'],
   activities: ['common', 'contracts', 'policy', 'store', 'llm', 'tools'],
-  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection', 'telemetry'],
+  // `evals` for the eval workflow's grading activity, which grades as the client side does (docs/design.md, Layers).
+  worker: ['common', 'contracts', 'policy', 'store', 'llm', 'tools', 'activities', 'connection', 'telemetry', 'evals'],
   kinds: ['common', 'contracts', 'policy'],
   client: ['common', 'contracts', 'policy', 'connection', 'kinds'],
   gateway: ['common', 'contracts', 'policy', 'connection', 'kinds', 'client'],

@@ -41,6 +41,8 @@ export interface ActivityDependencies {
 /** The worker's activity map and what to release when the worker stops. */
 export interface WorkerActivities {
   activities: Record<string, (...args: never[]) => Promise<unknown>>;
+  /** The store the activities write conversations to (secrets redacted). */
+  store: ContentStore;
   /** Closes MCP connections the tools opened. */
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export function createActivities(deps: ActivityDependencies): WorkerActivities {
       }),
       ...createPevActivities({ store }),
     },
+    store,
     close: () => registry.close(),
   };
 }

@@ -4,11 +4,21 @@
  */
 import fs from 'node:fs';
 import { errorText } from '../common/error-text';
-import { EvalInputError, needsBaseline, parseGate, type EvalReport, type EvalSummary, type GateClause } from '../evals';
+import {
+  EvalInputError,
+  gateFailures,
+  junitXml,
+  needsBaseline,
+  parseGate,
+  reportTable,
+  type EvalReport,
+  type EvalSummary,
+  type GateClause,
+} from '../evals';
 import { openStore, type ContentStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { EXIT, UsageError } from './exit-codes';
-import { printError } from './terminal-text';
+import { printError, printLine } from './terminal-text';
 
 /** Without `--gate`, every case must pass. */
 export const DEFAULT_GATE = 'pass>=1';
@@ -51,6 +61,25 @@ export const gateView = (failures: string[]) => ({ holds: failures.length === 0,
 export function endWithGate(failures: string[]): void {
   for (const failure of failures) printError(`durable-agents: gate failed: ${failure}`);
   process.exitCode = failures.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** How an eval's report is shown and held to its gate. */
+export interface ReportFlags {
+  json?: boolean;
+  junit?: string;
+  gate?: string;
+  baseline?: string;
+}
+
+/** Writes `--junit`, prints the report (a table, or `--json` with the gate's verdict) and ends with its gate. */
+export function endWithReport(report: EvalReport, flags: ReportFlags, extra: object = {}): void {
+  const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
+  const failures = gateFailures(clauses, report.summary, baselineOf(flags.baseline, clauses));
+  if (flags.junit) fs.writeFileSync(flags.junit, junitXml(report));
+  printLine(
+    flags.json ? JSON.stringify({ ...extra, ...report, gate: gateView(failures) }, null, 2) : reportTable(report),
+  );
+  endWithGate(failures);
 }
 
 /** An eval's bad input as the CLI's usage error (exit 2). */

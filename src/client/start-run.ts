@@ -2,7 +2,6 @@
  * Starting a run: the start options of every kind, and the checks and the workflow start an
  * {@link AgentClient} builds from them before anything is sent.
  */
-import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { layerRunSpec, RunSpecError } from '../policy/run-spec';
 import { runSpecProblems } from '../policy/run-spec-problems';
 import { DEFAULT_KIND } from '../policy/kind-facts';
@@ -12,7 +11,9 @@ import { runPriority } from '../policy/tenancy';
 import { fittingDefaults } from '../policy/sub-agents';
 import type { AgentOptions, RunLayer } from '../contracts/agent-options';
 import type { AgentConfig } from '../contracts/run-spec';
-import type { AgentWorkflowInput } from '../contracts/agent-workflows';
+import type { PreparedStart } from '../contracts/agent-workflows';
+
+export type { PreparedStart };
 import type { KindStartOptions } from '../kinds';
 import { AgentClientError } from './client-errors';
 import type { RunAccess } from './run-access';
@@ -55,20 +56,6 @@ export type ForkOptions = Partial<Omit<StartAgentOptions, 'continueFrom'>> & {
   /** The turns taken over: up to this turn's answer and its tool results. */
   atTurn: number;
 };
-
-/** A checked run start, not yet sent: what {@link AgentClient.prepareStart} builds. */
-export interface PreparedStart {
-  workflowType: string;
-  workflowId: string;
-  taskQueue: string;
-  args: [AgentWorkflowInput];
-  staticSummary: string;
-  staticDetails: string;
-  /** Set when the run goes on from an earlier one (`continuedFrom`, `forkedAtTurn`). */
-  memo?: Record<string, unknown>;
-  typedSearchAttributes?: SearchAttributePair[];
-  priority?: Priority;
-}
 
 /**
  * A run's start, checked and built but not sent: the workflow type and its input, with the run's summary,

@@ -46,7 +46,7 @@ export type AgentEvent = EventBase &
         toolCallId: string;
         tool: string;
         decision: 'approved' | 'rejected';
-        by: 'user' | 'timeout';
+        by: 'user' | 'timeout' | 'eval';
         edited: boolean;
         reason?: string;
       }

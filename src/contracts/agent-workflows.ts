@@ -2,6 +2,7 @@
  * Every signal, update and query of the agent workflows, with their input types. Client, workflows
  * and tests import these; nothing uses the names raw.
  */
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { ApprovalDecisionResult, ApprovalDecisionInput } from './approval';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
@@ -122,3 +123,17 @@ export const stateQuery = defineQuery<AgentStateView>('state');
 
 /** Default task queue of the project's worker. Override with `DURABLE_AGENTS_TASK_QUEUE`. */
 export const DEFAULT_TASK_QUEUE = 'durable-agents';
+
+/** A checked run start, not yet sent: what the client's `prepareStart` builds; an eval starts its cases' runs so. */
+export interface PreparedStart {
+  workflowType: string;
+  workflowId: string;
+  taskQueue: string;
+  args: [AgentWorkflowInput];
+  staticSummary: string;
+  staticDetails: string;
+  /** Set when the run goes on from an earlier one (`continuedFrom`, `forkedAtTurn`). */
+  memo?: Record<string, unknown>;
+  typedSearchAttributes?: SearchAttributePair[];
+  priority?: Priority;
+}

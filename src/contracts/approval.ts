@@ -48,5 +48,6 @@ export interface PendingApproval {
   reason?: string;
   /** Arguments the approver substituted (validated by the tool's schema at execution). */
   editedArgs?: Record<string, unknown>;
-  decidedBy?: 'user' | 'timeout';
+  /** `eval`: the run's eval record decided it (docs/evals.md). */
+  decidedBy?: 'user' | 'timeout' | 'eval';
 }

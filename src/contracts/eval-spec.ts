@@ -30,6 +30,18 @@ export interface EvalSpec {
   caseName?: string;
   /** Follow-ups queued as the run starts: each starts a turn when the run would otherwise end. */
   followUps?: string[];
+  /**
+   * The run decides its approvals itself: a call of a tool named here gets its decision, any other
+   * is rejected. Absent: people decide, as in any run.
+   */
+  decisions?: EvalDecision[];
+}
+
+/** The decision an eval gives the calls of a tool that need approval. */
+export interface EvalDecision {
+  tool: string;
+  decision: 'approve' | 'reject';
+  reason?: string;
 }
 
 /** A call that had no served result and did not run. */

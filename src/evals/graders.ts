@@ -7,14 +7,10 @@ import { z } from 'zod';
 import { canonicalJson } from '../common/canonical-json';
 import { errorText } from '../common/error-text';
 import { totalTokens } from '../contracts/message-model';
+import type { GraderOutcome } from '../contracts/eval-workflow';
 import type { Bound, CaseRun, DataGrader, Grader } from './eval-case';
 
-/** One grader's outcome: its name, whether it passed, and why not. */
-export interface GraderOutcome {
-  name: string;
-  pass: boolean;
-  message?: string;
-}
+export type { GraderOutcome } from '../contracts/eval-workflow';
 
 const quoted = (s: string): string => JSON.stringify(s);
 

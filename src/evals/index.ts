@@ -13,19 +13,14 @@ export {
   type GraderVerdict,
 } from './eval-case';
 export { grade, graderName, type GraderOutcome } from './graders';
-export { caseStart, runCase, type CaseOutcome, type CaseSettings } from './run-case';
+export { caseStart, type CaseOutcome, type CaseSettings } from './run-case';
 export { readCaseFiles } from './case-files';
 export { gateFailures, needsBaseline, parseGate, type GateClause } from './gate';
 export { junitXml, reportTable, summaryLine } from './report';
-export {
-  EvalInputError,
-  checkCases,
-  runEval,
-  summarize,
-  type EvalReport,
-  type EvalSettings,
-  type EvalSummary,
-} from './suite';
+export { EvalInputError, checkCases, summarize, type EvalReport, type EvalSettings, type EvalSummary } from './suite';
+export { cancelEval, evalProgress, evalReport, runEval, startEval, waitForEval, type EvalStart } from './eval-runs';
+export type { EvalProgress } from '../contracts/eval-workflow';
+export { progressLine } from '../policy/eval-progress';
 export { firstEffectDifference, observedOutcome, recordedCase, recordedGraders, servedTable } from './recorded-case';
 export { selectRecordedRuns, type SelectedRuns } from './select-runs';
 export { comparison, verdictChanges } from './compare';

@@ -133,5 +133,6 @@ export async function observedOutcome(agents: AgentClient, c: EvalCase, settings
   const [result, described] = await Promise.all([agents.result(id), agents.client.workflow.getHandle(id).describe()]);
   const { startTime, closeTime } = described;
   const latencyMs = (closeTime ?? startTime).getTime() - startTime.getTime();
-  return outcomeOf(c, id, await caseRunOf(agents, id, result, latencyMs, settings));
+  const reads = { state: (run: string) => agents.state(run), messages: settings.messages };
+  return outcomeOf(c, id, await caseRunOf(reads, id, result, latencyMs));
 }

@@ -1,11 +1,11 @@
 /**
- * An eval run (docs/evals.md): every case checked and its start prepared before any starts, then
- * the cases run, at most `parallel` at a time, and summed up.
+ * An eval's cases checked and their starts prepared before any starts (docs/evals.md), and the
+ * totals of their outcomes.
  */
-import type { AgentClient } from '../client';
+import type { AgentClient, PreparedStart } from '../client';
 import { errorText } from '../common/error-text';
 import type { EvalCase } from './eval-case';
-import { caseStart, runCase, type CaseOutcome, type CaseSettings } from './run-case';
+import { caseStart, type CaseOutcome, type CaseSettings } from './run-case';
 
 /** Input an eval cannot run with (a malformed case, a model no one knows): one line, nothing started. */
 export class EvalInputError extends Error {
@@ -52,12 +52,16 @@ export function summarize(cases: readonly CaseOutcome[]): EvalSummary {
   };
 }
 
-/** Refuses cases an eval cannot run: duplicate names, a case without a model, options the client refuses. */
+/**
+ * Refuses cases an eval cannot run: duplicate names, a case without a model, options the client
+ * refuses. Returns each case's checked start, its run's id `idOf(i)` when given.
+ */
 export async function checkCases(
   agents: AgentClient,
   cases: readonly EvalCase[],
   settings: CaseSettings,
-): Promise<void> {
+  idOf?: (i: number) => string,
+): Promise<PreparedStart[]> {
   if (cases.length === 0) throw new EvalInputError('no eval cases to run');
   const seen = new Set<string>();
   for (const c of cases) {
@@ -66,34 +70,15 @@ export async function checkCases(
     if (!c.model && !settings.model) throw new EvalInputError(`case "${c.name}" names no model: give --model`);
   }
   // Every start is checked at once; the first case refused (in the cases' order) is named.
-  const refusals = await Promise.all(
-    cases.map((c) =>
-      agents.prepareStart(caseStart(c, settings)).then(
-        () => undefined,
+  const prepared = await Promise.all(
+    cases.map((c, i) =>
+      agents.prepareStart({ ...caseStart(c, settings), ...(idOf ? { id: idOf(i) } : {}) }).then(
+        (start) => start,
         (err: unknown) => `case "${c.name}": ${errorText(err)}`,
       ),
     ),
   );
-  const refused = refusals.find((r) => r !== undefined);
+  const refused = prepared.find((p) => typeof p === 'string');
   if (refused) throw new EvalInputError(refused);
-}
-
-/** Checks the cases, then runs them, at most `parallel` at a time; outcomes in the cases' order. */
-export async function runEval(
-  agents: AgentClient,
-  cases: readonly EvalCase[],
-  settings: EvalSettings,
-): Promise<EvalReport> {
-  await checkCases(agents, cases, settings);
-  const outcomes: CaseOutcome[] = new Array<CaseOutcome>(cases.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < cases.length) {
-      const i = next++;
-      outcomes[i] = await runCase(agents, cases[i], settings);
-    }
-  };
-  const lanes = Math.max(1, Math.min(settings.parallel ?? 4, cases.length));
-  await Promise.all(Array.from({ length: lanes }, lane));
-  return { summary: summarize(outcomes), cases: outcomes };
+  return prepared as PreparedStart[];
 }

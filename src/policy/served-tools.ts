@@ -3,6 +3,7 @@
  * the tool, the canonical hash of its arguments and the call's ordinal, and what a call without
  * one gets. Pure: the served-tools feature calls it for each call and keeps the tally in state.
  */
+import type { PendingApproval } from '../contracts/approval';
 import type { DriftCall, EvalSpec, EvalTally, RunEval, ServedCall, ServedResult } from '../contracts/eval-spec';
 import { isPlainObject } from '../common/type-helpers';
 import { argsHash } from './approval-rules';
@@ -75,6 +76,28 @@ export function serveCall(
   return { type: 'drift', result: { text: notExecutedText(call.tool), isError: true } };
 }
 
+/** Why a call of a tool the eval names no decision for is rejected. */
+export const NO_EVAL_DECISION = 'This eval case gives no approval for this tool.';
+
+/**
+ * Decides the pending approvals of a run whose eval record carries its decisions (changed in
+ * place): a call of a tool the record names gets its decision, any other is rejected. Returns the
+ * ones it decided; none when the record leaves the decisions to people.
+ */
+export function decideByEval(spec: EvalSpec | undefined, approvals: PendingApproval[]): PendingApproval[] {
+  const { decisions } = spec ?? {};
+  if (!decisions) return [];
+  const pending = approvals.filter((a) => a.state === 'pending');
+  for (const a of pending) {
+    const given = decisions.find((d) => d.tool === a.tool);
+    a.state = given?.decision === 'approve' ? 'approved' : 'rejected';
+    a.decidedBy = 'eval';
+    const reason = given ? given.reason : NO_EVAL_DECISION;
+    if (reason !== undefined) a.reason = reason;
+  }
+  return pending;
+}
+
 function resultProblem(result: unknown): string | undefined {
   if (!isPlainObject(result)) return 'is not an object';
   if ('throws' in result) return typeof result.throws === 'string' ? undefined : 'throws must be a string';
@@ -107,6 +130,20 @@ export function evalSpecProblems(spec: EvalSpec | undefined): string[] {
     !(Array.isArray(spec.followUps) && spec.followUps.every((f) => typeof f === 'string' && f.trim() !== ''))
   )
     problems.push('eval.followUps must be a list of texts');
+  if (
+    spec.decisions !== undefined &&
+    !(
+      Array.isArray(spec.decisions) &&
+      spec.decisions.every(
+        (d) =>
+          isPlainObject(d) &&
+          typeof d.tool === 'string' &&
+          (d.decision === 'approve' || d.decision === 'reject') &&
+          (d.reason === undefined || typeof d.reason === 'string'),
+      )
+    )
+  )
+    problems.push('eval.decisions must be a list of { tool, decision: "approve" | "reject", reason? }');
   if (spec.liveReads !== undefined && typeof spec.liveReads !== 'boolean')
     problems.push('eval.liveReads must be true or false');
   return problems;

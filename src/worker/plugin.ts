@@ -17,6 +17,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { createActivities, type WorkerActivities } from '../activities';
+import { createEvalActivities } from '../evals/grade-activity';
 import { HEARTBEAT_THROTTLE_MS } from '../contracts/heartbeats';
 import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
@@ -125,7 +126,8 @@ class WorkerParts {
 
   /** The project's activities, the plugin's own over them, what `Worker.create` was given over both. */
   activities(existing: object | undefined): object {
-    return { ...this.parts().activities.activities, ...this.options.activities, ...existing };
+    const { activities, store } = this.parts().activities;
+    return { ...activities, ...createEvalActivities(store), ...this.options.activities, ...existing };
   }
 
   /**

@@ -3,3 +3,4 @@ export { reactAgentWorkflow } from './react';
 export { pevAgentWorkflow } from './pev';
 export { tenantLedgerWorkflow } from './ledger';
 export { scoreRecordWorkflow } from './scores';
+export { evalWorkflow } from './evals';

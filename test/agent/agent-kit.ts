@@ -10,6 +10,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createAgentActivities } from '../../src/activities/agent';
 import { createToolActivities } from '../../src/activities/tool-activities';
+import { createEvalActivities } from '../../src/evals/grade-activity';
 import { AgentClient } from '../../src/client';
 import type { AgentResult, AgentStateView } from '../../src/contracts/agent-run';
 import { llmClient, loadLlmConfig, type LlmConfig, type LlmConfigFile } from '../../src/llm';
@@ -172,6 +173,7 @@ export async function agentFixture(
   for (const tool of options.tools ?? []) registry.register(tool);
   const activities = {
     ...createAgentActivities({ store, tools: createToolActivities(registry), llm: llmClient(llm) }),
+    ...createEvalActivities(store),
     ...extraActivities,
   };
   return {

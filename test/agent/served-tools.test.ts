@@ -118,6 +118,49 @@ describe('served tool results', () => {
     expect(fx.fake.requests).toHaveLength(3);
   });
 
+  it('decides its approvals from the record: a named tool gets its decision, any other call is rejected', async () => {
+    fx.fake.script(
+      reply.toolCalls([
+        { name: 'write_note', arguments: { text: 'hello' }, id: 'toolu_note' },
+        { name: 'delete_file', arguments: { path: 'old.md' }, id: 'toolu_delete' },
+      ]),
+      reply.text('Done.'),
+    );
+    const out = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Write the note, then delete old.md.',
+        model: PRIMARY,
+        tools: { approve: ['write_note', 'delete_file'] },
+        eval: { ...TABLE, decisions: [{ tool: 'write_note', decision: 'approve' }] },
+      });
+      // No client decides anything: the run does, as it asks.
+      const result = await agents.result(id);
+      return { result, state: await agents.state(id) };
+    });
+    expect(fx.calls).toEqual([]);
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'Done.' });
+    expect(out.result.eval).toMatchObject({ served: 1, drift: 0 });
+    const events = 'events' in out.state ? out.state.events : [];
+    expect(
+      events.flatMap((e) =>
+        e.type === 'approval_required' || e.type === 'approval_decided'
+          ? [[e.type, e.tool, ...(e.type === 'approval_decided' ? [e.decision, e.by] : [])]]
+          : [],
+      ),
+    ).toEqual([
+      ['approval_required', 'write_note'],
+      ['approval_required', 'delete_file'],
+      ['approval_decided', 'write_note', 'approved', 'eval'],
+      ['approval_decided', 'delete_file', 'rejected', 'eval'],
+    ]);
+    const texts = resultTexts(fx.fake.requests[1]);
+    expect(texts[0]).toBe('wrote 5 characters (served)');
+    expect(texts[1]).toBe(
+      'Rejected by the user: This eval case gives no approval for this tool. The tool was not run.',
+    );
+  });
+
   it('refuses a malformed record before the run starts, naming each problem', async () => {
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
       const agents = fx.agents(client, taskQueue);

@@ -1,9 +1,10 @@
 /**
- * Authored eval cases on a real server (docs/evals.md): a case's run is served its stubs, given its
- * approvals and follow-ups, and graded over its result, events and tool calls.
+ * Authored eval cases on a real server (docs/evals.md): a case's run is served its stubs, decides its
+ * approvals from its eval record, takes its follow-ups, and is graded over its result, events and
+ * tool calls (its data graders by the workers, its grader functions by the process that holds them).
  */
 import { AgentClient } from '../../src/client';
-import { defineEvalCase, runCase, type CaseSettings } from '../../src/evals';
+import { defineEvalCase, runEval, type CaseSettings } from '../../src/evals';
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from '../agent/agent-kit';
@@ -50,9 +51,9 @@ describe('eval cases', () => {
         model: PRIMARY,
         tenant: 'evals',
         messages: (id) => agents.messages(id),
-        pollMs: 100,
       };
-      return runCase(agents, c, settings);
+      const report = await runEval(agents, [c], settings);
+      return report.cases[0];
     });
 
   it('serves the stubs, gives the approvals and follow-ups, and every grader holds; no tool runs', async () => {

@@ -70,7 +70,9 @@ describe('eval run', () => {
     const out = await evalRun('--model', PRIMARY, '--junit', junit, '--gate', 'pass>=1,drift==0', '--parallel', '2');
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/^case\s+result\s+stop\s+turns\s+tokens\s+cost\s+latency\s+drift\n/);
+    expect(out.stdout).toMatch(
+      /^eval-\S+: writes-the-note and 1 more: completed, 2\/2 cases done \(2 passed\), 0 running, 0 pending\ncase\s+result\s+stop\s+turns\s+tokens\s+cost\s+latency\s+drift\n/,
+    );
     expect(out.stdout).toMatch(/\nwrites-the-note\s+pass\s+completed\s+2\s/);
     expect(out.stdout).toMatch(/\nadds\s+pass\s+completed\s+2\s/);
     expect(out.stdout).toContain('2/2 cases passed (100.0 %)');

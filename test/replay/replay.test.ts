@@ -30,10 +30,10 @@ describe('replay gate', () => {
   const histories = committedHistories();
   beforeAll(installQuietRuntime);
 
-  it('has a committed history of the test workflow, both agent kinds and the tenant ledger', () => {
+  it('has a committed history of the test workflow, both agent kinds, the tenant ledger and an eval', () => {
     const names = histories.map((history) => history.workflowId);
     expect(names).toEqual(
-      expect.arrayContaining(['hello-workflow', 'agent-multi-turn', 'pev-two-cycles', 'tenant-ledger']),
+      expect.arrayContaining(['hello-workflow', 'agent-multi-turn', 'pev-two-cycles', 'tenant-ledger', 'eval-cancel']),
     );
   });
 

@@ -1,28 +1,27 @@
 /**
- * `durable-agents eval run [files…]` (docs/evals.md): runs eval cases against the workers, prints a
- * report (a table, `--json`, `--junit FILE`) and applies the gate: exit 0 when it holds, 1 when it
- * fails, 2 on bad input (a malformed case, an unknown model, a bad gate), with nothing started.
- * `eval compare` puts two saved reports side by side.
+ * `durable-agents eval run [files…]` (docs/evals.md): starts an eval of the cases on the workers (a
+ * workflow), waits for it and prints its report (a table, `--json`, `--junit FILE`) and applies the
+ * gate: exit 0 when it holds, 1 when it fails, 2 on bad input (a malformed case, an unknown model, a
+ * bad gate), with nothing started; `--detach` prints the eval's id. `eval compare` puts two saved
+ * reports side by side; `eval status`, `eval report` and `eval cancel` read an eval by its id.
  */
-import fs from 'node:fs';
 import type { Command } from 'commander';
-import { comparison, gateFailures, junitXml, readCaseFiles, reportTable, runEval, verdictChanges } from '../../evals';
-import { readRunMessages } from '../../client/run-messages';
-import { connectAgents, type GlobalOptions } from '../cli-context';
 import {
-  DEFAULT_GATE,
-  asUsage,
-  baselineOf,
-  endWithGate,
-  gateOf,
-  gateView,
-  openedStore,
-  savedReport,
-} from '../eval-gate';
+  comparison,
+  gateFailures,
+  progressLine,
+  readCaseFiles,
+  startEval,
+  verdictChanges,
+  waitForEval,
+} from '../../evals';
+import { connectAgents, type GlobalOptions } from '../cli-context';
+import { DEFAULT_GATE, asUsage, baselineOf, endWithGate, gateOf, gateView, savedReport } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printError, printLine } from '../terminal-text';
 import { registerEvalReplay } from './eval-replay-command';
+import { endWithEval, registerEvalStatus } from './eval-status-command';
 
 interface EvalRunFlags {
   parallel: number;
@@ -32,6 +31,7 @@ interface EvalRunFlags {
   junit?: string;
   gate?: string;
   baseline?: string;
+  detach?: boolean;
 }
 
 export function registerEvalCommands(
@@ -54,29 +54,28 @@ export function registerEvalCommands(
     .option('--junit <file>', 'write the report as JUnit XML to this file')
     .option('--gate <clauses>', `what must hold, e.g. 'pass>=0.95,cost<=1.1x,drift==0' (default ${DEFAULT_GATE})`)
     .option('--baseline <file>', 'an earlier `eval run --json` report, for the gate ratios (NUMBERx)')
+    .option('--detach', 'start the eval and print its id (read it with eval status and eval report)')
     .action(async (files: string[], flags: EvalRunFlags) => {
-      const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
-      const baseline = baselineOf(flags.baseline, clauses);
+      baselineOf(flags.baseline, gateOf(flags.gate ?? DEFAULT_GATE));
       const cases = await readCaseFiles(files).catch(asUsage);
       checkModelSpecs(
         [...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))],
         env,
       );
       const connected = await connectAgents(globals(), env, printError);
-      const store = await openedStore(env);
       try {
-        const report = await runEval(connected.agents, cases, {
+        const { agents } = connected;
+        const id = await startEval(agents, cases, {
           parallel: flags.parallel,
           tenant: flags.tenant,
           ...(flags.model ? { model: flags.model } : {}),
-          ...(store ? { messages: (id: string) => readRunMessages(store, id) } : {}),
         }).catch(asUsage);
-        if (flags.junit) fs.writeFileSync(flags.junit, junitXml(report));
-        const failures = gateFailures(clauses, report.summary, baseline);
-        printLine(flags.json ? JSON.stringify({ ...report, gate: gateView(failures) }, null, 2) : reportTable(report));
-        endWithGate(failures);
+        if (flags.detach) return printLine(id);
+        const watching = process.stderr.isTTY && !flags.json;
+        if (watching) printError(`eval ${id}: ${cases.length} cases`);
+        const progress = await waitForEval(agents, id, watching ? (p) => printError(progressLine(p)) : undefined);
+        await endWithEval(agents, id, progress, flags, env, cases);
       } finally {
-        await store?.close();
         await connected.close();
       }
     });
@@ -112,4 +111,5 @@ export function registerEvalCommands(
       endWithGate(failures);
     });
   registerEvalReplay(evals, globals, env);
+  registerEvalStatus(evals, globals, env);
 }

@@ -179,8 +179,10 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         if (candidates) await checkCases(agents, candidates, settings).catch(asUsage);
         const observing = Promise.all(cases.map((c) => observedOutcome(agents, c, settings)));
         const lanes = await Promise.all([
-          runEval(agents, cases, settings),
-          ...(candidates ? [runEval(agents, candidates, settings)] : []),
+          runEval(agents, cases, { ...settings, name: `replay baseline of ${cases.length} runs` }),
+          ...(candidates
+            ? [runEval(agents, candidates, { ...settings, name: `replay candidate of ${cases.length} runs` })]
+            : []),
         ]);
         const [baseline, candidate] = lanes;
         const observedCases = await observing;

@@ -3,10 +3,12 @@
  * record's table instead of running the tools. A call the table does not answer runs live only
  * when its tool has no side effects and the record allows live reads; any other gets a result
  * saying it was not executed, and counts as drift. The model call runs no quick tools itself in
- * such a run, so every call comes through here.
+ * such a run, so every call comes through here. A record that carries the eval's decisions
+ * decides the run's approvals as they are asked, through the one approval gate: the call is asked
+ * for, then decided by the record.
  */
 import { previewText } from '../../policy/previews';
-import { emptyTally, evalTally, serveCall } from '../../policy/served-tools';
+import { decideByEval, emptyTally, evalTally, serveCall } from '../../policy/served-tools';
 import type { FeatureCall, RunFeature } from '../agent/feature';
 import { emit, type RunContext } from '../agent/run-context';
 
@@ -29,6 +31,19 @@ export const servedTools: RunFeature = {
       state.eval.followUpsQueued = queued + 1;
       state.followUps.push({ id: `eval-follow-up-${queued}`, text: followUps[queued] });
     }
+    return Promise.resolve();
+  },
+  waitsChanged(ctx) {
+    for (const a of decideByEval(ctx.state.config.eval, ctx.state.approvals))
+      emit(ctx, {
+        type: 'approval_decided',
+        toolCallId: a.toolCallId,
+        tool: a.tool,
+        decision: a.state === 'approved' ? 'approved' : 'rejected',
+        by: 'eval',
+        edited: false,
+        ...(a.reason ? { reason: a.reason } : {}),
+      });
     return Promise.resolve();
   },
   serves(ctx: RunContext, { call, args, tool }: FeatureCall) {

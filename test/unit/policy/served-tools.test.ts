@@ -1,6 +1,14 @@
 import type { EvalSpec } from '../../../src/contracts/eval-spec';
 import { argsHash } from '../../../src/policy/approval-rules';
-import { emptyTally, evalSpecProblems, evalTally, serveCall } from '../../../src/policy/served-tools';
+import type { PendingApproval } from '../../../src/contracts/approval';
+import {
+  NO_EVAL_DECISION,
+  decideByEval,
+  emptyTally,
+  evalSpecProblems,
+  evalTally,
+  serveCall,
+} from '../../../src/policy/served-tools';
 import { runSpec } from '../../../src/policy/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 
@@ -63,6 +71,46 @@ describe('serveCall', () => {
   });
 });
 
+describe('decideByEval', () => {
+  const pending = (toolCallId: string, tool: string): PendingApproval => ({
+    toolCallId,
+    tool,
+    args: {},
+    argsHash: argsHash({}),
+    turn: 1,
+    state: 'pending',
+  });
+
+  it('gives a named tool its decision and rejects any other call, leaving decided ones alone', () => {
+    const approvals = [pending('1', 'send'), pending('2', 'delete'), pending('3', 'drop'), pending('4', 'send')];
+    approvals[3].state = 'rejected';
+    const decided = decideByEval(
+      {
+        served: [],
+        decisions: [
+          { tool: 'send', decision: 'approve' },
+          { tool: 'delete', decision: 'reject', reason: 'not in this case' },
+        ],
+      },
+      approvals,
+    );
+    expect(decided.map((a) => a.toolCallId)).toEqual(['1', '2', '3']);
+    expect(approvals.map(({ state, decidedBy, reason }) => ({ state, decidedBy, reason }))).toEqual([
+      { state: 'approved', decidedBy: 'eval', reason: undefined },
+      { state: 'rejected', decidedBy: 'eval', reason: 'not in this case' },
+      { state: 'rejected', decidedBy: 'eval', reason: NO_EVAL_DECISION },
+      { state: 'rejected', decidedBy: undefined, reason: undefined },
+    ]);
+  });
+
+  it('leaves the approvals to people when the record carries no decisions, or there is no record', () => {
+    const approvals = [pending('1', 'send')];
+    expect(decideByEval({ served: [] }, approvals)).toEqual([]);
+    expect(decideByEval(undefined, approvals)).toEqual([]);
+    expect(approvals[0].state).toBe('pending');
+  });
+});
+
 describe('evalSpecProblems', () => {
   it('names each malformed row', () => {
     expect(
@@ -72,10 +120,12 @@ describe('evalSpecProblems', () => {
           { tool: 'x', results: [{ text: 1 }] },
         ],
         liveReads: 'yes',
+        decisions: [{ tool: 'x', decision: 'maybe' }],
       } as never),
     ).toEqual([
       'eval.served[0] needs the tool it answers',
       'eval.served[1].results[0] needs text (or throws)',
+      'eval.decisions must be a list of { tool, decision: "approve" | "reject", reason? }',
       'eval.liveReads must be true or false',
     ]);
     expect(evalSpecProblems(undefined)).toEqual([]);

@@ -1,0 +1,144 @@
+/**
+ * An eval on the server (docs/evals.md): started as a workflow (`evalWorkflow`) whose children are
+ * the cases' runs, read back (its progress while it runs, its result once it has ended) and made
+ * into a report. The graders written as data run on the workers; a case's grader functions exist
+ * only in the process that read it, which grades the case again, the same way, with all of them.
+ */
+import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { AgentClient } from '../client';
+import { errorText } from '../common/error-text';
+import {
+  EVAL_WORKFLOW,
+  evalProgressQuery,
+  type CaseOutcome,
+  type EvalGraderData,
+  type EvalProgress,
+  type EvalWorkflowInput,
+} from '../contracts/eval-workflow';
+import type { EvalCase } from './eval-case';
+import { caseRunOf, outcomeOf } from './run-case';
+import { EvalInputError, checkCases, summarize, type EvalReport, type EvalSettings } from './suite';
+
+export interface EvalStart extends EvalSettings {
+  /** What the eval is called (its summary in the Web UI); default the first case's name and the count. */
+  name?: string;
+}
+
+/** A new eval's id: `eval-`, its name's words, 12 random hex digits. */
+function newEvalId(name: string): string {
+  const words = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `eval-${words ? `${words}-` : ''}${crypto.randomBytes(6).toString('hex')}`;
+}
+
+/** A case's run's id: the eval's, then the case's place, so each case has one run. */
+const caseRunId = (evalId: string, i: number): string => `${evalId}/case-${i + 1}`;
+
+/** Checks the cases as {@link checkCases} does, then starts the eval; its id. */
+export async function startEval(agents: AgentClient, cases: readonly EvalCase[], settings: EvalStart): Promise<string> {
+  const name = settings.name ?? (cases.length === 1 ? cases[0].name : `${cases[0]?.name} and ${cases.length - 1} more`);
+  const id = newEvalId(name);
+  const starts = await checkCases(agents, cases, settings, (i) => caseRunId(id, i));
+  const input: EvalWorkflowInput = {
+    name,
+    parallel: settings.parallel ?? 4,
+    cases: cases.map((c, i) => ({
+      name: c.name,
+      start: starts[i],
+      graders: c.graders.filter((g) => g.type !== 'check') as EvalGraderData[],
+    })),
+  };
+  await agents.client.workflow.start(EVAL_WORKFLOW, {
+    workflowId: id,
+    taskQueue: agents.taskQueue,
+    args: [input],
+    staticSummary: `eval ${name}: ${cases.length} case${cases.length === 1 ? '' : 's'}`,
+    staticDetails: [`**eval** ${name}`, '', ...cases.map((c, i) => `- ${c.name}: \`${caseRunId(id, i)}\``)].join('\n'),
+  });
+  return id;
+}
+
+/** The eval `id`'s handle; an id that names no eval is bad input. */
+async function evalHandle(agents: AgentClient, id: string) {
+  const handle = agents.client.workflow.getHandle(id);
+  const described = await handle.describe().catch((err: unknown) => {
+    if (err instanceof WorkflowNotFoundError) throw new EvalInputError(`no eval "${id}"`);
+    throw err;
+  });
+  if (described.type !== EVAL_WORKFLOW) throw new EvalInputError(`"${id}" is not an eval (it is a ${described.type})`);
+  return { handle, running: described.status.name === 'RUNNING' };
+}
+
+/** Where the eval `id` is: asked of a worker while it runs, its result once it has ended. */
+export async function evalProgress(agents: AgentClient, id: string): Promise<EvalProgress> {
+  const { handle, running } = await evalHandle(agents, id);
+  if (!running) return handle.result() as Promise<EvalProgress>;
+  return handle.query(evalProgressQuery).catch((err: unknown) => {
+    throw new Error(`the eval "${id}" runs, but no worker answered for it: ${errorText(err)}`);
+  });
+}
+
+/** Cancels the eval `id`: the cases still running are cancelled, those not started do not run. */
+export async function cancelEval(agents: AgentClient, id: string): Promise<void> {
+  const { handle } = await evalHandle(agents, id);
+  await handle.cancel();
+}
+
+/** Checks the cases, runs them as an eval on the workers and waits for its report. */
+export async function runEval(
+  agents: AgentClient,
+  cases: readonly EvalCase[],
+  settings: EvalStart,
+): Promise<EvalReport> {
+  const id = await startEval(agents, cases, settings);
+  return evalReport(agents, await waitForEval(agents, id), cases, settings);
+}
+
+/** Waits for the eval `id` to end; `onProgress` is told where it is every `everyMs` until then. */
+export async function waitForEval(
+  agents: AgentClient,
+  id: string,
+  onProgress?: (progress: EvalProgress) => void,
+  everyMs = 2000,
+): Promise<EvalProgress> {
+  const { handle } = await evalHandle(agents, id);
+  let ended = false;
+  const result = (handle.result() as Promise<EvalProgress>).finally(() => (ended = true));
+  if (onProgress)
+    void (async () => {
+      while (!ended) {
+        await new Promise((r) => setTimeout(r, everyMs));
+        if (!ended) await handle.query(evalProgressQuery).then(onProgress, () => undefined);
+      }
+    })();
+  return result;
+}
+
+/**
+ * The report of an eval's cases done so far. A case read here (`cases`) with grader functions is
+ * graded again with every grader, as the workers grade (`settings.messages` reads its conversation).
+ */
+export async function evalReport(
+  agents: AgentClient,
+  progress: EvalProgress,
+  cases: readonly EvalCase[] = [],
+  settings: Pick<EvalSettings, 'messages'> = {},
+): Promise<EvalReport> {
+  const reads = { state: (run: string) => agents.state(run), messages: settings.messages };
+  const outcomes: CaseOutcome[] = [];
+  for (const at of progress.cases) {
+    if (!at.outcome) continue;
+    const own = cases.find((c) => c.name === at.name);
+    if (!own?.graders.some((g) => g.type === 'check')) {
+      outcomes.push(at.outcome);
+      continue;
+    }
+    const run = await caseRunOf(reads, at.id, await agents.result(at.id), at.outcome.latencyMs);
+    outcomes.push(await outcomeOf(own, at.id, run));
+  }
+  return { summary: summarize(outcomes), cases: outcomes };
+}
