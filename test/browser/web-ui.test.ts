@@ -182,6 +182,34 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
     });
   });
 
+  it('names an approved call that ran as a local activity on the next model call’s row, and in the event history', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'lookup', arguments: { n: 7 }, id: 'toolu_local' }]),
+      reply.text('Entry 7.'),
+    );
+    const run = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ tools: { approve: ['lookup'] }, task: 'Look 7 up.', model: PRIMARY });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      await agents.approve(id, 'toolu_local');
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', turns: 2 });
+      return { id, runId: (await client.workflow.getHandle(id).describe()).runId };
+    });
+    // The timeline labels a local activity by its type alone (`runTool`), so the next call names it.
+    const timeline = await browser.open(runUrl(run.id, run.runId, 'timeline'));
+    try {
+      await timeline.text(`callModel • turn 2 · model ${PRIMARY} · turn 1 ran tool lookup n=7`);
+    } finally {
+      await timeline.close();
+    }
+    const history = await browser.open(runUrl(run.id, run.runId, 'history'));
+    try {
+      await history.element(EVENT_ROW, { hasText: ['runTool', 'tool lookup n=7'] });
+    } finally {
+      await history.close();
+    }
+  });
+
   it('shows a run’s sub-agents under it: on its timeline with their summaries, in its relationships and the list', async () => {
     fx.fake.respond((request): FakeStep => {
       const { agent, answers } = who(request);
