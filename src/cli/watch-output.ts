@@ -3,6 +3,7 @@ import type { AgentEvent } from '../contracts/agent-events';
 import { TOKENS_TOPIC, type TokenDelta, type WatchItem } from '../contracts/watch-topics';
 import { ANSWERS_TOPIC, type AnswerItem } from '../client/watch-answers';
 import { CHILDREN_TOPIC, type ChildEventItem } from '../client/watch-children';
+import { planDecisionNote } from '../client/trace-steps';
 import { AnswerView } from './answer-view';
 import { childTag } from '../policy/sub-agents';
 import { tokensInOut } from '../policy/billing';
@@ -81,6 +82,8 @@ function formatEvent(e: AgentEvent, runId?: string): string {
         `${at} ${e.phase === 'done' ? 'phases finished' : e.phase}` +
         `${e.todoId ? ` todo ${e.todoId}${e.todo ? `: ${e.todo}` : ''}` : ''} (cycle ${e.cycle})`
       );
+    case 'plan_decided':
+      return `${at} ${planDecisionNote(e)}`;
     case 'conversation_continued':
       return (
         `${at} went on from ${e.fromRun ?? 'the given messages'}` +

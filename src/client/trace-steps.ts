@@ -89,6 +89,8 @@ function note(e: AgentEvent): string | undefined {
         `went on from ${e.fromRun ?? 'the given messages'}` +
         `${e.atTurn !== undefined ? ` at turn ${e.atTurn}` : ''} (${e.turns} turns)`
       );
+    case 'plan_decided':
+      return planDecisionNote(e);
     case 'phase':
       return `${e.phase}${e.todoId ? ` todo ${e.todoId}` : ''} (cycle ${e.cycle})`;
     case 'error':
@@ -96,6 +98,15 @@ function note(e: AgentEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** A plan's decision as `trace` and `watch` show it; `waitedMs`: how long the plan waited for it. */
+export function planDecisionNote(e: Extract<AgentEvent, { type: 'plan_decided' }>, waitedMs?: number): string {
+  const secs = Math.round((waitedMs ?? 0) / 1000);
+  const waited = waitedMs === undefined ? '' : ` after ${secs < 120 ? `${secs} s` : `${Math.round(secs / 60)} min`}`;
+  if (e.by === 'timeout') return `plan of cycle ${e.cycle} not decided in time${waited}`;
+  const feedback = e.feedback ? `: ${e.feedback}` : '';
+  return `plan of cycle ${e.cycle} ${e.approved ? 'approved' : 'rejected'}${waited}${feedback}`;
 }
 
 /** Groups the kept events into steps, turn by turn. */
@@ -112,6 +123,7 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
     return current;
   };
   const started = new Map<string, { args: string; at: number }>();
+  let planWaitFrom: number | undefined;
   for (const e of events) {
     if (e.type === 'turn_start') {
       const step = stepOf(e);
@@ -144,7 +156,11 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
         endedAt: e.at,
         ...(step.notes.length ? { notesBefore: step.notes.length } : {}),
       });
+    } else if (e.type === 'plan_decided') {
+      stepOf(e).notes.push(planDecisionNote(e, planWaitFrom === undefined ? undefined : e.at - planWaitFrom));
+      planWaitFrom = undefined;
     } else if (e.type !== 'done') {
+      if (e.type === 'phase' && e.phase === 'confirming') planWaitFrom = e.at;
       const text = note(e);
       if (text) stepOf(e).notes.push(text);
     }

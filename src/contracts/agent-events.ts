@@ -80,6 +80,11 @@ export type AgentEvent = EventBase &
      * the application gave (no `fromRun`): `messages` entries, `turns` answers.
      */
     | { type: 'conversation_continued'; fromRun?: string; atTurn?: number; messages: number; turns: number }
+    /**
+     * A plan waiting for its decision (pev's `confirmPlan`) was approved, rejected (`feedback`: a
+     * preview), or not decided in time.
+     */
+    | { type: 'plan_decided'; cycle: number; approved: boolean; by: 'user' | 'timeout'; feedback?: string }
     /** A phase of a multi-role run (e.g. pev's planning, executing a todo, verifying). */
     | { type: 'phase'; phase: string; cycle: number; todoId?: string; todo?: string }
     /**
@@ -106,7 +111,8 @@ export type AgentEvent = EventBase &
      * that ended without settling at their estimates (`charged`: counted in the run's cost).
      */
     | { type: 'tenant_budget'; tenant: string; what: 'refused' | 'waiting' | 'unsettled' | 'charged'; message: string }
-    | { type: 'done'; stopReason: AgentStopReason; finalText: string; turns: number; usage: Usage; costUsd: number }
+    /** `stopReason` as the result gives it: a completed run's kind may name its own end (pev's `max_cycles`). */
+    | { type: 'done'; stopReason: string; finalText: string; turns: number; usage: Usage; costUsd: number }
     | { type: 'error'; message: string; failureType?: string; retryable: boolean }
   );
 

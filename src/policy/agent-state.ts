@@ -8,7 +8,7 @@ import {
 } from '../contracts/agent-run';
 import { type AgentConfig } from '../contracts/run-spec';
 import { emptyCost, emptyUsage } from '../contracts/message-model';
-import { billingOf } from './billing';
+import { billingOf, reportedUsd } from './billing';
 import { modelLabel } from '../contracts/model-ref';
 import { EVENTS_CARRIED } from './event-log';
 import { limitRatios } from './limits';
@@ -88,7 +88,7 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     model: modelLabel(state.resolver.current),
     provider: state.resolver.current.provider,
     usage: state.usage,
-    costUsd: state.cost.total,
+    costUsd: reportedUsd(state.cost.total),
     billing: billingOf(state.usage, state.cost),
     finalText: state.finalText,
     messages: state.messages,
@@ -120,7 +120,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     finalText: state.finalText,
     turns: state.turn,
     usage: state.usage,
-    costUsd: state.cost.total,
+    costUsd: reportedUsd(state.cost.total),
     model: modelLabel(state.resolver.current),
     messages: state.nextSeq,
     billing: billingOf(state.usage, state.cost),

@@ -6,6 +6,20 @@
 import type { RunBilling } from '../contracts/run-stats';
 import type { Cost, Usage } from '../contracts/message-model';
 
+/**
+ * A dollar amount as a run reports it: rounded to a billionth of a dollar, so sums of prices show
+ * as `0.005952`, not `0.005952000000000001`.
+ */
+export const reportedUsd = (usd: number): number => Math.round(usd * 1e9) / 1e9;
+
+const reportedCost = (cost: Cost): Cost => ({
+  input: reportedUsd(cost.input),
+  output: reportedUsd(cost.output),
+  cacheRead: reportedUsd(cost.cacheRead),
+  cacheWrite: reportedUsd(cost.cacheWrite),
+  total: reportedUsd(cost.total),
+});
+
 export function billingOf(usage: Usage, cost: Cost): RunBilling {
   const inputTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   return {
@@ -15,7 +29,7 @@ export function billingOf(usage: Usage, cost: Cost): RunBilling {
     cacheWriteTokens: usage.cacheWriteTokens,
     outputTokens: usage.outputTokens,
     cacheReadShare: inputTokens > 0 ? Math.round((usage.cacheReadTokens / inputTokens) * 1000) / 1000 : 0,
-    cost,
+    cost: reportedCost(cost),
   };
 }
 

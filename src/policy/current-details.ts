@@ -19,6 +19,8 @@ export interface DetailsCall {
   args: unknown;
   /** The child run (a sub-agent) the call waits in, when it is not this run's own. */
   runId?: string;
+  /** The hash of the arguments an approver decides on (a call waiting for approval). */
+  argsHash?: string;
 }
 
 /** Where a waiting call is, when it is in a child run: decided through this run all the same. */
@@ -65,6 +67,10 @@ function argsBlock(args: unknown): string {
 
 const cli = (...words: string[]): string => code(['durable-agents', ...words].join(' '));
 
+/** How the Web UI's *Send an Update* dialog decides the same (`decision` may be `reject`, with a `reason`). */
+const webUiUpdate = (name: string, data: Record<string, unknown>): string =>
+  `- or in the Web UI: *More Actions* → *Send an Update*, update ${code(name)} with ${code(JSON.stringify(data))}`;
+
 function approvalSection(id: string, call: DetailsCall): string {
   const [run, callId] = [shellWord(id), shellWord(call.toolCallId)];
   return [
@@ -73,6 +79,9 @@ function approvalSection(id: string, call: DetailsCall): string {
     argsBlock(call.args),
     `- approve: ${cli('approve', run, callId)}`,
     `- reject: ${cli('reject', run, callId, '--reason', "'…'")}`,
+    ...(call.runId === undefined && call.argsHash !== undefined
+      ? [webUiUpdate('decideApproval', { toolCallId: call.toolCallId, argsHash: call.argsHash, decision: 'approve' })]
+      : []),
   ].join('\n\n');
 }
 
@@ -101,6 +110,7 @@ export function planDecisionDetails(id: string, todos: readonly { id: string; de
     list || '(no todos)',
     `- approve: ${cli('plan', run)}`,
     `- reject: ${cli('plan', run, '--reject', '--feedback', "'…'")}`,
+    webUiUpdate('decidePlan', { approve: true }),
   ].join('\n\n');
 }
 

@@ -51,7 +51,13 @@ describe('what a ReAct run is doing now, and what its timeline says', () => {
         fx.latch.open();
         await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
         const waiting = await detailsHolding(details, 'Waiting for approval');
-        await agents.approve(id, 'toolu_note');
+        // The details give the update the Web UI's Send an Update dialog sends; sent as given, it approves.
+        const data = /update `decideApproval` with `(\{.*\})`$/m.exec(waiting)?.[1];
+        expect(data).toBeDefined();
+        expect(await handle.executeUpdate('decideApproval', { args: [JSON.parse(data!)] })).toMatchObject({
+          toolCallId: 'toolu_note',
+          state: 'approved',
+        });
         await agents.result(id);
         const ended = await detailsHolding(details, '- ended:');
         return { id, running, waiting, ended, timeline: await timelineSummaries(handle) };

@@ -70,14 +70,15 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
     } finally {
       await plain.close();
     }
-    // The list's columns live in the browser's storage; this adds the task's.
-    const columns = JSON.stringify({
-      [namespace]: [{ label: 'Status' }, { label: 'Workflow ID' }, { label: 'Type' }, { label: 'DurableAgentTask' }],
-    });
-    const list = await browser.open(listUrl(`WorkflowId="${run.id}"`), {
-      localStorage: { 'namespace-workflow-table-columns': columns },
-    });
+    // The steps docs/cli.md gives add the task's column; the browser keeps it for later visits.
+    const list = await browser.open(listUrl(`WorkflowId="${run.id}"`));
     try {
+      await list.element(LIST_ROW, { hasText: [run.id] });
+      await list.page.getByTestId('workflows-summary-table-configuration-button').click();
+      await list.page.getByRole('button', { name: 'Add DurableAgentTask column' }).click();
+      await list.page.keyboard.press('Escape');
+      await list.element(LIST_ROW, { hasText: [run.id, task] });
+      await list.goto(listUrl(`WorkflowId="${run.id}"`));
       await list.element(LIST_ROW, { hasText: [run.id, task] });
     } finally {
       await list.close();
@@ -180,6 +181,34 @@ describeBrowser('Temporal Web UI of the tests’ dev server', () => {
         await metadata.close();
       }
     });
+  });
+
+  it('names an approved call that ran as a local activity on the next model call’s row, and in the event history', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'lookup', arguments: { n: 7 }, id: 'toolu_local' }]),
+      reply.text('Entry 7.'),
+    );
+    const run = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ tools: { approve: ['lookup'] }, task: 'Look 7 up.', model: PRIMARY });
+      await waitForState(agents, id, (s) => s.status === 'awaiting_approval');
+      await agents.approve(id, 'toolu_local');
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', turns: 2 });
+      return { id, runId: (await client.workflow.getHandle(id).describe()).runId };
+    });
+    // The timeline labels a local activity by its type alone (`runTool`), so the next call names it.
+    const timeline = await browser.open(runUrl(run.id, run.runId, 'timeline'));
+    try {
+      await timeline.text(`callModel • turn 2 · model ${PRIMARY} · turn 1 ran tool lookup n=7`);
+    } finally {
+      await timeline.close();
+    }
+    const history = await browser.open(runUrl(run.id, run.runId, 'history'));
+    try {
+      await history.element(EVENT_ROW, { hasText: ['runTool', 'tool lookup n=7'] });
+    } finally {
+      await history.close();
+    }
   });
 
   it('shows a run’s sub-agents under it: on its timeline with their summaries, in its relationships and the list', async () => {

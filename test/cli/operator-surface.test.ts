@@ -28,6 +28,9 @@ describe('what an operator meets', () => {
       await waitForState(fx.agents(client, taskQueue), id, (s) => s.status === 'awaiting_approval');
       const waiting = async () => JSON.parse(await cli.run('list', '--awaiting-approval', '--json')) as Listed[];
       await eventually(waiting, (runs) => runs.some((r) => r.id === id), 'the run listed as waiting');
+      const inbox = async () =>
+        (JSON.parse(await cli.run('approvals', '--json')) as { runId: string }[]).map((r) => r.runId);
+      expect(await inbox()).toContain(id);
       await cli.run('terminate', id);
       const row = async () =>
         (JSON.parse(await cli.run('list', '--json', '--limit', '200')) as Listed[]).find((r) => r.id === id);
@@ -35,6 +38,7 @@ describe('what an operator meets', () => {
         agentStatus: 'terminated',
       });
       expect((await waiting()).map((r) => r.id)).not.toContain(id);
+      expect(await inbox()).not.toContain(id);
       const running = JSON.parse(await cli.run('list', '--status', 'awaiting_approval', '--json')) as Listed[];
       expect(running.map((r) => r.id)).not.toContain(id);
       const table = (await cli.run('list', '--limit', '200')).split('\n').find((line) => line.startsWith(id));

@@ -233,6 +233,20 @@ describe('PEV through the CLI', () => {
         finalText: '1 + 2 = 3',
         todos: [expect.objectContaining({ description: 'Add 1 and 2' })],
       });
+      // The trace gives each decision, with the rejection's feedback, where it came in the run.
+      const notes = (await cli('trace', id))
+        .split('\n')
+        .filter((l) => /^ {4}(planning|confirming|executing|plan of)/.test(l))
+        .map((l) => l.trim().replace(/after \d+ s/, 'after N s'));
+      expect(notes).toEqual([
+        'planning (cycle 1)',
+        'confirming (cycle 1)',
+        'plan of cycle 1 rejected after N s: It is 1 and 2.',
+        'planning (cycle 1)',
+        'confirming (cycle 1)',
+        'plan of cycle 1 approved after N s',
+        'executing todo step-1 (cycle 1)',
+      ]);
     });
   });
 

@@ -1,4 +1,6 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
+import { AgentClient } from '../../src/client';
+import type { AgentEvent } from '../../src/contracts/agent-events';
 import { reply } from '../../src/testing/fake-provider';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { waitForState } from '../agent/agent-kit';
@@ -47,6 +49,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
 
   it('ends a todo at the executor-round limit, and the run at the cycle limit, each with its own reason', async () => {
     let attribute: unknown;
+    let done: AgentEvent | undefined;
     const notYet = answer.executed('still working', {
       taskCompleted: false,
       shouldContinue: true,
@@ -66,6 +69,7 @@ describe('PEV limits, steering and approvals on a real server', () => {
       });
       const res = await pevResult(client, id);
       attribute = (await client.workflow.getHandle(id).describe()).typedSearchAttributes.get(SA.stopReason);
+      done = (await new AgentClient(client, taskQueue).state(id)).events.at(-1);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-executor-and-cycle-limits');
       return res;
     });
@@ -83,8 +87,10 @@ describe('PEV limits, steering and approvals on a real server', () => {
       stopReason: 'max_cycles',
       pev: { cycles: 1, verified: false, endReason: 'max_cycles' },
     });
-    // The search attribute names the end as the result does, so `list --stop-reason max_cycles` finds it.
+    // The search attribute and the run's last event name the end as the result does, so
+    // `list --stop-reason max_cycles` finds it and `watch` ends on it.
     expect(attribute).toBe('max_cycles');
+    expect(done).toMatchObject({ type: 'done', stopReason: 'max_cycles' });
     expect(result.finalText).toContain('Still open:\n- Report the sum');
     expect(fx.fake.requests.map(roleOf)).toEqual(['planner', 'executor', 'executor', 'executor', 'verifier']);
     expect(fx.fake.pending()).toBe(0);

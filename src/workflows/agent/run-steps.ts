@@ -55,7 +55,7 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
   for (const feature of RUN_FEATURES) await feature.ending?.(ctx, named);
   emit(ctx, {
     type: 'done',
-    stopReason: reason,
+    stopReason: named,
     finalText: state.finalText,
     turns: state.turn,
     usage: state.usage,

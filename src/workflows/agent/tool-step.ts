@@ -213,6 +213,8 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   const agentCalls = planned.filter((p) => p.tool?.mode === 'agent' && runnable(ctx, p));
   let outcome: ToolStepOutcome = 'continue';
   const ran: Executed[] = [];
+  // The Web UI's timeline shows a local activity without its summary: the next model call's names these calls.
+  const ranLocally: ToolCallRequest[] = [];
   for (let b = 0; b < batches.length; b++) {
     const rest = batches.slice(b).flat();
     if (state.stopRequested) {
@@ -233,6 +235,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
       ),
     );
     ran.push(...done);
+    ranLocally.push(...batch.filter((p, i) => done[i].out && p.tool?.local === true).map((p) => p.call));
     const metas = done.flatMap((d) => (d.meta ? [d.meta] : []));
     const drafts = batch.flatMap((p, i) => {
       const d = done[i];
@@ -258,6 +261,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
     ctx,
     ran.map((d) => d.out),
   );
+  if (ranLocally.length > 0) ctx.current.ran = { step: ctx.current.step, calls: ranLocally };
   const decided = state.approvals.filter((a) => a.state !== 'pending');
   state.approvals = [
     ...decided.slice(-DECIDED_APPROVALS_KEPT),

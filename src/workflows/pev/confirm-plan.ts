@@ -8,8 +8,10 @@ import { condition, setHandler } from '@temporalio/workflow';
 import { formatDuration } from '../../common/duration';
 import { decidePlanUpdate, type PlanDecisionInput } from '../../contracts/agent-workflows';
 import { planDecisionDetails } from '../../policy/current-details';
+import { previewText } from '../../policy/previews';
 import { PLAN_WAIT_SUMMARY } from '../../policy/run-summaries';
 import {
+  emit,
   endIfStoppedOrLimited,
   finish,
   publishSearchAttributes,
@@ -79,8 +81,10 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   if (ended) return ended;
   const decision = pev.planDecision;
   pev.planDecision = undefined;
+  const { cycle } = pev.progress;
   if (!decided || !decision) {
     trace(pctx, { type: 'plan_decided', approved: false, by: 'timeout' });
+    emit(pctx.agent, { type: 'plan_decided', cycle, approved: false, by: 'timeout' });
     pev.endReason = 'plan_not_confirmed';
     state.finalText = `The plan was not confirmed within ${formatDuration(timeoutMs)}.`;
     setPhase(pctx, 'done');
@@ -91,6 +95,13 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
     approved: decision.approve,
     by: 'user',
     ...(decision.feedback ? { feedback: decision.feedback } : {}),
+  });
+  emit(pctx.agent, {
+    type: 'plan_decided',
+    cycle,
+    approved: decision.approve,
+    by: 'user',
+    ...(decision.feedback ? { feedback: previewText(decision.feedback) } : {}),
   });
   if (decision.approve) {
     setPhase(pctx, 'executing');

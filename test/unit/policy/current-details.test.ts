@@ -33,7 +33,10 @@ describe('current details', () => {
     const text = currentDetails({
       ...base,
       id: 'my run',
-      approvals: [{ toolCallId: 'toolu_1', tool: 'fs_write', args: { path: 'a.md', content: 'has ``` inside' } }],
+      approvals: [
+        { toolCallId: 'toolu_1', tool: 'fs_write', args: { path: 'a.md', content: 'has ``` inside' }, argsHash: 'h1' },
+        { toolCallId: 'toolu_2', tool: 'fs_write', args: { path: 'b.md' }, argsHash: 'h2', runId: 'my run/editor-1' },
+      ],
       clientTools: [{ toolCallId: 'c2', tool: 'pick_photo', args: { album: 'cats' } }],
     });
     expect(text).toContain('**Waiting for approval** of `fs_write` (call `toolu_1`)');
@@ -41,6 +44,12 @@ describe('current details', () => {
     expect(text).toContain('````json\n{\n  "path": "a.md",\n  "content": "has ``` inside"\n}\n````');
     expect(text).toContain("- approve: `durable-agents approve 'my run' toolu_1`");
     expect(text).toContain("- reject: `durable-agents reject 'my run' toolu_1 --reason '…'`");
+    // The Web UI decides a call of this run's own by the update; a child's call is decided through the CLI.
+    expect(text).toContain(
+      '- or in the Web UI: *More Actions* → *Send an Update*, update `decideApproval` with ' +
+        '`{"toolCallId":"toolu_1","argsHash":"h1","decision":"approve"}`',
+    );
+    expect(text.match(/Send an Update/g)).toHaveLength(1);
     expect(text).toContain("**Waiting for the client's result** of `pick_photo` (call `c2`)");
     expect(text).toContain(`- answer: \`durable-agents tool-result 'my run' c2 '"…"'\``);
   });
@@ -54,6 +63,9 @@ describe('current details', () => {
     expect(text).toContain('**Waiting for plan decision** on these todos:\n\n1. Read the notes\n2. Write the summary');
     expect(text).toContain('- approve: `durable-agents plan pev-1`');
     expect(text).toContain("- reject: `durable-agents plan pev-1 --reject --feedback '…'`");
+    expect(text).toContain(
+      '- or in the Web UI: *More Actions* → *Send an Update*, update `decidePlan` with `{"approve":true}`',
+    );
 
     const ended = currentDetails({
       ...base,
