@@ -49,7 +49,7 @@ export const gateView = (failures: string[]) => ({ holds: failures.length === 0,
 
 /** Says which clauses failed and sets the exit code: 0 the gate holds, 1 it fails. */
 export function endWithGate(failures: string[]): void {
-  for (const failure of failures) printError(`durable-agents: gate failed: ${failure}`);
+  for (const failure of failures) printError(`gate failed: ${failure}`);
   process.exitCode = failures.length === 0 ? EXIT.ok : EXIT.failed;
 }
 

@@ -7,7 +7,7 @@ import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
-import { escapeControls, printError } from './terminal-text';
+import { escapeControls, printError, printNotice } from './terminal-text';
 import type { KindEdge } from '../kinds';
 
 /** The package's version, read from its package.json (two levels up from src/cli and dist/cli). */
@@ -179,7 +179,7 @@ export async function main(argv: string[] = process.argv, options: CliOptions = 
     // Commander has printed its own errors, help and version already.
     if (error instanceof CommanderError) return;
     const message = errorText(error);
-    printError(`durable-agents: ${oneLine(message) || 'unknown error'}`);
-    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) printError(`${error.stack}`);
+    printError(oneLine(message) || 'unknown error');
+    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) printNotice(`${error.stack}`);
   }
 }

@@ -41,7 +41,7 @@ export function registerControlCommands(program: Command, deps: AgentCommandDeps
       deps.out(json ? JSON.stringify({ id, sent: what, ...fields, workerPolling: w?.polling ?? null }) : line);
       if (w && w.status === 'RUNNING' && !w.polling)
         note(
-          `durable-agents: no worker is polling task queue "${w.taskQueue}" yet: run ${id} acts on the ${what} ` +
+          `no worker is polling task queue "${w.taskQueue}" yet: run ${id} acts on the ${what} ` +
             `when one does; ${startWorkerHint(w.taskQueue)}`,
         );
     });

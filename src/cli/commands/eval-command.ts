@@ -21,7 +21,7 @@ import {
 } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
-import { printError, printLine } from '../terminal-text';
+import { printLine, printNotice } from '../terminal-text';
 import { registerEvalReplay } from './eval-replay-command';
 
 interface EvalRunFlags {
@@ -62,7 +62,7 @@ export function registerEvalCommands(
         [...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))],
         env,
       );
-      const connected = await connectAgents(globals(), env, printError);
+      const connected = await connectAgents(globals(), env, printNotice);
       const store = await openedStore(env);
       try {
         const report = await runEval(connected.agents, cases, {
