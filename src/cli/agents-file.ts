@@ -8,13 +8,17 @@ import path from 'node:path';
 import type { SubAgents } from '../contracts/sub-agents';
 import { cliConfig } from './cli-config';
 import { UsageError } from './exit-codes';
+import { parseJson } from '../common/json-text';
 
 function readJson(file: string, what: string): unknown {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return parseJson(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`${what} ${file} cannot be read as JSON: ${reason}`);
+    const reason =
+      err instanceof SyntaxError
+        ? `is not valid JSON: ${err.message}`
+        : `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    throw new UsageError(`${what} ${file} ${reason}`);
   }
 }
 

@@ -9,6 +9,7 @@ import { openStore, type ContentStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { EXIT, UsageError } from './exit-codes';
 import { printError } from './terminal-text';
+import { parseJson } from '../common/json-text';
 
 /** Without `--gate`, every case must pass. */
 export const DEFAULT_GATE = 'pass>=1';
@@ -24,7 +25,7 @@ export function gateOf(spec: string): GateClause[] {
 export function savedReport(file: string, flag = ''): EvalReport {
   if (!fs.existsSync(file)) throw new UsageError(`${flag}${file}: no such file or directory`);
   try {
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<EvalReport> & {
+    const saved = parseJson(fs.readFileSync(file, 'utf8')) as Partial<EvalReport> & {
       candidate?: EvalReport;
       baseline?: EvalReport;
     };
@@ -33,7 +34,7 @@ export function savedReport(file: string, flag = ''): EvalReport {
       throw new Error('it is not the JSON report of `eval run` or `eval replay`');
     return report;
   } catch (err) {
-    throw new UsageError(`${flag}${file}: ${errorText(err)}`);
+    throw new UsageError(`${flag}${file}${err instanceof SyntaxError ? ' is not valid JSON' : ''}: ${errorText(err)}`);
   }
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { initialMessageProblems } from '../policy/initial-messages';
 import { UsageError } from './exit-codes';
 import { storeForWorkers } from './task-input';
+import { parseJson } from '../common/json-text';
 
 /**
  * The messages of `file`, stored for the workers: a file that cannot be read or holds a
@@ -17,7 +18,7 @@ export async function storeMessagesFile(file: string, env: NodeJS.ProcessEnv): P
   const resolved = path.resolve(file);
   let messages: unknown;
   try {
-    messages = JSON.parse(fs.readFileSync(resolved, 'utf8'));
+    messages = parseJson(fs.readFileSync(resolved, 'utf8'));
   } catch (err) {
     const reason =
       err instanceof SyntaxError

@@ -10,12 +10,13 @@ import { UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
 import { spec } from '../option-parsers';
 import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import { parseJson } from '../../common/json-text';
 
 /** The text a client tool result carries: a JSON string as its text, any other JSON value as JSON. */
 function toolResultContent(text: string): string {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     throw new UsageError(`the tool result is not valid JSON: ${(err as Error).message}`);
   }

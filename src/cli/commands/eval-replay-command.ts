@@ -29,6 +29,7 @@ import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
 import { DEFAULT_GATE, asUsage, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
+import { parseJson } from '../../common/json-text';
 
 interface EvalReplayFlags {
   workflowId?: string[];
@@ -70,7 +71,7 @@ function candidateFile(spec: string, file: string): string {
 function candidateOptions(spec: string, file: string): CaseOptions {
   let options: unknown;
   try {
-    options = JSON.parse(candidateFile(spec, file));
+    options = parseJson(candidateFile(spec, file));
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`--candidate ${spec}: not JSON (${(err as Error).message})`);
