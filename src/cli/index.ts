@@ -7,6 +7,7 @@ import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
+import { addHelpExamples } from './help-examples';
 import { escapeControls, printError, printNotice } from './terminal-text';
 import type { KindEdge } from '../kinds';
 
@@ -114,6 +115,7 @@ export function buildProgram(options: CliOptions = {}): Command {
     // A name no command has: every command is there for commander's suggestion.
     if (!program.commands.some((c) => c.name() === command || c.aliases().includes(command))) register(SEPARATE);
   }
+  addHelpExamples(program);
   return program;
 }
 
