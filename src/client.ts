@@ -38,6 +38,7 @@ export {
   type AgentScheduleView,
   type CreateScheduleOptions,
   type OverlapPolicy,
+  type ScheduledRun,
   type ScheduleTiming,
 } from './client/schedules';
 export type { TenantBudgetSet } from './client/tenant-budgets';

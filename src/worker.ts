@@ -92,7 +92,7 @@ async function checkSearchAttributes(
       out(`Registered the search attributes ${registered.join(', ')} in namespace ${settings.namespace}.\n`);
   } catch (error) {
     if (!(error instanceof SetupError)) throw error;
-    warn(`durable-agents: warning: ${error.message}\n`);
+    warn(`warning: ${error.message}\n`);
   } finally {
     await client.connection.close();
   }

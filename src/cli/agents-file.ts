@@ -3,20 +3,11 @@
  * `DURABLE_AGENTS_CONFIG` names), under every run, and `--agents FILE` on top of them by name. The
  * client checks each one when the run starts.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { SubAgents } from '../contracts/sub-agents';
 import { cliConfig } from './cli-config';
 import { UsageError } from './exit-codes';
-
-function readJson(file: string, what: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`${what} ${file} cannot be read as JSON: ${reason}`);
-  }
-}
+import { readJsonFile } from './json-file';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -30,7 +21,7 @@ export function configSubAgents(env: NodeJS.ProcessEnv): SubAgents | undefined {
 export function readSubAgents(file: string | undefined): SubAgents | undefined {
   if (!file) return undefined;
   const resolved = path.resolve(file);
-  const parsed = readJson(resolved, '--agents');
+  const parsed = readJsonFile(resolved, '--agents');
   const agents = isRecord(parsed) && isRecord(parsed.agents) ? parsed.agents : parsed;
   if (!isRecord(agents))
     throw new UsageError(`--agents ${resolved} must hold a JSON object of sub-agents by name (or { "agents": … })`);

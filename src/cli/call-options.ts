@@ -10,6 +10,7 @@ import type { AgentOptions } from '../contracts/agent-options';
 import type { ResponseFormat, ToolChoice } from '../contracts/message-model';
 import { UsageError } from './exit-codes';
 import { collect, number, positiveInt, type CallFlags } from './option-parsers';
+import { parseJson } from '../common/json-text';
 
 /** Declares the flags on a command that starts runs. */
 export function callFlags(command: Command): Command {
@@ -43,7 +44,7 @@ function responseFormatOf(value: string): ResponseFormat {
   if (value === 'text') return { type: 'text' };
   let schema: unknown;
   try {
-    schema = JSON.parse(readText('--response-format', value));
+    schema = parseJson(readText('--response-format', value));
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`--response-format ${path.resolve(value)} is not JSON: ${(err as Error).message}`);

@@ -1,19 +1,13 @@
 /** `run --client-tools FILE`: the client tools a run declares, read from a JSON file. */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { RunClientTool } from '../contracts/tool-catalog';
 import { UsageError } from './exit-codes';
+import { readJsonFile } from './json-file';
 
 /** Reads a JSON array of `{ name, description, parameters }`; the client checks each entry when the run starts. */
 export function readClientTools(file: string): RunClientTool[] {
   const resolved = path.resolve(file);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fs.readFileSync(resolved, 'utf8'));
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`--client-tools ${resolved} cannot be read as JSON: ${reason}`);
-  }
+  const parsed = readJsonFile(resolved, '--client-tools');
   if (!Array.isArray(parsed))
     throw new UsageError(`--client-tools ${resolved} must hold a JSON array of { name, description, parameters }`);
   return parsed as RunClientTool[];

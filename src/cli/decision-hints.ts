@@ -59,7 +59,7 @@ export function waitCommands(prefix: string, id: string, wait: KindWait): string
 /** The notice for a call that started waiting: the call with its arguments, and how to decide. */
 export function approvalNotice(prefix: string, id: string, a: WaitingOn['approvals'][number]): string {
   return [
-    `durable-agents: run ${id} waits for approval of ${a.tool} ${a.toolCallId}` +
+    `run ${id} waits for approval of ${a.tool} ${a.toolCallId}` +
       `${a.runId && a.runId !== id ? ` in ${a.runId}` : ''} with ${JSON.stringify(a.args)}`,
     ...approvalCommands(prefix, id, a.toolCallId),
   ].join('\n');
@@ -68,7 +68,7 @@ export function approvalNotice(prefix: string, id: string, a: WaitingOn['approva
 /** The notice for a kind's wait that started. */
 export function waitNotice(prefix: string, id: string, wait: KindWait): string {
   return [
-    `durable-agents: run ${id} waits for ${wait.what}`,
+    `run ${id} waits for ${wait.what}`,
     ...waitCommands(prefix, id, wait),
     `  read it: ${prefix} state ${id}`,
   ].join('\n');

@@ -19,6 +19,7 @@ import { openStore, type ContentStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { EXIT, UsageError } from './exit-codes';
 import { printError, printLine } from './terminal-text';
+import { parseJson } from '../common/json-text';
 
 /** Without `--gate`, every case must pass. */
 export const DEFAULT_GATE = 'pass>=1';
@@ -34,7 +35,7 @@ export function gateOf(spec: string): GateClause[] {
 export function savedReport(file: string, flag = ''): EvalReport {
   if (!fs.existsSync(file)) throw new UsageError(`${flag}${file}: no such file or directory`);
   try {
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<EvalReport> & {
+    const saved = parseJson(fs.readFileSync(file, 'utf8')) as Partial<EvalReport> & {
       candidate?: EvalReport;
       baseline?: EvalReport;
     };
@@ -43,7 +44,7 @@ export function savedReport(file: string, flag = ''): EvalReport {
       throw new Error('it is not the JSON report of `eval run` or `eval replay`');
     return report;
   } catch (err) {
-    throw new UsageError(`${flag}${file}: ${errorText(err)}`);
+    throw new UsageError(`${flag}${file}${err instanceof SyntaxError ? ' is not valid JSON' : ''}: ${errorText(err)}`);
   }
 }
 
@@ -59,7 +60,7 @@ export const gateView = (failures: string[]) => ({ holds: failures.length === 0,
 
 /** Says which clauses failed and sets the exit code: 0 the gate holds, 1 it fails. */
 export function endWithGate(failures: string[]): void {
-  for (const failure of failures) printError(`durable-agents: gate failed: ${failure}`);
+  for (const failure of failures) printError(`gate failed: ${failure}`);
   process.exitCode = failures.length === 0 ? EXIT.ok : EXIT.failed;
 }
 

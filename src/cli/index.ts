@@ -7,7 +7,8 @@ import { registerAgentCommands } from './commands/agent-commands';
 import { processDeps } from './commands/agent-deps';
 import { commandPrefix, type GlobalOptions } from './cli-context';
 import { EXIT, exitCodeOfError } from './exit-codes';
-import { escapeControls, printError } from './terminal-text';
+import { addHelpExamples } from './help-examples';
+import { escapeControls, printError, printNotice } from './terminal-text';
 import type { KindEdge } from '../kinds';
 
 /** The package's version, read from its package.json (two levels up from src/cli and dist/cli). */
@@ -114,6 +115,7 @@ export function buildProgram(options: CliOptions = {}): Command {
     // A name no command has: every command is there for commander's suggestion.
     if (!program.commands.some((c) => c.name() === command || c.aliases().includes(command))) register(SEPARATE);
   }
+  addHelpExamples(program);
   return program;
 }
 
@@ -179,7 +181,7 @@ export async function main(argv: string[] = process.argv, options: CliOptions = 
     // Commander has printed its own errors, help and version already.
     if (error instanceof CommanderError) return;
     const message = errorText(error);
-    printError(`durable-agents: ${oneLine(message) || 'unknown error'}`);
-    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) printError(`${error.stack}`);
+    printError(oneLine(message) || 'unknown error');
+    if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) printNotice(`${error.stack}`);
   }
 }

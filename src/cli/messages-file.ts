@@ -3,11 +3,11 @@
  * project's message model (docs/cli.md), checked before anything is stored or started and passed
  * by reference through the content store the workers read.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { initialMessageProblems } from '../policy/initial-messages';
 import { UsageError } from './exit-codes';
 import { storeForWorkers } from './task-input';
+import { readJsonFile } from './json-file';
 
 /**
  * The messages of `file`, stored for the workers: a file that cannot be read or holds a
@@ -15,16 +15,7 @@ import { storeForWorkers } from './task-input';
  */
 export async function storeMessagesFile(file: string, env: NodeJS.ProcessEnv): Promise<{ hash: string }> {
   const resolved = path.resolve(file);
-  let messages: unknown;
-  try {
-    messages = JSON.parse(fs.readFileSync(resolved, 'utf8'));
-  } catch (err) {
-    const reason =
-      err instanceof SyntaxError
-        ? `is not valid JSON: ${err.message}`
-        : `cannot be read: ${(err as NodeJS.ErrnoException).code ?? err}`;
-    throw new UsageError(`--messages ${resolved} ${reason}`);
-  }
+  const messages = readJsonFile(resolved, '--messages');
   const problems = Array.isArray(messages) ? initialMessageProblems(messages) : ['the file must hold a JSON array'];
   if (problems.length > 0) throw new UsageError(`--messages ${resolved}: ${problems.join('; ')}`);
   return { hash: await storeForWorkers(messages, env) };

@@ -29,7 +29,7 @@ export function unknownModelWarnings(specs: readonly ModelName[], env: NodeJS.Pr
   const unknown = specs.map(modelRefOf).filter((ref) => !lookupModel(ref, models).known);
   return [...new Set(unknown.map(modelLabel))].map(
     (spec) =>
-      `durable-agents: warning: model "${spec}" is not in the model registry, so its cost and limits cannot be ` +
+      `warning: model "${spec}" is not in the model registry, so its cost and limits cannot be ` +
       'computed (its cost reads $0): declare it under `models` in the LLM config file',
   );
 }

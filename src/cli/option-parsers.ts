@@ -8,6 +8,7 @@ import { PORT, parseDecimal, type NumberRange } from '../common/decimal';
 import { modelSpec, positiveInteger } from '../kinds';
 import { priorityProblem, tenantProblem } from '../policy/tenancy';
 import type { AgentLimits } from '../contracts/run-spec';
+import { parseJson } from '../common/json-text';
 
 /** A reader that throws a one-line reason, as commander wants it for a flag's value. */
 export const commanderParser =
@@ -69,7 +70,7 @@ export const toolTimeout = (value: string, previous: Record<string, number> = {}
 export function parseArgsJson(text: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     throw new AgentClientError(`--args is not valid JSON: ${(err as Error).message}`);
   }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { PlanItem } from '../contracts/run-spec';
 import { planOf } from '../policy/plan';
 import { UsageError } from './exit-codes';
+import { parseJson } from '../common/json-text';
 
 /** One checklist line: an optional list mark, an optional `[ ]`/`[x]` box, the title. */
 const LINE = /^\s*(?:[-*+]|\d+[.)])?\s*(?:\[([ xX])\]\s*)?(.+?)\s*$/;
@@ -34,7 +35,7 @@ export function readPlanFile(file: string): PlanItem[] {
   let items: unknown;
   if (text.trimStart().startsWith('[')) {
     try {
-      items = JSON.parse(text);
+      items = parseJson(text);
     } catch (err) {
       throw new UsageError(`plan file ${resolved} is not valid JSON: ${(err as Error).message}`);
     }

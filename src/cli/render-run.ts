@@ -129,6 +129,12 @@ function childLines(c: ChildTrace, indent: string): string[] {
   ];
 }
 
+/** `1 failed call (3 attempts)`: the model calls that failed, and their attempts when they made more. */
+function failedCalls(calls: number, attempts: number | undefined): string {
+  const more = attempts !== undefined && attempts > calls ? ` (${plural(attempts, 'attempt')})` : '';
+  return `${plural(calls, 'failed call')}${more}`;
+}
+
 /**
  * The trace as text: how the run ended, model and tool totals, then its steps; each child run's
  * trace (when read) under the call that started it, or after the step of the todo it executed.
@@ -151,7 +157,7 @@ export function formatTrace(t: RunTrace): string {
     const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';
     lines.push(
       `model: ${plural(t.modelCalls, 'call')}, ${seconds(t.modelMs ?? 0)} waiting for answers${first}, ` +
-        `${plural(t.modelFailures ?? 0, 'failure')}`,
+        failedCalls(t.modelFailures ?? 0, t.modelFailedAttempts),
     );
   }
   const tools = Object.entries(t.tools).sort(([a], [b]) => a.localeCompare(b));

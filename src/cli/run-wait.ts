@@ -34,8 +34,7 @@ const elapsed = (since: number): string => {
 
 /** The notice that nobody polls the run's task queue, so it waits. */
 export const noWorkerNotice = (taskQueue: string, id: string): string =>
-  `durable-agents: no worker is polling task queue "${taskQueue}": run ${id} waits until one does; ` +
-  startWorkerHint(taskQueue);
+  `no worker is polling task queue "${taskQueue}": run ${id} waits until one does; ` + startWorkerHint(taskQueue);
 
 /** The lines Ctrl-C prints: the run goes on, how to reach it, and how to decide what it waits for. */
 function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string {
@@ -49,7 +48,7 @@ function interruptHint(prefix: string, id: string, waiting?: WaitingOn): string 
       : []),
   ];
   return [
-    `durable-agents: stopped waiting; run ${id} goes on.`,
+    `stopped waiting; run ${id} goes on.`,
     `  watch it:   ${prefix} watch ${id}`,
     `  its result: ${prefix} result ${id}`,
     `  stop it:    ${prefix} stop ${id}`,
@@ -110,7 +109,7 @@ export async function whileWaiting<T>(
     } else if (polling && workerMissing !== undefined) {
       workerMissing = undefined;
       clearLine();
-      note(`durable-agents: a worker now polls task queue "${taskQueue}"`);
+      note(`a worker now polls task queue "${taskQueue}"`);
     }
   };
   /** Says once, for each call (and each wait its kind names), what the run waits for and how to decide it. */

@@ -29,8 +29,16 @@ export const printLine = (text: string): void => void process.stdout.write(escap
 /** Writes `text` on stdout as it is, but for its control characters (token streams). */
 export const printText = (text: string): void => void process.stdout.write(escapeControls(text));
 
-/** Prints `text` on stderr as a line. */
-export const printError = (text: string): void => void process.stderr.write(escapeControls(line(text)));
+/** Prints an error on stderr in the one form every error takes: `durable-agents: MESSAGE`. */
+export const printError = (message: string): void =>
+  void process.stderr.write(escapeControls(line(`durable-agents: ${message}`)));
+
+/**
+ * Prints a notice on stderr: what a command says beside its output (a run's id and link, what it
+ * waits for, the `--verbose` server line). Notices have no prefix, so only errors read
+ * `durable-agents: …`; a warning starts with `warning: `.
+ */
+export const printNotice = (text: string): void => void process.stderr.write(escapeControls(line(text)));
 
 /**
  * The CLI's own control sequence that redraws a terminal's current line as `text`: the one place

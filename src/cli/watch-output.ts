@@ -73,7 +73,10 @@ function formatEvent(e: AgentEvent, runId?: string): string {
     case 'context_transformed':
       return `${at} context rewritten by ${e.hook}${e.note ? `: ${e.note}` : ''}`;
     case 'model_failure':
-      return `${at} ${e.model} failed (${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`;
+      return (
+        `${at} ${e.model} failed${e.attempts ? ` after ${e.attempts} attempts` : ''} ` +
+        `(${e.failureType}${e.retryable ? ', retryable' : ''}): ${e.message}`
+      );
     case 'tenant_budget':
       return `${at} tenant ${e.tenant}'s budget ${e.what === 'unsettled' ? 'missed a settle' : e.what}: ${e.message}`;
     case 'phase':

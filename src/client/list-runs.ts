@@ -1,5 +1,5 @@
 /** Listing agent runs: a visibility query built on the project's search attributes. */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { kindRegistry, type KindRegistry } from '../kinds';
 import { OPEN_STATUSES, cutOff, shownRunStatus, type AgentStatus } from '../contracts/run-status';
 import { AGENT_SEARCH_ATTRIBUTES as SA, SCHEDULED_BY } from '../contracts/search-attributes';
@@ -127,22 +127,29 @@ export async function listRuns(client: Client, filters: ListFilters, kinds: Kind
     query: listQuery(filters, kinds),
     pageSize: Math.min(limit, 100),
   })) {
-    const sa = wf.typedSearchAttributes;
-    out.push({
-      id: wf.workflowId,
-      runId: wf.runId,
-      kind: sa.get(SA.kind),
-      status: wf.status.name,
-      agentStatus: shownStatus(wf.status.name, sa.get(SA.status), sa.get(SA.stopReason)),
-      stopReason: sa.get(SA.stopReason),
-      phase: sa.get(SA.phase),
-      model: sa.get(SA.model),
-      costUsd: sa.get(SA.costUsd),
-      task: sa.get(SA.task),
-      schedule: sa.get(SCHEDULED_BY),
-      startTime: wf.startTime.toISOString(),
-    });
+    out.push(listEntryOf(wf));
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/** A run as `list` shows it, from its execution's search attributes (listed or described). */
+export function listEntryOf(
+  wf: Pick<WorkflowExecutionInfo, 'workflowId' | 'runId' | 'status' | 'typedSearchAttributes' | 'startTime'>,
+): AgentListEntry {
+  const sa = wf.typedSearchAttributes;
+  return {
+    id: wf.workflowId,
+    runId: wf.runId,
+    kind: sa.get(SA.kind),
+    status: wf.status.name,
+    agentStatus: shownStatus(wf.status.name, sa.get(SA.status), sa.get(SA.stopReason)),
+    stopReason: sa.get(SA.stopReason),
+    phase: sa.get(SA.phase),
+    model: sa.get(SA.model),
+    costUsd: sa.get(SA.costUsd),
+    task: sa.get(SA.task),
+    schedule: sa.get(SCHEDULED_BY),
+    startTime: wf.startTime.toISOString(),
+  };
 }

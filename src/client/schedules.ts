@@ -17,6 +17,7 @@ import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { modelLabel } from '../contracts/model-ref';
 import type { AgentClient, StartAgentOptions } from './agent-client';
 import { AgentClientError } from './client-errors';
+import { listEntryOf } from './list-runs';
 import { firstLine } from './run-metadata';
 
 /** What a schedule does when its time comes while its last run still works (Temporal's overlap policies). */
@@ -57,13 +58,23 @@ export interface AgentScheduleView {
   taskQueue?: string;
   /** Upcoming start times (ISO); none while the schedule is paused. */
   nextRuns: string[];
-  /** The runs it started lately, oldest first. */
-  recentRuns: { id: string; startedAt: string }[];
+  /** The runs it started lately, oldest first; `describe` adds how each ended (or that it still works) and its cost. */
+  recentRuns: ScheduledRun[];
   /** Runs it started that still work (describe only). */
   runningRuns?: string[];
   actionsTaken?: number;
   skippedOverlap?: number;
   createdAt?: string;
+}
+
+/** A run a schedule started, with its outcome when read (`describe`). */
+export interface ScheduledRun {
+  id: string;
+  startedAt: string;
+  /** The run's status as `list` shows it: `running`, `completed`, `stopped`, `failed`, `terminated`, …. */
+  status?: string;
+  stopReason?: string;
+  costUsd?: number;
 }
 
 /** Memo key under which a schedule keeps how it was asked to run (the server keeps cron only as calendars). */
@@ -210,10 +221,9 @@ export class AgentSchedules {
       overlap: fromServerPolicy(d.policies.overlap),
       ...actionView(d),
       nextRuns: nextRunsOf(d),
-      recentRuns: d.info.recentActions.map((a) => ({
-        id: a.action.workflow.workflowId,
-        startedAt: a.takenAt.toISOString(),
-      })),
+      recentRuns: await Promise.all(
+        d.info.recentActions.map((a) => this.outcome(a.action.workflow.workflowId, a.takenAt.toISOString())),
+      ),
       runningRuns: d.info.runningActions.map((a) => a.workflow.workflowId),
       actionsTaken: d.info.numActionsTaken,
       skippedOverlap: d.info.numActionsSkippedOverlap,
@@ -231,16 +241,47 @@ export class AgentSchedules {
     await this.control(name, (h) => h.unpause(note));
   }
 
-  /** Starts a run now, as if its time had come (the overlap policy applies). */
-  async trigger(name: string, overlap?: OverlapPolicy): Promise<void> {
-    await this.describe(name);
+  /**
+   * Starts a run now, as if its time had come (the overlap policy applies). The server starts it
+   * even while the schedule is paused, which stays paused: a paused schedule is refused unless
+   * `options.whilePaused`. Returns the schedule as it was.
+   */
+  async trigger(
+    name: string,
+    options: { overlap?: OverlapPolicy; whilePaused?: boolean } = {},
+  ): Promise<AgentScheduleView> {
+    const schedule = await this.describe(name);
+    if (schedule.paused && !options.whilePaused)
+      throw new AgentClientError(
+        `schedule "${name}" is paused${schedule.note ? ` (${schedule.note})` : ''}, so nothing was started: ` +
+          `unpause it (durable-agents schedule unpause ${name}), or start one run while it stays paused ` +
+          `(durable-agents schedule trigger ${name} --force)`,
+      );
+    const { overlap } = options;
     await this.control(name, (h) => h.trigger(overlap ? toServerPolicy(overlap) : undefined));
+    return schedule;
   }
 
   /** Deletes the schedule; runs it started go on. */
   async delete(name: string): Promise<void> {
     await this.describe(name);
     await this.control(name, (h) => h.delete());
+  }
+
+  /** A run the schedule started, with its outcome and cost; only its id and start when it cannot be read. */
+  private async outcome(id: string, startedAt: string): Promise<ScheduledRun> {
+    const run = await this.client.workflow
+      .getHandle(id)
+      .describe()
+      .then(listEntryOf, () => undefined);
+    if (!run) return { id, startedAt };
+    return {
+      id,
+      startedAt,
+      ...(run.agentStatus ? { status: run.agentStatus } : {}),
+      ...(run.stopReason ? { stopReason: run.stopReason } : {}),
+      ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}),
+    };
   }
 
   private async control(

@@ -66,7 +66,7 @@ function note(e: AgentEvent): string | undefined {
     case 'provider_switch':
       return `switched ${e.fromModel} -> ${e.toModel} (${e.reason})`;
     case 'model_failure':
-      return `${e.model} failed: ${e.failureType}`;
+      return `${e.model} failed${e.attempts ? ` after ${e.attempts} attempts` : ''}: ${e.failureType}`;
     case 'context_compacted':
       return `compacted ${e.summarisedMessages} messages`;
     case 'context_trimmed':

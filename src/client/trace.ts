@@ -30,7 +30,10 @@ export interface RunTrace {
   elapsedMs?: number;
   modelCalls?: number;
   modelMs?: number;
+  /** Model calls that failed, each after its attempts. */
   modelFailures?: number;
+  /** The attempts the failed calls made. */
+  modelFailedAttempts?: number;
   firstAnswerMs?: number;
   tools: Record<string, ToolStats>;
   steps: TraceStep[];
@@ -111,6 +114,7 @@ export function traceOf(view: AgentStateView, messages?: readonly RunMessage[]):
           modelCalls: s.modelCalls,
           modelMs: s.modelMs,
           modelFailures: s.modelFailures,
+          ...(s.modelFailedAttempts !== undefined ? { modelFailedAttempts: s.modelFailedAttempts } : {}),
           ...(s.firstAnswerMs !== undefined ? { firstAnswerMs: s.firstAnswerMs } : {}),
         }
       : {}),

@@ -73,7 +73,15 @@ export type AgentEvent = EventBase &
       }
     /** A `transformContext` hook rewrote what the model sees for this call (`note`: what it said it did). */
     | { type: 'context_transformed'; hook: string; messagesHash: string; note?: string }
-    | { type: 'model_failure'; model: string; failureType: string; retryable: boolean; message: string }
+    /** A model call that failed; `attempts` when it made every attempt its retry policy allows. */
+    | {
+        type: 'model_failure';
+        model: string;
+        failureType: string;
+        retryable: boolean;
+        message: string;
+        attempts?: number;
+      }
     | { type: 'continued_as_new'; runs: number }
     /**
      * The conversation began with another run's (`fromRun`; `atTurn` for a fork) or with the messages

@@ -33,7 +33,10 @@ export interface RunStats {
   modelCalls: number;
   /** Time from each turn's start to its answer, summed (includes failover and compaction). */
   modelMs: number;
+  /** Model calls that failed, each after its attempts. */
   modelFailures: number;
+  /** The attempts those calls made (one for a call whose attempts are not known). */
+  modelFailedAttempts?: number;
   /** From the start to the first model answer. */
   firstAnswerMs?: number;
   tools: Record<string, ToolStats>;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { errorText } from '../common/error-text';
 import { parseCases, type EvalCase } from './eval-case';
 import { EvalInputError } from './suite';
+import { parseJson } from '../common/json-text';
 
 const MODULES = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
 
@@ -33,9 +34,9 @@ async function contentOf(file: string): Promise<unknown> {
     }
   }
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    return parseJson(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new EvalInputError(`${file}: ${errorText(err)}`);
+    throw new EvalInputError(`${file}${err instanceof SyntaxError ? ' is not valid JSON' : ''}: ${errorText(err)}`);
   }
 }
 

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Caller } from './run-start';
+import { parseJson } from '../common/json-text';
 
 /** One entry of the key file. */
 export interface ApiKeyEntry {
@@ -30,7 +31,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export function readApiKeys(file: string): ApiKeyEntry[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    parsed = parseJson(fs.readFileSync(file, 'utf8'));
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new Error(`the API key file ${file} cannot be read as JSON: ${reason}`, { cause: err });

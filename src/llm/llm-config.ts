@@ -13,6 +13,7 @@ import { authenticationFailure, configFailure } from './failures';
 import { declarationProblems } from '../policy/sub-agents';
 import { didYouMean } from '../common/did-you-mean';
 import type { SubAgentSpec } from '../contracts/sub-agents';
+import { parseJson } from '../common/json-text';
 
 /** Wire format a provider speaks. */
 export type ProviderApi = 'anthropic' | 'openai';
@@ -220,7 +221,7 @@ function readConfigFile(path: string): unknown {
     );
   }
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw configFailure(`LLM config file ${path} is not valid JSON: ${(err as Error).message}`);
   }

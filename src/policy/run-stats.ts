@@ -32,6 +32,7 @@ export function recordStats(stats: RunStats, event: AgentEvent): void {
       break;
     case 'model_failure':
       stats.modelFailures += 1;
+      stats.modelFailedAttempts = (stats.modelFailedAttempts ?? 0) + (event.attempts ?? 1);
       break;
     case 'tool_execution': {
       const t = toolStats(stats, event.tool);

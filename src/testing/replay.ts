@@ -12,6 +12,7 @@ import type { WorkflowCode } from '../worker/workflow-code';
 import { installedWorkflowCode } from '../worker/worker-config';
 import { missingWorkflowType, parseMismatch, coreMessage, type Mismatch } from './replay-mismatch';
 import { REPLAY_NAME, installReplayRuntime } from './replay-runtime';
+import { parseJson } from '../common/json-text';
 
 export type { Mismatch } from './replay-mismatch';
 
@@ -94,7 +95,7 @@ export function readHistoryFile(file: string): RecordedHistory & { history: Hist
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (error) {
     throw new HistoryInputError(`${file} is not JSON: ${(error as Error).message}`);
   }

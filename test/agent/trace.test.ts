@@ -90,6 +90,8 @@ describe('trace statistics', () => {
       modelCalls: 2,
       modelMs: 400 + 400,
       modelFailures: 1,
+      // A failure that says nothing of its attempts counts as one.
+      modelFailedAttempts: 1,
       firstAnswerMs: 500,
       lastEventAt: 2_000,
     });
@@ -386,13 +388,35 @@ describe('trace of a run on a real server', () => {
       const cli = agentCli(client, taskQueue);
       const text = await cli.run('trace', id);
       expect(text).toMatch(new RegExp(`^${id} \\(react\\): completed · 3 turns in \\d`));
-      expect(text).toMatch(/^model: 3 calls, .* waiting for answers, first answer after .*, 1 failure$/m);
+      // The overloaded model failed over at once: one failed call, its attempts not more than it.
+      expect(text).toMatch(/^model: 3 calls, .* waiting for answers, first answer after .*, 1 failed call$/m);
       expect(text).toMatch(/^ {2}add: 3 calls, .*, 1 error$/m);
       expect(text).toMatch(/^ {4}add \(call_t3\) \{"a":5,"b":"six"\} \d+ ms, error\n {6}-> .*add/m);
       expect(text).toMatch(/^ {4}thought: Adding both pairs first\.$/m);
       expect(text).toMatch(/^ {4}add \(call_t1\) \{"a":1,"b":2\} \d+ ms\n {6}-> 3$/m);
       expect(text).toContain('final: Sums done.');
       expect(JSON.parse(await cli.run('trace', id, '--json'))).toEqual(JSON.parse(JSON.stringify(trace)));
+    });
+  });
+
+  it('counts a call that failed with a 5xx after all its attempts as one failed call of three attempts', async () => {
+    fx.fake.script(reply.error(500), reply.error(500), reply.error(500), reply.text('Answered by the fallback.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({ task: 'Say something.', model: { primary: PRIMARY, fallbacks: [FALLBACK] } });
+      expect(await agents.result(id)).toMatchObject({ status: 'completed', finalText: 'Answered by the fallback.' });
+      expect(fx.fake.requests).toHaveLength(4);
+      const trace = await agents.trace(id);
+      expect(trace).toMatchObject({ modelCalls: 1, modelFailures: 1, modelFailedAttempts: 3 });
+      expect(trace.steps[0].notes).toContain(`${PRIMARY} failed after 3 attempts: LlmServerError`);
+      const cli = agentCli(client, taskQueue);
+      const text = await cli.run('trace', id);
+      expect(text).toMatch(
+        /^model: 1 call, .* waiting for answers, first answer after .*, 1 failed call \(3 attempts\)$/m,
+      );
+      expect(text).toContain(`    ${PRIMARY} failed after 3 attempts: LlmServerError`);
+      const watched = await cli.run('watch', id, '--no-tokens');
+      expect(watched).toMatch(new RegExp(`${PRIMARY} failed after 3 attempts \\(LlmServerError, retryable\\): `));
     });
   });
 

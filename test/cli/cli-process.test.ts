@@ -123,8 +123,9 @@ describe('the CLI as a process', () => {
     });
     expect(alone.code).toBe(EXIT.ok);
     const id = alone.stdout.trim();
-    expect(alone.stderr).toContain(
-      `durable-agents: no worker is polling task queue "${queue}": run ${id} waits until one does; start one ` +
+    // A notice is a line of its own with no prefix: only errors start with `durable-agents:`.
+    expect(alone.stderr.split('\n')).toContain(
+      `no worker is polling task queue "${queue}": run ${id} waits until one does; start one ` +
         `with \`durable-agents worker --task-queue ${queue}\``,
     );
     await client.workflow.getHandle(id).terminate('test over');
@@ -183,14 +184,12 @@ describe('the CLI as a process', () => {
     expect(unset.stderr).not.toContain('using the Temporal server');
     const verbose = await runCli(['list', '--verbose'], { env, replaceEnv: true });
     expect(verbose.stderr.split('\n')[0]).toBe(
-      'durable-agents: using the Temporal server at localhost:7233, namespace default (the default: set ' +
+      'using the Temporal server at localhost:7233, namespace default (the default: set ' +
         'TEMPORAL_ADDRESS or pass --address to choose another)',
     );
     const chosen = await runCli(['--verbose', '--address', address, '--namespace', namespace, 'list', '--json']);
     expect(chosen.code).toBe(EXIT.ok);
-    expect(chosen.stderr).toBe(
-      `durable-agents: using the Temporal server at ${address}, namespace ${namespace} (from --address)\n`,
-    );
+    expect(chosen.stderr).toBe(`using the Temporal server at ${address}, namespace ${namespace} (from --address)\n`);
     expect(JSON.parse(chosen.stdout)).toEqual(expect.any(Array));
     const unreachable = await runCli(['--address', '127.0.0.1:1', 'list']);
     expect(unreachable.code).toBe(EXIT.unreachable);

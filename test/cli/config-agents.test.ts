@@ -41,7 +41,7 @@ describe("the config file's sub-agents", () => {
         const printed = await cli.run('run', '--id', id, '--model', PRIMARY, '--tools', 'add', 'Add 1 and 2.');
         expect(printed).toContain(`${id}: completed`);
         expect(cli.notes()).toContain(
-          'durable-agents: sub-agent "scribe" is not offered to this run: it asks for "write_note", which this ' +
+          'sub-agent "scribe" is not offered to this run: it asks for "write_note", which this ' +
             'run may not use (its tools: add)\n',
         );
         expect(cli.notes()).not.toContain('"counter"');

@@ -88,7 +88,7 @@ describe('what an operator meets', () => {
       const run = cli.run('run', '--id', id, '--model', PRIMARY, '--approve', 'delete_file', 'Delete old.txt.');
       await waitFor(() => cli.notes().includes('toolu_fg'), 'the approval notice');
       expect(cli.notes()).toContain(
-        `durable-agents: run ${id} waits for approval of delete_file toolu_fg with {"path":"old.txt"}\n` +
+        `run ${id} waits for approval of delete_file toolu_fg with {"path":"old.txt"}\n` +
           `  approve: durable-agents approve ${id} toolu_fg\n` +
           `  reject:  durable-agents reject ${id} toolu_fg --reason TEXT\n`,
       );
@@ -133,7 +133,7 @@ describe('what an operator meets', () => {
         .split('\n')
         .filter((line) => line.includes('warning'));
       expect(warnings).toEqual([
-        'durable-agents: warning: model "anthropic/claude-nonesuch-1" is not in the model registry, so its cost and ' +
+        'warning: model "anthropic/claude-nonesuch-1" is not in the model registry, so its cost and ' +
           'limits cannot be computed (its cost reads $0): declare it under `models` in the LLM config file',
       ]);
       expect(cli.exitCode()).toBe(0);

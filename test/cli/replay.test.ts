@@ -168,7 +168,7 @@ describe('durable-agents replay', () => {
       const none = await runCli(['--task-queue', `${taskQueue}-empty`, 'replay'], { env });
       expect(none.code).toBe(0);
       expect(none.stderr).toBe(
-        `durable-agents: nothing to replay: no runs match TaskQueue="${taskQueue}-empty" AND ExecutionStatus="Running"\n`,
+        `nothing to replay: no runs match TaskQueue="${taskQueue}-empty" AND ExecutionStatus="Running"\n`,
       );
     } finally {
       await client.workflow.getHandle(id).terminate('test over');

@@ -75,7 +75,9 @@ describe('schedules', () => {
         expect(await cli.run('schedule', 'trigger', name)).toBe(`schedule ${name} triggered`);
         const { recentRuns } = await eventually(
           async () =>
-            JSON.parse(await cli.run('schedule', 'describe', name, '--json')) as { recentRuns: { id: string }[] },
+            JSON.parse(await cli.run('schedule', 'describe', name, '--json')) as {
+              recentRuns: { id: string; startedAt: string }[];
+            },
           (s) => s.recentRuns.length === 1,
           'the triggered run',
         );
@@ -87,6 +89,26 @@ describe('schedules', () => {
         const sent = fx.fake.requests[fx.fake.requests.length - 1].body as { temperature?: number; messages: unknown };
         expect(sent.temperature).toBe(0.2);
         expect(JSON.stringify(sent.messages)).toContain('Be brief.');
+        // describe shows how each recent run ended and what it cost.
+        const withOutcome = JSON.parse(await cli.run('schedule', 'describe', name, '--json')) as {
+          recentRuns: { costUsd: number }[];
+        };
+        expect(withOutcome.recentRuns).toEqual([
+          {
+            id: runId,
+            startedAt: expect.any(String),
+            status: 'completed',
+            stopReason: 'completed',
+            costUsd: expect.any(Number),
+          },
+        ]);
+        expect((await cli.run('schedule', 'describe', name)).split('\n')).toEqual(
+          expect.arrayContaining([
+            'recent runs:',
+            `  ${runId} started ${recentRuns[0].startedAt.replace(/\.\d+Z$/, 'Z')}: completed, ` +
+              `$${withOutcome.recentRuns[0].costUsd.toFixed(4)}`,
+          ]),
+        );
         const described2 = await client.workflow.getHandle(runId).describe();
         expect(described2.typedSearchAttributes.get(SCHEDULED_BY)).toBe(name);
         expect(await described2.staticSummary()).toBe('react · Summarise the inbox.');
@@ -140,6 +162,68 @@ describe('schedules', () => {
           overlap: 'allow_all',
           timing: 'every 1 s',
         });
+      } finally {
+        await cli.run('schedule', 'delete', name);
+      }
+    });
+  });
+
+  it('trigger refuses a paused schedule with exit code 2; --force starts one run, which describe shows ended', async () => {
+    fx.fake.respond(() => reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      const name = uniqueName('held');
+      await cli.run(
+        'schedule',
+        'create',
+        name,
+        '--every',
+        '1d',
+        '--paused',
+        '--note',
+        'venue closed',
+        '--model',
+        FALLBACK,
+        '--max-turns',
+        '1',
+        'Add 1 and 2.',
+      );
+      try {
+        const { address, namespace } = await testConnection();
+        const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace };
+        const refused = await runCli(['--task-queue', taskQueue, 'schedule', 'trigger', name], { env });
+        expect({ code: refused.code, stdout: refused.stdout, stderr: refused.stderr }).toEqual({
+          code: 2,
+          stdout: '',
+          stderr:
+            `durable-agents: schedule "${name}" is paused (venue closed), so nothing was started: unpause it ` +
+            `(durable-agents schedule unpause ${name}), or start one run while it stays paused ` +
+            `(durable-agents schedule trigger ${name} --force)\n`,
+        });
+        expect(JSON.parse(await cli.run('schedule', 'describe', name, '--json'))).toMatchObject({ actionsTaken: 0 });
+
+        expect(await cli.run('schedule', 'trigger', name, '--force')).toBe(
+          `schedule ${name} triggered while paused: one run starts now, and the schedule stays paused`,
+        );
+        const { recentRuns } = await eventually(
+          async () =>
+            JSON.parse(await cli.run('schedule', 'describe', name, '--json')) as {
+              paused: boolean;
+              recentRuns: { id: string; status?: string }[];
+            },
+          (s) => s.recentRuns.length === 1 && s.recentRuns[0].status !== 'running',
+          'the forced run, ended',
+        );
+        expect(recentRuns[0]).toMatchObject({
+          status: 'stopped',
+          stopReason: 'max_turns',
+          costUsd: expect.any(Number),
+        });
+        const text = await cli.run('schedule', 'describe', name);
+        expect(text.split('\n')[0]).toBe(`schedule ${name}: every 24 h, overlap skip, paused (venue closed)`);
+        expect(text).toMatch(
+          new RegExp(`^  ${recentRuns[0].id} started \\S+: stopped \\(max_turns\\), \\$\\d+\\.\\d{4}$`, 'm'),
+        );
       } finally {
         await cli.run('schedule', 'delete', name);
       }

@@ -52,7 +52,7 @@ export function agentCli(
           agents: new AgentClient(client, taskQueue, {
             kinds: options.kinds,
             defaults: cliDefaults(env),
-            notice: (line) => (notes += `durable-agents: ${line}\n`),
+            notice: (line) => (notes += `${line}\n`),
           }),
           close: async () => undefined,
         }),

@@ -264,7 +264,7 @@ describe('PEV through the CLI', () => {
       const run = cli.run('run', '--agent', 'pev', '--model', PRIMARY, '--confirm-plan', '--id', id, 'Add 2 and 2.');
       await waitFor(() => cli.notes().includes('waits for a decision on the plan'), 'the plan notice');
       expect(cli.notes()).toContain(
-        `durable-agents: run ${id} waits for a decision on the plan of cycle 1\n` +
+        `run ${id} waits for a decision on the plan of cycle 1\n` +
           `  approve: durable-agents plan ${id}\n` +
           `  reject:  durable-agents plan ${id} --reject --feedback TEXT\n` +
           `  read it: durable-agents state ${id}\n`,

@@ -3,7 +3,7 @@ import type { AgentClient } from '../../client';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../../kinds';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { confirm } from '../confirm';
-import { printError, printLine, printText } from '../terminal-text';
+import { printLine, printNotice, printText } from '../terminal-text';
 
 export interface AgentCommandDeps {
   /** A client for one command, the run's Web UI link, and how to release it. */
@@ -39,10 +39,10 @@ export function processDeps(
   env: NodeJS.ProcessEnv = process.env,
 ): AgentCommandDeps {
   return {
-    connect: () => connectAgents(globals(), env, (line) => printError(`durable-agents: ${line}`), kinds),
+    connect: () => connectAgents(globals(), env, printNotice, kinds),
     out: printLine,
     write: printText,
-    note: printError,
+    note: printNotice,
     progress: process.stderr,
     env,
     setExitCode: (code) => {

@@ -77,7 +77,7 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
           limit: o.limit,
           ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
         });
-        for (const u of unread) note(`durable-agents: could not read run ${u.runId}: ${u.reason}`);
+        for (const u of unread) note(`could not read run ${u.runId}: ${u.reason}`);
         if (o.json) return deps.out(json([...approvals, ...waits]));
         if (approvals.length === 0 && waits.length === 0) return deps.out('no pending approvals');
         if (approvals.length > 0) {

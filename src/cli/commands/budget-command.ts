@@ -9,7 +9,7 @@ import { budgetLine, usd } from '../../policy/tenant-budget';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { positiveInt, tenantArg, usdArg } from '../option-parsers';
 import { plural } from '../watch-output';
-import { printError, printLine } from '../terminal-text';
+import { printLine, printNotice } from '../terminal-text';
 
 const out = printLine;
 
@@ -77,7 +77,7 @@ export function registerBudgetCommands(
         tenant: string,
         options: { maxCost: number; maxTokens?: number; period: (typeof BUDGET_PERIODS)[number] },
       ) => {
-        const connected = await connectAgents(globals(), env, printError);
+        const connected = await connectAgents(globals(), env, printNotice);
         try {
           const { ledger, toldRuns } = await connected.agents.setTenantBudget(tenant, {
             maxCostUsd: options.maxCost,
@@ -98,7 +98,7 @@ export function registerBudgetCommands(
     .argument('<tenant>', 'the tenant name', tenantArg)
     .option('--json', 'the ledger as JSON')
     .action(async (tenant: string, options: { json?: boolean }) => {
-      const connected = await connectAgents(globals(), env, printError);
+      const connected = await connectAgents(globals(), env, printNotice);
       try {
         const view = await connected.agents.tenantBudget(tenant);
         out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));

@@ -10,12 +10,13 @@ import { UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
 import { spec } from '../option-parsers';
 import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import { parseJson } from '../../common/json-text';
 
 /** The text a client tool result carries: a JSON string as its text, any other JSON value as JSON. */
 function toolResultContent(text: string): string {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     throw new UsageError(`the tool result is not valid JSON: ${(err as Error).message}`);
   }
@@ -41,7 +42,7 @@ export function registerControlCommands(program: Command, deps: AgentCommandDeps
       deps.out(json ? JSON.stringify({ id, sent: what, ...fields, workerPolling: w?.polling ?? null }) : line);
       if (w && w.status === 'RUNNING' && !w.polling)
         note(
-          `durable-agents: no worker is polling task queue "${w.taskQueue}" yet: run ${id} acts on the ${what} ` +
+          `no worker is polling task queue "${w.taskQueue}" yet: run ${id} acts on the ${what} ` +
             `when one does; ${startWorkerHint(w.taskQueue)}`,
         );
     });

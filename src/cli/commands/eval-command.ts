@@ -19,7 +19,7 @@ import { connectAgents, type GlobalOptions } from '../cli-context';
 import { DEFAULT_GATE, asUsage, baselineOf, endWithGate, gateOf, gateView, savedReport } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
-import { printError, printLine } from '../terminal-text';
+import { printLine, printNotice } from '../terminal-text';
 import { registerEvalReplay } from './eval-replay-command';
 import { endWithEval, registerEvalStatus } from './eval-status-command';
 
@@ -62,7 +62,7 @@ export function registerEvalCommands(
         [...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))],
         env,
       );
-      const connected = await connectAgents(globals(), env, printError);
+      const connected = await connectAgents(globals(), env, printNotice);
       try {
         const { agents } = connected;
         const id = await startEval(agents, cases, {
@@ -72,8 +72,8 @@ export function registerEvalCommands(
         }).catch(asUsage);
         if (flags.detach) return printLine(id);
         const watching = process.stderr.isTTY && !flags.json;
-        if (watching) printError(`eval ${id}: ${cases.length} cases`);
-        const progress = await waitForEval(agents, id, watching ? (p) => printError(progressLine(p)) : undefined);
+        if (watching) printNotice(`eval ${id}: ${cases.length} cases`);
+        const progress = await waitForEval(agents, id, watching ? (p) => printNotice(progressLine(p)) : undefined);
         await endWithEval(agents, id, progress, flags, env, cases);
       } finally {
         await connected.close();

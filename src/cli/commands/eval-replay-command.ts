@@ -27,8 +27,9 @@ import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
-import { printError, printLine } from '../terminal-text';
+import { printLine, printNotice } from '../terminal-text';
 import { DEFAULT_GATE, asUsage, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
+import { parseJson } from '../../common/json-text';
 
 interface EvalReplayFlags {
   workflowId?: string[];
@@ -70,7 +71,7 @@ function candidateFile(spec: string, file: string): string {
 function candidateOptions(spec: string, file: string): CaseOptions {
   let options: unknown;
   try {
-    options = JSON.parse(candidateFile(spec, file));
+    options = parseJson(candidateFile(spec, file));
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`--candidate ${spec}: not JSON (${(err as Error).message})`);
@@ -114,7 +115,7 @@ function toleranceArg(value: string): number {
 /** The runs `query` selects, saying how many open runs it left out; none is bad input. */
 async function selected(client: Client, query: string, limit: number): Promise<string[]> {
   const { runs, open } = await selectRecordedRuns(client, query, limit).catch(asUsage);
-  if (open > 0) printError(`--query matched ${open} open run${open === 1 ? '' : 's'}: replaying only closed runs`);
+  if (open > 0) printNotice(`--query matched ${open} open run${open === 1 ? '' : 's'}: replaying only closed runs`);
   if (runs.length === 0) throw new UsageError(`--query ${JSON.stringify(query)} selects no closed agent run`);
   return runs;
 }
@@ -157,7 +158,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
       if (change?.model) checkModelSpecs([change.model], env);
       if ((flags.workflowId === undefined) === (flags.query === undefined))
         throw new UsageError('give the recorded runs: --workflow-id ID… or --query QUERY (one of them)');
-      const connected = await connectAgents(globals(), env, printError);
+      const connected = await connectAgents(globals(), env, printNotice);
       const store = await openedStore(env);
       try {
         if (!store) throw new UsageError('the content store cannot be opened: a replay reads the recorded runs there');

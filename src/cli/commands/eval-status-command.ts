@@ -10,7 +10,7 @@ import { cancelEval, evalProgress, evalReport, progressLine, type EvalCase, type
 import type { AgentClient } from '../../client';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { EXIT, UsageError } from '../exit-codes';
-import { printError, printLine } from '../terminal-text';
+import { printError, printLine, printNotice } from '../terminal-text';
 import { DEFAULT_GATE, asUsage, endWithReport, openedStore, type ReportFlags } from '../eval-gate';
 
 /** Each case of a running eval: its status and, once done, its verdict. */
@@ -43,14 +43,14 @@ export async function endWithEval(
     await store?.close();
   }
   if (progress.status === 'cancelled') {
-    printError(`durable-agents: the eval ${id} was cancelled`);
+    printError(`the eval ${id} was cancelled`);
     process.exitCode = EXIT.failed;
   }
 }
 
 export function registerEvalStatus(evals: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   const withEval = (id: string, action: (agents: AgentClient) => Promise<void>) => async () => {
-    const connected = await connectAgents(globals(), env, printError);
+    const connected = await connectAgents(globals(), env, printNotice);
     try {
       await action(connected.agents);
     } finally {

@@ -27,6 +27,7 @@ import { settingsOf, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decimalArg, positiveInt, tenantArg } from '../option-parsers';
 import { printLine } from '../terminal-text';
+import { parseJson } from '../../common/json-text';
 
 const out = printLine;
 
@@ -52,7 +53,7 @@ interface LimitView {
 function readRaw(file: string): unknown {
   if (!fs.existsSync(file)) return {};
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return parseJson(fs.readFileSync(file, 'utf8'));
   } catch (err) {
     throw new UsageError(`${file} is not valid JSON (${(err as Error).message}); nothing changed.`);
   }

@@ -39,7 +39,7 @@ async function tokenStore(deps: AgentCommandDeps): Promise<ContentStore | undefi
   try {
     return await openStore(storeConfig(deps.env));
   } catch (err) {
-    noteOf(deps)(`durable-agents: the content store cannot be opened (${errorText(err)}): the watch shows no tokens`);
+    noteOf(deps)(`the content store cannot be opened (${errorText(err)}): the watch shows no tokens`);
     return undefined;
   }
 }
@@ -60,7 +60,7 @@ export async function watchAndPrint(
     ...(store ? { tokenStream: store } : {}),
     onNotice: (message: string) => {
       printer.endLine();
-      noteOf(deps)(`durable-agents: ${message}`);
+      noteOf(deps)(message);
     },
   };
   try {
@@ -118,7 +118,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
   const fromResultNote = (id: string, view: object) => {
     if ('answeredFrom' in view)
       note(
-        `durable-agents: no worker answered for run ${id} (none polls its task queue now): shown from its result ` +
+        `no worker answered for run ${id} (none polls its task queue now): shown from its result ` +
           '(events and steps need a worker)',
       );
   };

@@ -18,10 +18,9 @@ import {
 import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
 import { EXIT, UsageError } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
-import { printError, printLine } from '../terminal-text';
+import { printError, printLine, printNotice } from '../terminal-text';
 
 const out = (text: string) => printLine(`${text}\n`);
-const note = (text: string) => printError(`durable-agents: ${text}`);
 
 /** gRPC's status codes: the server refused the query; it has no such workflow. */
 const GRPC_INVALID_ARGUMENT = 3;
@@ -72,7 +71,7 @@ async function* runsById(
       yield { name: id, workflowId: id, history };
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError) && grpcError(error)?.code !== GRPC_NOT_FOUND) throw error;
-      note(`no workflow "${id}" in namespace ${namespace}`);
+      printError(`no workflow "${id}" in namespace ${namespace}`);
       bad();
     }
   }
@@ -125,7 +124,7 @@ export function registerReplayCommand(
       let client: Client | undefined;
       if (ids.length > 0 || query !== undefined) {
         const notice = serverNotice(settings, globals());
-        if (notice) note(notice);
+        if (notice) printNotice(notice);
         client = await connectClient(settings);
       }
       async function* sources(): AsyncGenerator<RecordedHistory> {
@@ -134,7 +133,7 @@ export function registerReplayCommand(
             yield readHistoryFile(file);
           } catch (error) {
             if (!(error instanceof HistoryInputError)) throw error;
-            note(error.message);
+            printError(error.message);
             bad();
           }
         }
@@ -153,7 +152,7 @@ export function registerReplayCommand(
       } finally {
         await client?.connection.close();
       }
-      if (replayed === 0 && !badInput) note(`nothing to replay: no runs match ${query ?? 'the input'}`);
+      if (replayed === 0 && !badInput) printNotice(`nothing to replay: no runs match ${query ?? 'the input'}`);
       process.exitCode = mismatched ? EXIT.failed : badInput ? EXIT.usage : EXIT.ok;
     });
 }

@@ -4,7 +4,14 @@
  */
 import { formatTable } from '../render-list';
 import { Option, type Command } from 'commander';
-import { AgentSchedules, OVERLAP_POLICIES, type AgentScheduleView, type OverlapPolicy } from '../../client/schedules';
+import {
+  AgentSchedules,
+  OVERLAP_POLICIES,
+  type AgentScheduleView,
+  type OverlapPolicy,
+  type ScheduledRun,
+} from '../../client/schedules';
+import { statusWithReason } from '../render-run';
 import { UsageError } from '../exit-codes';
 import { duration, type RunOptions } from '../option-parsers';
 import { startFlags, startOptionsOf } from '../start-options';
@@ -20,6 +27,13 @@ interface CreateFlags extends RunOptions {
 
 const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '-');
 
+/** A run the schedule started: when, how it ended (or that it still works) and what it cost. */
+function recentRun(r: ScheduledRun): string {
+  const outcome = r.status ? statusWithReason(r.status, r.stopReason) : 'unknown (the run cannot be read)';
+  const cost = r.costUsd !== undefined ? `, $${r.costUsd.toFixed(4)}${r.status === 'running' ? ' so far' : ''}` : '';
+  return `  ${r.id} started ${when(r.startedAt)}: ${outcome}${cost}`;
+}
+
 function formatSchedule(s: AgentScheduleView): string {
   const state = s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : 'active';
   return [
@@ -27,7 +41,7 @@ function formatSchedule(s: AgentScheduleView): string {
     `starts: ${s.kind ?? '?'} runs on ${s.model ?? '?'} (task queue "${s.taskQueue ?? '?'}")`,
     `task: ${s.task ?? '?'}`,
     `next: ${s.paused ? '- (paused)' : s.nextRuns.length ? s.nextRuns.slice(0, 3).map(when).join(', ') : '-'}`,
-    `recent: ${s.recentRuns.length ? s.recentRuns.map((r) => `${r.id} (${when(r.startedAt)})`).join(', ') : '-'}`,
+    ...(s.recentRuns.length ? ['recent runs:', ...s.recentRuns.map(recentRun)] : ['recent runs: -']),
     ...(s.runningRuns?.length ? [`running: ${s.runningRuns.join(', ')}`] : []),
     `taken: ${s.actionsTaken ?? 0}, skipped for overlap: ${s.skippedOverlap ?? 0}, created ${when(s.createdAt)}`,
   ].join('\n');
@@ -140,12 +154,17 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
 
   schedule
     .command('trigger')
-    .description('Start a run of the schedule now (its overlap policy applies).')
+    .description('Start a run of the schedule now (its overlap policy applies); a paused schedule is refused.')
     .argument('<name>')
-    .action((name: string) =>
+    .option('--force', 'start the run even while the schedule is paused (it stays paused)')
+    .action((name: string, o: { force?: boolean }) =>
       withSchedules(async (schedules) => {
-        await schedules.trigger(name);
-        deps.out(`schedule ${name} triggered`);
+        const s = await schedules.trigger(name, { whilePaused: o.force === true });
+        deps.out(
+          s.paused
+            ? `schedule ${name} triggered while paused: one run starts now, and the schedule stays paused`
+            : `schedule ${name} triggered`,
+        );
       }),
     );
 

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
-import { printError, printLine } from '../terminal-text';
+import { printLine, printNotice } from '../terminal-text';
 import type { RunScore } from '../../contracts/run-scores';
 
 const line = (s: RunScore): string =>
@@ -41,7 +41,7 @@ export function registerScoreCommand(
       const { comment, json } = flags as { comment?: string; json?: boolean };
       if (name !== undefined && value === undefined) throw new UsageError(`score ${name}: give its value too`);
       const given = value === undefined ? undefined : scoreValue(value);
-      const connected = await connectAgents(globals(), env, printError);
+      const connected = await connectAgents(globals(), env, printNotice);
       try {
         const { agents } = connected;
         if (name !== undefined && given !== undefined) {

@@ -14,6 +14,7 @@ import { parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
 import { openStore } from '../../store';
 import { storeConfig } from '../../worker/worker-config';
+import { printNotice } from '../terminal-text';
 
 interface ServeOptions {
   port: number;
@@ -71,10 +72,9 @@ export function registerServeCommand(
       }
       const problems = gatewayProblems({ published, host: options.bind, ...(keys ? { keys } : {}) });
       if (problems.length > 0) throw new UsageError(problems.join('; '));
-      const note = (line: string) => process.stderr.write(`durable-agents: ${line}\n`);
       // The content store the workers stream tokens through, as `watch` reads it.
       const store = await openStore(storeConfig(env));
-      const connected = await connectAgents(globals(), env, note).catch(async (err: unknown) => {
+      const connected = await connectAgents(globals(), env, printNotice).catch(async (err: unknown) => {
         await store.close();
         throw err;
       });
@@ -96,7 +96,7 @@ export function registerServeCommand(
           ...(keys ? { keys } : {}),
           ...(chosen.length ? { protocols: chosen } : {}),
           ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-          log: note,
+          log: printNotice,
         });
       } catch (err) {
         await close();

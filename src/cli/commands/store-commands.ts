@@ -13,10 +13,9 @@ import { decide, describeRun, parseAge, type GcDecision } from '../gc';
 import { TRANSCRIPT_MAX_CHARS, formatTranscript } from '../transcript';
 import { decimalArg } from '../option-parsers';
 import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
-import { printError, printLine } from '../terminal-text';
+import { printLine, printNotice } from '../terminal-text';
 
 const out = printLine;
-const note = (text: string) => printError(`durable-agents: ${text}`);
 
 async function withStore<T>(env: NodeJS.ProcessEnv, fn: (store: ContentStore) => Promise<T>): Promise<T> {
   const store = await openStore(storeConfig(env));
@@ -120,7 +119,7 @@ async function gcDecisions(
 ): Promise<GcDecision[]> {
   const settings = settingsOf(flags, env);
   const line = serverNotice(settings, flags);
-  if (line) note(line);
+  if (line) printNotice(line);
   const client = await connectClient(settings).catch((err: Error) => {
     if (!force) throw err;
     return undefined;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { McpServersConfig } from '../../contracts/tool-catalog';
+import { parseJson } from '../../common/json-text';
 
 const stdioServer = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -88,9 +89,9 @@ function expandAll(
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, env, `${where} "${k}"`, onSecret)]));
 }
 
-function parseJson(text: string, source: string, quote = true): unknown {
+function parseConfigJson(text: string, source: string, quote = true): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw new McpConfigError(`${source} is not valid JSON${quote ? `: ${(err as Error).message}` : '.'}`);
   }
@@ -127,7 +128,7 @@ export function namedServers(
 
 /** Parses config text. Disabled servers are left out; `${VAR}` is expanded only as `options.expand` says. */
 export function parseMcpConfig(text: string, source: string, options: McpParseOptions = {}): NamedMcpServer[] {
-  return mcpServersFrom(parseJson(text, source, options.quote), source, options);
+  return mcpServersFrom(parseConfigJson(text, source, options.quote), source, options);
 }
 
 /** Like {@link parseMcpConfig}, for a config already parsed from JSON (e.g. a run's inline `mcpConfig`). */
@@ -146,7 +147,7 @@ export async function readMcpConfigFile(path: string): Promise<McpServersConfig>
   } catch (err) {
     throw new McpConfigError(`Cannot read MCP config ${path}: ${(err as Error).message}`);
   }
-  const json = parseJson(text, path);
+  const json = parseConfigJson(text, path);
   validate(json, path);
   return json as McpServersConfig;
 }

@@ -88,7 +88,10 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
   } catch (err) {
     if (isCancellation(err)) throw err;
     await clearance.settle?.();
-    recordFailure(ctx, model, err, 'summary failed: ');
+    recordFailure(ctx, model, err, {
+      attemptsAllowed: resolver.policy.attemptsPerProvider,
+      prefix: 'summary failed: ',
+    });
     return false;
   }
 }

@@ -2,7 +2,7 @@
  * A failed model call as the run sees it: its failure type (never its message text), the event it
  * records, a lost worker, a pin that failed, and the wait a rate limit asks for.
  */
-import { TimeoutType } from '@temporalio/common';
+import { RetryState, TimeoutType } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, condition, uuid4 } from '@temporalio/workflow';
 import { errorText } from '../../common/error-text';
 import { LLM_FAILURE, PIN_FAILURES } from '../../contracts/failure-types';
@@ -95,20 +95,25 @@ export async function waitOutRateLimit(
   return ctx.state.stopRequested === undefined;
 }
 
-/** Records a failed model or summary call as an event; returns the failure. */
+/**
+ * Records a failed model or summary call as an event, with its attempts when it made all
+ * `attemptsAllowed` (its retry policy's); returns the failure.
+ */
 export function recordFailure(
   ctx: RunContext,
   model: ModelRef,
   err: unknown,
-  prefix = '',
+  call: { attemptsAllowed: number; prefix?: string },
 ): ReturnType<typeof modelFailureOf> {
   const failure = modelFailureOf(err);
+  const allMade = err instanceof ActivityFailure && err.retryState === RetryState.MAXIMUM_ATTEMPTS_REACHED;
   emit(ctx, {
     type: 'model_failure',
     model: modelLabel(model),
     failureType: failure.type,
     retryable: failure.retryable,
-    message: `${prefix}${failure.message}`,
+    message: `${call.prefix ?? ''}${failure.message}`,
+    ...(allMade ? { attempts: call.attemptsAllowed } : {}),
   });
   return failure;
 }

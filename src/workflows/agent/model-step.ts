@@ -181,7 +181,7 @@ export async function callModelWithFailover(
       // A later attempt a feature refused: clear the call again and make it again.
       if (clearance.again?.(err)) continue;
       if (state.pendingPin && isPinFailure(err)) return pinOfCallFailed(ctx, err);
-      const failure = recordFailure(ctx, model, err);
+      const failure = recordFailure(ctx, model, err, { attemptsAllowed: resolver.policy.attemptsPerProvider });
       if (workerLost(err) && workerLosses < WORKER_LOST_RETRIES) {
         workerLosses++;
         continue;
