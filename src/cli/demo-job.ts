@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LlmConfigFile } from '../llm';
 import { reply, startFakeProvider, type RecordedRequest } from '../testing/fake-provider';
+import { modelByKey } from './key-model';
 
 /** The model the demo runs on, and what to tell the user about it. */
 export interface DemoModel {
@@ -49,22 +50,9 @@ export function prepareDemoTask(cwd: string): DemoTask {
 export async function chooseDemoModel(env: NodeJS.ProcessEnv, requested?: string): Promise<DemoModel> {
   const noop = async () => undefined;
   if (requested) return { model: requested, scripted: false, note: `Model: ${requested} (from --model)`, close: noop };
-  if (env.ANTHROPIC_API_KEY) {
-    return {
-      model: 'anthropic/claude-haiku-4-5',
-      scripted: false,
-      note: 'Model: anthropic/claude-haiku-4-5 (ANTHROPIC_API_KEY is set)',
-      close: noop,
-    };
-  }
-  if (env.OPENAI_API_KEY) {
-    return {
-      model: 'openai/gpt-4.1-mini',
-      scripted: false,
-      note: 'Model: openai/gpt-4.1-mini (OPENAI_API_KEY is set)',
-      close: noop,
-    };
-  }
+  const byKey = modelByKey(env);
+  if (byKey)
+    return { model: byKey.model, scripted: false, note: `Model: ${byKey.model} (${byKey.key} is set)`, close: noop };
   const fake = await startFakeProvider();
   fake.respond(scriptedAgent);
   return {

@@ -31,6 +31,7 @@ import {
 } from './option-parsers';
 import { readTaskInput } from './task-input';
 import { kindFlags, kindOptionsOf } from './kind-flags';
+import { modelByKey } from './key-model';
 
 /** Environment variable with the default model spec of `run`. */
 const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
@@ -49,7 +50,11 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
     .argument('[task]', 'what the agent should do; `-` reads it from stdin')
     .option('--task-file <file>', 'read the task from FILE (`-`: stdin) and pass it by reference (any size)')
     .option('--agent <kind>', `agent kind: ${kinds.names.join(' | ')}`, 'react')
-    .option('--model <spec>', `model spec, e.g. anthropic/claude-sonnet-4-6 (default: $${MODEL_ENV})`, spec)
+    .option(
+      '--model <spec>',
+      `model spec, e.g. anthropic/claude-sonnet-4-6 (default: $${MODEL_ENV}, else by the provider key set)`,
+      spec,
+    )
     .option(
       '--fallback <spec>',
       'fallback model, tried in order when the model keeps failing (repeatable)',
@@ -113,6 +118,13 @@ export function startFlags(command: Command, kinds: KindRegistry): Command {
 }
 
 /**
+ * The model a run gets by the provider key set, when neither `--model`, a run it goes on from nor
+ * `$DURABLE_AGENTS_MODEL` names one.
+ */
+export const keyModelOf = (o: Pick<RunOptions, 'model' | 'continue'>, env: NodeJS.ProcessEnv) =>
+  o.model || o.continue || env[MODEL_ENV] ? undefined : modelByKey(env);
+
+/**
  * The start options the flags ask for, checked as far as the CLI can before anything is sent (model
  * specs, MCP servers and file, workspace, the kind's own options); the task is read as {@link readTaskInput} says.
  * The model may come from a layer under them: the run it goes on from, else `$DURABLE_AGENTS_MODEL`
@@ -126,8 +138,11 @@ export async function startOptionsOf(
 ): Promise<StartAgentOptions> {
   const edge = kinds.find(o.agent);
   if (!edge) throw new UsageError(`unknown --agent "${o.agent}"; use one of: ${kinds.names.join(', ')}`);
-  if (!o.model && !o.continue && !env[MODEL_ENV])
-    throw new UsageError(`no model: pass --model provider/model or set ${MODEL_ENV}`);
+  const chosen = o.model ?? keyModelOf(o, env)?.model;
+  if (!chosen && !o.continue && !env[MODEL_ENV])
+    throw new UsageError(
+      `no model: pass --model provider/model, set ${MODEL_ENV}, or set ANTHROPIC_API_KEY or OPENAI_API_KEY`,
+    );
   const own = kindOptionsOf(edge.facts.name, o as unknown as Record<string, unknown>, kinds);
   const kindOptions = own === undefined || edge.optionsKey === undefined ? {} : { [edge.optionsKey]: own };
   checkModelSpecs(
@@ -165,7 +180,7 @@ export async function startOptionsOf(
     task,
     ...(taskHash ? { taskHash } : {}),
     kind: o.agent,
-    ...(o.model ? { model: o.fallback ? { primary: o.model, fallbacks: o.fallback } : o.model } : {}),
+    ...(chosen ? { model: o.fallback ? { primary: chosen, fallbacks: o.fallback } : chosen } : {}),
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(call ? { call } : {}),
     ...(Object.keys(limits).length ? { limits } : {}),

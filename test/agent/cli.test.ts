@@ -111,7 +111,7 @@ describe('agent CLI', () => {
         /^--args must be a JSON object/,
       );
       await expect(cli('run', 'no model given')).rejects.toThrow(
-        'no model: pass --model provider/model or set DURABLE_AGENTS_MODEL',
+        'no model: pass --model provider/model, set DURABLE_AGENTS_MODEL, or set ANTHROPIC_API_KEY or OPENAI_API_KEY',
       );
       await expect(cli('run', '--model', 'gpt4', 'x')).rejects.toThrow(CommanderError);
       await expect(cli('run', '--model', PRIMARY, '--max-turns', '0', 'x')).rejects.toThrow(CommanderError);
@@ -168,6 +168,23 @@ describe('agent CLI as a process', () => {
       const badTurns = await runCli(['run', '--model', PRIMARY, '--max-turns', 'many', 'x'], { env });
       expect(badTurns.code).not.toBe(0);
       expect(badTurns.stderr).toContain('"many" is not a whole number of at least 1.');
+    });
+  });
+
+  it('runs on the model of the provider whose key is set when no model is named, and says which', async () => {
+    fx.fake.script(reply.text('Picked by the key.'));
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue, { ANTHROPIC_API_KEY: 'set-for-the-cli' });
+      const id = `by-key-${Date.now()}`;
+      await cli.run('run', '--id', id, 'Answer briefly.');
+      expect(cli.notes()).toContain(
+        'model: anthropic/claude-haiku-4-5 (ANTHROPIC_API_KEY is set; --model names another)',
+      );
+      expect(fx.fake.requests.at(-1)?.body.model).toBe('claude-haiku-4-5');
+      const openai = agentCli(client, taskQueue, { OPENAI_API_KEY: 'set-for-the-cli', DURABLE_AGENTS_MODEL: PRIMARY });
+      fx.fake.script(reply.text('Picked by the variable.'));
+      await openai.run('run', '--id', `${id}-env`, 'Answer briefly.');
+      expect(openai.notes()).not.toContain('is set; --model names another');
     });
   });
 });

@@ -9,7 +9,7 @@ import { checkModelSpecs, unknownModelWarnings } from '../model-check';
 import { duration, positiveInt, spec, type RunOptions } from '../option-parsers';
 import { errorLine, formatResult, formatSummary } from '../render-run';
 import { noWorkerNotice, whileWaiting } from '../run-wait';
-import { startFlags, startOptionsOf } from '../start-options';
+import { keyModelOf, startFlags, startOptionsOf } from '../start-options';
 import { kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 import { watchAndPrint } from './read-commands';
 
@@ -28,6 +28,8 @@ export function registerRunCommand(program: Command, deps: AgentCommandDeps): vo
       if (o.watch && (o.detach || o.json))
         throw new UsageError('--watch prints as the run works; it cannot be combined with --detach or --json');
       const options = await startOptionsOf(taskArg, o, deps.env, kinds);
+      const byKey = keyModelOf(o, deps.env);
+      if (byKey) noteOf(deps)(`model: ${byKey.model} (${byKey.key} is set; --model names another)`);
       await withAgents(deps, async (agents, uiLink) => {
         const models = [...(o.model ? [o.model] : []), ...(o.fallback ?? []), ...kinds.models(o.agent, options)];
         for (const warning of unknownModelWarnings(models, deps.env)) noteOf(deps)(warning);
