@@ -1,7 +1,8 @@
 /**
  * The run's model-call flags (`--system-prompt[-file]`, `--temperature`, `--top-p`, `--stop`,
  * `--max-output-tokens`, `--thinking`, `--response-format`, `--tool-choice`) as start options.
- * Values are range-checked with the client's own check (`callSettingProblems`) when the run starts.
+ * Values are range-checked with the client's own check (`callSettingProblems`), its problems named
+ * by their flags.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import type { ResponseFormat, ToolChoice } from '../contracts/message-model';
 import { UsageError } from './exit-codes';
 import { collect, number, positiveInt, type CallFlags } from './option-parsers';
 import { parseJson } from '../common/json-text';
+import { callSettingProblems } from '../policy/call-settings';
 
 /** Declares the flags on a command that starts runs. */
 export function callFlags(command: Command): Command {
@@ -82,8 +84,30 @@ export function callOptionsOf(o: CallFlags): Pick<AgentOptions, 'systemPrompt' |
       ...(o.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(o.toolChoice) }),
     }).filter(([, v]) => v !== undefined),
   );
+  // The client's own check, each problem named by the flag that set it.
+  const problem = callSettingProblems(call)[0];
+  if (problem) throw new UsageError(flagWords(problem));
   return {
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(Object.keys(call).length > 0 ? { call } : {}),
   };
 }
+
+/** The flag of each call setting, for problems the client's check words by setting. */
+const FLAG_OF: Record<string, string> = {
+  temperature: '--temperature',
+  topP: '--top-p',
+  stopSequences: '--stop',
+  maxTokens: '--max-output-tokens',
+  thinkingBudget: '--thinking',
+  responseFormat: '--response-format',
+  toolChoice: '--tool-choice',
+};
+
+const flagWords = (problem: string): string =>
+  problem
+    .replace(/ \(the most output tokens per call\)/, '')
+    .replace(
+      /(?<![\w-])(temperature|topP|stopSequences|maxTokens|thinkingBudget|responseFormat|toolChoice)\b/g,
+      (s) => FLAG_OF[s],
+    );

@@ -121,7 +121,12 @@ describe("a run's model-call settings", () => {
           ['--model', FALLBACK, '--thinking', '2048'],
           'openai/gpt-4o-mini does not think: a thinking budget needs a model that thinks',
         ],
-        [['--model', PRIMARY, '--temperature', '3'], 'temperature must be a number in [0, 2], got 3'],
+        [['--model', PRIMARY, '--temperature', '3'], /^--temperature must be a number in \[0, 2\], got 3$/],
+        [
+          ['--model', PRIMARY, '--thinking', '500'],
+          /^--thinking must be a whole number of at least 1024 tokens, got 500$/,
+        ],
+        [['--model', PRIMARY, '--max-output-tokens', '1.5'], /--max-output-tokens/],
         [['--model', PRIMARY, '--agent', 'pev', '--tool-choice', 'required'], 'toolChoice does not apply to pev runs'],
         [
           ['--model', PRIMARY, '--agent', 'pev', '--system-prompt', 'Be brief.'],
@@ -147,7 +152,7 @@ describe("a run's model-call settings", () => {
         ],
         [
           ['--model', PRIMARY, '--thinking', '2048', '--temperature', '0.5'],
-          'thinkingBudget cannot go with temperature or topP: models refuse sampling settings while they think',
+          '--thinking cannot go with --temperature or --top-p: models refuse sampling settings while they think',
         ],
         [
           ['--model', PRIMARY, '--fallback', 'openai/gpt-5-mini', '--temperature', '0.2', '--stop', 'END'],
