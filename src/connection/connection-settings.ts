@@ -117,7 +117,10 @@ export async function connectClient(
 ): Promise<Client> {
   let connection: Connection;
   try {
-    if (!PROXY_VARIABLES.some((name) => process.env[name])) await probeTcp(settings.address, CONNECT_TIMEOUT_MS);
+    if (!PROXY_VARIABLES.some((name) => process.env[name])) {
+      await probeTcp(settings.address, CONNECT_TIMEOUT_MS);
+      if (!settings.tls) await probeGrpc(settings);
+    }
     connection = await Connection.connect({
       address: settings.address,
       tls: settings.tls,
@@ -125,6 +128,7 @@ export async function connectClient(
       connectTimeout: CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
+    if (error instanceof UnreachableServerError) throw error;
     throw new UnreachableServerError(unreachableMessage(settings, shortCause(error)));
   }
   return new Client({ connection, namespace: settings.namespace, ...(interceptors ? { interceptors } : {}) });
@@ -163,6 +167,48 @@ function probeTcp(address: string, timeoutMs: number): Promise<void> {
     return Promise.resolve();
   }
   return tcpConnect(target.host, target.port, timeoutMs);
+}
+
+/** How long the first bytes of a plain-text gRPC server may take before the client's own channel decides. */
+const PREFACE_ANSWER_MS = 1_500;
+
+/**
+ * Says at once when the address is a server of another kind: a plain-text gRPC server answers the
+ * HTTP/2 preface with its settings, while an HTTP/1.1 server (a Web UI's port) answers with an
+ * HTTP status line and some endpoints close the connection unanswered. A server that says nothing
+ * in time is left to the gRPC channel and its whole timeout.
+ */
+async function probeGrpc(settings: ConnectionSettings): Promise<void> {
+  let target: { host: string; port: number };
+  try {
+    target = parseAddress(settings.address);
+  } catch {
+    return;
+  }
+  const answer = await new Promise<'http1' | 'closed' | 'other'>((resolve) => {
+    const socket = net.connect(target);
+    const done = (what: 'http1' | 'closed' | 'other') => {
+      socket.destroy();
+      resolve(what);
+    };
+    socket.setTimeout(PREFACE_ANSWER_MS, () => done('other'));
+    socket.once('connect', () => socket.write('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'));
+    socket.once('data', (data: Buffer) => done(data.subarray(0, 5).toString('latin1') === 'HTTP/' ? 'http1' : 'other'));
+    socket.once('end', () => done('closed'));
+    socket.once('error', () => done('closed'));
+  });
+  const port = `port ${target.port}`;
+  if (answer === 'http1')
+    throw new UnreachableServerError(
+      unreachableMessage(settings, `it answers HTTP/1.1, not gRPC: ${port} is not a Temporal frontend (the Web UI's?)`),
+    );
+  if (answer === 'closed')
+    throw new UnreachableServerError(
+      unreachableMessage(
+        settings,
+        `it closed the connection without answering plain gRPC: is ${port} a Temporal frontend, and without TLS?`,
+      ),
+    );
 }
 
 function readFile(variable: string, file: string): Buffer {

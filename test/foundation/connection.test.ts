@@ -1,3 +1,5 @@
+import http from 'node:http';
+import net from 'node:net';
 import { connectClient, connectionSettingsFromEnv, parseAddress } from '../../src/connection/connection-settings';
 import { freePort } from '../../src/server/ports';
 import { startTcpProxy } from '../kit/tcp-proxy';
@@ -27,6 +29,31 @@ describe('connecting a client', () => {
       await client.connection.close();
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe('connecting a client to a server of another kind', () => {
+  const settings = (address: string) => ({ ...connectionSettingsFromEnv({}), address, addressFromEnv: true });
+
+  it('says an HTTP/1.1 server is not a Temporal frontend, and so is one that closes the connection unanswered', async () => {
+    const web = http.createServer((_req, res) => res.end('a web page'));
+    const closer = net.createServer((socket) => socket.destroy());
+    await Promise.all([
+      new Promise<void>((r) => web.listen(0, '127.0.0.1', r)),
+      new Promise<void>((r) => closer.listen(0, '127.0.0.1', r)),
+    ]);
+    const portOf = (s: http.Server | net.Server) => (s.address() as net.AddressInfo).port;
+    try {
+      await expect(connectClient(settings(`127.0.0.1:${portOf(web)}`))).rejects.toThrow(
+        `(it answers HTTP/1.1, not gRPC: port ${portOf(web)} is not a Temporal frontend (the Web UI's?))`,
+      );
+      await expect(connectClient(settings(`127.0.0.1:${portOf(closer)}`))).rejects.toThrow(
+        `(it closed the connection without answering plain gRPC: is port ${portOf(closer)} a Temporal frontend, and without TLS?)`,
+      );
+    } finally {
+      web.close();
+      closer.close();
     }
   });
 });
