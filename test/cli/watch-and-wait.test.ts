@@ -30,6 +30,21 @@ describe('waiting for a run', () => {
     expect(screen).not.toContain('\n');
   });
 
+  it('run --watch says why a tool call failed, under its line', async () => {
+    fx.resetLatch();
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 'two', b: 3 }, id: 'toolu_bad1' }]),
+      reply.text('The arguments were wrong.'),
+    );
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const cli = agentCli(client, taskQueue);
+      await cli.run('run', '--model', PRIMARY, '--watch', 'Add two and 3.');
+      expect(cli.printed()).toMatch(
+        /\[turn 1\] tool add \(toolu_bad1\) failed in \d+ ms\n {4}-> Tool "add": Invalid arguments: .*expected number, received string/,
+      );
+    });
+  });
+
   it('stays quiet when stderr is not a terminal', async () => {
     fx.resetLatch();
     fx.fake.script(reply.text('Quiet.'));
