@@ -12,7 +12,7 @@ import { READ_RESULT_TOOL } from '../../src/policy/masking';
 import { reply, type RecordedRequest } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { PRIMARY, resultTexts, useAgentFixture } from './agent-kit';
+import { PRIMARY, resultTexts, useAgentFixture, waitForState } from './agent-kit';
 
 /** A result the model can tell apart: its number, then filler to the given size. */
 const entry = (n: number, chars: number): string => `entry ${n}: ${'abcdefghij'.repeat(chars / 10)}`;
@@ -121,7 +121,9 @@ describe('the context a run sends', () => {
       });
       const res = await agents.result(id);
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'agent-compaction-backoff');
-      return { result: res, state: await agents.state(id) };
+      // A closed run's state comes from a worker's replay of its history, which a loaded machine may
+      // not finish before the client answers from the result alone (without events): ask until it does.
+      return { result: res, state: await waitForState(agents, id, (s) => (s.events ?? []).length > 0) };
     });
     expect(result).toMatchObject({ status: 'completed', finalText: 'All looked up.', turns });
     // Four failed summaries in 40 turns, each waiting longer than the one before; a success resets the wait.

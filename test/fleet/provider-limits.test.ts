@@ -59,10 +59,11 @@ describe('provider limits on the server', () => {
     // on a loaded machine that moment varies by a second or more, bunching requests the server
     // handed out apart; so the rate is read over 10-second windows with two seconds' worth of
     // slack: none holds more than 2 × 10 + 2 + 4 (without the limit, all 40 come in a few seconds).
-    // The requests span at least the time the limit needs for all but the burst.
+    // The requests span at least the time the limit needs for all but the burst, less the same two
+    // seconds of arrival jitter (a late first request shortens the span).
     const first = Math.min(...times);
     expect(busiest(times, 10_000)).toBeLessThanOrEqual(2 * 10 + 2 + 4);
-    expect(Math.max(...times) - first).toBeGreaterThanOrEqual(((40 - 5) / 2) * 1_000);
+    expect(Math.max(...times) - first).toBeGreaterThanOrEqual(((40 - 5) / 2 - 2) * 1_000);
     await saveHistoryIfRecording(client.workflow.getHandle(ids[0]), 'agent-provider-limit');
     const queues = await modelCallQueues(client, ids[0]);
     // The run's first model call pins its tools on the run's own queue; seeing the model's limit
