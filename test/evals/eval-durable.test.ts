@@ -150,6 +150,25 @@ describe('eval status and eval cancel', () => {
     }
   }, 120_000);
 
+  it('grades a case whose run failed as failed, and finishes the others', async () => {
+    fx.fake.respond((request): FakeStep => {
+      const { task } = who(request);
+      return task.startsWith('Case a.')
+        ? reply.error(401)
+        : reply.text(`The answer ${/^Case (\w)\./.exec(task)?.[1]}.`);
+    });
+    const { client } = await testConnection();
+    const agents = fx.agents(client, worker.taskQueue);
+    const id = await startEval(agents, CASES, { model: PRIMARY, tenant: 'evals', parallel: 1 });
+    const progress = await waitForEval(agents, id);
+    expect(progress.status).toBe('completed');
+    expect(progress.cases.map((c) => [c.name, c.status, c.outcome?.pass, c.outcome?.stopReason])).toEqual([
+      ['a', 'done', false, 'error'],
+      ['b', 'done', true, 'completed'],
+      ['c', 'done', true, 'completed'],
+    ]);
+  });
+
   it('an id that names no eval is bad input: one line, exit 2', async () => {
     for (const command of ['status', 'report', 'cancel']) {
       const out = await cli(command, 'eval-nosuch');

@@ -7,15 +7,20 @@
  * its progress with status `cancelled`.
  */
 import {
+  ApplicationFailure,
   CancellationScope,
+  ChildWorkflowFailure,
   getExternalWorkflowHandle,
   proxyActivities,
   setCurrentDetails,
   setHandler,
   startChild,
 } from '@temporalio/workflow';
+import { errorText } from '../../common/error-text';
+import type { AgentResult } from '../../contracts/agent-run';
 import {
   evalProgressQuery,
+  type CaseOutcome,
   type EvalActivities,
   type EvalCaseInput,
   type EvalProgress,
@@ -27,6 +32,42 @@ const { gradeEvalCase } = proxyActivities<EvalActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
 });
+
+/**
+ * A case run's result: what it returned, or what a failed run carries in its failure (graded as
+ * any result); a run that closed otherwise (terminated, timed out) is the reason, not a result.
+ */
+async function caseResult(ended: Promise<AgentResult>): Promise<AgentResult | string> {
+  try {
+    return await ended;
+  } catch (err) {
+    const cause = err instanceof ChildWorkflowFailure ? err.cause : undefined;
+    const carried = cause instanceof ApplicationFailure ? cause.details?.find(isCarriedResult) : undefined;
+    if (carried) return { ...carried, status: 'failed' };
+    return `the run closed without a result: ${cause?.message ?? errorText(err)}`;
+  }
+}
+
+const isCarriedResult = (value: unknown): value is AgentResult =>
+  typeof value === 'object' && value !== null && typeof (value as AgentResult).stopReason === 'string';
+
+/** The outcome of a case whose run left no result to grade: failed, with the reason. */
+function closedOutcome(name: string, id: string, reason: string, latencyMs: number): CaseOutcome {
+  const failed = { name: 'run', pass: false, message: reason };
+  return {
+    name,
+    id,
+    pass: false,
+    graders: [failed],
+    failed,
+    stopReason: 'error',
+    turns: 0,
+    tokens: 0,
+    costUsd: 0,
+    latencyMs,
+    drift: 0,
+  };
+}
 
 export async function evalWorkflow(input: EvalWorkflowInput): Promise<EvalProgress> {
   const progress: EvalProgress = {
@@ -55,10 +96,13 @@ export async function evalWorkflow(input: EvalWorkflowInput): Promise<EvalProgre
     const child = await startChild(workflowType, { workflowId, ...options });
     running.add(workflowId);
     if (cancelled) await cancelCase(workflowId);
-    const result = await child.result();
+    const result = await caseResult(child.result() as Promise<AgentResult>);
     running.delete(workflowId);
     const latencyMs = new Date().getTime() - started;
-    at.outcome = await gradeEvalCase({ name: c.name, id: workflowId, graders: c.graders, result, latencyMs });
+    at.outcome =
+      typeof result === 'string'
+        ? closedOutcome(c.name, workflowId, result, latencyMs)
+        : await gradeEvalCase({ name: c.name, id: workflowId, graders: c.graders, result, latencyMs });
     at.status = 'done';
     shown();
   };
