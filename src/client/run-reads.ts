@@ -12,6 +12,7 @@ import { fullCost } from '../contracts/message-model';
 import { billingOf } from '../policy/billing';
 import type { AgentWorkflowInput } from '../contracts/agent-workflows';
 import { defaultLimits } from '../policy/limits';
+import { isAgentResult } from '../policy/run-result';
 import { modelNameProblem, parseModelRef } from '../policy/model-ref';
 import { OPEN_STATUSES, type AgentStatus } from '../contracts/run-status';
 import { RunClosedError } from './client-errors';
@@ -45,13 +46,6 @@ export async function hasWorkflowPollers(client: Client, taskQueue: string): Pro
     return at === undefined || now - at < POLLER_FRESH_MS;
   });
 }
-
-const isAgentResult = (value: unknown): value is AgentResult =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as AgentResult).id === 'string' &&
-  typeof (value as AgentResult).stopReason === 'string' &&
-  typeof (value as AgentResult).status === 'string';
 
 /**
  * The result of a closed run: what it returned, or, for a run that closed as a failed workflow

@@ -27,6 +27,7 @@ import {
   type EvalWorkflowInput,
 } from '../../contracts/eval-workflow';
 import { progressLine } from '../../policy/eval-progress';
+import { isAgentResult } from '../../policy/run-result';
 
 const { gradeEvalCase } = proxyActivities<EvalActivities>({
   startToCloseTimeout: '5 minutes',
@@ -42,14 +43,11 @@ async function caseResult(ended: Promise<AgentResult>): Promise<AgentResult | st
     return await ended;
   } catch (err) {
     const cause = err instanceof ChildWorkflowFailure ? err.cause : undefined;
-    const carried = cause instanceof ApplicationFailure ? cause.details?.find(isCarriedResult) : undefined;
+    const carried = cause instanceof ApplicationFailure ? cause.details?.find(isAgentResult) : undefined;
     if (carried) return { ...carried, status: 'failed' };
     return `the run closed without a result: ${cause?.message ?? errorText(err)}`;
   }
 }
-
-const isCarriedResult = (value: unknown): value is AgentResult =>
-  typeof value === 'object' && value !== null && typeof (value as AgentResult).stopReason === 'string';
 
 /** The outcome of a case whose run left no result to grade: failed, with the reason. */
 function closedOutcome(name: string, id: string, reason: string, latencyMs: number): CaseOutcome {
