@@ -157,7 +157,7 @@ describe('served tool results', () => {
     const texts = resultTexts(fx.fake.requests[1]);
     expect(texts[0]).toBe('wrote 5 characters (served)');
     expect(texts[1]).toBe(
-      'Rejected by the user: This eval case gives no approval for this tool. The tool was not run.',
+      'Rejected by the eval: This eval case gives no approval for this tool. The tool was not run.',
     );
   });
 

@@ -143,7 +143,7 @@ export function settle(ctx: RunContext, planned: PlannedCall[]): void {
       const why =
         approval.decidedBy === 'timeout'
           ? `Not approved: ${approval.reason}.`
-          : `Rejected by the user${approval.reason ? `: ${approval.reason}` : '.'}`;
+          : `Rejected by the ${approval.decidedBy ?? 'user'}${approval.reason ? `: ${approval.reason}` : '.'}`;
       p.result = { text: `${why} The tool was not run.`, isError: true };
     }
   }
