@@ -1,8 +1,9 @@
 /**
  * What the eval commands share (docs/evals.md): the gate and its verdict, saved reports, the
- * content store the calls are read from, bad input as a usage error.
+ * content store the calls are read from, the judge's flags, bad input as a usage error.
  */
 import fs from 'node:fs';
+import type { Command } from 'commander';
 import { errorText } from '../common/error-text';
 import {
   EvalInputError,
@@ -14,10 +15,12 @@ import {
   type EvalReport,
   type EvalSummary,
   type GateClause,
+  type JudgeSettings,
 } from '../evals';
 import { openStore, type ContentStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { EXIT, UsageError } from './exit-codes';
+import { checkModelSpecs } from './model-check';
 import { printError, printLine } from './terminal-text';
 import { parseJson } from '../common/json-text';
 
@@ -91,3 +94,41 @@ export const asUsage = (err: unknown): never => {
 /** The store the workers write, for the calls' whole arguments; undefined when it cannot be opened. */
 export const openedStore = (env: NodeJS.ProcessEnv): Promise<ContentStore | undefined> =>
   openStore(storeConfig(env)).catch(() => undefined);
+
+/** The judge's flags of `eval run` and `eval replay`. */
+export interface JudgeFlags {
+  judge?: string;
+  rubric?: string;
+  judgeToolCalls?: boolean;
+}
+
+/** Adds the judge's flags to an eval command. */
+export const withJudgeFlags = (command: Command): Command =>
+  command
+    .option(
+      '--judge <provider/model>',
+      "a model that grades each case's answer against a rubric (its verdict is a grader)",
+    )
+    .option('--rubric <text|@file>', "the judge's rubric for cases without their own (judge.rubric)")
+    .option('--judge-tool-calls', "show the judge the run's tool calls too");
+
+/** The judge the flags name, its rubric given as text or read from `@FILE`; none without `--judge`. */
+export function judgeOfFlags(flags: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSettings | undefined {
+  if (!flags.judge) {
+    if (flags.rubric !== undefined || flags.judgeToolCalls)
+      throw new UsageError('--rubric and --judge-tool-calls need --judge provider/model');
+    return undefined;
+  }
+  checkModelSpecs([flags.judge], env);
+  let rubric = flags.rubric;
+  if (rubric?.startsWith('@')) {
+    const file = rubric.slice(1);
+    try {
+      rubric = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`--rubric @${file}: cannot read it (${errorText(err)})`);
+    }
+  }
+  if (rubric !== undefined && rubric.trim() === '') throw new UsageError('--rubric: the rubric is empty');
+  return { model: flags.judge, ...(rubric ? { rubric } : {}), ...(flags.judgeToolCalls ? { toolCalls: true } : {}) };
+}

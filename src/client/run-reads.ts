@@ -71,7 +71,11 @@ export async function resultOfRun(handle: WorkflowHandle, id: string): Promise<A
 }
 
 /** The input the newest run of the chain started with (its first history event). */
-export async function startInput(client: Client, id: string): Promise<AgentWorkflowInput | undefined> {
+export const startInput = (client: Client, id: string): Promise<AgentWorkflowInput | undefined> =>
+  workflowInput<AgentWorkflowInput>(client, id);
+
+/** The first argument the newest execution of the workflow `id` started with (its first history event). */
+export async function workflowInput<T>(client: Client, id: string): Promise<T | undefined> {
   const { history } = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: { workflowId: id },
@@ -79,7 +83,7 @@ export async function startInput(client: Client, id: string): Promise<AgentWorkf
   });
   const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
-  return decodeFromPayloadsAtIndex<AgentWorkflowInput>(client.options.loadedDataConverter, 0, payloads);
+  return decodeFromPayloadsAtIndex<T>(client.options.loadedDataConverter, 0, payloads);
 }
 
 /**

@@ -21,7 +21,20 @@ export interface ServedCall {
   repeat?: boolean;
 }
 
-/** The eval record of a run spec: what answers the run's tool calls. A sub-agent inherits it. */
+/**
+ * The recorded children of a sub-agent's calls: the call of `agent` whose arguments hash to
+ * `argsHash` with ordinal n (per agent and arguments, from 0) starts its child with `runs[n]`.
+ */
+export interface RecordedChildren {
+  agent: string;
+  argsHash: string;
+  runs: EvalSpec[];
+}
+
+/**
+ * The eval record of a run spec: what answers the run's tool calls. A sub-agent inherits it, or,
+ * when it names `children`, gets its own child's record.
+ */
 export interface EvalSpec {
   served: ServedCall[];
   /** An unmatched call to a tool without side effects runs live; absent or false: it is drift too. */
@@ -35,6 +48,11 @@ export interface EvalSpec {
    * is rejected. Absent: people decide, as in any run.
    */
   decisions?: EvalDecision[];
+  /**
+   * A replay's recorded children: each sub-agent call's child is served its own recorded table; a
+   * call the recording has no child for starts one with an empty table (each of its calls drifts).
+   */
+  children?: RecordedChildren[];
 }
 
 /** The decision an eval gives the calls of a tool that need approval. */
@@ -61,6 +79,19 @@ export interface EvalTally {
   driftCalls: DriftCall[];
   /** The run's tools that have side effects, as pinned (what a replay compares the calls of). */
   sideEffectTools?: string[];
+  /** The tallies of its sub-agents' runs, as each ended (the first of them; `childDrift` stays exact). */
+  children?: ChildTally[];
+  /** Drift in its sub-agents' runs, theirs included. */
+  childDrift?: number;
+}
+
+/** A sub-agent's run and how its calls were answered. */
+export interface ChildTally {
+  id: string;
+  agent: string;
+  served: number;
+  /** Its drift and its own sub-agents'. */
+  drift: number;
 }
 
 /** The run's tally with the ordinals used so far, by row (`row:argsHash`). */

@@ -19,6 +19,27 @@ export interface EvalCaseInput {
   /** Its run's start, checked by the client; the eval starts it as its child. */
   start: PreparedStart;
   graders: EvalGraderData[];
+  /** Its model-graded judge: not run by the eval, but by whoever reports it (docs/evals.md, The judge). */
+  judge?: CaseJudgeInput;
+}
+
+/** The judge of a case, resolved: its model, its rubric, whether it is shown the run's tool calls. */
+export interface CaseJudgeInput {
+  model: string;
+  rubric: string;
+  toolCalls: boolean;
+}
+
+/** What the judge said of a case's run, and what asking it cost (not the case's tokens and cost). */
+export interface JudgeOutcome {
+  /** The judge's own run. */
+  id: string;
+  pass: boolean;
+  /** The judge's score, 0 to 1; absent when its answer gave none that parsed. */
+  score?: number;
+  reason: string;
+  tokens: number;
+  costUsd: number;
 }
 
 export interface EvalWorkflowInput {
@@ -50,6 +71,8 @@ export interface CaseOutcome {
   costUsd: number;
   latencyMs: number;
   drift: number;
+  /** The judge's verdict and what it cost, once the eval is reported. */
+  judge?: JudgeOutcome;
 }
 
 /** What the grading activity is given: the ended case's run and its result. */

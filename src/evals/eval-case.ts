@@ -9,14 +9,14 @@ import type { StartAgentOptions } from '../client';
 import type { AgentOptions } from '../contracts/agent-options';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult } from '../contracts/agent-run';
-import type { ServedCall } from '../contracts/eval-spec';
+import type { RecordedChildren, ServedCall } from '../contracts/eval-spec';
 import type { RunToolCall } from '../contracts/run-message';
 import type { AgentStopReason } from '../contracts/run-status';
 
 /** What a case's run did, as the graders read it. */
 export interface CaseRun {
   result: AgentResult;
-  /** The run's events (its state's, in order). */
+  /** The run's events (its state's, in order); empty when no grader reads them (`check`, `approval_requested`). */
   events: AgentEvent[];
   /** Every tool call the model made, in order, with its arguments. */
   toolCalls: Pick<RunToolCall, 'name' | 'arguments'>[];
@@ -48,7 +48,9 @@ export type DataGrader =
   | { type: 'tools_in_order'; tools: string[] }
   | { type: 'approval_requested'; tool: string }
   | { type: 'stop_reason'; is: AgentStopReason }
-  | { type: 'within'; turns?: Bound; tokens?: Bound; costUsd?: Bound; drift?: Bound };
+  | { type: 'within'; turns?: Bound; tokens?: Bound; costUsd?: Bound; drift?: Bound }
+  /** The calls to the run's tools with side effects were these, in this order, each with exactly these arguments. */
+  | { type: 'effects_as_recorded'; calls: { name: string; arguments: Record<string, unknown> }[] };
 
 /** A grader function of a TypeScript case, over what the run did. */
 export interface CodeGrader {
@@ -69,6 +71,16 @@ export interface CaseApproval {
 /** Run options a case may lay over its own: everything but what the eval itself sets. */
 export type CaseOptions = Omit<StartAgentOptions, 'task' | 'eval' | 'fleet' | 'session' | 'id' | 'continueFrom'>;
 
+/** A model that grades the case's run against a rubric (docs/evals.md, The judge). */
+export interface CaseJudge {
+  /** What the judge holds the run's answer to. */
+  rubric: string;
+  /** The judge's model (`provider/model`); absent: the eval's (`--judge`). */
+  model?: string;
+  /** Show the judge the run's tool calls too. */
+  toolCalls?: boolean;
+}
+
 export interface EvalCase {
   name: string;
   task: string;
@@ -81,6 +93,8 @@ export interface EvalCase {
   approve?: string[];
   /** The served results of its tool calls. */
   stubs?: ServedCall[];
+  /** A replayed case's recorded children: each sub-agent call's child is served its own table (`eval.children`). */
+  children?: RecordedChildren[];
   /** An unmatched call to a tool without side effects runs live. */
   liveReads?: boolean;
   approvals?: CaseApproval[];
@@ -92,6 +106,8 @@ export interface EvalCase {
   /** Start from a recorded run's conversation up to the end of this turn, by reference (as `fork` does). */
   fromTurn?: { run: string; atTurn: number };
   graders: Grader[];
+  /** A model-graded judge over the run's answer, beside the graders. */
+  judge?: CaseJudge;
 }
 
 /** A case as TypeScript writes it: typed, returned as it is. */
@@ -129,6 +145,11 @@ const GRADERS: Record<Grader['type'], z.ZodType> = {
     tokens: bound.optional(),
     costUsd: bound.optional(),
     drift: bound.optional(),
+    ...named,
+  }),
+  effects_as_recorded: z.strictObject({
+    type: z.literal('effects_as_recorded'),
+    calls: z.array(z.strictObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })),
     ...named,
   }),
   check: z.object({
@@ -181,6 +202,9 @@ const evalCase = z.strictObject({
   followUps: z.array(z.string().min(1)).optional(),
   limits: z.record(z.string(), z.unknown()).optional(),
   graders: z.array(z.unknown()).min(1),
+  judge: z
+    .strictObject({ rubric: z.string().min(1), model: z.string().optional(), toolCalls: z.boolean().optional() })
+    .optional(),
 });
 
 /** The first problem of a zod error, as one line: where and what. */

@@ -3,20 +3,26 @@
  * the cases' runs, read back (its progress while it runs, its result once it has ended) and made
  * into a report. The graders written as data run on the workers; a case's grader functions exist
  * only in the process that read it, which grades the case again, the same way, with all of them.
+ * A case's judge travels in the eval's input and is asked by whoever reports the eval, once it has
+ * ended (docs/evals.md, The judge).
  */
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../client';
+import { workflowInput } from '../client/run-reads';
 import { errorText } from '../common/error-text';
 import {
   EVAL_WORKFLOW,
   evalProgressQuery,
+  type CaseJudgeInput,
   type CaseOutcome,
+  type EvalCaseInput,
   type EvalGraderData,
   type EvalProgress,
   type EvalWorkflowInput,
 } from '../contracts/eval-workflow';
-import type { EvalCase } from './eval-case';
+import type { CaseRun, EvalCase } from './eval-case';
+import { caseJudge, judgeRun, judgedOutcome, type JudgedCase } from './judge';
 import { caseRunOf, outcomeOf } from './run-case';
 import { EvalInputError, checkCases, summarize, type EvalReport, type EvalSettings } from './suite';
 
@@ -50,6 +56,7 @@ export async function startEval(agents: AgentClient, cases: readonly EvalCase[],
       name: c.name,
       start: starts[i],
       graders: c.graders.filter((g) => g.type !== 'check') as EvalGraderData[],
+      ...withJudge(caseJudge(c, settings.judge)),
     })),
   };
   await agents.client.workflow.start(EVAL_WORKFLOW, {
@@ -61,6 +68,8 @@ export async function startEval(agents: AgentClient, cases: readonly EvalCase[],
   });
   return id;
 }
+
+const withJudge = (judge: CaseJudgeInput | undefined) => (judge ? { judge } : {});
 
 /** The eval `id`'s handle; an id that names no eval is bad input. */
 async function evalHandle(agents: AgentClient, id: string) {
@@ -95,7 +104,7 @@ export async function runEval(
   settings: EvalStart,
 ): Promise<EvalReport> {
   const id = await startEval(agents, cases, settings);
-  return evalReport(agents, await waitForEval(agents, id), cases, settings);
+  return evalReport(agents, id, await waitForEval(agents, id), cases, settings);
 }
 
 /** Waits for the eval `id` to end; `onProgress` is told where it is every `everyMs` until then. */
@@ -119,26 +128,46 @@ export async function waitForEval(
 }
 
 /**
- * The report of an eval's cases done so far. A case read here (`cases`) with grader functions is
- * graded again with every grader, as the workers grade (`settings.messages` reads its conversation).
+ * The report of the eval `id`'s cases done so far. A case read here (`cases`) with grader functions
+ * is graded again with every grader, as the workers grade (`settings.messages` reads its
+ * conversation); a case with a judge in the eval's input is judged, at most `settings.parallel` at a
+ * time.
  */
 export async function evalReport(
   agents: AgentClient,
+  id: string,
   progress: EvalProgress,
   cases: readonly EvalCase[] = [],
-  settings: Pick<EvalSettings, 'messages'> = {},
+  settings: Pick<EvalSettings, 'messages' | 'parallel'> = {},
 ): Promise<EvalReport> {
   const reads = { state: (run: string) => agents.state(run), messages: settings.messages };
-  const outcomes: CaseOutcome[] = [];
-  for (const at of progress.cases) {
-    if (!at.outcome) continue;
+  const input = await workflowInput<EvalWorkflowInput>(agents.client, id);
+  const given = new Map((input?.cases ?? []).map((c) => [c.start.workflowId, c]));
+  const report = async (at: EvalProgress['cases'][number], outcome: CaseOutcome): Promise<CaseOutcome> => {
     const own = cases.find((c) => c.name === at.name);
-    if (!own?.graders.some((g) => g.type === 'check')) {
-      outcomes.push(at.outcome);
-      continue;
-    }
-    const run = await caseRunOf(reads, at.id, await agents.result(at.id), at.outcome.latencyMs);
-    outcomes.push(await outcomeOf(own, at.id, run));
-  }
+    const regrades = own?.graders.some((g) => g.type === 'check') ?? false;
+    const judge = given.get(at.id)?.judge;
+    if (!regrades && !judge) return outcome;
+    // A run that closed without a result was failed as it closed: there is nothing to grade or judge.
+    const result = await agents.result(at.id).catch(() => undefined);
+    if (!result) return outcome;
+    const run = await caseRunOf(reads, regrades ? own!.graders : [], at.id, result, outcome.latencyMs);
+    const graded = regrades ? await outcomeOf(own!, at.id, run) : outcome;
+    if (!judge) return graded;
+    return judgedOutcome(graded, await judgeRun(agents, caseAsked(given.get(at.id)!, at.id, run), judge));
+  };
+  const done = progress.cases.flatMap((at) => (at.outcome ? [{ at, outcome: at.outcome }] : []));
+  const outcomes: CaseOutcome[] = new Array(done.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < done.length; i = next++) outcomes[i] = await report(done[i].at, done[i].outcome);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.parallel ?? 4, done.length)) }, lane));
   return { summary: summarize(outcomes), cases: outcomes };
 }
+
+/** What the judge of a case is asked about: the case's task and tenant, as its run started. */
+const caseAsked = ({ start }: EvalCaseInput, id: string, run: CaseRun): JudgedCase => {
+  const { task, fleet } = start.args[0].config;
+  return { id, task, run, ...(fleet?.tenant ? { tenant: fleet.tenant } : {}) };
+};

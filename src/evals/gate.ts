@@ -11,6 +11,8 @@ const METRICS = {
   turns: 'turns',
   latency: 'latencyMs',
   drift: 'drift',
+  judgeCost: 'judgeCostUsd',
+  judgeScore: 'judgeScore',
 } as const satisfies Record<string, keyof EvalSummary>;
 type Metric = keyof typeof METRICS;
 type Op = '>=' | '<=' | '==' | '>' | '<';
@@ -29,7 +31,7 @@ export function parseGate(spec: string): { clauses: GateClause[] } | { problem: 
   const clauses: GateClause[] = [];
   for (const raw of spec.split(',')) {
     const text = raw.trim();
-    const m = /^([a-z]+)\s*(>=|<=|==|>|<)\s*(\d+(?:\.\d+)?)(x?)$/.exec(text);
+    const m = /^([a-zA-Z]+)\s*(>=|<=|==|>|<)\s*(\d+(?:\.\d+)?)(x?)$/.exec(text);
     if (!m) return { problem: `gate clause "${text}" is not METRIC OP NUMBER (e.g. pass>=0.95, cost<=1.1x, drift==0)` };
     if (!(m[1] in METRICS))
       return { problem: `gate clause "${text}": unknown figure "${m[1]}"; known: ${Object.keys(METRICS).join(', ')}` };

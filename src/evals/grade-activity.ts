@@ -21,7 +21,8 @@ export function createEvalActivities(store: ConversationReader): EvalActivities 
         messages: (run: string) => readRunMessages(store, run),
       };
       // The client checked every grader of the case before the eval started.
-      return outcomeOf({ name, graders: graders as Grader[] }, id, await caseRunOf(reads, id, result, latencyMs));
+      const run = await caseRunOf(reads, graders, id, result, latencyMs);
+      return outcomeOf({ name, graders: graders as Grader[] }, id, run);
     },
   };
 }

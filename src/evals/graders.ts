@@ -8,7 +8,10 @@ import { canonicalJson } from '../common/canonical-json';
 import { errorText } from '../common/error-text';
 import { totalTokens } from '../contracts/message-model';
 import type { GraderOutcome } from '../contracts/eval-workflow';
+import { totalDrift } from '../policy/served-tools';
 import type { Bound, CaseRun, DataGrader, Grader } from './eval-case';
+
+type Call = CaseRun['toolCalls'][number];
 
 export type { GraderOutcome } from '../contracts/eval-workflow';
 
@@ -40,6 +43,8 @@ export function graderName(g: Grader): string {
       return `stop reason ${g.is}`;
     case 'within':
       return 'within bounds';
+    case 'effects_as_recorded':
+      return 'calls with side effects as recorded';
   }
 }
 
@@ -54,6 +59,19 @@ function outside(what: string, value: number, bound: Bound | undefined): string 
 function answerJson(text: string): unknown {
   const fenced = /```(?:json)?\s*\n([\s\S]*?)\n```/.exec(text);
   return JSON.parse(fenced ? fenced[1] : text.trim());
+}
+
+/** The first call to a tool with side effects that differs from the recording, if one does. */
+export function firstEffectDifference(recorded: readonly Call[], run: CaseRun): string | undefined {
+  const effects = new Set(run.result.eval?.sideEffectTools ?? []);
+  const of = (calls: readonly Call[]) => calls.filter((c) => effects.has(c.name));
+  const [was, now] = [of(recorded), of(run.toolCalls)];
+  const text = (c: Call | undefined) => (c ? `${c.name} ${canonicalJson(c.arguments)}` : 'no call');
+  for (let i = 0; i < Math.max(was.length, now.length); i++) {
+    if (text(was[i]) !== text(now[i]))
+      return `call ${i + 1} with side effects: recorded ${text(was[i])}, replayed ${text(now[i])}`;
+  }
+  return undefined;
 }
 
 /** Whether `args` holds every field of `want` with an equal value. */
@@ -112,8 +130,10 @@ function dataVerdict(g: DataGrader, run: CaseRun): string | undefined {
         outside('turns', run.result.turns, g.turns) ??
         outside('tokens', totalTokens(run.result.usage), g.tokens) ??
         outside('cost (USD)', run.result.costUsd, g.costUsd) ??
-        outside('drift', run.result.eval?.drift ?? 0, g.drift)
+        outside('drift', totalDrift(run.result.eval), g.drift)
       );
+    case 'effects_as_recorded':
+      return firstEffectDifference(g.calls, run);
   }
 }
 

@@ -4,6 +4,7 @@ export {
   parseCases,
   type Bound,
   type CaseApproval,
+  type CaseJudge,
   type CaseOptions,
   type CaseRun,
   type CodeGrader,
@@ -12,7 +13,8 @@ export {
   type Grader,
   type GraderVerdict,
 } from './eval-case';
-export { grade, graderName, type GraderOutcome } from './graders';
+export { firstEffectDifference, grade, graderName, type GraderOutcome } from './graders';
+export { JUDGE_SYSTEM_PROMPT, type JudgeOutcome, type JudgeSettings } from './judge';
 export { caseStart, type CaseOutcome, type CaseSettings } from './run-case';
 export { readCaseFiles } from './case-files';
 export { gateFailures, needsBaseline, parseGate, type GateClause } from './gate';
@@ -21,6 +23,6 @@ export { EvalInputError, checkCases, summarize, type EvalReport, type EvalSettin
 export { cancelEval, evalProgress, evalReport, runEval, startEval, waitForEval, type EvalStart } from './eval-runs';
 export type { EvalProgress } from '../contracts/eval-workflow';
 export { progressLine } from '../policy/eval-progress';
-export { firstEffectDifference, observedOutcome, recordedCase, recordedGraders, servedTable } from './recorded-case';
+export { observedOutcome, recordedCase, recordedGraders, servedTable } from './recorded-case';
 export { selectRecordedRuns, type SelectedRuns } from './select-runs';
 export { comparison, verdictChanges } from './compare';

@@ -7,13 +7,14 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { AgentClient } from '../client';
 import { startInput } from '../client/run-reads';
-import { canonicalJson } from '../common/canonical-json';
-import type { ServedCall } from '../contracts/eval-spec';
+import type { EvalSpec, RecordedChildren, ServedCall } from '../contracts/eval-spec';
 import type { AgentResult } from '../contracts/agent-run';
 import { modelLabel } from '../contracts/model-ref';
 import type { RunMessage, RunToolCall } from '../contracts/run-message';
 import { argsHash } from '../policy/approval-rules';
-import type { CaseRun, EvalCase, Grader } from './eval-case';
+import { childWorkflowId } from '../policy/sub-agents';
+import type { EvalCase, Grader } from './eval-case';
+import { caseJudge, judgeRun, judgedOutcome } from './judge';
 import { caseRunOf, outcomeOf, type CaseOutcome, type CaseSettings } from './run-case';
 import { EvalInputError } from './suite';
 
@@ -47,22 +48,44 @@ export function servedTable(messages: readonly RunMessage[], afterTurn = 0): { c
   return { calls, served: [...rows.values()] };
 }
 
+type Messages = (id: string) => Promise<RunMessage[]>;
+
+/**
+ * The recorded children of the run `id`'s calls of its sub-agents (`agents`, by name), each with
+ * its own served table and children, read from the store; a child whose conversation is not there
+ * gets an empty table. The calls of the turns up to `afterTurn` are left out, as their results are.
+ */
+export async function recordedChildren(
+  id: string,
+  log: readonly RunMessage[],
+  agents: readonly string[],
+  messages: Messages,
+  afterTurn = 0,
+): Promise<RecordedChildren[]> {
+  const groups = new Map<string, { agent: string; argsHash: string; runs: Promise<EvalSpec>[] }>();
+  let turn = 0;
+  for (const m of log) {
+    if (m.role !== 'assistant' || ++turn <= afterTurn) continue;
+    for (const call of m.toolCalls) {
+      if (!agents.includes(call.name)) continue;
+      const hash = argsHash(call.arguments);
+      const group = groups.get(`${call.name}:${hash}`) ?? { agent: call.name, argsHash: hash, runs: [] };
+      groups.set(`${call.name}:${hash}`, group);
+      group.runs.push(recordedChild(childWorkflowId(id, call.name, call.id), agents, messages));
+    }
+  }
+  return Promise.all([...groups.values()].map(async (g) => ({ ...g, runs: await Promise.all(g.runs) })));
+}
+
+/** The eval record of the recorded child run `id`: its served table and its own children. */
+async function recordedChild(id: string, agents: readonly string[], messages: Messages): Promise<EvalSpec> {
+  const log = await messages(id).catch((): RunMessage[] => []);
+  return { served: servedTable(log).served, children: await recordedChildren(id, log, agents, messages) };
+}
+
 /** How far a replay may go past the recording: 0.1 is 10 % more turns and cost. */
 export interface ReplayTolerance {
   tolerance: number;
-}
-
-/** The first call to a tool with side effects that differs from the recording, if one does. */
-export function firstEffectDifference(recorded: readonly Call[], run: CaseRun): string | undefined {
-  const effects = new Set(run.result.eval?.sideEffectTools ?? []);
-  const of = (calls: readonly Call[]) => calls.filter((c) => effects.has(c.name));
-  const [was, now] = [of(recorded), of(run.toolCalls)];
-  const text = (c: Call | undefined) => (c ? `${c.name} ${canonicalJson(c.arguments)}` : 'no call');
-  for (let i = 0; i < Math.max(was.length, now.length); i++) {
-    if (text(was[i]) !== text(now[i]))
-      return `call ${i + 1} with side effects: recorded ${text(was[i])}, replayed ${text(now[i])}`;
-  }
-  return undefined;
 }
 
 /** The default graders of a recorded case. */
@@ -70,11 +93,7 @@ export function recordedGraders(result: AgentResult, calls: readonly Call[], { t
   const margin = 1 + tolerance;
   return [
     { type: 'stop_reason', is: result.stopReason },
-    {
-      type: 'check',
-      name: 'same calls with side effects',
-      check: (run) => firstEffectDifference(calls, run) ?? true,
-    },
+    { type: 'effects_as_recorded', name: 'same calls with side effects', calls: [...calls] },
     {
       type: 'within',
       name: 'within the recorded turns and cost',
@@ -89,7 +108,7 @@ export async function recordedCase(
   agents: AgentClient,
   client: Client,
   id: string,
-  messages: (id: string) => Promise<RunMessage[]>,
+  messages: Messages,
   options: ReplayTolerance & { model?: string; fromTurn?: number },
 ): Promise<EvalCase> {
   const described = await client.workflow
@@ -109,6 +128,7 @@ export async function recordedCase(
   if (fromTurn !== undefined && fromTurn >= result.turns)
     throw new EvalInputError(`run "${id}" took ${result.turns} turns: --from-turn must be below that`);
   const { calls, served } = servedTable(log, fromTurn);
+  const children = await recordedChildren(id, log, Object.keys(config.agents ?? {}), messages, fromTurn);
   return {
     name: id,
     ...(fromTurn !== undefined ? { fromTurn: { run: id, atTurn: fromTurn } } : {}),
@@ -118,8 +138,10 @@ export async function recordedCase(
     ...(config.tools.allow ? { tools: config.tools.allow } : {}),
     ...(config.tools.approve?.length ? { approve: config.tools.approve } : {}),
     stubs: served,
+    children,
     approvals: (config.tools.approve ?? []).map((tool) => ({ tool, decision: 'approve' as const })),
     limits: { maxTurns: config.limits.maxTurns },
+    ...(config.agents ? { options: { agents: config.agents } } : {}),
     graders: recordedGraders(result, calls, options),
   };
 }
@@ -134,5 +156,9 @@ export async function observedOutcome(agents: AgentClient, c: EvalCase, settings
   const { startTime, closeTime } = described;
   const latencyMs = (closeTime ?? startTime).getTime() - startTime.getTime();
   const reads = { state: (run: string) => agents.state(run), messages: settings.messages };
-  return outcomeOf(c, id, await caseRunOf(reads, id, result, latencyMs));
+  const run = await caseRunOf(reads, c.graders, id, result, latencyMs);
+  const outcome = await outcomeOf(c, id, run);
+  const judge = caseJudge(c, settings.judge);
+  if (!judge) return outcome;
+  return judgedOutcome(outcome, await judgeRun(agents, { id, task: c.task, run, tenant: settings.tenant }, judge));
 }

@@ -12,9 +12,13 @@ const percent = (ratio: number): string => `${(Math.round(ratio * 1000) / 10).to
 
 /** The summary in one line. */
 export function summaryLine(s: EvalSummary): string {
+  // A saved report from before the judge has no judge figures.
+  const judge = s.judgeTokens
+    ? `; the judge: mean score ${s.judgeScore.toFixed(2)}, cost ${usd(s.judgeCostUsd)}, ${count(s.judgeTokens)} tokens`
+    : '';
   return (
     `${s.passed}/${s.cases} cases passed (${percent(s.pass)}), cost ${usd(s.costUsd)}, ${count(s.tokens)} tokens, ` +
-    `${s.turns} turns, ${seconds(s.latencyMs)} a case, drift ${s.drift}`
+    `${s.turns} turns, ${seconds(s.latencyMs)} a case, drift ${s.drift}${judge}`
   );
 }
 
@@ -35,8 +39,14 @@ const firstFailure = (c: CaseOutcome): string =>
 
 /** The report as the terminal shows it: the table of cases, the summary, the failing cases. */
 export function reportTable(report: EvalReport): string {
+  // The judge's column (its score and cost) only when a case was judged.
+  const judged = report.cases.some((c) => c.judge);
+  const judge = (c: CaseOutcome): string[] => {
+    if (!judged) return [];
+    return [c.judge ? `${c.judge.score?.toFixed(2) ?? '-'} (${usd(c.judge.costUsd)})` : '-'];
+  };
   const rows = [
-    ['case', 'result', 'stop', 'turns', 'tokens', 'cost', 'latency', 'drift'],
+    ['case', 'result', 'stop', 'turns', 'tokens', 'cost', 'latency', 'drift', ...(judged ? ['judge'] : [])],
     ...report.cases.map((c) => [
       c.name,
       c.pass ? 'pass' : 'FAIL',
@@ -46,6 +56,7 @@ export function reportTable(report: EvalReport): string {
       usd(c.costUsd),
       seconds(c.latencyMs),
       String(c.drift),
+      ...judge(c),
     ]),
   ];
   const failing = report.cases.filter((c) => !c.pass);

@@ -10,7 +10,9 @@ import type { AgentResult } from '../contracts/agent-run';
 import type { CaseOutcome } from '../contracts/eval-workflow';
 import { totalTokens } from '../contracts/message-model';
 import type { RunMessage } from '../contracts/run-message';
+import { totalDrift } from '../policy/served-tools';
 import type { CaseRun, EvalCase } from './eval-case';
+import type { JudgeSettings } from './judge';
 import { grade } from './graders';
 
 export type { CaseOutcome } from '../contracts/eval-workflow';
@@ -23,6 +25,8 @@ export interface CaseSettings {
   tenant: string;
   /** Reads a run's conversation (every call's whole arguments); absent: the arguments its events preview. */
   messages?: (id: string) => Promise<RunMessage[]>;
+  /** The model-graded judge of every case (`--judge`); a case's own `judge` is laid over it. */
+  judge?: JudgeSettings;
 }
 
 /** What a case's ended run is read from: its state (its events) and, when given, its conversation. */
@@ -56,19 +60,21 @@ export function caseStart(c: EvalCase, settings: CaseSettings): StartAgentOption
       ...(c.liveReads ? { liveReads: true } : {}),
       ...(c.followUps?.length ? { followUps: c.followUps } : {}),
       decisions: c.approvals ?? [],
+      ...(c.children ? { children: c.children } : {}),
       caseName: c.name,
     },
   };
 }
 
-/** The calls a run made, from its conversation, or from its events' previews when that cannot be read. */
-async function callsOf(id: string, events: AgentEvent[], reads: RunReads): Promise<CaseRun['toolCalls']> {
-  const messages = await reads.messages?.(id).catch(() => undefined);
-  if (messages && messages.length > 0)
-    return messages.flatMap((m) =>
-      m.role === 'assistant' ? m.toolCalls.map(({ name, arguments: a }) => ({ name, arguments: a })) : [],
-    );
-  return events.flatMap((e) => {
+/** The calls a run made, from its conversation. */
+const callsIn = (messages: readonly RunMessage[]): CaseRun['toolCalls'] =>
+  messages.flatMap((m) =>
+    m.role === 'assistant' ? m.toolCalls.map(({ name, arguments: a }) => ({ name, arguments: a })) : [],
+  );
+
+/** The calls a run made, from its events' previews (a preview cut short gives no arguments). */
+const callsOfEvents = (events: readonly AgentEvent[]): CaseRun['toolCalls'] =>
+  events.flatMap((e) => {
     if (e.type !== 'tool_start') return [];
     let args: Record<string, unknown> = {};
     try {
@@ -78,16 +84,29 @@ async function callsOf(id: string, events: AgentEvent[], reads: RunReads): Promi
     }
     return [{ name: e.tool, arguments: args }];
   });
-}
 
-/** What the ended run `id` did, as graders read it. */
-export async function caseRunOf(reads: RunReads, id: string, result: AgentResult, latencyMs: number): Promise<CaseRun> {
-  const view = await reads.state(id);
-  const events = 'events' in view ? (view.events as AgentEvent[]) : [];
+/** Graders that read the run's events: whether a call asked for approval, and the case's functions. */
+const readsEvents = (g: { type: string }): boolean => g.type === 'approval_requested' || g.type === 'check';
+
+/**
+ * What the ended run `id` did, as `graders` read it. Its state (its events) is asked of a worker
+ * only when a grader reads the events or the run's conversation cannot be read.
+ */
+export async function caseRunOf(
+  reads: RunReads,
+  graders: readonly { type: string }[],
+  id: string,
+  result: AgentResult,
+  latencyMs: number,
+): Promise<CaseRun> {
+  const messages = await reads.messages?.(id).catch(() => undefined);
+  const logged = messages && messages.length > 0 ? callsIn(messages) : undefined;
+  const view = logged && !graders.some(readsEvents) ? undefined : await reads.state(id);
+  const events = view && 'events' in view ? (view.events as AgentEvent[]) : [];
   return {
     result,
     events,
-    toolCalls: await callsOf(id, events, reads),
+    toolCalls: logged ?? callsOfEvents(events),
     approvalsRequested: events.flatMap((e) => (e.type === 'approval_required' ? [e.tool] : [])),
     latencyMs,
   };
@@ -109,6 +128,6 @@ export async function outcomeOf(c: Pick<EvalCase, 'name' | 'graders'>, id: strin
     tokens: totalTokens(result.usage),
     costUsd: result.costUsd,
     latencyMs,
-    drift: result.eval?.drift ?? 0,
+    drift: totalDrift(result.eval),
   };
 }

@@ -5,6 +5,7 @@
 import type { AgentClient, PreparedStart } from '../client';
 import { errorText } from '../common/error-text';
 import type { EvalCase } from './eval-case';
+import { caseJudge, judgeProblem, judgeStart } from './judge';
 import { caseStart, type CaseOutcome, type CaseSettings } from './run-case';
 
 /** Input an eval cannot run with (a malformed case, a model no one knows): one line, nothing started. */
@@ -24,6 +25,11 @@ export interface EvalSummary {
   /** Mean time of a case from its start to its result, in ms. */
   latencyMs: number;
   drift: number;
+  /** What the judge cost, apart from the cases' own cost and tokens (0 without a judge). */
+  judgeCostUsd: number;
+  judgeTokens: number;
+  /** The judge's mean score over the cases it scored, 0 to 1 (0 without a judge). */
+  judgeScore: number;
 }
 
 export interface EvalReport {
@@ -40,6 +46,7 @@ export interface EvalSettings extends CaseSettings {
 export function summarize(cases: readonly CaseOutcome[]): EvalSummary {
   const sum = (pick: (c: CaseOutcome) => number) => cases.reduce((n, c) => n + pick(c), 0);
   const passed = cases.filter((c) => c.pass).length;
+  const scores = cases.flatMap((c) => (c.judge?.score === undefined ? [] : [c.judge.score]));
   return {
     cases: cases.length,
     passed,
@@ -49,6 +56,9 @@ export function summarize(cases: readonly CaseOutcome[]): EvalSummary {
     turns: sum((c) => c.turns),
     latencyMs: cases.length === 0 ? 0 : Math.round(sum((c) => c.latencyMs) / cases.length),
     drift: sum((c) => c.drift),
+    judgeCostUsd: sum((c) => c.judge?.costUsd ?? 0),
+    judgeTokens: sum((c) => c.judge?.tokens ?? 0),
+    judgeScore: scores.length === 0 ? 0 : scores.reduce((n, s) => n + s, 0) / scores.length,
   };
 }
 
@@ -68,15 +78,21 @@ export async function checkCases(
     if (seen.has(c.name)) throw new EvalInputError(`two cases are named "${c.name}"`);
     seen.add(c.name);
     if (!c.model && !settings.model) throw new EvalInputError(`case "${c.name}" names no model: give --model`);
+    const problem = judgeProblem(c, settings.judge);
+    if (problem) throw new EvalInputError(problem);
   }
-  // Every start is checked at once; the first case refused (in the cases' order) is named.
+  // Every start (and every judge's) is checked at once; the first case refused (in the cases' order) is named.
+  const refusal = (c: EvalCase, what: string) => (err: unknown) => `case "${c.name}": ${what}${errorText(err)}`;
   const prepared = await Promise.all(
-    cases.map((c, i) =>
-      agents.prepareStart({ ...caseStart(c, settings), ...(idOf ? { id: idOf(i) } : {}) }).then(
-        (start) => start,
-        (err: unknown) => `case "${c.name}": ${errorText(err)}`,
-      ),
-    ),
+    cases.map(async (c, i) => {
+      const judge = caseJudge(c, settings.judge);
+      const judging = judge && agents.prepareStart(judgeStart(c.task, judge, undefined, settings.tenant));
+      const [start, judged] = await Promise.all([
+        agents.prepareStart({ ...caseStart(c, settings), ...(idOf ? { id: idOf(i) } : {}) }).catch(refusal(c, '')),
+        judging?.then(() => undefined, refusal(c, 'its judge: ')),
+      ]);
+      return typeof start === 'string' ? start : (judged ?? start);
+    }),
   );
   const refused = prepared.find((p) => typeof p === 'string');
   if (refused) throw new EvalInputError(refused);

@@ -35,6 +35,33 @@ function resultText(tool: string, result: ServedResult): { text: string; isError
 /** The eval record a sub-agent inherits: the served results, not the parent's follow-ups. */
 export const childEval = ({ followUps: _followUps, ...spec }: EvalSpec): EvalSpec => spec;
 
+/**
+ * The eval record of the child a call of sub-agent `agent` with `args` starts: the parent's, as a
+ * child inherits it; or, when the record names recorded children, the recorded child's own (by the
+ * agent, the arguments' hash and the call's ordinal, counted in `tally`), else an empty table.
+ */
+export function childEvalOf(spec: EvalSpec, tally: RunEval, agent: string, args: Record<string, unknown>): EvalSpec {
+  const { children, served: _served, ...inherited } = childEval(spec);
+  if (!children) return childEval(spec);
+  const hash = argsHash(args);
+  const key = `agent ${agent}:${hash}`;
+  const ordinal = tally.ordinals[key] ?? 0;
+  tally.ordinals[key] = ordinal + 1;
+  const recorded = children.find((c) => c.agent === agent && c.argsHash === hash)?.runs[ordinal];
+  return { ...inherited, served: recorded?.served ?? [], children: recorded?.children ?? [] };
+}
+
+/** A run's drift with its sub-agents'. */
+export const totalDrift = (tally: EvalTally | undefined): number => (tally?.drift ?? 0) + (tally?.childDrift ?? 0);
+
+/** Counts an ended child's tally in its parent's (`tally`, changed in place). */
+export function countChild(tally: RunEval, child: { id: string; agent: string }, its: EvalTally): void {
+  const drift = totalDrift(its);
+  tally.childDrift = (tally.childDrift ?? 0) + drift;
+  tally.children ??= [];
+  if (tally.children.length < DRIFT_CALLS_KEPT) tally.children.push({ ...child, served: its.served, drift });
+}
+
 /** The text of a call that was not executed because the eval has no result for it. */
 export const notExecutedText = (tool: string): string =>
   `Not executed: this run is an eval and has no served result for this call of "${tool}" with these ` +
@@ -144,6 +171,16 @@ export function evalSpecProblems(spec: EvalSpec | undefined): string[] {
     )
   )
     problems.push('eval.decisions must be a list of { tool, decision: "approve" | "reject", reason? }');
+  if (spec.children !== undefined) {
+    const list = Array.isArray(spec.children) ? spec.children : [undefined];
+    list.forEach((c, i) => {
+      if (!isPlainObject(c) || typeof c.agent !== 'string' || typeof c.argsHash !== 'string' || !Array.isArray(c.runs))
+        return void problems.push(`eval.children[${i}] needs the agent, the arguments' hash and the runs`);
+      c.runs.forEach((run, j) =>
+        problems.push(...evalSpecProblems(run).map((p) => p.replace(/^eval\./, `eval.children[${i}].runs[${j}].`))),
+      );
+    });
+  }
   if (spec.liveReads !== undefined && typeof spec.liveReads !== 'boolean')
     problems.push('eval.liveReads must be true or false');
   return problems;

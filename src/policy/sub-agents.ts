@@ -196,6 +196,8 @@ export interface ChildLink {
   spec?: SubAgentSpec;
   /** The child's model and fallbacks; default `spec.model`, else the parent's. */
   resolver?: ResolverPolicy;
+  /** The child's eval record; default the parent's, as a child inherits it. */
+  eval?: AgentConfig['eval'];
 }
 
 /** What a sub-agent's kind is: as its declaration carries it, else a built-in kind's. */
@@ -209,12 +211,11 @@ const inheritedCall = ({ responseFormat, toolChoice, ...sampling }: CallSettings
     : sampling;
 
 /**
- * The spec of a child run, one layering (`layerRunSpec`) of what it inherits from its parent under
- * what its declaration says: the parent's model and budget rules (the declaration's model instead,
- * with the parent's rules), call settings, tools narrowed to the sub-agent's (its client tools too),
- * approval list and rules, workspace and MCP servers, masking, fleet, those of its sub-agents whose
- * tools fit the child's, and its share of the parent's budget; then the sub-agent's prompt, turns
- * and call settings.
+ * The spec of a child run, one layering (`layerRunSpec`) of what it inherits from its parent under what its
+ * declaration says: the parent's model and budget rules (the declaration's model instead, with the parent's rules),
+ * call settings, tools narrowed to the sub-agent's (its client tools too), approval list and rules, workspace and
+ * MCP servers, masking, fleet, those of its sub-agents whose tools fit the child's, its share of the parent's budget
+ * and its eval record; then the sub-agent's prompt, turns and call settings.
  */
 export function childConfig(parent: AgentConfig, link: ChildLink, task: string, budget: ChildBudget): AgentConfig {
   const spec = link.spec ?? (parent.agents ?? {})[link.agent];
@@ -244,7 +245,7 @@ export function childConfig(parent: AgentConfig, link: ChildLink, task: string, 
       ...(agents ? { agents } : {}),
       ...(parent.stream ? { stream: true } : {}),
       ...(parent.searchAttributes === false ? { searchAttributes: false } : {}),
-      ...(parent.eval ? { eval: childEval(parent.eval) } : {}),
+      ...(parent.eval ? { eval: link.eval ?? childEval(parent.eval) } : {}),
     },
     {
       task,

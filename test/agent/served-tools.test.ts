@@ -173,10 +173,11 @@ describe('served tool results', () => {
               { tool: 'write_note', results: [] },
               { tool: 'add', results: [{ txt: 'x' }] },
             ],
+            children: [{ agent: 'researcher' }],
           } as never,
         }),
       ).rejects.toThrow(
-        /eval.served\[0\] needs at least one result.*eval.served\[1\].results\[0\] needs text \(or throws\)/,
+        /eval.served\[0\] needs at least one result.*eval.served\[1\].results\[0\] needs text \(or throws\).*eval.children\[0\] needs the agent/,
       );
     });
     expect(fx.fake.requests).toHaveLength(0);

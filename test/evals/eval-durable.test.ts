@@ -63,7 +63,7 @@ describe('an eval whose worker is SIGKILLed', () => {
     ]);
     expect((await childStarts(client, id)).sort()).toEqual([`${id}/case-1`, `${id}/case-2`, `${id}/case-3`]);
     expect(answered.sort()).toEqual(['a', 'b', 'c']);
-    const report = await evalReport(agents, progress);
+    const report = await evalReport(agents, id, progress);
     expect(report.summary).toMatchObject({ cases: 3, passed: 3, pass: 1 });
     // The runs are the tenant's.
     const tenants = await Promise.all(

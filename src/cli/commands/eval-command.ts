@@ -16,14 +16,25 @@ import {
   waitForEval,
 } from '../../evals';
 import { connectAgents, type GlobalOptions } from '../cli-context';
-import { DEFAULT_GATE, asUsage, baselineOf, endWithGate, gateOf, gateView, savedReport } from '../eval-gate';
+import {
+  DEFAULT_GATE,
+  asUsage,
+  baselineOf,
+  endWithGate,
+  gateOf,
+  gateView,
+  judgeOfFlags,
+  savedReport,
+  withJudgeFlags,
+  type JudgeFlags,
+} from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
 import { registerEvalReplay } from './eval-replay-command';
 import { endWithEval, registerEvalStatus } from './eval-status-command';
 
-interface EvalRunFlags {
+interface EvalRunFlags extends JudgeFlags {
   parallel: number;
   model?: string;
   tenant: string;
@@ -40,8 +51,7 @@ export function registerEvalCommands(
   env: NodeJS.ProcessEnv = process.env,
 ): void {
   const evals = program.command('eval').description('Evals: run cases with served tool results and grade them.');
-  evals
-    .command('run')
+  withJudgeFlags(evals.command('run'))
     .description(
       'Run eval cases (JSON files, or modules exporting defineEvalCase cases; default: the files of evals/) and ' +
         'grade them. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
@@ -57,6 +67,7 @@ export function registerEvalCommands(
     .option('--detach', 'start the eval and print its id (read it with eval status and eval report)')
     .action(async (files: string[], flags: EvalRunFlags) => {
       baselineOf(flags.baseline, gateOf(flags.gate ?? DEFAULT_GATE));
+      const judge = judgeOfFlags(flags, env);
       const cases = await readCaseFiles(files).catch(asUsage);
       checkModelSpecs(
         [...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))],
@@ -69,6 +80,7 @@ export function registerEvalCommands(
           parallel: flags.parallel,
           tenant: flags.tenant,
           ...(flags.model ? { model: flags.model } : {}),
+          ...(judge ? { judge } : {}),
         }).catch(asUsage);
         if (flags.detach) return printLine(id);
         const watching = process.stderr.isTTY && !flags.json;

@@ -28,10 +28,20 @@ import { UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
-import { DEFAULT_GATE, asUsage, endWithGate, gateOf, gateView, openedStore } from '../eval-gate';
+import {
+  DEFAULT_GATE,
+  asUsage,
+  endWithGate,
+  gateOf,
+  gateView,
+  judgeOfFlags,
+  openedStore,
+  withJudgeFlags,
+  type JudgeFlags,
+} from '../eval-gate';
 import { parseJson } from '../../common/json-text';
 
-interface EvalReplayFlags {
+interface EvalReplayFlags extends JudgeFlags {
   workflowId?: string[];
   query?: string;
   limit: number;
@@ -121,8 +131,7 @@ async function selected(client: Client, query: string, limit: number): Promise<s
 }
 
 export function registerEvalReplay(evals: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
-  evals
-    .command('replay')
+  withJudgeFlags(evals.command('replay'))
     .description(
       'Replay closed recorded runs as eval cases, their tool results served from the recording (a call it does ' +
         'not answer never runs): a baseline lane on the recorded model and a --candidate lane, graded by default ' +
@@ -155,6 +164,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
     .action(async (flags: EvalReplayFlags) => {
       const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
       const change = candidateOf(flags.candidate);
+      const judge = judgeOfFlags(flags, env);
       if (change?.model) checkModelSpecs([change.model], env);
       if ((flags.workflowId === undefined) === (flags.query === undefined))
         throw new UsageError('give the recorded runs: --workflow-id ID… or --query QUERY (one of them)');
@@ -173,8 +183,10 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
               ...(flags.fromTurn !== undefined ? { fromTurn: flags.fromTurn } : {}),
             }).catch(asUsage),
           );
-        const settings = { parallel: flags.parallel, tenant: flags.tenant, messages };
-        const candidates = change ? cases.map((c) => ({ ...c, ...change })) : undefined;
+        const settings = { parallel: flags.parallel, tenant: flags.tenant, messages, ...(judge ? { judge } : {}) };
+        const candidates = change
+          ? cases.map((c) => ({ ...c, ...change, options: { ...c.options, ...change.options } }))
+          : undefined;
         // Both lanes are checked before either starts.
         await checkCases(agents, cases, settings).catch(asUsage);
         if (candidates) await checkCases(agents, candidates, settings).catch(asUsage);

@@ -36,7 +36,7 @@ export async function endWithEval(
   const store = await openedStore(env);
   try {
     const messages = store && ((run: string) => readRunMessages(store, run));
-    const report = await evalReport(agents, progress, cases, messages ? { messages } : {});
+    const report = await evalReport(agents, id, progress, cases, messages ? { messages } : {});
     if (!flags.json) printLine(`${id}: ${progressLine(progress)}`);
     endWithReport(report, flags, { id, status: progress.status });
   } finally {

@@ -85,6 +85,32 @@ describe('graders', () => {
     expect(await outcome({ type: 'within', tokens: { max: 100 } })).toMatchObject({ message: 'tokens 120 above 100' });
     const drifted = caseRun({ eval: { served: 1, live: 0, drift: 2, driftCalls: [] } });
     expect(await outcome({ type: 'within', drift: { max: 0 } }, drifted)).toMatchObject({ message: 'drift 2 above 0' });
+    const childDrift = caseRun({ eval: { served: 1, live: 0, drift: 0, driftCalls: [], childDrift: 3 } });
+    expect(await outcome({ type: 'within', drift: { max: 2 } }, childDrift)).toMatchObject({
+      message: 'drift 3 above 2',
+    });
+  });
+
+  it("the calls with side effects as recorded: the run's pinned tools with side effects, in order, with the same arguments", async () => {
+    const effects = caseRun(
+      { eval: { served: 3, live: 0, drift: 0, driftCalls: [], sideEffectTools: ['send'] } },
+      calls,
+    );
+    const recorded = [calls[1], calls[2]];
+    expect(await outcome({ type: 'effects_as_recorded', calls: recorded }, effects)).toMatchObject({ pass: true });
+    expect(
+      await outcome(
+        { type: 'effects_as_recorded', calls: [{ name: 'send', arguments: { to: 'bob', body: 'x' } }] },
+        effects,
+      ),
+    ).toEqual({
+      name: 'calls with side effects as recorded',
+      pass: false,
+      message: 'call 1 with side effects: recorded send {"body":"x","to":"bob"}, replayed send {"body":"x","to":"ada"}',
+    });
+    expect(await outcome({ type: 'effects_as_recorded', calls: [] }, effects)).toMatchObject({
+      message: 'call 1 with side effects: recorded no call, replayed send {"body":"x","to":"ada"}',
+    });
   });
 
   it('a grader function passes with true or nothing, fails with false or its message, and a throw fails it with the message', async () => {

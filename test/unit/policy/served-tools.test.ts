@@ -3,11 +3,14 @@ import { argsHash } from '../../../src/policy/approval-rules';
 import type { PendingApproval } from '../../../src/contracts/approval';
 import {
   NO_EVAL_DECISION,
+  childEvalOf,
+  countChild,
   decideByEval,
   emptyTally,
   evalSpecProblems,
   evalTally,
   serveCall,
+  totalDrift,
 } from '../../../src/policy/served-tools';
 import { runSpec } from '../../../src/policy/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
@@ -141,5 +144,64 @@ describe('the eval record in the run spec', () => {
     });
     expect(spec.eval).toEqual({ served: [{ tool: 'x', results: [] }] });
     expect(runSpecProblems(spec)).toEqual(['eval.served[0] needs at least one result']);
+  });
+});
+
+describe("a sub-agent call's eval record", () => {
+  const task = { task: 'Remove old.md.' };
+  const child = (text: string): EvalSpec => ({ served: [{ tool: 'delete_file', results: [{ text }] }] });
+  const spec: EvalSpec = {
+    served: [{ tool: 'add', results: [{ text: '3' }] }],
+    liveReads: true,
+    decisions: [{ tool: 'delete_file', decision: 'approve' }],
+    followUps: ['Again.'],
+    children: [{ agent: 'researcher', argsHash: argsHash(task), runs: [child('first'), child('second')] }],
+  };
+
+  it("is the recorded child's own table, by agent, arguments and ordinal; an unrecorded call gets an empty one", () => {
+    const tally = emptyTally();
+    const inherited = { liveReads: true, decisions: spec.decisions };
+    expect(childEvalOf(spec, tally, 'researcher', task)).toEqual({ ...inherited, ...child('first'), children: [] });
+    expect(childEvalOf(spec, tally, 'researcher', task)).toEqual({ ...inherited, ...child('second'), children: [] });
+    expect(childEvalOf(spec, tally, 'researcher', task)).toEqual({ ...inherited, served: [], children: [] });
+    expect(childEvalOf(spec, tally, 'researcher', { task: 'other' })).toEqual({
+      ...inherited,
+      served: [],
+      children: [],
+    });
+  });
+
+  it("is the parent's record without its follow-ups when it names no recorded children", () => {
+    const { children: _children, ...authored } = spec;
+    expect(childEvalOf(authored, emptyTally(), 'researcher', task)).toEqual({
+      served: authored.served,
+      liveReads: true,
+      decisions: spec.decisions,
+    });
+  });
+
+  it("counts each ended child's drift, its own children's included, in the parent's", () => {
+    const tally = emptyTally();
+    countChild(
+      tally,
+      { id: 'p/researcher-1', agent: 'researcher' },
+      { ...emptyTally(), served: 2, drift: 1, childDrift: 2 },
+    );
+    countChild(tally, { id: 'p/researcher-2', agent: 'researcher' }, { ...emptyTally(), served: 1, drift: 0 });
+    tally.drift = 1;
+    expect(totalDrift(tally)).toBe(4);
+    expect(tally.children).toEqual([
+      { id: 'p/researcher-1', agent: 'researcher', served: 2, drift: 3 },
+      { id: 'p/researcher-2', agent: 'researcher', served: 1, drift: 0 },
+    ]);
+  });
+
+  it('refuses malformed recorded children, naming where', () => {
+    expect(
+      evalSpecProblems({ served: [], children: [{ agent: 'r', argsHash: 'h', runs: [{ served: 'x' }] }] } as never),
+    ).toEqual(['eval.children[0].runs[0].served must be a list of served calls']);
+    expect(evalSpecProblems({ served: [], children: [{ agent: 'r' }] } as never)).toEqual([
+      "eval.children[0] needs the agent, the arguments' hash and the runs",
+    ]);
   });
 });

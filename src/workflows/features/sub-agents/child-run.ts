@@ -34,6 +34,7 @@ import {
   type ChildLink,
 } from '../../../policy/sub-agents';
 import { childBudget } from '../../../policy/child-budget';
+import { childEvalOf, countChild, emptyTally } from '../../../policy/served-tools';
 import { forgetWaits } from './child-waits';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../../agent/run-context';
 
@@ -53,8 +54,8 @@ export interface ChildStart {
   /** Its task, the first message of its conversation; `preview` is what the parent's events show. */
   task: string;
   preview: string;
-  /** Stands in for the parent's declaration of `agent` (a pev todo's executor). */
-  as?: Pick<ChildLink, 'spec' | 'resolver'>;
+  /** Stands in for the parent's declaration of `agent` (a pev todo's executor), or its eval record. */
+  as?: Pick<ChildLink, 'spec' | 'resolver' | 'eval'>;
   /** Children still to start in this fan-out, this one included: its budget is its share of what is free. */
   starting: number;
 }
@@ -101,6 +102,7 @@ async function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult 
   child.usage = result?.usage ?? emptyUsage();
   child.costUsd = result?.costUsd ?? 0;
   delete ctx.delegation.reserved[child.id];
+  if (result?.eval) countChild((state.eval ??= emptyTally()), child, result.eval);
   state.usage = addUsage(state.usage, child.usage);
   state.cost = addCost(state.cost, fullCost({ total: child.costUsd }));
   emit(ctx, {
@@ -188,6 +190,9 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
 export async function runSubAgent(ctx: RunContext, { call, args, starting }: FeatureCall): Promise<MessageDraft> {
   const started = workflowNow();
   const asked = callTask(args);
+  // In an eval, a replay's child is served its own recorded table.
+  const { eval: spec } = ctx.state.config;
+  const evalSpec = spec && childEvalOf(spec, (ctx.state.eval ??= emptyTally()), call.name, args);
   const { text, isError } =
     'problem' in asked
       ? { text: asked.problem, isError: true }
@@ -198,6 +203,7 @@ export async function runSubAgent(ctx: RunContext, { call, args, starting }: Fea
           task: childTask(asked.task, asked.context),
           preview: previewText(asked.task),
           starting,
+          ...(evalSpec ? { as: { eval: evalSpec } } : {}),
         });
   emit(ctx, {
     type: 'tool_execution',
