@@ -117,14 +117,19 @@ export async function judgeRun(
 ): Promise<JudgeOutcome> {
   const start = judgeStart(task, judge, run, tenant);
   const id = `${caseId}/judge-${hashString(canonicalJson({ model: judge.model, task: start.task }))}`;
-  const asked = await agents.client.workflow
-    .getHandle(id)
-    .describe()
-    .then(
-      () => true,
-      () => false,
-    );
-  if (!asked) await agents.start({ ...start, id });
+  const exists = () =>
+    agents.client.workflow
+      .getHandle(id)
+      .describe()
+      .then(
+        () => true,
+        () => false,
+      );
+  // Another process reporting the same eval may start the same judge between the look and the start.
+  if (!(await exists()))
+    await agents.start({ ...start, id }).catch(async (err: unknown) => {
+      if (!(await exists())) throw err;
+    });
   const result = await agents.result(id);
   const spent = { id, tokens: totalTokens(result.usage), costUsd: result.costUsd };
   if (result.stopReason !== 'completed') {

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AgentClient } from '../../src/client';
 import { JUDGE_SYSTEM_PROMPT, defineEvalCase, runEval, type CaseSettings } from '../../src/evals';
+import { judgeRun } from '../../src/evals/judge';
 import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fake-provider';
 import { runCli } from '../kit/cli';
 import { testConnection, useWorker } from '../kit/temporal';
@@ -104,6 +105,24 @@ describe('the judge', () => {
     script('{"pass": true, "score": 7, "reason": "Great."}');
     const outOfRange = await run();
     expect(outOfRange.failed?.message).toMatch(/^the judge's answer is not a verdict: .*score/);
+  });
+
+  it('two reports judging the same case at once share one judge run and read one verdict', async () => {
+    script('{"pass": true, "score": 0.8, "reason": "It says 3."}');
+    const outcome = await run({ judge: undefined }, { ...adds, judge: undefined });
+    const agents = new AgentClient(worker.client, worker.taskQueue);
+    const result = await agents.result(outcome.id);
+    const asked = {
+      id: outcome.id,
+      task: 'Add one and two.',
+      run: { result, events: [], toolCalls: [], approvalsRequested: [], latencyMs: 0 },
+    };
+    const judge = { model: FALLBACK, rubric: RUBRIC, toolCalls: false };
+    // Both look before either starts the judge's run: the one whose start is refused reads the other's.
+    const [a, b] = await Promise.all([judgeRun(agents, asked, judge), judgeRun(agents, asked, judge)]);
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ pass: true, score: 0.8 });
+    expect(fx.fake.requests.filter(judging)).toHaveLength(1);
   });
 
   describe('eval run --judge', () => {
