@@ -4,12 +4,12 @@
  * Values are range-checked with the client's own check (`callSettingProblems`), its problems named
  * by their flags.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { AgentOptions } from '../contracts/agent-options';
 import type { ResponseFormat, ToolChoice } from '../contracts/message-model';
 import { UsageError } from './exit-codes';
+import { readTextFile } from './json-file';
 import { collect, number, positiveInt, type CallFlags } from './option-parsers';
 import { parseJson } from '../common/json-text';
 import { callSettingProblems } from '../policy/call-settings';
@@ -32,14 +32,7 @@ export function callFlags(command: Command): Command {
     .option('--tool-choice <choice>', 'auto | none | required | a tool name the model must call');
 }
 
-function readText(flag: string, file: string): string {
-  const resolved = path.resolve(file);
-  try {
-    return fs.readFileSync(resolved, 'utf8');
-  } catch (err) {
-    throw new UsageError(`${flag} ${resolved} cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-}
+const readText = (flag: string, file: string): string => readTextFile(path.resolve(file), flag);
 
 function responseFormatOf(value: string): ResponseFormat {
   if (value === 'json') return { type: 'json' };

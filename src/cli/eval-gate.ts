@@ -20,6 +20,7 @@ import {
 import { openStore, type ContentStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { EXIT, UsageError } from './exit-codes';
+import { readTextFile } from './json-file';
 import { checkModelSpecs } from './model-check';
 import { printError, printLine } from './terminal-text';
 import { parseJson } from '../common/json-text';
@@ -122,12 +123,7 @@ export function judgeOfFlags(flags: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSe
   checkModelSpecs([flags.judge], env);
   let rubric = flags.rubric;
   if (rubric?.startsWith('@')) {
-    const file = rubric.slice(1);
-    try {
-      rubric = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`--rubric @${file}: cannot read it (${errorText(err)})`);
-    }
+    rubric = readTextFile(rubric.slice(1), '--rubric');
   }
   if (rubric !== undefined && rubric.trim() === '') throw new UsageError('--rubric: the rubric is empty');
   return { model: flags.judge, ...(rubric ? { rubric } : {}), ...(flags.judgeToolCalls ? { toolCalls: true } : {}) };

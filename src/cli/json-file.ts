@@ -1,20 +1,27 @@
-/** The JSON files the CLI's flags name, read and parsed in one way. */
+/** The files the CLI's flags name, read (and parsed, for JSON) in one way. */
 import fs from 'node:fs';
 import { parseJson } from '../common/json-text';
 import { UsageError } from './exit-codes';
+
+/** The text of `file` (`what`: the flag that named it, for the error); one usage error when it cannot be read. */
+export function readTextFile(file: string, what: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UsageError(`${what} ${file} cannot be read: ${reason}`);
+  }
+}
 
 /**
  * The JSON `file` holds (`what`: the flag that named it, for the error): a file that cannot be read,
  * or bad JSON with its line and column, is one usage error.
  */
 export function readJsonFile(file: string, what: string): unknown {
+  const text = readTextFile(file, what);
   try {
-    return parseJson(fs.readFileSync(file, 'utf8'));
+    return parseJson(text);
   } catch (err) {
-    const reason =
-      err instanceof SyntaxError
-        ? `is not valid JSON: ${err.message}`
-        : `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
-    throw new UsageError(`${what} ${file} ${reason}`);
+    throw new UsageError(`${what} ${file} is not valid JSON: ${(err as Error).message}`);
   }
 }

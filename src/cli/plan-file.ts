@@ -2,11 +2,11 @@
  * `run --plan FILE` and `set-plan ID FILE`: a plan read from a file, either a JSON array of
  * `{ id?, title, done? }` or a Markdown checklist (`- [ ] title`, `- [x] title`, one item a line).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { PlanItem } from '../contracts/run-spec';
 import { planOf } from '../policy/plan';
 import { UsageError } from './exit-codes';
+import { readTextFile } from './json-file';
 import { parseJson } from '../common/json-text';
 
 /** One checklist line: an optional list mark, an optional `[ ]`/`[x]` box, the title. */
@@ -26,12 +26,7 @@ function checklistItems(text: string): { title: string; done: boolean }[] {
 /** The plan in `file`; a file that cannot be read or holds no valid plan is one usage error naming it. */
 export function readPlanFile(file: string): PlanItem[] {
   const resolved = path.resolve(file);
-  let text: string;
-  try {
-    text = fs.readFileSync(resolved, 'utf8');
-  } catch (err) {
-    throw new UsageError(`plan file ${resolved} cannot be read: ${(err as NodeJS.ErrnoException).code ?? err}`);
-  }
+  const text = readTextFile(resolved, 'plan file');
   let items: unknown;
   if (text.trimStart().startsWith('[')) {
     try {

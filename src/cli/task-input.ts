@@ -2,10 +2,10 @@
  * Where `run` takes its task from: the argument, stdin (`-`), or a file whose text is stored in
  * the content store and passed by reference (`--task-file FILE`, `-` for stdin).
  */
-import fs from 'node:fs';
 import { openStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { UsageError } from './exit-codes';
+import { readTextFile } from './json-file';
 
 export interface TaskInput {
   task: string;
@@ -18,14 +18,6 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function readTaskFile(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--task-file ${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? err}`);
-  }
 }
 
 /**
@@ -60,7 +52,7 @@ export async function readTaskInput(
     if (!task.trim()) throw new UsageError('the task is empty');
     return { task };
   }
-  const task = taskFile === '-' ? await readStdin(stdin) : readTaskFile(taskFile);
+  const task = taskFile === '-' ? await readStdin(stdin) : readTextFile(taskFile, '--task-file');
   if (!task.trim()) throw new UsageError(`the task in ${taskFile === '-' ? 'stdin' : taskFile} is empty`);
   return { task, taskHash: await storeForWorkers(task, env) };
 }

@@ -207,7 +207,7 @@ describe('the judge', () => {
       ]);
       const missing = await evalRun('--judge', FALLBACK, '--rubric', '@nowhere.md');
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/^durable-agents: --rubric @nowhere.md: cannot read it \(.*\)\n$/);
+      expect(missing.stderr).toMatch(/^durable-agents: --rubric nowhere.md cannot be read: ENOENT\n$/);
       const unknown = await evalRun('--judge', 'nobody/model-x', '--rubric', RUBRIC);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toMatch(/^durable-agents: .*nobody/);

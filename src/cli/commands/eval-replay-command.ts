@@ -25,6 +25,7 @@ import {
 } from '../../evals';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
+import { readTextFile } from '../json-file';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt, tenantArg } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
@@ -67,12 +68,7 @@ const EVAL_OWNED = ['task', 'eval', 'fleet', 'session', 'id', 'continueFrom'];
 
 /** The text of `--candidate spec`'s file. */
 function candidateFile(spec: string, file: string): string {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--candidate ${spec}: cannot read ${file} (${(err as Error).message})`);
-  }
+  const text = readTextFile(file, `--candidate ${spec}:`);
   if (text.trim() === '') throw new UsageError(`--candidate ${spec}: the file is empty`);
   return text;
 }
