@@ -66,6 +66,11 @@ export class AgentClient extends RunControl {
     this.kinds = this.access.kinds;
   }
 
+  /** This client with its options, starting runs on `taskQueue` (the workers of another build, say). */
+  onTaskQueue(taskQueue: string): AgentClient {
+    return new AgentClient(this.client, taskQueue, this.access.options);
+  }
+
   /**
    * Starts a run and returns its id without waiting. Bad options and payloads over the server's limit are refused
    * before anything starts; model names are parsed here, once, and the run carries the parsed refs. The run

@@ -96,7 +96,7 @@ export class RunAccess {
   constructor(
     readonly client: Client,
     readonly taskQueue: string = DEFAULT_TASK_QUEUE,
-    options: AgentClientOptions = {},
+    readonly options: AgentClientOptions = {},
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
     this.providers = options.providers;

@@ -43,6 +43,8 @@ const regressing = (n: number): FakeStep =>
 describe('eval replay', () => {
   const fx = useAgentFixture();
   const worker = useWorker(() => ({ activities: fx.activities }));
+  /** The workers of another build, on a task queue of their own. */
+  const canary = useWorker(() => ({ activities: fx.activities }));
   let ids: string[] = [];
 
   const cli = async (...args: string[]) => {
@@ -148,6 +150,20 @@ describe('eval replay', () => {
     ]);
   });
 
+  it("a task-queue candidate runs its cases on the workers of that queue (another build's), the baseline on the eval's", async () => {
+    fx.fake.respond((request) => recorded(answers(request)));
+    const out = await cli('--workflow-id', ids[0], '--candidate', `task-queue=${canary.taskQueue}`, '--json');
+    expect(out.stderr).toBe('');
+    const { baseline, candidate } = JSON.parse(out.stdout);
+    expect(candidate.summary).toMatchObject({ cases: 1, passed: 1 });
+    expect(fx.calls).toEqual([]);
+    const queueOf = async (id: string) => (await worker.client.workflow.getHandle(id).describe()).taskQueue;
+    expect(await queueOf(candidate.cases[0].id)).toBe(canary.taskQueue);
+    expect(await queueOf(baseline.cases[0].id)).toBe(worker.taskQueue);
+    const text = await cli('--workflow-id', ids[0], '--candidate', `task-queue=${canary.taskQueue}`);
+    expect(text.stdout).toContain(`candidate (the workers of ${canary.taskQueue}):`);
+  });
+
   it('an unknown run, a bad candidate and a run still open exit 2 with one line, starting nothing', async () => {
     const before = fx.fake.requests.length;
     const unknown = await cli('--workflow-id', 'no-such-run');
@@ -155,7 +171,12 @@ describe('eval replay', () => {
     const bad = await cli('--workflow-id', ids[0], '--candidate', 'prompt=x');
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      'durable-agents: --candidate prompt=x: give model=provider/model, system-prompt=@FILE or config=FILE\n',
+      'durable-agents: --candidate prompt=x: give model=provider/model, system-prompt=@FILE, config=FILE or task-queue=QUEUE\n',
+    ]);
+    const nobody = await cli('--workflow-id', ids[0], '--candidate', 'task-queue=no-workers-here');
+    expect([nobody.code, nobody.stderr]).toEqual([
+      2,
+      'durable-agents: --candidate task-queue=no-workers-here: no worker polls that task queue\n',
     ]);
     expect(fx.fake.requests.length).toBe(before);
     const held = holdReply(fx, reply.text('Later.'));

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { readRunMessages } from '../../client/run-messages';
+import { hasWorkflowPollers } from '../../client/run-reads';
 import {
   checkCases,
   gateFailures,
@@ -61,6 +62,8 @@ interface Candidate {
   model?: string;
   systemPrompt?: string;
   options?: CaseOptions;
+  /** The task queue of the workers that run its cases (another worker build's). */
+  taskQueue?: string;
 }
 
 /** What the eval sets itself, which a candidate's config may not. */
@@ -89,24 +92,33 @@ function candidateOptions(spec: string, file: string): CaseOptions {
   return options as CaseOptions;
 }
 
-/** The changes the `--candidate` flags name: `model=provider/model`, `system-prompt=@FILE`. */
+/** The changes the `--candidate` flags name: `model=…`, `system-prompt=@FILE`, `config=FILE`, `task-queue=QUEUE`. */
 function candidateOf(specs: readonly string[]): Candidate | undefined {
   if (specs.length === 0) return undefined;
   const candidate: Candidate = {};
   for (const spec of specs) {
-    const [, what, value] = /^(model|system-prompt|config)=(.+)$/.exec(spec) ?? [];
+    const [, what, value] = /^(model|system-prompt|config|task-queue)=(.+)$/.exec(spec) ?? [];
     if (what === 'model') candidate.model = value;
+    else if (what === 'task-queue') candidate.taskQueue = value;
     else if (what === 'system-prompt' && value.startsWith('@'))
       candidate.systemPrompt = candidateFile(spec, value.slice(1));
     else if (what === 'config') candidate.options = candidateOptions(spec, value.replace(/^@/, ''));
-    else throw new UsageError(`--candidate ${spec}: give model=provider/model, system-prompt=@FILE or config=FILE`);
+    else
+      throw new UsageError(
+        `--candidate ${spec}: give model=provider/model, system-prompt=@FILE, config=FILE or task-queue=QUEUE`,
+      );
   }
   return candidate;
 }
 
 /** The candidate lane's name in the report. */
 const candidateName = (c: Candidate): string =>
-  [c.model, c.systemPrompt === undefined ? undefined : 'its system prompt', c.options && 'its config']
+  [
+    c.model,
+    c.systemPrompt === undefined ? undefined : 'its system prompt',
+    c.options && 'its config',
+    c.taskQueue && `the workers of ${c.taskQueue}`,
+  ]
     .filter(Boolean)
     .join(', ');
 
@@ -147,7 +159,8 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
     )
     .option(
       '--candidate <change>',
-      'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE, config=FILE',
+      'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE, config=FILE, ' +
+        'task-queue=QUEUE (its cases run on the workers of that queue: another build)',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
@@ -180,17 +193,21 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
             }).catch(asUsage),
           );
         const settings = { parallel: flags.parallel, tenant: flags.tenant, messages, ...(judge ? { judge } : {}) };
+        const { taskQueue, ...changed } = change ?? {};
         const candidates = change
-          ? cases.map((c) => ({ ...c, ...change, options: { ...c.options, ...change.options } }))
+          ? cases.map((c) => ({ ...c, ...changed, options: { ...c.options, ...changed.options } }))
           : undefined;
+        const candidateAgents = taskQueue ? agents.onTaskQueue(taskQueue) : agents;
+        if (taskQueue && !(await hasWorkflowPollers(agents.client, taskQueue)))
+          throw new UsageError(`--candidate task-queue=${taskQueue}: no worker polls that task queue`);
         // Both lanes are checked before either starts.
         await checkCases(agents, cases, settings).catch(asUsage);
-        if (candidates) await checkCases(agents, candidates, settings).catch(asUsage);
+        if (candidates) await checkCases(candidateAgents, candidates, settings).catch(asUsage);
         const observing = Promise.all(cases.map((c) => observedOutcome(agents, c, settings)));
         const lanes = await Promise.all([
           runEval(agents, cases, { ...settings, name: `replay baseline of ${cases.length} runs` }),
           ...(candidates
-            ? [runEval(agents, candidates, { ...settings, name: `replay candidate of ${cases.length} runs` })]
+            ? [runEval(candidateAgents, candidates, { ...settings, name: `replay candidate of ${cases.length} runs` })]
             : []),
         ]);
         const [baseline, candidate] = lanes;
