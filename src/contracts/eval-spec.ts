@@ -43,6 +43,8 @@ export interface EvalSpec {
   caseName?: string;
   /** Follow-ups queued as the run starts: each starts a turn when the run would otherwise end. */
   followUps?: string[];
+  /** Steering that arrives while turn `turn` works, as a person's would: it reaches the model from the next turn. */
+  steer?: EvalSteer[];
   /**
    * The run decides its approvals itself: a call of a tool named here gets its decision, any other
    * is rejected. Absent: people decide, as in any run.
@@ -94,9 +96,17 @@ export interface ChildTally {
   drift: number;
 }
 
+/** A steering message of an eval's run, and the turn while which it arrives. */
+export interface EvalSteer {
+  turn: number;
+  text: string;
+}
+
 /** The run's tally with the ordinals used so far, by row (`row:argsHash`). */
 export interface RunEval extends EvalTally {
   ordinals: Record<string, number>;
   /** How many of the record's follow-ups are queued so far. */
   followUpsQueued?: number;
+  /** How many of the record's steering messages are queued so far. */
+  steered?: number;
 }

@@ -9,7 +9,7 @@ import type { StartAgentOptions } from '../client';
 import type { AgentOptions } from '../contracts/agent-options';
 import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult } from '../contracts/agent-run';
-import type { RecordedChildren, ServedCall } from '../contracts/eval-spec';
+import type { EvalSteer, RecordedChildren, ServedCall } from '../contracts/eval-spec';
 import type { RunToolCall } from '../contracts/run-message';
 import type { AgentStopReason } from '../contracts/run-status';
 
@@ -100,6 +100,8 @@ export interface EvalCase {
   approvals?: CaseApproval[];
   /** Queued in the run as it starts (`eval.followUps`); each starts a new turn when the run would otherwise end. */
   followUps?: string[];
+  /** Steering that arrives while turn `turn` works (`eval.steer`), as a person's would. */
+  steer?: EvalSteer[];
   limits?: AgentOptions['limits'];
   /** Run options laid over the case's own, record by record (a replay candidate's `config=FILE`). */
   options?: CaseOptions;
@@ -200,6 +202,7 @@ const evalCase = z.strictObject({
     .array(z.strictObject({ tool: z.string(), decision: z.enum(['approve', 'reject']), reason: z.string().optional() }))
     .optional(),
   followUps: z.array(z.string().min(1)).optional(),
+  steer: z.array(z.strictObject({ turn: z.number().int().min(1), text: z.string().min(1) })).optional(),
   limits: z.record(z.string(), z.unknown()).optional(),
   graders: z.array(z.unknown()).min(1),
   judge: z

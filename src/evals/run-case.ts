@@ -59,6 +59,7 @@ export function caseStart(c: EvalCase, settings: CaseSettings): StartAgentOption
       served: c.stubs ?? [],
       ...(c.liveReads ? { liveReads: true } : {}),
       ...(c.followUps?.length ? { followUps: c.followUps } : {}),
+      ...(c.steer?.length ? { steer: c.steer } : {}),
       decisions: c.approvals ?? [],
       ...(c.children ? { children: c.children } : {}),
       caseName: c.name,

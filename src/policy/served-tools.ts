@@ -4,7 +4,15 @@
  * one gets. Pure: the served-tools feature calls it for each call and keeps the tally in state.
  */
 import type { PendingApproval } from '../contracts/approval';
-import type { DriftCall, EvalSpec, EvalTally, RunEval, ServedCall, ServedResult } from '../contracts/eval-spec';
+import type {
+  DriftCall,
+  EvalSpec,
+  EvalSteer,
+  EvalTally,
+  RunEval,
+  ServedCall,
+  ServedResult,
+} from '../contracts/eval-spec';
 import { isPlainObject } from '../common/type-helpers';
 import { argsHash } from './approval-rules';
 
@@ -20,7 +28,7 @@ export type ServedAnswer =
 export const emptyTally = (): RunEval => ({ served: 0, live: 0, drift: 0, driftCalls: [], ordinals: {} });
 
 /** The tally as the result and the state view show it: without the ordinals. */
-export const evalTally = ({ ordinals: _ordinals, followUpsQueued: _queued, ...tally }: RunEval): EvalTally => tally;
+export const evalTally = ({ ordinals: _o, followUpsQueued: _q, steered: _s, ...tally }: RunEval): EvalTally => tally;
 
 /** The hash a row answers: its own, its arguments', or none (any arguments). */
 const rowHash = (row: ServedCall): string | undefined =>
@@ -32,8 +40,12 @@ function resultText(tool: string, result: ServedResult): { text: string; isError
   return { text: result.text, isError: result.isError === true };
 }
 
-/** The eval record a sub-agent inherits: the served results, not the parent's follow-ups. */
-export const childEval = ({ followUps: _followUps, ...spec }: EvalSpec): EvalSpec => spec;
+/** The eval record a sub-agent inherits: the served results, not the parent's follow-ups or steering. */
+export const childEval = ({ followUps: _followUps, steer: _steer, ...spec }: EvalSpec): EvalSpec => spec;
+
+/** The record's steering (in turn order) due by turn `turn` and not queued yet: the first `steered` are. */
+export const steeringDue = (spec: EvalSpec, steered: number, turn: number): EvalSteer[] =>
+  (spec.steer ?? []).slice(steered).filter((s) => s.turn <= turn);
 
 /**
  * The eval record of the child a call of sub-agent `agent` with `args` starts: the parent's, as a
@@ -157,6 +169,21 @@ export function evalSpecProblems(spec: EvalSpec | undefined): string[] {
     !(Array.isArray(spec.followUps) && spec.followUps.every((f) => typeof f === 'string' && f.trim() !== ''))
   )
     problems.push('eval.followUps must be a list of texts');
+  if (
+    spec.steer !== undefined &&
+    !(
+      Array.isArray(spec.steer) &&
+      spec.steer.every(
+        (s, i, all) =>
+          Number.isInteger(s?.turn) &&
+          s.turn >= 1 &&
+          typeof s.text === 'string' &&
+          s.text.trim() !== '' &&
+          (i === 0 || all[i - 1].turn <= s.turn),
+      )
+    )
+  )
+    problems.push('eval.steer must be a list of { turn, text } by turn (turns from 1, texts not empty)');
   if (
     spec.decisions !== undefined &&
     !(

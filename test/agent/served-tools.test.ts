@@ -118,6 +118,28 @@ describe('served tool results', () => {
     expect(fx.fake.requests).toHaveLength(3);
   });
 
+  it("queues the record's steering as the turn it names starts: the model reads it from the next turn", async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]),
+      reply.text('It is 3.'),
+      reply.text('Il fait 3.'),
+    );
+    const { result, state } = await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const agents = fx.agents(client, taskQueue);
+      const id = await agents.start({
+        task: 'Add one and two.',
+        model: PRIMARY,
+        eval: { served: [{ tool: 'add', results: [{ text: '3' }] }], steer: [{ turn: 2, text: 'Answer in French.' }] },
+      });
+      return { result: await agents.result(id), state: await agents.state(id) };
+    });
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Il fait 3.', turns: 3 });
+    const said = fx.fake.requests.map((r) => JSON.stringify(r.body.messages).includes('Answer in French.'));
+    expect(said).toEqual([false, false, true]);
+    expect(state.events.filter((e) => e.type === 'steering').map((e) => e.text)).toEqual(['Answer in French.']);
+    expect(fx.calls).toEqual([]);
+  });
+
   it('decides its approvals from the record: a named tool gets its decision, any other call is rejected', async () => {
     fx.fake.script(
       reply.toolCalls([

@@ -1,6 +1,6 @@
 /**
  * Authored eval cases on a real server (docs/evals.md): a case's run is served its stubs, decides its
- * approvals from its eval record, takes its follow-ups, and is graded over its result, events and
+ * approvals from its eval record, takes its follow-ups and steering, and is graded over its result, events and
  * tool calls (its data graders by the workers, its grader functions by the process that holds them).
  */
 import { AgentClient } from '../../src/client';
@@ -62,6 +62,29 @@ describe('eval cases', () => {
     expect(outcome.graders.filter((g) => !g.pass)).toEqual([]);
     expect(outcome).toMatchObject({ name: 'tidy-notes', pass: true, stopReason: 'completed', turns: 3, drift: 0 });
     expect(fx.calls).toEqual([]);
+  });
+
+  it('steers the run as the turn it names starts: the model reads it from the next turn', async () => {
+    fx.fake.script(
+      reply.toolCalls([{ name: 'add', arguments: { a: 1, b: 2 } }]),
+      reply.text('It is 3.'),
+      reply.text('Il fait 3.'),
+    );
+    const outcome = await run(
+      defineEvalCase({
+        name: 'steered',
+        task: 'Add one and two.',
+        stubs: [{ tool: 'add', results: [{ text: '3' }] }],
+        steer: [{ turn: 2, text: 'Answer in French.' }],
+        graders: [
+          { type: 'text_contains', text: 'Il fait 3' },
+          { type: 'within', turns: { max: 3 } },
+        ],
+      }),
+    );
+    expect(outcome.graders.filter((g) => !g.pass)).toEqual([]);
+    expect(outcome).toMatchObject({ pass: true, turns: 3 });
+    expect(JSON.stringify(fx.fake.requests[2].body.messages)).toContain('Answer in French.');
   });
 
   it('a failing grader and a grader that throws fail the case, the first failure named', async () => {

@@ -8,7 +8,7 @@
  * for, then decided by the record.
  */
 import { previewText } from '../../policy/previews';
-import { decideByEval, emptyTally, evalTally, serveCall } from '../../policy/served-tools';
+import { decideByEval, emptyTally, evalTally, serveCall, steeringDue } from '../../policy/served-tools';
 import type { FeatureCall, RunFeature } from '../agent/feature';
 import { emit, type RunContext } from '../agent/run-context';
 
@@ -30,6 +30,14 @@ export const servedTools: RunFeature = {
       state.eval ??= emptyTally();
       state.eval.followUpsQueued = queued + 1;
       state.followUps.push({ id: `eval-follow-up-${queued}`, text: followUps[queued] });
+    }
+    // Steering arrives as the turn it names starts, while its model call works, as a person's would.
+    const spec = state.config.eval;
+    const steered = state.eval?.steered ?? 0;
+    for (const [i, { text }] of (spec ? steeringDue(spec, steered, state.turn + 1) : []).entries()) {
+      state.eval ??= emptyTally();
+      state.eval.steered = steered + i + 1;
+      state.steering.push({ id: `eval-steer-${steered + i}`, text });
     }
     return Promise.resolve();
   },
