@@ -7,7 +7,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
-import { childTraces, needsStoredSteps, traceOf, type RunTrace } from './trace';
+import { childTraces, traceOf, type RunTrace } from './trace';
 import type { WatchItem } from '../contracts/watch-topics';
 import type { KindRegistry } from '../kinds';
 import { explain } from './client-errors';
@@ -192,8 +192,7 @@ export class AgentClient extends RunControl {
   async trace(id: string, options: { children?: boolean } = {}): Promise<RunTrace> {
     const view = await this.state(id);
     const store = this.access.store;
-    const messages =
-      store && needsStoredSteps(view) ? await readRunMessages(store, id).catch(() => undefined) : undefined;
+    const messages = store ? await readRunMessages(store, id).catch(() => undefined) : undefined;
     const trace = traceOf(view, messages);
     if (!options.children || !view.children?.length) return trace;
     return { ...trace, children: await childTraces(view, (child) => this.trace(child, options)) };

@@ -136,7 +136,6 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
       step.stopReason = e.stopReason;
       step.usage = e.usage;
       step.answeredAt = e.at;
-      if (e.thought) step.thought = e.thought;
       if (startedAt !== undefined) step.modelMs = e.at - startedAt;
     } else if (e.type === 'tool_start') {
       started.set(e.toolCallId, { args: e.args, at: e.at });

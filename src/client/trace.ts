@@ -86,17 +86,22 @@ export async function childTraces(
 }
 
 /**
- * The run's trace from its state view; `messages` (the run's stored conversation) gives the steps
- * of the turns whose events the view no longer keeps ({@link needsStoredSteps}).
+ * The run's trace from its state view; `messages` (the run's stored conversation) gives what the
+ * model thought at each turn, and the steps of the turns whose events the view no longer keeps
+ * ({@link needsStoredSteps}).
  */
 export function traceOf(view: AgentStateView, messages?: readonly RunMessage[]): RunTrace {
   const s = view.stats;
   const kept = traceSteps(view.events);
-  const stored =
-    messages && needsStoredSteps(view)
-      ? storedSteps(messages, s?.startedAt ?? 0, (kept[0]?.turn ?? view.turn) + 1)
-      : [];
-  const { steps, fromStore } = withStoredSteps(kept, stored);
+  const stored = messages ? storedSteps(messages, s?.startedAt ?? 0, Infinity) : [];
+  const beforeKept = (kept[0]?.turn ?? view.turn) + 1;
+  const older = needsStoredSteps(view) ? stored.filter((step) => step.turn < beforeKept) : [];
+  const { steps, fromStore } = withStoredSteps(kept, older);
+  const thoughts = new Map(stored.flatMap((step) => (step.thought ? [[step.turn, step.thought] as const] : [])));
+  for (const step of steps) {
+    const thought = thoughts.get(step.turn);
+    if (thought) step.thought = thought;
+  }
   return {
     id: view.id,
     kind: view.kind,

@@ -8,7 +8,7 @@ import type { CallSettings, Cost, ResponseFormat, StopReason, Usage } from './me
 import type { ConversationView, MessageMeta, ToolCallRequest } from './agent-run';
 import type { AppendMessagesInput } from './message-drafts';
 import type { ResolvedModelInfo } from './model-info';
-import type { ModelRef } from './model-ref';
+import type { ModelName, ModelRef } from './model-ref';
 import type { SessionSpec } from './run-spec';
 import type { BudgetActivities, CallBudget } from './tenant-budget';
 import type { CallPin, PinToolsInput, PinToolsOutput } from './tool-pin';
@@ -16,12 +16,14 @@ import type { CallPin, PinToolsInput, PinToolsOutput } from './tool-pin';
 export interface ModelCallInput {
   /** Absent = the calling run's workflow id, which is every run's conversation id (kept out of history). */
   conversationId?: string;
-  view: ConversationView;
+  /** Absent: the whole log (`wholeLog()`), as a run that never summarised sees it (kept out of history). */
+  view?: ConversationView;
   /** The model sees log entries `[view.fromSeq, toSeq)`. */
   toSeq: number;
   /** Log position the assistant message is written at. */
   writeSeq: number;
-  model: ModelRef;
+  /** The model's spec string (`provider/model`); an object in older histories. */
+  model: ModelName;
   systemPrompt?: string;
   toolSpecsHash?: string;
   /** The run's call settings, with what the turn sets over them (a role's output format and tool choice). */
@@ -65,7 +67,8 @@ export interface InlineToolCalls {
   tools: Record<string, string>;
   /** The run's timeout overrides (limits.toolTimeoutsMs) for these tools, when it has any. */
   timeoutsMs?: Record<string, number>;
-  maxCalls: number;
+  /** Absent: the default calls per turn (`limits.maxToolCallsPerTurn`'s default). */
+  maxCalls?: number;
   /** The run's tool selection by hash (`PinToolsOutput.selectionHash`). */
   selectionHash?: string;
   /** As `RunToolInput.fit`. */
@@ -85,12 +88,16 @@ export interface StoredCallPrompt {
  * the workflow knows already (the model it called, the calls' ids) it adds itself.
  */
 export interface ModelCallOutput {
-  /** The answer's metadata; `model` and `toolCallIds` are absent when the workflow fills them in. */
-  meta: MessageMeta;
-  stopReason: StopReason;
+  /**
+   * The answer's metadata; `model`, `toolCallIds` and `kind` (always `assistant`) are absent when the
+   * workflow fills them in.
+   */
+  meta: Omit<MessageMeta, 'kind'> & { kind?: 'assistant' };
+  /** Absent: `tool_use`, the stop of an answer that calls tools. */
+  stopReason?: StopReason;
   /** Token counts; a count of zero may be left out (`fullUsage` restores it). */
   usage: Partial<Usage>;
-  /** Cost in USD; a zero may be left out (`fullCost` restores it). */
+  /** Cost in USD, compact: a zero, or a total that is the parts' sum, may be left out (`fullCost` restores it). */
   cost: Partial<Cost>;
   toolCalls: ToolCallRequest[];
   /**
@@ -98,18 +105,19 @@ export interface ModelCallOutput {
    * on an answer with tool calls: the workflow does not need it, and the store keeps it.
    */
   text?: string;
-  /** A preview of the model's thinking, or of its text beside tool calls (the run's `turn_end` event). */
-  thought?: string;
   errorMessage?: string;
   /** What the worker's config says about the model, when the input asked (`describeModel`). */
   modelInfo?: ResolvedModelInfo;
   /** The results of the answer's tool calls when the call ran them itself (`inlineTools`), in call order. */
-  toolResults?: RunToolOutput[];
+  toolResults?: CompactToolOutput[];
   /** What pinning the run's tools gave, when the input asked the call to pin them (`pin`). */
   pinned?: PinToolsOutput;
   /** The reservation of the attempt that answered, when it was not the call's first (`budget`). */
   budgetKey?: string;
 }
+
+/** A tool call's output as a model call's result carries it: `isError` only when true. */
+export type CompactToolOutput = Omit<RunToolOutput, 'isError'> & { isError?: true };
 
 /** A call that pinned the run's tools and asked the model nothing (see {@link CallPin}). */
 export interface PinnedOnly {

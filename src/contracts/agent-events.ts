@@ -21,8 +21,6 @@ export type AgentEvent = EventBase &
         stopReason: StopReason;
         toolCalls: number;
         usage: Usage;
-        /** A preview of what the model thought or said beside its tool calls (its thinking first). */
-        thought?: string;
       }
     /** A tool call begins to run; `args` is a preview (the whole call is in the stored answer). */
     | { type: 'tool_start'; toolCallId: string; tool: string; args: string }

@@ -99,6 +99,9 @@ export interface ConversationView {
   summaryTokens: number;
 }
 
+/** The view of a conversation never summarised: the whole log. */
+export const wholeLog = (): ConversationView => ({ fromSeq: 0, summaryTokens: 0 });
+
 /** The workflow's whole state. Plain JSON. */
 export interface AgentState {
   conversationId: string;

@@ -159,8 +159,19 @@ export const emptyCost = (): Cost => ({ input: 0, output: 0, cacheRead: 0, cache
 /** Usage with the counts a compact record left out (zeros) restored. */
 export const fullUsage = (u: Partial<Usage>): Usage => ({ ...emptyUsage(), ...u });
 
-/** Cost with the amounts a compact record left out (zeros) restored. */
-export const fullCost = (c: Partial<Cost>): Cost => ({ ...emptyCost(), ...c });
+/** The sum of a cost's parts, in the order `computeCost` adds them (so the same number). */
+const partsTotal = ({ input = 0, output = 0, cacheRead = 0, cacheWrite = 0 }: Partial<Cost>): number =>
+  input + output + cacheRead + cacheWrite;
+
+/** Cost with what a compact record left out restored: zero amounts, and a total that is the parts' sum. */
+export const fullCost = (c: Partial<Cost>): Cost => ({ ...emptyCost(), ...c, total: c.total ?? partsTotal(c) });
+
+/** A cost as a compact record carries it: without zero amounts, and without a total that is the parts' sum. */
+export function compactCost(cost: Cost): Partial<Cost> {
+  const { total, ...parts } = cost;
+  const amounts = Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== 0)) as Partial<Cost>;
+  return total === partsTotal(parts) ? amounts : { ...amounts, total };
+}
 
 export function addUsage(a: Usage, b: Usage): Usage {
   return {

@@ -1,6 +1,7 @@
 /** Building, carrying and viewing the agent state. Pure functions over plain JSON. */
 import {
   STATE_VIEW_VERSION,
+  wholeLog,
   type AgentResult,
   type AgentState,
   type AgentStateView,
@@ -26,7 +27,7 @@ export function initialState(config: AgentConfig, conversationId: string): Agent
     turnsThisRun: 0,
     messages: [],
     nextSeq: 0,
-    view: { fromSeq: 0, summaryTokens: 0 },
+    view: wholeLog(),
     usage: emptyUsage(),
     cost: emptyCost(),
     resolver: initialResolverState(config.model),

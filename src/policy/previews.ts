@@ -12,10 +12,7 @@ const PREVIEW_CHARS = 200;
  * every call adds it to the run's history (the stored result stays whole).
  */
 export const RESULT_PREVIEW_CHARS = 120;
-/**
- * Characters a preview of the model's thought keeps: as many as an argument's preview, since it
- * travels in the model call's result into the run's history each turn (the stored answer stays whole).
- */
+/** Characters a preview of the model's thought keeps (`trace`, from the stored answer): as many as an argument's. */
 export const THOUGHT_PREVIEW_CHARS = PREVIEW_CHARS;
 
 /** `text` on one line (runs of whitespace as one space), cut at `max` characters with an ellipsis. */

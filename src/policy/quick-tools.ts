@@ -9,6 +9,7 @@ import type { PinnedTool, ToolCallRequest } from '../contracts/agent-run';
 import type { AgentConfig } from '../contracts/run-spec';
 import { callMode, type RunApprovals } from './approval-rules';
 import { maxResultChars } from './context-plan';
+import { DEFAULT_MAX_TOOL_CALLS_PER_TURN } from './limits';
 import { READ_RESULT_TOOL } from './masking';
 
 /**
@@ -30,7 +31,9 @@ export function quickToolCalls(
   return {
     tools: Object.fromEntries(quick.map((t) => [t.name, t.fingerprint])),
     ...(timeouts.length > 0 ? { timeoutsMs: Object.fromEntries(timeouts) } : {}),
-    maxCalls: spec.limits.maxToolCallsPerTurn,
+    ...(spec.limits.maxToolCallsPerTurn === DEFAULT_MAX_TOOL_CALLS_PER_TURN
+      ? {}
+      : { maxCalls: spec.limits.maxToolCallsPerTurn }),
     ...(selectionHash ? { selectionHash } : {}),
     fit,
   };
@@ -47,7 +50,7 @@ export function runsInline(
   calls: readonly ToolCallRequest[],
   approvals: RunApprovals,
 ): boolean {
-  if (calls.length === 0 || calls.length > inline.maxCalls) return false;
+  if (calls.length === 0 || calls.length > (inline.maxCalls ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN)) return false;
   return calls.every(
     (c) =>
       !c.malformed &&

@@ -11,7 +11,7 @@ import type { ActivityInterceptorsFactory, NativeConnection } from '@temporalio/
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentActivities } from '../contracts/agent-activities';
 import { LLM_FAILURE } from '../contracts/failure-types';
-import type { ModelRef } from '../contracts/model-ref';
+import type { ModelName, ModelRef } from '../contracts/model-ref';
 import { retryAfterInDetails } from '../policy/llm-failure-policy';
 import { modelRefOf } from '../policy/model-ref';
 import type { LimitRoutes } from './limit-routes';
@@ -38,7 +38,7 @@ function modelOfCall(activityType: string, args: readonly unknown[]): ModelRef |
   const input: unknown = args[0];
   if (typeof input !== 'object' || input === null || !('model' in input)) return undefined;
   try {
-    return modelRefOf(input.model as ModelRef);
+    return modelRefOf(input.model as ModelName);
   } catch {
     return undefined;
   }

@@ -30,7 +30,6 @@ const events: AgentEvent[] = [
     stopReason: 'tool_use',
     toolCalls: 2,
     usage,
-    thought: 'Two sums first.',
     at: 1_400,
     turn: 1,
   },
@@ -109,7 +108,7 @@ describe('trace statistics', () => {
       [2, 400, 'stop', []],
     ]);
     expect(steps[0].notes).toEqual([`${PRIMARY} failed: LlmOverloaded`, 'steered']);
-    expect(steps[0]).toMatchObject({ thought: 'Two sums first.', startedAt: 1_000, answeredAt: 1_400 });
+    expect(steps[0]).toMatchObject({ startedAt: 1_000, answeredAt: 1_400 });
     expect(steps[0].tools).toEqual([
       {
         toolCallId: 'a',
@@ -321,6 +320,27 @@ describe('trace steps from the stored conversation', () => {
     expect(trace.steps[1].tools[1].durationMs).toBeUndefined();
     expect(traceOf(view).steps.map((s) => s.turn)).toEqual([2, 3]);
   });
+
+  it('give each kept turn what the model thought, from its stored answer', () => {
+    const view = {
+      id: 'r',
+      kind: 'react',
+      status: 'completed',
+      turn: 3,
+      model: PRIMARY,
+      usage,
+      costUsd: 0,
+      finalText: 'Done.',
+      stats: { ...emptyStats(900), lastEventAt: 1_300 },
+      events: events.map((e) => ({ ...e })),
+      droppedEvents: 0,
+    } as unknown as AgentStateView;
+    expect(traceOf(view, messages).steps.map((s) => [s.turn, s.thought])).toEqual([
+      [1, 'Adding first.'],
+      [2, undefined],
+    ]);
+    expect(traceOf(view).steps[0].thought).toBeUndefined();
+  });
 });
 
 describe('trace of a run on a real server', () => {
@@ -340,7 +360,8 @@ describe('trace of a run on a real server', () => {
       reply.text('Sums done.'),
     );
     await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
-      const agents = fx.agents(client, taskQueue);
+      // With the store, the trace reads what the model thought from the stored answers.
+      const agents = new AgentClient(client, taskQueue, { store: fx.store });
       const id = await agents.start({
         session: { continueAsNewAfterTurns: 1 },
         task: 'Add things.',
@@ -385,7 +406,7 @@ describe('trace of a run on a real server', () => {
         ]),
       );
 
-      const cli = agentCli(client, taskQueue);
+      const cli = agentCli(client, taskQueue, { DURABLE_AGENTS_STORE_DIR: fx.store.root });
       const text = await cli.run('trace', id);
       expect(text).toMatch(new RegExp(`^${id} \\(react\\): completed · 3 turns in \\d`));
       // The overloaded model failed over at once: one failed call, its attempts not more than it.

@@ -46,7 +46,7 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
         await deps.routes?.refresh(modelRefOf(call.model));
         if (!pin) return moved(call) ?? callModel(call);
         const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
-        if (callWaitsForPin(pinned, pin.spec, call.model)) return { pinned, answered: false };
+        if (callWaitsForPin(pinned, pin.spec, modelRefOf(call.model))) return { pinned, answered: false };
         // Asked again after pinning, which takes a while: a limit may have been learned meanwhile.
         const moving = moved(call);
         if (moving) return { ...moving, pinned };

@@ -3,9 +3,9 @@ import type { ModelCallInput, ModelCallOutput, StoredCallPrompt } from '../../co
 import { modelLabel } from '../../contracts/model-ref';
 import { modelRefOf } from '../../policy/model-ref';
 import { estimateBodyTokens } from '../../policy/token-estimate';
-import type { ToolCallRequest } from '../../contracts/agent-run';
-import { thoughtPreview } from '../../policy/previews';
+import { wholeLog, type ToolCallRequest } from '../../contracts/agent-run';
 import {
+  compactCost,
   textOf,
   toolCallsOf,
   type AssistantMessage,
@@ -94,13 +94,6 @@ const withoutZeros = <T extends object>(values: T): Partial<T> =>
 const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: ResolvedModelInfo } =>
   info ? { modelInfo: info } : {};
 
-/** What the model thought (its thinking blocks), else what it said beside its tool calls, previewed. */
-function thoughtOf(message: AssistantMessage, calledTools: boolean): { thought?: string } {
-  const thinking = message.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : [])).join('\n');
-  const thought = thoughtPreview(thinking, textOf(message), calledTools);
-  return thought ? { thought } : {};
-}
-
 /** The request of a call: its conversation, prompt and tool specs read from the store by reference. */
 async function requestOf(deps: AgentActivityDeps, input: ModelCallInput): Promise<ModelRequest> {
   const { store, llm } = deps;
@@ -108,7 +101,14 @@ async function requestOf(deps: AgentActivityDeps, input: ModelCallInput): Promis
   const { messagesHash } = input;
   const messages = messagesHash
     ? [...(await fromStore(() => store.get<Message[]>(messagesHash)))]
-    : await loadProviderView(store, conversationOf(input), input.view, input.toSeq, model.provider, input.maskBefore);
+    : await loadProviderView(
+        store,
+        conversationOf(input),
+        input.view ?? wholeLog(),
+        input.toSeq,
+        model.provider,
+        input.maskBefore,
+      );
   if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
   const promptHash = input.promptHash;
   const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
@@ -180,16 +180,17 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
         )
       : undefined;
     return {
-      meta: { seq: input.writeSeq, kind: 'assistant', hash, tokens: estimateBodyTokens(message) },
-      stopReason: message.stopReason,
+      meta: { seq: input.writeSeq, hash, tokens: estimateBodyTokens(message) },
+      ...(message.stopReason === 'tool_use' ? {} : { stopReason: message.stopReason }),
       usage: withoutZeros(message.usage),
-      cost: withoutZeros(message.cost),
+      cost: compactCost(message.cost),
       toolCalls,
       ...(toolCalls.length > 0 ? {} : { text: textOf(message) }),
-      ...thoughtOf(message, toolCalls.length > 0),
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
       ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
-      ...(toolResults ? { toolResults } : {}),
+      ...(toolResults
+        ? { toolResults: toolResults.map(({ isError, ...r }) => (isError ? { ...r, isError } : r)) }
+        : {}),
     };
   };
 }

@@ -3,7 +3,6 @@ import { InvalidArgumentError, type Command } from 'commander';
 import {
   AGENT_STATUSES,
   childTraces,
-  needsStoredSteps,
   traceOf,
   type AgentClient,
   type ListFilters,
@@ -169,7 +168,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        const t = traceOf(s, needsStoredSteps(s) ? await storedMessages(deps.env, id) : undefined);
+        const t = traceOf(s, await storedMessages(deps.env, id));
         if (o.children !== false && s.children?.length)
           t.children = await childTraces(s, (child) => agents.trace(child, { children: true }));
         deps.out(o.json ? json(t) : formatTrace(t));

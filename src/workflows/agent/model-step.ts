@@ -142,10 +142,10 @@ export async function callModelWithFailover(
     updateCurrentDetails(ctx, { model: label, doing: `calling ${label}` });
     const input: ModelCallInput = {
       ...conversationRef(ctx),
-      view: state.view,
+      ...(state.view.fromSeq > 0 || state.view.summaryHash ? { view: state.view } : {}),
       toSeq: state.nextSeq,
       writeSeq: state.nextSeq,
-      model,
+      model: modelLabel(model),
       ...(state.config.stream ? { stream: true } : {}),
       ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
       ...(knowsModel(state.models, model) ? {} : { describeModel: true }),

@@ -39,7 +39,6 @@ async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): P
     stopReason: out.stopReason,
     toolCalls: out.toolCalls.length,
     usage: out.usage,
-    ...(out.thought ? { thought: out.thought } : {}),
   });
 }
 

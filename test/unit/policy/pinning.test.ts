@@ -76,9 +76,9 @@ describe('pinnedCall', () => {
 
   it('lets the call run the quick tools the run would let it run', () => {
     const quick = { fitModel: MODEL };
+    // The default calls per turn are left out of the record.
     expect(pinnedCall(pinned(), call, pin({ quick })).inlineTools).toEqual({
       tools: { lookup: 'fp-lookup' },
-      maxCalls: 16,
       selectionHash: 'selection',
       fit: { maxChars: expect.any(Number), readBack: false },
     });

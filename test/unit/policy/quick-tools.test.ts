@@ -65,6 +65,11 @@ describe('runsInline: the approval gate decides each call a model call would run
       ),
     ).toBe(false);
     expect(runsInline(inline, [], {})).toBe(false);
+    // A record without maxCalls allows the default calls per turn.
+    const many = (n: number) => Array.from({ length: n }, (_, i) => call('lookup', {}, `c${i}`));
+    const { maxCalls: _maxCalls, ...byDefault } = inline;
+    expect(runsInline(byDefault, many(16), {})).toBe(true);
+    expect(runsInline(byDefault, many(17), {})).toBe(false);
   });
 });
 
