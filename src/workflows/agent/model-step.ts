@@ -81,17 +81,19 @@ function callSettings(state: RunContext['state'], own: CallSettings | undefined)
 export async function clearCall(ctx: RunContext, ask: CallAsk): Promise<CallClearance> {
   const granted: Extract<CallClearance, { ok: true }>[] = [];
   for (const feature of RUN_FEATURES) {
-    const clearance = await feature.beforeCall?.(ctx, ask);
+    // A feature without the seam costs no await: every promise a run makes records a stack trace.
+    const clearance = feature.beforeCall ? await feature.beforeCall(ctx, ask) : undefined;
     if (clearance && !clearance.ok) {
       for (const { settle } of granted) await settle?.();
       return { ...clearance, message: `${feature.name}: ${clearance.message}` };
     }
     if (clearance) granted.push(clearance);
   }
+  const settles = granted.flatMap((g) => (g.settle ? [g.settle] : []));
   return {
     ok: true,
     input: Object.assign({}, ...granted.map((g) => g.input)) as Pick<ModelCallInput, 'budget'>,
-    settle: async (spent) => void (await Promise.all(granted.map((g) => g.settle?.(spent)))),
+    ...(settles.length > 0 && { settle: async (spent) => void (await Promise.all(settles.map((s) => s(spent)))) }),
     again: (err) => granted.some((g) => g.again?.(err)),
   };
 }

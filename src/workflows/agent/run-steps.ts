@@ -52,7 +52,7 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
   state.status = finalStatus(reason);
   // Every call has its result by now (a run ends between turns or after closing its calls).
   const named = reason === 'completed' ? (ctx.endReason?.() ?? reason) : reason;
-  for (const feature of RUN_FEATURES) await feature.ending?.(ctx, named);
+  for (const feature of RUN_FEATURES) if (feature.ending) await feature.ending(ctx, named);
   emit(ctx, {
     type: 'done',
     stopReason: named,

@@ -19,6 +19,7 @@ import { emit, publishSearchAttributes, updateCurrentDetails, type RunContext } 
 
 /** Tells every feature that what waits for a person in the run changed. */
 export async function waitsChanged(ctx: RunContext): Promise<void> {
+  // Awaited for every feature, with the seam or not: recorded runs' handlers interleave with these awaits.
   for (const feature of RUN_FEATURES) await feature.waitsChanged?.(ctx);
 }
 

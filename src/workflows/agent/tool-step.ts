@@ -151,7 +151,7 @@ async function record(
   }
   metas.sort((a, b) => a.seq - b.seq);
   state.messages.push(...metas);
-  for (const feature of RUN_FEATURES) await feature.written?.(ctx, metas);
+  for (const feature of RUN_FEATURES) if (feature.written) await feature.written(ctx, metas);
 }
 
 /** A result decided in the workflow for a planned call. */

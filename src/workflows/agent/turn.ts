@@ -56,7 +56,7 @@ async function afterAnswer(
   resolver: ModelResolver,
 ): Promise<'go' | 'stop' | 'failed'> {
   for (const feature of RUN_FEATURES) {
-    const verdict = (await feature.afterAnswer?.(ctx, out, resolver)) ?? 'go';
+    const verdict = (feature.afterAnswer ? await feature.afterAnswer(ctx, out, resolver) : undefined) ?? 'go';
     if (verdict !== 'go') return verdict;
   }
   return 'go';
@@ -69,7 +69,7 @@ export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise
   if (ended) return end(ended);
   if (hooks.continueAsNew?.()) return end('continue_as_new');
   const steered = await injectSteering(ctx);
-  for (const feature of RUN_FEATURES) await feature.turnStart?.(ctx);
+  for (const feature of RUN_FEATURES) if (feature.turnStart) await feature.turnStart(ctx);
   const planned = steered.length === 0 ? hooks.planned?.() : undefined;
   if (planned && planned.length > 0) {
     // Calls no model makes need the pinned tools now.
@@ -89,7 +89,7 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
   await resolveModel(ctx, resolver);
   const stepName = hooks.step?.() || turnStep(state.turn);
   for (const feature of RUN_FEATURES) {
-    if ((await feature.chooseModel?.(ctx, resolver, stepName)) === 'failed')
+    if (feature.chooseModel && (await feature.chooseModel(ctx, resolver, stepName)) === 'failed')
       return end(await fail(ctx, state.error ?? { message: `${feature.name} failed`, retryable: false }));
   }
   updateCurrentDetails(ctx, { step: stepName, model: modelLabel(resolver.state.current) });
