@@ -1,12 +1,6 @@
 /** Commands that read runs: watch, state, trace, result, list. None needs a worker where the server can answer. */
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  AGENT_STATUSES,
-  childTraces,
-  traceOf,
-  type AgentClient,
-  type ListFilters,
-} from '../../client';
+import { AGENT_STATUSES, childTraces, traceOf, type AgentClient, type ListFilters } from '../../client';
 import { readRunMessages } from '../../client/run-messages';
 import type { RunMessage } from '../../contracts/run-message';
 import { openStore, type ContentStore } from '../../store';
