@@ -8,7 +8,8 @@ import { reply, type FakeStep, type RecordedRequest } from '../../src/testing/fa
 import { readRunMessages } from '../../src/client/run-messages';
 import { agentCli } from '../kit/agent-cli';
 import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
-import { Latch } from '../agent/agent-kit';
+import { AgentClient } from '../../src/client';
+import { Latch, waitForState } from '../agent/agent-kit';
 import { parentId } from '../agent/subagents-kit';
 import { PRIMARY, answer, messageText, roleOf, systemOf, usePevFixture } from './pev-kit';
 
@@ -132,6 +133,9 @@ describe('pev fan-out', () => {
       );
       expect(printed).toContain('Picked, weighed, written.');
       await saveHistoryIfRecording(client.workflow.getHandle(id), 'pev-parallel-chain');
+      // A closed run's state comes from a worker's replay; on a loaded machine the first ask may be
+      // answered from the result alone (no children), so the worker is asked until it answers.
+      await waitForState(new AgentClient(client, taskQueue), id, (s) => (s.children ?? []).length > 0);
       const state = await cli.run('state', id);
       expect(state).toContain(`child ${id}/executor-task-1-t1 (executor, todo task-1): completed`);
     });
