@@ -166,10 +166,14 @@ const partsTotal = ({ input = 0, output = 0, cacheRead = 0, cacheWrite = 0 }: Pa
 /** Cost with what a compact record left out restored: zero amounts, and a total that is the parts' sum. */
 export const fullCost = (c: Partial<Cost>): Cost => ({ ...emptyCost(), ...c, total: c.total ?? partsTotal(c) });
 
+/** The fields of a record of numbers that are not zero: what a compact record carries. */
+export const withoutZeros = <T extends object>(values: T): Partial<T> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== 0)) as Partial<T>;
+
 /** A cost as a compact record carries it: without zero amounts, and without a total that is the parts' sum. */
 export function compactCost(cost: Cost): Partial<Cost> {
   const { total, ...parts } = cost;
-  const amounts = Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== 0)) as Partial<Cost>;
+  const amounts: Partial<Cost> = withoutZeros(parts);
   return total === partsTotal(parts) ? amounts : { ...amounts, total };
 }
 

@@ -4,7 +4,7 @@
  * every such call as drift, and hands the record to its sub-agents.
  */
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
-import { withWorker } from '../kit/temporal';
+import { saveHistoryIfRecording, withWorker } from '../kit/temporal';
 import { PRIMARY, resultTexts, useAgentFixture } from './agent-kit';
 import { parentId, startParent, who } from './subagents-kit';
 import type { EvalSpec } from '../../src/contracts/eval-spec';
@@ -131,7 +131,10 @@ describe('served tool results', () => {
         model: PRIMARY,
         eval: { served: [{ tool: 'add', results: [{ text: '3' }] }], steer: [{ turn: 2, text: 'Answer in French.' }] },
       });
-      return { result: await agents.result(id), state: await agents.state(id) };
+      const result = await agents.result(id);
+      // The replay gate's history of this path: steering from the record, and compact model-call records.
+      await saveHistoryIfRecording(client.workflow.getHandle(id), 'eval-steer');
+      return { result, state: await agents.state(id) };
     });
     expect(result).toMatchObject({ status: 'completed', finalText: 'Il fait 3.', turns: 3 });
     const said = fx.fake.requests.map((r) => JSON.stringify(r.body.messages).includes('Answer in French.'));

@@ -277,6 +277,22 @@ describe('trace steps from the stored conversation', () => {
     answer(8, 1_300, [], 'Done.'),
   ];
 
+  /** A closed 3-turn run's state view that keeps `kept` of its events, `dropped` others gone. */
+  const viewOf = (kept: object[], dropped: number): AgentStateView =>
+    ({
+      id: 'r',
+      kind: 'react',
+      status: 'completed',
+      turn: 3,
+      model: PRIMARY,
+      usage,
+      costUsd: 0,
+      finalText: 'Done.',
+      stats: { ...emptyStats(900), lastEventAt: 1_300 },
+      events: kept,
+      droppedEvents: dropped,
+    }) as unknown as AgentStateView;
+
   it("number the run's own answers as turns, with each call's arguments and stored result", () => {
     const steps = storedSteps(messages, 900, 99);
     expect(steps.map((s) => [s.turn, s.stopReason, s.thought, s.answeredAt])).toEqual([
@@ -292,20 +308,11 @@ describe('trace steps from the stored conversation', () => {
   });
 
   it('fill the turns the state no longer keeps, and what the first kept turn lost, into the trace', () => {
-    const view = {
-      id: 'r',
-      kind: 'react',
-      status: 'completed',
-      turn: 3,
-      model: PRIMARY,
-      usage,
-      costUsd: 0,
-      finalText: 'Done.',
-      stats: { ...emptyStats(900), lastEventAt: 1_300 },
-      // The window starts inside turn 2: its start and answer are gone, its call's result is kept.
-      events: [{ ...events[6], toolCallId: 'c2', turn: 2 }, ...events.slice(9, 11).map((e) => ({ ...e, turn: 3 }))],
-      droppedEvents: 7,
-    } as unknown as AgentStateView;
+    // The window starts inside turn 2: its start and answer are gone, its call's result is kept.
+    const view = viewOf(
+      [{ ...events[6], toolCallId: 'c2', turn: 2 }, ...events.slice(9, 11).map((e) => ({ ...e, turn: 3 }))],
+      7,
+    );
     const trace = traceOf(view, messages);
     expect(trace.stepsFromStore).toBe(2);
     expect(trace.steps.map((s) => [s.turn, s.tools.map((t) => t.toolCallId)])).toEqual([
@@ -322,19 +329,10 @@ describe('trace steps from the stored conversation', () => {
   });
 
   it('give each kept turn what the model thought, from its stored answer', () => {
-    const view = {
-      id: 'r',
-      kind: 'react',
-      status: 'completed',
-      turn: 3,
-      model: PRIMARY,
-      usage,
-      costUsd: 0,
-      finalText: 'Done.',
-      stats: { ...emptyStats(900), lastEventAt: 1_300 },
-      events: events.map((e) => ({ ...e })),
-      droppedEvents: 0,
-    } as unknown as AgentStateView;
+    const view = viewOf(
+      events.map((e) => ({ ...e })),
+      0,
+    );
     expect(traceOf(view, messages).steps.map((s) => [s.turn, s.thought])).toEqual([
       [1, 'Adding first.'],
       [2, undefined],

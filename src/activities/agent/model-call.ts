@@ -6,6 +6,7 @@ import { estimateBodyTokens } from '../../policy/token-estimate';
 import { wholeLog, type ToolCallRequest } from '../../contracts/agent-run';
 import {
   compactCost,
+  withoutZeros,
   textOf,
   toolCallsOf,
   type AssistantMessage,
@@ -86,10 +87,6 @@ function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
     return { id: call.id, name: call.name, arguments: call.arguments, ...(malformed ? { malformed } : {}) };
   });
 }
-
-/** The fields of a record of numbers that are not zero: what the output needs to carry. */
-const withoutZeros = <T extends object>(values: T): Partial<T> =>
-  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== 0)) as Partial<T>;
 
 const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: ResolvedModelInfo } =>
   info ? { modelInfo: info } : {};
