@@ -80,6 +80,22 @@ export const WORKER_TUNING = {
   maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
 } as const satisfies Partial<WorkerOptions>;
 
+/**
+ * The fewest cached runs with which the poller split of {@link WORKER_TUNING} is kept. A worker that
+ * caches only a few runs and polls its task queue as often as its sticky queue leaves the sticky
+ * queue unpolled: each next workflow task of a cached run waits there for the sticky queue's 10 s
+ * timeout (measured with a cache of 10 and three runs; docs/performance.md). Such a worker keeps the
+ * SDK's split.
+ */
+const SPLIT_MIN_CACHED_WORKFLOWS = 100;
+
+/** The tuning for a worker with these options: the poller split only with room in the cache. */
+function tuningFor(options: WorkerOptions): Partial<WorkerOptions> {
+  const { maxCachedWorkflows } = options;
+  if (maxCachedWorkflows === undefined || maxCachedWorkflows >= SPLIT_MIN_CACHED_WORKFLOWS) return WORKER_TUNING;
+  return { maxHeartbeatThrottleInterval: WORKER_TUNING.maxHeartbeatThrottleInterval };
+}
+
 /** The parts a plugin builds once, when its first worker is created, and closes when that worker stops. */
 class WorkerParts {
   private built?: {
@@ -214,7 +230,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
     if (deployment && options.connection) markVersionedWorkerConnection(options.connection);
     const configured = super.configureWorker(options);
     return {
-      ...WORKER_TUNING,
+      ...tuningFor(configured),
       ...configured,
       ...this.workflowCode(configured, config.workflowBundle),
       ...(deployment && !configured.workerDeploymentOptions
