@@ -66,6 +66,14 @@ export class AgentClient extends RunControl {
     this.kinds = this.access.kinds;
   }
 
+  /**
+   * Refuses `value` at once (a `PayloadTooLargeError` naming `what` and `way`, how to get it through)
+   * when it would not fit in one payload of the server; for a start of this client's own making.
+   */
+  checkPayload(value: unknown, what: string, way: string): Promise<void> {
+    return this.access.payloadLimit.check(value, what, way);
+  }
+
   /** This client with its options, starting runs on `taskQueue` (the workers of another build, say). */
   onTaskQueue(taskQueue: string): AgentClient {
     return new AgentClient(this.client, taskQueue, this.access.options);

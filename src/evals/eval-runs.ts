@@ -59,6 +59,12 @@ export async function startEval(agents: AgentClient, cases: readonly EvalCase[],
       ...withJudge(caseJudge(c, settings.judge)),
     })),
   };
+  // Each case carries its run's start (a replayed case its recorded tool results) in the eval's input.
+  await agents.checkPayload(
+    input,
+    `the eval's input (${cases.length} case${cases.length === 1 ? '' : 's'} with their runs' starts)`,
+    'run the cases as several smaller evals',
+  );
   await agents.client.workflow.start(EVAL_WORKFLOW, {
     workflowId: id,
     taskQueue: agents.taskQueue,

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { EVAL_WORKFLOW, type EvalProgress } from '../../src/contracts/eval-workflow';
+import { AgentClient } from '../../src/client';
+import { PayloadTooLargeError } from '../../src/client/client-errors';
 import { evalReport, startEval, waitForEval, type EvalCase } from '../../src/evals';
 import { reply, type FakeStep } from '../../src/testing/fake-provider';
 import { runCli } from '../kit/cli';
@@ -167,6 +169,22 @@ describe('eval status and eval cancel', () => {
       ['b', 'done', true, 'completed'],
       ['c', 'done', true, 'completed'],
     ]);
+  });
+
+  it('an eval whose input would not fit in one payload is refused before it starts, naming the way round', async () => {
+    const { client } = await testConnection();
+    const agents = new AgentClient(client, worker.taskQueue, { maxPayloadBytes: 4096 });
+    const many = Array.from({ length: 40 }, (_, i) => answering(`case ${i}`));
+    const before = fx.fake.requests.length;
+    const refused = await startEval(agents, many, { model: PRIMARY, tenant: 'evals', parallel: 2 }).catch(
+      (e: Error) => e,
+    );
+    expect(refused).toBeInstanceOf(PayloadTooLargeError);
+    expect((refused as Error).message).toMatch(
+      /^the eval's input \(40 cases with their runs' starts\) is [\d.]+ KiB, over the configured payload limit of 4\.0 KiB: run the cases as several smaller evals$/,
+    );
+    // Nothing ran: no case reached the provider.
+    expect(fx.fake.requests.length).toBe(before);
   });
 
   it('an id that names no eval is bad input: one line, exit 2', async () => {
