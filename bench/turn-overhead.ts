@@ -216,7 +216,7 @@ async function main(): Promise<boolean> {
         'ms',
         `time added per turn over the in-process loop, turns ${STEADY_FROM}–${turns.length} (median)`,
         {
-          target: '<= 30',
+          target: '<= 15',
         },
       ),
       agentTurnMs: figure(median(steady(agentMs)), 'ms', 'agent turn (median, steady state)', {
