@@ -3,13 +3,13 @@
  * results. An update needs a worker to take it, so each is refused at once when none polls.
  */
 import { decideApprovalUpdate, decidePlanUpdate, submitToolResultUpdate } from '../contracts/agent-workflows';
-import { type ApprovalDecisionResult } from '../contracts/approval';
+import type { ApprovalDecisionInput, ApprovalDecisionResult } from '../contracts/approval';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { WaitingCall } from '../contracts/sub-agents';
 import type { KindWait } from '../kinds';
 import { OPEN_STATUSES } from '../contracts/run-status';
 import { AgentClientError, alreadyEnded } from './client-errors';
-import { RunAccess } from './run-access';
+import type { RunAccess } from './run-access';
 
 const ARGS_WAY = 'approve with smaller arguments, or reject the call and steer the run instead';
 const RESULT_WAY = 'store the result where a tool of the run can read it and send a short reference instead';
@@ -31,14 +31,14 @@ export const clientCallsIn = (state: AgentStateView, id: string): WaitingCall[] 
 
 /** The decisions of {@link AgentClient} (approvals, plans, client tool results), over its {@link RunAccess}. */
 export class RunDecisions {
-  constructor(private readonly run: RunAccess) {}
+  constructor(protected readonly access: RunAccess) {}
 
   /**
    * The run's pending approvals and those of its open child runs (sub-agents, at any depth), each
    * with the id of the run that waits for it.
    */
   async pendingApprovals(id: string): Promise<WaitingApproval[]> {
-    return approvalsIn(await this.run.state(id), id);
+    return approvalsIn(await this.access.state(id), id);
   }
 
   /**
@@ -51,7 +51,7 @@ export class RunDecisions {
     toolCallId: string,
     of: (state: AgentStateView, id: string) => T[],
   ): Promise<{ state: AgentStateView; found?: T }> {
-    const state = await this.run.state(id);
+    const state = await this.access.state(id);
     const found = of(state, id).find((c) => c.toolCallId === toolCallId);
     if (found) return { state, found };
     for (const child of (state.children ?? []).filter((c) => c.endedAt === undefined)) {
@@ -96,26 +96,32 @@ export class RunDecisions {
       decision: 'approve' as const,
       ...(options.args ? { editedArgs: options.args } : {}),
     };
-    await this.run.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
-    await this.run.requireWorker(id, 'an approval');
-    const found = await this.holder(id, toolCallId, options.argsHash);
-    const argsHash = options.argsHash ?? found.argsHash;
-    return this.run.call(found.runId, (h) =>
-      h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
-    );
+    await this.access.payloadLimit.check(decision, 'the approval with its edited arguments', ARGS_WAY);
+    return this.decide(id, decision, 'an approval', options.argsHash);
   }
 
+  /** Rejects a tool call, with a reason the run sees; `argsHash` as for {@link approve}. */
   async reject(
     id: string,
     toolCallId: string,
     options: { reason?: string; argsHash?: string } = {},
   ): Promise<ApprovalDecisionResult> {
     const decision = { toolCallId, decision: 'reject' as const, ...(options.reason ? { reason: options.reason } : {}) };
-    await this.run.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
-    await this.run.requireWorker(id, 'a rejection');
-    const found = await this.holder(id, toolCallId, options.argsHash);
-    const argsHash = options.argsHash ?? found.argsHash;
-    return this.run.call(found.runId, (h) =>
+    await this.access.payloadLimit.check(decision, 'the reason', 'give a shorter reason');
+    return this.decide(id, decision, 'a rejection', options.argsHash);
+  }
+
+  /** Sends a decision on a call's approval to the run that holds it, quoting the hash of the arguments it shows. */
+  private async decide(
+    id: string,
+    decision: Omit<ApprovalDecisionInput, 'argsHash'>,
+    what: string,
+    quoted?: string,
+  ): Promise<ApprovalDecisionResult> {
+    await this.access.requireWorker(id, what);
+    const found = await this.holder(id, decision.toolCallId, quoted);
+    const argsHash = quoted ?? found.argsHash;
+    return this.access.call(found.runId, (h) =>
       h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),
     );
   }
@@ -126,9 +132,9 @@ export class RunDecisions {
    */
   async decidePlan(id: string, approve: boolean, feedback?: string): Promise<{ approved: boolean; cycle: number }> {
     const input = { approve, ...(feedback ? { feedback } : {}) };
-    await this.run.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
-    await this.run.requireWorker(id, 'a plan decision');
-    return this.run.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
+    await this.access.payloadLimit.check(input, 'the feedback', 'give shorter feedback');
+    await this.access.requireWorker(id, 'a plan decision');
+    return this.access.call(id, (h) => h.executeUpdate(decidePlanUpdate, { args: [input] }));
   }
 
   /**
@@ -137,11 +143,11 @@ export class RunDecisions {
    */
   async submitToolResult(id: string, toolCallId: string, content: string, isError = false): Promise<void> {
     const input = { toolCallId, content, isError };
-    await this.run.payloadLimit.check(input, 'the tool result', RESULT_WAY);
-    await this.run.requireWorker(id, 'a tool result');
+    await this.access.payloadLimit.check(input, 'the tool result', RESULT_WAY);
+    await this.access.requireWorker(id, 'a tool result');
     // A call no run of the family holds goes to the run itself, which says why it refuses it.
     const { found } = await this.findWaiting(id, toolCallId, clientCallsIn).catch(() => ({ found: undefined }));
-    await this.run.call(found?.runId ?? id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
+    await this.access.call(found?.runId ?? id, (h) => h.executeUpdate(submitToolResultUpdate, { args: [input] }));
   }
 }
 

@@ -14,19 +14,13 @@ import type { PlanItem, PlanItemInput } from '../contracts/run-spec';
 import { planOf, updatePlan } from '../policy/plan';
 import { ASK_USER, questionOf } from '../policy/ask-user';
 import { AgentClientError } from './client-errors';
-import { clientCallsIn, type RunDecisions } from './run-decisions';
-import type { RunAccess } from './run-access';
+import { RunDecisions, clientCallsIn } from './run-decisions';
 
 /** How to pass a text over the payload limit (steering, a follow-up, a note). */
 export const TEXT_WAY = "put the text in a file in the run's workspace and send a short note that points to it";
 
-/** The inputs a caller sends a run, through the client's access to runs; decisions answer its questions. */
-export class RunInputs {
-  constructor(
-    private readonly access: RunAccess,
-    private readonly decisions: RunDecisions,
-  ) {}
-
+/** The inputs a caller sends a run besides its decisions, through the client's access to runs. */
+export class RunInputs extends RunDecisions {
   /**
    * Adds a note to the run's conversation log (docs/hooks.md, Notes): a `context_note` (default) or
    * a `system_event`, written at its next turn or as it ends, never sent to the model. Returns the
@@ -82,7 +76,7 @@ export class RunInputs {
       );
     if (!callId && questions.length > 1)
       throw new AgentClientError(`run "${id}" waits for ${questions.length} answers: name the call (${ids})`);
-    await this.decisions.submitToolResult(id, call.toolCallId, text);
+    await this.submitToolResult(id, call.toolCallId, text);
     return { toolCallId: call.toolCallId, question: questionOf(call.args) };
   }
 }
