@@ -2,7 +2,8 @@
  * `durable-agents/worker`: what a worker process needs. The worker plugin and its config, the
  * content store, the tools API, telemetry and the LLM layer's entry points.
  */
-export { DurableAgentsPlugin, WORKER_TUNING, type DurableAgentsPluginOptions } from './plugin';
+export { DurableAgentsPlugin, type DurableAgentsPluginOptions } from './plugin';
+export { WORKER_TUNING } from './worker-tuning';
 export { runWorker, connectWorker, configureWorkerRuntime } from './run-worker';
 export { prebuiltBundlePath, WORKFLOW_BUNDLE_ENV, type WorkflowCode } from './workflow-code';
 export { limitQueues, startQueueRate, type LimitQueue } from './limit-workers';

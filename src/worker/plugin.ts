@@ -18,7 +18,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities, type WorkerActivities } from '../activities';
 import { createEvalActivities } from '../evals/grade-activity';
-import { HEARTBEAT_THROTTLE_MS } from '../contracts/heartbeats';
+import { tuningFor } from './worker-tuning';
 import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import type { ContentStore } from '../store';
@@ -65,35 +65,6 @@ export interface DurableAgentsPluginOptions {
   workflows?: WorkflowCode;
   /** Called once the worker runs with its limits' activity workers (their queues' rates set). */
   onPolling?: () => void;
-}
-
-/**
- * What the project's worker sets over the SDK's defaults: as many workflow-task pollers on the task
- * queue as on the worker's sticky queue, so a new run's first workflow task does not wait behind the
- * running runs' next ones (the SDK's default gives the task queue one poller in five; docs/performance.md,
- * What a run costs at once and in memory), and activity heartbeats passed on to the server at least
- * every {@link HEARTBEAT_THROTTLE_MS}, well inside the heartbeat timeout the workflows give
- * (`contracts/heartbeats.ts`). Options given to `Worker.create` win.
- */
-export const WORKER_TUNING = {
-  nonStickyToStickyPollRatio: 1,
-  maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
-} as const satisfies Partial<WorkerOptions>;
-
-/**
- * The fewest cached runs with which the poller split of {@link WORKER_TUNING} is kept. A worker that
- * caches only a few runs and polls its task queue as often as its sticky queue leaves the sticky
- * queue unpolled: each next workflow task of a cached run waits there for the sticky queue's 10 s
- * timeout (measured with a cache of 10 and three runs; docs/performance.md). Such a worker keeps the
- * SDK's split.
- */
-const SPLIT_MIN_CACHED_WORKFLOWS = 100;
-
-/** The tuning for a worker with these options: the poller split only with room in the cache. */
-function tuningFor(options: WorkerOptions): Partial<WorkerOptions> {
-  const { maxCachedWorkflows } = options;
-  if (maxCachedWorkflows === undefined || maxCachedWorkflows >= SPLIT_MIN_CACHED_WORKFLOWS) return WORKER_TUNING;
-  return { maxHeartbeatThrottleInterval: WORKER_TUNING.maxHeartbeatThrottleInterval };
 }
 
 /** The parts a plugin builds once, when its first worker is created, and closes when that worker stops. */

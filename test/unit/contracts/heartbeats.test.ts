@@ -1,5 +1,5 @@
 import { HEARTBEAT_THROTTLE_MS, HEARTBEAT_TIMEOUT_MS } from '../../../src/contracts/heartbeats';
-import { WORKER_TUNING } from '../../../src/worker/plugin';
+import { WORKER_TUNING } from '../../../src/worker/worker-tuning';
 
 /** How long the server keeps taking a gone worker's sticky queue for a live one after its last poll. */
 const STICKY_POLLER_WINDOW_MS = 10_000;
