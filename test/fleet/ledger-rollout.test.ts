@@ -35,12 +35,12 @@ describe('the tenant ledger across a rollout', () => {
     const agents = new AgentClient(client, taskQueue);
     const tenant = newTenant(name);
     const v1: WorkerProcess = await hosts.start(taskQueue, version(deployment, 'v1'));
-    await setCurrentVersion(client, deployment, 'v1');
+    await setCurrentVersion(client, deployment, 'v1', taskQueue);
     await agents.setTenantBudget(tenant, { maxCostUsd: 5, period: 'total' });
     const options = { model: PRIMARY, fleet: { tenant }, call: { maxTokens: 200 }, tools: { allow: [] } };
     expect(await agents.run({ task: 'Before the rollout.', ...options })).toMatchObject({ stopReason: 'completed' });
     await hosts.start(taskQueue, version(deployment, 'v2'));
-    await setCurrentVersion(client, deployment, 'v2');
+    await setCurrentVersion(client, deployment, 'v2', taskQueue);
     await v1.stop();
     const env = { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_AGENTS_TASK_QUEUE: taskQueue };
     return { client, agents, tenant, deployment, options, env };

@@ -118,13 +118,13 @@ describe('worker deployment versioning', () => {
     );
 
     versions.push(await startVersion(fx, deploymentName, 'v1', taskQueue));
-    await setCurrentVersion(client, deploymentName, 'v1');
+    await setCurrentVersion(client, deploymentName, 'v1', taskQueue);
     const pinned = await agents.start({ tools: { approve: ['delete_file'] }, task: 'Delete old.txt.', model: PRIMARY });
     await waitForState(agents, pinned, (s) => s.status === 'awaiting_approval');
 
     const v2 = await startVersionProcess(fx, deploymentName, 'v2', taskQueue, dir);
     processes.push(v2.child);
-    await setCurrentVersion(client, deploymentName, 'v2');
+    await setCurrentVersion(client, deploymentName, 'v2', taskQueue);
     // v1 still holds an open pinned run: its workers must keep running.
     await drainageReaches(client, deploymentName, 'v1', 'DRAINING');
     await agents.approve(pinned, 'toolu_v1');
