@@ -24,7 +24,7 @@ import {
 import type { CaseRun, EvalCase } from './eval-case';
 import { caseJudge, judgeRun, judgedOutcome, type JudgedCase } from './judge';
 import { caseRunOf, outcomeOf } from './run-case';
-import { EvalInputError, checkCases, summarize, type EvalReport, type EvalSettings } from './suite';
+import { DEFAULT_PARALLEL, EvalInputError, checkCases, summarize, type EvalReport, type EvalSettings } from './suite';
 
 export interface EvalStart extends EvalSettings {
   /** What the eval is called (its summary in the Web UI); default the first case's name and the count. */
@@ -51,7 +51,7 @@ export async function startEval(agents: AgentClient, cases: readonly EvalCase[],
   const starts = await checkCases(agents, cases, settings, (i) => caseRunId(id, i));
   const input: EvalWorkflowInput = {
     name,
-    parallel: settings.parallel ?? 4,
+    parallel: settings.parallel ?? DEFAULT_PARALLEL,
     cases: cases.map((c, i) => ({
       name: c.name,
       start: starts[i],
@@ -168,7 +168,9 @@ export async function evalReport(
   const lane = async () => {
     for (let i = next++; i < done.length; i = next++) outcomes[i] = await report(done[i].at, done[i].outcome);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.parallel ?? 4, done.length)) }, lane));
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(settings.parallel ?? DEFAULT_PARALLEL, done.length)) }, lane),
+  );
   return { summary: summarize(outcomes), cases: outcomes };
 }
 

@@ -19,7 +19,15 @@ export { caseStart, type CaseOutcome, type CaseSettings } from './run-case';
 export { readCaseFiles } from './case-files';
 export { gateFailures, needsBaseline, parseGate, type GateClause } from './gate';
 export { junitXml, reportTable, summaryLine } from './report';
-export { EvalInputError, checkCases, summarize, type EvalReport, type EvalSettings, type EvalSummary } from './suite';
+export {
+  DEFAULT_PARALLEL,
+  EvalInputError,
+  checkCases,
+  summarize,
+  type EvalReport,
+  type EvalSettings,
+  type EvalSummary,
+} from './suite';
 export { cancelEval, evalProgress, evalReport, runEval, startEval, waitForEval, type EvalStart } from './eval-runs';
 export type { EvalProgress } from '../contracts/eval-workflow';
 export { progressLine } from '../policy/eval-progress';

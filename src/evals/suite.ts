@@ -37,8 +37,11 @@ export interface EvalReport {
   cases: CaseOutcome[];
 }
 
+/** Cases an eval runs at a time unless told otherwise. */
+export const DEFAULT_PARALLEL = 4;
+
 export interface EvalSettings extends CaseSettings {
-  /** Cases running at a time; default 4. */
+  /** Cases running at a time; default {@link DEFAULT_PARALLEL}. */
   parallel?: number;
 }
 

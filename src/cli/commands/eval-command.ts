@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import {
+  DEFAULT_PARALLEL,
   comparison,
   gateFailures,
   progressLine,
@@ -57,7 +58,7 @@ export function registerEvalCommands(
         'grade them. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
     )
     .argument('[files...]', 'case files or directories of them')
-    .option('--parallel <n>', 'cases running at a time', positiveInt, 4)
+    .option('--parallel <n>', 'cases running at a time', positiveInt, DEFAULT_PARALLEL)
     .option('--model <spec>', 'the model of cases that name none (provider/model)')
     .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
     .option('--json', 'print the report as JSON')

@@ -10,6 +10,7 @@ import type { Client } from '@temporalio/client';
 import { readRunMessages } from '../../client/run-messages';
 import { hasWorkflowPollers } from '../../client/run-reads';
 import {
+  DEFAULT_PARALLEL,
   checkCases,
   gateFailures,
   junitXml,
@@ -165,7 +166,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
       [] as string[],
     )
     .option('--tolerance <ratio>', 'how far past the recorded turns and cost a replay may go', toleranceArg, 0.1)
-    .option('--parallel <n>', 'cases running at a time', positiveInt, 4)
+    .option('--parallel <n>', 'cases running at a time', positiveInt, DEFAULT_PARALLEL)
     .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
     .option('--json', 'print the lanes as JSON')
     .option('--junit <file>', 'write the gated lane as JUnit XML to this file')
