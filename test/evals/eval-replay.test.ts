@@ -14,6 +14,8 @@ import { testConnection, useWorker } from '../kit/temporal';
 import { FALLBACK, PRIMARY, holdReply, useAgentFixture } from '../agent/agent-kit';
 
 const RUNS = 3;
+/** How many recorded runs the first test replays: the scale an eval of yesterday's runs has. */
+const AT_SCALE = 50;
 
 const answers = (request: RecordedRequest): number =>
   (request.body.messages as { role: string }[]).filter((m) => m.role === 'assistant').length;
@@ -54,19 +56,26 @@ describe('eval replay', () => {
     });
   };
 
-  beforeEach(async () => {
+  /** Records `n` runs of the recorded agent; their ids. Each runs its tools once. */
+  async function recordRuns(n: number, from = 0): Promise<string[]> {
     fx.fake.respond((request) => recorded(answers(request)));
     const agents = fx.agents(worker.client, worker.taskQueue);
-    ids = await Promise.all(
-      Array.from({ length: RUNS }, (_, i) => agents.start({ task: `Tidy up, run ${i}.`, model: PRIMARY })),
+    const started = await Promise.all(
+      Array.from({ length: n }, (_, i) => agents.start({ task: `Tidy up, run ${from + i}.`, model: PRIMARY })),
     );
-    for (const id of ids) expect(await agents.result(id)).toMatchObject({ stopReason: 'completed', turns: 3 });
+    for (const id of started) expect(await agents.result(id)).toMatchObject({ stopReason: 'completed', turns: 3 });
     // The recordings ran their tools: each wrote, added and deleted once.
-    expect(fx.calls).toHaveLength(3 * RUNS);
+    expect(fx.calls).toHaveLength(3 * n);
     fx.calls.length = 0;
+    return started;
+  }
+
+  beforeEach(async () => {
+    ids = await recordRuns(RUNS);
   });
 
-  it('replays each run with its results served: no side effect runs, the baseline passes every case, the candidate fails the gate at the step it changed', async () => {
+  it(`replays ${AT_SCALE} runs with their results served: no side effect runs, the baseline passes every case, the candidate fails the gate at the step it changed`, async () => {
+    ids.push(...(await recordRuns(AT_SCALE - RUNS, RUNS)));
     fx.fake.respond((request) => (request.api === 'anthropic' ? recorded : regressing)(answers(request)));
     const junit = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'replay-')), 'report.xml');
     const out = await cli(
@@ -78,27 +87,29 @@ describe('eval replay', () => {
       junit,
       '--gate',
       'pass>=0.95,drift==0',
+      '--parallel',
+      '10',
     );
     expect(fx.calls).toEqual([]);
     expect(out.code).toBe(1);
     const [baseline, candidate] = out.stdout.split(`\ncandidate (${FALLBACK}):\n`);
-    expect(baseline).toContain(`${RUNS}/${RUNS} cases passed (100.0 %)`);
+    expect(baseline).toContain(`${AT_SCALE}/${AT_SCALE} cases passed (100.0 %)`);
     expect(baseline).toMatch(/drift 0\n/);
-    expect(candidate).toContain(`0/${RUNS} cases passed (0.0 %)`);
+    expect(candidate).toContain(`0/${AT_SCALE} cases passed (0.0 %)`);
     // Each candidate run invented one call: drift is exactly one a case.
-    expect(candidate).toContain(`drift ${RUNS}\n`);
+    expect(candidate).toContain(`drift ${AT_SCALE}\n`);
     for (const id of ids)
       expect(candidate).toContain(
         `  ${id}: baseline pass, candidate FAIL (same calls with side effects: call 2 with side effects: ` +
           'recorded delete_file {"path":"old.md"}, replayed write_note {"text":"again"})',
       );
     expect(out.stderr).toBe(
-      `durable-agents: gate failed: pass>=0.95: pass is 0\ndurable-agents: gate failed: drift==0: drift is ${RUNS}\n`,
+      `durable-agents: gate failed: pass>=0.95: pass is 0\ndurable-agents: gate failed: drift==0: drift is ${AT_SCALE}\n`,
     );
     const { result, errors } = parseV2({ type: 'junit', files: [junit] });
     expect(errors).toEqual([]);
-    expect(result).toMatchObject({ total: RUNS, failed: RUNS });
-  });
+    expect(result).toMatchObject({ total: AT_SCALE, failed: AT_SCALE });
+  }, 300_000);
 
   it('the baseline alone of an unchanged agent passes the default gate', async () => {
     fx.fake.respond((request) => recorded(answers(request)));
