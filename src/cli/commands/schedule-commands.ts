@@ -2,7 +2,7 @@
  * `schedule create | list | describe | pause | unpause | trigger | delete`: agent runs that start
  * on Temporal Schedules, every interval or at cron times, with the same run options as `run`.
  */
-import { formatTable } from '../render-list';
+import { formatTable, when } from '../render-list';
 import { Option, type Command } from 'commander';
 import {
   AgentSchedules,
@@ -24,8 +24,6 @@ interface CreateFlags extends RunOptions {
   paused?: boolean;
   note?: string;
 }
-
-const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '-');
 
 /** A run the schedule started: when, how it ended (or that it still works) and what it cost. */
 function recentRun(r: ScheduledRun): string {
