@@ -32,6 +32,7 @@ import {
 import { readTaskInput } from './task-input';
 import { kindFlags, kindOptionsOf } from './kind-flags';
 import { modelByKey } from './key-model';
+import { definedFields } from '../common/type-helpers';
 
 /** Environment variable with the default model spec of `run`. */
 const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
@@ -163,11 +164,7 @@ export async function startOptionsOf(
     ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
     ...(o.messages ? { initialMessages: await storeMessagesFile(o.messages, env) } : {}),
   };
-  const fleet = {
-    ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
-    ...(o.priority !== undefined ? { priority: o.priority } : {}),
-    ...(o.expectedCost !== undefined ? { expectedCostUsd: o.expectedCost } : {}),
-  };
+  const fleet = definedFields({ tenant: o.tenant, priority: o.priority, expectedCostUsd: o.expectedCost });
   const tools = {
     ...(allow ? { allow } : {}),
     ...mcp,

@@ -27,6 +27,7 @@ import { UsageError } from '../exit-codes';
 import { decimalArg, positiveInt, tenantArg } from '../option-parsers';
 import { printLine } from '../terminal-text';
 import { parseJson } from '../../common/json-text';
+import { definedFields } from '../../common/type-helpers';
 
 const out = printLine;
 
@@ -78,8 +79,7 @@ async function describeLimit(
   return {
     key,
     taskQueue,
-    ...(limits === undefined ? {} : { requestsPerMinute: limits.requestsPerMinute }),
-    ...(limits?.concurrency === undefined ? {} : { concurrency: limits.concurrency }),
+    ...definedFields({ requestsPerMinute: limits?.requestsPerMinute, concurrency: limits?.concurrency }),
     ...(typeof rps === 'number' ? { serverRequestsPerMinute: Math.round(rps * 60 * 1000) / 1000 } : {}),
     backlog: Number(described.stats?.approximateBacklogCount ?? 0),
     ...(pausedUntil !== undefined && pausedUntil > Date.now()

@@ -201,20 +201,11 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--schedule <name>', 'only runs this schedule started')
     .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
-    .action((o: ListFilters & { json?: boolean; limit: number }) =>
+    .action(({ json: asJson, ...filters }: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
-        const runs = await agents.list({
-          limit: o.limit,
-          ...(o.status ? { status: o.status } : {}),
-          ...(o.stopReason ? { stopReason: o.stopReason } : {}),
-          ...(o.awaitingApproval ? { awaitingApproval: true } : {}),
-          ...(o.model ? { model: o.model } : {}),
-          ...(o.kind ? { kind: o.kind } : {}),
-          ...(o.schedule ? { schedule: o.schedule } : {}),
-          ...(o.parent ? { parent: o.parent } : {}),
-          ...(o.tenant ? { tenant: o.tenant } : {}),
-        });
-        if (o.json) return deps.out(json(runs));
+        // Commander sets only the flags given (and --limit's default): the filters as they are.
+        const runs = await agents.list(filters);
+        if (asJson) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
       }),
     );
