@@ -5,6 +5,7 @@ import { readRunMessages } from '../../client/run-messages';
 import type { RunMessage } from '../../contracts/run-message';
 import { openStore, type ContentStore } from '../../store';
 import { errorText } from '../../common/error-text';
+import { whileOpen } from '../../common/while-open';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
 import type { AgentStatus } from '../../contracts/run-status';
@@ -94,12 +95,7 @@ const kindOf =
 /** Run `id`'s conversation from the store the workers write (as `transcript` reads it); undefined when unreadable. */
 async function storedMessages(env: NodeJS.ProcessEnv, id: string): Promise<RunMessage[] | undefined> {
   try {
-    const store = await openStore(storeConfig(env));
-    try {
-      return await readRunMessages(store, id);
-    } finally {
-      await store.close();
-    }
+    return await whileOpen(openStore(storeConfig(env)), (store) => readRunMessages(store, id));
   } catch {
     return undefined;
   }
