@@ -4,14 +4,14 @@
  * environment selects, as the worker does (DURABLE_AGENTS_STORE_URL, else DURABLE_AGENTS_STORE_DIR).
  */
 import { whileOpen } from '../../common/while-open';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { openStore, type ContentStore } from '../../store';
 import { storeConfig } from '../../worker/worker-config';
 import { withTemporal, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decide, describeRun, parseAge, type GcDecision, type RunStatus } from '../gc';
 import { TRANSCRIPT_MAX_CHARS, formatTranscript } from '../transcript';
-import { decimalArg } from '../option-parsers';
+import { commanderParser, decimalArg } from '../option-parsers';
 import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
 import { printLine } from '../terminal-text';
 
@@ -19,13 +19,7 @@ const out = printLine;
 
 const maxChars = decimalArg({ what: 'a number of characters', min: 0, integer: true });
 
-const age = (value: string): number => {
-  try {
-    return parseAge(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-};
+const age = commanderParser(parseAge);
 
 export function registerStoreCommands(
   program: Command,
