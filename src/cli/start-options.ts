@@ -161,7 +161,7 @@ export async function startOptionsOf(
   const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
   const agents = readSubAgents(o.agents);
   const session = {
-    ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...definedFields({ idleWaitMs: o.idleWait }),
     ...(o.messages ? { initialMessages: await storeMessagesFile(o.messages, env) } : {}),
   };
   const fleet = definedFields({ tenant: o.tenant, priority: o.priority, expectedCostUsd: o.expectedCost });
