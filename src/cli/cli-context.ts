@@ -9,8 +9,9 @@ import { cliConfig } from './cli-config';
 import { cliDefaults } from './start-options';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from '../connection/connection-settings';
 import { currentTracing } from '../telemetry/current-tracing';
-import type { WorkflowClientInterceptor } from '@temporalio/client';
+import type { Client, WorkflowClientInterceptor } from '@temporalio/client';
 import { runUiUrl, webUiOf } from '../server/web-ui';
+import { printNotice } from './terminal-text';
 
 /** Temporal's client interceptor of a traced command, loaded only then: other commands load none of OpenTelemetry. */
 function tracingInterceptors(): WorkflowClientInterceptor[] {
@@ -123,6 +124,34 @@ export async function connectAgents(
     },
     close: () => client.connection.close(),
   };
+}
+
+/**
+ * Runs `fn` with a Temporal client connected as the flags and environment say (the server line on
+ * stderr with `--verbose`) and closes the connection afterwards. A server that cannot be reached
+ * fails the command, unless `ifUnreachable` says what to do without one.
+ */
+export async function withTemporal<T>(
+  globals: GlobalOptions,
+  env: NodeJS.ProcessEnv,
+  fn: (client: Client, settings: ConnectionSettings) => Promise<T>,
+  ifUnreachable?: (settings: ConnectionSettings) => Promise<T>,
+): Promise<T> {
+  const settings = settingsOf(globals, env);
+  const line = serverNotice(settings, globals);
+  if (line) printNotice(line);
+  let client: Client;
+  try {
+    client = await connectClient(settings);
+  } catch (err) {
+    if (ifUnreachable) return ifUnreachable(settings);
+    throw err;
+  }
+  try {
+    return await fn(client, settings);
+  } finally {
+    await client.connection.close();
+  }
 }
 
 /** The command prefix for hints, repeating the server flags this command was given. */

@@ -5,6 +5,7 @@ import { AgentClientError, NoWorkerError, RunClosedError } from '../client';
 import { UnreachableServerError } from '../connection/setup-error';
 import type { AgentResult } from '../contracts/agent-run';
 import { cutOff } from '../contracts/run-status';
+import { errorText } from '../common/error-text';
 
 /** gRPC's status code UNAVAILABLE: the server went away or never answered. */
 const GRPC_UNAVAILABLE = 14;
@@ -38,6 +39,15 @@ export const exitCodeOfResult = (r: Pick<AgentResult, 'status' | 'stopReason'>):
 /** A usage error of the CLI itself (bad flags, unreadable input). */
 export class UsageError extends AgentClientError {
   override name = 'UsageError';
+}
+
+/** What `read` returns; what it throws becomes one usage error with its message. */
+export function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new UsageError(errorText(err));
+  }
 }
 
 export function exitCodeOfError(error: unknown): number {

@@ -13,15 +13,18 @@ export function readTextFile(file: string, what: string): string {
   }
 }
 
+/** The JSON value of `text`; bad JSON is one usage error, `<what> is not valid JSON: ` with its line and column. */
+export function parseJsonText(text: string, what: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (err) {
+    throw new UsageError(`${what} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
 /**
  * The JSON `file` holds (`what`: the flag that named it, for the error): a file that cannot be read,
  * or bad JSON with its line and column, is one usage error.
  */
-export function readJsonFile(file: string, what: string): unknown {
-  const text = readTextFile(file, what);
-  try {
-    return parseJson(text);
-  } catch (err) {
-    throw new UsageError(`${what} ${file} is not valid JSON: ${(err as Error).message}`);
-  }
-}
+export const readJsonFile = (file: string, what: string): unknown =>
+  parseJsonText(readTextFile(file, what), `${what} ${file}`);

@@ -3,9 +3,8 @@
  * kind's own options read from them. A kind's flags given with another `--agent` are refused.
  */
 import { Option, type Command } from 'commander';
-import { errorText } from '../common/error-text';
 import type { KindEdge, KindFlag, KindRegistry } from '../kinds';
-import { UsageError } from './exit-codes';
+import { UsageError, usage } from './exit-codes';
 import { commanderParser } from './option-parsers';
 
 const optionOf = (edge: KindEdge, flag: KindFlag): Option => {
@@ -47,11 +46,7 @@ export function kindOptionsOf(agent: string, flags: Record<string, unknown>, kin
         `${listed(names)} appl${names.length === 1 ? 'ies' : 'y'} to --agent ${edge.facts.name} only`,
       );
     }
-    try {
-      own = values.reduce((options, [flag, , value]) => flag.apply(options, value), {} as unknown);
-    } catch (err) {
-      throw new UsageError(errorText(err));
-    }
+    own = usage(() => values.reduce((options, [flag, , value]) => flag.apply(options, value), {} as unknown));
   }
   return own;
 }

@@ -12,15 +12,7 @@ import { cliConfigParts } from './cli-config';
 import { mcpServersFrom, readMcpConfigFile } from '../tools/mcp/mcp-config';
 import { runServerProblem } from '../tools/mcp/run-config-policy';
 import { declaredMcp } from '../tools/mcp/worker-servers';
-import { UsageError } from './exit-codes';
-
-function usage<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    throw new UsageError(errorText(err));
-  }
-}
+import { UsageError, usage } from './exit-codes';
 
 async function runConfigOf(file: string): Promise<McpServersConfig> {
   const resolved = path.resolve(file);

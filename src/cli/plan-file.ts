@@ -6,8 +6,7 @@ import path from 'node:path';
 import type { PlanItem } from '../contracts/run-spec';
 import { planOf } from '../policy/plan';
 import { UsageError } from './exit-codes';
-import { readTextFile } from './json-file';
-import { parseJson } from '../common/json-text';
+import { parseJsonText, readTextFile } from './json-file';
 
 /** One checklist line: an optional list mark, an optional `[ ]`/`[x]` box, the title. */
 const LINE = /^\s*(?:[-*+]|\d+[.)])?\s*(?:\[([ xX])\]\s*)?(.+?)\s*$/;
@@ -27,14 +26,7 @@ function checklistItems(text: string): { title: string; done: boolean }[] {
 export function readPlanFile(file: string): PlanItem[] {
   const resolved = path.resolve(file);
   const text = readTextFile(resolved, 'plan file');
-  let items: unknown;
-  if (text.trimStart().startsWith('[')) {
-    try {
-      items = parseJson(text);
-    } catch (err) {
-      throw new UsageError(`plan file ${resolved} is not valid JSON: ${(err as Error).message}`);
-    }
-  } else items = checklistItems(text);
+  const items = text.trimStart().startsWith('[') ? parseJsonText(text, `plan file ${resolved}`) : checklistItems(text);
   const read = planOf(items);
   if ('problems' in read) throw new UsageError(`plan file ${resolved}: ${read.problems.join('; ')}`);
   if (read.plan.length === 0) throw new UsageError(`plan file ${resolved} holds no items`);

@@ -3,12 +3,14 @@
  * when a listed run was started by a schedule.
  */
 import type { AgentListEntry } from '../client';
+import { clip } from '../policy/run-details';
 import { statusWithReason } from './render-run';
 
 /** Characters of the task shown per row. */
 const TASK_CHARS = 60;
 
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** An ISO time to the second, or `-` when there is none. */
+export const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '-');
 
 export function formatList(runs: readonly AgentListEntry[]): string {
   const scheduled = runs.some((r) => r.schedule);
@@ -19,7 +21,7 @@ export function formatList(runs: readonly AgentListEntry[]): string {
     statusWithReason(r.agentStatus ?? r.status.toLowerCase(), r.stopReason),
     r.model ?? '',
     `$${(r.costUsd ?? 0).toFixed(4)}`,
-    r.startTime.replace(/\.\d+Z$/, 'Z'),
+    when(r.startTime),
     ...(scheduled ? [r.schedule ?? '-'] : []),
     clip(r.task ?? '', TASK_CHARS),
   ]);

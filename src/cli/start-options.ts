@@ -32,6 +32,7 @@ import {
 import { readTaskInput } from './task-input';
 import { kindFlags, kindOptionsOf } from './kind-flags';
 import { modelByKey } from './key-model';
+import { definedFields } from '../common/type-helpers';
 
 /** Environment variable with the default model spec of `run`. */
 const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
@@ -160,14 +161,10 @@ export async function startOptionsOf(
   const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
   const agents = readSubAgents(o.agents);
   const session = {
-    ...(o.idleWait !== undefined ? { idleWaitMs: o.idleWait } : {}),
+    ...definedFields({ idleWaitMs: o.idleWait }),
     ...(o.messages ? { initialMessages: await storeMessagesFile(o.messages, env) } : {}),
   };
-  const fleet = {
-    ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
-    ...(o.priority !== undefined ? { priority: o.priority } : {}),
-    ...(o.expectedCost !== undefined ? { expectedCostUsd: o.expectedCost } : {}),
-  };
+  const fleet = definedFields({ tenant: o.tenant, priority: o.priority, expectedCostUsd: o.expectedCost });
   const tools = {
     ...(allow ? { allow } : {}),
     ...mcp,

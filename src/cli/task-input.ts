@@ -2,6 +2,7 @@
  * Where `run` takes its task from: the argument, stdin (`-`), or a file whose text is stored in
  * the content store and passed by reference (`--task-file FILE`, `-` for stdin).
  */
+import { whileOpen } from '../common/while-open';
 import { openStore } from '../store';
 import { storeConfig } from '../worker/worker-config';
 import { UsageError } from './exit-codes';
@@ -25,12 +26,7 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
  * --task-file` writes the task there, `run --messages` the messages.
  */
 export async function storeForWorkers(body: unknown, env: NodeJS.ProcessEnv): Promise<string> {
-  const store = await openStore(storeConfig(env));
-  try {
-    return await store.put(body);
-  } finally {
-    await store.close();
-  }
+  return whileOpen(openStore(storeConfig(env)), (store) => store.put(body));
 }
 
 /**

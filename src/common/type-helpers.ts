@@ -4,3 +4,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 /** Whether `value` is a plain JSON object: not null, not an array. */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `fields` without the ones whose value is undefined: spread over defaults, they override none with nothing. */
+export const definedFields = <T extends Record<string, unknown>>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;

@@ -3,7 +3,8 @@
  * bound to the arguments the person saw. `approve` and `reject` print the call's arguments and
  * quote their hash; on a terminal `approve` asks before it sends (`--yes` skips the question).
  */
-import { formatTable } from '../render-list';
+import { clip } from '../../policy/run-details';
+import { formatTable, when } from '../render-list';
 import type { Command } from 'commander';
 import { approvalsInbox, pendingApproval, type KindWaitEntry, type PendingApprovalEntry } from '../../client/approvals';
 import { EXIT } from '../exit-codes';
@@ -13,16 +14,13 @@ import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './a
 /** Characters of the arguments shown per inbox row. */
 const ARGS_CHARS = 80;
 
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '?');
-
 function formatInbox(approvals: readonly PendingApprovalEntry[]): string {
   const header = ['RUN', 'CALL', 'TOOL', 'WAITING SINCE', 'ARGUMENTS'];
   const rows = approvals.map((a) => [
     a.runId,
     a.toolCallId,
     a.tool,
-    when(a.waitingSince),
+    when(a.waitingSince ?? '?'),
     clip(JSON.stringify(a.args), ARGS_CHARS),
   ]);
   return formatTable(header, rows);

@@ -3,6 +3,7 @@
  * `set` starts or changes the tenant's ledger and tells its open runs; `show` prints the period's
  * spend, what is reserved and what is left. Bad values are refused before anything is sent.
  */
+import { whileOpen } from '../../common/while-open';
 import { Option, type Command } from 'commander';
 import { BUDGET_PERIODS, type LedgerView } from '../../contracts/tenant-budget';
 import { budgetLine, usd } from '../../policy/tenant-budget';
@@ -77,18 +78,15 @@ export function registerBudgetCommands(
         tenant: string,
         options: { maxCost: number; maxTokens?: number; period: (typeof BUDGET_PERIODS)[number] },
       ) => {
-        const connected = await connectAgents(globals(), env, printNotice);
-        try {
-          const { ledger, toldRuns } = await connected.agents.setTenantBudget(tenant, {
+        await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
+          const { ledger, toldRuns } = await agents.setTenantBudget(tenant, {
             maxCostUsd: options.maxCost,
             ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
             period: options.period,
           });
           out(formatLedger(ledger));
           if (toldRuns > 0) out(`told ${plural(toldRuns, 'open run')} of ${tenant}`);
-        } finally {
-          await connected.close();
-        }
+        });
       },
     );
 
@@ -98,12 +96,9 @@ export function registerBudgetCommands(
     .argument('<tenant>', 'the tenant name', tenantArg)
     .option('--json', 'the ledger as JSON')
     .action(async (tenant: string, options: { json?: boolean }) => {
-      const connected = await connectAgents(globals(), env, printNotice);
-      try {
-        const view = await connected.agents.tenantBudget(tenant);
+      await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
+        const view = await agents.tenantBudget(tenant);
         out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));
-      } finally {
-        await connected.close();
-      }
+      });
     });
 }

@@ -6,20 +6,14 @@
 import type { Command } from 'commander';
 import type { AgentClient } from '../../client';
 import { startWorkerHint } from '../../client/client-errors';
-import { UsageError } from '../exit-codes';
 import { checkModelSpecs } from '../model-check';
 import { spec } from '../option-parsers';
 import { noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
-import { parseJson } from '../../common/json-text';
+import { parseJsonText } from '../json-file';
 
 /** The text a client tool result carries: a JSON string as its text, any other JSON value as JSON. */
 function toolResultContent(text: string): string {
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch (err) {
-    throw new UsageError(`the tool result is not valid JSON: ${(err as Error).message}`);
-  }
+  const value = parseJsonText(text, 'the tool result');
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

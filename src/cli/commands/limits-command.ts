@@ -9,7 +9,6 @@ import type { Command } from 'commander';
 import { rangeText } from '../../common/decimal';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import { connectClient } from '../../connection/connection-settings';
 import {
   REQUESTS_PER_MINUTE,
   configFileFor,
@@ -23,11 +22,12 @@ import { llmQueueOf } from '../../policy/llm-queues';
 import { PAUSE_SWEEP_MS } from '../../worker/queue-pacer';
 import { parsePace } from '../../worker/queue-pace';
 import { startQueueRate } from '../../worker/queue-rate';
-import { settingsOf, type GlobalOptions } from '../cli-context';
+import { withTemporal, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decimalArg, positiveInt, tenantArg } from '../option-parsers';
 import { printLine } from '../terminal-text';
 import { parseJson } from '../../common/json-text';
+import { definedFields } from '../../common/type-helpers';
 
 const out = printLine;
 
@@ -59,20 +59,6 @@ function readRaw(file: string): unknown {
   }
 }
 
-async function withClient<T>(
-  globals: GlobalOptions,
-  env: NodeJS.ProcessEnv,
-  fn: (client: Client, taskQueue: string) => Promise<T>,
-): Promise<T> {
-  const settings = settingsOf(globals, env);
-  const client = await connectClient(settings);
-  try {
-    return await fn(client, settings.taskQueue);
-  } finally {
-    await client.connection.close();
-  }
-}
-
 async function describeLimit(
   client: Client,
   key: string,
@@ -93,8 +79,7 @@ async function describeLimit(
   return {
     key,
     taskQueue,
-    ...(limits === undefined ? {} : { requestsPerMinute: limits.requestsPerMinute }),
-    ...(limits?.concurrency === undefined ? {} : { concurrency: limits.concurrency }),
+    ...definedFields({ requestsPerMinute: limits?.requestsPerMinute, concurrency: limits?.concurrency }),
     ...(typeof rps === 'number' ? { serverRequestsPerMinute: Math.round(rps * 60 * 1000) / 1000 } : {}),
     backlog: Number(described.stats?.approximateBacklogCount ?? 0),
     ...(pausedUntil !== undefined && pausedUntil > Date.now()
@@ -133,6 +118,8 @@ export function registerLimitsCommands(
   globals: () => GlobalOptions = () => ({}),
   env: NodeJS.ProcessEnv = process.env,
 ): void {
+  // `limits` names no server on stderr, even with --verbose.
+  const quiet = (): GlobalOptions => ({ ...globals(), verbose: false });
   const limits = program
     .command('limits')
     .description("The fleet's provider and model limits, enforced by the server for every worker (docs/fleet.md).");
@@ -166,7 +153,7 @@ export function registerLimitsCommands(
           throw new UsageError(`${(err as Error).message} Nothing changed.`);
         }
       })();
-      const { taskQueue, pausedUntil } = await withClient(globals(), env, async (client, base) => {
+      const { taskQueue, pausedUntil } = await withTemporal(quiet(), env, async (client, { taskQueue: base }) => {
         const queue = llmQueueOf(base, key);
         const started = await startQueueRate(client.workflowService, client.options.namespace, queue, options.rpm);
         return { taskQueue: queue, ...started };
@@ -197,7 +184,7 @@ export function registerLimitsCommands(
     .requiredOption('--weight <w>', rangeText(TENANT_WEIGHT), weightArg)
     .action(async (tenant: string, options: { weight: number }) => {
       const config = loadConfigOrRefuse(env);
-      const queues = await withClient(globals(), env, async (client, base) => {
+      const queues = await withTemporal(quiet(), env, async (client, { taskQueue: base }) => {
         const targets: [string, number][] = [
           [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
           [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
@@ -228,7 +215,7 @@ export function registerLimitsCommands(
       // The configured limits, and every provider whose queue has a rate (set elsewhere, or learned).
       const keys = [...new Set([...Object.keys(config.limits), ...Object.keys(config.providers)])];
       const views = (
-        await withClient(globals(), env, (client, base) =>
+        await withTemporal(quiet(), env, (client, { taskQueue: base }) =>
           Promise.all(keys.map((key) => describeLimit(client, key, llmQueueOf(base, key), config.limits[key]))),
         )
       ).filter((v) => v.requestsPerMinute !== undefined || v.serverRequestsPerMinute !== undefined);

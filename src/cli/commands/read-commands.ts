@@ -5,6 +5,7 @@ import { readRunMessages } from '../../client/run-messages';
 import type { RunMessage } from '../../contracts/run-message';
 import { openStore, type ContentStore } from '../../store';
 import { errorText } from '../../common/error-text';
+import { whileOpen } from '../../common/while-open';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
 import type { AgentStatus } from '../../contracts/run-status';
@@ -94,12 +95,7 @@ const kindOf =
 /** Run `id`'s conversation from the store the workers write (as `transcript` reads it); undefined when unreadable. */
 async function storedMessages(env: NodeJS.ProcessEnv, id: string): Promise<RunMessage[] | undefined> {
   try {
-    const store = await openStore(storeConfig(env));
-    try {
-      return await readRunMessages(store, id);
-    } finally {
-      await store.close();
-    }
+    return await whileOpen(openStore(storeConfig(env)), (store) => readRunMessages(store, id));
   } catch {
     return undefined;
   }
@@ -201,20 +197,11 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--schedule <name>', 'only runs this schedule started')
     .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
-    .action((o: ListFilters & { json?: boolean; limit: number }) =>
+    .action(({ json: asJson, ...filters }: ListFilters & { json?: boolean; limit: number }) =>
       withAgents(deps, async (agents) => {
-        const runs = await agents.list({
-          limit: o.limit,
-          ...(o.status ? { status: o.status } : {}),
-          ...(o.stopReason ? { stopReason: o.stopReason } : {}),
-          ...(o.awaitingApproval ? { awaitingApproval: true } : {}),
-          ...(o.model ? { model: o.model } : {}),
-          ...(o.kind ? { kind: o.kind } : {}),
-          ...(o.schedule ? { schedule: o.schedule } : {}),
-          ...(o.parent ? { parent: o.parent } : {}),
-          ...(o.tenant ? { tenant: o.tenant } : {}),
-        });
-        if (o.json) return deps.out(json(runs));
+        // Commander sets only the flags given (and --limit's default): the filters as they are.
+        const runs = await agents.list(filters);
+        if (asJson) return deps.out(json(runs));
         deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
       }),
     );

@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import { WorkflowNotFoundError, isGrpcServiceError, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { connectClient } from '../../connection/connection-settings';
 import {
   HistoryInputError,
   outcomeLine,
@@ -15,7 +14,7 @@ import {
   type RecordedHistory,
   type ReplayOutcome,
 } from '../../testing/replay';
-import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
+import { settingsOf, withTemporal, type GlobalOptions } from '../cli-context';
 import { EXIT, UsageError } from '../exit-codes';
 import { positiveInt } from '../option-parsers';
 import { printError, printLine, printNotice } from '../terminal-text';
@@ -121,13 +120,7 @@ export function registerReplayCommand(
       const settings = settingsOf(globals(), env);
       const query =
         flags.query ?? (files.length === 0 && ids.length === 0 ? openRunsQuery(settings.taskQueue) : undefined);
-      let client: Client | undefined;
-      if (ids.length > 0 || query !== undefined) {
-        const notice = serverNotice(settings, globals());
-        if (notice) printNotice(notice);
-        client = await connectClient(settings);
-      }
-      async function* sources(): AsyncGenerator<RecordedHistory> {
+      async function* sources(client?: Client): AsyncGenerator<RecordedHistory> {
         for (const file of files) {
           try {
             yield readHistoryFile(file);
@@ -143,15 +136,14 @@ export function registerReplayCommand(
       }
       let replayed = 0;
       let mismatched = false;
-      try {
-        for await (const outcome of replayEach(sources(), { workflowsPath: flags.workflows })) {
+      const replayAll = async (client?: Client) => {
+        for await (const outcome of replayEach(sources(client), { workflowsPath: flags.workflows })) {
           replayed++;
           if (outcome.status !== 'ok') mismatched = true;
           out(flags.json ? outcomeJson(outcome) : outcomeLine(outcome));
         }
-      } finally {
-        await client?.connection.close();
-      }
+      };
+      await (ids.length > 0 || query !== undefined ? withTemporal(globals(), env, replayAll) : replayAll());
       if (replayed === 0 && !badInput) printNotice(`nothing to replay: no runs match ${query ?? 'the input'}`);
       process.exitCode = mismatched ? EXIT.failed : badInput ? EXIT.usage : EXIT.ok;
     });

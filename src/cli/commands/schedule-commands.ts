@@ -2,7 +2,7 @@
  * `schedule create | list | describe | pause | unpause | trigger | delete`: agent runs that start
  * on Temporal Schedules, every interval or at cron times, with the same run options as `run`.
  */
-import { formatTable } from '../render-list';
+import { formatTable, when } from '../render-list';
 import { Option, type Command } from 'commander';
 import {
   AgentSchedules,
@@ -24,8 +24,6 @@ interface CreateFlags extends RunOptions {
   paused?: boolean;
   note?: string;
 }
-
-const when = (iso: string | undefined): string => (iso ? iso.replace(/\.\d+Z$/, 'Z') : '-');
 
 /** A run the schedule started: when, how it ended (or that it still works) and what it cost. */
 function recentRun(r: ScheduledRun): string {
@@ -128,54 +126,50 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
       }),
     );
 
-  schedule
-    .command('pause')
-    .description('Stop starting runs until `schedule unpause`; running runs go on.')
-    .argument('<name>')
-    .option('--note <text>', 'why (shown by describe)')
-    .action((name: string, o: { note?: string }) =>
-      withSchedules(async (schedules) => {
-        await schedules.pause(name, o.note);
-        deps.out(`schedule ${name} paused`);
-      }),
+  const note: [string, string] = ['--note <text>', 'why (shown by describe)'];
+  /** The commands that change one schedule: each sends its change and says what it did. */
+  const changes: {
+    name: string;
+    description: string;
+    option?: [string, string];
+    change(schedules: AgentSchedules, name: string, o: { note?: string; force?: boolean }): Promise<string>;
+  }[] = [
+    {
+      name: 'pause',
+      description: 'Stop starting runs until `schedule unpause`; running runs go on.',
+      option: note,
+      change: (schedules, name, o) => schedules.pause(name, o.note).then(() => `schedule ${name} paused`),
+    },
+    {
+      name: 'unpause',
+      description: "Start runs again at the schedule's times.",
+      option: note,
+      change: (schedules, name, o) => schedules.unpause(name, o.note).then(() => `schedule ${name} unpaused`),
+    },
+    {
+      name: 'trigger',
+      description: 'Start a run of the schedule now (its overlap policy applies); a paused schedule is refused.',
+      option: ['--force', 'start the run even while the schedule is paused (it stays paused)'],
+      change: (schedules, name, o) =>
+        schedules
+          .trigger(name, { whilePaused: o.force === true })
+          .then((s) =>
+            s.paused
+              ? `schedule ${name} triggered while paused: one run starts now, and the schedule stays paused`
+              : `schedule ${name} triggered`,
+          ),
+    },
+    {
+      name: 'delete',
+      description: 'Delete a schedule; the runs it started go on.',
+      change: (schedules, name) => schedules.delete(name).then(() => `schedule ${name} deleted`),
+    },
+  ];
+  for (const { name: command, description, option, change } of changes) {
+    const sub = schedule.command(command).description(description).argument('<name>');
+    if (option) sub.option(...option);
+    sub.action((name: string, o: { note?: string; force?: boolean }) =>
+      withSchedules(async (schedules) => deps.out(await change(schedules, name, o))),
     );
-
-  schedule
-    .command('unpause')
-    .description("Start runs again at the schedule's times.")
-    .argument('<name>')
-    .option('--note <text>', 'why (shown by describe)')
-    .action((name: string, o: { note?: string }) =>
-      withSchedules(async (schedules) => {
-        await schedules.unpause(name, o.note);
-        deps.out(`schedule ${name} unpaused`);
-      }),
-    );
-
-  schedule
-    .command('trigger')
-    .description('Start a run of the schedule now (its overlap policy applies); a paused schedule is refused.')
-    .argument('<name>')
-    .option('--force', 'start the run even while the schedule is paused (it stays paused)')
-    .action((name: string, o: { force?: boolean }) =>
-      withSchedules(async (schedules) => {
-        const s = await schedules.trigger(name, { whilePaused: o.force === true });
-        deps.out(
-          s.paused
-            ? `schedule ${name} triggered while paused: one run starts now, and the schedule stays paused`
-            : `schedule ${name} triggered`,
-        );
-      }),
-    );
-
-  schedule
-    .command('delete')
-    .description('Delete a schedule; the runs it started go on.')
-    .argument('<name>')
-    .action((name: string) =>
-      withSchedules(async (schedules) => {
-        await schedules.delete(name);
-        deps.out(`schedule ${name} deleted`);
-      }),
-    );
+  }
 }

@@ -3,6 +3,7 @@
  * runs): gives a run, open or closed, a score under a name, or lists its scores. A score is
  * indexed at once, so `eval replay --query` can select a cohort by it.
  */
+import { whileOpen } from '../../common/while-open';
 import type { Command } from 'commander';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
@@ -41,9 +42,7 @@ export function registerScoreCommand(
       const { comment, json } = flags as { comment?: string; json?: boolean };
       if (name !== undefined && value === undefined) throw new UsageError(`score ${name}: give its value too`);
       const given = value === undefined ? undefined : scoreValue(value);
-      const connected = await connectAgents(globals(), env, printNotice);
-      try {
-        const { agents } = connected;
+      await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
         if (name !== undefined && given !== undefined) {
           const score = await agents.score(id, name, given, comment ? { comment } : {});
           printLine(json ? JSON.stringify(score, null, 2) : `scored ${id}: ${line(score)}`);
@@ -52,8 +51,6 @@ export function registerScoreCommand(
         const scores = await agents.scores(id);
         if (json) printLine(JSON.stringify(scores, null, 2));
         else printLine(scores.length ? scores.map(line).join('\n') : `run ${id} has no scores`);
-      } finally {
-        await connected.close();
-      }
+      });
     });
 }

@@ -9,7 +9,7 @@ import {
 } from '../../gateway';
 import { configSubAgents, readSubAgents } from '../agents-file';
 import { connectAgents, type GlobalOptions } from '../cli-context';
-import { UsageError } from '../exit-codes';
+import { UsageError, usage } from '../exit-codes';
 import { parsePort } from '../option-parsers';
 import { waitForStopSignal } from '../stop-signal';
 import { openStore } from '../../store';
@@ -64,12 +64,7 @@ export function registerServeCommand(
       if (!published)
         throw new UsageError('no agent to publish: declare `agents` in the config file or pass --agents FILE');
       const chosen = GATEWAY_PROTOCOLS.filter((p) => options[protocolFlag(p)]);
-      let keys;
-      try {
-        keys = options.keys ? readApiKeys(options.keys) : undefined;
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
+      const keys = usage(() => (options.keys ? readApiKeys(options.keys) : undefined));
       const problems = gatewayProblems({ published, host: options.bind, ...(keys ? { keys } : {}) });
       if (problems.length > 0) throw new UsageError(problems.join('; '));
       // The content store the workers stream tokens through, as `watch` reads it.

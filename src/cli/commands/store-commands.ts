@@ -3,38 +3,23 @@
  * deletes the conversations of runs closed longer ago than a window. Both use the store the
  * environment selects, as the worker does (DURABLE_AGENTS_STORE_URL, else DURABLE_AGENTS_STORE_DIR).
  */
-import { InvalidArgumentError, type Command } from 'commander';
-import { connectClient } from '../../connection/connection-settings';
+import { whileOpen } from '../../common/while-open';
+import type { Command } from 'commander';
 import { openStore, type ContentStore } from '../../store';
 import { storeConfig } from '../../worker/worker-config';
-import { serverNotice, settingsOf, type GlobalOptions } from '../cli-context';
+import { withTemporal, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
-import { decide, describeRun, parseAge, type GcDecision } from '../gc';
+import { decide, describeRun, parseAge, type GcDecision, type RunStatus } from '../gc';
 import { TRANSCRIPT_MAX_CHARS, formatTranscript } from '../transcript';
-import { decimalArg } from '../option-parsers';
+import { commanderParser, decimalArg } from '../option-parsers';
 import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
-import { printLine, printNotice } from '../terminal-text';
+import { printLine } from '../terminal-text';
 
 const out = printLine;
 
-async function withStore<T>(env: NodeJS.ProcessEnv, fn: (store: ContentStore) => Promise<T>): Promise<T> {
-  const store = await openStore(storeConfig(env));
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
 const maxChars = decimalArg({ what: 'a number of characters', min: 0, integer: true });
 
-const age = (value: string): number => {
-  try {
-    return parseAge(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-};
+const age = commanderParser(parseAge);
 
 export function registerStoreCommands(
   program: Command,
@@ -60,7 +45,7 @@ export function registerStoreCommands(
       TRANSCRIPT_MAX_CHARS,
     )
     .action(async (id: string, options: { json?: boolean; children?: boolean; maxChars: number }) => {
-      await withStore(env, async (store) => {
+      await whileOpen(openStore(storeConfig(env)), async (store) => {
         const family = options.children
           ? await readRunFamily(store, id)
           : { id, messages: await readRunMessages(store, id), children: [] };
@@ -84,7 +69,7 @@ export function registerStoreCommands(
     )
     .option('--json', 'one JSON object: the store, each decision, and what was deleted')
     .action(async (options: { olderThan: number; dryRun?: boolean; force?: boolean; json?: boolean }) => {
-      await withStore(env, async (store) => {
+      await whileOpen(openStore(storeConfig(env)), async (store) => {
         const decisions = await gcDecisions(store, globals(), env, options.olderThan, options.force === true);
         const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
         const deleted = options.dryRun ? undefined : await store.deleteConversations(doomed);
@@ -117,24 +102,20 @@ async function gcDecisions(
   olderThan: number,
   force: boolean,
 ): Promise<GcDecision[]> {
-  const settings = settingsOf(flags, env);
-  const line = serverNotice(settings, flags);
-  if (line) printNotice(line);
-  const client = await connectClient(settings).catch((err: Error) => {
-    if (!force) throw err;
-    return undefined;
-  });
-  const cutoff = Date.now() - olderThan;
-  const decisions: GcDecision[] = [];
-  try {
-    for (const conversation of await store.listConversations()) {
-      const run = client
-        ? await describeRun(client, conversation.id)
-        : { type: 'unknown' as const, why: `Temporal at ${settings.address} could not be reached` };
-      decisions.push(decide(conversation, run, cutoff, force));
-    }
-  } finally {
-    await client?.connection.close();
-  }
-  return decisions;
+  const decideAll = async (runOf: (id: string) => Promise<RunStatus>): Promise<GcDecision[]> => {
+    const cutoff = Date.now() - olderThan;
+    const decisions: GcDecision[] = [];
+    for (const conversation of await store.listConversations())
+      decisions.push(decide(conversation, await runOf(conversation.id), cutoff, force));
+    return decisions;
+  };
+  return withTemporal(
+    flags,
+    env,
+    (client) => decideAll((id) => describeRun(client, id)),
+    force
+      ? ({ address }) =>
+          decideAll(async () => ({ type: 'unknown', why: `Temporal at ${address} could not be reached` }))
+      : undefined,
+  );
 }

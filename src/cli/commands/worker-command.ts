@@ -1,3 +1,4 @@
+import { definedFields } from '../../common/type-helpers';
 import type { Command } from 'commander';
 import { settingsOf, type GlobalOptions } from '../cli-context';
 import { runWorkerProcess } from '../../worker';
@@ -44,8 +45,7 @@ export function registerWorkerCommand(
       runWorkerProcess({
         settings: settingsOf(globals(), env),
         deployment: { deployment: options.deployment, buildId: options.buildId },
-        ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}),
-        ...(options.metricsBind !== undefined ? { metricsBind: options.metricsBind } : {}),
+        ...definedFields({ metricsPort: options.metricsPort, metricsBind: options.metricsBind }),
         json: options.json,
       }),
     );
