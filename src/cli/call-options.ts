@@ -12,6 +12,7 @@ import { UsageError } from './exit-codes';
 import { readTextFile } from './json-file';
 import { collect, number, positiveInt, type CallFlags } from './option-parsers';
 import { parseJson } from '../common/json-text';
+import { definedFields } from '../common/type-helpers';
 import { callSettingProblems } from '../policy/call-settings';
 
 /** Declares the flags on a command that starts runs. */
@@ -66,17 +67,15 @@ export function callOptionsOf(o: CallFlags): Pick<AgentOptions, 'systemPrompt' |
   const systemPrompt =
     o.systemPromptFile !== undefined ? readText('--system-prompt-file', o.systemPromptFile) : o.systemPrompt;
   if (systemPrompt !== undefined && systemPrompt.trim() === '') throw new UsageError('the system prompt is empty');
-  const call = Object.fromEntries(
-    Object.entries({
-      temperature: o.temperature,
-      topP: o.topP,
-      stopSequences: o.stop,
-      maxTokens: o.maxOutputTokens,
-      thinkingBudget: o.thinking,
-      ...(o.responseFormat === undefined ? {} : { responseFormat: responseFormatOf(o.responseFormat) }),
-      ...(o.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(o.toolChoice) }),
-    }).filter(([, v]) => v !== undefined),
-  );
+  const call = definedFields({
+    temperature: o.temperature,
+    topP: o.topP,
+    stopSequences: o.stop,
+    maxTokens: o.maxOutputTokens,
+    thinkingBudget: o.thinking,
+    ...(o.responseFormat === undefined ? {} : { responseFormat: responseFormatOf(o.responseFormat) }),
+    ...(o.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(o.toolChoice) }),
+  });
   // The client's own check, each problem named by the flag that set it.
   const problem = callSettingProblems(call)[0];
   if (problem) throw new UsageError(flagWords(problem));

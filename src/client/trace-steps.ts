@@ -9,6 +9,7 @@ import type { RunMessage } from '../contracts/run-message';
 import { argsPreview, previewText, RESULT_PREVIEW_CHARS, thoughtPreview } from '../policy/previews';
 import { childTag } from '../policy/sub-agents';
 import { tokensInOut } from '../policy/billing';
+import { definedFields } from '../common/type-helpers';
 
 export interface TraceToolCall {
   toolCallId: string;
@@ -150,7 +151,7 @@ export function traceSteps(events: AgentEvent[]): TraceStep[] {
         isError: e.isError,
         ...(e.skipped ? { skipped: e.skipped } : {}),
         ...(start ? { args: start.args, startedAt: start.at } : {}),
-        ...Object.fromEntries(Object.entries(outcome).filter(([, v]) => v !== undefined)),
+        ...definedFields(outcome),
         ...(e.resultHash ? { resultHash: e.resultHash } : {}),
         endedAt: e.at,
         ...(step.notes.length ? { notesBefore: step.notes.length } : {}),
