@@ -99,6 +99,8 @@ describe('runs that say what they are', () => {
       expect(await ids('--status', 'completed')).not.toContain(waiting);
       await expect(cli.run('list', '--status', 'sleeping')).rejects.toThrow('"sleeping" is not a status');
       await expect(cli.run('list', '--model', "x' OR 1=1")).rejects.toThrow('may only hold');
+      // An empty filter is bad input too, not a filter left out.
+      await expect(cli.run('list', '--tenant', '')).rejects.toThrow('tenant "" may only hold');
       await cli.run('terminate', waiting);
     });
   });
