@@ -93,7 +93,8 @@ export async function ensureTemporal(options: LaunchOptions): Promise<TemporalSe
   const port = options.port ?? 7233;
   const uiPort = options.uiPort ?? port + 1000;
   const address = `${ip}:${port}`;
-  if (await serves(address)) {
+  // A server that listens but answers slowly (a loaded machine) is given longer before it counts as none.
+  if (await serves(address, (await isListening(ip, port)) ? 10_000 : undefined)) {
     const uiUrl = env.TEMPORAL_UI_URL ?? ((await isListening(ip, uiPort)) ? uiBaseUrl(ip, uiPort) : undefined);
     return { address, namespace: settings.namespace, uiUrl, origin: 'already-running', stop: noop };
   }
