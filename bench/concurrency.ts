@@ -20,6 +20,7 @@ import { ToolRegistry, defineTool } from '../src/tools';
 import {
   agentWorker,
   benchArgs,
+  cpuOf,
   figure,
   percentile,
   round,
@@ -151,7 +152,9 @@ async function main(): Promise<boolean> {
       // One run first, so the bundle is loaded and the fake warm.
       await concurrentRuns(agents, client, 1);
       for (const runs of SIZES) {
-        const floor = runs <= 100 ? await concurrentRuns(agents, client, runs, 1) : undefined;
+        const oneTurn =
+          runs <= 100 ? await cpuOf(server.pid, () => concurrentRuns(agents, client, runs, 1)) : undefined;
+        const floor = oneTurn?.result;
         const batches = [];
         for (let b = 0; b < (runs <= 100 ? BATCHES : 1); b++) batches.push(await concurrentRuns(agents, client, runs));
         const { wallMs } = batches[0];
@@ -237,6 +240,10 @@ async function main(): Promise<boolean> {
           ...(floor && {
             oneTurnRuns: {
               completed: floor.outcomes.filter((o) => o.ok).length,
+              cpuPerRunMs: oneTurn && {
+                server: round(oneTurn.serverMs / runs),
+                workerAndClient: round(oneTurn.selfMs / runs),
+              },
               wallSeconds: round(floor.wallMs / 1000, 2),
               firstAnswerMs: {
                 p50: round(percentile(floor.firstAnswerMs, 50)),

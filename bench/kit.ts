@@ -228,3 +228,42 @@ export function benchBundle(): Promise<string> {
   const workflowsPath = path.join(__dirname, '..', 'src', 'workflows', 'index.ts');
   return cachedWorkflowBundle({ workflowsPath, sourceRoots: WORKFLOW_SOURCES, cacheDir: BUNDLE_CACHE_DIR });
 }
+
+/** CPU time (user and system, ms) used so far by process `pid` and every process under it (Linux `/proc`). */
+export function processTreeCpuMs(pid: number): number {
+  const stats = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        // Fields after the command's closing parenthesis: state, ppid, …, utime (12th), stime (13th).
+        const fields = fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
+        return [{ pid: Number(name), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+      } catch {
+        return [];
+      }
+    });
+  const tree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const s of stats)
+      if (tree.has(s.ppid) && !tree.has(s.pid)) {
+        tree.add(s.pid);
+        grew = true;
+      }
+  }
+  // Linux counts CPU time in ticks of 1/100 s (USER_HZ).
+  return stats.filter((s) => tree.has(s.pid)).reduce((sum, s) => sum + s.ticks * 10, 0);
+}
+
+/** CPU time (ms) the server's processes and this process spend in `work`, with its result. */
+export async function cpuOf<T>(
+  serverPid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; serverMs: number; selfMs: number }> {
+  const server = processTreeCpuMs(serverPid);
+  const self = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(self);
+  return { result, serverMs: processTreeCpuMs(serverPid) - server, selfMs: (used.user + used.system) / 1000 };
+}

@@ -5,9 +5,11 @@
 # all under --smoke. Then `npm run bench:table` rewrites the figures table of docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Modules the benchmarks share, not benchmarks themselves.
+SHARED=" bench/kit.ts bench/first-token.ts bench/cached-run-memory.ts "
 PRINT_ONLY=" bench/llm-layer.ts bench/tools.ts bench/store.ts "
 for file in bench/*.ts; do
-  [ "$file" = bench/kit.ts ] && continue
+  [[ "$SHARED" == *" $file "* ]] && continue
   args=("$@")
   if [[ "$PRINT_ONLY" == *" $file "* ]]; then
     [[ " $* " == *" --smoke "* ]] && continue

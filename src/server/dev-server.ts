@@ -122,7 +122,8 @@ export function searchAttributeArgs(): string[] {
 
 /**
  * Starts `temporal server start-dev` and resolves once it serves requests.
- * Refuses with a {@link SetupError} when a port is already taken or the server exits early.
+ * Refuses with a {@link SetupError} when a port is already taken or the server exits early; a
+ * server already listening on the port gets 10 s to answer, so a busy one is named as a server.
  */
 export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
   const ip = options.ip ?? '127.0.0.1';
@@ -131,7 +132,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     [options.uiPort, 'Web UI'],
   ] as const) {
     if (port !== undefined && (await isListening(ip, port))) {
-      if (what === 'gRPC' && (await serves(`${ip}:${port}`))) {
+      if (what === 'gRPC' && (await serves(`${ip}:${port}`, 10_000))) {
         throw new SetupError(
           `A Temporal server already runs at ${ip}:${port}: use it (TEMPORAL_ADDRESS=${ip}:${port}), or stop ` +
             `it before starting another on this port.`,
