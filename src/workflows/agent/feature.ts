@@ -7,6 +7,10 @@
  * What a throw does, for every seam: an `ApplicationFailure` fails the run without a result, any
  * other error fails the workflow task (Temporal retries it until a fixed build runs it). A feature
  * ends a run by returning what the seam says ends it, never by throwing.
+ *
+ * A seam with nothing to wait for answers at once, not with a promise: every promise a workflow
+ * makes costs its worker a stack trace (docs/performance.md, Temporal's floor on this machine), and
+ * the core awaits only an answer that is one.
  */
 import type { ModelCallInput } from '../../contracts/agent-activities';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
@@ -20,6 +24,9 @@ import type { PinToolsOutput } from '../../contracts/tool-pin';
 import type { ModelAnswer } from './model-answer';
 import type { ModelResolver } from './model-resolver';
 import type { RunContext } from './run-context';
+
+/** What a seam answers: at once, or once it has waited. */
+export type Awaitable<T> = T | Promise<T>;
 
 /** How a kind's driver ends: the run finished, or continues as new. */
 export type LoopOutcome = 'finished' | 'continue_as_new';
@@ -87,27 +94,27 @@ export interface RunFeature {
   /** Wraps a wait for decisions; the body returns how the wait ended. */
   aroundWait?(run: RunContext, wait: DecisionWait, body: () => Promise<string>): Promise<string>;
   /** At the start of a turn that will be taken, before its model is chosen. */
-  turnStart?(run: RunContext): Promise<void>;
+  turnStart?(run: RunContext): Awaitable<void>;
   /** After the resolver chose the turn's model: may choose another; `failed` ends the run with `state.error`. */
-  chooseModel?(run: RunContext, resolver: ModelResolver, step: string): Promise<'go' | 'failed'>;
+  chooseModel?(run: RunContext, resolver: ModelResolver, step: string): Awaitable<'go' | 'failed'>;
   /** Before each model call (a turn's, or a summary's): may refuse it. */
-  beforeCall?(run: RunContext, ask: CallAsk): Promise<CallClearance>;
+  beforeCall?(run: RunContext, ask: CallAsk): Awaitable<CallClearance>;
   /** What the feature adds to a model call's input (the plan recited, a transformed context). */
-  callInput?(run: RunContext, model: ModelRef): Promise<Partial<ModelCallInput>>;
+  callInput?(run: RunContext, model: ModelRef): Awaitable<Partial<ModelCallInput>>;
   /** Whether this turn's model call may run quick tool calls itself (false: the feature looks at calls first). */
   inlines?(run: RunContext): boolean;
   /** After a turn's answer is recorded: `stop` or `failed` ends the run (its calls get "not run" results). */
-  afterAnswer?(run: RunContext, answer: ModelAnswer, resolver: ModelResolver): Promise<'go' | 'stop' | 'failed'>;
+  afterAnswer?(run: RunContext, answer: ModelAnswer, resolver: ModelResolver): Awaitable<'go' | 'stop' | 'failed'>;
   /** After tool results (or other messages of a turn) are written. */
-  written?(run: RunContext, metas: readonly MessageMeta[]): Promise<void>;
+  written?(run: RunContext, metas: readonly MessageMeta[]): Awaitable<void>;
   /** Answers a call about to run instead of its tool: its result, which the workflow writes; nothing: the call runs. */
-  serves?(run: RunContext, call: FeatureCall): Promise<MessageDraft | undefined>;
+  serves?(run: RunContext, call: FeatureCall): Awaitable<MessageDraft | undefined>;
   /** Runs calls of the tool modes it owns: their result, which the workflow writes. */
   runs?: Partial<Record<ToolMode, (run: RunContext, call: FeatureCall) => Promise<MessageDraft>>>;
   /** What waits for a person in the run changed (an approval asked or decided, a client result in). */
   waitsChanged?(run: RunContext): Promise<void>;
   /** As the run ends, before its `done` event (`reason`: its stop reason, as its kind's result names it). */
-  ending?(run: RunContext, reason: string): Promise<void>;
+  ending?(run: RunContext, reason: string): Awaitable<void>;
   /** The run has ended (its result is built next); the workflow's metrics are recorded here. */
   ended?(run: RunContext): void;
 }

@@ -81,8 +81,8 @@ function callSettings(state: RunContext['state'], own: CallSettings | undefined)
 export async function clearCall(ctx: RunContext, ask: CallAsk): Promise<CallClearance> {
   const granted: Extract<CallClearance, { ok: true }>[] = [];
   for (const feature of RUN_FEATURES) {
-    // A feature without the seam costs no await: every promise a run makes records a stack trace.
-    const clearance = feature.beforeCall ? await feature.beforeCall(ctx, ask) : undefined;
+    const answer = feature.beforeCall?.(ctx, ask);
+    const clearance = answer instanceof Promise ? await answer : answer;
     if (clearance && !clearance.ok) {
       for (const { settle } of granted) await settle?.();
       return { ...clearance, message: `${feature.name}: ${clearance.message}` };
@@ -101,7 +101,10 @@ export async function clearCall(ctx: RunContext, ask: CallAsk): Promise<CallClea
 /** What the features add to a call to `model`. */
 async function featureInput(ctx: RunContext, model: ModelRef): Promise<Partial<ModelCallInput>> {
   const parts = [];
-  for (const feature of RUN_FEATURES) if (feature.callInput) parts.push(await feature.callInput(ctx, model));
+  for (const feature of RUN_FEATURES) {
+    const part = feature.callInput?.(ctx, model);
+    parts.push(part instanceof Promise ? await part : part);
+  }
   return Object.assign({}, ...parts) as Partial<ModelCallInput>;
 }
 

@@ -23,10 +23,17 @@ export async function recordSwitch(ctx: RunContext, change: ModelSwitch): Promis
   await writeNotes(ctx, [{ kind: 'context_note', text: switchNote(change) }]);
 }
 
-/** Writes the logs of a turn's tool calls (stored by the calls), once every call of the turn has its result. */
-export async function writeToolLogs(ctx: RunContext, outputs: readonly (RunToolOutput | undefined)[]): Promise<void> {
+/**
+ * Writes the logs of a turn's tool calls (stored by the calls), once every call of the turn has its
+ * result; nothing to wait for when no call left a log.
+ */
+export function writeToolLogs(
+  ctx: RunContext,
+  outputs: readonly (RunToolOutput | undefined)[],
+): Promise<void> | undefined {
   const hashes = outputs.flatMap((out) => (out?.logHash ? [out.logHash] : []));
-  await writeNotes(
+  if (hashes.length === 0) return undefined;
+  return writeNotes(
     ctx,
     hashes.map((bodyHash) => ({ kind: 'tool_log', text: '', bodyHash })),
   );

@@ -52,7 +52,10 @@ export async function finish(ctx: RunContext, reason: AgentStopReason): Promise<
   state.status = finalStatus(reason);
   // Every call has its result by now (a run ends between turns or after closing its calls).
   const named = reason === 'completed' ? (ctx.endReason?.() ?? reason) : reason;
-  for (const feature of RUN_FEATURES) if (feature.ending) await feature.ending(ctx, named);
+  for (const feature of RUN_FEATURES) {
+    const ending = feature.ending?.(ctx, named);
+    if (ending instanceof Promise) await ending;
+  }
   emit(ctx, {
     type: 'done',
     stopReason: named,
@@ -79,7 +82,7 @@ export async function fail(
  * reached. Every turn starts with it; a kind calls it before it writes a prompt for a turn, so no
  * prompt is left unanswered by a turn that will not happen.
  */
-export async function endIfStoppedOrLimited(ctx: RunContext): Promise<LoopOutcome | undefined> {
+export function endIfStoppedOrLimited(ctx: RunContext): Promise<LoopOutcome> | undefined {
   const stop = stopRequest(ctx);
   if (stop) return finish(ctx, stop.reason);
   const limit = limitReached(ctx.state.config.limits, ctx.state);

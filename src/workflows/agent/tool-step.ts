@@ -38,7 +38,8 @@ const runnerOf = (mode: PinnedTool['mode']) => RUN_FEATURES.find((f) => f.runs?.
 /** The result a feature answers a call with instead of running it (an eval's served result), if one does. */
 async function servedBy(ctx: RunContext, call: FeatureCall): Promise<MessageDraft | undefined> {
   for (const feature of RUN_FEATURES) {
-    const draft = await feature.serves?.(ctx, call);
+    const served = feature.serves?.(ctx, call);
+    const draft = served instanceof Promise ? await served : served;
     if (draft) return draft;
   }
   return undefined;
@@ -151,7 +152,10 @@ async function record(
   }
   metas.sort((a, b) => a.seq - b.seq);
   state.messages.push(...metas);
-  for (const feature of RUN_FEATURES) if (feature.written) await feature.written(ctx, metas);
+  for (const feature of RUN_FEATURES) {
+    const writing = feature.written?.(ctx, metas);
+    if (writing instanceof Promise) await writing;
+  }
 }
 
 /** A result decided in the workflow for a planned call. */
@@ -198,7 +202,8 @@ export async function recordToolResults(
     }),
     [],
   );
-  await writeToolLogs(ctx, results);
+  const logs = writeToolLogs(ctx, results);
+  if (logs) await logs;
 }
 
 /** Runs the tool calls of a turn. */
@@ -257,10 +262,11 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
     });
     await record(ctx, metas, drafts);
   }
-  await writeToolLogs(
+  const logs = writeToolLogs(
     ctx,
     ran.map((d) => d.out),
   );
+  if (logs) await logs;
   if (ranLocally.length > 0) ctx.current.ran = { step: ctx.current.step, calls: ranLocally };
   const decided = state.approvals.filter((a) => a.state !== 'pending');
   state.approvals = [

@@ -24,7 +24,7 @@ export type { TurnHooks, TurnPoint, TurnResult } from './turn-hooks';
 export { closeUnanswered } from './tool-phase';
 
 /** Records the assistant message of a turn answered by `model`. */
-async function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): Promise<void> {
+function recordAnswer(ctx: RunContext, out: ModelAnswer, model: string): void {
   const { state } = ctx;
   state.nextSeq = out.meta.seq + 1;
   state.messages.push(out.meta);
@@ -56,7 +56,8 @@ async function afterAnswer(
   resolver: ModelResolver,
 ): Promise<'go' | 'stop' | 'failed'> {
   for (const feature of RUN_FEATURES) {
-    const verdict = (feature.afterAnswer ? await feature.afterAnswer(ctx, out, resolver) : undefined) ?? 'go';
+    const answer = feature.afterAnswer?.(ctx, out, resolver);
+    const verdict = (answer instanceof Promise ? await answer : answer) ?? 'go';
     if (verdict !== 'go') return verdict;
   }
   return 'go';
@@ -65,11 +66,15 @@ async function afterAnswer(
 /** One model turn on the run's conversation. */
 export async function agentTurn(ctx: RunContext, hooks: TurnHooks = {}): Promise<TurnResult> {
   const { state } = ctx;
-  const ended = await endIfStoppedOrLimited(ctx);
-  if (ended) return end(ended);
+  const ending = endIfStoppedOrLimited(ctx);
+  if (ending) return end(await ending);
   if (hooks.continueAsNew?.()) return end('continue_as_new');
-  const steered = await injectSteering(ctx);
-  for (const feature of RUN_FEATURES) if (feature.turnStart) await feature.turnStart(ctx);
+  const injected = injectSteering(ctx);
+  const steered = injected instanceof Promise ? await injected : injected;
+  for (const feature of RUN_FEATURES) {
+    const started = feature.turnStart?.(ctx);
+    if (started instanceof Promise) await started;
+  }
   const planned = steered.length === 0 ? hooks.planned?.() : undefined;
   if (planned && planned.length > 0) {
     // Calls no model makes need the pinned tools now.
@@ -89,7 +94,8 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
   await resolveModel(ctx, resolver);
   const stepName = hooks.step?.() || turnStep(state.turn);
   for (const feature of RUN_FEATURES) {
-    if (feature.chooseModel && (await feature.chooseModel(ctx, resolver, stepName)) === 'failed')
+    const chosen = feature.chooseModel?.(ctx, resolver, stepName);
+    if ((chosen instanceof Promise ? await chosen : chosen) === 'failed')
       return end(await fail(ctx, state.error ?? { message: `${feature.name} failed`, retryable: false }));
   }
   updateCurrentDetails(ctx, { step: stepName, model: modelLabel(resolver.state.current) });
@@ -124,7 +130,7 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
   }
   const out = step.output;
   const model = modelLabel(resolver.state.current);
-  await recordAnswer(ctx, out, model);
+  recordAnswer(ctx, out, model);
 
   const verdict = await afterAnswer(ctx, out, resolver);
   if (verdict !== 'go') {

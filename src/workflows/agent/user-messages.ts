@@ -21,10 +21,23 @@ export async function appendDrafts(ctx: RunContext, drafts: MessageDraft[]): Pro
 const userDrafts = (queued: QueuedMessage[], origin: UserOrigin): MessageDraft[] =>
   queued.map((m) => ({ kind: 'user', text: m.text, origin }));
 
-/** Moves queued steering into the conversation and returns it; `skippedTools` are the calls it cut short. */
-export async function injectSteering(ctx: RunContext, skippedTools: string[] = []): Promise<QueuedMessage[]> {
+/**
+ * Moves queued steering into the conversation and returns it (at once when there is none);
+ * `skippedTools` are the calls it cut short.
+ */
+export function injectSteering(
+  ctx: RunContext,
+  skippedTools: string[] = [],
+): QueuedMessage[] | Promise<QueuedMessage[]> {
   const queued = drain(ctx.state.steering);
-  if (queued.length === 0) return [];
+  return queued.length === 0 ? [] : appendSteering(ctx, queued, skippedTools);
+}
+
+async function appendSteering(
+  ctx: RunContext,
+  queued: QueuedMessage[],
+  skippedTools: string[],
+): Promise<QueuedMessage[]> {
   await appendDrafts(ctx, userDrafts(queued, 'steering'));
   for (const m of queued) emit(ctx, { type: 'steering', messageId: m.id, text: previewText(m.text), skippedTools });
   return queued;

@@ -7,7 +7,8 @@
  */
 import { isCancellation } from '@temporalio/workflow';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
-import { modelLabel } from '../../contracts/model-ref';
+import { modelLabel, type ModelRef } from '../../contracts/model-ref';
+import type { ModelCallInput } from '../../contracts/agent-activities';
 import { chooseModel } from '../../policy/resolver';
 import { hookModel, turnEndVerdict, type HookModel } from '../../policy/hook-answers';
 import type { MessageMeta } from '../../contracts/agent-run';
@@ -120,38 +121,59 @@ async function messageHook(ctx: RunContext, metas: readonly MessageMeta[]): Prom
   }
 }
 
-/** The application's hooks at the seams of the run. */
+/** What the context hook adds to a call to `model`. */
+async function contextInput(run: RunContext, model: ModelRef): Promise<Partial<ModelCallInput>> {
+  const messagesHash = await contextHook(run, model);
+  return messagesHash ? { messagesHash } : {};
+}
+
+/** The message hook on an answer, then the on-turn-end hook. */
+async function answerHooks(
+  run: RunContext,
+  answer: ModelAnswer,
+  resolver: ModelResolver,
+): Promise<'go' | 'stop' | 'failed'> {
+  await messageHook(run, [answer.meta]);
+  return turnEndHook(run, resolver, answer, answer.meta.model ?? '');
+}
+
+/** The on-error hook of a run ending in error. */
+async function errorHook(
+  run: RunContext,
+  hook: string,
+  error: NonNullable<RunContext['state']['error']>,
+): Promise<void> {
+  try {
+    // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
+    await hookActivity(run, 'onError', hook, { maximumAttempts: 1 })({
+      conversationId: run.state.conversationId,
+      message: error.message,
+      failureType: error.type,
+      retryable: error.retryable,
+    });
+  } catch (err) {
+    // A failing on-error hook must not mask the original error.
+    if (isCancellation(err)) throw err;
+  }
+}
+
+/** The application's hooks at the seams of the run; a seam whose hook the run does not name answers at once. */
 export const appHooks: RunFeature = {
   name: 'application hooks',
   // Both read the conversation the pin opens with the task.
   pinsFirst: ({ hooks }) => hooks?.resolveModel !== undefined || hooks?.transformContext !== undefined,
-  chooseModel: modelHook,
-  async callInput(run, model) {
-    const messagesHash = await contextHook(run, model);
-    return messagesHash ? { messagesHash } : {};
-  },
+  chooseModel: (run, resolver, step) => (run.state.config.hooks?.resolveModel ? modelHook(run, resolver, step) : 'go'),
+  callInput: (run, model) => (run.state.config.hooks?.transformContext ? contextInput(run, model) : {}),
   // The hook may stop the run between an answer and its calls: the workflow runs them after it.
   inlines: ({ state }) => !state.config.hooks?.onTurnEnd,
-  async afterAnswer(run, answer, resolver) {
-    await messageHook(run, [answer.meta]);
-    return turnEndHook(run, resolver, answer, answer.meta.model ?? '');
+  afterAnswer: (run, answer, resolver) => {
+    const hooks = run.state.config.hooks;
+    return hooks?.onMessage || hooks?.onTurnEnd ? answerHooks(run, answer, resolver) : 'go';
   },
-  written: messageHook,
-  async ending(run) {
+  written: (run, metas) => (run.state.config.hooks?.onMessage ? messageHook(run, metas) : undefined),
+  ending: (run) => {
     const { state } = run;
     const hook = state.config.hooks?.onError;
-    if (state.stopReason !== 'error' || !state.error || !hook) return;
-    try {
-      // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
-      await hookActivity(run, 'onError', hook, { maximumAttempts: 1 })({
-        conversationId: state.conversationId,
-        message: state.error.message,
-        failureType: state.error.type,
-        retryable: state.error.retryable,
-      });
-    } catch (err) {
-      // A failing on-error hook must not mask the original error.
-      if (isCancellation(err)) throw err;
-    }
+    return state.stopReason === 'error' && state.error && hook ? errorHook(run, hook, state.error) : undefined;
   },
 };

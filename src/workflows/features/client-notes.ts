@@ -10,14 +10,14 @@ import type { RunFeature } from '../agent/feature';
 import { writeNotes } from '../agent/notes';
 import type { RunContext } from '../agent/run-context';
 
-/** Writes the notes clients sent since the last time. */
-async function takeNotes(ctx: RunContext): Promise<void> {
+/** Writes the notes clients sent since the last time; at once when there are none. */
+function takeNotes(ctx: RunContext): Promise<void> | undefined {
   const queued = drain(ctx.state.notes ?? []);
-  if (queued.length > 0)
-    await writeNotes(
-      ctx,
-      queued.map(({ kind, text }) => ({ kind, text })),
-    );
+  if (queued.length === 0) return undefined;
+  return writeNotes(
+    ctx,
+    queued.map(({ kind, text }) => ({ kind, text })),
+  );
 }
 
 export const clientNotes: RunFeature = {

@@ -47,7 +47,7 @@ export const plan: RunFeature = {
   view: ({ state }) => (state.plan ? { plan: state.plan } : {}),
   callInput: ({ state }) => {
     const recitation = planRecitation(state.plan);
-    return Promise.resolve(recitation ? { recitation } : {});
+    return recitation ? { recitation } : {};
   },
   runs: { workflow: planToolCall },
 };

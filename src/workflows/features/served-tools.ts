@@ -39,7 +39,6 @@ export const servedTools: RunFeature = {
       state.eval.steered = steered + i + 1;
       state.steering.push({ id: `eval-steer-${steered + i}`, text });
     }
-    return Promise.resolve();
   },
   waitsChanged(ctx) {
     for (const a of decideByEval(ctx.state.config.eval, ctx.state.approvals))
@@ -58,7 +57,7 @@ export const servedTools: RunFeature = {
     const { state } = ctx;
     const spec = state.config.eval;
     // Sub-agents and the workflow's own tools are not tools the eval stands in for.
-    if (!spec || tool.mode !== 'server') return Promise.resolve(undefined);
+    if (!spec || tool.mode !== 'server') return undefined;
     state.eval ??= emptyTally();
     const answer = serveCall(spec, state.eval, {
       tool: tool.name,
@@ -66,7 +65,7 @@ export const servedTools: RunFeature = {
       sideEffects: tool.sideEffects,
       turn: state.turn,
     });
-    if (answer.type === 'live') return Promise.resolve(undefined);
+    if (answer.type === 'live') return undefined;
     const { text, isError } = answer.result;
     emit(ctx, {
       type: 'tool_execution',
@@ -76,6 +75,6 @@ export const servedTools: RunFeature = {
       isError,
       preview: previewText(text),
     });
-    return Promise.resolve({ kind: 'tool_result', toolCallId: call.id, toolName: tool.name, text, isError });
+    return { kind: 'tool_result', toolCallId: call.id, toolName: tool.name, text, isError };
   },
 };

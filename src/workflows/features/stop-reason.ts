@@ -18,6 +18,5 @@ export const stopReasonAttribute: RunFeature = {
   ending(run, reason) {
     if (run.state.config.searchAttributes !== false && patched(STOP_REASON_PATCH))
       upsertSearchAttributes([{ key: SA.stopReason, value: reason }]);
-    return Promise.resolve();
   },
 };

@@ -93,12 +93,17 @@ export async function withdraw(ctx: RunContext, hold: CallBudget): Promise<void>
  * Tells the ledger that the run ended, when the run asked it for admission: what the run held is
  * given back, and a run the budget stopped says why (after it had spent, or before).
  */
-export async function endTenantBudget(ctx: RunContext): Promise<void> {
+export function endTenantBudget(ctx: RunContext): Promise<void> | undefined {
   const { state } = ctx;
   const budget = state.tenantBudget;
   const tenant = state.config.fleet?.tenant;
-  if (!budget?.admission || tenant === undefined) return;
-  const refused = state.stopReason === 'budget' ? budget.refused : undefined;
+  if (!budget?.admission || tenant === undefined) return undefined;
+  return release(ctx, tenant, state.stopReason === 'budget' ? budget.refused : undefined);
+}
+
+/** Gives back what the run held; `refused`: why the budget stopped it. */
+async function release(ctx: RunContext, tenant: string, refused: string | undefined): Promise<void> {
+  const { state } = ctx;
   try {
     await ledger(ctx, 'budget: release').releaseBudget({
       tenant,

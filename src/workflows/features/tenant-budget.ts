@@ -21,7 +21,7 @@ import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
 import { admissionAmount, callEstimate, outputEstimate, usd } from '../../policy/tenant-budget';
 import { budgetNote } from '../../policy/log-notes';
-import type { CallClearance, RunFeature } from '../agent/feature';
+import type { CallAsk, CallClearance, RunFeature } from '../agent/feature';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../agent/run-context';
 import { writeNotes } from '../agent/notes';
 import {
@@ -225,6 +225,29 @@ async function settleBudget(
   emit(ctx, { type: 'tenant_budget', tenant, what: 'charged', message });
 }
 
+/** Reserves against the budget for a call about to be made; a refusal ends the run or moves it to a cheaper model. */
+async function reserveForCall(run: RunContext, ask: CallAsk): Promise<CallClearance> {
+  const amount = callCost(run, ask.model, ask.inputTokens, ask.own);
+  const clearance = await reserveBudget(run, ask.model, amount, ask.patienceMs);
+  if (clearance.ok) {
+    const { hold } = clearance;
+    return {
+      ok: true,
+      // A later attempt reserves its own share of the call's.
+      ...(hold ? { input: { budget: hold } } : {}),
+      settle: (spent) => settleBudget(run, hold, spent),
+      again: budgetRefused,
+    };
+  }
+  const stopped = clearance.refusal === 'stopped';
+  return {
+    ok: false,
+    stopReason: stopped ? (run.state.stopRequested?.reason ?? 'stopped') : 'budget',
+    message: clearance.message,
+    ...(clearance.refusal === 'exceeded' ? { cheaper: true } : {}),
+  };
+}
+
 /**
  * The run's model calls against its tenant's budget: admitted, reserved before, settled after, and
  * the ledger told when the run ends. A refusal ends the run with stop reason `budget` unless a
@@ -249,26 +272,8 @@ export const tenantBudget: RunFeature = {
   pinned({ state }, pin) {
     if (pin.tenantBudget) state.tenantBudget ??= { granted: 0 };
   },
-  async beforeCall(run, ask): Promise<CallClearance> {
-    const amount = callCost(run, ask.model, ask.inputTokens, ask.own);
-    const clearance = await reserveBudget(run, ask.model, amount, ask.patienceMs);
-    if (clearance.ok) {
-      const { hold } = clearance;
-      return {
-        ok: true,
-        // A later attempt reserves its own share of the call's.
-        ...(hold ? { input: { budget: hold } } : {}),
-        settle: (spent) => settleBudget(run, hold, spent),
-        again: budgetRefused,
-      };
-    }
-    const stopped = clearance.refusal === 'stopped';
-    return {
-      ok: false,
-      stopReason: stopped ? (run.state.stopRequested?.reason ?? 'stopped') : 'budget',
-      message: clearance.message,
-      ...(clearance.refusal === 'exceeded' ? { cheaper: true } : {}),
-    };
-  },
+  // A run whose tenant has no budget reserves nothing, and answers at once.
+  beforeCall: (run, ask) =>
+    run.state.tenantBudget && run.state.config.fleet?.tenant !== undefined ? reserveForCall(run, ask) : { ok: true },
   ending: (run) => endTenantBudget(run),
 };
