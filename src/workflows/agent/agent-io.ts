@@ -91,7 +91,7 @@ function toolRetry(tool: PinnedTool): RetryPolicy {
 
 /**
  * The activity-backed IO of a run. `taskQueue` sends its activities to another worker pool (every
- * step is then regular); `priority` (its tenant and priority) goes with each regular one.
+ * step is then regular); `priority` (its fairness key and priority) goes with each regular one.
  */
 export function createAgentIO(run: { taskQueue?: string; priority?: Priority } = {}): AgentIO {
   const onOwnQueue = run.taskQueue === undefined;

@@ -44,7 +44,7 @@ const isAnswer = (output: ModelCallResult): output is ModelCallOutput => !('answ
 export type ModelStepResult =
   | { ok: true; output: ModelAnswer }
   | { ok: false; failure: ModelFailure & { message: string } }
-  /** A feature refused the call (a tenant's budget) on every model the run's budget rules allow, or the run stopped. */
+  /** A feature refused the call on every model the run's budget rules allow, or the run stopped. */
   | { ok: false; refused: { stopReason: AgentStopReason; message: string } };
 
 /**
