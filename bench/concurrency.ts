@@ -5,7 +5,7 @@
 // worker holds per cached run: the heap added by runs parked on an approval (see memoryPerCachedRun).
 // The baseline of the first answer, for sizes up to 100: as many runs that end at their first
 // answer, so that nothing but other runs' first turns competes with it. A size up to 100 runs its
-// batch BATCHES times, one after another, and its first-answer percentiles pool every batch's runs:
+// batch three times (`batchesOf`), one after another, and its first-answer percentiles pool every batch's runs:
 // one batch's p95 rests on its five slowest runs and moved by 0.4 s between runs of the bench.
 // Run: node -r ./scripts/register-ts.js bench/concurrency.ts [runs…] [--smoke]
 import fs from 'node:fs';
@@ -19,13 +19,17 @@ import { reply, startFakeProvider, type RecordedRequest } from '../src/testing/f
 import { ToolRegistry, defineTool } from '../src/tools';
 import {
   agentWorker,
+  batchesOf,
   benchArgs,
+  concurrentSizes,
   cpuOf,
+  eventMs,
   figure,
   percentile,
   round,
   runBench,
   startBenchServer,
+  startInWaves,
   writeBenchResult,
   type Figure,
 } from './kit';
@@ -33,10 +37,8 @@ import { memoryPerCachedRun } from './cached-run-memory';
 import { firstTokenAtWatchers, type FirstTokenFigures } from './first-token';
 
 const args = benchArgs();
-const SIZES = args.sizes.length > 0 ? args.sizes : args.smoke ? [5] : [100, 1000];
+const SIZES = concurrentSizes(args);
 const PARKED = args.smoke ? 5 : 200;
-/** How many batches a size up to 100 runs, pooled in its first-answer figures. */
-const BATCHES = args.smoke ? 1 : 3;
 
 type Block = { type?: string };
 
@@ -60,9 +62,6 @@ function responder(request: RecordedRequest) {
   return reply.toolCalls([{ name: 'lookup', arguments: { n: results + 1 } }]);
 }
 
-const eventMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
-  t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
-
 /** When the run's first model call completed, from its history (wall clock, this machine). */
 async function firstAnswerAt(client: Client, id: string): Promise<number> {
   const history = await client.workflow.getHandle(id).fetchHistory();
@@ -75,28 +74,17 @@ async function firstAnswerAt(client: Client, id: string): Promise<number> {
   const done = events.find((e) =>
     scheduled.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? '')),
   );
-  return eventMs(done?.eventTime);
+  return eventMs(done);
 }
 
 async function concurrentRuns(agents: AgentClient, client: Client, runs: number, turns: 1 | 3 = 3) {
-  const startedAt: number[] = [];
   const wallStart = Date.now();
-  // Start requests go out 50 at a time, as a client would send them; the runs then all run at once.
-  const ids: (string | undefined)[] = [];
-  for (let from = 0; from < runs; from += 50) {
-    const batch = Array.from({ length: Math.min(50, runs - from) }, (_, k) => from + k);
-    await Promise.all(
-      batch.map(async (i) => {
-        startedAt[i] = Date.now();
-        ids[i] = await agents
-          .start({
-            task: turns === 1 ? `${ONE_TURN} (run ${i}).` : `Look up two things (run ${i}).`,
-            model: 'anthropic/claude-sonnet-4-6',
-          })
-          .catch(() => undefined);
-      }),
-    );
-  }
+  const { started: ids, requestedAt: startedAt } = await startInWaves(runs, (i) =>
+    agents.start({
+      task: turns === 1 ? `${ONE_TURN} (run ${i}).` : `Look up two things (run ${i}).`,
+      model: 'anthropic/claude-sonnet-4-6',
+    }),
+  );
   const outcomes = await Promise.all(
     ids.map((id, i) =>
       (id === undefined ? Promise.reject(new Error('not started')) : agents.result(id)).then(
@@ -156,7 +144,7 @@ async function main(): Promise<boolean> {
           runs <= 100 ? await cpuOf(server.pid, () => concurrentRuns(agents, client, runs, 1)) : undefined;
         const floor = oneTurn?.result;
         const batches = [];
-        for (let b = 0; b < (runs <= 100 ? BATCHES : 1); b++) batches.push(await concurrentRuns(agents, client, runs));
+        for (let b = 0; b < batchesOf(runs, args); b++) batches.push(await concurrentRuns(agents, client, runs));
         const { wallMs } = batches[0];
         const outcomes = batches.flatMap((b) => b.outcomes);
         const firstAnswerMs = batches.flatMap((b) => b.firstAnswerMs);

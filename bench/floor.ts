@@ -12,7 +12,9 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WORKER_TUNING } from '../src/worker/worker-tuning';
 import {
+  batchesOf,
   benchArgs,
+  concurrentSizes,
   cpuOf,
   eventMs,
   figure,
@@ -20,13 +22,13 @@ import {
   round,
   runBench,
   startBenchServer,
+  startInWaves,
   writeBenchResult,
   type Figure,
 } from './kit';
 
 const args = benchArgs();
-const SIZES = args.sizes.length > 0 ? args.sizes : args.smoke ? [5] : [100, 1000];
-const BATCHES = args.smoke ? 1 : 3;
+const SIZES = concurrentSizes(args);
 const TASK_QUEUE = 'bench-floor';
 
 interface Timeline {
@@ -49,20 +51,11 @@ async function timeline(client: Client, id: string, requestedAt: number): Promis
 }
 
 async function batch(client: Client, runs: number, tag: string): Promise<{ completed: number; timelines: Timeline[] }> {
-  const requestedAt: number[] = [];
-  const ids: (string | undefined)[] = [];
-  for (let from = 0; from < runs; from += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, runs - from) }, (_, k) => from + k).map(async (i) => {
-        requestedAt[i] = Date.now();
-        const id = `floor-${tag}-${i}`;
-        ids[i] = await client.workflow
-          .start('oneActivity', { taskQueue: TASK_QUEUE, workflowId: id, requestEagerStart: true })
-          .then(() => id)
-          .catch(() => undefined);
-      }),
-    );
-  }
+  const { started: ids, requestedAt } = await startInWaves(runs, async (i) => {
+    const id = `floor-${tag}-${i}`;
+    await client.workflow.start('oneActivity', { taskQueue: TASK_QUEUE, workflowId: id, requestEagerStart: true });
+    return id;
+  });
   const results = await Promise.all(
     ids.map((id) =>
       id === undefined
@@ -128,7 +121,7 @@ async function main(): Promise<void> {
       for (const runs of SIZES) {
         const batches = [];
         const cpu = { serverMs: 0, selfMs: 0 };
-        for (let b = 0; b < (runs <= 100 ? BATCHES : 1); b++) {
+        for (let b = 0; b < batchesOf(runs, args); b++) {
           const { result, serverMs, selfMs } = await cpuOf(server.pid, () => batch(client, runs, `${runs}-${b}`));
           batches.push(result);
           cpu.serverMs += serverMs;

@@ -267,3 +267,30 @@ export async function cpuOf<T>(
   const used = process.cpuUsage(self);
   return { result, serverMs: processTreeCpuMs(serverPid) - server, selfMs: (used.user + used.system) / 1000 };
 }
+
+/** The run counts of the concurrency benches (`concurrency`, `floor`): the sizes given, else 100 and 1,000 (5 with `--smoke`). */
+export const concurrentSizes = (args: BenchArgs): number[] =>
+  args.sizes.length > 0 ? args.sizes : args.smoke ? [5] : [100, 1000];
+
+/** How many batches a concurrency bench runs of `runs` at once, pooled in its percentiles: 3 up to 100 runs (1 with `--smoke`). */
+export const batchesOf = (runs: number, args: BenchArgs): number => (runs <= 100 && !args.smoke ? 3 : 1);
+
+/**
+ * Starts `runs` runs 50 requests at a time, as a client would send them (the runs then all run at
+ * once): each start's result (undefined where it failed) and when its request went out.
+ */
+export async function startInWaves<T>(
+  runs: number,
+  start: (i: number) => Promise<T>,
+): Promise<{ started: (T | undefined)[]; requestedAt: number[] }> {
+  const started: (T | undefined)[] = [];
+  const requestedAt: number[] = [];
+  for (let from = 0; from < runs; from += 50)
+    await Promise.all(
+      Array.from({ length: Math.min(50, runs - from) }, (_, k) => from + k).map(async (i) => {
+        requestedAt[i] = Date.now();
+        started[i] = await start(i).catch(() => undefined);
+      }),
+    );
+  return { started, requestedAt };
+}

@@ -12,6 +12,7 @@ import type { ModelCallInput } from '../../contracts/agent-activities';
 import { chooseModel } from '../../policy/resolver';
 import { hookModel, turnEndVerdict, type HookModel } from '../../policy/hook-answers';
 import type { MessageMeta } from '../../contracts/agent-run';
+import type { AgentHooks } from '../../contracts/run-spec';
 import type { RunFeature } from '../agent/feature';
 import type { ModelAnswer } from '../agent/model-answer';
 import type { ModelResolver } from '../agent/model-resolver';
@@ -45,10 +46,13 @@ async function takeChoice(
  * The `resolveModel` hook, before the turn's context is prepared: the model it chooses becomes the
  * turn's. A failure (after the hook's retries) or a bad answer ends the run with an error.
  */
-async function modelHook(ctx: RunContext, resolver: ModelResolver, step: string): Promise<'go' | 'failed'> {
+async function modelHook(
+  ctx: RunContext,
+  resolver: ModelResolver,
+  step: string,
+  hook: string,
+): Promise<'go' | 'failed'> {
   const { state } = ctx;
-  const hook = state.config.hooks?.resolveModel;
-  if (!hook) return 'go';
   let answer: unknown;
   try {
     answer = await hookActivity(
@@ -77,11 +81,9 @@ async function turnEndHook(
   ctx: RunContext,
   resolver: ModelResolver,
   out: ModelAnswer,
-  model: string,
+  hook: string,
 ): Promise<'go' | 'stop' | 'failed'> {
   const { state } = ctx;
-  const hook = state.config.hooks?.onTurnEnd;
-  if (!hook) return 'go';
   let answer: unknown;
   try {
     answer = await hookActivity(
@@ -91,7 +93,7 @@ async function turnEndHook(
     )({
       conversationId: state.conversationId,
       turn: state.turn,
-      model,
+      model: out.meta.model ?? '',
       provider: out.provider,
       turnUsage: out.usage,
       totalUsage: state.usage,
@@ -107,10 +109,8 @@ async function turnEndHook(
 }
 
 /** The `onMessage` hook on each message written; a failure is recorded as an event and the run goes on. */
-async function messageHook(ctx: RunContext, metas: readonly MessageMeta[]): Promise<void> {
+async function messageHook(ctx: RunContext, metas: readonly MessageMeta[], hook: string): Promise<void> {
   const { state } = ctx;
-  const hook = state.config.hooks?.onMessage;
-  if (!hook) return;
   for (const message of metas) {
     try {
       await hookActivity(ctx, 'onMessage', hook)({ conversationId: state.conversationId, message });
@@ -122,19 +122,20 @@ async function messageHook(ctx: RunContext, metas: readonly MessageMeta[]): Prom
 }
 
 /** What the context hook adds to a call to `model`. */
-async function contextInput(run: RunContext, model: ModelRef): Promise<Partial<ModelCallInput>> {
-  const messagesHash = await contextHook(run, model);
+async function contextInput(run: RunContext, model: ModelRef, hook: string): Promise<Partial<ModelCallInput>> {
+  const messagesHash = await contextHook(run, model, hook);
   return messagesHash ? { messagesHash } : {};
 }
 
-/** The message hook on an answer, then the on-turn-end hook. */
+/** The message hook on an answer, then the on-turn-end hook, each when the run names it. */
 async function answerHooks(
   run: RunContext,
   answer: ModelAnswer,
   resolver: ModelResolver,
+  { onMessage, onTurnEnd }: AgentHooks,
 ): Promise<'go' | 'stop' | 'failed'> {
-  await messageHook(run, [answer.meta]);
-  return turnEndHook(run, resolver, answer, answer.meta.model ?? '');
+  if (onMessage) await messageHook(run, [answer.meta], onMessage);
+  return onTurnEnd ? turnEndHook(run, resolver, answer, onTurnEnd) : 'go';
 }
 
 /** The on-error hook of a run ending in error. */
@@ -162,15 +163,24 @@ export const appHooks: RunFeature = {
   name: 'application hooks',
   // Both read the conversation the pin opens with the task.
   pinsFirst: ({ hooks }) => hooks?.resolveModel !== undefined || hooks?.transformContext !== undefined,
-  chooseModel: (run, resolver, step) => (run.state.config.hooks?.resolveModel ? modelHook(run, resolver, step) : 'go'),
-  callInput: (run, model) => (run.state.config.hooks?.transformContext ? contextInput(run, model) : {}),
+  chooseModel: (run, resolver, step) => {
+    const hook = run.state.config.hooks?.resolveModel;
+    return hook ? modelHook(run, resolver, step, hook) : 'go';
+  },
+  callInput: (run, model) => {
+    const hook = run.state.config.hooks?.transformContext;
+    return hook ? contextInput(run, model, hook) : {};
+  },
   // The hook may stop the run between an answer and its calls: the workflow runs them after it.
   inlines: ({ state }) => !state.config.hooks?.onTurnEnd,
   afterAnswer: (run, answer, resolver) => {
     const hooks = run.state.config.hooks;
-    return hooks?.onMessage || hooks?.onTurnEnd ? answerHooks(run, answer, resolver) : 'go';
+    return hooks?.onMessage || hooks?.onTurnEnd ? answerHooks(run, answer, resolver, hooks) : 'go';
   },
-  written: (run, metas) => (run.state.config.hooks?.onMessage ? messageHook(run, metas) : undefined),
+  written: (run, metas) => {
+    const hook = run.state.config.hooks?.onMessage;
+    return hook ? messageHook(run, metas, hook) : undefined;
+  },
   ending: (run) => {
     const { state } = run;
     const hook = state.config.hooks?.onError;

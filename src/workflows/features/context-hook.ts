@@ -11,14 +11,12 @@ import { hookActivity } from './hook-activity';
 const CONTENT_HASH = /^[0-9a-f]{64}$/;
 
 /**
- * The `transformContext` hook, before a model call to `model`: the hash of the provider messages
- * it stored, or undefined to send the view as it is (no hook, no answer, or a failure, which is
- * recorded as a `hook_failed` event).
+ * The run's `transformContext` hook (`hook`), before a model call to `model`: the hash of the
+ * provider messages it stored, or undefined to send the view as it is (no answer, or a failure,
+ * which is recorded as a `hook_failed` event).
  */
-export async function contextHook(ctx: RunContext, model: ModelRef): Promise<string | undefined> {
+export async function contextHook(ctx: RunContext, model: ModelRef, hook: string): Promise<string | undefined> {
   const { state } = ctx;
-  const hook = state.config.hooks?.transformContext;
-  if (!hook) return undefined;
   try {
     const out = await hookActivity(
       ctx,
