@@ -1,14 +1,17 @@
 /**
- * The workflow bundle's preload: the zod modules workflow code imports are loaded by the preload, so
- * a worker evaluates them once and every run shares them instead of evaluating its own copy.
+ * The workflow bundle's preload: the zod modules workflow code imports, and every module of
+ * `contracts` and `policy`, are loaded by the preload, so a worker evaluates them once and every run
+ * shares them instead of evaluating its own copy.
  * Read from the bundle the jest global setup built with the project's bundler options.
  */
 import fs from 'node:fs';
 import { TEST_ENV } from '../kit/env';
 
-/** The module ids `code` requires. */
-const requiredIds = (code: string): string[] =>
-  [...code.matchAll(/__webpack_require__\((?:\/\*[^*]*\*\/\s*)*"([^"]+)"\)/g)].map((m) => m[1]);
+/** The module ids `code` requires, and those of a folder it requires whole (`require.context`: a map from each module's path in the folder to its id). */
+const requiredIds = (code: string): string[] => [
+  ...[...code.matchAll(/__webpack_require__\((?:\/\*[^*]*\*\/\s*)*"([^"]+)"\)/g)].map((m) => m[1]),
+  ...[...code.matchAll(/^\t"\.\/[^"]+": "([^"]+)",?$/gm)].map((m) => m[1]),
+];
 
 /** The bundle's modules: each id with the ids its body requires. */
 function bundleModules(code: string): Map<string, string[]> {
@@ -46,5 +49,16 @@ describe('the workflow bundle', () => {
       .flatMap(([, required]) => required.filter((id) => id.startsWith('./node_modules/zod/')));
     expect(importedByWorkflowCode.length).toBeGreaterThan(0);
     expect(importedByWorkflowCode.filter((id) => !shared.has(id))).toEqual([]);
+  });
+
+  it('preloads every module of contracts and policy, and nothing of the workflows but the preload', () => {
+    const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code)?.[1] ?? '';
+    const shared = loadedBy(modules, requiredIds(preload));
+    const layers = [...modules.keys()].filter((id) => /^\.\/src\/(contracts|policy)\//.test(id));
+    expect(layers.length).toBeGreaterThan(50);
+    expect(layers.filter((id) => !shared.has(id))).toEqual([]);
+    expect([...shared].filter((id) => id.startsWith('./src/workflows/'))).toEqual([
+      './src/workflows/shared-modules.ts',
+    ]);
   });
 });

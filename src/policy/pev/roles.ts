@@ -20,32 +20,27 @@ export interface PevRoleDefinition<T = unknown> {
 
 export const CORE_ROLE_NAMES = ['planner', 'executor', 'verifier'] as const;
 
-export const plannerRole: PevRoleDefinition<PlannerResponse> = {
-  name: 'planner',
-  component: 'planner-response',
-  get schema() {
-    return answerSchemas().planner;
-  },
-  usesTools: false,
-};
+/**
+ * A core role, its schema built on first use. The getter is the class's, not the role's own
+ * property: a worker freezes the modules its runs share, and freezing reads every own property, so
+ * an own getter would build the schemas then and freeze them before they fill in their lazy fields.
+ */
+class CoreRole<T> implements PevRoleDefinition<T> {
+  constructor(
+    readonly name: string,
+    readonly component: string,
+    readonly usesTools: boolean,
+    private readonly pick: (schemas: ReturnType<typeof answerSchemas>) => z.ZodType<T>,
+  ) {}
 
-export const executorRole: PevRoleDefinition<ExecutorResponse> = {
-  name: 'executor',
-  component: 'executor-response',
-  get schema() {
-    return answerSchemas().executor;
-  },
-  usesTools: true,
-};
+  get schema(): z.ZodType<T> {
+    return this.pick(answerSchemas());
+  }
+}
 
-export const verifierRole: PevRoleDefinition<VerifierResponse> = {
-  name: 'verifier',
-  component: 'verifier-response',
-  get schema() {
-    return answerSchemas().verifier;
-  },
-  usesTools: false,
-};
+export const plannerRole = new CoreRole<PlannerResponse>('planner', 'planner-response', false, (s) => s.planner);
+export const executorRole = new CoreRole<ExecutorResponse>('executor', 'executor-response', true, (s) => s.executor);
+export const verifierRole = new CoreRole<VerifierResponse>('verifier', 'verifier-response', false, (s) => s.verifier);
 
 /** The built-in planner, executor and verifier, by name. */
 export const coreRoles = (): Readonly<Record<string, PevRoleDefinition | undefined>> => ({

@@ -171,18 +171,18 @@ export async function callModelWithFailover(
       if (!isAnswer(output)) {
         // The pin or the worker showed what the call could not know (the model's limit): call again with it.
         if ('modelInfo' in output) state.models = rememberModelInfo(state.models, output.modelInfo);
-        await clearance.settle?.();
+        if (clearance.settle) await clearance.settle();
         moved = true;
         continue;
       }
       ctx.current.ran = undefined;
       if (output.modelInfo) state.models = rememberModelInfo(state.models, output.modelInfo);
       const answer = answerOf(output, model, overrides.agentRole);
-      await clearance.settle?.(answer);
+      if (clearance.settle) await clearance.settle(answer);
       return { ok: true, output: answer };
     } catch (err) {
       if (isCancellation(err) || err instanceof RunEnded) throw err;
-      await clearance.settle?.();
+      if (clearance.settle) await clearance.settle();
       // A later attempt a feature refused: clear the call again and make it again.
       if (clearance.again?.(err)) continue;
       if (state.pendingPin && isPinFailure(err)) return pinOfCallFailed(ctx, err);

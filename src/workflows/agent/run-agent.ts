@@ -79,8 +79,12 @@ export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
   result: (c: C, base: AgentResult) => R;
 }
 
-/** Waits until update and signal handlers have finished; a cancelled run still returns its final state. */
-const drainHandlers = (): Promise<void> => CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+/**
+ * Waits until update and signal handlers have finished, at once when none is running; a cancelled
+ * run still returns its final state.
+ */
+const drainHandlers = (): Promise<void> | undefined =>
+  allHandlersFinished() ? undefined : CancellationScope.nonCancellable(() => condition(allHandlersFinished));
 
 /**
  * The failure a run that ended in error closes with: typed, non-retryable, its message the run's
@@ -144,7 +148,8 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
   // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
   stream.detach();
-  await drainHandlers();
+  const draining = drainHandlers();
+  if (draining) await draining;
   if (outcome === 'continue_as_new') {
     const next = {
       config: input.config,

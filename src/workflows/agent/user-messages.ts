@@ -67,7 +67,8 @@ export async function injectFollowUps(ctx: RunContext): Promise<boolean> {
 }
 
 async function takeQueued(ctx: RunContext): Promise<boolean> {
-  const steering = await injectSteering(ctx);
+  const injected = injectSteering(ctx);
+  const steering = injected instanceof Promise ? await injected : injected;
   const queued = drain(ctx.state.followUps);
   if (queued.length > 0) {
     await appendDrafts(ctx, userDrafts(queued, 'follow_up'));

@@ -143,11 +143,13 @@ function countEndedRun(state: AgentState): void {
 export const spans: RunFeature = {
   name: 'spans',
   aroundRun: ({ state }, body: () => Promise<LoopOutcome>) =>
-    runSpan(state, async (span) => {
-      const ended = await body();
-      endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
-      return ended;
-    }),
+    !runIsTraced()
+      ? body()
+      : runSpan(state, async (span) => {
+          const ended = await body();
+          endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
+          return ended;
+        }),
   aroundTurn: ({ state }, role, body) => turnSpan(state, role, body),
   aroundWait: ({ state }, wait, body) => decisionWaitSpan(state, wait, body),
   ended: ({ state }) => countEndedRun(state),
