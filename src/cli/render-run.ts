@@ -37,14 +37,14 @@ export const statusWithReason = (status: string, stopReason: string | undefined)
 };
 
 /**
- * How a run ended, without its final text or its error (see {@link errorLine}); a run its tenant's
- * budget stopped says why on a second line.
+ * How a run ended, without its final text or its error (see {@link errorLine}); a run a feature's
+ * refusal stopped (its tenant's budget) says why on a second line.
  */
 export function formatSummary(r: AgentResult): string {
   const summary =
     `${r.id}: ${statusWithReason(r.status, r.stopReason)} after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ` +
     `${r.model} · ${usageLine(r)}`;
-  return r.stopNote ? `${summary}\nstopped by the budget: ${r.stopNote.replace(/\s*\n\s*/g, ' ')}` : summary;
+  return r.stopNote ? `${summary}\nstopped by ${r.stopNote.replace(/\s*\n\s*/g, ' ')}` : summary;
 }
 
 /** The run's error as one line for stderr, when it has one. */

@@ -153,6 +153,8 @@ export interface AgentState {
   finalText: string;
   lastStopReason?: StopReason;
   error?: { message: string; type?: string; retryable: boolean };
+  /** Why the run ended, when a feature's refusal of its call ended it (the refusal's message). */
+  stopNote?: string;
   updatesHandled: number;
   runs: number;
   /** Running totals for the trace (absent in state carried from runs that predate them). */
@@ -188,7 +190,7 @@ export interface AgentResult {
   /** Billed tokens and cost (absent in results of runs that predate it). */
   billing?: RunBilling;
   error?: { message: string; type?: string; retryable: boolean };
-  /** Why the run stopped, when its stop reason alone does not say: the tenant budget's refusal. */
+  /** Why the run stopped, when its stop reason alone does not say: the refusal that ended it, named by its feature. */
   stopNote?: string;
   /** Model and tool totals and timings (see `trace`). */
   stats?: RunStats;

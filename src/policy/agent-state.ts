@@ -126,7 +126,7 @@ export function resultOf(id: string, state: AgentState): AgentResult {
     messages: state.nextSeq,
     billing: billingOf(state.usage, state.cost),
     ...(state.error ? { error: state.error } : {}),
-    ...(stopReason === 'budget' && state.tenantBudget?.refused ? { stopNote: state.tenantBudget.refused } : {}),
+    ...(state.stopNote ? { stopNote: state.stopNote } : {}),
     ...(state.stats ? { stats: state.stats } : {}),
     ...(state.children?.length ? { children: state.children } : {}),
     ...(state.eval ? { eval: evalTally(state.eval) } : {}),

@@ -5,7 +5,8 @@
  * record's line, so a read costs the bytes appended since. Readers learn of appends from one
  * `fs.watch` on the streams' directory (inotify on Linux: an event names the file), with a slower
  * poll beside it for the volumes where other hosts' writes raise no event; before the directory
- * exists they look for it.
+ * exists they look for it. A reader in the writer's own process is woken by the append itself, so a
+ * busy event loop does not hold its file-system event back.
  */
 import fs from 'node:fs';
 import fsAsync from 'node:fs/promises';
@@ -24,6 +25,9 @@ const KNOWN_KEPT = 10_000;
 /** Bytes one read takes at most; the reader reads on at once for the rest. */
 const MAX_READ_BYTES = 1 << 20;
 
+/** This process's readers, by stream file (its absolute path), whichever store instance they read. */
+const readersHere = new Map<string, Set<() => void>>();
+
 export class FileTokenStreams implements TokenStreamStore {
   private readonly dir: string;
   /** Runs whose stream file this process has seen exist, so their header is not written again. */
@@ -38,7 +42,7 @@ export class FileTokenStreams implements TokenStreamStore {
   }
 
   private file(runId: string): string {
-    return path.join(this.dir, fileNameOf(runId));
+    return path.resolve(this.dir, fileNameOf(runId));
   }
 
   async append(runId: string, records: readonly TokenRecord[]): Promise<void> {
@@ -49,6 +53,7 @@ export class FileTokenStreams implements TokenStreamStore {
       // Two first writers may both write the header; readers take the first.
       fs.appendFileSync(file, `${JSON.stringify({ run: runId })}${lines}`);
     } else fs.appendFileSync(file, lines);
+    for (const wake of readersHere.get(file) ?? []) wake();
     this.known.add(runId);
     if (this.known.size > KNOWN_KEPT) this.known.delete(this.known.values().next().value as string);
   }
@@ -88,6 +93,10 @@ export class FileTokenStreams implements TokenStreamStore {
     const set = this.subscribers.get(name) ?? new Set();
     set.add(onChange);
     this.subscribers.set(name, set);
+    const file = this.file(runId);
+    const here = readersHere.get(file) ?? new Set();
+    here.add(onChange);
+    readersHere.set(file, here);
     this.watchDir();
     const safety = setInterval(onChange, SAFETY_POLL_MS);
     safety.unref();
@@ -96,6 +105,8 @@ export class FileTokenStreams implements TokenStreamStore {
       set.delete(onChange);
       if (set.size === 0) this.subscribers.delete(name);
       if (this.subscribers.size === 0) this.unwatchDir();
+      here.delete(onChange);
+      if (here.size === 0) readersHere.delete(file);
     };
   }
 
@@ -176,6 +187,11 @@ export class FileTokenStreams implements TokenStreamStore {
 
   async close(): Promise<void> {
     this.known.clear();
+    for (const [name, set] of this.subscribers) {
+      const here = readersHere.get(path.resolve(this.dir, name));
+      for (const onChange of set) here?.delete(onChange);
+      if (here?.size === 0) readersHere.delete(path.resolve(this.dir, name));
+    }
     this.subscribers.clear();
     this.unwatchDir();
   }

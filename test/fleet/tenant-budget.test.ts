@@ -101,6 +101,9 @@ describe('tenant budgets across runs', () => {
 
       const refused = await agents.state(stopped[0].id);
       expect(refused.tenantBudget).toMatchObject({ tenant, refused: expect.stringMatching(/budget is spent/) });
+      // Its details say why it ended: the refusal, named by the feature that refused.
+      const details = await client.workflow.getHandle(stopped[0].id).query('__temporal_workflow_metadata');
+      expect(JSON.stringify(details)).toMatch(/ended: \w+ \(budget\): tenant budget: [^"]*budget is spent/);
       expect(fx.fake.requests.length).toBe(3 * (results.length - stopped.length));
       expect(refused.events.map((e) => e.type)).toContain('tenant_budget');
       // One more run, refused as well; named after its history, which the replay gate replays under that id.

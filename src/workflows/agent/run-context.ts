@@ -17,7 +17,6 @@ import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
 import type { AgentState } from '../../contracts/agent-run';
-import type { ChildBudget } from '../../contracts/sub-agents';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
@@ -56,17 +55,6 @@ export interface RunContext {
   followUps?: (texts: readonly string[]) => void;
   /** The kind's name for a completed run's end (`AgentKind.endReason`) on its context, when it has one. */
   endReason?: () => string | undefined;
-  /** The run's side of sub-agents, in memory only: no child is open when the run continues as new. */
-  delegation: Delegation;
-}
-
-/** What a run keeps of its children while they run, and of what it told its parent. */
-interface Delegation {
-  /** The budget each open child started with, by child id: held for it until it ends. */
-  reserved: Record<string, ChildBudget>;
-  /** The last report of waiting calls sent to the parent (canonical JSON), and how many were sent. */
-  reported?: string;
-  reports: number;
 }
 
 /** A failure's own error: a failed activity's or child run's cause, else the error itself. */
@@ -117,7 +105,6 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
     published: { values: startAttributes() },
     ...(stream ? { stream } : {}),
     current: { phase: 'start', step: 'starting', running: [] },
-    delegation: { reserved: {}, reports: 0 },
   };
 }
 
@@ -131,10 +118,6 @@ function startAttributes(): Partial<AgentAttributeValues> {
   }
   return values as Partial<AgentAttributeValues>;
 }
-
-/** What the details say after how a run ended: its error, or the tenant budget's refusal that stopped it. */
-const endedWhy = (state: RunContext['state']): string | undefined =>
-  state.error?.message ?? (state.stopReason === 'budget' ? state.tenantBudget?.refused : undefined);
 
 /**
  * Applies `change` to the run's current step and sets the run's current details from it and the
@@ -166,7 +149,9 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
       ],
       ...(current.waiting ? { waiting: current.waiting } : {}),
       ...(progress ? { progress } : {}),
-      ...(ended ? { ended: { stopReason: ended, status: state.status, error: endedWhy(state) } } : {}),
+      ...(ended
+        ? { ended: { stopReason: ended, status: state.status, error: state.error?.message ?? state.stopNote } }
+        : {}),
     }),
   );
 }

@@ -120,7 +120,11 @@ async function modelTurn(ctx: RunContext, hooks: TurnHooks): Promise<TurnResult>
     ...(inline ? { inlineTools: inline } : {}),
   };
   const step = await callModelWithFailover(ctx, resolver, overrides, { shrink, quick: mayInline(ctx, handlesTools) });
-  if (!step.ok && 'refused' in step) return end(await finish(ctx, step.refused.stopReason));
+  if (!step.ok && 'refused' in step) {
+    // The refusal says why the run ends, unless a stop ended it.
+    if (!stopRequest(ctx)) state.stopNote = step.refused.message;
+    return end(await finish(ctx, step.refused.stopReason));
+  }
   if (!step.ok) {
     // A stop ends a wait for the provider's rate limit: the run stops rather than fails.
     const stop = stopRequest(ctx);

@@ -18,10 +18,10 @@ const result = (extra: Partial<AgentResult> = {}): AgentResult => ({
 
 describe('how the CLI says a run ended', () => {
   it("says on a line of its own why the tenant's budget stopped a run", () => {
-    const note = "tenant acme's budget is spent: $0.0900 of $0.10 in all;\nthe run was not started";
+    const note = "tenant budget: tenant acme's budget is spent: $0.0900 of $0.10 in all;\nthe run was not started";
     expect(formatSummary(result({ stopNote: note })).split('\n')).toEqual([
       expect.stringMatching(/^job-1: stopped \(budget\) after 1 turn on anthropic\/claude-sonnet-4-6 · /),
-      "stopped by the budget: tenant acme's budget is spent: $0.0900 of $0.10 in all; the run was not started",
+      "stopped by tenant budget: tenant acme's budget is spent: $0.0900 of $0.10 in all; the run was not started",
     ]);
     expect(formatSummary(result()).split('\n')).toHaveLength(1);
   });

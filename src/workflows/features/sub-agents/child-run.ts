@@ -35,7 +35,7 @@ import {
 } from '../../../policy/sub-agents';
 import { childBudget } from '../../../policy/child-budget';
 import { childEvalOf, countChild, emptyTally } from '../../../policy/served-tools';
-import { forgetWaits } from './child-waits';
+import { delegationOf, forgetWaits } from './child-waits';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../../agent/run-context';
 
 export interface SubAgentOutcome {
@@ -101,7 +101,7 @@ async function childEnded(ctx: RunContext, child: ChildRun, result: AgentResult 
   child.stopReason = result?.stopReason ?? 'error';
   child.usage = result?.usage ?? emptyUsage();
   child.costUsd = result?.costUsd ?? 0;
-  delete ctx.delegation.reserved[child.id];
+  delete delegationOf(ctx).reserved[child.id];
   if (result?.eval) countChild((state.eval ??= emptyTally()), child, result.eval);
   state.usage = addUsage(state.usage, child.usage);
   state.cost = addCost(state.cost, fullCost({ total: child.costUsd }));
@@ -124,7 +124,7 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
   const { id, agent } = start;
   const refused = depthRefusal(state.config, agent);
   if (refused) return { text: refused, isError: true };
-  const { budget, spent } = childBudget(state.config, state, Object.values(ctx.delegation.reserved), start.starting);
+  const { budget, spent } = childBudget(state.config, state, Object.values(delegationOf(ctx).reserved), start.starting);
   if (spent) return { text: `Not run: ${spent}.`, isError: true };
   const link = { workflowId: ctx.workflowId, agent, ...start.as };
   const config = childConfig(state.config, link, start.task, budget);
@@ -139,7 +139,7 @@ export async function runChild(ctx: RunContext, start: ChildStart): Promise<Chil
     costUsd: 0,
     startedAt: workflowNow(),
   };
-  ctx.delegation.reserved[id] = budget;
+  delegationOf(ctx).reserved[id] = budget;
   state.children = [...keptChildren(state.children ?? []), child];
   emit(ctx, { type: 'child_start', ...start.origin, agent, childId: id, task: start.preview });
   updateCurrentDetails(ctx);

@@ -7,12 +7,35 @@
 import { getExternalWorkflowHandle, isCancellation, setHandler } from '@temporalio/workflow';
 import { canonicalJson } from '../../../common/canonical-json';
 import { childWaitsSignal } from '../../../contracts/agent-workflows';
-import type { ChildWaitsInput } from '../../../contracts/sub-agents';
+import type { ChildBudget, ChildWaitsInput } from '../../../contracts/sub-agents';
 import { updateCurrentDetails, type RunContext } from '../../agent/run-context';
 
 type Waits = Pick<ChildWaitsInput, 'approvals' | 'clientTools'>;
 
 const NOTHING_WAITS = canonicalJson({ approvals: [], clientTools: [] } satisfies Waits);
+
+/**
+ * What a run keeps of its children while they run, and of what it told its parent: in memory only,
+ * since no child is open when the run continues as new.
+ */
+interface Delegation {
+  /** The budget each open child started with, by child id: held for it until it ends. */
+  reserved: Record<string, ChildBudget>;
+  /** The last report of waiting calls sent to the parent (canonical JSON), and how many were sent. */
+  reported?: string;
+  reports: number;
+}
+
+const delegations = new WeakMap<RunContext, Delegation>();
+
+/** The run's side of its sub-agents, made at its first use. */
+export function delegationOf(ctx: RunContext): Delegation {
+  const known = delegations.get(ctx);
+  if (known) return known;
+  const delegation: Delegation = { reserved: {}, reports: 0 };
+  delegations.set(ctx, delegation);
+  return delegation;
+}
 
 /** What waits in the run and in its open children, each call with the run that holds it. */
 function waitingIn(ctx: RunContext): Waits {
@@ -40,7 +63,7 @@ export async function reportWaits(ctx: RunContext): Promise<void> {
   if (!parent) return;
   const waits = waitingIn(ctx);
   const key = canonicalJson(waits);
-  const { delegation } = ctx;
+  const delegation = delegationOf(ctx);
   if (key === (delegation.reported ?? NOTHING_WAITS)) return;
   delegation.reported = key;
   delegation.reports += 1;
