@@ -42,7 +42,11 @@ export class FileTokenStreams implements TokenStreamStore {
   }
 
   private file(runId: string): string {
-    return path.resolve(this.dir, fileNameOf(runId));
+    return this.fileNamed(fileNameOf(runId));
+  }
+
+  private fileNamed(name: string): string {
+    return path.resolve(this.dir, name);
   }
 
   async append(runId: string, records: readonly TokenRecord[]): Promise<void> {
@@ -188,9 +192,10 @@ export class FileTokenStreams implements TokenStreamStore {
   async close(): Promise<void> {
     this.known.clear();
     for (const [name, set] of this.subscribers) {
-      const here = readersHere.get(path.resolve(this.dir, name));
+      const file = this.fileNamed(name);
+      const here = readersHere.get(file);
       for (const onChange of set) here?.delete(onChange);
-      if (here?.size === 0) readersHere.delete(path.resolve(this.dir, name));
+      if (here?.size === 0) readersHere.delete(file);
     }
     this.subscribers.clear();
     this.unwatchDir();

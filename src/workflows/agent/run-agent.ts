@@ -79,12 +79,8 @@ export interface AgentKind<I extends AgentWorkflowInput, C, R = AgentResult> {
   result: (c: C, base: AgentResult) => R;
 }
 
-/**
- * Waits until update and signal handlers have finished, at once when none is running; a cancelled
- * run still returns its final state.
- */
-const drainHandlers = (): Promise<void> | undefined =>
-  allHandlersFinished() ? undefined : CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+/** Waits until update and signal handlers have finished; a cancelled run still returns its final state. */
+const drainHandlers = (): Promise<void> => CancellationScope.nonCancellable(() => condition(allHandlersFinished));
 
 /**
  * The failure a run that ended in error closes with: typed, non-retryable, its message the run's
@@ -148,8 +144,8 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   if (outcome === 'continue_as_new') emit(run, { type: 'continued_as_new', runs: state.runs });
   // Watchers' polls wait for new entries: wake them, or allHandlersFinished would never hold.
   stream.detach();
-  const draining = drainHandlers();
-  if (draining) await draining;
+  // With no handler running there is nothing to wait for, and no promise to make.
+  if (!allHandlersFinished()) await drainHandlers();
   if (outcome === 'continue_as_new') {
     const next = {
       config: input.config,

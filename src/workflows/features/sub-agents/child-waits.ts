@@ -30,11 +30,8 @@ const delegations = new WeakMap<RunContext, Delegation>();
 
 /** The run's side of its sub-agents, made at its first use. */
 export function delegationOf(ctx: RunContext): Delegation {
-  const known = delegations.get(ctx);
-  if (known) return known;
-  const delegation: Delegation = { reserved: {}, reports: 0 };
-  delegations.set(ctx, delegation);
-  return delegation;
+  if (!delegations.has(ctx)) delegations.set(ctx, { reserved: {}, reports: 0 });
+  return delegations.get(ctx)!;
 }
 
 /** What waits in the run and in its open children, each call with the run that holds it. */
