@@ -56,6 +56,8 @@ interface PacerBinding {
 export class QueuePacer {
   private readonly accepted = new Map<string, number[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The refusal each queue is recording, which the next one waits for. */
+  private readonly refusing = new Map<string, Promise<unknown>>();
   private sweep?: NodeJS.Timeout;
   private sweeping = false;
   private bound?: PacerBinding;
@@ -119,12 +121,21 @@ export class QueuePacer {
     const at = Date.now();
     // Not awaited: the failure goes back while the worker starts polling the queue.
     void this.routes.markLimited(key);
-    const pace = await refuseQueue(bound.service, bound.namespace, queue, {
+    const refusal = {
       at,
       retryAfterMs,
       callStartedAt,
       acceptedRecently: this.acceptedWithin(key, Math.max(retryAfterMs, 1_000), at),
-    });
+    };
+    // A worker's refusals of one queue are recorded one after another: each starts from the pace the
+    // one before wrote (a storm's second refusal only lengthens the pause, as another worker's would).
+    const recorded = (this.refusing.get(queue) ?? Promise.resolve()).then(() =>
+      refuseQueue(bound.service, bound.namespace, queue, refusal),
+    );
+    const settled = recorded.catch(() => undefined);
+    this.refusing.set(queue, settled);
+    void settled.then(() => this.refusing.get(queue) === settled && this.refusing.delete(queue));
+    const pace = await recorded;
     if (pace?.pausedUntil !== undefined)
       this.later(Math.max(0, pace.pausedUntil - Date.now()), () => keepPace(bound.service, bound.namespace, queue));
   }

@@ -47,7 +47,14 @@ export function paceOf(rate: ServerRate): QueuePace | undefined {
   );
 }
 
-/** Writes a limited queue's rate (a minute) with the reason the server keeps beside it. */
+/** How long a write waits to read itself back (the server's read of a queue's config can lag its write). */
+const READ_BACK_MS = 2_000;
+
+/**
+ * Writes a limited queue's rate (a minute) with the reason the server keeps beside it, and returns
+ * once the server reads it back, so that what this process does next starts from it (after
+ * {@link READ_BACK_MS}, it returns anyway: another worker's write may have replaced it).
+ */
 export async function writeQueueRate(
   service: WorkflowService,
   namespace: string,
@@ -62,6 +69,10 @@ export async function writeQueueRate(
     taskQueueType: ACTIVITY,
     updateQueueRateLimit: { rateLimit: { requestsPerSecond: perSecond(requestsPerMinute) }, reason },
   });
+  for (const until = Date.now() + READ_BACK_MS; Date.now() < until;) {
+    if ((await queueRate(service, namespace, taskQueue)).reason === reason) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** Writes `pace`: the rate it gives at `at`, and its reason. */
