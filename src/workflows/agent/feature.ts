@@ -19,6 +19,7 @@ import type { Cost, Usage } from '../../contracts/message-model';
 import type { ModelRef } from '../../contracts/model-ref';
 import type { AgentStopReason } from '../../contracts/run-status';
 import type { AgentConfig } from '../../contracts/run-spec';
+import type { ChildWaitsInput } from '../../contracts/sub-agents';
 import type { ToolMode } from '../../contracts/tool-catalog';
 import type { PinToolsOutput } from '../../contracts/tool-pin';
 import type { ModelAnswer } from './model-answer';
@@ -109,8 +110,12 @@ export interface RunFeature {
   written?(run: RunContext, metas: readonly MessageMeta[]): Awaitable<void>;
   /** Answers a call about to run instead of its tool: its result, which the workflow writes; nothing: the call runs. */
   serves?(run: RunContext, call: FeatureCall): Awaitable<MessageDraft | undefined>;
+  /** How many calls of a mode it runs may run together (calls of other modes run apart from them). */
+  together?(spec: AgentConfig): Partial<Record<ToolMode, number>>;
   /** Runs calls of the tool modes it owns: their result, which the workflow writes. */
   runs?: Partial<Record<ToolMode, (run: RunContext, call: FeatureCall) => Promise<MessageDraft>>>;
+  /** What waits for a person in runs this one holds open (its children), shown in its details with its own. */
+  waitsHeld?(run: RunContext): Pick<ChildWaitsInput, 'approvals' | 'clientTools'>;
   /** What waits for a person in the run changed (an approval asked or decided, a client result in). */
   waitsChanged?(run: RunContext): Promise<void>;
   /** As the run ends, before its `done` event (`reason`: its stop reason, as its kind's result names it). */

@@ -17,6 +17,7 @@ import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
 import type { AgentState } from '../../contracts/agent-run';
+import type { ChildWaitsInput } from '../../contracts/sub-agents';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
 import type { RunStream } from './watch-stream';
@@ -55,6 +56,8 @@ export interface RunContext {
   followUps?: (texts: readonly string[]) => void;
   /** The kind's name for a completed run's end (`AgentKind.endReason`) on its context, when it has one. */
   endReason?: () => string | undefined;
+  /** What waits for a person in runs this one holds open (the features' `waitsHeld`), when a feature tells. */
+  waitsHeld?: () => Pick<ChildWaitsInput, 'approvals' | 'clientTools'>[];
 }
 
 /** A failure's own error: a failed activity's or child run's cause, else the error itself. */
@@ -127,7 +130,7 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
   Object.assign(ctx.current, change);
   const { state, current } = ctx;
   const ended = state.stopReason;
-  const children = Object.values(state.childWaits ?? {});
+  const held = ctx.waitsHeld?.() ?? [];
   const progress = current.progress?.();
   const { maxTurns, maxCostUsd } = state.config.limits;
   setCurrentDetails(
@@ -142,11 +145,8 @@ export function updateCurrentDetails(ctx: RunContext, change: Partial<CurrentSte
       model: current.model ?? modelLabel(state.resolver.current),
       ...(current.doing ? { doing: current.doing } : {}),
       running: current.running,
-      approvals: [...state.approvals.filter((a) => a.state === 'pending'), ...children.flatMap((c) => c.approvals)],
-      clientTools: [
-        ...state.clientTools.filter((c) => c.result === undefined),
-        ...children.flatMap((c) => c.clientTools),
-      ],
+      approvals: [...state.approvals.filter((a) => a.state === 'pending'), ...held.flatMap((w) => w.approvals)],
+      clientTools: [...state.clientTools.filter((c) => c.result === undefined), ...held.flatMap((w) => w.clientTools)],
       ...(current.waiting ? { waiting: current.waiting } : {}),
       ...(progress ? { progress } : {}),
       ...(ended

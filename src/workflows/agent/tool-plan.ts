@@ -157,30 +157,37 @@ export function runnable(ctx: RunContext, p: PlannedCall): boolean {
   return p.mode === 'approval' && ctx.state.approvals.some((a) => a.toolCallId === p.call.id && a.state === 'approved');
 }
 
-/** How a planned call groups: decided (joins any group), alone (side effects), a sub-agent, or a server tool. */
-function grouping(p: PlannedCall): 'decided' | 'alone' | 'agent' | 'tool' {
+/**
+ * How a planned call groups: decided (joins any group), alone (side effects), a mode with a cap of
+ * its own (sub-agents), or a server tool.
+ */
+function grouping(p: PlannedCall, caps: ModeCaps): string {
   if (p.result) return 'decided';
   if (p.tool?.sideEffects === true) return 'alone';
-  return p.tool?.mode === 'agent' ? 'agent' : 'tool';
+  return p.tool && caps[p.tool.mode] !== undefined ? p.tool.mode : 'tool';
 }
 
+/** How many calls of a tool mode may run together, for the modes a feature caps (`RunFeature.together`). */
+export type ModeCaps = Partial<Record<ToolMode, number>>;
+
 /**
- * Consecutive calls that may run together: side-effecting tools run alone, sub-agent calls run
- * together (at most `maxAgents` of them), other tools together (at most {@link DEFAULT_TOOL_PARALLELISM}).
+ * Consecutive calls that may run together: side-effecting tools run alone, calls of a capped mode
+ * run together (at most its cap of them), other tools together (at most {@link DEFAULT_TOOL_PARALLELISM}).
  */
-export function groups(planned: PlannedCall[], maxAgents: number): PlannedCall[][] {
+export function groups(planned: PlannedCall[], caps: ModeCaps): PlannedCall[][] {
   const out: PlannedCall[][] = [];
+  const capOf = (g: string) => caps[g as ToolMode] ?? DEFAULT_TOOL_PARALLELISM;
   for (const p of planned) {
     const last = out[out.length - 1];
-    const own = grouping(p);
-    const others = new Set(last?.map(grouping).filter((k) => k !== 'decided'));
-    const cap = others.has('agent') ? maxAgents : DEFAULT_TOOL_PARALLELISM;
+    const own = grouping(p, caps);
+    const others = new Set(last?.map((q) => grouping(q, caps)).filter((k) => k !== 'decided'));
+    const [other] = others;
     const fits =
       last !== undefined &&
       !others.has('alone') &&
       own !== 'alone' &&
       (own === 'decided' || others.size === 0 || others.has(own)) &&
-      last.length < (own === 'agent' ? maxAgents : cap);
+      last.length < capOf(own === 'decided' ? (other ?? 'tool') : own);
     if (fits) last.push(p);
     else out.push([p]);
   }

@@ -12,7 +12,6 @@ import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/a
 import { previewText } from '../../policy/previews';
 import { toolRan, toolStarted } from '../../policy/tool-events';
 import { injectSteering } from './user-messages';
-import { maxParallelAgents } from '../../policy/sub-agents';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { RUN_FEATURES } from '../features';
 import { causeOf, conversationRef, emit, failureText, updateCurrentDetails, type RunContext } from './run-context';
@@ -214,7 +213,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   const planned = plan(ctx, calls, startSeq);
   await awaitDecisions(ctx);
   settle(ctx, planned);
-  const batches = groups(planned, maxParallelAgents(state.config));
+  const batches = groups(planned, Object.assign({}, ...RUN_FEATURES.map((f) => f.together?.(state.config))));
   const agentCalls = planned.filter((p) => p.tool?.mode === 'agent' && runnable(ctx, p));
   let outcome: ToolStepOutcome = 'continue';
   const ran: Executed[] = [];

@@ -242,7 +242,7 @@ describe('calls and results', () => {
     const add = tool('add', 'server');
     const planned = ['a1', 'a2', 'a3'].map((id) => call(id, agent));
     const shape = (gs: PlannedCall[][]) => gs.map((g) => g.map((p) => p.call.id));
-    expect(shape(groups([...planned, call('t1', add)], 2))).toEqual([['a1', 'a2'], ['a3'], ['t1']]);
-    expect(shape(groups([call('t1', add), ...planned], 4))).toEqual([['t1'], ['a1', 'a2', 'a3']]);
+    expect(shape(groups([...planned, call('t1', add)], { agent: 2 }))).toEqual([['a1', 'a2'], ['a3'], ['t1']]);
+    expect(shape(groups([call('t1', add), ...planned], { agent: 4 }))).toEqual([['t1'], ['a1', 'a2', 'a3']]);
   });
 });

@@ -34,22 +34,28 @@ export function delegationOf(ctx: RunContext): Delegation {
   return delegations.get(ctx)!;
 }
 
+/** What waits in the run's open children, as their last reports said. */
+export function waitsInChildren({ state }: RunContext): Waits {
+  const children = Object.values(state.childWaits ?? {});
+  return { approvals: children.flatMap((c) => c.approvals), clientTools: children.flatMap((c) => c.clientTools) };
+}
+
 /** What waits in the run and in its open children, each call with the run that holds it. */
 function waitingIn(ctx: RunContext): Waits {
   const { state, workflowId: runId } = ctx;
-  const children = Object.values(state.childWaits ?? {});
+  const children = waitsInChildren(ctx);
   return {
     approvals: [
       ...state.approvals
         .filter((a) => a.state === 'pending')
         .map(({ toolCallId, tool, args, argsHash }) => ({ runId, toolCallId, tool, args, argsHash })),
-      ...children.flatMap((c) => c.approvals),
+      ...children.approvals,
     ],
     clientTools: [
       ...state.clientTools
         .filter((c) => c.result === undefined)
         .map(({ toolCallId, tool, args }) => ({ runId, toolCallId, tool, args })),
-      ...children.flatMap((c) => c.clientTools),
+      ...children.clientTools,
     ],
   };
 }

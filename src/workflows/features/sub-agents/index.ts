@@ -3,24 +3,25 @@
  * waits for a person in its children reaches it and its own parent.
  */
 import type { AgentStateView } from '../../../contracts/agent-run';
+import { maxParallelAgents } from '../../../policy/sub-agents';
 import type { RunFeature } from '../../agent/feature';
 import { runSubAgent } from './child-run';
-import { registerChildWaits, reportWaits } from './child-waits';
+import { registerChildWaits, reportWaits, waitsInChildren } from './child-waits';
 
 export { runChild, type ChildOutcome, type ChildStart } from './child-run';
 
 export const subAgents: RunFeature = {
   name: 'sub-agents',
   register: registerChildWaits,
-  view({ state }): Pick<AgentStateView, 'childApprovals' | 'childClientToolRequests'> {
-    const reports = Object.values(state.childWaits ?? {});
-    const approvals = reports.flatMap((r) => r.approvals);
-    const clientTools = reports.flatMap((r) => r.clientTools);
+  waitsHeld: waitsInChildren,
+  view(run): Pick<AgentStateView, 'childApprovals' | 'childClientToolRequests'> {
+    const { approvals, clientTools } = waitsInChildren(run);
     return {
       ...(approvals.length ? { childApprovals: approvals } : {}),
       ...(clientTools.length ? { childClientToolRequests: clientTools } : {}),
     };
   },
+  together: (spec) => ({ agent: maxParallelAgents(spec) }),
   runs: { agent: runSubAgent },
   waitsChanged: reportWaits,
 };
