@@ -11,7 +11,13 @@ import type { Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';
-import { PAUSE_SWEEP_MS } from '../../src/worker/queue-pacer';
+import type { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { LLM_FAILURE } from '../../src/contracts/failure-types';
+import { loadLlmConfig } from '../../src/llm/llm-config';
+import { llmQueueOf } from '../../src/policy/llm-queues';
+import { LimitRoutes } from '../../src/worker/limit-routes';
+import { PAUSE_SWEEP_MS, QueuePacer } from '../../src/worker/queue-pacer';
 import { CUT, parsePace } from '../../src/worker/queue-pace';
 import { keepPace, queueRate, refuseQueue, startQueueRate } from '../../src/worker/queue-rate';
 import { PRIMARY, waitFor } from '../agent/agent-kit';
@@ -130,4 +136,42 @@ describe("a provider's 429 and its limited queue", () => {
       reason: 'durable-agents: 90 model calls a minute',
     });
   }, 120_000);
+
+  it("a worker's refusals of one queue made at once leave its longest pause and one cut: each starts from the one before", async () => {
+    const { client } = await testConnection();
+    const service = client.workflowService;
+    const { namespace } = client.options;
+    const taskQueue = `refusals-${crypto.randomUUID()}`;
+    const limited = llmQueueOf(taskQueue, 'anthropic');
+    const llm = loadLlmConfig({
+      env: { ANTHROPIC_API_KEY: 'k' },
+      file: null,
+      inline: { providers: { anthropic: { limits: { requestsPerMinute: 120 } } } },
+    });
+    const routes = new LimitRoutes(llm);
+    const problems: string[] = [];
+    const onError = (message: string) => void problems.push(message);
+    routes.bind({ service, namespace, taskQueue, poll: async () => undefined, onError });
+    const pacer = new QueuePacer(routes);
+    pacer.bind({ service, namespace, onError });
+    try {
+      await startQueueRate(service, namespace, limited, 120);
+      // A model call of the worker's own queue that the provider refuses with this retry-after.
+      const refused = (retryAfterMs: number) =>
+        pacer.interceptor({ info: { activityType: 'callModel', taskQueue } } as unknown as Context).inbound!.execute!(
+          { args: [{ model: PRIMARY }], headers: {} },
+          () =>
+            Promise.reject(ApplicationFailure.create({ type: LLM_FAILURE.rateLimited, details: [{ retryAfterMs }] })),
+        ).catch(() => undefined);
+      const before = Date.now();
+      // The longest first: recorded each from the server's state alone, a later, shorter one would end it early.
+      await Promise.all([8_000, 1_000, 2_000, 3_000, 1_500, 2_500, 500, 1_000].map(refused));
+      const pace = parsePace((await queueRate(service, namespace, limited)).reason);
+      expect(pace?.pausedUntil).toBeGreaterThanOrEqual(before + 8_000);
+      expect(pace?.requestsPerMinute).toBeCloseTo(120 * CUT);
+      expect(problems).toEqual([]);
+    } finally {
+      pacer.close();
+    }
+  }, 60_000);
 });
