@@ -34,6 +34,8 @@ export class FileTokenStreams implements TokenStreamStore {
   private readonly known = new Set<string>();
   /** Who is woken by an append, by stream file name. */
   private readonly subscribers = new Map<string, Set<() => void>>();
+  /** Every subscription still open, which `close` ends (its safety poll and its place among the readers). */
+  private readonly unsubscribes = new Set<() => void>();
   private dirWatcher?: fs.FSWatcher;
   private dirTimer?: NodeJS.Timeout;
 
@@ -42,11 +44,7 @@ export class FileTokenStreams implements TokenStreamStore {
   }
 
   private file(runId: string): string {
-    return this.fileNamed(fileNameOf(runId));
-  }
-
-  private fileNamed(name: string): string {
-    return path.resolve(this.dir, name);
+    return path.resolve(this.dir, fileNameOf(runId));
   }
 
   async append(runId: string, records: readonly TokenRecord[]): Promise<void> {
@@ -104,7 +102,8 @@ export class FileTokenStreams implements TokenStreamStore {
     this.watchDir();
     const safety = setInterval(onChange, SAFETY_POLL_MS);
     safety.unref();
-    return () => {
+    const unsubscribe = () => {
+      if (!this.unsubscribes.delete(unsubscribe)) return;
       clearInterval(safety);
       set.delete(onChange);
       if (set.size === 0) this.subscribers.delete(name);
@@ -112,6 +111,8 @@ export class FileTokenStreams implements TokenStreamStore {
       here.delete(onChange);
       if (here.size === 0) readersHere.delete(file);
     };
+    this.unsubscribes.add(unsubscribe);
+    return unsubscribe;
   }
 
   /** Watches the streams' directory (one watch for every subscriber), or looks for it until it exists. */
@@ -191,13 +192,7 @@ export class FileTokenStreams implements TokenStreamStore {
 
   async close(): Promise<void> {
     this.known.clear();
-    for (const [name, set] of this.subscribers) {
-      const file = this.fileNamed(name);
-      const here = readersHere.get(file);
-      for (const onChange of set) here?.delete(onChange);
-      if (here?.size === 0) readersHere.delete(file);
-    }
-    this.subscribers.clear();
+    for (const unsubscribe of [...this.unsubscribes]) unsubscribe();
     this.unwatchDir();
   }
 }

@@ -56,7 +56,7 @@ interface PacerBinding {
 export class QueuePacer {
   private readonly accepted = new Map<string, number[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** The refusal each queue is recording, which the next one waits for. */
+  /** The last refusal recorded of each limited queue the worker knows, which the next one waits for. */
   private readonly refusing = new Map<string, Promise<unknown>>();
   private sweep?: NodeJS.Timeout;
   private sweeping = false;
@@ -132,9 +132,10 @@ export class QueuePacer {
     const recorded = (this.refusing.get(queue) ?? Promise.resolve()).then(() =>
       refuseQueue(bound.service, bound.namespace, queue, refusal),
     );
-    const settled = recorded.catch(() => undefined);
-    this.refusing.set(queue, settled);
-    void settled.then(() => this.refusing.get(queue) === settled && this.refusing.delete(queue));
+    this.refusing.set(
+      queue,
+      recorded.catch(() => undefined),
+    );
     const pace = await recorded;
     if (pace?.pausedUntil !== undefined)
       this.later(Math.max(0, pace.pausedUntil - Date.now()), () => keepPace(bound.service, bound.namespace, queue));

@@ -47,6 +47,22 @@ describe("the file store's token readers", () => {
     }
   });
 
+  it('are no longer woken once their store is closed, by an append or by its slower poll', async () => {
+    const id = `run-${crypto.randomUUID()}`;
+    const closing = new FileContentStore(dir);
+    let woken = 0;
+    jest.useFakeTimers();
+    try {
+      closing.subscribeTokens(id, () => (woken += 1));
+      await closing.close();
+      await writer.appendTokens(id, [piece('after the close')]);
+      jest.advanceTimersByTime(60_000);
+    } finally {
+      jest.useRealTimers();
+    }
+    expect(woken).toBe(0);
+  });
+
   it("are woken by a write this process's stores did not make, through the file-system event", async () => {
     const id = `run-${crypto.randomUUID()}`;
     await writer.appendTokens(id, [piece('first')]);

@@ -126,8 +126,7 @@ export async function runAgent<I extends AgentWorkflowInput, C, R>(input: I, kin
   const { view, followUps, endReason } = kind;
   if (followUps) run.followUps = (texts) => followUps(c, texts);
   if (endReason) run.endReason = () => endReason(c);
-  const holders = RUN_FEATURES.filter((f) => f.waitsHeld);
-  if (holders.length) run.waitsHeld = () => holders.map((f) => f.waitsHeld!(run));
+  run.waitsHeld = () => RUN_FEATURES.flatMap((f) => (f.waitsHeld ? [f.waitsHeld(run)] : []));
   registerHandlers(run, view ? () => view(c) : undefined);
   kind.register?.(c);
   publishSearchAttributes(run, kind.startPhase(c));

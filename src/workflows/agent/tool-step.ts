@@ -71,10 +71,10 @@ function ranCall(ctx: RunContext, call: ToolCallRequest, seq: number, out: RunTo
 }
 
 /**
- * Runs one planned call. `agentsStarting`: the sub-agent calls of the answer that have not started
- * yet, this one included (a child's share of the budget).
+ * Runs one planned call. `starting`: the answer's runnable calls of its mode that have not started
+ * yet, this one included (the sub-agents feature splits the children's budget by it).
  */
-async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number): Promise<Executed> {
+async function execute(ctx: RunContext, p: PlannedCall, starting: number): Promise<Executed> {
   const { state } = ctx;
   const tool = p.tool as PinnedTool;
   const approval = state.approvals.find((a) => a.toolCallId === p.call.id);
@@ -87,7 +87,7 @@ async function execute(ctx: RunContext, p: PlannedCall, agentsStarting: number):
   updateCurrentDetails(ctx, { running: [...ctx.current.running, { toolCallId: p.call.id, tool: tool.name, args }] });
   startCall(ctx, p.call, args);
   try {
-    const featureCall = { call: p.call, args, tool, starting: agentsStarting };
+    const featureCall = { call: p.call, args, tool, starting };
     const served = await servedBy(ctx, featureCall);
     if (served) return { draft: served };
     const runner = runnerOf(tool.mode);
@@ -214,7 +214,12 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
   await awaitDecisions(ctx);
   settle(ctx, planned);
   const batches = groups(planned, Object.assign({}, ...RUN_FEATURES.map((f) => f.together?.(state.config))));
-  const agentCalls = planned.filter((p) => p.tool?.mode === 'agent' && runnable(ctx, p));
+  // A feature that runs a call is told how many runnable calls of its mode are still to start, this one included.
+  const toStart = planned.filter((p) => runnable(ctx, p));
+  const startingWith = (p: PlannedCall): number => {
+    const same = toStart.filter((q) => q.tool?.mode === p.tool?.mode);
+    return same.length - same.indexOf(p);
+  };
   let outcome: ToolStepOutcome = 'continue';
   const ran: Executed[] = [];
   // The Web UI's timeline shows a local activity without its summary: the next model call's names these calls.
@@ -234,9 +239,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
     }
     const batch = batches[b];
     const done = await Promise.all(
-      batch.map((p) =>
-        runnable(ctx, p) ? execute(ctx, p, agentCalls.length - agentCalls.indexOf(p)) : Promise.resolve<Executed>({}),
-      ),
+      batch.map((p) => (runnable(ctx, p) ? execute(ctx, p, startingWith(p)) : Promise.resolve<Executed>({}))),
     );
     ran.push(...done);
     ranLocally.push(...batch.filter((p, i) => done[i].out && p.tool?.local === true).map((p) => p.call));
