@@ -193,6 +193,12 @@ async function main(): Promise<boolean> {
               `${label} from the start request, p95`,
               { target: '<= 1000' },
             );
+            figures[`firstToken${key}InOrder${runs}`] = figure(
+              firstToken.inOrder,
+              'share',
+              `${label}: share given after the turn's start event`,
+              { target: '>= 1' },
+            );
             figures[`firstToken${key}AfterProviderP95Ms${runs}`] = figure(
               percentile(afterProviderMs, 95),
               'ms',

@@ -12,7 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../src/client';
 import { FileContentStore } from '../src/store';
 import type { StoredTokenRecord, TokenStreamReader } from '../src/contracts/token-stream';
-import { TOKENS_TOPIC } from '../src/contracts/watch-topics';
+import { EVENTS_TOPIC, TOKENS_TOPIC } from '../src/contracts/watch-topics';
 import type { FakeProvider } from '../src/testing/fake-provider';
 import { eventMs, eventTypeName, percentile, round } from './kit';
 
@@ -33,6 +33,8 @@ export interface FirstTokenFigures {
   watcherMs: number[];
   /** The provider's first delta to the watcher's first token, per run. */
   afterProviderMs: number[];
+  /** The share of watchers that gave the turn's start event before its first token. */
+  inOrder: number;
   /** Each hop's p50 and p95 over the runs. */
   hops: Record<Hop, { p50: number; p95: number }>;
 }
@@ -42,6 +44,8 @@ interface Watched {
   task: string;
   startedAt: number;
   watcherAt: number;
+  /** Whether the watcher gave the turn's start event before the turn's first token, as it must. */
+  inOrder: boolean;
 }
 
 /** The hops of one watched run, read from its history, its token stream and the fake's record of its request. */
@@ -88,8 +92,11 @@ async function watchRuns(agents: AgentClient, order: Pick<ClientOrder, 'runs' | 
       const task = taskOf(order, i);
       const startedAt = Date.now();
       const id = await agents.start({ task, model: 'anthropic/claude-sonnet-4-6', stream: true });
-      for await (const item of agents.watch(id))
-        if (item.topic === TOKENS_TOPIC) return { id, task, startedAt, watcherAt: Date.now() };
+      let turnStarted = false;
+      for await (const item of agents.watch(id)) {
+        if (item.topic === TOKENS_TOPIC) return { id, task, startedAt, watcherAt: Date.now(), inOrder: turnStarted };
+        if (item.topic === EVENTS_TOPIC && item.event.type === 'turn_start') turnStarted = true;
+      }
       return undefined;
     }),
   );
@@ -149,6 +156,7 @@ export async function firstTokenAtWatchers(
         const request = fake.requests.find((r) => r.stream && JSON.stringify(r.body.messages).includes(w.task));
         return request?.firstDeltaAt === undefined ? [] : [w.watcherAt - request.firstDeltaAt];
       }),
+      inOrder: found.filter((w) => w.inOrder).length / found.length,
       hops: Object.fromEntries(HOPS.map((hop) => [hop, spread(hops.map((h) => h[hop]))])) as FirstTokenFigures['hops'],
     };
   } finally {

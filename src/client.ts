@@ -87,6 +87,9 @@ export type { RunMessage, RunMessageRole, RunToolCall } from './contracts/run-me
 export type { ConversationReader, ConversationLog, LogEntry, SummaryRecord } from './contracts/conversation-log';
 export { followTokens, type FollowTokensOptions } from './client/token-tail';
 export type {
+  CallRecord,
+  EventsRecord,
+  StoredCallRecord,
   StoredTokenRecord,
   StreamCall,
   TokenRead,

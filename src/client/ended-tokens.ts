@@ -5,24 +5,24 @@
  * failed, or whose worker died before it ended, shows nothing: its retry's pieces are the answer.
  */
 import type { AgentEvent } from '../contracts/agent-events';
-import { deltaOf, type StoredTokenRecord, type TokenStreamReader } from '../contracts/token-stream';
+import { deltaOf, type StoredCallRecord, type TokenStreamReader } from '../contracts/token-stream';
 import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
 
 /** The pieces of one answered call and when it ended. */
 interface AnsweredCall {
   endedAt: number;
-  pieces: Extract<StoredTokenRecord, { type: 'piece' }>[];
+  pieces: Extract<StoredCallRecord, { type: 'piece' }>[];
 }
 
-const callKey = (r: StoredTokenRecord) => `${r.seq}/${r.scheduledAt}/${r.attempt}`;
+const callKey = (r: StoredCallRecord) => `${r.seq}/${r.scheduledAt}/${r.attempt}`;
 
-/** Every record of run `id`'s token stream after `cursor`. */
-async function recordsAfter(source: TokenStreamReader, id: string, cursor: number): Promise<StoredTokenRecord[]> {
-  const all: StoredTokenRecord[] = [];
+/** Every call's record of run `id`'s token stream after `cursor`. */
+async function recordsAfter(source: TokenStreamReader, id: string, cursor: number): Promise<StoredCallRecord[]> {
+  const all: StoredCallRecord[] = [];
   for (;;) {
     const read = await source.readTokens(id, cursor);
     if (read.records.length === 0) return all;
-    all.push(...read.records);
+    for (const r of read.records) if (r.type !== 'events') all.push(r);
     cursor = read.cursor;
   }
 }

@@ -8,6 +8,8 @@
  */
 import {
   callIsNewer,
+  type EventEntry,
+  type StoredCallRecord,
   type StoredTokenRecord,
   type StreamCall,
   type TokenStreamReader,
@@ -25,12 +27,19 @@ const callKey = (c: StreamCall): string => `${c.seq}:${c.scheduledAt}:${c.attemp
 
 /**
  * A record read and not yet taken; `startReadAt` is when its call's `start` was read here, if it
- * was (for a quick tool call's record, when the record was).
+ * was (for a quick tool call's record of a call that does not stream, when the record was);
+ * `after`, the offset of the run's first event after its call began, when the call's `start` says.
  */
 export interface BufferedRecord {
-  record: StoredTokenRecord;
+  record: StoredCallRecord;
   startReadAt?: number;
+  after?: number;
 }
+
+type CallStart = Omit<BufferedRecord, 'record'>;
+
+/** How many calls' `events` records a tail keeps, the newest. */
+const EVENTS_KEPT = 8;
 
 export class TokenTail {
   private cursor: number;
@@ -38,9 +47,13 @@ export class TokenTail {
   private readonly newest = new Map<number, StreamCall>();
   /** The newest call begun and not ended, when its worker wrote it. */
   private open?: { call: StreamCall; lastWriteAt: number };
-  /** When this tail read the `start` of each call not ended yet (this process's clock). */
-  private readonly starts = new Map<string, number>();
+  /** When this tail read the `start` of each call not ended yet (this process's clock), and its `after`. */
+  private readonly starts = new Map<string, CallStart>();
   private buffer: BufferedRecord[] = [];
+  /** The `events` records read, by the offset their calls' `start` names; a newer one replaces an older. */
+  private readonly ahead = new Map<number, EventEntry[]>();
+  /** Called when an `events` record is read. */
+  onEventsAhead?: () => void;
   private started?: { promise: Promise<void>; resolve: () => void };
   private changed = true;
   private readonly waiters = new Set<() => void>();
@@ -55,6 +68,8 @@ export class TokenTail {
   received = 0;
   /** When this tail last read a call's `start` or a quick tool call's record (this process's clock). */
   lastStartReadAt = Number.NEGATIVE_INFINITY;
+  /** The offset that `start` named, if it named one. */
+  lastStartAfter?: number;
 
   constructor(
     private readonly source: TokenStreamReader,
@@ -93,24 +108,35 @@ export class TokenTail {
 
   private accept(record: StoredTokenRecord): void {
     this.received += 1;
+    if (record.type === 'events') {
+      this.ahead.delete(record.after);
+      this.ahead.set(record.after, record.entries);
+      for (const after of [...this.ahead.keys()].slice(0, -EVENTS_KEPT)) this.ahead.delete(after);
+      this.onEventsAhead?.();
+      return;
+    }
     const newest = this.newest.get(record.seq);
     if (newest && callIsNewer(newest, record)) return;
     if (!newest || callIsNewer(record, newest)) this.newest.set(record.seq, record);
     const key = callKey(record);
     if (record.type === 'start') {
       this.open = { call: record, lastWriteAt: record.at };
-      this.starts.set(key, this.markRead());
+      const after = record.after;
+      this.starts.set(key, { startReadAt: this.markRead(after), ...(after === undefined ? {} : { after }) });
     } else if (this.open && sameCall(this.open.call, record))
       this.open = record.type === 'end' ? undefined : { call: this.open.call, lastWriteAt: record.at };
-    // A quick tool call's record waits, as a call's pieces do, for the events published before it.
-    const startReadAt = record.type === 'tool' ? this.markRead() : this.starts.get(key);
+    // A quick tool call's record waits, as a call's pieces do, for the events published before its
+    // call: those its call's `start` names, or those published before the record was read.
+    const start = this.starts.get(key);
+    const hold = record.type === 'tool' && start?.after === undefined ? { startReadAt: this.markRead() } : start;
     if (record.type === 'end') this.starts.delete(key);
-    this.buffer.push({ record, ...(startReadAt === undefined ? {} : { startReadAt }) });
+    this.buffer.push({ record, ...hold });
   }
 
   /** Notes that a record the events before it must precede was read now (a call's `start`, a quick tool's). */
-  private markRead(): number {
+  private markRead(after?: number): number {
     this.lastStartReadAt = Date.now();
+    this.lastStartAfter = after;
     this.started?.resolve();
     this.started = undefined;
     return this.lastStartReadAt;
@@ -134,13 +160,18 @@ export class TokenTail {
     return this.open !== undefined && Date.now() - this.open.lastWriteAt < aliveMs;
   }
 
+  /** The run's events before offset `after`, as the worker of the call whose `start` names it wrote them, if read. */
+  eventsBefore(after: number): readonly EventEntry[] | undefined {
+    return this.ahead.get(after);
+  }
+
   /** The oldest buffered record, if any. */
   head(): BufferedRecord | undefined {
     return this.buffer[0];
   }
 
   /** Takes buffered records from the oldest on, while `release` lets them go (all of them without it). */
-  take(release: (entry: BufferedRecord) => boolean = () => true): StoredTokenRecord[] {
+  take(release: (entry: BufferedRecord) => boolean = () => true): StoredCallRecord[] {
     const kept = this.buffer.findIndex((entry) => !release(entry));
     return this.buffer.splice(0, kept < 0 ? this.buffer.length : kept).map((entry) => entry.record);
   }
@@ -195,16 +226,17 @@ export interface FollowTokensOptions {
 
 /**
  * A run's token stream from `source` (a content store the workers write, e.g.
- * `openStore(storeConfig())`): every record already written, then each new one as it is written,
- * until `signal` aborts. Records of a call replaced at the same position by a newer one (another
- * attempt, a call the workflow made again) are left out once the newer one was read. A run's
- * stream has no end of its own: stop it when the run ends. Throws when the store cannot be read.
+ * `openStore(storeConfig())`): every call's record already written, then each new one as it is
+ * written, until `signal` aborts (its `events` records are left out: `AgentClient.watch` reads
+ * them). Records of a call replaced at the same position by a newer one (another attempt, a call
+ * the workflow made again) are left out once the newer one was read. A run's stream has no end of
+ * its own: stop it when the run ends. Throws when the store cannot be read.
  */
 export async function* followTokens(
   source: TokenStreamReader,
   runId: string,
   options: FollowTokensOptions = {},
-): AsyncGenerator<StoredTokenRecord, void, undefined> {
+): AsyncGenerator<StoredCallRecord, void, undefined> {
   const tail = new TokenTail(source, runId, options.after);
   const aborted = new Promise<void>((resolve) => {
     if (options.signal?.aborted) resolve();

@@ -5,8 +5,10 @@
  * workflow task are then there to read), or after {@link FIRST_READ_WAIT_MS}.
  * Tokens reach a watcher faster than events, so a call's tokens wait for the events published
  * before the call began: when the tail reads a call's `start`, the event reads are asked to read
- * at once, and the call's tokens are given once a read sent after that start has answered (or
- * after {@link HOLD_CAP_MS}, when the run's worker is slow to answer). A call's tokens are in the
+ * at once, and the call's tokens are given once the watch has given every event below the offset
+ * its `start` names (after {@link ORDER_CAP_MS} without them, when the run's worker does not
+ * answer). A call whose `start` names no offset (made by older code) has its tokens given once a
+ * read sent after that start has answered, or after {@link HOLD_CAP_MS}. A call's tokens are in the
  * store before the activity returns, so before the events after its answer; before each event the
  * tail reads the store to its end and gives the tokens written up to the event's time, so a
  * watcher that joins late gets the two interleaved as they happened. While a model call streams
@@ -17,7 +19,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { AgentEvent } from '../contracts/agent-events';
-import { deltaOf } from '../contracts/token-stream';
+import { deltaOf, type EventEntry } from '../contracts/token-stream';
 import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
 import { followRunStream, type StreamEntry } from './stream-poller';
 import type { BufferedRecord, TokenTail } from './token-tail';
@@ -29,7 +31,9 @@ import type { QuickToolEvents } from './quick-tool-events';
  * beside the workflow tasks of every run starting with it.
  */
 const FIRST_READ_WAIT_MS = 2_000;
-/** The longest a call's tokens wait for the events before it. */
+/** The longest a call's tokens wait for the events before the offset its `start` names. */
+const ORDER_CAP_MS = 5_000;
+/** The longest a call's tokens wait for a read sent after its `start`, when that names no offset. */
 const HOLD_CAP_MS = 500;
 /** The longest wait of the event reads for a streaming call's end. */
 const HOLD_MAX_MS = 5_000;
@@ -37,6 +41,14 @@ const HOLD_MAX_MS = 5_000;
 const ALIVE_MS = 5_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with `promise` or at `deadline` (ms since the epoch), whichever is first; its timer keeps no process up. */
+async function until(promise: Promise<void>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const due = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadline - Date.now()).unref()));
+  await Promise.race([promise, due]);
+  clearTimeout(timer);
+}
 
 /** Where the watch is: the offset of the last event yielded, and that event. */
 export interface WatchProgress {
@@ -67,25 +79,38 @@ export async function* eventsAndTokens(
   let tail = options.tail;
   /** When the newest event read that answered was sent. */
   let eventsReadAt = Number.NEGATIVE_INFINITY;
-  let eventsRead = (): void => undefined;
+  /** Wakes the wait for a record to give: an event read answered, or an event was given. */
+  let eventsMoved = (): void => undefined;
   const onRead = (sentAt: number) => {
     eventsReadAt = Math.max(eventsReadAt, sentAt);
-    eventsRead();
+    eventsMoved();
   };
   /** Whether an event read has to answer before the tokens of the newest call begun are given. */
   const behind = () => (tail?.lastStartReadAt ?? Number.NEGATIVE_INFINITY) > eventsReadAt;
+  const capOf = (entry: BufferedRecord) => (entry.after === undefined ? HOLD_CAP_MS : ORDER_CAP_MS);
   const released = (entry: BufferedRecord) =>
     entry.startReadAt === undefined ||
-    entry.startReadAt <= eventsReadAt ||
-    Date.now() >= entry.startReadAt + HOLD_CAP_MS;
-  /** Resolves once the tail has a record to give, or failed. */
+    (entry.after === undefined ? entry.startReadAt <= eventsReadAt : entry.after <= seen.offset + 1) ||
+    Date.now() >= entry.startReadAt + capOf(entry);
+  /**
+   * The events the oldest buffered call follows that the watch has not given, when its worker
+   * wrote them to the token stream, from the first the watch lacks on; undefined otherwise.
+   */
+  const eventsAhead = (reading: TokenTail, after = reading.head()?.after): readonly EventEntry[] | undefined => {
+    if (after === undefined || after <= seen.offset + 1) return undefined;
+    const entries = reading.eventsBefore(after);
+    return entries?.[0] && entries[0].offset <= seen.offset + 1 ? entries : undefined;
+  };
+  /** Resolves once the tail has a record to give, or the events before it, or failed. */
   const releasable = async (reading: TokenTail): Promise<void> => {
     for (;;) {
       await reading.ready();
       const head = reading.head();
-      if (!head?.startReadAt || released(head)) return;
-      const read = new Promise<void>((resolve) => (eventsRead = resolve));
-      await Promise.race([read, sleep(head.startReadAt + HOLD_CAP_MS - Date.now())]);
+      if (!head?.startReadAt || released(head) || eventsAhead(reading)) return;
+      const moved = new Promise<void>((resolve) => (eventsMoved = resolve));
+      // The `events` record may come after the call's `start`: the tail reads on at each wake-up.
+      const wrote = reading.changedOrAfter(Number.POSITIVE_INFINITY).then(() => reading.sync());
+      await until(Promise.race([moved, wrote]), head.startReadAt + capOf(head));
     }
   };
   let releasing: Promise<'tokens'> | undefined;
@@ -94,7 +119,12 @@ export async function* eventsAndTokens(
   const rest = async (ms: number): Promise<boolean> => {
     const reading = tail;
     if (!reading || reading.closed) return (await sleep(ms), false);
-    const wanted = () => behind() && asked !== reading.lastStartReadAt;
+    // No read is asked for when the watch has, or the token stream holds, the events before the newest call.
+    const known = () => {
+      const after = reading.lastStartAfter;
+      return after !== undefined && (after <= seen.offset + 1 || eventsAhead(reading, after) !== undefined);
+    };
+    const wanted = () => behind() && asked !== reading.lastStartReadAt && !known();
     const before = reading.received;
     if (!wanted()) {
       await Promise.race([sleep(ms), reading.nextStart()]);
@@ -124,8 +154,17 @@ export async function* eventsAndTokens(
         () => undefined,
       );
       await Promise.race([reading.nextStart(), sleep(FIRST_READ_WAIT_MS), unstreamed]);
+      // Read at once, unless the token stream holds the events before the call, or while it streams.
+      await rest(0);
     },
   });
+  /** Gives an event read from the run or from the token stream, once: the offsets tell. */
+  function* give(offset: number, event: AgentEvent): Generator<WatchItem> {
+    if (offset <= seen.offset) return;
+    seen.offset = offset;
+    seen.last = event;
+    if (options.quickTools.recorded(event)) yield { topic: EVENTS_TOPIC, offset, event };
+  }
   /** Token items, and quick tool calls' events, of the buffered records `release` lets go. */
   const tokens = (release?: (entry: BufferedRecord) => boolean): WatchItem[] =>
     (tail?.take(release) ?? []).flatMap((r): WatchItem[] => {
@@ -150,6 +189,7 @@ export async function* eventsAndTokens(
       if (next === 'tokens') {
         releasing = undefined;
         checkTail();
+        for (const { offset, event } of (tail && eventsAhead(tail)) ?? []) yield* give(offset, event);
         yield* tokens(released);
         continue;
       }
@@ -157,15 +197,16 @@ export async function* eventsAndTokens(
       nextEntry = entries.next();
       const { offset, data } = next.value as StreamEntry;
       const event = data as AgentEvent;
+      // Given already from the token stream.
+      if (offset <= seen.offset) continue;
       if (tail) {
         await tail.sync();
         checkTail();
         // Tokens written before the event follow the events before it, which came already.
         yield* tokens((entry) => entry.record.at <= event.at);
       }
-      seen.offset = offset;
-      seen.last = event;
-      if (options.quickTools.recorded(event)) yield { topic: EVENTS_TOPIC, offset, event };
+      yield* give(offset, event);
+      eventsMoved();
     }
     if (tail) {
       await tail.sync();

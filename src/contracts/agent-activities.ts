@@ -37,7 +37,12 @@ export interface ModelCallInput {
   recitation?: string;
   /** Successful tool results before this log position are shown as stubs (docs/design.md, Masking). */
   maskBefore?: number;
-  stream?: boolean;
+  /**
+   * The call streams its output to the run's token stream: `after` is the offset the run's next
+   * event took when the call was made, so a watcher shows the events below it before the call's
+   * records (`true` in calls made before the offset was carried).
+   */
+  stream?: true | { after: number };
   /**
    * Content-store hash of a {@link StoredCallPrompt}: a long system prompt and response format
    * by reference, so they are not repeated in history at every call. Its fields win over the inline ones.

@@ -3,8 +3,11 @@
  * rather than through it. The activity that calls the model appends, for each call, a `start`
  * record, the pieces of its output as they come, and an `end` record when it answers or fails (a
  * worker that dies writes no end); a call that runs quick tool calls itself adds a `tool` record as
- * each begins and ends, streaming or not. The content store keeps the records in order, by run, and
- * watchers read them from any cursor on. Plain JSON, shared by the activity, the stores and the client.
+ * each begins and ends, streaming or not. Before a streaming call can begin, its worker appends an
+ * `events` record: the run's events the call follows, so a watcher can show them before the call's
+ * tokens without waiting for its read of the run. The content store keeps the records in order, by
+ * run, and watchers read them from any cursor on. Plain JSON, shared by the activity, the worker,
+ * the stores and the client.
  */
 import type { DistributiveOmit } from '../common/type-helpers';
 import type { AgentEvent } from './agent-events';
@@ -32,16 +35,49 @@ export type QuickToolEvent = DistributiveOmit<
   'at' | 'turn'
 >;
 
-/** One record of a run's token stream; `at` is when the worker wrote it (ms since the epoch, its clock). */
-export type TokenRecord = StreamCall & { at: number } & (
-    | { type: 'start' }
+/**
+ * A record of a model call; `at` is when the worker wrote it (ms since the epoch, its clock). A
+ * streaming call's `start` names `after`, the offset of the run's first event after the call was
+ * made: a watcher shows the events below it before the call's tokens.
+ */
+export type CallRecord = StreamCall & { at: number } & (
+    | { type: 'start'; after?: number }
     | { type: 'piece'; kind: TokenDelta['kind']; text: string; tool?: string }
     | { type: 'end'; outcome: 'answered' | 'failed' }
     | { type: 'tool'; event: QuickToolEvent }
   );
 
+/** An event of the run's stream, at its offset there. */
+export interface EventEntry {
+  offset: number;
+  event: AgentEvent;
+}
+
+/**
+ * The run's events a streaming call follows, as the workflow task that makes the call published
+ * them (`after`: the call's `start` names the same offset): the newest before `after`, without a
+ * gap. The run's own stream is the truth; a watcher's read of it shows the same events again.
+ */
+export interface EventsRecord {
+  type: 'events';
+  after: number;
+  entries: EventEntry[];
+  at: number;
+}
+
+/** One record of a run's token stream. */
+export type TokenRecord = CallRecord | EventsRecord;
+
 /** A record as read back, with the cursor to read on from after it. */
 export type StoredTokenRecord = TokenRecord & { cursor: number };
+
+/** A call's record as read back. */
+export type StoredCallRecord = CallRecord & { cursor: number };
+
+/** The worker's sink of the events a streaming call follows, which it appends to the run's token stream. */
+export type RunStreamSinks = {
+  runStream: { eventsAhead(after: number, entries: EventEntry[]): void };
+};
 
 /** What a read of a run's token stream gives: its records after the cursor asked for, in write order. */
 export interface TokenRead {
@@ -74,7 +110,7 @@ export interface TokenStreamWriter {
 }
 
 /** The record's piece as a watcher shows it. */
-export function deltaOf(record: Extract<TokenRecord, { type: 'piece' }>): TokenDelta {
+export function deltaOf(record: Extract<CallRecord, { type: 'piece' }>): TokenDelta {
   const { seq, attempt, model, kind, text, tool } = record;
   return { seq, attempt, model, kind, text, ...(tool ? { tool } : {}) };
 }

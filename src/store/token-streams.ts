@@ -30,15 +30,31 @@ function isToolEvent(value: unknown): boolean {
   return value.type === 'tool_execution' && typeof value.durationMs === 'number' && typeof value.isError === 'boolean';
 }
 
+/** Whether an `events` record's entries are events at offsets, one after another. */
+function isEntries(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  return value.every(
+    (e: unknown, i) =>
+      isPlainObject(e) &&
+      count(e.offset) &&
+      (i === 0 || e.offset === (value[i - 1] as { offset: number }).offset + 1) &&
+      isPlainObject(e.event) &&
+      typeof e.event.type === 'string' &&
+      typeof e.event.at === 'number' &&
+      typeof e.event.turn === 'number',
+  );
+}
+
 /** Whether `value` is a token record (a stored line that is not one is skipped by readers). */
 export function isTokenRecord(value: unknown): value is TokenRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Record<string, unknown>;
+  if (r.type === 'events') return count(r.after) && typeof r.at === 'number' && isEntries(r.entries);
   if (!count(r.seq) || !count(r.scheduledAt) || !count(r.attempt) || typeof r.model !== 'string') return false;
   if (typeof r.at !== 'number') return false;
   switch (r.type) {
     case 'start':
-      return true;
+      return r.after === undefined || count(r.after);
     case 'piece':
       return KINDS.has(r.kind) && typeof r.text === 'string' && (r.tool === undefined || typeof r.tool === 'string');
     case 'end':

@@ -22,6 +22,7 @@ import { tuningFor } from './worker-tuning';
 import { SetupError } from '../connection/setup-error';
 import { markVersionedWorkerConnection } from '../connection/versioned-workers';
 import type { ContentStore } from '../store';
+import { eventsAheadSink } from './events-ahead';
 import {
   FLUSH_AT_STOP_MS,
   currentTracing,
@@ -85,6 +86,16 @@ class WorkerParts {
 
   get tracing(): Tracing | undefined {
     return this.parts().tracing;
+  }
+
+  /**
+   * The store the model calls of a worker with `activities` write their tokens to: the plugin's
+   * (secrets redacted), unless the model call is another one (an embedding's or a test's).
+   */
+  tokenStore(activities: object | undefined): ContentStore | undefined {
+    const own = this.parts().activities;
+    const callModel = (activities as { callModel?: unknown } | undefined)?.callModel;
+    return callModel !== undefined && callModel === own.activities.callModel ? own.store : undefined;
   }
 
   /** Where the worker's model calls go, and the pace it keeps for their queues. */
@@ -207,7 +218,12 @@ export class DurableAgentsPlugin extends SimplePlugin {
       ...(deployment && !configured.workerDeploymentOptions
         ? { workerDeploymentOptions: workerDeploymentOptions(deployment) }
         : {}),
-      sinks: { ...configured.sinks, ...workflowSpanSink(tracing), ...runMetricsSink() },
+      sinks: {
+        ...configured.sinks,
+        ...workflowSpanSink(tracing),
+        ...runMetricsSink(),
+        ...eventsAheadSink(this.#parts.tokenStore(configured.activities)),
+      },
     };
   }
 
@@ -215,7 +231,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
     return {
       ...options,
       ...this.workflowCode(options, this.#given.config?.workflowBundle),
-      sinks: { ...options.sinks, ...workflowSpanSink(undefined), ...runMetricsSink() },
+      sinks: { ...options.sinks, ...workflowSpanSink(undefined), ...runMetricsSink(), ...eventsAheadSink(undefined) },
     };
   }
 

@@ -4,14 +4,15 @@
  * the same run unstreamed, and a watch without the workers' store says so once and goes on with
  * the run's events.
  */
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentClient } from '../../src/client';
 import type { TokenDelta, WatchItem } from '../../src/contracts/watch-topics';
 import { FileContentStore } from '../../src/store';
-import { reply } from '../../src/testing/fake-provider';
+import { fakeProviderEnv, reply } from '../../src/testing/fake-provider';
+import { workerConfig } from '../../src/worker/worker-config';
 import { withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture } from './agent-kit';
 
@@ -59,6 +60,73 @@ describe("a run's tokens on the way to its watchers", () => {
       const lastToken = items.map((i) => i.topic).lastIndexOf('tokens');
       expect(eventTypes(items.slice(0, firstToken))).toEqual(['turn_start']);
       expect(eventTypes(items.slice(lastToken))).toEqual(['turn_end', 'done']);
+    });
+  });
+
+  /** A client of `client`'s server whose every read of a run's events answers 1.5 s late, as from a busy worker; `answered` counts those that did. */
+  function slowReads(client: Client): { client: Client; answered: () => number } {
+    let answered = 0;
+    const slow = new Client({
+      connection: client.connection,
+      namespace: client.options.namespace,
+      interceptors: {
+        workflow: [
+          {
+            query: async (input, next) => {
+              await new Promise((resolve) => setTimeout(resolve, 1_500));
+              const answer = await next(input);
+              answered += 1;
+              return answer;
+            },
+          },
+        ],
+      },
+    });
+    return { client: slow, answered: () => answered };
+  }
+
+  /** The items of a watch of a streaming run of {@link ANSWER}, and how many event reads had answered at its first token. */
+  async function watchSlowly(agents: AgentClient, reads: () => number) {
+    const id = await agents.start({ task: 'Answer.', model: PRIMARY, stream: true });
+    const items: WatchItem[] = [];
+    let readsAtFirstToken: number | undefined;
+    for await (const item of agents.watch(id)) {
+      if (item.topic === 'tokens') readsAtFirstToken ??= reads();
+      items.push(item);
+    }
+    const firstToken = items.findIndex((i) => i.topic === 'tokens');
+    expect(firstToken).toBeGreaterThan(0);
+    expect(eventTypes(items.slice(0, firstToken))).toEqual(['turn_start']);
+    expect(eventTypes(items)).toEqual(['turn_start', 'turn_end', 'done']);
+    expect(
+      deltas(items)
+        .map((d) => d.text)
+        .join(''),
+    ).toBe(ANSWER);
+    return { id, readsAtFirstToken };
+  }
+
+  it("gives a call's tokens after the events before it, however slow the run's worker is to answer the watch", async () => {
+    fx.fake.script({ ...reply.text(ANSWER), eventDelayMs: 20 });
+    // The fixture's own model call: its worker writes no events ahead of it, so the watch reads them from the run.
+    await withWorker({ activities: fx.activities }, async ({ client, taskQueue }) => {
+      const slow = slowReads(client);
+      const { readsAtFirstToken } = await watchSlowly(withStore(slow.client, taskQueue), slow.answered);
+      expect(readsAtFirstToken).toBeGreaterThan(0);
+    });
+  });
+
+  it("shows the events a call follows from its worker's record, before the run answers a read", async () => {
+    fx.fake.script({ ...reply.text(ANSWER), eventDelayMs: 20 });
+    const config = workerConfig({ file: null, env: fakeProviderEnv(fx.fake, 'test-key') });
+    await withWorker({ config, store: fx.store }, async ({ client, taskQueue }) => {
+      const slow = slowReads(client);
+      const { id, readsAtFirstToken } = await watchSlowly(withStore(slow.client, taskQueue), slow.answered);
+      expect(readsAtFirstToken).toBe(0);
+      const { records } = await fx.store.readTokens(id, 0);
+      const ahead = records.filter((r) => r.type === 'events');
+      expect(ahead.map((r) => r.entries.map((e) => e.event.type))).toEqual([['turn_start']]);
+      expect(records.find((r) => r.type === 'start')).toMatchObject({ after: ahead[0].after });
     });
   });
 

@@ -4,7 +4,7 @@
  * with the run, and read whole while two writers append to one run at once.
  */
 import crypto from 'node:crypto';
-import type { StoredTokenRecord, TokenRecord } from '../../src/contracts/token-stream';
+import type { StoredCallRecord, StoredTokenRecord, TokenRecord } from '../../src/contracts/token-stream';
 import { followTokens } from '../../src/client';
 import type { ContentStore } from '../../src/store';
 import { STORE_BACKENDS } from '../kit/store-backends';
@@ -133,7 +133,7 @@ describe.each(STORE_BACKENDS)('token streams in the $name', (backend) => {
     await a.appendTokens(id, [piece('zombie')]);
     await a.appendTokens(id, [piece(' answer.', { attempt: 2 })]);
     const controller = new AbortController();
-    const records: StoredTokenRecord[] = [];
+    const records: StoredCallRecord[] = [];
     for await (const record of followTokens(b, id, { signal: controller.signal })) {
       records.push(record);
       if (records.length === 5) controller.abort();

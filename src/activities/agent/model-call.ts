@@ -58,7 +58,8 @@ function streamOf(input: ModelCallInput): { runId: string; call: StreamCall } {
 function tokenWriter(deps: AgentActivityDeps, input: ModelCallInput): TokenWriter | undefined {
   if (!input.stream) return undefined;
   const { runId, call } = streamOf(input);
-  return openTokenWriter(deps.store, runId, call, { interval: deps.tokenBatchMs, secrets: deps.secrets });
+  const after = input.stream === true ? undefined : input.stream.after;
+  return openTokenWriter(deps.store, runId, call, { after, interval: deps.tokenBatchMs, secrets: deps.secrets });
 }
 
 /** Writes the events of the quick calls the model call runs to the run's token stream; best effort, like tokens. */

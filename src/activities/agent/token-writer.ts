@@ -51,18 +51,19 @@ function deltaRedactor(secrets: SecretSet): (event: StreamEvent) => StreamEvent[
 }
 
 /**
- * Opens the stream of one call of run `runId` and writes its `start` record; `interval` is the
- * least time between two writes of pieces (the worker's config), `secrets` are replaced in every
- * piece before it leaves the worker.
+ * Opens the stream of one call of run `runId` and writes its `start` record (`after`: the run's
+ * events the call follows); `interval` is the least time between two writes of pieces (the
+ * worker's config), `secrets` are replaced in every piece before it leaves the worker.
  */
 export function openTokenWriter(
   store: TokenStreamWriter,
   runId: string,
   call: StreamCall,
-  options: { interval?: number; secrets?: SecretSet } = {},
+  options: { after?: number; interval?: number; secrets?: SecretSet } = {},
 ): TokenWriter {
   const interval = options.interval ?? DEFAULT_TOKEN_BATCH_MS;
-  let pending: TokenRecord[] = [{ ...call, type: 'start', at: Date.now() }];
+  const { after } = options;
+  let pending: TokenRecord[] = [{ ...call, type: 'start', ...(after === undefined ? {} : { after }), at: Date.now() }];
   let writing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** When the last write of pieces began; the first piece goes out at once. */

@@ -3,12 +3,14 @@
  * as they are recorded, and clients read it by query, long-polling by update only while the run is
  * quiet. Publishing from the workflow adds no history event, nor does a query; each poll does.
  * Model tokens do not pass through here: the model call writes them to the run's token stream in
- * the content store (contracts/token-stream.ts).
+ * the content store (contracts/token-stream.ts), and the worker writes there, through its
+ * `runStream` sink, the events each streaming call follows.
  */
-import { setHandler } from '@temporalio/workflow';
+import { proxySinks, setHandler } from '@temporalio/workflow';
 import type { Payload } from '@temporalio/common';
 import { encodePayloadWire, WorkflowStream, type WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import type { AgentEvent } from '../../contracts/agent-events';
+import type { EventEntry, RunStreamSinks } from '../../contracts/token-stream';
 import {
   EVENTS_TOPIC,
   STREAM_ENTRIES_CARRIED,
@@ -20,6 +22,12 @@ import {
 
 export interface RunStream {
   publishEvent(event: AgentEvent): void;
+  /**
+   * Before a streaming model call: hands the worker the events published since the call before it
+   * (the newest {@link EVENTS_AHEAD} at most) for the run's token stream; returns the offset the
+   * next event takes, which the call's `start` names.
+   */
+  beforeCall(): number;
   /**
    * Called at each turn's start; once {@link TRIM_AFTER} events were published since the last
    * trim, drops entries past the newest {@link STREAM_ENTRIES_KEPT}, so the log stays bounded.
@@ -37,6 +45,9 @@ export interface RunStream {
  * keeps that to a few encodings per event.
  */
 const TRIM_AFTER = STREAM_ENTRIES_KEPT / 2;
+
+/** The most events a streaming call's worker writes ahead of it. */
+const EVENTS_AHEAD = 32;
 
 /** Bytes of entries one read answers with at most; the reader reads again at once for the rest. */
 const MAX_READ_BYTES = 1_000_000;
@@ -82,11 +93,27 @@ export function openRunStream(prior?: WorkflowStreamState): RunStream {
     stream.truncate(state.base_offset + drop);
     return { ...state, log: state.log.slice(drop), base_offset: state.base_offset + drop };
   };
+  const nextOffset = () => {
+    const { log, baseOffset } = stream as unknown as StreamLog;
+    return baseOffset + log.length;
+  };
   let published = 0;
+  /** The newest events published, and the offset the last streaming call named. */
+  let recent: EventEntry[] = [];
+  let lastCall = 0;
   return {
     publishEvent: (event) => {
       published += 1;
+      recent.push({ offset: nextOffset(), event });
+      if (recent.length > EVENTS_AHEAD) recent = recent.slice(-EVENTS_AHEAD);
       events.publish(event);
+    },
+    beforeCall: () => {
+      const after = nextOffset();
+      const entries = recent.filter((e) => e.offset >= lastCall);
+      lastCall = after;
+      if (entries.length > 0) proxySinks<RunStreamSinks>().runStream.eventsAhead(after, entries);
+      return after;
     },
     trim: () => {
       if (published < TRIM_AFTER) return;
