@@ -74,6 +74,43 @@ describe.each(STORE_BACKENDS)('token streams in the $name', (backend) => {
     expect((await b.readTokens(id, 0)).records).toEqual([]);
   });
 
+  it('keeps the events a call follows beside its records, and refuses entries with a gap in their offsets', async () => {
+    const id = run();
+    const turnStart = { type: 'turn_start', model: call.model, at: 5, turn: 2 } as const;
+    const turnEnd = {
+      type: 'turn_end',
+      model: call.model,
+      provider: 'anthropic',
+      stopReason: 'tool_use',
+      toolCalls: 1,
+      usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      at: 4,
+      turn: 1,
+    } as const;
+    const ahead: TokenRecord = {
+      type: 'events',
+      after: 9,
+      entries: [
+        { offset: 7, event: turnEnd },
+        { offset: 8, event: turnStart },
+      ],
+      at: 6,
+    };
+    await a.appendTokens(id, [ahead, { ...call, type: 'start', after: 9, at: 7 }]);
+    const { records } = await b.readTokens(id, 0);
+    expect(records.map(({ cursor: _, ...r }) => r)).toEqual([ahead, { ...call, type: 'start', after: 9, at: 7 }]);
+    const gap = { ...ahead, entries: [ahead.entries[0], { offset: 9, event: turnStart }] } as TokenRecord;
+    await expect(a.appendTokens(id, [gap])).rejects.toMatchObject({ code: 'bad_input' });
+    // A reader of the calls' records alone does not see it.
+    const controller = new AbortController();
+    const calls: StoredCallRecord[] = [];
+    for await (const record of followTokens(b, id, { signal: controller.signal })) {
+      calls.push(record);
+      controller.abort();
+    }
+    expect(calls.map((r) => r.type)).toEqual(['start']);
+  });
+
   it("keeps a quick tool call's events beside the pieces, and refuses one that names no call", async () => {
     const id = run();
     const started = { type: 'tool_start', toolCallId: 'c1', tool: 'peek', args: '{"key":"x"}' } as const;
