@@ -52,8 +52,6 @@ export class TokenTail {
   private buffer: BufferedRecord[] = [];
   /** The `events` records read, by the offset their calls' `start` names; a newer one replaces an older. */
   private readonly ahead = new Map<number, EventEntry[]>();
-  /** Called when an `events` record is read. */
-  onEventsAhead?: () => void;
   private started?: { promise: Promise<void>; resolve: () => void };
   private changed = true;
   private readonly waiters = new Set<() => void>();
@@ -112,7 +110,6 @@ export class TokenTail {
       this.ahead.delete(record.after);
       this.ahead.set(record.after, record.entries);
       for (const after of [...this.ahead.keys()].slice(0, -EVENTS_KEPT)) this.ahead.delete(after);
-      this.onEventsAhead?.();
       return;
     }
     const newest = this.newest.get(record.seq);

@@ -151,7 +151,7 @@ export async function callModelWithFailover(
       toSeq: state.nextSeq,
       writeSeq: state.nextSeq,
       model: modelLabel(model),
-      ...(state.config.stream ? { stream: ctx.stream ? { after: ctx.stream.beforeCall() } : true } : {}),
+      ...(state.config.stream ? { stream: { after: ctx.stream.beforeCall() } } : {}),
       ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
       ...(knowsModel(state.models, model) ? {} : { describeModel: true }),
       ...(await featureInput(ctx, model)),

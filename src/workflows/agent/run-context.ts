@@ -49,7 +49,7 @@ export interface RunContext {
   /** What the search attributes show: as the run started with them (set by the client) and as upserted since. */
   published: { values: Partial<AgentAttributeValues> };
   /** Watchers' stream; every event goes there too. */
-  stream?: RunStream;
+  stream: RunStream;
   /** The current step, which the current details show. */
   current: CurrentStep;
   /** The kind's follow-up hook (`AgentKind.followUps`) on its context, when it has one. */
@@ -83,10 +83,8 @@ export function emit(ctx: RunContext, event: EventInput): void {
   const full = { ...event, at: workflowNow(), turn: ctx.state.turn } as AgentEvent;
   ctx.state.droppedEvents += pushEvent(ctx.state.events, full);
   if (ctx.state.stats) recordStats(ctx.state.stats, full);
-  if (ctx.stream) {
-    if (full.type === 'turn_start') ctx.stream.trim();
-    ctx.stream.publishEvent(full);
-  }
+  if (full.type === 'turn_start') ctx.stream.trim();
+  ctx.stream.publishEvent(full);
 }
 
 /**
@@ -96,7 +94,7 @@ export function emit(ctx: RunContext, event: EventInput): void {
 export const conversationRef = (ctx: RunContext): { conversationId?: string } =>
   ctx.state.conversationId === ctx.workflowId ? {} : { conversationId: ctx.state.conversationId };
 
-export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream): RunContext {
+export function newRunContext(state: AgentState, io: AgentIO, stream: RunStream): RunContext {
   const info = workflowInfo();
   // The chain's start: continue-as-new keeps it, so the totals cover the whole conversation.
   state.stats ??= emptyStats(info.startTime.getTime());
@@ -106,7 +104,7 @@ export function newRunContext(state: AgentState, io: AgentIO, stream?: RunStream
     workflowId: info.workflowId,
     runId: info.runId,
     published: { values: startAttributes() },
-    ...(stream ? { stream } : {}),
+    stream,
     current: { phase: 'start', step: 'starting', running: [] },
   };
 }

@@ -99,13 +99,13 @@ export function openRunStream(prior?: WorkflowStreamState): RunStream {
   };
   let published = 0;
   /** The newest events published, and the offset the last streaming call named. */
-  let recent: EventEntry[] = [];
+  const recent: EventEntry[] = [];
   let lastCall = 0;
   return {
     publishEvent: (event) => {
       published += 1;
       recent.push({ offset: nextOffset(), event });
-      if (recent.length > EVENTS_AHEAD) recent = recent.slice(-EVENTS_AHEAD);
+      if (recent.length > EVENTS_AHEAD) recent.shift();
       events.publish(event);
     },
     beforeCall: () => {
