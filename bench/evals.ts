@@ -104,7 +104,7 @@ async function main(): Promise<boolean> {
       executed = 0;
       const cases = await Promise.all(ids.map((id) => recordedCase(agents, client, id, messages, { tolerance: 0 })));
       started = Date.now();
-      const report = await runEval(agents, cases, { parallel: DEFAULT_PARALLEL, tenant: 'evals', messages });
+      const report = await runEval(agents, cases, { parallel: DEFAULT_PARALLEL, fleet: { tenant: 'evals' }, messages });
       return { fresh, ids, replay: { report, wallMs: Date.now() - started, executed } };
     });
     const limited = await worker('bench-evals-limited', true);
@@ -113,7 +113,11 @@ async function main(): Promise<boolean> {
       // The same cases, their runs on the limited worker's queue.
       const cases = await Promise.all(ids.map((id) => recordedCase(agents, client, id, messages, { tolerance: 0 })));
       const started = Date.now();
-      const report: EvalReport = await runEval(limitedAgents, cases, { parallel: RUNS, tenant: 'evals', messages });
+      const report: EvalReport = await runEval(limitedAgents, cases, {
+        parallel: RUNS,
+        fleet: { tenant: 'evals' },
+        messages,
+      });
       return { report, wallMs: Date.now() - started };
     });
     const perMinute = RUNS / (throughput.wallMs / 60_000);

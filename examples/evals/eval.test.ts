@@ -74,7 +74,7 @@ describe('the refund agent, evaluated', () => {
       return candidate(messages.filter((m) => m.role === 'assistant').length);
     });
     const cases = await readCaseFiles([path.join(__dirname, 'evals')]);
-    const report = await runEval(env.agentClient, cases, { model: MODEL, tenant: 'evals' });
+    const report = await runEval(env.agentClient, cases, { model: MODEL, fleet: { tenant: 'evals' } });
     const gate = parseGate(GATE);
     if ('problem' in gate) throw new Error(gate.problem);
     return { report, failures: gateFailures(gate.clauses, report.summary) };

@@ -1,11 +1,13 @@
 /**
  * What the eval commands share (docs/evals.md): the gate and its verdict, saved reports, the
- * content store the calls are read from, the judge's flags, bad input as a usage error.
+ * content store the calls are read from, how cases run and the judge's flags, bad input as a usage
+ * error.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { errorText } from '../common/error-text';
 import {
+  DEFAULT_PARALLEL,
   EvalInputError,
   gateFailures,
   junitXml,
@@ -24,6 +26,9 @@ import { readTextFile } from './json-file';
 import { checkModelSpecs } from './model-check';
 import { printError, printLine } from './terminal-text';
 import { parseJson } from '../common/json-text';
+import { definedFields } from '../common/type-helpers';
+import type { FleetSpec } from '../contracts/run-spec';
+import { positiveInt, priorityArg, tenantArg } from './option-parsers';
 
 /** Without `--gate`, every case must pass. */
 export const DEFAULT_GATE = 'pass>=1';
@@ -95,6 +100,26 @@ export const asUsage = (err: unknown): never => {
 /** The store the workers write, for the calls' whole arguments; undefined when it cannot be opened. */
 export const openedStore = (env: NodeJS.ProcessEnv): Promise<ContentStore | undefined> =>
   openStore(storeConfig(env)).catch(() => undefined);
+
+/** How the cases of `eval run` and `eval replay` run. */
+export interface CaseFlags {
+  parallel: number;
+  tenant: string;
+  priority?: number;
+}
+
+/** Adds the flags of how cases run to an eval command. */
+export const withCaseFlags = (command: Command): Command =>
+  command
+    .option('--parallel <n>', 'cases running at a time', positiveInt, DEFAULT_PARALLEL)
+    .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
+    .option('--priority <n>', "1 (first) to 5 (last): the order of the runs' calls in a backlog", priorityArg);
+
+/** How the cases run, as the flags say: so many at a time, in the fleet the flags name. */
+export const caseSettingsOf = ({ parallel, tenant, priority }: CaseFlags): { parallel: number; fleet: FleetSpec } => ({
+  parallel,
+  fleet: definedFields({ tenant, priority }),
+});
 
 /** The judge's flags of `eval run` and `eval replay`. */
 export interface JudgeFlags {

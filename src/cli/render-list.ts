@@ -5,6 +5,7 @@
 import type { AgentListEntry } from '../client';
 import { clip } from '../policy/run-details';
 import { statusWithReason } from './render-run';
+import { usd } from '../common/decimal';
 
 /** Characters of the task shown per row. */
 const TASK_CHARS = 60;
@@ -20,7 +21,7 @@ export function formatList(runs: readonly AgentListEntry[]): string {
     r.kind ?? '?',
     statusWithReason(r.agentStatus ?? r.status.toLowerCase(), r.stopReason),
     r.model ?? '',
-    `$${(r.costUsd ?? 0).toFixed(4)}`,
+    `${usd(r.costUsd ?? 0)}`,
     when(r.startTime),
     ...(scheduled ? [r.schedule ?? '-'] : []),
     clip(r.task ?? '', TASK_CHARS),

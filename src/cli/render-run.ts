@@ -11,13 +11,14 @@ import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
 import { ASK_USER, questionOf } from '../policy/ask-user';
 import { tokensInOut } from '../policy/billing';
+import { usd } from '../common/decimal';
 
 /** The billed tokens and cost: input (with what came from and went to the prompt cache), output, dollars. */
 function billingLine(b: RunBilling): string {
   const share = Math.round(b.cacheReadShare * 100);
   return (
     `billed ${b.inputTokens} input tokens (cache read ${b.cacheReadTokens}, ${share}% · cache write ` +
-    `${b.cacheWriteTokens}) and ${b.outputTokens} output · $${b.cost.total.toFixed(4)}`
+    `${b.cacheWriteTokens}) and ${b.outputTokens} output · ${usd(b.cost.total)}`
   );
 }
 
@@ -26,7 +27,7 @@ function usageLine(r: { usage: AgentResult['usage']; costUsd: number; billing?: 
   const u = r.usage;
   return (
     `tokens ${totalTokens(u)} (in ${u.inputTokens}, out ${u.outputTokens}, cache read ` +
-    `${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · $${r.costUsd.toFixed(4)}`
+    `${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}) · ${usd(r.costUsd)}`
   );
 }
 
@@ -93,7 +94,7 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
   for (const c of s.children ?? [])
     lines.push(
       `child ${c.id} (${c.agent}, ${childOrigin(c)}): ${statusWithReason(c.status, c.stopReason)}` +
-        ` · ${tokensInOut(c.usage)} tokens · $${c.costUsd.toFixed(4)}`,
+        ` · ${tokensInOut(c.usage)} tokens · ${usd(c.costUsd)}`,
     );
   for (const c of s.clientToolRequests)
     lines.push(
@@ -151,7 +152,7 @@ export function formatTrace(t: RunTrace): string {
     t.billing
       ? `tokens: ${billingLine(t.billing)}`
       : `tokens: ${t.usage.inputTokens} in, ${t.usage.outputTokens} out, ${t.usage.cacheReadTokens} cache read, ` +
-        `${t.usage.cacheWriteTokens} cache write · $${t.costUsd.toFixed(4)}`,
+        `${t.usage.cacheWriteTokens} cache write · ${usd(t.costUsd)}`,
   ];
   if (t.modelCalls !== undefined) {
     const first = t.firstAnswerMs !== undefined ? `, first answer after ${seconds(t.firstAnswerMs)}` : '';

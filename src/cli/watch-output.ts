@@ -7,6 +7,7 @@ import { planDecisionNote } from '../client/trace-steps';
 import { AnswerView } from './answer-view';
 import { childTag } from '../policy/sub-agents';
 import { tokensInOut } from '../policy/billing';
+import { usd } from '../common/decimal';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -100,10 +101,10 @@ function formatEvent(e: AgentEvent, runId?: string): string {
     case 'child_end':
       return (
         `${at} sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
-        `${tokensInOut(e.usage)} tokens, $${e.costUsd.toFixed(4)}`
+        `${tokensInOut(e.usage)} tokens, ${usd(e.costUsd)}`
       );
     case 'done':
-      return `${at} done (${e.stopReason}) after ${plural(e.turns, 'turn')} · $${e.costUsd.toFixed(4)}`;
+      return `${at} done (${e.stopReason}) after ${plural(e.turns, 'turn')} · ${usd(e.costUsd)}`;
     case 'error':
       return `${at} error${e.failureType ? ` (${e.failureType})` : ''}: ${e.message}`;
   }

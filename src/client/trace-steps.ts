@@ -10,6 +10,7 @@ import { argsPreview, previewText, RESULT_PREVIEW_CHARS, thoughtPreview } from '
 import { childTag } from '../policy/sub-agents';
 import { tokensInOut } from '../policy/billing';
 import { definedFields } from '../common/type-helpers';
+import { usd } from '../common/decimal';
 
 export interface TraceToolCall {
   toolCallId: string;
@@ -83,7 +84,7 @@ function note(e: AgentEvent): string | undefined {
     case 'child_end':
       return (
         `sub-agent ${e.agent} (${childTag(e)}) ${e.status} (${e.stopReason ?? e.status}): ` +
-        `${tokensInOut(e.usage)} tokens, $${e.costUsd.toFixed(4)}`
+        `${tokensInOut(e.usage)} tokens, ${usd(e.costUsd)}`
       );
     case 'conversation_continued':
       return (

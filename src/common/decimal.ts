@@ -1,7 +1,8 @@
 /**
  * Numbers people give: command-line flags and the config file. One reading for all of them:
  * decimal notation only (no hex, octal, binary or `Infinity`, which `Number()` takes), checked
- * against the range the value is for, with a reason of one line that names the range.
+ * against the range the value is for, with a reason of one line that names the range. And the one
+ * way a dollar amount is shown.
  */
 
 /** The numbers a value may be; `what` names them in a reason (`a number of USD`, `a whole number`). */
@@ -58,3 +59,6 @@ export function parseDecimal(text: string, range: NumberRange): number {
 
 /** A TCP port. */
 export const PORT: NumberRange = { what: 'a port', min: 1, max: 65535, integer: true, digitsOnly: true };
+
+/** A dollar amount as every output shows it: four decimals under a dollar, two above. */
+export const usd = (amount: number): string => `$${amount.toFixed(Math.abs(amount) < 1 ? 4 : 2)}`;

@@ -174,8 +174,8 @@ export async function evalReport(
   return { summary: summarize(outcomes), cases: outcomes };
 }
 
-/** What the judge of a case is asked about: the case's task and tenant, as its run started. */
+/** What the judge of a case is asked about: the case's task and fleet, as its run started. */
 const caseAsked = ({ start }: EvalCaseInput, id: string, run: CaseRun): JudgedCase => {
   const { task, fleet } = start.args[0].config;
-  return { id, task, run, ...(fleet?.tenant ? { tenant: fleet.tenant } : {}) };
+  return { id, task, run, ...(fleet ? { fleet } : {}) };
 };

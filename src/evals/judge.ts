@@ -14,6 +14,7 @@ import { errorText } from '../common/error-text';
 import { hashString } from '../common/hash';
 import type { CaseJudgeInput, CaseOutcome, JudgeOutcome } from '../contracts/eval-workflow';
 import { totalTokens } from '../contracts/message-model';
+import type { FleetSpec } from '../contracts/run-spec';
 import { extract } from '../policy/extract-answer';
 import type { CaseRun, EvalCase } from './eval-case';
 import type { GraderOutcome } from './graders';
@@ -81,12 +82,18 @@ function judgeTask(task: string, judge: CaseJudgeInput, run: CaseRun | undefined
   ].join('\n\n');
 }
 
+/**
+ * The judge's run works where its case did (its tenant, at its priority), on the workers' own
+ * activity queue and with no reservation of the case's expected cost.
+ */
+const judgeFleet = ({ taskQueue: _queue, expectedCostUsd: _expected, ...fleet }: FleetSpec): FleetSpec => fleet;
+
 /** The options the judge's run starts with, over the case's `task` and what its run did (`run`). */
 export function judgeStart(
   task: string,
   judge: CaseJudgeInput,
   run: CaseRun | undefined,
-  tenant: string | undefined,
+  fleet: FleetSpec | undefined,
 ): StartAgentOptions {
   return {
     task: judgeTask(task, judge, run),
@@ -94,16 +101,16 @@ export function judgeStart(
     systemPrompt: JUDGE_SYSTEM_PROMPT,
     tools: { allow: [] },
     limits: { maxTurns: 1 },
-    ...(tenant ? { fleet: { tenant } } : {}),
+    ...(fleet ? { fleet: judgeFleet(fleet) } : {}),
   };
 }
 
-/** A case the judge is asked about: its run's id, its task, what its run did, the eval's tenant. */
+/** A case the judge is asked about: its run's id, its task, what its run did, the fleet it ran in. */
 export interface JudgedCase {
   id: string;
   task: string;
   run: CaseRun;
-  tenant?: string;
+  fleet?: FleetSpec;
 }
 
 /**
@@ -112,10 +119,10 @@ export interface JudgedCase {
  */
 export async function judgeRun(
   agents: AgentClient,
-  { id: caseId, task, run, tenant }: JudgedCase,
+  { id: caseId, task, run, fleet }: JudgedCase,
   judge: CaseJudgeInput,
 ): Promise<JudgeOutcome> {
-  const start = judgeStart(task, judge, run, tenant);
+  const start = judgeStart(task, judge, run, fleet);
   const id = `${caseId}/judge-${hashString(canonicalJson({ model: judge.model, task: start.task }))}`;
   const exists = () =>
     agents.client.workflow

@@ -160,5 +160,5 @@ export async function observedOutcome(agents: AgentClient, c: EvalCase, settings
   const outcome = await outcomeOf(c, id, run);
   const judge = caseJudge(c, settings.judge);
   if (!judge) return outcome;
-  return judgedOutcome(outcome, await judgeRun(agents, { id, task: c.task, run, tenant: settings.tenant }, judge));
+  return judgedOutcome(outcome, await judgeRun(agents, { id, task: c.task, run, fleet: settings.fleet }, judge));
 }

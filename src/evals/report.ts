@@ -4,8 +4,8 @@
  */
 import type { CaseOutcome } from './run-case';
 import type { EvalReport, EvalSummary } from './suite';
+import { usd } from '../common/decimal';
 
-const usd = (n: number): string => `$${n.toFixed(4)}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const count = (n: number): string => n.toLocaleString('en-US');
 const percent = (ratio: number): string => `${(Math.round(ratio * 1000) / 10).toFixed(1)} %`;

@@ -10,6 +10,7 @@ import type { AgentResult } from '../contracts/agent-run';
 import type { CaseOutcome } from '../contracts/eval-workflow';
 import { totalTokens } from '../contracts/message-model';
 import type { RunMessage } from '../contracts/run-message';
+import type { FleetSpec } from '../contracts/run-spec';
 import { totalDrift } from '../policy/served-tools';
 import type { CaseRun, EvalCase } from './eval-case';
 import type { JudgeSettings } from './judge';
@@ -21,8 +22,8 @@ export type { CaseOutcome } from '../contracts/eval-workflow';
 export interface CaseSettings {
   /** The model of a case that names none. */
   model?: string;
-  /** The tenant the runs work for (their budget and fairness key). */
-  tenant: string;
+  /** The fleet the runs work in: its tenant (their budget and fairness key), its priority. */
+  fleet?: FleetSpec;
   /** Reads a run's conversation (every call's whole arguments); absent: the arguments its events preview. */
   messages?: (id: string) => Promise<RunMessage[]>;
   /** The model-graded judge of every case (`--judge`); a case's own `judge` is laid over it. */
@@ -54,7 +55,7 @@ export function caseStart(c: EvalCase, settings: CaseSettings): StartAgentOption
       ...(c.approve ? { approve: c.approve } : {}),
       ...c.options?.tools,
     },
-    fleet: { tenant: settings.tenant },
+    ...(settings.fleet ? { fleet: settings.fleet } : {}),
     eval: {
       served: c.stubs ?? [],
       ...(c.liveReads ? { liveReads: true } : {}),

@@ -89,7 +89,7 @@ export async function checkCases(
   const prepared = await Promise.all(
     cases.map(async (c, i) => {
       const judge = caseJudge(c, settings.judge);
-      const judging = judge && agents.prepareStart(judgeStart(c.task, judge, undefined, settings.tenant));
+      const judging = judge && agents.prepareStart(judgeStart(c.task, judge, undefined, settings.fleet));
       const [start, judged] = await Promise.all([
         agents.prepareStart({ ...caseStart(c, settings), ...(idOf ? { id: idOf(i) } : {}) }).catch(refusal(c, '')),
         judging?.then(() => undefined, refusal(c, 'its judge: ')),

@@ -7,7 +7,7 @@
 import { shorten, tellingArgument } from './run-summaries';
 import { ASK_USER, questionOf } from './ask-user';
 import { code, fenced, markdownText } from './markdown';
-import { usd } from './tenant-budget';
+import { usd } from '../common/decimal';
 
 /** Characters of a waiting call's arguments shown; longer ones are cut. */
 export const DETAILS_ARGS_CHARS = 1_500;

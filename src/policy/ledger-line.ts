@@ -17,7 +17,7 @@ import type {
 } from '../contracts/tenant-budget';
 import { ZERO, addAmount, heldOf, minAmount, minusAmount, reservedOf } from './budget-amounts';
 import { RESERVATION_TTL_MS, keepSettled, loseAttempts } from './tenant-ledger';
-import { usd } from './tenant-budget';
+import { usd } from '../common/decimal';
 
 /** What the ledger says to a request (on an advanced state, its lost attempts charged). */
 export type ReserveDecision =

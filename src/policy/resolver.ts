@@ -8,6 +8,7 @@ import { LLM_FAILURE } from '../contracts/failure-types';
 import { modelLabel, type ModelRef } from '../contracts/model-ref';
 import { PROVIDER_SWITCH_LLM_FAILURES, isRetryableLlmFailure } from './llm-failure-policy';
 import { sameModel } from './model-ref';
+import { usd } from '../common/decimal';
 
 export const DEFAULT_ATTEMPTS_PER_PROVIDER = 3;
 
@@ -61,7 +62,7 @@ export function resolveTurnModel(
     if (state.operatorModel !== undefined) continue;
     const reason = byTokens
       ? `budget: ${spend.totalTokens} tokens spent (threshold ${rule.afterTokens})`
-      : `budget: $${spend.costUsd.toFixed(4)} spent (threshold $${rule.afterCostUsd})`;
+      : `budget: ${usd(spend.costUsd)} spent (threshold $${rule.afterCostUsd})`;
     change = moveTo(state, rule.model, reason) ?? change;
   }
   return change;

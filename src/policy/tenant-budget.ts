@@ -150,6 +150,3 @@ export function budgetLine(limits: TenantBudgetLimits): string {
   const per = { day: ' a day (UTC)', month: ' a month (UTC)', total: ' in all' }[limits.period];
   return `$${limits.maxCostUsd}${tokens}${per}`;
 }
-
-/** USD as a budget line shows it: four decimals under a dollar, two above. */
-export const usd = (amount: number): string => `$${amount.toFixed(Math.abs(amount) < 1 ? 4 : 2)}`;

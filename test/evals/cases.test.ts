@@ -49,7 +49,7 @@ describe('eval cases', () => {
       const agents = new AgentClient(client, taskQueue, { store: fx.store });
       const settings: CaseSettings = {
         model: PRIMARY,
-        tenant: 'evals',
+        fleet: { tenant: 'evals' },
         messages: (id) => agents.messages(id),
       };
       const report = await runEval(agents, [c], settings);

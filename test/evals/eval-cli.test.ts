@@ -107,15 +107,20 @@ describe('eval run', () => {
     ]);
   });
 
-  it('--json prints the report with the gate', async () => {
+  it('--json prints the report with the gate; the runs work for --tenant at --priority', async () => {
     candidate(false);
-    const out = await evalRun('--model', PRIMARY, '--json', path.join('evals', 'sum.json'));
+    const sum = path.join('evals', 'sum.json');
+    const out = await evalRun('--model', PRIMARY, '--json', '--tenant', 'qa', '--priority', '5', sum);
     expect(out.code).toBe(0);
-    expect(JSON.parse(out.stdout)).toMatchObject({
+    const report = JSON.parse(out.stdout);
+    expect(report).toMatchObject({
       summary: { cases: 1, passed: 1, pass: 1, drift: 0 },
       cases: [{ name: 'adds', pass: true, turns: 2 }],
       gate: { holds: true, failures: [] },
     });
+    const described = await worker.client.workflow.getHandle(report.cases[0].id).describe();
+    expect(described.searchAttributes.DurableAgentTenant).toEqual(['qa']);
+    expect(described.priority?.priorityKey).toBe(5);
   });
 
   it('eval compare puts two saved reports side by side: the changed case named, the gate read on the later', async () => {

@@ -53,7 +53,7 @@ describe('an eval whose worker is SIGKILLed', () => {
       return reply.text(`The answer ${name}.`);
     });
     const { client, agents, replaceWorker } = await lossScene(hosts, 'eval-worker-lost');
-    const id = await startEval(agents, CASES, { model: PRIMARY, tenant: 'evals', parallel: 2 });
+    const id = await startEval(agents, CASES, { model: PRIMARY, fleet: { tenant: 'evals' }, parallel: 2 });
     await waitFor(() => hung === 1, 'case a’s model call on the first worker', 60_000);
     await replaceWorker();
     const progress = await waitForEval(agents, id);
@@ -161,7 +161,7 @@ describe('eval status and eval cancel', () => {
     });
     const { client } = await testConnection();
     const agents = fx.agents(client, worker.taskQueue);
-    const id = await startEval(agents, CASES, { model: PRIMARY, tenant: 'evals', parallel: 1 });
+    const id = await startEval(agents, CASES, { model: PRIMARY, fleet: { tenant: 'evals' }, parallel: 1 });
     const progress = await waitForEval(agents, id);
     expect(progress.status).toBe('completed');
     expect(progress.cases.map((c) => [c.name, c.status, c.outcome?.pass, c.outcome?.stopReason])).toEqual([
@@ -176,7 +176,7 @@ describe('eval status and eval cancel', () => {
     const agents = new AgentClient(client, worker.taskQueue, { maxPayloadBytes: 4096 });
     const many = Array.from({ length: 40 }, (_, i) => answering(`case ${i}`));
     const before = fx.fake.requests.length;
-    const refused = await startEval(agents, many, { model: PRIMARY, tenant: 'evals', parallel: 2 }).catch(
+    const refused = await startEval(agents, many, { model: PRIMARY, fleet: { tenant: 'evals' }, parallel: 2 }).catch(
       (e: Error) => e,
     );
     expect(refused).toBeInstanceOf(PayloadTooLargeError);

@@ -52,7 +52,7 @@ describe('the judge', () => {
     const agents = new AgentClient(worker.client, worker.taskQueue, { store: fx.store });
     const report = await runEval(agents, [c], {
       model: PRIMARY,
-      tenant: 'evals',
+      fleet: { tenant: 'evals' },
       messages: (id) => agents.messages(id),
       judge: { model: FALLBACK },
       ...settings,

@@ -6,7 +6,8 @@
 import { whileOpen } from '../../common/while-open';
 import { Option, type Command } from 'commander';
 import { BUDGET_PERIODS, type LedgerView } from '../../contracts/tenant-budget';
-import { budgetLine, usd } from '../../policy/tenant-budget';
+import { usd } from '../../common/decimal';
+import { budgetLine } from '../../policy/tenant-budget';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { positiveInt, tenantArg, usdArg } from '../option-parsers';
 import { plural } from '../watch-output';

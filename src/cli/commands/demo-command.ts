@@ -19,6 +19,7 @@ import { codecLine } from './dev-server-command';
 import { workerCodecSource } from './codec-server-command';
 import { waitForStopSignal } from '../stop-signal';
 import { printLine, printText } from '../terminal-text';
+import { usd } from '../../common/decimal';
 
 interface DemoOptions {
   wait: boolean;
@@ -176,7 +177,7 @@ async function runDemoAgent(
     const { runId } = await client.workflow.getHandle(workflowId).describe();
     out(`Workflow: ${workflowId} (run ${runId})`);
     out(
-      `Result (${result.status}, ${result.turns} turns, ${result.model}, $${result.costUsd.toFixed(4)}): ` +
+      `Result (${result.status}, ${result.turns} turns, ${result.model}, ${usd(result.costUsd)}): ` +
         `${result.finalText}`,
     );
     if (result.error) out(`Error: ${result.error.message}`);

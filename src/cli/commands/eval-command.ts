@@ -7,7 +7,6 @@
  */
 import type { Command } from 'commander';
 import {
-  DEFAULT_PARALLEL,
   comparison,
   gateFailures,
   progressLine,
@@ -26,19 +25,19 @@ import {
   gateView,
   judgeOfFlags,
   savedReport,
+  caseSettingsOf,
+  withCaseFlags,
   withJudgeFlags,
+  type CaseFlags,
   type JudgeFlags,
 } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
-import { positiveInt, tenantArg } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
 import { registerEvalReplay } from './eval-replay-command';
 import { endWithEval, registerEvalStatus } from './eval-status-command';
 
-interface EvalRunFlags extends JudgeFlags {
-  parallel: number;
+interface EvalRunFlags extends JudgeFlags, CaseFlags {
   model?: string;
-  tenant: string;
   json?: boolean;
   junit?: string;
   gate?: string;
@@ -52,15 +51,13 @@ export function registerEvalCommands(
   env: NodeJS.ProcessEnv = process.env,
 ): void {
   const evals = program.command('eval').description('Evals: run cases with served tool results and grade them.');
-  withJudgeFlags(evals.command('run'))
+  withCaseFlags(withJudgeFlags(evals.command('run')))
     .description(
       'Run eval cases (JSON files, or modules exporting defineEvalCase cases; default: the files of evals/) and ' +
         'grade them. Exit 0 when the gate holds, 1 when it fails, 2 on bad input (nothing is started).',
     )
     .argument('[files...]', 'case files or directories of them')
-    .option('--parallel <n>', 'cases running at a time', positiveInt, DEFAULT_PARALLEL)
     .option('--model <spec>', 'the model of cases that name none (provider/model)')
-    .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
     .option('--json', 'print the report as JSON')
     .option('--junit <file>', 'write the report as JUnit XML to this file')
     .option('--gate <clauses>', `what must hold, e.g. 'pass>=0.95,cost<=1.1x,drift==0' (default ${DEFAULT_GATE})`)
@@ -78,8 +75,7 @@ export function registerEvalCommands(
       try {
         const { agents } = connected;
         const id = await startEval(agents, cases, {
-          parallel: flags.parallel,
-          tenant: flags.tenant,
+          ...caseSettingsOf(flags),
           ...(flags.model ? { model: flags.model } : {}),
           ...(judge ? { judge } : {}),
         }).catch(asUsage);

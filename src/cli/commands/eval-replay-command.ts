@@ -10,7 +10,6 @@ import type { Client } from '@temporalio/client';
 import { readRunMessages } from '../../client/run-messages';
 import { hasWorkflowPollers } from '../../client/run-reads';
 import {
-  DEFAULT_PARALLEL,
   checkCases,
   gateFailures,
   junitXml,
@@ -29,7 +28,7 @@ import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { readTextFile } from '../json-file';
 import { checkModelSpecs } from '../model-check';
-import { positiveInt, tenantArg } from '../option-parsers';
+import { positiveInt } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
 import {
   DEFAULT_GATE,
@@ -39,20 +38,21 @@ import {
   gateView,
   judgeOfFlags,
   openedStore,
+  caseSettingsOf,
+  withCaseFlags,
   withJudgeFlags,
+  type CaseFlags,
   type JudgeFlags,
 } from '../eval-gate';
 import { parseJson } from '../../common/json-text';
 
-interface EvalReplayFlags extends JudgeFlags {
+interface EvalReplayFlags extends JudgeFlags, CaseFlags {
   workflowId?: string[];
   query?: string;
   limit: number;
   candidate: string[];
   tolerance: number;
   fromTurn?: number;
-  parallel: number;
-  tenant: string;
   json?: boolean;
   junit?: string;
   gate?: string;
@@ -140,7 +140,7 @@ async function selected(client: Client, query: string, limit: number): Promise<s
 }
 
 export function registerEvalReplay(evals: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
-  withJudgeFlags(evals.command('replay'))
+  withCaseFlags(withJudgeFlags(evals.command('replay')))
     .description(
       'Replay closed recorded runs as eval cases, their tool results served from the recording (a call it does ' +
         'not answer never runs): a baseline lane on the recorded model and a --candidate lane, graded by default ' +
@@ -166,8 +166,6 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
       [] as string[],
     )
     .option('--tolerance <ratio>', 'how far past the recorded turns and cost a replay may go', toleranceArg, 0.1)
-    .option('--parallel <n>', 'cases running at a time', positiveInt, DEFAULT_PARALLEL)
-    .option('--tenant <name>', 'the tenant the runs work for (its budget)', tenantArg, 'evals')
     .option('--json', 'print the lanes as JSON')
     .option('--junit <file>', 'write the gated lane as JUnit XML to this file')
     .option('--gate <clauses>', `what must hold of the candidate lane (default ${DEFAULT_GATE})`)
@@ -193,7 +191,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
               ...(flags.fromTurn !== undefined ? { fromTurn: flags.fromTurn } : {}),
             }).catch(asUsage),
           );
-        const settings = { parallel: flags.parallel, tenant: flags.tenant, messages, ...(judge ? { judge } : {}) };
+        const settings = { ...caseSettingsOf(flags), messages, ...(judge ? { judge } : {}) };
         const { taskQueue, ...changed } = change ?? {};
         const candidates = change
           ? cases.map((c) => ({ ...c, ...changed, options: { ...c.options, ...changed.options } }))

@@ -16,6 +16,7 @@ import { UsageError } from '../exit-codes';
 import { duration, type RunOptions } from '../option-parsers';
 import { startFlags, startOptionsOf } from '../start-options';
 import { json, kindsOf, withAgents, type AgentCommandDeps } from './agent-deps';
+import { usd } from '../../common/decimal';
 
 interface CreateFlags extends RunOptions {
   every?: number;
@@ -28,7 +29,7 @@ interface CreateFlags extends RunOptions {
 /** A run the schedule started: when, how it ended (or that it still works) and what it cost. */
 function recentRun(r: ScheduledRun): string {
   const outcome = r.status ? statusWithReason(r.status, r.stopReason) : 'unknown (the run cannot be read)';
-  const cost = r.costUsd !== undefined ? `, $${r.costUsd.toFixed(4)}${r.status === 'running' ? ' so far' : ''}` : '';
+  const cost = r.costUsd !== undefined ? `, ${usd(r.costUsd)}${r.status === 'running' ? ' so far' : ''}` : '';
   return `  ${r.id} started ${when(r.startedAt)}: ${outcome}${cost}`;
 }
 

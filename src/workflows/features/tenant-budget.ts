@@ -19,7 +19,8 @@ import {
 } from '../../contracts/tenant-budget';
 import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
-import { admissionAmount, callEstimate, outputEstimate, usd } from '../../policy/tenant-budget';
+import { usd } from '../../common/decimal';
+import { admissionAmount, callEstimate, outputEstimate } from '../../policy/tenant-budget';
 import { budgetNote } from '../../policy/log-notes';
 import type { CallAsk, CallClearance, RunFeature } from '../agent/feature';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../agent/run-context';
