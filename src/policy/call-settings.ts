@@ -8,6 +8,7 @@ import type { AgentConfig } from '../contracts/run-spec';
 import type { CallSettings } from '../contracts/message-model';
 import type { ResolvedModelInfo } from '../contracts/model-info';
 import { modelLabel } from '../contracts/model-ref';
+import { isPlainObject } from '../common/type-helpers';
 
 /** Every call setting by name: a field of the run's `call` not named here is a misspelt one. */
 const CALL_SETTINGS: readonly (keyof CallSettings)[] = [
@@ -28,9 +29,6 @@ const MIN_THINKING_BUDGET = 1024;
 /** The most stop sequences both wire formats accept. */
 const MAX_STOP_SEQUENCES = 4;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function inRange(name: string, value: number | undefined, min: number, max: number, minOpen = false): string[] {
   if (value === undefined) return [];
   const ok =
@@ -44,13 +42,14 @@ function responseFormatProblems(format: CallSettings['responseFormat']): string[
   const problems: string[] = [];
   if (!SCHEMA_NAME.test(format.name ?? ''))
     problems.push(`responseFormat.name must match ${SCHEMA_NAME.source}, got "${String(format.name)}"`);
-  if (!isObject(format.schema)) problems.push('responseFormat.schema must be a JSON Schema object');
+  if (!isPlainObject(format.schema)) problems.push('responseFormat.schema must be a JSON Schema object');
   return problems;
 }
 
 function toolChoiceProblems(choice: CallSettings['toolChoice']): string[] {
   if (choice === undefined || choice === 'auto' || choice === 'none' || choice === 'required') return [];
-  if (isObject(choice) && choice.type === 'tool' && typeof choice.name === 'string' && choice.name !== '') return [];
+  if (isPlainObject(choice) && choice.type === 'tool' && typeof choice.name === 'string' && choice.name !== '')
+    return [];
   return [`toolChoice must be auto, none, required or { type: 'tool', name }, got ${JSON.stringify(choice)}`];
 }
 

@@ -4,7 +4,8 @@
  * against the run's limits, the tools running, a kind's own progress, and while the run waits,
  * what for, with the exact commands that answer it. Once it has ended: how, with what it used.
  */
-import { shorten, tellingArgument } from './run-summaries';
+import { tellingArgument } from './run-summaries';
+import { previewText } from './previews';
 import { ASK_USER, questionOf } from './ask-user';
 import { code, fenced, markdownText } from './markdown';
 import { usd } from '../common/decimal';
@@ -90,7 +91,7 @@ function clientSection(id: string, call: DetailsCall): string {
   if (call.tool === ASK_USER)
     return [
       `**Waiting for the user's answer** (call ${code(call.toolCallId)})${inChild(call)} to:`,
-      fenced(shorten(questionOf((call.args ?? {}) as Record<string, unknown>), DETAILS_ARGS_CHARS)),
+      fenced(previewText(questionOf((call.args ?? {}) as Record<string, unknown>), DETAILS_ARGS_CHARS)),
       `- answer: ${cli('answer', run, "'…'", '--call', callId)}`,
     ].join('\n\n');
   return [
@@ -104,7 +105,7 @@ function clientSection(id: string, call: DetailsCall): string {
 /** The wait for a decision on a pev plan: its todos and the commands that approve or reject it. */
 export function planDecisionDetails(id: string, todos: readonly { id: string; description: string }[]): string {
   const run = shellWord(id);
-  const list = todos.map((t) => `${t.id}. ${markdownText(shorten(t.description, 200))}`).join('\n');
+  const list = todos.map((t) => `${t.id}. ${markdownText(previewText(t.description, 200))}`).join('\n');
   return [
     '**Waiting for plan decision** on these todos:',
     list || '(no todos)',
@@ -135,7 +136,7 @@ export function currentDetails(input: CurrentDetailsInput): string {
   if (ended) {
     const { status, stopReason, error } = ended;
     const reason = stopReason === status ? '' : ` (${stopReason})`;
-    head.push(`- ended: ${status}${reason}${error ? `: ${markdownText(shorten(error, 300))}` : ''}`);
+    head.push(`- ended: ${status}${reason}${error ? `: ${markdownText(previewText(error, 300))}` : ''}`);
     return [head.join('\n'), ...progress].join('\n\n');
   }
   if (input.doing) head.push(`- now: ${markdownText(input.doing)}`);

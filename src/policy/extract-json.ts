@@ -13,18 +13,10 @@ export type ExtractResult =
 
 const FENCE = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)(?:```|$)/g;
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+/** `text` parsed as JSON (mended first with `repair`), or undefined where it is not. */
+function parsed(text: string, repair = false): unknown {
   try {
-    const value: unknown = JSON.parse(text);
-    return isPlainObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function repairObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return parseObject(jsonrepair(text));
+    return JSON.parse(repair ? jsonrepair(text) : text);
   } catch {
     return undefined;
   }
@@ -85,14 +77,13 @@ export function extractJsonObject(text: string): ExtractResult {
   if (!text.trim()) return { ok: false, reason: 'the answer was empty; a JSON object was expected' };
   const tries = candidates(text);
   for (const c of tries) {
-    const value = parseObject(c.text);
-    if (value) return { ok: true, value, method: c.method };
+    const value = parsed(c.text);
+    if (isPlainObject(value)) return { ok: true, value, method: c.method };
   }
   for (const c of tries) {
     if (!c.text.includes('{')) continue;
-    const fromBrace = c.text.slice(c.text.indexOf('{'));
-    const value = repairObject(fromBrace);
-    if (value) return { ok: true, value, method: 'repaired' };
+    const value = parsed(c.text.slice(c.text.indexOf('{')), true);
+    if (isPlainObject(value)) return { ok: true, value, method: 'repaired' };
   }
   return { ok: false, reason: 'no JSON object could be found or repaired in the answer' };
 }
@@ -107,21 +98,13 @@ const JSON_ARRAY_START = /^\[\s*(?:[{["\d\]-]|true|false|null|$)/;
 export function extractJsonArray(text: string): { value: unknown[]; method: ExtractMethod } | undefined {
   const tries = candidates(text, '[');
   for (const c of tries) {
-    try {
-      const value: unknown = JSON.parse(c.text);
-      if (Array.isArray(value)) return { value, method: c.method };
-    } catch {
-      // not this one
-    }
+    const value = parsed(c.text);
+    if (Array.isArray(value)) return { value, method: c.method };
   }
   for (const c of tries) {
     if (c.method === 'embedded' || !JSON_ARRAY_START.test(c.text)) continue;
-    try {
-      const value: unknown = JSON.parse(jsonrepair(c.text));
-      if (Array.isArray(value)) return { value, method: 'repaired' };
-    } catch {
-      // not repairable
-    }
+    const value = parsed(c.text, true);
+    if (Array.isArray(value)) return { value, method: 'repaired' };
   }
   return undefined;
 }

@@ -175,11 +175,6 @@ export function request(state: LedgerState, input: ReserveInput, now: number): R
   return { state: charged, decision, ...lostPart };
 }
 
-/** The ledger with `input` reserved, when {@link reserveDecision} grants it; unchanged otherwise. */
-export function reserve(state: LedgerState, input: ReserveInput, now: number): LedgerState {
-  return reserveDecision(state, input).kind === 'grant' ? grant(state, input, now) : state;
-}
-
 /** A run to tell, and what. */
 export interface Told {
   run: string;

@@ -215,13 +215,3 @@ function planInSpec(plan: NonNullable<AgentOptions['plan']>): PlanItem[] {
   const read = planOf(plan);
   return 'plan' in read ? read.plan : (plan as PlanItem[]);
 }
-
-/** The spec of a run of `options.kind` (default ReAct) from its options alone: no config file's layer under them. */
-export const runSpec = (options: AgentOptions, known: readonly KindFacts[] = BUILT_IN_KIND_FACTS): AgentConfig => {
-  const kind = kindFactsOf(options.kind ?? DEFAULT_KIND, known);
-  if (!kind)
-    throw new RunSpecError([
-      `unknown agent kind "${String(options.kind)}"; known: ${known.map((k) => k.name).join(', ')}`,
-    ]);
-  return layerRunSpec(kind, [options], known);
-};

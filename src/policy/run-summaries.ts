@@ -3,18 +3,14 @@
  * its model calls, tool calls and waits tell themselves apart: `turn 3 · model openai/gpt-5-mini`,
  * `tool fs_read README.md`, `waiting for approval of fs_write`.
  */
+import { isPlainObject } from '../common/type-helpers';
+import { previewText } from './previews';
 
 /** Characters of a tool call's telling argument kept in its summary. */
 export const SUMMARY_ARG_CHARS = 40;
 
 /** Argument names that say most about a call, most telling first. */
 const TELLING_ARGS = ['path', 'file', 'filename', 'url', 'uri', 'query', 'q', 'command', 'cmd', 'pattern', 'name'];
-
-/** `text` on one line, cut to `max` characters with an ellipsis. */
-export function shorten(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 const isPlain = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -24,15 +20,13 @@ const isPlain = (value: unknown): value is string | number | boolean =>
  * is one, else the first string argument, else the plain arguments as `name=value`.
  */
 export function tellingArgument(args: unknown, max = SUMMARY_ARG_CHARS): string | undefined {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
-  const entries = Object.entries(args as Record<string, unknown>);
-  const named = TELLING_ARGS.map((key) => (args as Record<string, unknown>)[key]).find(
-    (value) => typeof value === 'string' && value.trim() !== '',
-  );
+  if (!isPlainObject(args)) return undefined;
+  const entries = Object.entries(args);
+  const named = TELLING_ARGS.map((key) => args[key]).find((value) => typeof value === 'string' && value.trim() !== '');
   const text = named ?? entries.find(([, value]) => typeof value === 'string' && value.trim() !== '')?.[1];
-  if (typeof text === 'string') return shorten(text, max);
+  if (typeof text === 'string') return previewText(text, max);
   const plain = entries.filter(([, value]) => isPlain(value)).map(([key, value]) => `${key}=${String(value)}`);
-  return plain.length > 0 ? shorten(plain.join(' '), max) : undefined;
+  return plain.length > 0 ? previewText(plain.join(' '), max) : undefined;
 }
 
 /** A call by its tool and telling argument: `fs_read README.md`. */

@@ -5,7 +5,7 @@
  */
 import type { Priority } from '@temporalio/common';
 import type { FleetSpec } from '../contracts/run-spec';
-import { rangeProblem, type NumberRange } from '../common/decimal';
+import type { NumberRange } from '../common/decimal';
 
 /** A tenant name: a fairness key and a search-attribute value, so short and plain. */
 const TENANT_KEY = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
@@ -36,12 +36,6 @@ export function priorityProblem(priority: unknown): string | undefined {
 
 /** A tenant's fairness weight: its share of a backlog against tenants of weight 1. */
 export const TENANT_WEIGHT: NumberRange = { what: 'a number', min: 0.001, max: 1000 };
-
-/** A problem with a fairness weight given to a tenant, or undefined. */
-export function weightProblem(weight: unknown): string | undefined {
-  const problem = rangeProblem(weight, TENANT_WEIGHT);
-  return problem && `a tenant's weight ${problem}`;
-}
 
 /** Problems with a run's place in the fleet, one line each. */
 export function fleetProblems(fleet: FleetSpec | undefined): string[] {

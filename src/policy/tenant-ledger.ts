@@ -111,12 +111,16 @@ export function nextDeadline(state: LedgerState): number | undefined {
   return times.length ? Math.min(...times) : undefined;
 }
 
-/** A new budget: the same period kind keeps its spend; another kind starts a new period at `now`. */
+/**
+ * A new budget: the same period kind keeps its spend; another kind starts a new period at `now`,
+ * with the new period's end (none for a total).
+ */
 export function configure(state: LedgerState, limits: TenantBudgetLimits, now: number): LedgerState {
   if (limits.period === state.limits.period) return { ...state, limits };
+  const { periodEnd: _end, ...kept } = state;
   const fresh = newLedger(state.tenant, limits, now);
   return {
-    ...state,
+    ...kept,
     ...fresh,
     reservations: state.reservations,
     settled: state.settled,

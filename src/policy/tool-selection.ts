@@ -1,5 +1,5 @@
-/** Which tools a run may use and how a call finds its catalogue entry. Pure functions over the tool contract. */
-import type { RunClientTool, ToolCatalog, ToolCatalogEntry, ToolSelection } from '../contracts/tool-catalog';
+/** Which tools a run may use. Pure functions over the tool contract. */
+import type { RunClientTool, ToolCatalog, ToolSelection } from '../contracts/tool-catalog';
 import type { ToolSpec } from '../contracts/message-model';
 
 /** The idempotency key a side-effecting tool receives: the same on every retry of the same call. */
@@ -45,8 +45,4 @@ export function clientToolProblems(tools: readonly RunClientTool[] | undefined):
 /** The tool list a model request carries. */
 export function toToolSpecs(catalog: ToolCatalog): ToolSpec[] {
   return catalog.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-}
-
-export function findTool(catalog: ToolCatalog, name: string): ToolCatalogEntry | undefined {
-  return catalog.tools.find((t) => t.name === name);
 }

@@ -9,7 +9,7 @@ import { CARRIED_INPUT_VERSION, type AgentWorkflowInput } from '../../src/contra
 import { REACT_FACTS } from '../../src/policy/kind-facts';
 import { STATE_VIEW_VERSION } from '../../src/contracts/agent-run';
 import { AGENT_FAILURE } from '../../src/contracts/failure-types';
-import { runSpec } from '../../src/policy/run-spec';
+import { runSpec } from '../kit/run-spec';
 import { carryState, initialState } from '../../src/policy/agent-state';
 import { reply } from '../../src/testing/fake-provider';
 import { withWorker } from '../kit/temporal';

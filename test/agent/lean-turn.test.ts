@@ -15,7 +15,7 @@ import { reply } from '../../src/testing/fake-provider';
 import { ToolRegistry, defineTool } from '../../src/tools';
 import { payloadBytes } from '../../bench/kit';
 import type { AgentResult } from '../../src/contracts/agent-run';
-import { runSpec } from '../../src/policy/run-spec';
+import { runSpec } from '../kit/run-spec';
 import { saveHistoryIfRecording, testConnection, withWorker } from '../kit/temporal';
 import { PRIMARY, useAgentFixture, waitForState } from './agent-kit';
 

@@ -11,7 +11,7 @@ import { estimateTextTokens } from '../../src/policy/token-estimate';
 import { AgentClient } from '../../src/client';
 import { switchModelSignal } from '../../src/contracts/agent-workflows';
 import { REACT_FACTS } from '../../src/policy/kind-facts';
-import { runSpec } from '../../src/policy/run-spec';
+import { runSpec } from '../kit/run-spec';
 import { CONFIG_PATH_ENV, complete } from '../../src/llm';
 import { agentCli } from '../kit/agent-cli';
 import { testConnection, withWorker } from '../kit/temporal';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CRITIQUE_PROMPT, REVISE_PROMPT, type ReflectResult } from '../../examples/reflect-agent';
 import { REFLECT_FACTS } from '../../examples/reflect-agent-facts';
 import { BUILT_IN_KIND_FACTS } from '../../src/policy/kind-facts';
-import { runSpec } from '../../src/policy/run-spec';
+import { runSpec } from '../kit/run-spec';
 import { reflectEdge } from '../../examples/reflect-agent-edge';
 import { AgentClient } from '../../src/client';
 import { reply } from '../../src/testing/fake-provider';

@@ -4,7 +4,7 @@
  */
 import type { PevProgress, PevTodo } from '../../contracts/pev-progress';
 import { markdownText } from '../markdown';
-import { shorten } from '../run-summaries';
+import { previewText } from '../previews';
 
 /** Todos the current details list one by one; more are counted. */
 const TODOS_LISTED = 20;
@@ -20,11 +20,10 @@ export function planProgressDetails(progress: PevProgress): string | undefined {
   const { todos, cycle } = progress;
   if (todos.length === 0) return undefined;
   const ended = todos.filter((t) => t.status !== 'pending' && t.status !== 'executing').length;
+  const now = (t: PevTodo) => (t.id === progress.currentTodoId ? ' ← now' : '');
   const listed = todos
     .slice(0, TODOS_LISTED)
-    .map(
-      (t) => `- ${markdownText(shorten(todoLine(t), TODO_CHARS))}${t.id === progress.currentTodoId ? ' ← now' : ''}`,
-    );
+    .map((t) => `- ${markdownText(previewText(todoLine(t), TODO_CHARS))}${now(t)}`);
   const more = todos.length - listed.length;
   return [
     `**Plan** · ${ended} of ${todos.length} todos done${cycle > 1 ? ` · cycle ${cycle}` : ''}`,

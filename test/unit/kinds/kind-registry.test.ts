@@ -1,4 +1,4 @@
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { KindRegistry, kindRegistry, pevEdge, reactEdge, type KindEdge } from '../../../src/kinds';
 import type { AgentStateView } from '../../../src/contracts/agent-run';
 

@@ -1,5 +1,5 @@
 import { argsHash } from '../../../src/policy/approval-rules';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { carryState, initialState, restoreState, resultOf, stateView } from '../../../src/policy/agent-state';
 import { addCost } from '../../../src/contracts/message-model';
 

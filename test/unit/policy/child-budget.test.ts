@@ -1,5 +1,5 @@
 import { emptyCost, fullUsage } from '../../../src/contracts/message-model';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { budgetReason, childBudget } from '../../../src/policy/child-budget';
 import { childConfig } from '../../../src/policy/sub-agents';
 

@@ -4,7 +4,7 @@ import {
   initialMessageProblems,
   openingInput,
 } from '../../../src/policy/initial-messages';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import { pinRequest } from '../../../src/policy/pinning';
 import type { InitialMessage } from '../../../src/contracts/run-spec';

@@ -1,4 +1,4 @@
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import {
   DEFAULT_CACHE_PRICES,

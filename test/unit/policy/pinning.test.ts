@@ -1,4 +1,4 @@
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { callPrompt, callWaitsForPin, pinRequest, pinnedCall } from '../../../src/policy/pinning';
 import { lookupModel } from '../../../src/policy/model-registry';
 import type { ModelCallInput } from '../../../src/contracts/agent-activities';

@@ -1,6 +1,6 @@
 import { MAX_PLAN_ITEMS, planOf, planText, updatePlan } from '../../../src/policy/plan';
 import { ASK_USER, questionOf, withAskUser } from '../../../src/policy/ask-user';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import { currentDetails } from '../../../src/policy/current-details';
 

@@ -1,4 +1,4 @@
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { DEFAULT_CONTEXT_WINDOW, maxResultChars, modelWindow } from '../../../src/policy/context-plan';
 import { lookupModel } from '../../../src/policy/model-registry';
 import { quickToolCalls, resultFitFor, runsInline } from '../../../src/policy/quick-tools';

@@ -1,5 +1,5 @@
 import { runDetails, runSummary } from '../../../src/policy/run-details';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 
 describe('the details a run shows from its start', () => {
   it('count turns and tool calls in the singular when there is one, and list the sub-agents', () => {

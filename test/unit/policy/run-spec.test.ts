@@ -2,7 +2,8 @@ import type { KindFacts } from '../../../src/contracts/kind-facts';
 import { PEV_FACTS } from '../../../src/policy/pev/pev-facts';
 import { REACT_FACTS } from '../../../src/policy/kind-facts';
 import { DEFAULT_MASK_POLICY } from '../../../src/policy/masking';
-import { layerRunSpec, runSpec, RunSpecError } from '../../../src/policy/run-spec';
+import { layerRunSpec, RunSpecError } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import { DEFAULT_SYSTEM_PROMPT_TEXT } from '../../../src/policy/system-prompt';
 

@@ -12,7 +12,7 @@ import {
   serveCall,
   totalDrift,
 } from '../../../src/policy/served-tools';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 
 const call = (tool: string, args: Record<string, unknown>, sideEffects = true) => ({

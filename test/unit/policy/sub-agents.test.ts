@@ -1,6 +1,6 @@
 import type { PinnedTool } from '../../../src/contracts/agent-run';
 import { fullUsage } from '../../../src/contracts/message-model';
-import { runSpec } from '../../../src/policy/run-spec';
+import { runSpec } from '../../kit/run-spec';
 import { runSpecProblems } from '../../../src/policy/run-spec-problems';
 import {
   callTask,

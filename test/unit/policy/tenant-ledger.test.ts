@@ -1,4 +1,4 @@
-import type { LedgerState } from '../../../src/contracts/tenant-budget';
+import type { LedgerState, ReserveInput } from '../../../src/contracts/tenant-budget';
 import { amountProblems, budgetLimitsProblems, callEstimate, periodAt } from '../../../src/policy/tenant-budget';
 import {
   RESERVATION_TTL_MS,
@@ -9,11 +9,13 @@ import {
   nextDeadline,
   settle,
 } from '../../../src/policy/tenant-ledger';
-import { reserve, reserveDecision } from '../../../src/policy/ledger-line';
+import { request, reserveDecision } from '../../../src/policy/ledger-line';
 import { ledgerView } from '../../../src/policy/ledger-view';
 
 const T0 = Date.UTC(2026, 10, 26, 13, 30);
 const call = (key: string, usd: number, tokens = 100) => ({ key, usd, tokens, model: 'anthropic/claude-sonnet-4-6' });
+/** The ledger with a call reserved when it fits (a request of no run: nothing waits in line). */
+const reserve = (state: LedgerState, input: ReserveInput, now: number): LedgerState => request(state, input, now).state;
 const ledger = (maxCostUsd = 1, extra: Partial<LedgerState> = {}): LedgerState => ({
   ...newLedger('acme', { maxCostUsd, period: 'day' }, T0),
   ...extra,
@@ -104,6 +106,16 @@ describe('tenant ledger', () => {
       spent: { usd: 0 },
       period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
     });
+  });
+
+  it("a budget moved to a total has no end: the day's end passing keeps what was spent since", () => {
+    const moved = configure(ledger(), { maxCostUsd: 2, period: 'total' }, T0 + 1);
+    expect(moved.periodEnd).toBeUndefined();
+    expect(nextDeadline(moved)).toBeUndefined();
+    const spent = settle(reserve(moved, call('a#1', 0.5), T0 + 2), { key: 'a#1', usd: 0.5, tokens: 9 });
+    const nextDay = Date.UTC(2026, 10, 27, 1);
+    expect(ledgerView(advance(spent, nextDay))).toMatchObject({ spent: { usd: 0.5 }, remaining: { usd: 1.5 } });
+    expect(ledgerView(advance(spent, nextDay)).period).toEqual({ start: new Date(T0 + 1).toISOString() });
   });
 
   it('remembers a bounded number of settled keys', () => {

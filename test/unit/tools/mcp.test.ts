@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { callMode } from '../../../src/policy/approval-rules';
-import { findTool } from '../../../src/policy/tool-selection';
 import { type ExecuteToolInput, type ToolSelection } from '../../../src/contracts/tool-catalog';
 import {
   McpConfigError,
@@ -75,7 +74,7 @@ describe('MCP tools from real servers', () => {
       expect.arrayContaining(['write_file', 'read_text_file', 'list_directory', 'echo', 'get-sum']),
     );
     expect(catalog.unavailableServers).toBeUndefined();
-    expect(findTool(catalog, 'echo')).toMatchObject({
+    expect(catalog.tools.find((t) => t.name === 'echo')).toMatchObject({
       source: 'mcp',
       server: 'everything',
       mode: 'server',
@@ -211,7 +210,7 @@ describe('MCP tools from real servers', () => {
     const selection = naming(servers);
     const registry = newRegistry(servers);
     const pinned = await registry.catalog(selection);
-    const whoami = findTool(pinned, 'whoami')!;
+    const whoami = pinned.tools.find((t) => t.name === 'whoami')!;
     const first = JSON.parse(
       (await registry.execute(call('whoami', {}, selection, { fingerprint: whoami.fingerprint }))).content,
     ) as { pid: number };
@@ -273,7 +272,7 @@ describe('MCP tools from real servers', () => {
     const servers = { everything: { url: everything.url } };
     const selection = naming(servers, { approve: ['*'] });
     const catalog = await newRegistry(servers).catalog(selection);
-    const echo = findTool(catalog, 'echo')!; // the server marks it readOnlyHint: true
+    const echo = catalog.tools.find((t) => t.name === 'echo')!; // the server marks it readOnlyHint: true
     expect(echo.mode).toBe('server');
     expect(callMode(echo, {}, { approve: ['*'] })).toBe('approval');
   });
