@@ -13,11 +13,12 @@ import { McpConnectionError } from '../tools/mcp/pool';
 import type { ToolRegistry } from '../tools/registry';
 import { activityContext, heartbeating } from './heartbeat';
 
-function toFailure(err: unknown): unknown {
-  if (err instanceof McpConfigError) return ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.mcpConfig);
-  if (err instanceof McpConnectionError) return ApplicationFailure.retryable(err.message, AGENT_FAILURE.mcpConnection);
-  if (err instanceof RetryableToolError) return ApplicationFailure.retryable(err.message, AGENT_FAILURE.retryableTool);
-  return err;
+/** Throws `err` again, as a typed failure when it is one of the tools' known infrastructure errors. */
+function rethrow(err: unknown): never {
+  if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.mcpConfig);
+  if (err instanceof McpConnectionError) throw ApplicationFailure.retryable(err.message, AGENT_FAILURE.mcpConnection);
+  if (err instanceof RetryableToolError) throw ApplicationFailure.retryable(err.message, AGENT_FAILURE.retryableTool);
+  throw err;
 }
 
 /**
@@ -28,19 +29,11 @@ function toFailure(err: unknown): unknown {
 export function createToolActivities(registry: ToolRegistry): ToolActivities {
   return {
     // Opening MCP connections can take a while: heartbeats notice a dead worker meanwhile.
-    listTools: heartbeating(async (selection: ToolSelection): Promise<ToolCatalog> => {
-      try {
-        return await registry.catalog(selection);
-      } catch (err) {
-        throw toFailure(err);
-      }
-    }),
-    executeTool: heartbeating(async (input: ExecuteToolInput): Promise<ExecuteToolOutput> => {
-      try {
-        return await registry.execute(input, { signal: activityContext()?.cancellationSignal });
-      } catch (err) {
-        throw toFailure(err);
-      }
-    }),
+    listTools: heartbeating((selection: ToolSelection): Promise<ToolCatalog> =>
+      registry.catalog(selection).catch(rethrow),
+    ),
+    executeTool: heartbeating((input: ExecuteToolInput): Promise<ExecuteToolOutput> =>
+      registry.execute(input, { signal: activityContext()?.cancellationSignal }).catch(rethrow),
+    ),
   };
 }

@@ -1,4 +1,4 @@
-/** Types shared by the provider adapters. */
+/** Types and SDK client options shared by the provider adapters. */
 import type { ModelRequest } from '../contracts/message-model';
 import type { ResolvedModelInfo } from '../contracts/model-info';
 import type { StreamEvent } from '../contracts/stream-events';
@@ -22,6 +22,18 @@ export interface ResolvedCall {
   signal: AbortSignal;
   /** The `fetch` the SDK client uses (it reports arriving bytes to the idle watch). */
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+}
+
+/** What both SDK clients are made with: the call's key, base URL, timeout, headers and `fetch`; no retries. */
+export function sdkClientOptions(call: ResolvedCall) {
+  return {
+    apiKey: call.apiKey,
+    baseURL: call.provider.baseUrl,
+    maxRetries: 0,
+    timeout: call.timeoutMs,
+    defaultHeaders: call.provider.headers,
+    fetch: call.fetch,
+  };
 }
 
 /**

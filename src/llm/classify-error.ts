@@ -92,48 +92,39 @@ function typeForStatus(status: number): LlmFailureType {
 export function classifyError(err: unknown, context: ErrorContext = {}): ApplicationFailure {
   const where = context.provider ? `${context.provider}${context.model ? `/${context.model}` : ''}: ` : '';
   const cause = err instanceof Error ? err : undefined;
+  const fail = (type: LlmFailureType, text: string): ApplicationFailure =>
+    llmFailure(type, `${where}${text}`, { cause });
 
   if (context.idleTimedOut) {
     const seconds = Number(((context.idleTimeoutMs ?? 0) / 1000).toFixed(1));
-    return llmFailure(
+    return fail(
       LLM_FAILURE.timeout,
-      `${where}no data from the provider for ${seconds} s (idle timeout; a model that thinks silently for longer ` +
+      `no data from the provider for ${seconds} s (idle timeout; a model that thinks silently for longer ` +
         'needs a larger "idleTimeoutMs" in its config-file entry)',
-      { cause },
     );
   }
-  if (context.timedOut) {
-    return llmFailure(LLM_FAILURE.timeout, `${where}no complete response within ${context.timeoutMs ?? '?'} ms`, {
-      cause,
-    });
-  }
-  if (context.callerAborted || isAbort(err))
-    return llmFailure(LLM_FAILURE.aborted, `${where}call aborted by its caller`, { cause });
+  if (context.timedOut) return fail(LLM_FAILURE.timeout, `no complete response within ${context.timeoutMs ?? '?'} ms`);
+  if (context.callerAborted || isAbort(err)) return fail(LLM_FAILURE.aborted, 'call aborted by its caller');
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError) {
-    return llmFailure(LLM_FAILURE.timeout, `${where}request timed out`, { cause });
+    return fail(LLM_FAILURE.timeout, 'request timed out');
   }
   if (isSdkApiError(err) && err.status === undefined && !err.headers) {
     // APIConnectionError: the request never got a response.
     const timedOut = causeCodes(err).some((c) => TIMEOUT_CODES.has(c));
-    return llmFailure(timedOut ? LLM_FAILURE.timeout : LLM_FAILURE.connection, `${where}${describeCause(err)}`, {
-      cause,
-    });
+    return fail(timedOut ? LLM_FAILURE.timeout : LLM_FAILURE.connection, describeCause(err));
   }
   if (isSdkApiError(err)) return classifyApiError(err, where);
 
   const codes = causeCodes(err);
-  if (codes.some((c) => TIMEOUT_CODES.has(c)))
-    return llmFailure(LLM_FAILURE.timeout, `${where}${describeCause(err)}`, { cause });
+  if (codes.some((c) => TIMEOUT_CODES.has(c))) return fail(LLM_FAILURE.timeout, describeCause(err));
   if (
     codes.some((c) => CONNECTION_CODES.has(c)) ||
     (err instanceof TypeError && /terminated|fetch failed|socket/i.test(err.message))
   ) {
-    return llmFailure(LLM_FAILURE.connection, `${where}connection failed: ${describeCause(err)}`, { cause });
+    return fail(LLM_FAILURE.connection, `connection failed: ${describeCause(err)}`);
   }
-  return llmFailure(LLM_FAILURE.unknown, `${where}${cause ? `${cause.name}: ${cause.message}` : String(err)}`, {
-    cause,
-  });
+  return fail(LLM_FAILURE.unknown, cause ? `${cause.name}: ${cause.message}` : String(err));
 }
 
 function classifyApiError(err: SdkApiError, where: string): ApplicationFailure {

@@ -4,8 +4,8 @@
  */
 import type { StopReason, ToolCallBlock, Usage } from '../contracts/message-model';
 import { computeCost } from '../policy/model-registry';
-import { type ModelPrices } from '../contracts/model-info';
 import type { StreamEvent } from '../contracts/stream-events';
+import type { ResolvedCall } from './adapter-types';
 import { markTruncated, toolCallFromRaw } from './tool-arguments';
 
 type OpenBlock =
@@ -13,34 +13,30 @@ type OpenBlock =
   | { type: 'thinking'; index: number; thinking: string; signature?: string; redacted?: boolean }
   | { type: 'tool_call'; index: number; id: string; name: string; raw: string; extras?: Record<string, unknown> };
 
-export interface BuilderStart {
-  provider: string;
-  model: string;
-  prices: ModelPrices;
-  timestamp: number;
-}
-
 /**
  * Blocks are addressed by a provider-side key (Anthropic's block index, OpenAI's `text` or
  * `tool:<n>`); content indices follow the order in which blocks first appear. Tool-call end
  * events wait for the stop reason, because a call cut by the token limit must be marked.
+ * A builder is made for one call once its stream has started, which is the start event's time.
  */
 export class EventBuilder {
   private readonly open = new Map<string, OpenBlock>();
   private readonly pendingToolCalls: { index: number; call: ToolCallBlock; raw: string }[] = [];
   private nextIndex = 0;
   private started = false;
+  /** When the builder was made: the start event's timestamp. */
+  readonly timestamp = Date.now();
 
-  constructor(private readonly init: BuilderStart) {}
+  constructor(private readonly call: ResolvedCall) {}
 
   start(responseId?: string): StreamEvent[] {
     if (this.started) return [];
     this.started = true;
     const event: StreamEvent = {
       type: 'start',
-      provider: this.init.provider,
-      model: this.init.model,
-      timestamp: this.init.timestamp,
+      provider: this.call.provider.id,
+      model: this.call.model,
+      timestamp: this.timestamp,
     };
     if (responseId) event.responseId = responseId;
     return [event];
@@ -138,7 +134,7 @@ export class EventBuilder {
       });
     }
     this.pendingToolCalls.length = 0;
-    events.push({ type: 'usage', usage, cost: computeCost(usage, this.init.prices) });
+    events.push({ type: 'usage', usage, cost: computeCost(usage, this.call.info.prices) });
     const done: StreamEvent = { type: 'done', stopReason };
     if (rawStopReason !== undefined) done.rawStopReason = rawStopReason;
     events.push(done);

@@ -66,39 +66,26 @@ export { CONCURRENCY, REQUESTS_PER_MINUTE, type LlmConfigFile } from './llm-conf
 
 type Env = Record<string, string | undefined>;
 
+/** A provider's environment variable: `<ID>_API_KEY`, `<ID>_BASE_URL` (`openai-compatible` → `OPENAI_COMPATIBLE_…`). */
+const envName = (id: string, what: 'API_KEY' | 'BASE_URL'): string =>
+  `${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${what}`;
+
+/** The built-in providers; `<ID>_BASE_URL` replaces the default base URL. */
+const BUILTIN_PROVIDERS: Record<string, Pick<ProviderConfig, 'api' | 'baseUrl' | 'apiKeyRequired'>> = {
+  // Defaults are explicit so the SDKs never fall back to the environment behind a config's back.
+  anthropic: { api: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKeyRequired: true },
+  minimax: { api: 'anthropic', baseUrl: 'https://api.minimax.io/anthropic', apiKeyRequired: true },
+  openai: { api: 'openai', baseUrl: 'https://api.openai.com/v1', apiKeyRequired: true },
+  'openai-compatible': { api: 'openai', baseUrl: undefined, apiKeyRequired: false },
+};
+
 function builtinProviders(env: Env): Record<string, ProviderConfig> {
-  const opt = (name: string): string | undefined => (env[name] ? env[name] : undefined);
-  return {
-    // Defaults are explicit so the SDKs never fall back to the environment behind a config's back.
-    anthropic: {
-      id: 'anthropic',
-      api: 'anthropic',
-      baseUrl: opt('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com',
-      apiKeyEnv: 'ANTHROPIC_API_KEY',
-      apiKeyRequired: true,
-    },
-    minimax: {
-      id: 'minimax',
-      api: 'anthropic',
-      baseUrl: opt('MINIMAX_BASE_URL') ?? 'https://api.minimax.io/anthropic',
-      apiKeyEnv: 'MINIMAX_API_KEY',
-      apiKeyRequired: true,
-    },
-    openai: {
-      id: 'openai',
-      api: 'openai',
-      baseUrl: opt('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
-      apiKeyEnv: 'OPENAI_API_KEY',
-      apiKeyRequired: true,
-    },
-    'openai-compatible': {
-      id: 'openai-compatible',
-      api: 'openai',
-      baseUrl: opt('OPENAI_COMPATIBLE_BASE_URL'),
-      apiKeyEnv: 'OPENAI_COMPATIBLE_API_KEY',
-      apiKeyRequired: false,
-    },
-  };
+  return Object.fromEntries(
+    Object.entries(BUILTIN_PROVIDERS).map(([id, { api, baseUrl, apiKeyRequired }]) => [
+      id,
+      { id, api, baseUrl: env[envName(id, 'BASE_URL')] || baseUrl, apiKeyEnv: envName(id, 'API_KEY'), apiKeyRequired },
+    ]),
+  );
 }
 
 export interface LoadLlmConfigOptions {
@@ -146,7 +133,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
       const base = providers[id];
       const api = entry.api ?? base?.api;
       if (!api) {
-        const builtIn = didYouMean(id, Object.keys(builtinProviders({})));
+        const builtIn = didYouMean(id, Object.keys(BUILTIN_PROVIDERS));
         throw configFailure(
           `Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai"${builtIn}.`,
         );
@@ -155,7 +142,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
         id,
         api,
         baseUrl: entry.baseUrl ?? base?.baseUrl,
-        apiKeyEnv: entry.apiKeyEnv ?? base?.apiKeyEnv ?? `${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`,
+        apiKeyEnv: entry.apiKeyEnv ?? base?.apiKeyEnv ?? envName(id, 'API_KEY'),
         apiKeyRequired: entry.apiKeyRequired ?? base?.apiKeyRequired ?? true,
         headers: entry.headers ?? base?.headers,
       };

@@ -4,8 +4,7 @@
  * Mirrors the rules both APIs enforce.
  */
 import type { ModelRequest } from '../contracts/message-model';
-
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+import { TOOL_NAME } from '../policy/tool-selection';
 
 /** Returns the problems found; empty when the request is well formed. */
 export function requestProblems(request: ModelRequest): string[] {

@@ -56,11 +56,7 @@ export class FileLog {
   }
 
   /** Reads what was appended since the last call (everything after a delete or replacement). */
-  async refresh(): Promise<void> {
-    this.readAppended();
-  }
-
-  private readAppended(): void {
+  refresh(): void {
     let fd: number;
     try {
       fd = fs.openSync(this.file, 'r');

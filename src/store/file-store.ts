@@ -78,7 +78,7 @@ export class FileContentStore extends CheckedContentStore {
       if (this.logs.size <= LOGS_KEPT) break;
       this.logs.delete(oldest);
     }
-    await log.refresh();
+    log.refresh();
     return log;
   }
 
@@ -131,12 +131,8 @@ export class FileContentStore extends CheckedContentStore {
   }
 
   protected async storeBody(hash: string, text: string, conversationId?: string): Promise<void> {
-    if (conversationId === undefined) {
-      if (!this.bodies.has(hash)) this.ensureBody(hash, text);
-      return;
-    }
-    const log = await this.log(conversationId);
-    if (log.hashes.has(hash)) {
+    const log = conversationId === undefined ? undefined : await this.log(conversationId);
+    if (conversationId === undefined || log?.hashes.has(hash)) {
       if (!this.bodies.has(hash)) this.ensureBody(hash, text);
       return;
     }
@@ -204,7 +200,7 @@ export class FileContentStore extends CheckedContentStore {
     const dir = path.join(this.root, 'logs');
     const names = await fs.readdir(dir).catch(() => [] as string[]);
     const logs = names.filter((n) => n.endsWith('.jsonl')).map((n) => new FileLog(path.join(dir, n)));
-    for (const log of logs) await log.refresh();
+    for (const log of logs) log.refresh();
     return logs;
   }
 

@@ -101,26 +101,17 @@ export function redactUrl(url: string): string {
 
 /** Checks the URL's shape; a malformed one gets a one-line error naming the expected form. */
 export function parseStoreUrl(url: string): URL {
+  const bad = (what: string): StoreError =>
+    new StoreError('bad_input', `${STORE_URL_ENV} ${what}; expected postgres://USER:PASSWORD@HOST:5432/DATABASE`);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new StoreError(
-      'bad_input',
-      `${STORE_URL_ENV} is not a URL; expected postgres://USER:PASSWORD@HOST:5432/DATABASE`,
-    );
+    throw bad('is not a URL');
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
-    throw new StoreError(
-      'bad_input',
-      `${STORE_URL_ENV} must start with postgres:// or postgresql:// (got ${parsed.protocol}//…); ` +
-        'expected postgres://USER:PASSWORD@HOST:5432/DATABASE',
-    );
-  if (!parsed.hostname && !parsed.searchParams.get('host'))
-    throw new StoreError(
-      'bad_input',
-      `${STORE_URL_ENV} names no host; expected postgres://USER:PASSWORD@HOST:5432/DATABASE`,
-    );
+    throw bad(`must start with postgres:// or postgresql:// (got ${parsed.protocol}//…)`);
+  if (!parsed.hostname && !parsed.searchParams.get('host')) throw bad('names no host');
   return parsed;
 }
 

@@ -64,9 +64,6 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> extends Too
   execute(args: z.output<S>, ctx: ToolExecutionContext): unknown;
 }
 
-/** Provider tool-name rule shared by Anthropic and OpenAI. */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-
 /** Typed identity helper: infers the argument type of `execute` from the schema. */
 export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition<S> {
   return definition;

@@ -32,6 +32,3 @@ export function toolLog(lines: readonly string[]): string {
   const lineStart = tail.indexOf('\n');
   return `…${lineStart >= 0 && lineStart < 200 ? tail.slice(lineStart) : tail}`;
 }
-
-/** The message of anything thrown, for an error result. */
-export { errorText } from '../common/error-text';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorText } from '../common/error-text';
 import {
   DEFAULT_TOOL_MAX_OUTPUT_CHARS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -10,17 +11,16 @@ import {
   type ToolSelection,
   type ToolSource,
 } from '../contracts/tool-catalog';
-import { idempotencyKey, isToolAllowed } from '../policy/tool-selection';
+import { TOOL_NAME, idempotencyKey, isToolAllowed } from '../policy/tool-selection';
 import {
   RetryableToolError,
-  TOOL_NAME_PATTERN,
   ToolRegistrationError,
   type FunctionSpec,
   type ToolDefinition,
   type ToolExecutionContext,
 } from './define';
 import { toolFingerprint } from './fingerprint';
-import { capOutput, errorText, formatToolResult, toolLog } from './format-result';
+import { capOutput, formatToolResult, toolLog } from './format-result';
 import { callMeta, listMcpTools, mcpResultText, type McpListing, type McpRoute } from './mcp/catalog';
 import type { NamedMcpServer } from './mcp/mcp-config';
 import { McpConnectionError, McpPool } from './mcp/pool';
@@ -30,7 +30,6 @@ import {
   DEFAULT_ARGUMENT_LIMITS,
   checkRawArguments,
   schemaFromJsonSchema,
-  strictParameters,
   validateWithSchema,
   type ArgumentLimits,
 } from './validate';
@@ -80,12 +79,11 @@ export class ToolRegistry {
   /** Registers one tool. Names must suit every provider (`[a-zA-Z0-9_-]{1,64}`) and be unique. */
   register<S extends z.ZodObject>(definition: ToolDefinition<S>, source: ToolSource = 'registered'): this {
     const { name, description } = definition;
-    if (!TOOL_NAME_PATTERN.test(name))
-      throw new ToolRegistrationError(`Tool name "${name}" must match ${TOOL_NAME_PATTERN}.`);
+    if (!TOOL_NAME.test(name)) throw new ToolRegistrationError(`Tool name "${name}" must match ${TOOL_NAME}.`);
     if (this.local.has(name)) throw new ToolRegistrationError(`Tool "${name}" is already registered.`);
     if (!(definition.parameters instanceof z.ZodObject))
       throw new ToolRegistrationError(`Tool "${name}" needs a z.object(...) parameters schema.`);
-    const schema = strictParameters(definition.parameters);
+    const schema = definition.parameters.strict();
     const parameters = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete parameters.$schema;
     const timeoutMs = definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;

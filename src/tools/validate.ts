@@ -77,11 +77,6 @@ export function validateWithSchema<T>(schema: z.ZodType<T>, args: Record<string,
   return { ok: false, error: `Invalid arguments:\n${z.prettifyError(result.error)}` };
 }
 
-/** A zod object made strict at the top level: unknown fields are errors, not silently dropped. */
-export function strictParameters(schema: z.ZodObject): z.ZodObject {
-  return schema.strict();
-}
-
 /**
  * A validator for an MCP tool's JSON Schema. A top-level object schema that does not say
  * otherwise gets `additionalProperties: false`, matching the strictness of registered tools.

@@ -5,14 +5,11 @@
  * serves are told (a model's `limitKey`) and send that model's calls to the limit's queue; a call
  * that reaches the worker on a queue less specific than its limit's is moved there unmade.
  */
-import type { NativeConnection } from '@temporalio/worker';
 import type { CallRoutes } from '../activities/agent/deps';
 import type { ModelRef } from '../contracts/model-ref';
 import type { LlmConfig } from '../llm';
 import { LLM_QUEUE_SEGMENT, limitKeyFor, llmQueueOf } from '../policy/llm-queues';
-import { queueRate } from './queue-rate';
-
-type WorkflowService = NativeConnection['workflowService'];
+import { queueRate, type WorkflowService } from './queue-rate';
 
 /** What the routes need of the running worker. */
 export interface RoutesBinding {

@@ -7,18 +7,16 @@
  * of: it gives a paused queue its rate back once the pause is over (whoever paused it: a worker may
  * have died), raises learned rates, and starts polling a queue that has gained a rate.
  */
-import type { ActivityInterceptorsFactory, NativeConnection } from '@temporalio/worker';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentActivities } from '../contracts/agent-activities';
 import { LLM_FAILURE } from '../contracts/failure-types';
 import type { ModelName, ModelRef } from '../contracts/model-ref';
 import { retryAfterInDetails } from '../policy/llm-failure-policy';
 import { modelRefOf } from '../policy/model-ref';
-import type { LimitRoutes } from './limit-routes';
+import type { LimitRoutes, RoutesBinding } from './limit-routes';
 import { DEFAULT_RETRY_AFTER_MS } from './queue-pace';
 import { keepPace, refuseQueue } from './queue-rate';
-
-type WorkflowService = NativeConnection['workflowService'];
 
 /** How often each worker looks at the queues it knows of. */
 export const PAUSE_SWEEP_MS = 5_000;
@@ -47,11 +45,7 @@ function modelOfCall(activityType: string, args: readonly unknown[]): ModelRef |
 /** A result that is an answer (not a call moved elsewhere or only a pin). */
 const answered = (result: unknown): boolean => typeof result !== 'object' || result === null || !('answered' in result);
 
-interface PacerBinding {
-  service: WorkflowService;
-  namespace: string;
-  onError(message: string): void;
-}
+type PacerBinding = Pick<RoutesBinding, 'service' | 'namespace' | 'onError'>;
 
 export class QueuePacer {
   private readonly accepted = new Map<string, number[]>();

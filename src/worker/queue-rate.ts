@@ -8,7 +8,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { perSecond } from '../policy/llm-queues';
 import { afterRefusal, paceAt, paceReason, parsePace, rateAt, type QueuePace, type Refusal } from './queue-pace';
 
-type WorkflowService = NativeConnection['workflowService'];
+export type WorkflowService = NativeConnection['workflowService'];
 
 const ACTIVITY = temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY;
 
@@ -51,46 +51,31 @@ export function paceOf(rate: ServerRate): QueuePace | undefined {
 const READ_BACK_MS = 2_000;
 
 /**
- * Writes a limited queue's rate (a minute) with the reason the server keeps beside it, and returns
- * once the server reads it back, so that what this process does next starts from it (after
- * {@link READ_BACK_MS}, it returns anyway: another worker's write may have replaced it).
+ * Writes `pace` as a limited queue's rate (the rate it gives at `at`, a minute) with its reason,
+ * which the server keeps beside it; every worker on the queue shares it. Returns once the server
+ * reads it back, so that what this process does next starts from it (after {@link READ_BACK_MS}, it
+ * returns anyway: another worker's write may have replaced it).
  */
-export async function writeQueueRate(
+async function writePace(
   service: WorkflowService,
   namespace: string,
   taskQueue: string,
-  requestsPerMinute: number,
-  reason: string,
+  pace: QueuePace,
+  at: number = Date.now(),
 ): Promise<void> {
+  const reason = paceReason(pace);
   await service.updateTaskQueueConfig({
     namespace,
     identity: 'durable-agents',
     taskQueue,
     taskQueueType: ACTIVITY,
-    updateQueueRateLimit: { rateLimit: { requestsPerSecond: perSecond(requestsPerMinute) }, reason },
+    updateQueueRateLimit: { rateLimit: { requestsPerSecond: perSecond(rateAt(pace, at)) }, reason },
   });
   for (const until = Date.now() + READ_BACK_MS; Date.now() < until;) {
     if ((await queueRate(service, namespace, taskQueue)).reason === reason) return;
     await new Promise((r) => setTimeout(r, 25));
   }
 }
-
-/** Writes `pace`: the rate it gives at `at`, and its reason. */
-export const writePace = (
-  service: WorkflowService,
-  namespace: string,
-  taskQueue: string,
-  pace: QueuePace,
-  at: number = Date.now(),
-): Promise<void> => writeQueueRate(service, namespace, taskQueue, rateAt(pace, at), paceReason(pace));
-
-/** Sets a limited queue's rate: every worker on it shares it. */
-export const setQueueRate = (
-  service: WorkflowService,
-  namespace: string,
-  taskQueue: string,
-  requestsPerMinute: number,
-): Promise<void> => writePace(service, namespace, taskQueue, { requestsPerMinute });
 
 /**
  * Sets a configured limit's rate so that the queue starts as empty as the server allows: its limiter
@@ -118,8 +103,8 @@ export async function startQueueRate(
     await writePace(service, namespace, taskQueue, kept, now);
     return { ...(paused === undefined ? {} : { pausedUntil: paused }), ...(learned ? { learned } : {}) };
   }
-  await setQueueRate(service, namespace, taskQueue, 0);
-  await setQueueRate(service, namespace, taskQueue, requestsPerMinute);
+  await writePace(service, namespace, taskQueue, { requestsPerMinute: 0 });
+  await writePace(service, namespace, taskQueue, { requestsPerMinute });
   return {};
 }
 

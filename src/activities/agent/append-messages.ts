@@ -6,7 +6,7 @@ import type { StoredBody } from '../../contracts/stored-body';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore, LogEntry } from '../../store';
-import { currentWriteOrder, fromStore } from './conversation-view';
+import { fromStore, writeLogged } from './conversation-view';
 
 function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
   switch (draft.kind) {
@@ -99,13 +99,10 @@ export function appendMessagesActivity(store: ContentStore) {
         return storeBody(store, conversationId, input.startSeq + i, d.kind, body);
       }),
     );
-    const order = currentWriteOrder();
-    await fromStore(() =>
-      store.writeEntries(
-        input.conversationId,
-        stored.map((s) => s.entry),
-        order,
-      ),
+    await writeLogged(
+      store,
+      conversationId,
+      stored.map((s) => s.entry),
     );
     return stored.map((s) => s.meta);
   };

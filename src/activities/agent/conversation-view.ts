@@ -1,6 +1,6 @@
 /** Reading the part of a conversation a model call sees, from the content store. */
 import { errorText } from '../../common/error-text';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import { textOf, type Message } from '../../contracts/message-model';
 import type { ProviderId } from '../../contracts/model-ref';
@@ -8,6 +8,7 @@ import { DROPPED_NOTE, toProviderMessages } from '../../policy/provider-view';
 import type { LoggedBody, StoredBody } from '../../contracts/stored-body';
 import type { ConversationView } from '../../contracts/agent-run';
 import { StoreError, type ContentStore, type LogEntry, type WriteOrder } from '../../store';
+import { activityContext } from '../heartbeat';
 import { SettledLogCache } from './log-cache';
 
 /**
@@ -29,32 +30,21 @@ export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
 
 /** The running activity attempt's place in the order of writes (see `WriteOrder`); none outside an activity. */
 export function currentWriteOrder(): WriteOrder | undefined {
-  try {
-    const { scheduledTimestampMs, attempt } = Context.current().info;
-    return { scheduledAt: Math.trunc(scheduledTimestampMs), attempt };
-  } catch {
-    return undefined;
-  }
+  const info = activityContext()?.info;
+  return info && { scheduledAt: Math.trunc(info.scheduledTimestampMs), attempt: info.attempt };
 }
+
+/** Writes log entries of the conversation, in the running activity attempt's place in the order of writes. */
+export const writeLogged = (store: ContentStore, conversationId: string, entries: readonly LogEntry[]): Promise<void> =>
+  fromStore(() => store.writeEntries(conversationId, entries, currentWriteOrder()));
 
 /** The conversation of a call: the one it names, or the calling run's (its workflow id). */
 export function conversationOf(input: { conversationId?: string }): string {
   if (input.conversationId) return input.conversationId;
-  try {
-    const execution = Context.current().info.workflowExecution;
-    if (execution?.workflowId) return execution.workflowId;
-  } catch {
-    // Not in an activity: the input must name the conversation.
-  }
+  // Outside an activity there is no calling run: the input must name the conversation.
+  const workflowId = activityContext()?.info.workflowExecution?.workflowId;
+  if (workflowId) return workflowId;
   throw ApplicationFailure.nonRetryable('the call names no conversation and has no calling run', AGENT_FAILURE.store);
-}
-
-function currentRunId(): string | undefined {
-  try {
-    return Context.current().info.workflowExecution?.runId;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One per process: every store instance of a worker shares it (entries are keyed by run). */
@@ -74,7 +64,7 @@ export async function readLogged(
 ): Promise<LoggedBody[]> {
   return fromStore(async () => {
     const read = (from: number, to: number): Promise<LogEntry[]> => store.readEntries(conversationId, from, to);
-    const runId = options.settledBelowTo ? currentRunId() : undefined;
+    const runId = options.settledBelowTo ? activityContext()?.info.workflowExecution?.runId : undefined;
     const entries = runId
       ? await settled.read(conversationId, runId, fromSeq, toSeq, read)
       : await read(fromSeq, toSeq);

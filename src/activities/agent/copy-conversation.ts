@@ -16,7 +16,7 @@ import type { ContentStore, LogEntry } from '../../store';
 import type { InitialMessage } from '../../contracts/run-spec';
 import { initialBodies, initialMessageProblems } from '../../policy/initial-messages';
 import { closeOpenCalls, type CopiedMessage } from './close-open-calls';
-import { currentWriteOrder, fromStore } from './conversation-view';
+import { fromStore, writeLogged } from './conversation-view';
 
 const refuse = (message: string): ApplicationFailure => ApplicationFailure.nonRetryable(message, AGENT_FAILURE.store);
 
@@ -103,12 +103,10 @@ export function copyConversationActivity(store: ContentStore) {
         body,
       ]),
     );
-    await fromStore(() =>
-      store.writeEntries(
-        input.to,
-        copied.map(([entry]) => entry),
-        currentWriteOrder(),
-      ),
+    await writeLogged(
+      store,
+      input.to,
+      copied.map(([entry]) => entry),
     );
     const last = copied[copied.length - 1][0];
     return {

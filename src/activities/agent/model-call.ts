@@ -21,7 +21,7 @@ import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
 import { observeModelCall } from '../call-telemetry';
 import { openTokenWriter, type TokenWriter } from './token-writer';
-import { conversationOf, currentWriteOrder, fromStore, loadProviderView } from './conversation-view';
+import { conversationOf, currentWriteOrder, fromStore, loadProviderView, writeLogged } from './conversation-view';
 import { runInlineTools, type PublishToolEvent, type RunTool } from './inline-tools';
 import type { StreamCall } from '../../contracts/token-stream';
 import { log } from '@temporalio/activity';
@@ -162,10 +162,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     const closing = tokens?.close('answered');
     const body = input.agentRole ? { ...message, agentRole: input.agentRole } : message;
     const hash = await fromStore(() => store.put(body, conversationId));
-    const order = currentWriteOrder();
-    await fromStore(() =>
-      store.writeEntries(conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }], order),
-    );
+    await writeLogged(store, conversationId, [{ seq: input.writeSeq, kind: 'assistant', hash }]);
     await closing;
     const toolCalls = toolCallRequests(message);
     const toolResults = input.inlineTools

@@ -9,7 +9,7 @@ import { LOCAL_TOOL_MAX_TIMEOUT_MS, type ToolCatalogEntry } from '../../contract
 import type { StoredBody } from '../../contracts/stored-body';
 import { textOf } from '../../contracts/message-model';
 import { READ_RESULT_TOOL } from '../../policy/masking';
-import { toolFingerprint } from '../../tools/fingerprint';
+import { catalogEntry } from '../../tools/fingerprint';
 import type { ContentStore } from '../../store';
 import { fromStore } from './conversation-view';
 
@@ -31,18 +31,16 @@ const schema = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unk
 delete schema.$schema;
 
 /** The tool's catalogue entry: read-only and quick, so it runs as a local activity. */
-export const readBackEntry: ToolCatalogEntry = {
+export const readBackEntry: ToolCatalogEntry = catalogEntry({
   name: READ_RESULT_TOOL,
   description,
   parameters: schema,
   mode: 'server',
   timeoutMs: LOCAL_TOOL_MAX_TIMEOUT_MS,
-  sideEffects: false,
   local: true,
   maxOutputChars: Number.MAX_SAFE_INTEGER,
   source: 'builtin',
-  fingerprint: toolFingerprint({ name: READ_RESULT_TOOL, description, parameters: schema }),
-};
+});
 
 /** Log entries read per step while looking back for a result. */
 const PAGE = 64;

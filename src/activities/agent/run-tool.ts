@@ -18,7 +18,7 @@ import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
-import { conversationOf, currentWriteOrder, fromStore } from './conversation-view';
+import { conversationOf, fromStore, writeLogged } from './conversation-view';
 import type { ModelCaller } from './deps';
 import { readBack, readBackEntry } from './read-back';
 import { RESULT_PREVIEW_CHARS, previewText } from '../../policy/previews';
@@ -261,8 +261,7 @@ export function toolActivities(
         timestamp: Date.now(),
         ...(whole ? { whole } : {}),
       });
-      const order = currentWriteOrder();
-      await fromStore(() => store.writeEntries(conversationId, [entry], order));
+      await writeLogged(store, conversationId, [entry]);
       const logHash = output.log
         ? await fromStore(() =>
             store.put(

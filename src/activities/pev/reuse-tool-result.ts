@@ -5,7 +5,7 @@ import type { ReuseToolResultInput } from '../../contracts/pev-activities';
 import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore } from '../../store';
 import { storeBody } from '../agent/append-messages';
-import { currentWriteOrder, fromStore } from '../agent/conversation-view';
+import { fromStore, writeLogged } from '../agent/conversation-view';
 import { ApplicationFailure } from '@temporalio/common';
 
 export function reuseToolResultActivity(store: ContentStore) {
@@ -23,8 +23,7 @@ export function reuseToolResultActivity(store: ContentStore) {
       content: [{ type: 'text', text: input.note }, ...earlier.content],
       timestamp: Date.now(),
     });
-    const order = currentWriteOrder();
-    await fromStore(() => store.writeEntries(input.conversationId, [entry], order));
+    await writeLogged(store, input.conversationId, [entry]);
     return meta;
   };
 }

@@ -5,19 +5,8 @@ import type { StreamEvent } from '../../contracts/stream-events';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
 import { LLM_FAILURE } from '../../contracts/failure-types';
-import type { ProviderAdapter, ResolvedCall } from '../adapter-types';
+import { sdkClientOptions, type ProviderAdapter, type ResolvedCall } from '../adapter-types';
 import { toAnthropicParams } from './anthropic-request';
-
-function client(call: ResolvedCall): Anthropic {
-  return new Anthropic({
-    apiKey: call.apiKey,
-    baseURL: call.provider.baseUrl,
-    maxRetries: 0,
-    timeout: call.timeoutMs,
-    defaultHeaders: call.provider.headers,
-    fetch: call.fetch,
-  });
-}
 
 const STOP_REASONS: Record<string, StopReason> = {
   end_turn: 'stop',
@@ -41,19 +30,11 @@ function usageOf(u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsa
   };
 }
 
-function builderFor(call: ResolvedCall): EventBuilder {
-  return new EventBuilder({
-    provider: call.provider.id,
-    model: call.model,
-    prices: call.info.prices,
-    timestamp: Date.now(),
-  });
-}
-
 async function* streamAnthropic(call: ResolvedCall): AsyncGenerator<StreamEvent> {
-  const params = toAnthropicParams(call.request, call.provider.id, call.model, call.info);
-  const events = await client(call).messages.create({ ...params, stream: true }, { signal: call.signal });
-  const builder = builderFor(call);
+  const params = toAnthropicParams(call);
+  const client = new Anthropic(sdkClientOptions(call));
+  const events = await client.messages.create({ ...params, stream: true }, { signal: call.signal });
+  const builder = new EventBuilder(call);
   let usage: Usage | undefined;
   let rawStop: string | undefined;
   let finished = false;

@@ -12,15 +12,8 @@
  *   tools, tool choice and thinking.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type {
-  CallOptions,
-  ImageBlock,
-  Message,
-  ModelRequest,
-  TextBlock,
-  ToolChoice,
-} from '../../contracts/message-model';
-import type { ResolvedModelInfo } from '../../contracts/model-info';
+import type { CallOptions, ImageBlock, Message, TextBlock, ToolChoice } from '../../contracts/message-model';
+import type { ResolvedCall } from '../adapter-types';
 import { toAnthropicToolId } from '../tool-ids';
 import { jsonInstruction } from '../response-format';
 
@@ -34,12 +27,7 @@ const MIN_THINKING_BUDGET = 1024;
 const DEFAULT_MAX_TOKENS = 16_384;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
-export function toAnthropicParams(
-  request: ModelRequest,
-  providerId: string,
-  model: string,
-  info: ResolvedModelInfo,
-): Params {
+export function toAnthropicParams({ request, provider: { id: providerId }, model, info }: ResolvedCall): Params {
   const options: CallOptions = request.options ?? {};
   const cache = options.cache !== false;
   const messages = toAnthropicMessages(request.messages, providerId, model);

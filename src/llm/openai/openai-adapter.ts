@@ -5,17 +5,12 @@ import type { StopReason, Usage } from '../../contracts/message-model';
 import { type StreamEvent } from '../../contracts/stream-events';
 import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
-import type { ProviderAdapter, ResolvedCall } from '../adapter-types';
+import { sdkClientOptions, type ProviderAdapter, type ResolvedCall } from '../adapter-types';
 import { toOpenAIParams } from './openai-request';
 
 function client(call: ResolvedCall): OpenAI {
   return new OpenAI({
-    apiKey: call.apiKey,
-    baseURL: call.provider.baseUrl,
-    maxRetries: 0,
-    timeout: call.timeoutMs,
-    defaultHeaders: call.provider.headers,
-    fetch: call.fetch,
+    ...sdkClientOptions(call),
     // OpenAI's organization and project ids (read from env by default) are not for other servers.
     ...(call.provider.id === 'openai' ? {} : { organization: null, project: null }),
   });
@@ -64,21 +59,13 @@ function extraContentOf(call: object): Record<string, unknown> | undefined {
 
 const missingId = (index: number, timestamp: number): string => `call_${timestamp.toString(36)}_${index}`;
 
-function builderFor(call: ResolvedCall): { builder: EventBuilder; timestamp: number } {
-  const timestamp = Date.now();
-  return {
-    builder: new EventBuilder({ provider: call.provider.id, model: call.model, prices: call.info.prices, timestamp }),
-    timestamp,
-  };
-}
-
 async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
-  const params = toOpenAIParams(call.request, call.provider.id, call.model, call.info);
+  const params = toOpenAIParams(call);
   const chunks = await client(call).chat.completions.create(
     { ...params, stream: true, stream_options: { include_usage: true } },
     { signal: call.signal },
   );
-  const { builder, timestamp } = builderFor(call);
+  const builder = new EventBuilder(call);
   let usage: OpenAI.CompletionUsage | undefined;
   let raw: string | undefined;
   let refused = false;
@@ -104,7 +91,7 @@ async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
       const key = `tool:${index}`;
       if (!toolKeys.has(key)) {
         toolKeys.add(key);
-        yield* builder.toolCallStart(key, tc.id || missingId(index, timestamp), tc.function?.name ?? '');
+        yield* builder.toolCallStart(key, tc.id || missingId(index, builder.timestamp), tc.function?.name ?? '');
       }
       const extra = extraContentOf(tc);
       if (extra) builder.toolCallExtras(key, { extra_content: extra });

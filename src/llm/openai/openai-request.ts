@@ -12,15 +12,8 @@
  *   the caller); JSON mode also needs the word "JSON" in the prompt, so the instruction is added.
  */
 import type OpenAI from 'openai';
-import type {
-  CallOptions,
-  ImageBlock,
-  Message,
-  ModelRequest,
-  TextBlock,
-  ToolChoice,
-} from '../../contracts/message-model';
-import type { ResolvedModelInfo } from '../../contracts/model-info';
+import type { CallOptions, ImageBlock, Message, TextBlock, ToolChoice } from '../../contracts/message-model';
+import type { ResolvedCall } from '../adapter-types';
 import { jsonInstruction } from '../response-format';
 import { isOpenAIReasoningModel } from '../../policy/call-settings';
 import { toOpenAIToolId } from '../tool-ids';
@@ -33,12 +26,7 @@ type AssistantParam = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reason
 /** `extra_content` is Gemini's extension carrying a thought signature. */
 type ToolCallParam = OpenAI.Chat.ChatCompletionMessageFunctionToolCall & { extra_content?: unknown };
 
-export function toOpenAIParams(
-  request: ModelRequest,
-  providerId: string,
-  model: string,
-  info: ResolvedModelInfo,
-): Params {
+export function toOpenAIParams({ request, provider: { id: providerId }, model, info }: ResolvedCall): Params {
   const options: CallOptions = request.options ?? {};
   const nativeJson = info.capabilities.jsonMode || !info.known;
   const instruction = jsonInstruction(options.responseFormat);

@@ -1,11 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  DEFAULT_TOOL_MAX_OUTPUT_CHARS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type ToolCallContext,
-  type ToolCatalogEntry,
-} from '../../contracts/tool-catalog';
-import { toolFingerprint } from '../fingerprint';
+import type { ToolCallContext, ToolCatalogEntry } from '../../contracts/tool-catalog';
+import { catalogEntry } from '../fingerprint';
 import { McpConfigError, type NamedMcpServer } from './mcp-config';
 import type { McpPool, McpTool } from './pool';
 
@@ -69,18 +64,15 @@ export async function listMcpTools(
         server,
         toolName: tool.name,
         inputSchema: parameters,
-        entry: {
+        entry: catalogEntry({
           name,
           description: tool.description,
           parameters,
           mode: 'server',
-          timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
           sideEffects: true,
-          maxOutputChars: DEFAULT_TOOL_MAX_OUTPUT_CHARS,
           source: 'mcp',
           server: server.name,
-          fingerprint: toolFingerprint({ name, description: tool.description, parameters, server: server.name }),
-        },
+        }),
       });
     }
   }
