@@ -23,9 +23,12 @@ declare module './kind-edge' {
   }
 }
 
-const limit =
-  (name: keyof PevLimits) =>
-  (o: PevOptions, n: number): PevOptions => ({ ...o, limits: { ...o.limits, [name]: n } });
+/** A flag setting the pev limit `name`. */
+const limitFlag = (flags: string, description: string, name: keyof PevLimits) =>
+  kindFlag(flags, description, positiveInteger, (o: PevOptions, n: number) => ({
+    ...o,
+    limits: { ...o.limits, [name]: n },
+  }));
 
 function readFile(flag: string, file: string): string {
   try {
@@ -66,19 +69,9 @@ const pevFlags: KindFlag<PevOptions>[] = [
     undefined,
     (o: PevOptions, dir: string) => ({ ...o, promptsDir: directory('--prompts', dir) }),
   ),
-  kindFlag(
-    '--max-planning-rounds <n>',
-    'planner rounds per cycle (default 3)',
-    positiveInteger,
-    limit('maxPlanningRounds'),
-  ),
-  kindFlag(
-    '--max-executor-rounds <n>',
-    'executor rounds per todo (default 10)',
-    positiveInteger,
-    limit('maxExecutorRounds'),
-  ),
-  kindFlag('--max-cycles <n>', 'planner/executor/verifier cycles (default 3)', positiveInteger, limit('maxCycles')),
+  limitFlag('--max-planning-rounds <n>', 'planner rounds per cycle (default 3)', 'maxPlanningRounds'),
+  limitFlag('--max-executor-rounds <n>', 'executor rounds per todo (default 10)', 'maxExecutorRounds'),
+  limitFlag('--max-cycles <n>', 'planner/executor/verifier cycles (default 3)', 'maxCycles'),
   kindFlag(
     '--business-context <file>',
     'business context (Markdown) for every role of this run',

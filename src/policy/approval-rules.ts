@@ -9,6 +9,7 @@ import { formatDuration } from '../common/duration';
 import { hashString } from '../common/hash';
 import { matchesToolPattern } from './tool-selection';
 import type { ToolMode } from '../contracts/tool-catalog';
+import type { AgentEvent } from '../contracts/agent-events';
 
 function argAt(args: Record<string, unknown>, path: string): unknown {
   let value: unknown = args;
@@ -107,6 +108,20 @@ export function applyDecision(approvals: PendingApproval[], input: ApprovalDecis
   if (input.editedArgs !== undefined) record.editedArgs = input.editedArgs;
   return record;
 }
+
+/** The `approval_decided` event of a decided approval: decided `by` a person, the timeout or the run's eval record. */
+export const approvalDecided = (
+  a: PendingApproval,
+  by: NonNullable<PendingApproval['decidedBy']>,
+): Omit<Extract<AgentEvent, { type: 'approval_decided' }>, 'at' | 'turn'> => ({
+  type: 'approval_decided',
+  toolCallId: a.toolCallId,
+  tool: a.tool,
+  decision: a.state === 'approved' ? 'approved' : 'rejected',
+  by,
+  edited: a.editedArgs !== undefined,
+  ...(a.reason ? { reason: a.reason } : {}),
+});
 
 /** Resolves every still-pending approval as a timed-out rejection. Returns the ones it resolved. */
 export function expireApprovals(approvals: PendingApproval[], timeoutMs: number): PendingApproval[] {

@@ -27,9 +27,6 @@ import { DEFAULT_RATE_LIMIT_PATIENCE_MS } from '../../policy/rate-limit-wait';
 /** Turns a failed summary waits before the next try: 2, 4, 8 … up to this many. */
 const MAX_SUMMARY_BACKOFF_TURNS = 64;
 
-/** What the context costs besides the messages: the system prompt and the tool specs. */
-const overheadTokens = (ctx: RunContext): number => runOverheadTokens(ctx.state);
-
 /**
  * The prompt cache of the model about to be called: its prices as shares of uncached input (the
  * assumed ratios for an unknown model; none for a known model without cache prices), and the calls
@@ -48,9 +45,6 @@ function maskCacheOf(ctx: RunContext, model: ModelRef): MaskCache | undefined {
   const callsLeft = Math.max(1, Math.min(state.turn, state.config.limits.maxTurns - state.turn + 1));
   return { prices, callsLeft };
 }
-
-/** The estimated context of the next call, with the run's masking boundary. */
-const currentContextTokens = (ctx: RunContext): number => runContextTokens(ctx.state);
 
 /** What fitting found: whether it changed the context, and whether it is still over the window. */
 export interface ContextFit {
@@ -82,7 +76,7 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
       type: 'context_compacted',
       summarisedMessages: plan.splitIndex,
       tokensBefore: plan.tokensBefore,
-      tokensAfter: currentContextTokens(ctx),
+      tokensAfter: runContextTokens(state),
     });
     return true;
   } catch (err) {
@@ -99,8 +93,14 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
 /** Masks every answered result and leaves the oldest messages out of view until the context is under `target`. */
 function fitWithoutSummary(ctx: RunContext, target: number): boolean {
   const { state } = ctx;
-  const tokensBefore = currentContextTokens(ctx);
-  const fit = planFit(state.messages, state.view.summaryTokens, overheadTokens(ctx), state.maskBefore ?? 0, target);
+  const tokensBefore = runContextTokens(state);
+  const fit = planFit(
+    state.messages,
+    state.view.summaryTokens,
+    runOverheadTokens(state),
+    state.maskBefore ?? 0,
+    target,
+  );
   const masked = fit.maskBefore !== (state.maskBefore ?? 0);
   if (!masked && fit.dropIndex === 0) return false;
   state.maskBefore = fit.maskBefore;
@@ -119,7 +119,7 @@ function fitWithoutSummary(ctx: RunContext, target: number): boolean {
     maskBefore: fit.maskBefore,
     droppedMessages: fit.dropIndex,
     tokensBefore,
-    tokensAfter: currentContextTokens(ctx),
+    tokensAfter: runContextTokens(state),
   });
   return true;
 }
@@ -142,30 +142,27 @@ export async function fitContext(ctx: RunContext, resolver: ModelResolver, force
   const plan = planCompaction(
     state.messages,
     state.view.summaryTokens,
-    overheadTokens(ctx),
+    runOverheadTokens(state),
     policy,
     window,
     state.maskBefore,
   );
-  if (!plan) {
-    // Nothing to summarise, yet the request may still be over the window (what every call carries).
-    const tokens = currentContextTokens(ctx);
-    return tokens > window ? { changed: false, over: { tokens, window } } : { changed: false };
-  }
-
-  const backoff = state.summaryBackoff;
   let changed = false;
-  if (force || !backoff || state.turn >= backoff.retryAtTurn) {
-    changed = await summarise(ctx, resolver, plan);
-    if (changed) state.summaryBackoff = undefined;
-    else {
-      const failures = (backoff?.failures ?? 0) + 1;
-      const wait = Math.min(2 ** failures, MAX_SUMMARY_BACKOFF_TURNS);
-      state.summaryBackoff = { failures, retryAtTurn: state.turn + wait };
+  // No plan: nothing to summarise, yet the request may still be over the window (what every call carries).
+  if (plan) {
+    const backoff = state.summaryBackoff;
+    if (force || !backoff || state.turn >= backoff.retryAtTurn) {
+      changed = await summarise(ctx, resolver, plan);
+      if (changed) state.summaryBackoff = undefined;
+      else {
+        const failures = (backoff?.failures ?? 0) + 1;
+        const wait = Math.min(2 ** failures, MAX_SUMMARY_BACKOFF_TURNS);
+        state.summaryBackoff = { failures, retryAtTurn: state.turn + wait };
+      }
     }
+    const target = window * (force ? context.keepRecentRatio : context.thresholdRatio);
+    if (runContextTokens(state) > target && fitWithoutSummary(ctx, target)) changed = true;
   }
-  const target = window * (force ? context.keepRecentRatio : context.thresholdRatio);
-  if (currentContextTokens(ctx) > target && fitWithoutSummary(ctx, target)) changed = true;
-  const tokens = currentContextTokens(ctx);
+  const tokens = runContextTokens(state);
   return tokens > window ? { changed, over: { tokens, window } } : { changed };
 }

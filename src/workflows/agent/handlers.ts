@@ -1,6 +1,6 @@
 /** Signal, update and query handlers of an agent run; each delegates to a pure function. */
 import { setHandler } from '@temporalio/workflow';
-import { applyDecision, decisionRefusal } from '../../policy/approval-rules';
+import { applyDecision, approvalDecided, decisionRefusal } from '../../policy/approval-rules';
 import {
   decideApprovalUpdate,
   followUpSignal,
@@ -73,15 +73,7 @@ export function registerHandlers(ctx: RunContext, extendView?: () => object): vo
     async (input) => {
       state.updatesHandled += 1;
       const record = applyDecision(state.approvals, input);
-      emit(ctx, {
-        type: 'approval_decided',
-        toolCallId: record.toolCallId,
-        tool: record.tool,
-        decision: record.state === 'approved' ? 'approved' : 'rejected',
-        by: 'user',
-        edited: record.editedArgs !== undefined,
-        ...(record.reason ? { reason: record.reason } : {}),
-      });
+      emit(ctx, approvalDecided(record, 'user'));
       await waitsChanged(ctx);
       return { toolCallId: record.toolCallId, tool: record.tool, state: record.state };
     },

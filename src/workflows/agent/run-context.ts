@@ -16,7 +16,9 @@ import { pushEvent } from '../../policy/event-log';
 import { type AgentEvent } from '../../contracts/agent-events';
 import { emptyStats, recordStats } from '../../policy/run-stats';
 import { attributeChanges, publishedCost, type AgentAttributeValues } from '../../policy/search-attribute-values';
-import type { AgentState } from '../../contracts/agent-run';
+import type { AgentState, ToolCallRequest } from '../../contracts/agent-run';
+import type { MessageDraft } from '../../contracts/message-drafts';
+import { previewText } from '../../policy/previews';
 import type { ChildWaitsInput } from '../../contracts/sub-agents';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
@@ -85,6 +87,32 @@ export function emit(ctx: RunContext, event: EventInput): void {
   if (ctx.state.stats) recordStats(ctx.state.stats, full);
   if (full.type === 'turn_start') ctx.stream.trim();
   ctx.stream.publishEvent(full);
+}
+
+/**
+ * Records that a call was answered without a tool activity of its own (its `tool_execution` event):
+ * a `preview` of its result, or why it was `skipped`.
+ */
+export function toolAnswered(
+  ctx: RunContext,
+  call: ToolCallRequest,
+  isError: boolean,
+  how: { preview: string } | { skipped: string },
+  durationMs = 0,
+): void {
+  emit(ctx, { type: 'tool_execution', toolCallId: call.id, tool: call.name, durationMs, isError, ...how });
+}
+
+/** Records a call the workflow answers with `text` and returns the result it writes. */
+export function answeredCall(
+  ctx: RunContext,
+  call: ToolCallRequest,
+  text: string,
+  isError: boolean,
+  durationMs = 0,
+): MessageDraft {
+  toolAnswered(ctx, call, isError, { preview: previewText(text) }, durationMs);
+  return { kind: 'tool_result', toolCallId: call.id, toolName: call.name, text, isError };
 }
 
 /**

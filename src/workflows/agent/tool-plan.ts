@@ -11,7 +11,7 @@ import { DEFAULT_TOOL_PARALLELISM, type ToolMode } from '../../contracts/tool-ca
 import type { InlineToolCalls, ResultFit } from '../../contracts/agent-activities';
 import { quickToolCalls, resultFitFor } from '../../policy/quick-tools';
 import { modelWindow } from '../../policy/context-plan';
-import { argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
+import { approvalDecided, argsHash, callMode, expireApprovals } from '../../policy/approval-rules';
 import { decisionWaitSummary } from '../../policy/run-summaries';
 import { RUN_FEATURES } from '../features';
 import type { DecisionWait } from './feature';
@@ -112,17 +112,7 @@ export async function awaitDecisions(ctx: RunContext): Promise<void> {
   updateCurrentDetails(ctx, { doing: 'running tools' });
   publishSearchAttributes(ctx, phase ?? 'running');
   if (settled) return waitsChanged(ctx);
-  for (const a of expireApprovals(state.approvals, timeoutMs)) {
-    emit(ctx, {
-      type: 'approval_decided',
-      toolCallId: a.toolCallId,
-      tool: a.tool,
-      decision: 'rejected',
-      by: 'timeout',
-      edited: false,
-      reason: a.reason,
-    });
-  }
+  for (const a of expireApprovals(state.approvals, timeoutMs)) emit(ctx, approvalDecided(a, 'timeout'));
   for (const c of state.clientTools.filter((r) => r.result === undefined)) {
     c.result = { content: `No result from the client within ${formatDuration(timeoutMs)}.`, isError: true };
     emit(ctx, { type: 'client_tool_result', toolCallId: c.toolCallId, tool: c.tool, isError: true, timedOut: true });

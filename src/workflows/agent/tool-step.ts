@@ -9,12 +9,20 @@ import type { MessageDraft } from '../../contracts/message-drafts';
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
-import { previewText } from '../../policy/previews';
 import { toolRan, toolStarted } from '../../policy/tool-events';
 import { injectSteering } from './user-messages';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { RUN_FEATURES } from '../features';
-import { causeOf, conversationRef, emit, failureText, updateCurrentDetails, type RunContext } from './run-context';
+import {
+  answeredCall,
+  causeOf,
+  conversationRef,
+  emit,
+  failureText,
+  toolAnswered,
+  updateCurrentDetails,
+  type RunContext,
+} from './run-context';
 import { writeToolLogs } from './notes';
 import type { FeatureCall } from './feature';
 
@@ -51,10 +59,6 @@ interface Executed {
   out?: RunToolOutput;
 }
 
-/** Records that a call begins to run (its `tool_start` event). */
-const startCall = (ctx: RunContext, call: ToolCallRequest, args: Record<string, unknown>): void =>
-  emit(ctx, toolStarted(call, args));
-
 /** Records that a call ran (its `tool_execution` event) and returns its stored result's metadata. */
 function ranCall(ctx: RunContext, call: ToolCallRequest, seq: number, out: RunToolOutput): MessageMeta {
   emit(ctx, toolRan(call, out));
@@ -85,7 +89,7 @@ async function execute(ctx: RunContext, p: PlannedCall, starting: number): Promi
   const override = state.config.limits.toolTimeoutsMs?.[tool.name];
   const timeoutMs = override ?? tool.timeoutMs;
   updateCurrentDetails(ctx, { running: [...ctx.current.running, { toolCallId: p.call.id, tool: tool.name, args }] });
-  startCall(ctx, p.call, args);
+  emit(ctx, toolStarted(p.call, args));
   try {
     const featureCall = { call: p.call, args, tool, starting };
     const served = await servedBy(ctx, featureCall);
@@ -112,16 +116,7 @@ async function execute(ctx: RunContext, p: PlannedCall, starting: number): Promi
     return { meta: ranCall(ctx, p.call, p.seq, out), out };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    const text = toolFailureText(tool.name, err, timeoutMs);
-    emit(ctx, {
-      type: 'tool_execution',
-      toolCallId: p.call.id,
-      tool: tool.name,
-      durationMs: 0,
-      isError: true,
-      preview: previewText(text),
-    });
-    return { draft: { kind: 'tool_result', toolCallId: p.call.id, toolName: tool.name, text, isError: true } };
+    return { draft: answeredCall(ctx, p.call, toolFailureText(tool.name, err, timeoutMs), true) };
   } finally {
     updateCurrentDetails(ctx, { running: ctx.current.running.filter((c) => c.toolCallId !== p.call.id) });
   }
@@ -171,14 +166,7 @@ async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string
   for (const p of rest) {
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
     if (approval) approval.state = 'rejected';
-    emit(ctx, {
-      type: 'tool_execution',
-      toolCallId: p.call.id,
-      tool: p.call.name,
-      durationMs: 0,
-      isError: true,
-      skipped: text,
-    });
+    toolAnswered(ctx, p.call, true, { skipped: text });
   }
   await record(ctx, [], drafts);
   return rest.map((p) => p.call.name);
@@ -196,7 +184,7 @@ export async function recordToolResults(
   await record(
     ctx,
     calls.map((call, i) => {
-      startCall(ctx, call, call.arguments);
+      emit(ctx, toolStarted(call, call.arguments));
       return ranCall(ctx, call, startSeq + i, results[i]);
     }),
     [],

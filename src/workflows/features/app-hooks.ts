@@ -55,11 +55,7 @@ async function modelHook(
   const { state } = ctx;
   let answer: unknown;
   try {
-    answer = await hookActivity(
-      ctx,
-      'resolveModel',
-      hook,
-    )({
+    answer = await hookActivity(ctx, 'resolveModel', hook, {
       conversationId: state.conversationId,
       turn: state.turn,
       step,
@@ -86,11 +82,7 @@ async function turnEndHook(
   const { state } = ctx;
   let answer: unknown;
   try {
-    answer = await hookActivity(
-      ctx,
-      'onTurnEnd',
-      hook,
-    )({
+    answer = await hookActivity(ctx, 'onTurnEnd', hook, {
       conversationId: state.conversationId,
       turn: state.turn,
       model: out.meta.model ?? '',
@@ -113,7 +105,7 @@ async function messageHook(ctx: RunContext, metas: readonly MessageMeta[], hook:
   const { state } = ctx;
   for (const message of metas) {
     try {
-      await hookActivity(ctx, 'onMessage', hook)({ conversationId: state.conversationId, message });
+      await hookActivity(ctx, 'onMessage', hook, { conversationId: state.conversationId, message });
     } catch (err) {
       if (isCancellation(err)) throw err;
       emit(ctx, { type: 'hook_failed', hook: 'onMessage', message: failureText(err) });
@@ -145,13 +137,14 @@ async function errorHook(
   error: NonNullable<RunContext['state']['error']>,
 ): Promise<void> {
   try {
-    // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
-    await hookActivity(run, 'onError', hook, { maximumAttempts: 1 })({
+    const input = {
       conversationId: run.state.conversationId,
       message: error.message,
       failureType: error.type,
       retryable: error.retryable,
-    });
+    };
+    // Best effort: the run is ending with an error; retrying a failing notifier would only delay it.
+    await hookActivity(run, 'onError', hook, input, { maximumAttempts: 1 });
   } catch (err) {
     // A failing on-error hook must not mask the original error.
     if (isCancellation(err)) throw err;

@@ -18,11 +18,7 @@ const CONTENT_HASH = /^[0-9a-f]{64}$/;
 export async function contextHook(ctx: RunContext, model: ModelRef, hook: string): Promise<string | undefined> {
   const { state } = ctx;
   try {
-    const out = await hookActivity(
-      ctx,
-      'transformContext',
-      hook,
-    )({
+    const out = await hookActivity(ctx, 'transformContext', hook, {
       conversationId: state.conversationId,
       turn: state.turn,
       step: ctx.current.step,

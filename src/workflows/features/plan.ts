@@ -8,10 +8,9 @@ import { setHandler } from '@temporalio/workflow';
 import { setPlanSignal, updatePlanSignal } from '../../contracts/agent-workflows';
 import type { MessageDraft } from '../../contracts/message-drafts';
 import { planOf, planText, updatePlan } from '../../policy/plan';
-import { previewText } from '../../policy/previews';
 import { planRecitation } from '../../policy/provider-view';
 import type { FeatureCall, RunFeature } from '../agent/feature';
-import { emit, type RunContext } from '../agent/run-context';
+import { answeredCall, type RunContext } from '../agent/run-context';
 
 /** Applies one call's update to the run's plan; its result is the plan as it is now, or why nothing changed. */
 function planToolCall(ctx: RunContext, { call, args }: FeatureCall): Promise<MessageDraft> {
@@ -20,15 +19,7 @@ function planToolCall(ctx: RunContext, { call, args }: FeatureCall): Promise<Mes
   if (!updated.problems) state.plan = updated.plan;
   const isError = updated.problems !== undefined;
   const text = isError ? `The plan was not changed: ${updated.problems.join('; ')}.` : planText(updated.plan);
-  emit(ctx, {
-    type: 'tool_execution',
-    toolCallId: call.id,
-    tool: call.name,
-    durationMs: 0,
-    isError,
-    preview: previewText(text),
-  });
-  return Promise.resolve({ kind: 'tool_result', toolCallId: call.id, toolName: call.name, text, isError });
+  return Promise.resolve(answeredCall(ctx, call, text, isError));
 }
 
 export const plan: RunFeature = {

@@ -7,10 +7,10 @@
  * decides the run's approvals as they are asked, through the one approval gate: the call is asked
  * for, then decided by the record.
  */
-import { previewText } from '../../policy/previews';
+import { approvalDecided } from '../../policy/approval-rules';
 import { decideByEval, emptyTally, evalTally, serveCall, steeringDue } from '../../policy/served-tools';
 import type { FeatureCall, RunFeature } from '../agent/feature';
-import { emit, type RunContext } from '../agent/run-context';
+import { answeredCall, emit, type RunContext } from '../agent/run-context';
 
 export const servedTools: RunFeature = {
   name: 'served tools',
@@ -41,16 +41,7 @@ export const servedTools: RunFeature = {
     }
   },
   waitsChanged(ctx) {
-    for (const a of decideByEval(ctx.state.config.eval, ctx.state.approvals))
-      emit(ctx, {
-        type: 'approval_decided',
-        toolCallId: a.toolCallId,
-        tool: a.tool,
-        decision: a.state === 'approved' ? 'approved' : 'rejected',
-        by: 'eval',
-        edited: false,
-        ...(a.reason ? { reason: a.reason } : {}),
-      });
+    for (const a of decideByEval(ctx.state.config.eval, ctx.state.approvals)) emit(ctx, approvalDecided(a, 'eval'));
     return Promise.resolve();
   },
   serves(ctx: RunContext, { call, args, tool }: FeatureCall) {
@@ -67,14 +58,6 @@ export const servedTools: RunFeature = {
     });
     if (answer.type === 'live') return undefined;
     const { text, isError } = answer.result;
-    emit(ctx, {
-      type: 'tool_execution',
-      toolCallId: call.id,
-      tool: tool.name,
-      durationMs: 0,
-      isError,
-      preview: previewText(text),
-    });
-    return { kind: 'tool_result', toolCallId: call.id, toolName: tool.name, text, isError };
+    return answeredCall(ctx, call, text, isError);
   },
 };

@@ -6,7 +6,7 @@
  * worker's sink, which the SDK does not call while a workflow replays, exports each once. In a
  * run whose start carries no trace context they are the OpenTelemetry API's no-ops.
  */
-import type { Span, SpanOptions } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { describeTracedRun, runIsTraced } from '../tracing-interceptors';
 import { proxySinks, workflowInfo } from '@temporalio/workflow';
 import {
@@ -36,16 +36,17 @@ const NO_SPAN: Span = {
 };
 
 /**
- * `fn` in a span when the run is traced; otherwise with {@link NO_SPAN}, so an untraced run never
- * evaluates the OpenTelemetry API (each run evaluates its own copy of the modules it loads).
+ * `fn` in a span with the run's attributes and its `own` when the run is traced; otherwise with
+ * {@link NO_SPAN}, so an untraced run never evaluates the OpenTelemetry API (each run evaluates its
+ * own copy of the modules it loads).
  */
-function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+function inSpan<T>(state: AgentState, name: string, own: Attributes, fn: (span: Span) => Promise<T>): Promise<T> {
   if (!runIsTraced()) return fn(NO_SPAN);
   // A module of the bundle, evaluated on first use; the workflow rule against `require` is about
   // loading modules from outside it.
   // eslint-disable-next-line no-restricted-globals, @typescript-eslint/no-require-imports
   const traced = require('../../common/in-span') as typeof import('../../common/in-span');
-  return traced.inSpan(name, options, fn);
+  return traced.inSpan(name, { attributes: { ...runAttributes(state), ...own } }, fn);
 }
 
 /** The agent's name: what its parent calls a sub-agent, else the run's kind. */
@@ -67,16 +68,14 @@ function runSpan<T>(state: AgentState, fn: (span: Span) => Promise<T>): Promise<
   const model = state.resolver.current;
   describeTracedRun(runAttributes(state));
   return inSpan(
+    state,
     `${SPAN.run} ${agentName(state)}`,
     {
-      attributes: {
-        ...runAttributes(state),
-        [GEN_AI.operation]: 'invoke_agent',
-        [GEN_AI.agentId]: workflowInfo().workflowId,
-        [GEN_AI.conversationId]: state.conversationId,
-        [GEN_AI.provider]: model.provider,
-        [GEN_AI.requestModel]: model.model,
-      },
+      [GEN_AI.operation]: 'invoke_agent',
+      [GEN_AI.agentId]: workflowInfo().workflowId,
+      [GEN_AI.conversationId]: state.conversationId,
+      [GEN_AI.provider]: model.provider,
+      [GEN_AI.requestModel]: model.model,
     },
     fn,
   );
@@ -97,17 +96,7 @@ function endRunSpan(span: Span, state: AgentState, outcome: string): void {
 
 /** A turn's span: its number, and the pev role that takes it. */
 function turnSpan<T>(state: AgentState, role: string | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
-  return inSpan(
-    SPAN.turn,
-    {
-      attributes: {
-        ...runAttributes(state),
-        [AGENT_ATTR.turn]: state.turn,
-        ...(role ? { [AGENT_ATTR.role]: role } : {}),
-      },
-    },
-    fn,
-  );
+  return inSpan(state, SPAN.turn, { [AGENT_ATTR.turn]: state.turn, ...(role ? { [AGENT_ATTR.role]: role } : {}) }, fn);
 }
 
 /**
@@ -120,8 +109,9 @@ function decisionWaitSpan(
   fn: () => Promise<string>,
 ): Promise<string> {
   return inSpan(
+    state,
     wait.approvals ? SPAN.approvalWait : SPAN.clientToolWait,
-    { attributes: { ...runAttributes(state), [AGENT_ATTR.turn]: state.turn, [AGENT_ATTR.approvalTools]: wait.tools } },
+    { [AGENT_ATTR.turn]: state.turn, [AGENT_ATTR.approvalTools]: wait.tools },
     async (span) => {
       const outcome = await fn();
       span.setAttribute(AGENT_ATTR.approvalOutcome, outcome);

@@ -18,7 +18,7 @@ import {
   updateCurrentDetails,
   type LoopOutcome,
 } from '../agent';
-import { setPhase } from './phases';
+import { endRounds, setPhase } from './phases';
 import { trace, type PevContext } from './role-turn';
 
 /** Largest feedback text accepted with a rejection. */
@@ -85,9 +85,7 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   if (!decided || !decision) {
     trace(pctx, { type: 'plan_decided', approved: false, by: 'timeout' });
     emit(pctx.agent, { type: 'plan_decided', cycle, approved: false, by: 'timeout' });
-    pev.endReason = 'plan_not_confirmed';
-    state.finalText = `The plan was not confirmed within ${formatDuration(timeoutMs)}.`;
-    setPhase(pctx, 'done');
+    endRounds(pctx, 'plan_not_confirmed', `The plan was not confirmed within ${formatDuration(timeoutMs)}.`);
     return finish(pctx.agent, 'completed');
   }
   trace(pctx, {

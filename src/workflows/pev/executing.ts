@@ -11,7 +11,19 @@ import type { PevTodo, TodoEndReason } from '../../contracts/pev-progress';
 import { emit, endIfStoppedOrLimited, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { roleTurn, trace, type PevContext } from './role-turn';
 import { plannedCall } from '../../policy/pev/planned-call';
-import { mirrorPlan, say, setPhase } from './phases';
+import { endRounds, mirrorPlan, say, setPhase } from './phases';
+
+/** Marks `todo` as executing and announces it: the executing phase is announced per todo. */
+export function startTodo(pctx: PevContext, todo: PevTodo): void {
+  todo.status = 'executing';
+  emit(pctx.agent, {
+    type: 'phase',
+    phase: 'executing',
+    cycle: pctx.pev.progress.cycle,
+    todoId: todo.id,
+    todo: todo.description,
+  });
+}
 
 export function endTodo(pctx: PevContext, todo: PevTodo, status: PevTodo['status'], reason: TodoEndReason): void {
   todo.status = status;
@@ -29,16 +41,9 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
   const { pev } = pctx;
   const { progress, options } = pev;
   const max = options.limits.maxExecutorRounds;
-  todo.status = 'executing';
   progress.currentTodoId = todo.id;
+  startTodo(pctx, todo);
   mirrorPlan(pctx);
-  emit(pctx.agent, {
-    type: 'phase',
-    phase: 'executing',
-    cycle: progress.cycle,
-    todoId: todo.id,
-    todo: todo.description,
-  });
   let prompt: string | undefined = executorTask({
     request: pev.request,
     todo,
@@ -103,11 +108,8 @@ export function failedTodo(pctx: PevContext): PevTodo | undefined {
 }
 
 /** Ends the rounds on a failed todo: the run's stop reason is `todo_failed`, its final text says what failed. */
-export function endOnFailedTodo(pctx: PevContext, failed: PevTodo): void {
-  pctx.pev.endReason = 'todo_failed';
-  pctx.agent.state.finalText = failedTodoFinalText(failed, pctx.pev.progress.todos);
-  setPhase(pctx, 'done');
-}
+export const endOnFailedTodo = (pctx: PevContext, failed: PevTodo): void =>
+  endRounds(pctx, 'todo_failed', failedTodoFinalText(failed, pctx.pev.progress.todos));
 
 /** Todos in priority order; continue-as-new may happen between two todos. */
 export async function executingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {

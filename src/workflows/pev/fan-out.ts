@@ -11,10 +11,10 @@ import { limitReached } from '../../policy/limits';
 import { previewText } from '../../policy/previews';
 import { depthRefusal, todoChildId } from '../../policy/sub-agents';
 import type { PevTodo } from '../../contracts/pev-progress';
-import { appendDrafts, emit, endIfStoppedOrLimited, shouldContinueAsNew, type LoopOutcome } from '../agent';
+import { appendDrafts, endIfStoppedOrLimited, shouldContinueAsNew, type LoopOutcome } from '../agent';
 import { runChild } from '../features/sub-agents';
 import { mirrorPlan, setPhase } from './phases';
-import { endOnFailedTodo, endTodo, failedTodo } from './executing';
+import { endOnFailedTodo, endTodo, failedTodo, startTodo } from './executing';
 import type { PevContext } from './role-turn';
 
 /** The name the run gives its todo executors. */
@@ -55,18 +55,9 @@ async function executeInChild(pctx: PevContext, todo: PevTodo, id: string, start
 
 /** Marks `todos` as executing and writes where each runs, one note per todo; returns their children's ids. */
 async function announce(pctx: PevContext, todos: readonly PevTodo[]): Promise<string[]> {
-  const { agent, pev } = pctx;
+  const { agent } = pctx;
   const ids = todos.map((todo) => todoChildId(agent.workflowId, todo.id, agent.state.turn));
-  for (const todo of todos) {
-    todo.status = 'executing';
-    emit(agent, {
-      type: 'phase',
-      phase: 'executing',
-      cycle: pev.progress.cycle,
-      todoId: todo.id,
-      todo: todo.description,
-    });
-  }
+  for (const todo of todos) startTodo(pctx, todo);
   mirrorPlan(pctx);
   await appendDrafts(
     agent,

@@ -9,7 +9,7 @@ import { correctiveReask, parseRoleAnswer } from '../../policy/pev/parse-answer'
 import { plannerFallback, unfinishedFinalText, unverifiedFinalText } from '../../policy/pev/fallbacks';
 import { plannerRole, verifierRole, type PevRoleDefinition } from '../../policy/pev/roles';
 import { plannerContinue, plannerTask, verifierTask } from '../../policy/pev/prompt-template';
-import type { PevPhase, PlanningEndReason } from '../../contracts/pev-progress';
+import type { PevEndReason, PevPhase, PlanningEndReason } from '../../contracts/pev-progress';
 import type { PlannerResponse } from '../../policy/pev/answer-schemas';
 import { appendDrafts, emit, endIfStoppedOrLimited, publishSearchAttributes, type LoopOutcome } from '../agent';
 import { roleTurn, trace, type PevContext } from './role-turn';
@@ -25,8 +25,15 @@ export function setPhase(pctx: PevContext, phase: PevPhase): void {
   if (phase !== 'executing') progress.currentTodoId = undefined;
   mirrorPlan(pctx);
   publishSearchAttributes(pctx.agent, phase);
-  // Executing is announced per todo, by executeTodo.
+  // Executing is announced per todo, by startTodo.
   if (changed && phase !== 'executing') emit(pctx.agent, { type: 'phase', phase, cycle: progress.cycle });
+}
+
+/** Ends the rounds: the run's stop reason is `reason` (`PevState.endReason`), its final text `finalText`. */
+export function endRounds(pctx: PevContext, reason: PevEndReason, finalText: string): void {
+  pctx.pev.endReason = reason;
+  pctx.agent.state.finalText = finalText;
+  setPhase(pctx, 'done');
 }
 
 /** The todos as the agent's plan, so the `state` view shows them too. */
@@ -126,7 +133,6 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
 export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
   const { pev } = pctx;
   const { progress, options } = pev;
-  const { state } = pctx.agent;
   setPhase(pctx, 'verifying');
   const ended = await endIfStoppedOrLimited(pctx.agent);
   if (ended) return ended;
@@ -144,9 +150,7 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
   const answer = await askRole(pctx, verifierRole);
   if (answer.type === 'end') return answer.outcome;
   if (answer.type === 'invalid') {
-    pev.endReason = 'unverified';
-    state.finalText = unverifiedFinalText(answer.raw, progress.todos);
-    setPhase(pctx, 'done');
+    endRounds(pctx, 'unverified', unverifiedFinalText(answer.raw, progress.todos));
     return undefined;
   }
   const decision = afterVerifier(answer.value, progress.cycle, options.limits);
@@ -156,9 +160,7 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
     improvements: decision.next === 'finish' ? [] : decision.improvements,
   });
   if (decision.next === 'finish') {
-    pev.endReason = 'completed';
-    state.finalText = decision.finalText;
-    setPhase(pctx, 'done');
+    endRounds(pctx, 'completed', decision.finalText);
   } else if (decision.next === 'replan') {
     progress.improvements = decision.improvements;
     progress.cycle += 1;
@@ -166,9 +168,7 @@ export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | un
     pev.ledger = {};
     setPhase(pctx, 'planning');
   } else {
-    pev.endReason = 'max_cycles';
-    state.finalText = unfinishedFinalText(decision.improvements, progress.todos);
-    setPhase(pctx, 'done');
+    endRounds(pctx, 'max_cycles', unfinishedFinalText(decision.improvements, progress.todos));
   }
   return undefined;
 }

@@ -15,7 +15,7 @@ import { type PevActivities } from '../../contracts/pev-activities';
 import { type PevRoleDefinition } from '../../policy/pev/roles';
 import { type PevState } from '../../contracts/pev-run';
 import { type PevTraceEntry } from '../../contracts/pev-progress';
-import { agentTurn, emit, type ModelResolver, type RunContext, type TurnResult } from '../agent';
+import { agentTurn, toolAnswered, type ModelResolver, type RunContext, type TurnResult } from '../agent';
 
 export interface PevContext {
   agent: RunContext;
@@ -65,14 +65,7 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
       note: reuseNote(earlier),
     });
     state.messages.push(meta);
-    emit(pctx.agent, {
-      type: 'tool_execution',
-      toolCallId: call.id,
-      tool: call.name,
-      durationMs: 0,
-      isError: false,
-      skipped: `reused the result of ${earlier.toolCallId}`,
-    });
+    toolAnswered(pctx.agent, call, false, { skipped: `reused the result of ${earlier.toolCallId}` });
     trace(pctx, {
       type: 'tool_reused',
       todoId: pctx.pev.progress.currentTodoId,

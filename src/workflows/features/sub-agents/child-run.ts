@@ -36,7 +36,7 @@ import {
 import { childBudget } from '../../../policy/child-budget';
 import { childEvalOf, countChild, emptyTally } from '../../../policy/served-tools';
 import { delegationOf, forgetWaits } from './child-waits';
-import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../../agent/run-context';
+import { answeredCall, emit, updateCurrentDetails, workflowNow, type RunContext } from '../../agent/run-context';
 
 export interface SubAgentOutcome {
   text: string;
@@ -205,13 +205,5 @@ export async function runSubAgent(ctx: RunContext, { call, args, starting }: Fea
           starting,
           ...(evalSpec ? { as: { eval: evalSpec } } : {}),
         });
-  emit(ctx, {
-    type: 'tool_execution',
-    toolCallId: call.id,
-    tool: call.name,
-    durationMs: workflowNow() - started,
-    isError,
-    preview: previewText(text),
-  });
-  return { kind: 'tool_result', toolCallId: call.id, toolName: call.name, text, isError };
+  return answeredCall(ctx, call, text, isError, workflowNow() - started);
 }
