@@ -117,9 +117,10 @@ export async function connectClient(
 ): Promise<Client> {
   let connection: Connection;
   try {
-    if (!PROXY_VARIABLES.some((name) => process.env[name])) {
-      await probeTcp(settings.address, CONNECT_TIMEOUT_MS);
-      if (!settings.tls) await probeGrpc(settings);
+    const target = PROXY_VARIABLES.some((name) => process.env[name]) ? undefined : targetOf(settings.address);
+    if (target) {
+      await tcpConnect(target.host, target.port, CONNECT_TIMEOUT_MS);
+      if (!settings.tls) await probeGrpc(settings, target);
     }
     connection = await Connection.connect({
       address: settings.address,
@@ -158,15 +159,13 @@ export function tcpConnect(host: string, port: number, timeoutMs: number): Promi
   });
 }
 
-/** {@link tcpConnect} to a Temporal address; an address that is not `host:port` is left to the gRPC client. */
-function probeTcp(address: string, timeoutMs: number): Promise<void> {
-  let target: { host: string; port: number };
+/** The `host:port` a Temporal address names for the probes; undefined (left to the gRPC client) when it is not one. */
+function targetOf(address: string): { host: string; port: number } | undefined {
   try {
-    target = parseAddress(address);
+    return parseAddress(address);
   } catch {
-    return Promise.resolve();
+    return undefined;
   }
-  return tcpConnect(target.host, target.port, timeoutMs);
 }
 
 /** How long the first bytes of a plain-text gRPC server may take before the client's own channel decides. */
@@ -178,13 +177,7 @@ const PREFACE_ANSWER_MS = 1_500;
  * HTTP status line and some endpoints close the connection unanswered. A server that says nothing
  * in time is left to the gRPC channel and its whole timeout.
  */
-async function probeGrpc(settings: ConnectionSettings): Promise<void> {
-  let target: { host: string; port: number };
-  try {
-    target = parseAddress(settings.address);
-  } catch {
-    return;
-  }
+async function probeGrpc(settings: ConnectionSettings, target: { host: string; port: number }): Promise<void> {
   const answer = await new Promise<'http1' | 'closed' | 'other'>((resolve) => {
     const socket = net.connect(target);
     const done = (what: 'http1' | 'closed' | 'other') => {

@@ -23,18 +23,16 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { WatchItem } from '../contracts/watch-topics';
 import {
-  agentMessage,
   answersOf,
   answerArtifact,
   artifactUpdate,
-  inputRequiredMessage,
+  endedStatus,
+  inputRequiredStatus,
   partsOf,
-  stateOfResult,
   statusOf,
   statusUpdate,
   taskOf,
   taskUpdate,
-  textPart,
 } from './a2a-tasks';
 import type { GatewayContext } from './gateway-context';
 import { GatewayError } from './run-bridge';
@@ -143,7 +141,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
 
   /** The run's updates: its text as the streamed `answer` artifact, then its end or what it waits for. */
   private async *follow(f: Follow): AsyncGenerator<Update, void, undefined> {
-    yield statusUpdate(f.id, f.contextId, TaskState.TASK_STATE_WORKING);
+    yield statusUpdate(f.id, f.contextId, statusOf(TaskState.TASK_STATE_WORKING));
     let skipping = f.skipThrough !== undefined;
     let started = false;
     const at = f.tokensAfter === undefined ? undefined : { from: 0, tokensAfter: f.tokensAfter };
@@ -160,20 +158,12 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
         started = true;
         continue;
       }
-      const e = item.event;
-      if (e.type === 'approval_required' || (e.type === 'client_tool_request' && e.tool === 'ask_user')) {
-        const inputs = await this.ctx.runs.inputs(f.id);
-        if (inputs.length > 0) {
-          yield statusUpdate(
-            f.id,
-            f.contextId,
-            TaskState.TASK_STATE_INPUT_REQUIRED,
-            inputRequiredMessage(f.id, f.contextId, inputs),
-          );
-          return;
-        }
+      const inputs = await this.ctx.runs.inputsAfter(f.id, item);
+      if (inputs.length > 0) {
+        yield statusUpdate(f.id, f.contextId, inputRequiredStatus(f.id, f.contextId, inputs));
+        return;
       }
-      if (e.type === 'done') break;
+      if (item.event.type === 'done') break;
     }
     yield* this.end(f.id, f.contextId);
   }
@@ -181,7 +171,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
   private async *end(id: string, contextId: string): AsyncGenerator<Update, void, undefined> {
     const result = await this.ctx.runs.result(id);
     yield artifactUpdate(id, contextId, answerArtifact(result.finalText), false, true);
-    yield statusUpdate(id, contextId, stateOfResult(result), agentMessage(id, contextId, [textPart(result.finalText)]));
+    yield statusUpdate(id, contextId, endedStatus(id, contextId, result));
   }
 
   sendMessageStream = (
@@ -212,23 +202,13 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
       const { caller, may } = this.who(context);
       const { running } = await this.ctx.runs.own(params.id, caller, may);
       const contextId = await this.ctx.runs.conversationRoot(params.id);
-      if (running) {
-        const inputs = await this.ctx.runs.inputs(params.id);
-        return inputs.length > 0
-          ? taskOf(
-              params.id,
-              contextId,
-              statusOf(TaskState.TASK_STATE_INPUT_REQUIRED, inputRequiredMessage(params.id, contextId, inputs)),
-            )
-          : taskOf(params.id, contextId, statusOf(TaskState.TASK_STATE_WORKING));
-      }
+      const inputs = running ? await this.ctx.runs.inputs(params.id) : [];
+      if (inputs.length > 0) return taskOf(params.id, contextId, inputRequiredStatus(params.id, contextId, inputs));
+      if (running) return taskOf(params.id, contextId, statusOf(TaskState.TASK_STATE_WORKING));
       const result = await this.ctx.runs.result(params.id);
-      return taskOf(
-        params.id,
-        contextId,
-        statusOf(stateOfResult(result), agentMessage(params.id, contextId, [textPart(result.finalText)])),
-        [answerArtifact(result.finalText)],
-      );
+      return taskOf(params.id, contextId, endedStatus(params.id, contextId, result), [
+        answerArtifact(result.finalText),
+      ]);
     });
 
   cancelTask = (params: CancelTaskRequest, context: ServerCallContext): Promise<Task> =>

@@ -79,6 +79,14 @@ export function inputRequiredMessage(taskId: string, contextId: string, inputs: 
   return agentMessage(taskId, contextId, [textPart(lines.join('\n')), dataPart({ inputs })]);
 }
 
+/** The status of a task that waits for the caller, with {@link inputRequiredMessage} as its message. */
+export const inputRequiredStatus = (taskId: string, contextId: string, inputs: RunInput[]): TaskStatus =>
+  statusOf(TaskState.TASK_STATE_INPUT_REQUIRED, inputRequiredMessage(taskId, contextId, inputs));
+
+/** The status of a task whose run has ended: its state by how the run ended, its answer as the message. */
+export const endedStatus = (taskId: string, contextId: string, r: AgentResult): TaskStatus =>
+  statusOf(stateOfResult(r), agentMessage(taskId, contextId, [textPart(r.finalText)]));
+
 /** A task of a run. */
 export function taskOf(id: string, contextId: string, status: TaskStatus, artifacts: Artifact[] = []): Task {
   return { id, contextId, status, artifacts, history: [], metadata: undefined };
@@ -133,16 +141,8 @@ export function answersOf(message: Message, waiting: RunInput[]): InputAnswer[] 
 /** The stream updates of a task. */
 export const taskUpdate = (task: Task): StreamResponse => ({ payload: { $case: 'task', value: task } });
 
-export const statusUpdate = (
-  taskId: string,
-  contextId: string,
-  state: TaskState,
-  message?: Message,
-): StreamResponse => ({
-  payload: {
-    $case: 'statusUpdate',
-    value: { taskId, contextId, status: statusOf(state, message), metadata: undefined },
-  },
+export const statusUpdate = (taskId: string, contextId: string, status: TaskStatus): StreamResponse => ({
+  payload: { $case: 'statusUpdate', value: { taskId, contextId, status, metadata: undefined } },
 });
 
 export const artifactUpdate = (

@@ -173,17 +173,11 @@ function streamRun(c: Context, ctx: GatewayContext, input: RunAgentInput, target
     await write(t.started({ runId: target.workflowId, turn: 0 }));
     for await (const item of untilAborted(ctx.runs.feed.follow(target.workflowId, target.at), abort.signal)) {
       const events = t.item(item);
-      const waits =
-        item.topic === 'events' &&
-        (item.event.type === 'approval_required' ||
-          (item.event.type === 'client_tool_request' && item.event.tool === 'ask_user'));
-      if (waits) {
-        const inputs = await ctx.runs.inputs(target.workflowId);
-        if (inputs.length > 0) {
-          await write(events, t.position);
-          await write(t.interrupted(inputs.map((i) => interruptOf(target.workflowId, i, t.position!))), t.position);
-          return;
-        }
+      const inputs = await ctx.runs.inputsAfter(target.workflowId, item);
+      if (inputs.length > 0) {
+        await write(events, t.position);
+        await write(t.interrupted(inputs.map((i) => interruptOf(target.workflowId, i, t.position!))), t.position);
+        return;
       }
       await write(events, t.position);
       if (events.some((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR')) return;

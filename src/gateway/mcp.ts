@@ -65,13 +65,7 @@ async function facts(ctx: GatewayContext, taskId: string): Promise<TaskFacts> {
     const state = await ctx.runs.agents.state(taskId);
     const inputs = await ctx.runs.inputs(taskId, state);
     return inputs.length > 0
-      ? {
-          taskId,
-          status: 'input_required',
-          ...dates,
-          inputs,
-          statusMessage: `waiting for ${inputs.map((i) => i.toolCallId).join(', ')}`,
-        }
+      ? { taskId, status: 'input_required', ...dates, inputs, statusMessage: `waiting for ${callIds(inputs)}` }
       : { taskId, status: 'working', ...dates, statusMessage: `turn ${state.turn}` };
   }
   const result = await ctx.runs.result(taskId);
@@ -131,20 +125,18 @@ function serverFor(ctx: GatewayContext, auth: Extract<AuthOutcome, { ok: true }>
               message: e.type === 'turn_start' ? `turn ${e.turn}` : `${e.tool} ran`,
             },
           });
-        if (e.type === 'approval_required' || (e.type === 'client_tool_request' && e.tool === 'ask_user')) {
-          const inputs = await ctx.runs.inputs(id);
-          if (inputs.length > 0)
-            return {
-              content: [
-                {
-                  type: 'text' as const,
-                  text: `task ${id} waits for ${callIds(inputs)}: call ${name} as a task to answer it`,
-                },
-              ],
-              isError: true,
-              structuredContent: { runId: id, status: 'input_required' },
-            };
-        }
+        const inputs = await ctx.runs.inputsAfter(id, item);
+        if (inputs.length > 0)
+          return {
+            content: [
+              {
+                type: 'text' as const,
+                text: `task ${id} waits for ${callIds(inputs)}: call ${name} as a task to answer it`,
+              },
+            ],
+            isError: true,
+            structuredContent: { runId: id, status: 'input_required' },
+          };
         if (e.type === 'done') break;
       }
       return callToolResult(id, await ctx.runs.result(id));

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import { AgentClientError, type AgentClient } from '../client';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import { AGENT_SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
+import type { WatchItem } from '../contracts/watch-topics';
 import { ASK_USER, questionOf } from '../policy/ask-user';
 import type { PublishedAgent, PublishedAgents } from './published-agents';
 import { startOptionsFor, type Caller, type RunDefaults, type RunRequest } from './run-start';
@@ -128,6 +129,13 @@ export class GatewayRuns {
       .filter((c) => c.tool === ASK_USER)
       .map((c) => ({ kind: 'question', toolCallId: c.toolCallId, question: questionOf(c.args) }));
     return [...approvals, ...questions];
+  }
+
+  /** What the run waits for from the caller after `item`: nothing unless it asks for an approval or an answer. */
+  async inputsAfter(runId: string, item: WatchItem): Promise<RunInput[]> {
+    const e = item.topic === 'events' ? item.event : undefined;
+    const asks = e?.type === 'approval_required' || (e?.type === 'client_tool_request' && e.tool === ASK_USER);
+    return asks ? this.inputs(runId) : [];
   }
 
   /** Sends one answer as the CLI would (`approve`, `reject`, `answer`); a refusal is a `bad_request` naming why. */

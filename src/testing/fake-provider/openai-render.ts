@@ -100,16 +100,18 @@ export function openaiChunks(
   created: number,
   includeUsage: boolean,
 ): SseEvent[] {
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseEvent => ({
+  const event = (rest: Record<string, unknown>): SseEvent => ({
     data: JSON.stringify({
       id,
       object: 'chat.completion.chunk',
       created,
       model,
       system_fingerprint: 'fp_fake',
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      ...rest,
     }),
   });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseEvent =>
+    event({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   const { text, reasoning, calls } = parts(reply);
   const out: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const piece of pieces(reasoning)) out.push(chunk({ reasoning_content: piece }));
@@ -126,19 +128,7 @@ export function openaiChunks(
     for (const piece of pieces(c.raw, 5)) out.push(chunk({ tool_calls: [{ ...at, function: { arguments: piece } }] }));
   });
   out.push(chunk({}, WIRE_STOP_REASONS[reply.stop].openai));
-  if (includeUsage) {
-    out.push({
-      data: JSON.stringify({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        system_fingerprint: 'fp_fake',
-        choices: [],
-        usage: usageJson(reply),
-      }),
-    });
-  }
+  if (includeUsage) out.push(event({ choices: [], usage: usageJson(reply) }));
   out.push({ data: '[DONE]' });
   return out;
 }
