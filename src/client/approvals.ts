@@ -7,7 +7,7 @@ import { errorText } from '../common/error-text';
 import type { AgentStateView } from '../contracts/agent-run';
 import { argsHash } from '../policy/approval-rules';
 import type { AgentClient } from './agent-client';
-import { NoWorkerError, startWorkerHint } from './client-errors';
+import { NoWorkerError, noWorkerFor } from './client-errors';
 import { approvalsIn, noPendingApproval, type WaitingApproval } from './run-decisions';
 
 /** One tool call waiting for a decision. */
@@ -134,11 +134,7 @@ export async function pendingApproval(
     lookup = await agents.findWaiting(runId, toolCallId, approvalsIn);
   } catch (err) {
     if (!(err instanceof NoWorkerError)) throw err;
-    throw new NoWorkerError(
-      `no worker is polling task queue "${err.taskQueue}", so nobody can take ${what} for run "${runId}" now: ` +
-        startWorkerHint(err.taskQueue),
-      err.taskQueue,
-    );
+    throw noWorkerFor(err.taskQueue, `take ${what} for run "${runId}"`);
   }
   const { state, found } = lookup;
   if (!found) throw noPendingApproval(state, runId, toolCallId, agents.kinds.waiting(state));

@@ -50,6 +50,13 @@ export const alreadyEnded = (id: string, status: string): AgentClientError =>
 export const startWorkerHint = (taskQueue: string): string =>
   `start one with \`durable-agents worker --task-queue ${taskQueue}\``;
 
+/** The refusal of what needs a worker on `taskQueue` now (`task`: what nobody can do, e.g. "take X for run Y"). */
+export const noWorkerFor = (taskQueue: string, task: string): NoWorkerError =>
+  new NoWorkerError(
+    `no worker is polling task queue "${taskQueue}", so nobody can ${task} now: ${startWorkerHint(taskQueue)}`,
+    taskQueue,
+  );
+
 /** Turns SDK errors into {@link AgentClientError}s naming the run. */
 export function explain(err: unknown, id: string): unknown {
   if (err instanceof AgentClientError) return err;

@@ -45,15 +45,7 @@ export interface ListFilters {
   tenant?: string;
 }
 
-export const AGENT_STATUSES: readonly AgentStatus[] = [
-  'running',
-  'awaiting_approval',
-  'awaiting_client_tools',
-  'awaiting_follow_up',
-  'completed',
-  'stopped',
-  'failed',
-];
+export const AGENT_STATUSES: readonly AgentStatus[] = [...OPEN_STATUSES, 'completed', 'stopped', 'failed'];
 
 const RUNNING_EXECUTION = `ExecutionStatus = 'Running'`;
 

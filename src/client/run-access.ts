@@ -11,7 +11,7 @@ import { unknownProviderProblem } from '../policy/model-ref';
 import type { AgentStateView } from '../contracts/agent-run';
 import type { RunLayer } from '../contracts/agent-options';
 import { kindRegistry, type KindEdge, type KindRegistry } from '../kinds';
-import { NoWorkerError, alreadyEnded, explain, startWorkerHint } from './client-errors';
+import { NoWorkerError, alreadyEnded, explain, noWorkerFor, startWorkerHint } from './client-errors';
 import { PayloadLimit } from './payload-limits';
 import {
   closedRunView,
@@ -83,15 +83,9 @@ const RUNNING_RUN_QUERY_MS = 10_000;
 /** Reaching one run, for {@link AgentClient} and its parts. */
 export class RunAccess {
   readonly payloadLimit: PayloadLimit;
-  private readonly providers?: readonly string[];
-  /** Model entries the client knows beside the registry's. */
-  readonly models: readonly ModelInfo[];
   readonly store?: ConversationReader;
   /** The kinds this client starts and shows runs of. */
   readonly kinds: KindRegistry;
-  /** The options under every start's own. */
-  readonly defaults?: RunLayer;
-  readonly notice?: (line: string) => void;
 
   constructor(
     readonly client: Client,
@@ -99,17 +93,13 @@ export class RunAccess {
     readonly options: AgentClientOptions = {},
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
-    this.providers = options.providers;
-    this.models = options.models ?? [];
     this.store = options.store;
-    this.defaults = options.defaults;
-    this.notice = options.notice;
     this.kinds = kindRegistry(options.kinds);
   }
 
   /** Why the workers cannot call these models, one line each (none when the client was not told their providers). */
   providerProblems(models: readonly ModelRef[]): string[] {
-    const { providers } = this;
+    const { providers } = this.options;
     if (!providers) return [];
     return [...new Set(models.flatMap((ref) => unknownProviderProblem(ref, providers) ?? []))];
   }
@@ -153,12 +143,7 @@ export class RunAccess {
   async requireWorker(id: string, what: string): Promise<RunWorkers> {
     const w = await this.workers(id);
     if (w.status !== 'RUNNING') throw alreadyEnded(id, w.status);
-    if (!w.polling)
-      throw new NoWorkerError(
-        `no worker is polling task queue "${w.taskQueue}", so nobody can take ${what} for run "${id}" now: ` +
-          startWorkerHint(w.taskQueue),
-        w.taskQueue,
-      );
+    if (!w.polling) throw noWorkerFor(w.taskQueue, `take ${what} for run "${id}"`);
     return w;
   }
 

@@ -3,7 +3,12 @@
  * result of a closed run (also when it closed as a failed workflow), and a state view built from a
  * closed run's result and start input.
  */
-import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowFailedError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
@@ -15,7 +20,7 @@ import { defaultLimits } from '../policy/limits';
 import { isAgentResult } from '../policy/run-result';
 import { modelNameProblem, parseModelRef } from '../policy/model-ref';
 import { OPEN_STATUSES, type AgentStatus } from '../contracts/run-status';
-import { RunClosedError } from './client-errors';
+import { RunClosedError, explain } from './client-errors';
 
 /**
  * A poller seen this recently counts as a live worker. The server records a poller as its poll
@@ -45,6 +50,15 @@ export async function hasWorkflowPollers(client: Client, taskQueue: string): Pro
     const at = optionalTsToMs(p.lastAccessTime);
     return at === undefined || now - at < POLLER_FRESH_MS;
   });
+}
+
+/** What the server says of the execution `id`; refused in one line ({@link explain}) for an unknown id. */
+export async function describeOrExplain(client: Client, id: string): Promise<WorkflowExecutionDescription> {
+  try {
+    return await client.workflow.getHandle(id).describe();
+  } catch (err) {
+    throw explain(err, id);
+  }
 }
 
 /**

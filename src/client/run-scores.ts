@@ -7,7 +7,8 @@
 import { WorkflowIdReusePolicy, isGrpcServiceError, type Client } from '@temporalio/client';
 import { AGENT_SEARCH_ATTRIBUTES as SA } from '../contracts/search-attributes';
 import { SCORE_NAME, SCORE_RECORD_WORKFLOW, scoreRecordId, type RunScore } from '../contracts/run-scores';
-import { AgentClientError, explain } from './client-errors';
+import { AgentClientError } from './client-errors';
+import { describeOrExplain } from './run-reads';
 
 /** gRPC's status code for an execution the server does not have. */
 const GRPC_NOT_FOUND = 5;
@@ -42,12 +43,7 @@ async function removeRecord(client: Client, workflowId: string): Promise<void> {
 export async function scoreRun(client: Client, run: string, input: ScoreInput): Promise<RunScore> {
   const problem = scoreProblem(input);
   if (problem) throw new AgentClientError(problem);
-  const described = await client.workflow
-    .getHandle(run)
-    .describe()
-    .catch((err: unknown) => {
-      throw explain(err, run);
-    });
+  const described = await describeOrExplain(client, run);
   if (described.typedSearchAttributes.get(SA.kind) === undefined)
     throw new AgentClientError(`"${run}" is not an agent run: only agent runs are scored`);
   const score: RunScore = {
@@ -77,12 +73,7 @@ export async function scoreRun(client: Client, run: string, input: ScoreInput): 
 
 /** The scores of `run`, by name (the latest of each), as visibility holds them. */
 export async function runScores(client: Client, run: string): Promise<RunScore[]> {
-  await client.workflow
-    .getHandle(run)
-    .describe()
-    .catch((err: unknown) => {
-      throw explain(err, run);
-    });
+  await describeOrExplain(client, run);
   const byName = new Map<string, RunScore>();
   const escaped = run.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
   for await (const wf of client.workflow.list({ query: `${SA.scoredRun.name} = '${escaped}'` })) {

@@ -9,9 +9,9 @@ import type { AgentConfig, ConversationOrigin } from '../contracts/run-spec';
 import type { RunLayer } from '../contracts/agent-options';
 import type { KindFacts } from '../contracts/kind-facts';
 import type { ConversationReader } from '../contracts/conversation-log';
-import { AgentClientError, explain } from './client-errors';
+import { AgentClientError } from './client-errors';
 import { initialMessageProblems } from '../policy/initial-messages';
-import { resultOfRun, startInput } from './run-reads';
+import { describeOrExplain, resultOfRun, startInput } from './run-reads';
 
 /** An earlier run to go on from, and the config it started with (absent when its history could not say). */
 export interface ResolvedOrigin {
@@ -25,12 +25,7 @@ export interface ResolvedOrigin {
  * continue-as-new.
  */
 export async function resolveOrigin(client: Client, id: string, atTurn?: number): Promise<ResolvedOrigin> {
-  let status: string;
-  try {
-    status = (await client.workflow.getHandle(id).describe()).status.name;
-  } catch (err) {
-    throw explain(err, id);
-  }
+  const status = (await describeOrExplain(client, id)).status.name;
   if (status === 'RUNNING')
     throw new AgentClientError(
       `run "${id}" is still running: send it a follow-up instead (durable-agents follow-up ${id} TEXT)`,

@@ -81,12 +81,13 @@ export async function prepareStart(
       .misplaced(edge, options)
       .map((other) => `${other.optionsKey} options apply to ${other.facts.name} runs only, not ${kind}`),
   ];
+  const { defaults, notice } = access.options;
   let spec: AgentConfig;
   try {
     spec = layerRunSpec(
       edge.facts,
       [
-        access.defaults,
+        defaults,
         from?.config && carriedLayer(from.config, edge.facts),
         { ...runOptions, ...(from ? { session: { ...runOptions.session, from: from.origin } } : {}) },
       ],
@@ -96,10 +97,10 @@ export async function prepareStart(
     if (!(err instanceof RunSpecError)) throw err;
     throw new AgentClientError(`invalid run options: ${[...err.problems, ...kindProblems].join('; ')}`);
   }
-  const defaultAgents = Object.keys(access.defaults?.agents ?? {}).filter((n) => !(n in (runOptions.agents ?? {})));
+  const defaultAgents = Object.keys(defaults?.agents ?? {}).filter((n) => !(n in (runOptions.agents ?? {})));
   const { agents, left } = fittingDefaults(spec, defaultAgents);
   spec = { ...withoutAgents(spec), ...(agents ? { agents } : {}) };
-  for (const line of left) access.notice?.(line);
+  for (const line of left) notice?.(line);
   if (taskHash) {
     spec.task = taskPointer(spec.task, taskHash);
     spec.taskHash = taskHash;
@@ -110,7 +111,7 @@ export async function prepareStart(
     problems.push(
       ...runSpecProblems(
         spec,
-        models.map((m) => lookupModel(m, access.models)),
+        models.map((m) => lookupModel(m, access.options.models)),
       ),
       ...access.providerProblems(models),
     );

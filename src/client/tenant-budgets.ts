@@ -23,7 +23,7 @@ import {
 } from '../contracts/tenant-budget';
 import { tenantProblem } from '../policy/tenancy';
 import { budgetLimitsProblems } from '../policy/tenant-budget';
-import { AgentClientError, NoWorkerError, startWorkerHint } from './client-errors';
+import { AgentClientError, NoWorkerError, noWorkerFor } from './client-errors';
 import { hasWorkflowPollers } from './run-reads';
 
 /** The ledger's tasks go first on a queue shared with runs: a backlog of runs must not hold up their reservations. */
@@ -77,12 +77,7 @@ const POLLER_GRACE_MS = 3_000;
 async function requireWorker(client: Client, taskQueue: string, tenant: string): Promise<void> {
   const deadline = Date.now() + POLLER_GRACE_MS;
   while (!(await hasWorkflowPollers(client, taskQueue))) {
-    if (Date.now() >= deadline)
-      throw new NoWorkerError(
-        `no worker is polling task queue "${taskQueue}", so nobody can keep tenant ${tenant}'s ledger now: ` +
-          startWorkerHint(taskQueue),
-        taskQueue,
-      );
+    if (Date.now() >= deadline) throw noWorkerFor(taskQueue, `keep tenant ${tenant}'s ledger`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

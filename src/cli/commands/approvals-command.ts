@@ -7,6 +7,7 @@ import { clip } from '../../policy/run-details';
 import { formatTable, when } from '../render-list';
 import type { Command } from 'commander';
 import { approvalsInbox, pendingApproval, type KindWaitEntry, type PendingApprovalEntry } from '../../client/approvals';
+import type { ApprovalDecisionResult } from '../../contracts/approval';
 import { EXIT } from '../exit-codes';
 import { parseArgsJson, positiveInt } from '../option-parsers';
 import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
@@ -48,6 +49,18 @@ function formatCall(p: PendingApprovalEntry): string {
   ].join('\n');
 }
 
+/** A decision as `approve` and `reject` print it: one line, or (`asJson`) the result with the arguments decided on. */
+function decisionText(
+  r: ApprovalDecisionResult,
+  p: PendingApprovalEntry,
+  asJson: boolean | undefined,
+  edited?: Record<string, unknown>,
+): string {
+  return asJson
+    ? JSON.stringify({ ...r, args: p.args, argsHash: p.argsHash, ...(edited ? { editedArgs: edited } : {}) })
+    : `${r.tool} ${r.toolCallId}: ${r.state}${edited ? ' with edited arguments' : ''}`;
+}
+
 interface DecisionFlags {
   json?: boolean;
   argsHash?: string;
@@ -71,10 +84,7 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')
     .action((o: { json?: boolean; limit: number; tenant?: string }) =>
       withAgents(deps, async (agents) => {
-        const { approvals, waits, unread } = await approvalsInbox(agents, {
-          limit: o.limit,
-          ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
-        });
+        const { approvals, waits, unread } = await approvalsInbox(agents, o);
         for (const u of unread) note(`could not read run ${u.runId}: ${u.reason}`);
         if (o.json) return deps.out(json([...approvals, ...waits]));
         if (approvals.length === 0 && waits.length === 0) return deps.out('no pending approvals');
@@ -120,16 +130,7 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
           argsHash: o.argsHash ?? pending.argsHash,
           ...(edited ? { args: edited } : {}),
         });
-        deps.out(
-          o.json
-            ? JSON.stringify({
-                ...r,
-                args: pending.args,
-                argsHash: pending.argsHash,
-                ...(edited ? { editedArgs: edited } : {}),
-              })
-            : `${r.tool} ${r.toolCallId}: ${r.state}${edited ? ' with edited arguments' : ''}`,
-        );
+        deps.out(decisionText(r, pending, o.json, edited));
       }),
     );
 
@@ -149,11 +150,7 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
           argsHash: o.argsHash ?? pending.argsHash,
           ...(o.reason ? { reason: o.reason } : {}),
         });
-        deps.out(
-          o.json
-            ? JSON.stringify({ ...r, args: pending.args, argsHash: pending.argsHash })
-            : `${r.tool} ${r.toolCallId}: ${r.state}`,
-        );
+        deps.out(decisionText(r, pending, o.json));
       }),
     );
 }

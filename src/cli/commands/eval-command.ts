@@ -6,6 +6,7 @@
  * reports side by side; `eval status`, `eval report` and `eval cancel` read an eval by its id.
  */
 import type { Command } from 'commander';
+import { whileOpen } from '../../common/while-open';
 import {
   comparison,
   gateFailures,
@@ -71,9 +72,7 @@ export function registerEvalCommands(
         [...(flags.model ? [flags.model] : []), ...cases.flatMap((c) => (c.model ? [c.model] : []))],
         env,
       );
-      const connected = await connectAgents(globals(), env, printNotice);
-      try {
-        const { agents } = connected;
+      await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
         const id = await startEval(agents, cases, {
           ...caseSettingsOf(flags),
           ...(flags.model ? { model: flags.model } : {}),
@@ -84,9 +83,7 @@ export function registerEvalCommands(
         if (watching) printNotice(`eval ${id}: ${cases.length} cases`);
         const progress = await waitForEval(agents, id, watching ? (p) => printNotice(progressLine(p)) : undefined);
         await endWithEval(agents, id, progress, flags, env, cases);
-      } finally {
-        await connected.close();
-      }
+      });
     });
   evals
     .command('compare')

@@ -5,6 +5,7 @@
  * exit 2.
  */
 import type { Command } from 'commander';
+import { whileOpen } from '../../common/while-open';
 import { readRunMessages } from '../../client/run-messages';
 import { cancelEval, evalProgress, evalReport, progressLine, type EvalCase, type EvalProgress } from '../../evals';
 import type { AgentClient } from '../../client';
@@ -49,14 +50,8 @@ export async function endWithEval(
 }
 
 export function registerEvalStatus(evals: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
-  const withEval = (id: string, action: (agents: AgentClient) => Promise<void>) => async () => {
-    const connected = await connectAgents(globals(), env, printNotice);
-    try {
-      await action(connected.agents);
-    } finally {
-      await connected.close();
-    }
-  };
+  const withEval = (action: (agents: AgentClient) => Promise<void>) =>
+    whileOpen(connectAgents(globals(), env, printNotice), ({ agents }) => action(agents));
   const reportOptions = (command: Command) =>
     command
       .option('--json', 'print the report as JSON')
@@ -72,7 +67,7 @@ export function registerEvalStatus(evals: Command, globals: () => GlobalOptions,
       )
       .argument('<id>', 'the eval (as `eval run --detach` printed it)'),
   ).action((id: string, flags: ReportFlags) =>
-    withEval(id, async (agents) => {
+    withEval(async (agents) => {
       const progress = await evalProgress(agents, id).catch(asUsage);
       if (progress.status !== 'running') return endWithEval(agents, id, progress, flags, env);
       printLine(
@@ -80,7 +75,7 @@ export function registerEvalStatus(evals: Command, globals: () => GlobalOptions,
           ? JSON.stringify({ id, ...progress }, null, 2)
           : [`${id}: ${progressLine(progress)}`, ...caseLines(progress)].join('\n'),
       );
-    })(),
+    }),
   );
   reportOptions(
     evals
@@ -91,20 +86,18 @@ export function registerEvalStatus(evals: Command, globals: () => GlobalOptions,
       )
       .argument('<id>', 'the eval'),
   ).action((id: string, flags: ReportFlags) =>
-    withEval(id, async (agents) =>
-      endWithEval(agents, id, await evalProgress(agents, id).catch(asUsage), flags, env),
-    )(),
+    withEval(async (agents) => endWithEval(agents, id, await evalProgress(agents, id).catch(asUsage), flags, env)),
   );
   evals
     .command('cancel')
     .description('Cancel an eval: its running cases are cancelled (each ends as cancelled), the others do not run.')
     .argument('<id>', 'the eval')
     .action((id: string) =>
-      withEval(id, async (agents) => {
+      withEval(async (agents) => {
         const progress = await evalProgress(agents, id).catch(asUsage);
         if (progress.status !== 'running') throw new UsageError(`the eval ${id} has ended (${progress.status})`);
         await cancelEval(agents, id);
         printLine(`cancelling the eval ${id}: its running cases are cancelled`);
-      })(),
+      }),
     );
 }

@@ -9,19 +9,14 @@ import type { Command } from 'commander';
 import { rangeText } from '../../common/decimal';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import {
-  REQUESTS_PER_MINUTE,
-  configFileFor,
-  loadLlmConfig,
-  type CallLimits,
-  type LlmConfig,
-} from '../../llm/llm-config';
+import { REQUESTS_PER_MINUTE, configFileFor, type CallLimits } from '../../llm/llm-config';
 import { TENANT_WEIGHT } from '../../policy/tenancy';
 import { withLimits } from '../../llm/limits-file';
 import { llmQueueOf } from '../../policy/llm-queues';
 import { PAUSE_SWEEP_MS } from '../../worker/queue-pacer';
 import { parsePace } from '../../worker/queue-pace';
 import { startQueueRate } from '../../worker/queue-rate';
+import { cliConfig } from '../cli-config';
 import { withTemporal, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { decimalArg, positiveInt, tenantArg } from '../option-parsers';
@@ -103,14 +98,6 @@ function limitLine(v: LimitView): string {
   );
 }
 
-function loadConfigOrRefuse(env: NodeJS.ProcessEnv): LlmConfig {
-  try {
-    return loadLlmConfig({ env });
-  } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
-  }
-}
-
 const weightArg = decimalArg({ ...TENANT_WEIGHT, what: 'a weight' });
 
 export function registerLimitsCommands(
@@ -183,7 +170,7 @@ export function registerLimitsCommands(
     .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
     .requiredOption('--weight <w>', rangeText(TENANT_WEIGHT), weightArg)
     .action(async (tenant: string, options: { weight: number }) => {
-      const config = loadConfigOrRefuse(env);
+      const config = cliConfig(env);
       const queues = await withTemporal(quiet(), env, async (client, { taskQueue: base }) => {
         const targets: [string, number][] = [
           [base, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
@@ -211,7 +198,7 @@ export function registerLimitsCommands(
     .description("Each limit in the config file with the rate the server enforces and its queue's backlog.")
     .option('--json', 'one JSON array')
     .action(async (options: { json?: boolean }) => {
-      const config = loadConfigOrRefuse(env);
+      const config = cliConfig(env);
       // The configured limits, and every provider whose queue has a rate (set elsewhere, or learned).
       const keys = [...new Set([...Object.keys(config.limits), ...Object.keys(config.providers)])];
       const views = (

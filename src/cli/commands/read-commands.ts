@@ -8,14 +8,12 @@ import { errorText } from '../../common/error-text';
 import { whileOpen } from '../../common/while-open';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
-import type { AgentStatus } from '../../contracts/run-status';
 import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
 import { decimalArg, positiveInt } from '../option-parsers';
 import { errorLine, formatResult, formatState, formatTrace } from '../render-run';
 import { formatList } from '../render-list';
 import { whileWaiting } from '../run-wait';
 import { WatchPrinter } from '../watch-output';
-import type { KindRegistry } from '../../kinds';
 import { hintPrefix, json, kindsOf, noteOf, withAgents, type AgentCommandDeps } from './agent-deps';
 
 interface WatchFlags {
@@ -69,28 +67,16 @@ export async function watchAndPrint(
 
 const offset = decimalArg({ what: 'an offset', min: 0, integer: true });
 
-const status = (v: string): AgentStatus => {
-  if (!(AGENT_STATUSES as readonly string[]).includes(v))
-    throw new InvalidArgumentError(`"${v}" is not a status (${AGENT_STATUSES.join(', ')}).`);
-  return v as AgentStatus;
-};
-
-/** Commander parser of a stop reason of a run of `kinds`. */
-const stopReasonOf =
-  (kinds: KindRegistry) =>
-  (v: string): string => {
-    const reasons = kinds.stopReasons;
-    if (!reasons.includes(v)) throw new InvalidArgumentError(`"${v}" is not a stop reason (${reasons.join(', ')}).`);
-    return v;
+/** Commander parser of one of `values`, refusing any other as not `what` (e.g. "a status"). */
+const choice =
+  <T extends string>(what: string, values: readonly T[]) =>
+  (v: string): T => {
+    if (!(values as readonly string[]).includes(v))
+      throw new InvalidArgumentError(`"${v}" is not ${what} (${values.join(', ')}).`);
+    return v as T;
   };
 
-/** Commander parser of a kind the commands know. */
-const kindOf =
-  (kinds: KindRegistry) =>
-  (v: string): string => {
-    if (!kinds.find(v)) throw new InvalidArgumentError(`"${v}" is not an agent kind (${kinds.names.join(', ')}).`);
-    return v;
-  };
+const status = choice('a status', AGENT_STATUSES);
 
 /** Run `id`'s conversation from the store the workers write (as `transcript` reads it); undefined when unreadable. */
 async function storedMessages(env: NodeJS.ProcessEnv, id: string): Promise<RunMessage[] | undefined> {
@@ -103,6 +89,7 @@ async function storedMessages(env: NodeJS.ProcessEnv, id: string): Promise<RunMe
 
 export function registerReadCommands(program: Command, deps: AgentCommandDeps): void {
   const note = noteOf(deps);
+  const kinds = kindsOf(deps);
   /** Says so on stderr when a view was built from the result because no worker was there to answer. */
   const fromResultNote = (id: string, view: object) => {
     if ('answeredFrom' in view)
@@ -188,12 +175,16 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
     .option('--status <status>', `only runs in this status (${AGENT_STATUSES.join(', ')})`, status)
     .option(
       '--stop-reason <reason>',
-      `only runs that ended this way (${kindsOf(deps).stopReasons.join(', ')})`,
-      stopReasonOf(kindsOf(deps)),
+      `only runs that ended this way (${kinds.stopReasons.join(', ')})`,
+      choice('a stop reason', kinds.stopReasons),
     )
     .option('--awaiting-approval', 'only runs waiting for an approval')
     .option('--model <spec>', 'only runs on this model')
-    .option('--kind <kind>', `only runs of this agent kind (${kindsOf(deps).names.join(', ')})`, kindOf(kindsOf(deps)))
+    .option(
+      '--kind <kind>',
+      `only runs of this agent kind (${kinds.names.join(', ')})`,
+      choice('an agent kind', kinds.names),
+    )
     .option('--schedule <name>', 'only runs this schedule started')
     .option('--parent <id>', 'only the child runs (sub-agents) of run ID')
     .option('--tenant <name>', 'only the runs of this tenant (run --tenant)')

@@ -98,7 +98,7 @@ async function followStarted(
   note(`run ${id} started on task queue "${agents.taskQueue}"${link ? `\nWeb UI: ${link}` : ''}`);
   if (o.detach) {
     deps.out(o.json ? JSON.stringify({ id }) : id);
-    if (!(await somebodyPolls(agents))) note(noWorkerNotice(agents.taskQueue, id));
+    if (!(await agents.hasWorker())) note(noWorkerNotice(agents.taskQueue, id));
     return;
   }
   if (o.watch) {
@@ -125,13 +125,4 @@ async function followStarted(
   const error = errorLine(result);
   if (error) note(error);
   deps.setExitCode?.(exitCodeOfResult(result));
-}
-
-/** How long `--detach` asks whether a worker polls before it returns saying nothing. */
-const POLLER_CHECK_MS = 2_000;
-
-/** Whether a worker polls the client's task queue; true when the server does not say in time. */
-async function somebodyPolls(agents: AgentClient): Promise<boolean> {
-  const deadline = Date.now() + POLLER_CHECK_MS;
-  return agents.client.connection.withDeadline(deadline, () => agents.hasWorker()).catch(() => true);
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { whileOpen } from '../../common/while-open';
 import {
   GATEWAY_PROTOCOLS,
   gatewayProblems,
@@ -67,49 +68,39 @@ export function registerServeCommand(
       const keys = usage(() => (options.keys ? readApiKeys(options.keys) : undefined));
       const problems = gatewayProblems({ published, host: options.bind, ...(keys ? { keys } : {}) });
       if (problems.length > 0) throw new UsageError(problems.join('; '));
-      // The content store the workers stream tokens through, as `watch` reads it.
-      const store = await openStore(storeConfig(env));
-      const connected = await connectAgents(globals(), env, printNotice).catch(async (err: unknown) => {
-        await store.close();
-        throw err;
-      });
-      const { agents } = connected;
-      const close = async () => {
-        await connected.close();
-        await store.close();
-      };
-      const model = options.model ?? (env.DURABLE_AGENTS_MODEL || undefined);
-      let gateway;
-      try {
-        gateway = await startGateway({
-          agents,
-          published,
-          defaults: { ...(model ? { model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) },
-          port: options.port,
-          host: options.bind,
-          tokens: store,
-          ...(keys ? { keys } : {}),
-          ...(chosen.length ? { protocols: chosen } : {}),
-          ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-          log: printNotice,
-        });
-      } catch (err) {
-        await close();
-        throw new UsageError((err as Error).message);
-      }
-      const protocols = chosen.length ? chosen : GATEWAY_PROTOCOLS;
-      if (options.json)
-        process.stdout.write(
-          `${JSON.stringify({ url: gateway.url, protocols, agents: Object.keys(published), keys: Boolean(keys) })}\n`,
-        );
-      else
-        process.stdout.write(
-          `Gateway at ${gateway.url} (${protocols.join(', ')}) publishing ${Object.keys(published).join(', ')}` +
-            `${keys ? `, ${keys.length} API key(s)` : ', no API keys (loopback only)'}\nPress Ctrl-C to stop.\n`,
-        );
-      await waitForStopSignal();
-      await gateway.close();
-      await close();
+      // The content store the workers stream tokens through, as `watch` reads it; closed after the client.
+      await whileOpen(openStore(storeConfig(env)), (store) =>
+        whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
+          const model = options.model ?? (env.DURABLE_AGENTS_MODEL || undefined);
+          const gateway = await startGateway({
+            agents,
+            published,
+            defaults: { ...(model ? { model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) },
+            port: options.port,
+            host: options.bind,
+            tokens: store,
+            ...(keys ? { keys } : {}),
+            ...(chosen.length ? { protocols: chosen } : {}),
+            ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+            log: printNotice,
+          }).catch((err: unknown) => {
+            throw new UsageError((err as Error).message);
+          });
+          const protocols = chosen.length ? chosen : GATEWAY_PROTOCOLS;
+          const names = Object.keys(published);
+          if (options.json)
+            process.stdout.write(
+              `${JSON.stringify({ url: gateway.url, protocols, agents: names, keys: Boolean(keys) })}\n`,
+            );
+          else
+            process.stdout.write(
+              `Gateway at ${gateway.url} (${protocols.join(', ')}) publishing ${names.join(', ')}` +
+                `${keys ? `, ${keys.length} API key(s)` : ', no API keys (loopback only)'}\nPress Ctrl-C to stop.\n`,
+            );
+          await waitForStopSignal();
+          await gateway.close();
+        }),
+      );
     });
 }
 
