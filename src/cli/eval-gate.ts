@@ -29,6 +29,7 @@ import { parseJson } from '../common/json-text';
 import { definedFields } from '../common/type-helpers';
 import type { FleetSpec } from '../contracts/run-spec';
 import { positiveInt, priorityArg, tenantArg } from './option-parsers';
+import { json } from './commands/agent-deps';
 
 /** Without `--gate`, every case must pass. */
 export const DEFAULT_GATE = 'pass>=1';
@@ -86,9 +87,7 @@ export function endWithReport(report: EvalReport, flags: ReportFlags, extra: obj
   const clauses = gateOf(flags.gate ?? DEFAULT_GATE);
   const failures = gateFailures(clauses, report.summary, baselineOf(flags.baseline, clauses));
   if (flags.junit) fs.writeFileSync(flags.junit, junitXml(report));
-  printLine(
-    flags.json ? JSON.stringify({ ...extra, ...report, gate: gateView(failures) }, null, 2) : reportTable(report),
-  );
+  printLine(flags.json ? json({ ...extra, ...report, gate: gateView(failures) }) : reportTable(report));
   endWithGate(failures);
 }
 

@@ -61,26 +61,6 @@ export class RunDecisions {
     return { state };
   }
 
-  /** The pending approval of a call (the run's or an open child's), bound to the arguments it shows. */
-  private async pending(id: string, toolCallId: string): Promise<{ runId: string; argsHash: string }> {
-    const { state, found } = await this.findWaiting(id, toolCallId, approvalsIn);
-    if (!found) throw noPendingApproval(state, id, toolCallId);
-    return found;
-  }
-
-  /**
-   * The run that holds a call's approval. A decision that quotes its hash goes to the run itself
-   * when no open run holds it, so the run says why it refuses it (decided already, unknown call).
-   */
-  private async holder(
-    id: string,
-    toolCallId: string,
-    argsHash?: string,
-  ): Promise<{ runId: string; argsHash: string }> {
-    if (argsHash === undefined) return this.pending(id, toolCallId);
-    return this.pending(id, toolCallId).catch(() => ({ runId: id, argsHash }));
-  }
-
   /**
    * Approves a tool call, optionally with edited arguments. The decision quotes the hash of the
    * arguments it was shown (`argsHash`, read from the state when not given), so it cannot approve
@@ -119,7 +99,14 @@ export class RunDecisions {
     quoted?: string,
   ): Promise<ApprovalDecisionResult> {
     await this.access.requireWorker(id, what);
-    const found = await this.holder(id, decision.toolCallId, quoted);
+    // The run that holds the call's approval (the run's or an open child's), bound to the arguments it shows. A
+    // decision that quotes its hash goes to the run itself when no open run holds it, so the run says why it refuses
+    // it (decided already, unknown call).
+    const pending = this.findWaiting(id, decision.toolCallId, approvalsIn).then(({ state, found }) => {
+      if (!found) throw noPendingApproval(state, id, decision.toolCallId);
+      return found;
+    });
+    const found = quoted === undefined ? await pending : await pending.catch(() => ({ runId: id, argsHash: quoted }));
     const argsHash = quoted ?? found.argsHash;
     return this.access.call(found.runId, (h) =>
       h.executeUpdate(decideApprovalUpdate, { args: [{ ...decision, argsHash }] }),

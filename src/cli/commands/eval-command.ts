@@ -34,6 +34,7 @@ import {
 } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { printLine, printNotice } from '../terminal-text';
+import { json } from './agent-deps';
 import { registerEvalReplay } from './eval-replay-command';
 import { endWithEval, registerEvalStatus } from './eval-status-command';
 
@@ -102,16 +103,12 @@ export function registerEvalCommands(
       const failures = gateFailures(clauses, after.summary, before.summary);
       if (flags.json)
         printLine(
-          JSON.stringify(
-            {
-              before: before.summary,
-              after: after.summary,
-              changed: verdictChanges(before, after).map((l) => l.trim()),
-              gate: gateView(failures),
-            },
-            null,
-            2,
-          ),
+          json({
+            before: before.summary,
+            after: after.summary,
+            changed: verdictChanges(before, after).map((l) => l.trim()),
+            gate: gateView(failures),
+          }),
         );
       else printLine(comparison(before, after));
       endWithGate(failures);

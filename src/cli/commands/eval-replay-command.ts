@@ -30,6 +30,7 @@ import { readTextFile } from '../json-file';
 import { checkModelSpecs } from '../model-check';
 import { positiveInt } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
+import { json } from './agent-deps';
 import {
   DEFAULT_GATE,
   asUsage,
@@ -220,13 +221,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
           );
         const failures = gateFailures(clauses, gated.summary, baseline.summary);
         if (flags.json)
-          printLine(
-            JSON.stringify(
-              { observed, baseline, ...(candidate ? { candidate } : {}), gate: gateView(failures) },
-              null,
-              2,
-            ),
-          );
+          printLine(json({ observed, baseline, ...(candidate ? { candidate } : {}), gate: gateView(failures) }));
         else {
           printLine(`observed (the recordings as they ran):\n${reportTable(observed)}`);
           printLine(`\nbaseline (the recorded models):\n${reportTable(baseline)}`);

@@ -14,6 +14,7 @@ import { TRANSCRIPT_MAX_CHARS, formatTranscript } from '../transcript';
 import { commanderParser, decimalArg } from '../option-parsers';
 import { noConversationMessage, readRunFamily, readRunMessages } from '../../client/run-messages';
 import { printLine } from '../terminal-text';
+import { json } from './agent-deps';
 
 const out = printLine;
 
@@ -50,7 +51,7 @@ export function registerStoreCommands(
           ? await readRunFamily(store, id)
           : { id, messages: await readRunMessages(store, id), children: [] };
         if (family.messages.length === 0) throw new UsageError(`${noConversationMessage(store, id)}.`);
-        if (options.json) out(JSON.stringify(options.children ? family : family.messages, null, 2));
+        if (options.json) out(json(options.children ? family : family.messages));
         else out(formatTranscript(family.messages, family.children, options.maxChars));
       });
     });
@@ -74,9 +75,7 @@ export function registerStoreCommands(
         const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
         const deleted = options.dryRun ? undefined : await store.deleteConversations(doomed);
         if (options.json) {
-          out(
-            JSON.stringify({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }, null, 2),
-          );
+          out(json({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }));
           return;
         }
         for (const d of decisions)
