@@ -7,6 +7,7 @@ import type { ApprovalDecisionInput, ApprovalRule, ArgPredicate, PendingApproval
 import { canonicalJson } from '../common/canonical-json';
 import { formatDuration } from '../common/duration';
 import { hashString } from '../common/hash';
+import { isPlainObject } from '../common/type-helpers';
 import { matchesToolPattern } from './tool-selection';
 import type { ToolMode } from '../contracts/tool-catalog';
 import type { AgentEvent } from '../contracts/agent-events';
@@ -87,12 +88,8 @@ export function decisionRefusal(
       `${record.argsHash}, got ${String(input.argsHash)})`
     );
   }
-  if (
-    input.editedArgs !== undefined &&
-    (input.editedArgs === null || typeof input.editedArgs !== 'object' || Array.isArray(input.editedArgs))
-  ) {
+  if (input.editedArgs !== undefined && !isPlainObject(input.editedArgs))
     return 'edited arguments must be a JSON object';
-  }
   if (input.editedArgs !== undefined && input.decision !== 'approve')
     return 'edited arguments only go with an approval';
   return undefined;

@@ -8,7 +8,7 @@ import type { AgentConfig } from '../contracts/run-spec';
 import type { CallSettings } from '../contracts/message-model';
 import type { ResolvedModelInfo } from '../contracts/model-info';
 import { modelLabel } from '../contracts/model-ref';
-import { isPlainObject } from '../common/type-helpers';
+import { absentOrAll, isPlainObject } from '../common/type-helpers';
 
 /** Every call setting by name: a field of the run's `call` not named here is a misspelt one. */
 const CALL_SETTINGS: readonly (keyof CallSettings)[] = [
@@ -68,12 +68,8 @@ export function callSettingProblems(settings: CallSettings): string[] {
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
     problems.push(`maxTokens (the most output tokens per call) must be a positive integer, got ${String(maxTokens)}`);
   if (
-    stopSequences !== undefined &&
-    !(
-      Array.isArray(stopSequences) &&
-      stopSequences.length <= MAX_STOP_SEQUENCES &&
-      stopSequences.every((s) => typeof s === 'string' && s !== '')
-    )
+    !absentOrAll(stopSequences, (s) => typeof s === 'string' && s !== '') ||
+    (stopSequences?.length ?? 0) > MAX_STOP_SEQUENCES
   )
     problems.push(`stopSequences must be at most ${MAX_STOP_SEQUENCES} non-empty strings`);
   if (thinkingBudget !== undefined && !(Number.isInteger(thinkingBudget) && thinkingBudget >= MIN_THINKING_BUDGET))

@@ -6,6 +6,7 @@
 import type { PendingApproval } from '../contracts/approval';
 import type {
   DriftCall,
+  EvalDecision,
   EvalSpec,
   EvalSteer,
   EvalTally,
@@ -13,7 +14,7 @@ import type {
   ServedCall,
   ServedResult,
 } from '../contracts/eval-spec';
-import { isPlainObject } from '../common/type-helpers';
+import { absentOrAll, isPlainObject } from '../common/type-helpers';
 import { argsHash } from './approval-rules';
 
 /** Drift calls kept by name in the tally; the count stays exact. */
@@ -164,39 +165,22 @@ export function evalSpecProblems(spec: EvalSpec | undefined): string[] {
       if (problem) problems.push(`${at}.results[${j}] ${problem}`);
     });
   });
-  if (
-    spec.followUps !== undefined &&
-    !(Array.isArray(spec.followUps) && spec.followUps.every((f) => typeof f === 'string' && f.trim() !== ''))
-  )
+  if (!absentOrAll(spec.followUps, (f) => typeof f === 'string' && f.trim() !== ''))
     problems.push('eval.followUps must be a list of texts');
-  if (
-    spec.steer !== undefined &&
-    !(
-      Array.isArray(spec.steer) &&
-      spec.steer.every(
-        (s, i, all) =>
-          Number.isInteger(s?.turn) &&
-          s.turn >= 1 &&
-          typeof s.text === 'string' &&
-          s.text.trim() !== '' &&
-          (i === 0 || all[i - 1].turn <= s.turn),
-      )
-    )
-  )
+  const steer = (s: EvalSteer, i: number, all: EvalSteer[]) =>
+    Number.isInteger(s?.turn) &&
+    s.turn >= 1 &&
+    typeof s.text === 'string' &&
+    s.text.trim() !== '' &&
+    (i === 0 || all[i - 1].turn <= s.turn);
+  if (!absentOrAll(spec.steer, steer))
     problems.push('eval.steer must be a list of { turn, text } by turn (turns from 1, texts not empty)');
-  if (
-    spec.decisions !== undefined &&
-    !(
-      Array.isArray(spec.decisions) &&
-      spec.decisions.every(
-        (d) =>
-          isPlainObject(d) &&
-          typeof d.tool === 'string' &&
-          (d.decision === 'approve' || d.decision === 'reject') &&
-          (d.reason === undefined || typeof d.reason === 'string'),
-      )
-    )
-  )
+  const decision = (d: EvalDecision) =>
+    isPlainObject(d) &&
+    typeof d.tool === 'string' &&
+    (d.decision === 'approve' || d.decision === 'reject') &&
+    (d.reason === undefined || typeof d.reason === 'string');
+  if (!absentOrAll(spec.decisions, decision))
     problems.push('eval.decisions must be a list of { tool, decision: "approve" | "reject", reason? }');
   if (spec.children !== undefined) {
     const list = Array.isArray(spec.children) ? spec.children : [undefined];

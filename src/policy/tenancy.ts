@@ -5,13 +5,14 @@
  */
 import type { Priority } from '@temporalio/common';
 import type { FleetSpec } from '../contracts/run-spec';
-import type { NumberRange } from '../common/decimal';
+import { inRange, type NumberRange } from '../common/decimal';
+import { definedFields } from '../common/type-helpers';
 
 /** A tenant name: a fairness key and a search-attribute value, so short and plain. */
 const TENANT_KEY = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
 
 /** Priority keys Temporal orders by: 1 first, 5 last; runs without one are served as 3. */
-export const PRIORITY_RANGE = { highest: 1, lowest: 5 } as const;
+export const PRIORITY_RANGE: NumberRange = { what: 'a whole number', min: 1, max: 5, integer: true };
 
 /** A problem with a tenant name, or undefined when it can be a fairness key. */
 export function tenantProblem(tenant: unknown): string | undefined {
@@ -24,13 +25,7 @@ export function tenantProblem(tenant: unknown): string | undefined {
 
 /** A problem with a priority, or undefined when it is a whole number from 1 to 5. */
 export function priorityProblem(priority: unknown): string | undefined {
-  if (
-    typeof priority === 'number' &&
-    Number.isInteger(priority) &&
-    priority >= PRIORITY_RANGE.highest &&
-    priority <= PRIORITY_RANGE.lowest
-  )
-    return undefined;
+  if (inRange(priority, PRIORITY_RANGE)) return undefined;
   return `priority must be a whole number from 1 (first) to 5 (last), got ${String(priority)}`;
 }
 
@@ -52,8 +47,5 @@ export function fleetProblems(fleet: FleetSpec | undefined): string[] {
 /** The priority of a run's activities (and its workflow), or undefined for a run with neither. */
 export function runPriority(fleet: FleetSpec | undefined): Priority | undefined {
   if (fleet?.tenant === undefined && fleet?.priority === undefined) return undefined;
-  return {
-    ...(fleet.priority === undefined ? {} : { priorityKey: fleet.priority }),
-    ...(fleet.tenant === undefined ? {} : { fairnessKey: fleet.tenant }),
-  };
+  return definedFields({ priorityKey: fleet.priority, fairnessKey: fleet.tenant });
 }
