@@ -80,14 +80,6 @@ class WorkerParts {
 
   constructor(private readonly options: DurableAgentsPluginOptions) {}
 
-  get config(): WorkerConfig {
-    return this.parts().config;
-  }
-
-  get tracing(): Tracing | undefined {
-    return this.parts().tracing;
-  }
-
   /**
    * The store the model calls of a worker with `activities` write their tokens to: the plugin's
    * (secrets redacted), unless the model call is another one (an embedding's or a test's).
@@ -98,13 +90,8 @@ class WorkerParts {
     return callModel !== undefined && callModel === own.activities.callModel ? own.store : undefined;
   }
 
-  /** Where the worker's model calls go, and the pace it keeps for their queues. */
-  get limits(): { routes: LimitRoutes; pacer: QueuePacer } {
-    const { routes, pacer } = this.parts();
-    return { routes, pacer };
-  }
-
-  private parts(): NonNullable<WorkerParts['built']> {
+  /** What it builds: the config, tracing, activities, where model calls go and the pace of their queues. */
+  parts(): NonNullable<WorkerParts['built']> {
     if (this.built) return this.built;
     const { options } = this;
     const config = options.config ?? workerConfig();
@@ -202,7 +189,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
   }
 
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    const { config, tracing } = this.#parts;
+    const { config, tracing } = this.#parts.parts();
     const { deployment, telemetry } = config;
     if (telemetry.metrics && !Runtime.instance().options.runtimeOptions.metricsExporter)
       throw new SetupError(
@@ -246,8 +233,7 @@ export class DurableAgentsPlugin extends SimplePlugin {
    * plugin opened (spans for at most {@link FLUSH_AT_STOP_MS}: spans never hold a worker's stop).
    */
   override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
-    const { config } = this.#parts;
-    const { routes, pacer } = this.#parts.limits;
+    const { config, routes, pacer } = this.#parts.parts();
     const { connection, namespace, taskQueue } = worker.options;
     const running = next(worker);
     // Its failure is taken below (by the limits' run); until then it must not count as unhandled.

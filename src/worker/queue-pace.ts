@@ -4,7 +4,7 @@
  * a rate learned from refusals. A refusal of a call handed out at the rate in force cuts that rate
  * to {@link CUT} of it; a learned rate then rises by {@link RISE_PER_MINUTE} of itself each minute,
  * never above the configured limit. The reason text is the state, so every worker reads the same.
- * Pure: the server's reads and writes are in `queue-pause.ts`.
+ * Pure: the server's reads and writes are in `queue-rate.ts`.
  */
 
 /** The share of the rate in force that a refusal leaves. */

@@ -3,7 +3,7 @@
  * src/common/preloaded-modules.ts). A run whose start carries a trace context (its starter traces:
  * the CLI or a client with the OpenTelemetry variables set, a traced parent, the run it continued
  * from) gets Temporal's OpenTelemetry interceptors, which continue that trace in the run, give the
- * run's own spans (`agent/spans.ts`) their tracer and send every span through the worker's
+ * run's own spans (`features/spans.ts`) their tracer and send every span through the worker's
  * `exporter` sink. Any other run loads none of OpenTelemetry's SDK: every run evaluates its own copy
  * of the modules it loads, and the SDK's were most of what a run held in memory. The choice is read
  * from the start event, so every replay of a run makes it again. Not a workflow.

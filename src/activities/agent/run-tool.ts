@@ -43,20 +43,18 @@ function unavailableFailure(down: NonNullable<ToolCatalog['unavailableServers']>
   });
 }
 
-/** The run's own client tools; one named like a worker's tool fails the run (which one it meant is unknowable). */
-function clientToolsOf(selection: ToolSelection, catalog: ToolCatalog): ToolCatalogEntry[] {
-  const declared = selection.clientTools ?? [];
-  const clash = declared.find((tool) => catalog.tools.some((t) => t.name === tool.name));
+/** Fails the run when one of its own `what`s is named like a tool of `listed` (which one it meant is unknowable). */
+function refuseClash(what: string, declared: readonly { name: string }[], listed: readonly ToolCatalogEntry[]): void {
+  const clash = declared.find((d) => listed.some((t) => t.name === d.name));
   if (clash) {
     throw ApplicationFailure.create({
       message:
-        `The run declares the client tool "${clash.name}", but this worker has a tool of that name: ` +
-        'give the client tool another name',
+        `The run declares the ${what} "${clash.name}", but this worker has a tool of that name: ` +
+        `give the ${what} another name`,
       type: AGENT_FAILURE.clientToolClash,
       nonRetryable: true,
     });
   }
-  return declared.map(runClientToolEntry);
 }
 
 /** Names of the worker's tools shown in the refusal of an unknown one. */
@@ -141,21 +139,6 @@ function builtinsOf(
   );
 }
 
-/** The run's sub-agents; one named like a worker's tool fails the run, as a client tool would. */
-function subAgentsOf(agents: PinToolsInput['agents'], listed: ToolCatalogEntry[]): ToolCatalogEntry[] {
-  const clash = (agents ?? []).find((agent) => listed.some((t) => t.name === agent.name));
-  if (clash) {
-    throw ApplicationFailure.create({
-      message:
-        `The run declares the sub-agent "${clash.name}", but this worker has a tool of that name: ` +
-        'give the sub-agent another name',
-      type: AGENT_FAILURE.clientToolClash,
-      nonRetryable: true,
-    });
-  }
-  return (agents ?? []).map(subAgentEntry);
-}
-
 export function toolActivities(
   store: ContentStore,
   tools: ToolActivities,
@@ -182,8 +165,13 @@ export function toolActivities(
       });
       const catalog = await tools.listTools(input.selection);
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
-      const declared = [...catalog.tools, ...clientToolsOf(input.selection, catalog)];
-      const listed = [...declared, ...subAgentsOf(input.agents, declared)];
+      // The run's client tools and sub-agents, each named unlike the tools before it.
+      const clientTools = input.selection.clientTools ?? [];
+      refuseClash('client tool', clientTools, catalog.tools);
+      const declared = [...catalog.tools, ...clientTools.map(runClientToolEntry)];
+      const agents = input.agents ?? [];
+      refuseClash('sub-agent', agents, declared);
+      const listed = [...declared, ...agents.map(subAgentEntry)];
       const entries = [
         ...listed,
         ...builtinsOf(input, listed, [

@@ -43,7 +43,8 @@ function toolResultRefusal(ctx: RunContext, input: ToolResultInput): string | un
   return undefined;
 }
 
-const refuse = (reason: string | undefined): void => {
+/** An update's validator: refuses it with `reason`, when there is one. */
+export const refuse = (reason: string | undefined): void => {
   if (reason !== undefined) throw new Error(reason);
 };
 

@@ -18,6 +18,7 @@ import {
   updateCurrentDetails,
   type LoopOutcome,
 } from '../agent';
+import { refuse } from '../agent/handlers';
 import { endRounds, setPhase } from './phases';
 import { trace, type PevContext } from './role-turn';
 
@@ -30,9 +31,8 @@ function decisionRefusal(pctx: PevContext, input: PlanDecisionInput): string | u
   if (
     input.feedback !== undefined &&
     (typeof input.feedback !== 'string' || input.feedback.length > MAX_PLAN_FEEDBACK_CHARS)
-  ) {
+  )
     return `feedback must be a string of at most ${MAX_PLAN_FEEDBACK_CHARS} characters`;
-  }
   if (pctx.pev.progress.phase !== 'confirming')
     return `no plan is waiting for a decision (phase ${pctx.pev.progress.phase})`;
   if (pctx.pev.planDecision) return 'this plan has already been decided';
@@ -50,12 +50,7 @@ export function registerPlanDecision(pctx: PevContext): void {
       };
       return { approved: input.approve, cycle: pctx.pev.progress.cycle };
     },
-    {
-      validator: (input) => {
-        const refusal = decisionRefusal(pctx, input);
-        if (refusal !== undefined) throw new Error(refusal);
-      },
-    },
+    { validator: (input) => refuse(decisionRefusal(pctx, input)) },
   );
 }
 
@@ -79,28 +74,25 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   updateCurrentDetails(pctx.agent, { doing: undefined, waiting: undefined });
   const ended = await endIfStoppedOrLimited(pctx.agent);
   if (ended) return ended;
-  const decision = pev.planDecision;
+  // After a timeout, a decision that came too late is dropped: the timeout decides.
+  const decision = decided ? pev.planDecision : undefined;
   pev.planDecision = undefined;
   const { cycle } = pev.progress;
-  if (!decided || !decision) {
-    trace(pctx, { type: 'plan_decided', approved: false, by: 'timeout' });
-    emit(pctx.agent, { type: 'plan_decided', cycle, approved: false, by: 'timeout' });
-    endRounds(pctx, 'plan_not_confirmed', `The plan was not confirmed within ${formatDuration(timeoutMs)}.`);
-    return finish(pctx.agent, 'completed');
-  }
-  trace(pctx, {
-    type: 'plan_decided',
-    approved: decision.approve,
-    by: 'user',
-    ...(decision.feedback ? { feedback: decision.feedback } : {}),
-  });
+  const by = decision ? 'user' : 'timeout';
+  const approved = decision?.approve ?? false;
+  const feedback = decision?.feedback;
+  trace(pctx, { type: 'plan_decided', approved, by, ...(feedback ? { feedback } : {}) });
   emit(pctx.agent, {
     type: 'plan_decided',
     cycle,
-    approved: decision.approve,
-    by: 'user',
-    ...(decision.feedback ? { feedback: previewText(decision.feedback) } : {}),
+    approved,
+    by,
+    ...(feedback ? { feedback: previewText(feedback) } : {}),
   });
+  if (!decision) {
+    endRounds(pctx, 'plan_not_confirmed', `The plan was not confirmed within ${formatDuration(timeoutMs)}.`);
+    return finish(pctx.agent, 'completed');
+  }
   if (decision.approve) {
     setPhase(pctx, 'executing');
   } else {

@@ -128,5 +128,3 @@ export async function executingPhase(pctx: PevContext): Promise<LoopOutcome | un
   setPhase(pctx, 'verifying');
   return undefined;
 }
-
-/** One verifier round: a confirmed summary ends the rounds, improvements start the next cycle. */

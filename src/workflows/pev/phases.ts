@@ -130,6 +130,7 @@ export async function planningPhase(pctx: PevContext): Promise<LoopOutcome | und
   }
 }
 
+/** One verifier round: a confirmed summary ends the rounds, improvements start the next cycle. */
 export async function verifyingPhase(pctx: PevContext): Promise<LoopOutcome | undefined> {
   const { pev } = pctx;
   const { progress, options } = pev;
