@@ -21,7 +21,7 @@ export function formatList(runs: readonly AgentListEntry[]): string {
     r.kind ?? '?',
     statusWithReason(r.agentStatus ?? r.status.toLowerCase(), r.stopReason),
     r.model ?? '',
-    `${usd(r.costUsd ?? 0)}`,
+    usd(r.costUsd ?? 0),
     when(r.startTime),
     ...(scheduled ? [r.schedule ?? '-'] : []),
     clip(r.task ?? '', TASK_CHARS),

@@ -32,7 +32,7 @@ const dataPart = (value: unknown): Part => ({
 });
 
 /** A message of the agent in a task. */
-export function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
+function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
   return {
     messageId: crypto.randomUUID(),
     contextId,
@@ -63,14 +63,14 @@ export function answerArtifact(text: string): Artifact {
 }
 
 /** The task state of a run that has ended, by how it ended. */
-export function stateOfResult(r: AgentResult): TaskState {
+function stateOfResult(r: AgentResult): TaskState {
   if (r.stopReason === 'cancelled') return TaskState.TASK_STATE_CANCELED;
   if (r.status === 'failed' || r.stopReason === 'error') return TaskState.TASK_STATE_FAILED;
   return TaskState.TASK_STATE_COMPLETED;
 }
 
 /** The status message of a task that waits for the caller: a line per waiting call, and the calls as data. */
-export function inputRequiredMessage(taskId: string, contextId: string, inputs: RunInput[]): Message {
+function inputRequiredMessage(taskId: string, contextId: string, inputs: RunInput[]): Message {
   const lines = inputs.map((i) =>
     i.kind === 'question'
       ? `question ${i.toolCallId}: ${i.question}`

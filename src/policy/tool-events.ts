@@ -1,5 +1,6 @@
 /**
- * The events a tool call records: `tool_start` as it begins, `tool_execution` once it ran. The
+ * The events a tool call records: `tool_start` as it begins, `tool_execution` once it ran (or once
+ * the workflow answered it without a tool activity of its own). The
  * workflow records them; a model call that runs quick calls itself publishes the same ones to the
  * run's token stream while they run (contracts/token-stream.ts).
  */
@@ -33,3 +34,21 @@ export function toolRan(call: Call, out: RunToolOutput): Extract<QuickToolEvent,
     ...(hash ? { resultHash: hash } : {}),
   };
 }
+
+/**
+ * A call answered without a tool activity of its own: a `preview` of the result the workflow
+ * wrote, or why the call was `skipped`.
+ */
+export const toolAnswered = (
+  call: Call,
+  isError: boolean,
+  how: { preview: string } | { skipped: string },
+  durationMs = 0,
+): Extract<QuickToolEvent, { type: 'tool_execution' }> => ({
+  type: 'tool_execution',
+  toolCallId: call.id,
+  tool: call.name,
+  durationMs,
+  isError,
+  ...how,
+});

@@ -11,6 +11,7 @@ import { runCli } from '../kit/cli';
 import { testConnection, withWorker } from '../kit/temporal';
 import { FALLBACK, useAgentFixture } from '../agent/agent-kit';
 import { eventually } from '../kit/eventually';
+import { usd } from '../../src/common/decimal';
 
 const uniqueName = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
@@ -106,7 +107,7 @@ describe('schedules', () => {
           expect.arrayContaining([
             'recent runs:',
             `  ${runId} started ${recentRuns[0].startedAt.replace(/\.\d+Z$/, 'Z')}: completed, ` +
-              `$${withOutcome.recentRuns[0].costUsd.toFixed(4)}`,
+              usd(withOutcome.recentRuns[0].costUsd),
           ]),
         );
         const described2 = await client.workflow.getHandle(runId).describe();

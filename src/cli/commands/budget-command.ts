@@ -5,6 +5,7 @@
  */
 import { whileOpen } from '../../common/while-open';
 import { Option, type Command } from 'commander';
+import { json } from './agent-deps';
 import { BUDGET_PERIODS, type LedgerView } from '../../contracts/tenant-budget';
 import { usd } from '../../common/decimal';
 import { budgetLine } from '../../policy/tenant-budget';
@@ -99,7 +100,7 @@ export function registerBudgetCommands(
     .action(async (tenant: string, options: { json?: boolean }) => {
       await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
         const view = await agents.tenantBudget(tenant);
-        out(options.json ? JSON.stringify(view, null, 2) : formatLedger(view));
+        out(options.json ? json(view) : formatLedger(view));
       });
     });
 }

@@ -5,6 +5,7 @@
  * exit 2.
  */
 import type { Command } from 'commander';
+import { json } from './agent-deps';
 import { whileOpen } from '../../common/while-open';
 import { readRunMessages } from '../../client/run-messages';
 import { cancelEval, evalProgress, evalReport, progressLine, type EvalCase, type EvalProgress } from '../../evals';
@@ -72,7 +73,7 @@ export function registerEvalStatus(evals: Command, globals: () => GlobalOptions,
       if (progress.status !== 'running') return endWithEval(agents, id, progress, flags, env);
       printLine(
         flags.json
-          ? JSON.stringify({ id, ...progress }, null, 2)
+          ? json({ id, ...progress })
           : [`${id}: ${progressLine(progress)}`, ...caseLines(progress)].join('\n'),
       );
     }),

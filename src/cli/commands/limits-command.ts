@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
+import { json } from './agent-deps';
 import { rangeText } from '../../common/decimal';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
@@ -206,7 +207,7 @@ export function registerLimitsCommands(
           Promise.all(keys.map((key) => describeLimit(client, key, llmQueueOf(base, key), config.limits[key]))),
         )
       ).filter((v) => v.requestsPerMinute !== undefined || v.serverRequestsPerMinute !== undefined);
-      if (options.json) out(JSON.stringify(views, null, 2));
+      if (options.json) out(json(views));
       else if (views.length === 0)
         out(`No limits in ${config.source ?? configFileFor(env)}, and none learned on the server.`);
       else for (const v of views) out(limitLine(v));

@@ -5,6 +5,7 @@
  */
 import { whileOpen } from '../../common/while-open';
 import type { Command } from 'commander';
+import { json } from './agent-deps';
 import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { printLine, printNotice } from '../terminal-text';
@@ -39,17 +40,17 @@ export function registerScoreCommand(
     .option('--comment <text>', 'why')
     .option('--json', 'print as JSON')
     .action(async (id: string, name: string | undefined, value: string | undefined, flags) => {
-      const { comment, json } = flags as { comment?: string; json?: boolean };
+      const { comment, json: asJson } = flags as { comment?: string; json?: boolean };
       if (name !== undefined && value === undefined) throw new UsageError(`score ${name}: give its value too`);
       const given = value === undefined ? undefined : scoreValue(value);
       await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
         if (name !== undefined && given !== undefined) {
           const score = await agents.score(id, name, given, comment ? { comment } : {});
-          printLine(json ? JSON.stringify(score, null, 2) : `scored ${id}: ${line(score)}`);
+          printLine(asJson ? json(score) : `scored ${id}: ${line(score)}`);
           return;
         }
         const scores = await agents.scores(id);
-        if (json) printLine(JSON.stringify(scores, null, 2));
+        if (asJson) printLine(json(scores));
         else printLine(scores.length ? scores.map(line).join('\n') : `run ${id} has no scores`);
       });
     });

@@ -94,14 +94,9 @@ async function summarise(ctx: RunContext, resolver: ModelResolver, plan: Compact
 function fitWithoutSummary(ctx: RunContext, target: number): boolean {
   const { state } = ctx;
   const tokensBefore = runContextTokens(state);
-  const fit = planFit(
-    state.messages,
-    state.view.summaryTokens,
-    runOverheadTokens(state),
-    state.maskBefore ?? 0,
-    target,
-  );
-  const masked = fit.maskBefore !== (state.maskBefore ?? 0);
+  const maskBefore = state.maskBefore ?? 0;
+  const fit = planFit(state.messages, state.view.summaryTokens, runOverheadTokens(state), maskBefore, target);
+  const masked = fit.maskBefore !== maskBefore;
   if (!masked && fit.dropIndex === 0) return false;
   state.maskBefore = fit.maskBefore;
   if (fit.dropIndex > 0) {

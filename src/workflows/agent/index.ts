@@ -4,12 +4,5 @@ export { finish, endIfStoppedOrLimited, shouldContinueAsNew, stopRequest, type L
 export { startConversation } from './pinning';
 export { type ModelResolver } from './model-resolver';
 export { appendDrafts, injectFollowUps } from './user-messages';
-export {
-  emit,
-  publishSearchAttributes,
-  toolAnswered,
-  updateCurrentDetails,
-  type CurrentStep,
-  type RunContext,
-} from './run-context';
+export { emit, publishSearchAttributes, updateCurrentDetails, type CurrentStep, type RunContext } from './run-context';
 export type { RunFeature } from './feature';

@@ -19,6 +19,7 @@ import { attributeChanges, publishedCost, type AgentAttributeValues } from '../.
 import type { AgentState, ToolCallRequest } from '../../contracts/agent-run';
 import type { MessageDraft } from '../../contracts/message-drafts';
 import { previewText } from '../../policy/previews';
+import { toolAnswered } from '../../policy/tool-events';
 import type { ChildWaitsInput } from '../../contracts/sub-agents';
 import { modelLabel } from '../../contracts/model-ref';
 import type { AgentIO } from './agent-io';
@@ -89,20 +90,6 @@ export function emit(ctx: RunContext, event: EventInput): void {
   ctx.stream.publishEvent(full);
 }
 
-/**
- * Records that a call was answered without a tool activity of its own (its `tool_execution` event):
- * a `preview` of its result, or why it was `skipped`.
- */
-export function toolAnswered(
-  ctx: RunContext,
-  call: ToolCallRequest,
-  isError: boolean,
-  how: { preview: string } | { skipped: string },
-  durationMs = 0,
-): void {
-  emit(ctx, { type: 'tool_execution', toolCallId: call.id, tool: call.name, durationMs, isError, ...how });
-}
-
 /** Records a call the workflow answers with `text` and returns the result it writes. */
 export function answeredCall(
   ctx: RunContext,
@@ -111,7 +98,7 @@ export function answeredCall(
   isError: boolean,
   durationMs = 0,
 ): MessageDraft {
-  toolAnswered(ctx, call, isError, { preview: previewText(text) }, durationMs);
+  emit(ctx, toolAnswered(call, isError, { preview: previewText(text) }, durationMs));
   return { kind: 'tool_result', toolCallId: call.id, toolName: call.name, text, isError };
 }
 

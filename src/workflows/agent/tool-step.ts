@@ -9,7 +9,7 @@ import type { MessageDraft } from '../../contracts/message-drafts';
 import { formatDuration } from '../../common/duration';
 import { canonicalJson } from '../../common/canonical-json';
 import type { MessageMeta, PinnedTool, ToolCallRequest } from '../../contracts/agent-run';
-import { toolRan, toolStarted } from '../../policy/tool-events';
+import { toolAnswered, toolRan, toolStarted } from '../../policy/tool-events';
 import { injectSteering } from './user-messages';
 import { awaitDecisions, groups, plan, resultFit, runnable, selectionRef, settle, type PlannedCall } from './tool-plan';
 import { RUN_FEATURES } from '../features';
@@ -19,7 +19,6 @@ import {
   conversationRef,
   emit,
   failureText,
-  toolAnswered,
   updateCurrentDetails,
   type RunContext,
 } from './run-context';
@@ -166,7 +165,7 @@ async function closeRemaining(ctx: RunContext, rest: PlannedCall[], text: string
   for (const p of rest) {
     const approval = ctx.state.approvals.find((a) => a.toolCallId === p.call.id && a.state === 'pending');
     if (approval) approval.state = 'rejected';
-    toolAnswered(ctx, p.call, true, { skipped: text });
+    emit(ctx, toolAnswered(p.call, true, { skipped: text }));
   }
   await record(ctx, [], drafts);
   return rest.map((p) => p.call.name);

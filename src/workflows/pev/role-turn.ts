@@ -15,7 +15,8 @@ import { type PevActivities } from '../../contracts/pev-activities';
 import { type PevRoleDefinition } from '../../policy/pev/roles';
 import { type PevState } from '../../contracts/pev-run';
 import { type PevTraceEntry } from '../../contracts/pev-progress';
-import { agentTurn, toolAnswered, type ModelResolver, type RunContext, type TurnResult } from '../agent';
+import { agentTurn, emit, type ModelResolver, type RunContext, type TurnResult } from '../agent';
+import { toolAnswered } from '../../policy/tool-events';
 
 export interface PevContext {
   agent: RunContext;
@@ -65,7 +66,7 @@ async function reuseIdenticalCalls(pctx: PevContext, calls: readonly ToolCallReq
       note: reuseNote(earlier),
     });
     state.messages.push(meta);
-    toolAnswered(pctx.agent, call, false, { skipped: `reused the result of ${earlier.toolCallId}` });
+    emit(pctx.agent, toolAnswered(call, false, { skipped: `reused the result of ${earlier.toolCallId}` }));
     trace(pctx, {
       type: 'tool_reused',
       todoId: pctx.pev.progress.currentTodoId,
