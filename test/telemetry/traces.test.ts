@@ -19,6 +19,7 @@ import { ToolRegistry, defineTool } from '../../src/tools';
 import { workerConfig, type WorkerConfig } from '../../src/worker/worker-config';
 import { PRIMARY, waitFor, waitForState } from '../agent/agent-kit';
 import { ancestorsOf, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../kit/otlp-receiver';
+import { eventually } from '../kit/eventually';
 import { runCli } from '../kit/cli';
 import { testConnection, withWorker, type WithWorkerOptions } from '../kit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../kit/worker-process';
@@ -260,7 +261,13 @@ describe('traces of agent runs', () => {
     await currentTracing()!.flush();
     const [command] = receiver.spans.filter((s) => s.name === 'durable-agents run' && s.service === 'agents-cli');
     expect(command).toBeDefined();
-    const spans = inTrace(receiver, command.traceId);
+    // The run's span comes from the worker's export, which may still be on its way to the receiver.
+    const spans = await eventually(
+      async () => inTrace(receiver, command.traceId),
+      (found) => named(found, 'invoke_agent react').length > 0,
+      "the run's span in the command's trace",
+      10_000,
+    );
     const [start] = named(spans, 'StartWorkflow:reactAgentWorkflow');
     expect(start).toMatchObject({ service: 'agents-cli', parentSpanId: command.spanId });
     const [run] = named(spans, 'invoke_agent react');
