@@ -8,8 +8,7 @@ import type { SubAgents } from '../contracts/sub-agents';
 import { cliConfig } from './cli-config';
 import { UsageError } from './exit-codes';
 import { readJsonFile } from './json-file';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../common/type-helpers';
 
 /** The config file's sub-agents, under every run the CLI starts; undefined when it declares none. */
 export function configSubAgents(env: NodeJS.ProcessEnv): SubAgents | undefined {
@@ -22,8 +21,8 @@ export function readSubAgents(file: string | undefined): SubAgents | undefined {
   if (!file) return undefined;
   const resolved = path.resolve(file);
   const parsed = readJsonFile(resolved, '--agents');
-  const agents = isRecord(parsed) && isRecord(parsed.agents) ? parsed.agents : parsed;
-  if (!isRecord(agents))
+  const agents = isPlainObject(parsed) && isPlainObject(parsed.agents) ? parsed.agents : parsed;
+  if (!isPlainObject(agents))
     throw new UsageError(`--agents ${resolved} must hold a JSON object of sub-agents by name (or { "agents": … })`);
   return agents as SubAgents;
 }

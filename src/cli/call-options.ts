@@ -12,7 +12,7 @@ import { UsageError } from './exit-codes';
 import { readTextFile } from './json-file';
 import { collect, number, positiveInt, type CallFlags } from './option-parsers';
 import { parseJson } from '../common/json-text';
-import { definedFields } from '../common/type-helpers';
+import { definedFields, isPlainObject } from '../common/type-helpers';
 import { callSettingProblems } from '../policy/call-settings';
 
 /** Declares the flags on a command that starts runs. */
@@ -45,7 +45,7 @@ function responseFormatOf(value: string): ResponseFormat {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`--response-format ${path.resolve(value)} is not JSON: ${(err as Error).message}`);
   }
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+  if (!isPlainObject(schema))
     throw new UsageError(`--response-format ${path.resolve(value)} must hold a JSON Schema object`);
   const name =
     path
@@ -53,7 +53,7 @@ function responseFormatOf(value: string): ResponseFormat {
       .replace(/\.[^.]*$/, '')
       .replace(/[^a-zA-Z0-9_-]/g, '_')
       .slice(0, 64) || 'answer';
-  return { type: 'json_schema', name, schema: schema as Record<string, unknown> };
+  return { type: 'json_schema', name, schema };
 }
 
 function toolChoiceOf(value: string): ToolChoice {

@@ -43,23 +43,16 @@ export function settingsOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Conn
 }
 
 /**
- * The line that names the server a command talks to and what chose it, with `--verbose` only (a
- * connection failure names the address in its own line).
+ * With `--verbose` only, gives `notice` the line that names the server a command talks to and what chose it
+ * (a connection failure names the address in its own line).
  */
-export function serverNotice(settings: ConnectionSettings, globals: GlobalOptions): string | undefined {
-  if (!globals.verbose) return undefined;
+function noticeServer(settings: ConnectionSettings, globals: GlobalOptions, notice: (line: string) => void): void {
+  if (!globals.verbose) return;
   const why = settings.addressFromEnv
     ? `from ${settings.addressSource ?? 'TEMPORAL_ADDRESS'}`
     : 'the default: set TEMPORAL_ADDRESS or pass --address to choose another';
-  return `using the Temporal server at ${settings.address}, namespace ${settings.namespace} (${why})`;
+  notice(`using the Temporal server at ${settings.address}, namespace ${settings.namespace} (${why})`);
 }
-
-/**
- * The Web UI's base URL: `TEMPORAL_UI_URL`, else a dev server's UI on this machine (front-end port
- * + 1000), named `localhost` however the address names this machine.
- */
-export const webUiBase = (settings: ConnectionSettings, env: NodeJS.ProcessEnv): Promise<string | undefined> =>
-  webUiOf(settings.address, env);
 
 /**
  * The model entries of the config file the CLI reads, as the workers read theirs; none when it cannot
@@ -95,8 +88,7 @@ export async function connectAgents(
   kinds: readonly KindEdge[] = [],
 ): Promise<Connected> {
   const settings = settingsOf(globals, env);
-  const line = serverNotice(settings, globals);
-  if (line) notice(line);
+  noticeServer(settings, globals, notice);
   // With tracing on, a run's start, signals and updates carry the command's trace context.
   const client = await connectClient(settings, currentTracing() ? { workflow: tracingInterceptors() } : undefined);
   let base: Promise<string | undefined> | undefined;
@@ -109,7 +101,7 @@ export async function connectAgents(
       ...(settings.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: settings.maxPayloadBytes }),
     }),
     uiLink: async (id) => {
-      base ??= webUiBase(settings, env);
+      base ??= webUiOf(settings.address, env);
       const root = await base;
       if (!root) return undefined;
       // The UI opens a tab only under a run id; without one, the link still opens the run.
@@ -138,8 +130,7 @@ export async function withTemporal<T>(
   ifUnreachable?: (settings: ConnectionSettings) => Promise<T>,
 ): Promise<T> {
   const settings = settingsOf(globals, env);
-  const line = serverNotice(settings, globals);
-  if (line) printNotice(line);
+  noticeServer(settings, globals, printNotice);
   let client: Client;
   try {
     client = await connectClient(settings);

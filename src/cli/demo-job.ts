@@ -62,8 +62,7 @@ export async function chooseDemoModel(env: NodeJS.ProcessEnv, requested?: string
     llmConfig: { providers: { anthropic: { baseUrl: fake.anthropicBaseUrl(), apiKeyRequired: false } } },
     note:
       'Model: the built-in scripted model, not a real LLM: no ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so ' +
-      'a local fake ' +
-      'Anthropic API answers from a fixed script (set a key to use a real provider).',
+      'a local fake Anthropic API answers from a fixed script (set a key to use a real provider).',
     close: () => fake.close(),
   };
 }

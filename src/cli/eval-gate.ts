@@ -145,10 +145,7 @@ export function judgeOfFlags(flags: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSe
     return undefined;
   }
   checkModelSpecs([flags.judge], env);
-  let rubric = flags.rubric;
-  if (rubric?.startsWith('@')) {
-    rubric = readTextFile(rubric.slice(1), '--rubric');
-  }
+  const rubric = flags.rubric?.startsWith('@') ? readTextFile(flags.rubric.slice(1), '--rubric') : flags.rubric;
   if (rubric !== undefined && rubric.trim() === '') throw new UsageError('--rubric: the rubric is empty');
   return { model: flags.judge, ...(rubric ? { rubric } : {}), ...(flags.judgeToolCalls ? { toolCalls: true } : {}) };
 }

@@ -39,11 +39,8 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 /** Commander parser for any number in decimal notation (its range is checked where the value is used). */
 export const number = decimalArg({ what: 'a number' });
 
-/** Dollars a run or a tenant may spend: from a millionth of a dollar to a billion. */
-export const USD: NumberRange = { what: 'a number of USD', min: 0.000001, max: 1_000_000_000 };
-
-/** Commander parser for a cost in USD. */
-export const usdArg = decimalArg(USD);
+/** Commander parser for a cost in USD a run or a tenant may spend: from a millionth of a dollar to a billion. */
+export const usdArg = decimalArg({ what: 'a number of USD', min: 0.000001, max: 1_000_000_000 });
 
 /** Commander parser for a duration: `30s`, `5m`, `2h`, `1d`, or milliseconds. */
 export const duration = (value: string): number => {

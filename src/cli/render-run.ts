@@ -6,7 +6,7 @@ import { totalTokens } from '../contracts/message-model';
 import type { ChildTrace, RunTrace } from '../client/trace';
 import type { EndedFromOutsideView } from '../client/run-reads';
 import type { KindRegistry } from '../kinds';
-import { approvalCommands, waitCommands, waitingOn } from './decision-hints';
+import { approvalCommands, waitCommands, waitingOn, type WaitingOn } from './decision-hints';
 import { plural } from './watch-output';
 import { childOrigin } from '../policy/sub-agents';
 import { ASK_USER, questionOf } from '../policy/ask-user';
@@ -43,7 +43,7 @@ export const statusWithReason = (status: string, stopReason: string | undefined)
  */
 export function formatSummary(r: AgentResult): string {
   const summary =
-    `${r.id}: ${statusWithReason(r.status, r.stopReason)} after ${r.turns} turn${r.turns === 1 ? '' : 's'} on ` +
+    `${r.id}: ${statusWithReason(r.status, r.stopReason)} after ${plural(r.turns, 'turn')} on ` +
     `${r.model} · ${usageLine(r)}`;
   return r.stopNote ? `${summary}\nstopped by ${r.stopNote.replace(/\s*\n\s*/g, ' ')}` : summary;
 }
@@ -79,14 +79,10 @@ export function formatState(s: AgentStateView, kinds: KindRegistry, options: { p
     lines.push(`waiting for tenant ${s.tenantBudget.tenant}'s budget: ${s.tenantBudget.waiting}`);
   if (s.tenantBudget?.refused)
     lines.push(`refused by tenant ${s.tenantBudget.tenant}'s budget: ${s.tenantBudget.refused}`);
-  for (const a of s.pendingApprovals)
+  const approvals: WaitingOn['approvals'] = [...s.pendingApprovals, ...(s.childApprovals ?? [])];
+  for (const a of approvals)
     lines.push(
-      `awaiting approval: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
-      ...approvalCommands(prefix, s.id, a.toolCallId),
-    );
-  for (const a of s.childApprovals ?? [])
-    lines.push(
-      `awaiting approval in ${a.runId}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
+      `awaiting approval${a.runId ? ` in ${a.runId}` : ''}: ${a.toolCallId} ${a.tool} ${JSON.stringify(a.args)}`,
       ...approvalCommands(prefix, s.id, a.toolCallId),
     );
   const { wait } = ended ? {} : waitingOn(s, kinds);

@@ -230,7 +230,7 @@ export class WatchPrinter {
     this.streamed.text += text;
   }
 
-  /** Ends a line of tokens, if one is open, and the structured answer streaming now. */
+  /** Ends a line of tokens, if one is open. */
   endLine(): void {
     if (this.open !== undefined) {
       this.write('\n');

@@ -1,8 +1,7 @@
 import net from 'node:net';
-import { webUiBase } from '../../src/cli/cli-context';
 import { connectionSettingsFromEnv } from '../../src/connection/connection-settings';
 import { freePort, isListening } from '../../src/server/ports';
-import { runUiUrl, uiBaseUrl } from '../../src/server/web-ui';
+import { runUiUrl, uiBaseUrl, webUiOf } from '../../src/server/web-ui';
 import { ensureTemporal } from '../../src/server/launcher';
 import { testConnection } from '../kit/temporal';
 
@@ -28,8 +27,8 @@ describe('Web UI links', () => {
     await new Promise<void>((resolve) => ui.listen(uiPort, '127.0.0.1', resolve));
     try {
       const settings = { ...connectionSettingsFromEnv({}), address: `127.0.0.1:${uiPort - 1000}` };
-      expect(await webUiBase(settings, {})).toBe(`http://localhost:${uiPort}`);
-      expect(await webUiBase(settings, { TEMPORAL_UI_URL: 'https://ui.example' })).toBe('https://ui.example');
+      expect(await webUiOf(settings.address, {})).toBe(`http://localhost:${uiPort}`);
+      expect(await webUiOf(settings.address, { TEMPORAL_UI_URL: 'https://ui.example' })).toBe('https://ui.example');
     } finally {
       await new Promise((resolve) => ui.close(resolve));
     }

@@ -76,10 +76,7 @@ export async function withAgents<T>(
   }
 }
 
-export const noteOf =
-  (deps: AgentCommandDeps) =>
-  (text: string): void =>
-    (deps.note ?? (() => undefined))(text);
+export const noteOf = (deps: AgentCommandDeps) => (text: string) => deps.note?.(text);
 
 /** The kinds the commands know: the built-in ones and the deps'. */
 export const kindsOf = (deps: AgentCommandDeps): KindRegistry => kindRegistry(deps.kinds);

@@ -114,9 +114,7 @@ export function registerApprovalCommands(program: Command, deps: AgentCommandDep
       withAgents(deps, async (agents) => {
         const edited = o.args === undefined ? undefined : parseArgsJson(o.args);
         const pending = await pendingApproval(agents, id, callId, 'an approval');
-        const shown = [formatCall(pending), ...(edited ? [`edited arguments: ${JSON.stringify(edited)}`] : [])].join(
-          '\n',
-        );
+        const shown = `${formatCall(pending)}${edited ? `\nedited arguments: ${JSON.stringify(edited)}` : ''}`;
         (o.json ? note : deps.out)(shown);
         if (deps.confirm && !o.yes) {
           const question = edited ? 'approve with the edited arguments? [y/N] ' : 'approve these arguments? [y/N] ';

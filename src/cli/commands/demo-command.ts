@@ -103,19 +103,10 @@ function describeServer(server: TemporalServer): string {
 /** Prints the run's events and tokens as they come, indented; a failed watch only loses the view. */
 async function showLive(agents: AgentClient, workflowId: string): Promise<void> {
   let lineStart = true;
+  // Text that starts a line is indented: after a newline, or first in a write when the last write ended its line.
   const write = (text: string) => {
-    const parts = text.split('\n');
-    parts.forEach((part, i) => {
-      if (part) {
-        if (lineStart) printText('  ');
-        printText(part);
-        lineStart = false;
-      }
-      if (i < parts.length - 1) {
-        printText('\n');
-        lineStart = true;
-      }
-    });
+    printText(text.replace(/[^\n]+/g, (part, at: number) => (at > 0 || lineStart ? `  ${part}` : part)));
+    if (text) lineStart = text.endsWith('\n');
   };
   const printer = new WatchPrinter(write);
   try {

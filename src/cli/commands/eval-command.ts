@@ -31,6 +31,7 @@ import {
   withJudgeFlags,
   type CaseFlags,
   type JudgeFlags,
+  type ReportFlags,
 } from '../eval-gate';
 import { checkModelSpecs } from '../model-check';
 import { printLine, printNotice } from '../terminal-text';
@@ -38,12 +39,8 @@ import { json } from './agent-deps';
 import { registerEvalReplay } from './eval-replay-command';
 import { endWithEval, registerEvalStatus } from './eval-status-command';
 
-interface EvalRunFlags extends JudgeFlags, CaseFlags {
+interface EvalRunFlags extends JudgeFlags, CaseFlags, ReportFlags {
   model?: string;
-  json?: boolean;
-  junit?: string;
-  gate?: string;
-  baseline?: string;
   detach?: boolean;
 }
 

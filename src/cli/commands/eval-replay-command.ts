@@ -28,8 +28,9 @@ import { connectAgents, type GlobalOptions } from '../cli-context';
 import { UsageError } from '../exit-codes';
 import { readTextFile } from '../json-file';
 import { checkModelSpecs } from '../model-check';
-import { positiveInt } from '../option-parsers';
+import { collect, positiveInt } from '../option-parsers';
 import { printLine, printNotice } from '../terminal-text';
+import { plural } from '../watch-output';
 import { json } from './agent-deps';
 import {
   DEFAULT_GATE,
@@ -44,19 +45,17 @@ import {
   withJudgeFlags,
   type CaseFlags,
   type JudgeFlags,
+  type ReportFlags,
 } from '../eval-gate';
 import { parseJson } from '../../common/json-text';
 
-interface EvalReplayFlags extends JudgeFlags, CaseFlags {
+interface EvalReplayFlags extends JudgeFlags, CaseFlags, Omit<ReportFlags, 'baseline'> {
   workflowId?: string[];
   query?: string;
   limit: number;
   candidate: string[];
   tolerance: number;
   fromTurn?: number;
-  json?: boolean;
-  junit?: string;
-  gate?: string;
 }
 
 /** What the candidate changes in each case: its model, its system prompt. */
@@ -135,7 +134,7 @@ function toleranceArg(value: string): number {
 /** The runs `query` selects, saying how many open runs it left out; none is bad input. */
 async function selected(client: Client, query: string, limit: number): Promise<string[]> {
   const { runs, open } = await selectRecordedRuns(client, query, limit).catch(asUsage);
-  if (open > 0) printNotice(`--query matched ${open} open run${open === 1 ? '' : 's'}: replaying only closed runs`);
+  if (open > 0) printNotice(`--query matched ${plural(open, 'open run')}: replaying only closed runs`);
   if (runs.length === 0) throw new UsageError(`--query ${JSON.stringify(query)} selects no closed agent run`);
   return runs;
 }
@@ -163,7 +162,7 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
       '--candidate <change>',
       'what the candidate changes (repeat for several): model=provider/model, system-prompt=@FILE, config=FILE, ' +
         'task-queue=QUEUE (its cases run on the workers of that queue: another build)',
-      (value: string, previous: string[]) => [...previous, value],
+      collect,
       [] as string[],
     )
     .option('--tolerance <ratio>', 'how far past the recorded turns and cost a replay may go', toleranceArg, 0.1)

@@ -70,19 +70,17 @@ async function describeLimit(
   });
   const rps = described.config?.queueRateLimit?.rateLimit?.requestsPerSecond;
   const pace = parsePace(described.config?.queueRateLimit?.metadata?.reason);
-  const pausedUntil = pace?.pausedUntil;
-  const learnedSince = pace?.learnedSince;
   return {
     key,
     taskQueue,
     ...definedFields({ requestsPerMinute: limits?.requestsPerMinute, concurrency: limits?.concurrency }),
     ...(typeof rps === 'number' ? { serverRequestsPerMinute: Math.round(rps * 60 * 1000) / 1000 } : {}),
     backlog: Number(described.stats?.approximateBacklogCount ?? 0),
-    ...(pausedUntil !== undefined && pausedUntil > Date.now()
-      ? { pausedUntil: new Date(pausedUntil).toISOString() }
+    ...(pace?.pausedUntil !== undefined && pace.pausedUntil > Date.now()
+      ? { pausedUntil: new Date(pace.pausedUntil).toISOString() }
       : {}),
-    ...(pace && learnedSince !== undefined
-      ? { learned: { requestsPerMinute: pace.requestsPerMinute, since: new Date(learnedSince).toISOString() } }
+    ...(pace?.learnedSince !== undefined
+      ? { learned: { requestsPerMinute: pace.requestsPerMinute, since: new Date(pace.learnedSince).toISOString() } }
       : {}),
   };
 }

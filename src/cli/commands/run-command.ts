@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { AgentClient } from '../../client';
+import type { AgentResult } from '../../contracts/agent-run';
 import { exitCodeOfResult, UsageError } from '../exit-codes';
 import { checkModelSpecs, unknownModelWarnings } from '../model-check';
 import { duration, positiveInt, spec, type RunOptions } from '../option-parsers';
@@ -101,27 +102,25 @@ async function followStarted(
     if (!(await agents.hasWorker())) note(noWorkerNotice(agents.taskQueue, id));
     return;
   }
+  let result: AgentResult;
   if (o.watch) {
     const done = await whileWaiting(deps, agents, id, () => watchAndPrint(deps, agents, id, {}), {
       progress: false,
     });
-    const result = await agents.result(id);
+    result = await agents.result(id);
     // The watch has shown the final text and, with its `done` line, how the run ended.
     if (!done) deps.out(formatSummary(result));
-    const error = errorLine(result);
-    if (error) note(error);
-    deps.setExitCode?.(exitCodeOfResult(result));
-    return;
+  } else {
+    // A run that waits for follow-ups shows each answer as it comes; the end then adds only what is new.
+    let shown: string | undefined;
+    const answered = (text: string) => {
+      deps.out(text);
+      shown = text;
+    };
+    result = await whileWaiting(deps, agents, id, () => agents.result(id), o.json ? {} : { answered });
+    const unseen = shown === undefined || shown !== result.finalText;
+    deps.out(o.json ? JSON.stringify(result) : unseen ? formatResult(result) : `\n${formatSummary(result)}`);
   }
-  // A run that waits for follow-ups shows each answer as it comes; the end then adds only what is new.
-  let shown: string | undefined;
-  const answered = (text: string) => {
-    deps.out(text);
-    shown = text;
-  };
-  const result = await whileWaiting(deps, agents, id, () => agents.result(id), o.json ? {} : { answered });
-  const unseen = shown === undefined || shown !== result.finalText;
-  deps.out(o.json ? JSON.stringify(result) : unseen ? formatResult(result) : `\n${formatSummary(result)}`);
   const error = errorLine(result);
   if (error) note(error);
   deps.setExitCode?.(exitCodeOfResult(result));
