@@ -116,43 +116,28 @@ export interface EvalCase {
 export const defineEvalCase = (c: EvalCase): EvalCase => c;
 
 const bound = z.strictObject({ max: z.number().optional(), min: z.number().optional() });
-const named = { name: z.string().optional() };
+const record = z.record(z.string(), z.unknown());
+/** The schema of a data grader: its `type`, its fields, and an optional `name`. */
+const data = (type: DataGrader['type'], fields: z.ZodRawShape) =>
+  z.strictObject({ type: z.literal(type), ...fields, name: z.string().optional() });
 const GRADERS: Record<Grader['type'], z.ZodType> = {
-  text_contains: z.strictObject({ type: z.literal('text_contains'), text: z.string(), ...named }),
-  text_matches: z.strictObject({
-    type: z.literal('text_matches'),
-    pattern: z.string(),
-    flags: z.string().optional(),
-    ...named,
-  }),
-  text_json_schema: z.strictObject({
-    type: z.literal('text_json_schema'),
-    schema: z.record(z.string(), z.unknown()),
-    ...named,
-  }),
-  tool_called: z.strictObject({ type: z.literal('tool_called'), tool: z.string(), times: bound.optional(), ...named }),
-  tool_not_called: z.strictObject({ type: z.literal('tool_not_called'), tool: z.string(), ...named }),
-  tool_called_with: z.strictObject({
-    type: z.literal('tool_called_with'),
-    tool: z.string(),
-    args: z.record(z.string(), z.unknown()),
-    ...named,
-  }),
-  tools_in_order: z.strictObject({ type: z.literal('tools_in_order'), tools: z.array(z.string()).min(1), ...named }),
-  approval_requested: z.strictObject({ type: z.literal('approval_requested'), tool: z.string(), ...named }),
-  stop_reason: z.strictObject({ type: z.literal('stop_reason'), is: z.string(), ...named }),
-  within: z.strictObject({
-    type: z.literal('within'),
+  text_contains: data('text_contains', { text: z.string() }),
+  text_matches: data('text_matches', { pattern: z.string(), flags: z.string().optional() }),
+  text_json_schema: data('text_json_schema', { schema: record }),
+  tool_called: data('tool_called', { tool: z.string(), times: bound.optional() }),
+  tool_not_called: data('tool_not_called', { tool: z.string() }),
+  tool_called_with: data('tool_called_with', { tool: z.string(), args: record }),
+  tools_in_order: data('tools_in_order', { tools: z.array(z.string()).min(1) }),
+  approval_requested: data('approval_requested', { tool: z.string() }),
+  stop_reason: data('stop_reason', { is: z.string() }),
+  within: data('within', {
     turns: bound.optional(),
     tokens: bound.optional(),
     costUsd: bound.optional(),
     drift: bound.optional(),
-    ...named,
   }),
-  effects_as_recorded: z.strictObject({
-    type: z.literal('effects_as_recorded'),
-    calls: z.array(z.strictObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })),
-    ...named,
+  effects_as_recorded: data('effects_as_recorded', {
+    calls: z.array(z.strictObject({ name: z.string(), arguments: record })),
   }),
   check: z.object({
     type: z.literal('check'),
@@ -190,7 +175,7 @@ const evalCase = z.strictObject({
     .array(
       z.strictObject({
         tool: z.string().min(1),
-        args: z.record(z.string(), z.unknown()).optional(),
+        args: record.optional(),
         argsHash: z.string().optional(),
         results: z.array(servedResult).min(1),
         repeat: z.boolean().optional(),
@@ -203,7 +188,7 @@ const evalCase = z.strictObject({
     .optional(),
   followUps: z.array(z.string().min(1)).optional(),
   steer: z.array(z.strictObject({ turn: z.number().int().min(1), text: z.string().min(1) })).optional(),
-  limits: z.record(z.string(), z.unknown()).optional(),
+  limits: record.optional(),
   graders: z.array(z.unknown()).min(1),
   judge: z
     .strictObject({ rubric: z.string().min(1), model: z.string().optional(), toolCalls: z.boolean().optional() })

@@ -100,22 +100,18 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
       const waiting = await this.ctx.runs.inputs(id);
       const answers = answersOf(message, waiting);
       // The run waits, so no model call writes tokens: those after this cursor come after the message.
-      const tokensAfter = await this.ctx.runs.feed.tokensNow(id);
+      const follow = { id, contextId, tokens: true, tokensAfter: await this.ctx.runs.feed.tokensNow(id) };
       if (answers.length > 0) {
         for (const answer of answers) await this.ctx.runs.answer(id, answer);
         const answered = new Set(answers.map((a) => a.toolCallId));
-        return { id, contextId, tokens: true, ...known(tokensAfter), skipThrough: (i) => decides(i, answered) };
+        return { ...follow, skipThrough: (i) => decides(i, answered) };
       }
       if (waiting.length > 0)
         throw new GatewayError('bad_request', `task "${id}" waits for: ${waiting.map((w) => w.toolCallId).join(', ')}`);
       const messageId = await this.ctx.runs.agents.followUp(id, text, message.messageId || undefined);
-      return {
-        id,
-        contextId,
-        tokens: true,
-        ...known(tokensAfter),
-        skipThrough: (i) => i.topic === 'events' && i.event.type === 'follow_up' && i.event.messageId === messageId,
-      };
+      const followedUp = (i: WatchItem) =>
+        i.topic === 'events' && i.event.type === 'follow_up' && i.event.messageId === messageId;
+      return { ...follow, skipThrough: followedUp };
     }
     const meta = { ...params.metadata, ...message.metadata } as { skill?: unknown };
     const names = Object.keys(this.ctx.runs.published);
@@ -248,8 +244,6 @@ async function unsupportedPush(): Promise<never> {
 }
 
 /** Whether an event decides one of the calls a message answered. */
-const known = (tokensAfter: number | undefined) => (tokensAfter === undefined ? {} : { tokensAfter });
-
 function decides(item: WatchItem, calls: Set<string>): boolean {
   if (item.topic !== 'events') return false;
   const e = item.event;

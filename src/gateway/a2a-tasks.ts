@@ -15,21 +15,16 @@ import {
   type TaskStatus,
 } from '@a2a-js/sdk';
 import type { AgentResult } from '../contracts/agent-run';
-import type { InputAnswer, RunInput } from './run-bridge';
+import { runEnd, type InputAnswer, type RunInput } from './run-bridge';
 
-export const textPart = (text: string): Part => ({
-  content: { $case: 'text', value: text },
+const part = (content: Part['content'], mediaType: string): Part => ({
+  content,
   metadata: undefined,
   filename: '',
-  mediaType: 'text/plain',
+  mediaType,
 });
-
-const dataPart = (value: unknown): Part => ({
-  content: { $case: 'data', value },
-  metadata: undefined,
-  filename: '',
-  mediaType: 'application/json',
-});
+export const textPart = (text: string): Part => part({ $case: 'text', value: text }, 'text/plain');
+const dataPart = (value: unknown): Part => part({ $case: 'data', value }, 'application/json');
 
 /** A message of the agent in a task. */
 function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
@@ -63,11 +58,11 @@ export function answerArtifact(text: string): Artifact {
 }
 
 /** The task state of a run that has ended, by how it ended. */
-function stateOfResult(r: AgentResult): TaskState {
-  if (r.stopReason === 'cancelled') return TaskState.TASK_STATE_CANCELED;
-  if (r.status === 'failed' || r.stopReason === 'error') return TaskState.TASK_STATE_FAILED;
-  return TaskState.TASK_STATE_COMPLETED;
-}
+const ENDED_STATES = {
+  cancelled: TaskState.TASK_STATE_CANCELED,
+  failed: TaskState.TASK_STATE_FAILED,
+  completed: TaskState.TASK_STATE_COMPLETED,
+} as const;
 
 /** The status message of a task that waits for the caller: a line per waiting call, and the calls as data. */
 function inputRequiredMessage(taskId: string, contextId: string, inputs: RunInput[]): Message {
@@ -85,7 +80,7 @@ export const inputRequiredStatus = (taskId: string, contextId: string, inputs: R
 
 /** The status of a task whose run has ended: its state by how the run ended, its answer as the message. */
 export const endedStatus = (taskId: string, contextId: string, r: AgentResult): TaskStatus =>
-  statusOf(stateOfResult(r), agentMessage(taskId, contextId, [textPart(r.finalText)]));
+  statusOf(ENDED_STATES[runEnd(r)], agentMessage(taskId, contextId, [textPart(r.finalText)]));
 
 /** A task of a run. */
 export function taskOf(id: string, contextId: string, status: TaskStatus, artifacts: Artifact[] = []): Task {

@@ -16,7 +16,7 @@ import {
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { CALLER_KEY, GatewayA2AHandler, type CallerState } from './a2a-handler';
-import { untilAborted, type GatewayContext } from './gateway-context';
+import { rpcRefusal, untilAborted, type GatewayContext } from './gateway-context';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 
@@ -67,12 +67,7 @@ export function registerA2a(app: Hono, ctx: GatewayContext, secured: boolean): v
     const body = (await c.req.json().catch(() => undefined)) as { id?: unknown; method?: unknown } | undefined;
     const id = (body?.id ?? null) as string | number | null;
     const auth = ctx.authorize(c);
-    if (!auth.ok)
-      return c.json(
-        { jsonrpc: '2.0', id, error: { code: -32001, message: auth.message } },
-        auth.status,
-        auth.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
-      );
+    if (!auth.ok) return rpcRefusal(c, auth, id);
     if (!body)
       return c.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'the body is not JSON' } }, 400);
     const card = cardOf(ctx, ctx.publicUrl(c), secured);

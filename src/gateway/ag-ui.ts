@@ -61,13 +61,10 @@ async function resumeTarget(ctx: GatewayContext, name: string, input: RunAgentIn
   for (const { entry, ref } of refs) {
     const input = waiting.find((w) => w.toolCallId === ref!.call);
     if (!input) continue; // decided already (another replica, the CLI): the stream shows how
-    const payload = (entry.payload ?? {}) as {
-      approved?: unknown;
-      reason?: unknown;
-      argsHash?: unknown;
-      answer?: unknown;
-    };
+    const payload = (entry.payload ?? {}) as Record<string, unknown>;
     const cancelled = entry.status === 'cancelled';
+    const reason =
+      typeof payload.reason === 'string' ? payload.reason : cancelled ? 'cancelled by the user' : undefined;
     const answer: InputAnswer =
       input.kind === 'question'
         ? {
@@ -77,11 +74,7 @@ async function resumeTarget(ctx: GatewayContext, name: string, input: RunAgentIn
         : {
             toolCallId: input.toolCallId,
             approve: !cancelled && payload.approved === true,
-            ...(typeof payload.reason === 'string'
-              ? { reason: payload.reason }
-              : cancelled
-                ? { reason: 'cancelled by the user' }
-                : {}),
+            ...(reason === undefined ? {} : { reason }),
             ...(typeof payload.argsHash === 'string' ? { argsHash: payload.argsHash } : {}),
           };
     await ctx.runs.answer(run, answer);

@@ -23,6 +23,14 @@ export function authorizer(keys: ApiKeys | undefined): (c: Context) => AuthOutco
   return (c) => (keys ? keys.authenticate(presentedKey((name) => c.req.header(name))) : EVERYONE);
 }
 
+/** A JSON-RPC protocol's answer to a refused caller (request `id`): its error, with a bearer challenge on 401. */
+export const rpcRefusal = (c: Context, auth: Extract<AuthOutcome, { ok: false }>, id: string | number | null) =>
+  c.json(
+    { jsonrpc: '2.0', id, error: { code: -32001, message: auth.message } },
+    auth.status,
+    auth.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
+  );
+
 /**
  * Yields `items` until `signal` aborts, then ends at once (also while an item is awaited), closing
  * the source: a client that goes away ends its read of the run, not the run.

@@ -104,12 +104,6 @@ export function detailedTask(f: TaskFacts): Record<string, unknown> {
   };
 }
 
-/** The task status of a run that has ended. */
-export function statusOfResult(r: AgentResult): TaskStatus {
-  if (r.stopReason === 'cancelled') return 'cancelled';
-  return r.status === 'failed' || r.stopReason === 'error' ? 'failed' : 'completed';
-}
-
 /**
  * The answers `tasks/update`'s input responses give, keyed by call id: `accept` with `{ approved,
  * reason? }` or `{ answer }`; `decline` and `cancel` reject an approval (a question gets no answer).

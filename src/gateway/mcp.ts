@@ -21,19 +21,18 @@ import {
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthOutcome } from './api-keys';
-import type { GatewayContext } from './gateway-context';
+import { rpcRefusal, type GatewayContext } from './gateway-context';
 import {
   callToolResult,
   createTaskResult,
   detailedTask,
-  statusOfResult,
   TASKS_EXTENSION,
   wantsTask,
   answersOf,
   type TaskFacts,
 } from './mcp-tasks';
 import { AGENT_INPUT_SCHEMA, taskText } from './published-agents';
-import { GatewayError, type RunInput } from './run-bridge';
+import { GatewayError, runEnd, type RunInput } from './run-bridge';
 
 const UpdateTaskRequestSchema = z.object({
   method: z.literal('tasks/update'),
@@ -69,7 +68,7 @@ async function facts(ctx: GatewayContext, taskId: string): Promise<TaskFacts> {
       : { taskId, status: 'working', ...dates, statusMessage: `turn ${state.turn}` };
   }
   const result = await ctx.runs.result(taskId);
-  return { taskId, status: statusOfResult(result), ...dates, result, statusMessage: result.stopReason };
+  return { taskId, status: runEnd(result), ...dates, result, statusMessage: result.stopReason };
 }
 
 /** A server of the SDK for one request by one caller. */
@@ -182,12 +181,7 @@ function serverFor(ctx: GatewayContext, auth: Extract<AuthOutcome, { ok: true }>
 export function registerMcp(app: Hono, ctx: GatewayContext): void {
   app.all('/mcp', async (c) => {
     const auth = ctx.authorize(c);
-    if (!auth.ok)
-      return c.json(
-        { jsonrpc: '2.0', id: null, error: { code: -32001, message: auth.message } },
-        auth.status,
-        auth.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
-      );
+    if (!auth.ok) return rpcRefusal(c, auth, null);
     if (c.req.method === 'GET' || c.req.method === 'DELETE')
       // Stateless: no session to hold a server-to-client stream or to end.
       return c.json(

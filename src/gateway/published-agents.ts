@@ -3,6 +3,7 @@
  * from outside needs besides (the approvals its calls wait for, whether its model may ask the user).
  * Each becomes an MCP tool, an A2A skill, an AG-UI endpoint and a Responses `model`.
  */
+import { isPlainObject } from '../common/type-helpers';
 import type { SubAgentSpec } from '../contracts/sub-agents';
 
 export interface PublishedAgent extends SubAgentSpec {
@@ -19,19 +20,18 @@ export type PublishedAgents = Record<string, PublishedAgent>;
 /** A published agent's name: what a URL path, a tool name and a Responses `model` may carry. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 /** What is wrong with a set of published agents, one line each (empty: nothing). */
 export function publishedAgentProblems(agents: unknown): string[] {
-  if (!isRecord(agents)) return ['the published agents must be a JSON object of agents by name'];
+  if (!isPlainObject(agents)) return ['the published agents must be a JSON object of agents by name'];
   const names = Object.keys(agents);
   if (names.length === 0) return ['no agent to publish: declare `agents` in the config file or pass --agents FILE'];
   return names.flatMap((name) => {
     const agent = agents[name];
     const at = `agent "${name}"`;
     if (!NAME.test(name)) return [`${at}: a name is 1 to 64 letters, digits, "_", "." or "-"`];
-    if (!isRecord(agent)) return [`${at} must be an object`];
+    if (!isPlainObject(agent)) return [`${at} must be an object`];
     const problems: string[] = [];
     if (typeof agent.description !== 'string' || !agent.description.trim()) problems.push(`${at} needs a description`);
     for (const key of ['instructions', 'model', 'kind'] as const)

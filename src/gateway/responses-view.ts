@@ -14,6 +14,7 @@ import type { AgentEvent } from '../contracts/agent-events';
 import type { AgentResult } from '../contracts/agent-run';
 import type { Usage } from '../contracts/message-model';
 import type { WatchItem } from '../contracts/watch-topics';
+import { runEnd } from './run-bridge';
 
 export interface ResponseFacts {
   id: string;
@@ -87,10 +88,8 @@ export function responseOf(f: ResponseFacts): Response {
 
 /** The response status of a run that has ended, by how it ended. */
 export function statusOfResult(r: AgentResult): ResponseStatus {
-  if (r.stopReason === 'cancelled') return 'cancelled';
-  if (r.status === 'failed' || r.stopReason === 'error') return 'failed';
-  if (r.stopReason === 'completed' || r.stopReason === 'stopped') return 'completed';
-  return 'incomplete';
+  const end = runEnd(r);
+  return end === 'completed' && r.stopReason !== 'completed' && r.stopReason !== 'stopped' ? 'incomplete' : end;
 }
 
 /** One message output item. */

@@ -25,15 +25,6 @@ function apiError(c: Context, status: 400 | 401 | 403 | 404 | 409 | 429, message
   return c.json({ error: { message, type, param, code } }, status);
 }
 
-interface CreateBody {
-  model?: unknown;
-  input?: unknown;
-  stream?: unknown;
-  background?: unknown;
-  previous_response_id?: unknown;
-  instructions?: unknown;
-}
-
 export function registerResponses(app: Hono, ctx: GatewayContext): void {
   const guarded =
     (handler: (c: Context, caller: Caller, may: (agent: string) => boolean) => Promise<globalThis.Response>) =>
@@ -51,7 +42,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
   app.post(
     '/v1/responses',
     guarded(async (c, caller, may) => {
-      const body = (await c.req.json().catch(() => undefined)) as CreateBody | undefined;
+      const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
       if (!body || typeof body !== 'object') throw new GatewayError('bad_request', 'the body must be a JSON object');
       if (typeof body.model !== 'string') return apiError(c, 400, 'model must name a published agent', 'model');
       const name = body.model;

@@ -44,6 +44,12 @@ export type RunInput =
 export type InputAnswer =
   { toolCallId: string; approve: boolean; reason?: string; argsHash?: string } | { toolCallId: string; answer: string };
 
+/** How a run that has ended ended, as every protocol's task states tell it. */
+export function runEnd(r: AgentResult): 'cancelled' | 'failed' | 'completed' {
+  if (r.stopReason === 'cancelled') return 'cancelled';
+  return r.status === 'failed' || r.stopReason === 'error' ? 'failed' : 'completed';
+}
+
 /** Between a run's agent name and the rest of its id: no agent name holds it. */
 const ID_SEPARATOR = ':';
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { isListening } from './ports';
@@ -33,20 +34,21 @@ export interface DevServerOptions {
   extraArgs?: string[];
 }
 
+/** `start-dev` arguments that set these dynamic config values. */
+const dynamicConfig = (...values: string[]): readonly string[] =>
+  values.flatMap((value) => ['--dynamic-config-value', value]);
+
 /**
  * What the project's dev servers run with, for latency (docs/performance.md, Where a turn's time goes):
  * SQLite in WAL mode without fsync for a database file (a dev server's runs are not worth an fsync
  * per write), and history task processing without its 20-per-second read limits, so a tool loop's
  * workflow tasks and activities are dispatched as soon as they are written.
  */
-const DEV_SERVER_TUNING: readonly string[] = [
-  '--dynamic-config-value',
+const DEV_SERVER_TUNING = dynamicConfig(
   'history.transferProcessorMaxPollRPS=10000',
-  '--dynamic-config-value',
   'history.timerProcessorMaxPollRPS=10000',
-  '--dynamic-config-value',
   'history.visibilityProcessorMaxPollRPS=10000',
-];
+);
 
 /**
  * What Worker Deployment Versioning needs of a dev server (docs/upgrades.md). The CLI 1.9 dev server
@@ -55,14 +57,11 @@ const DEV_SERVER_TUNING: readonly string[] = [
  * `temporal worker deployment describe-version` shows a drained version as soon as its last pinned
  * run closes.
  */
-export const DEV_SERVER_VERSIONING: readonly string[] = [
-  '--dynamic-config-value',
+export const DEV_SERVER_VERSIONING = dynamicConfig(
   'system.enableDeploymentVersions=true',
-  '--dynamic-config-value',
   'matching.wv.VersionDrainageStatusRefreshInterval=1',
-  '--dynamic-config-value',
   'matching.wv.VersionDrainageStatusVisibilityGracePeriod=1',
-];
+);
 
 /**
  * What the fleet features need of the matcher (docs/fleet.md): fairness keys and their weights
@@ -70,14 +69,11 @@ export const DEV_SERVER_VERSIONING: readonly string[] = [
  * default), and a queue's rate limit is split among its partitions, each releasing its share in
  * bursts of its own: one partition per queue keeps a provider limit's calls evenly spaced.
  */
-const DEV_SERVER_FLEET: readonly string[] = [
-  '--dynamic-config-value',
+const DEV_SERVER_FLEET = dynamicConfig(
   'matching.enableFairness=true',
-  '--dynamic-config-value',
   'matching.numTaskqueueReadPartitions=1',
-  '--dynamic-config-value',
   'matching.numTaskqueueWritePartitions=1',
-];
+);
 
 /** SQLite pragmas for a dev server's database file (an in-memory database has no journal to tune). */
 const DEV_SERVER_FILE_PRAGMAS: readonly string[] = [
@@ -215,8 +211,4 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>, gr
 function lastMeaningfulLine(lines: string[]): string {
   const errorLine = [...lines].reverse().find((line) => /error|fatal|panic|failed/i.test(line));
   return (errorLine ?? lines.at(-1) ?? 'no output').trim().slice(0, 500);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

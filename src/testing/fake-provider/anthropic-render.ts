@@ -47,17 +47,27 @@ function blockJson(block: PreparedReply['blocks'][number]): Record<string, unkno
   }
 }
 
+/** A message object: a whole response, or the empty one a stream starts with. */
+const messageJson = (
+  id: string,
+  model: string,
+  content: unknown[],
+  stopReason: string | null,
+  usage: Record<string, unknown>,
+): Record<string, unknown> => ({
+  id,
+  type: 'message',
+  role: 'assistant',
+  model,
+  content,
+  stop_reason: stopReason,
+  stop_sequence: null,
+  usage,
+});
+
 export function anthropicMessage(reply: PreparedReply, id: string, model: string): Record<string, unknown> {
-  return {
-    id,
-    type: 'message',
-    role: 'assistant',
-    model,
-    content: reply.blocks.map(blockJson),
-    stop_reason: WIRE_STOP_REASONS[reply.stop].anthropic,
-    stop_sequence: null,
-    usage: usageJson(reply, reply.usage.output),
-  };
+  const usage = usageJson(reply, reply.usage.output);
+  return messageJson(id, model, reply.blocks.map(blockJson), WIRE_STOP_REASONS[reply.stop].anthropic, usage);
 }
 
 export interface SseEvent {
@@ -70,22 +80,12 @@ const ev = (event: string, data: Record<string, unknown>): SseEvent => ({
   data: JSON.stringify({ type: event, ...data }),
 });
 
+/** The event a stream starts with: the message without content, with the usage known at its start. */
+export const anthropicMessageStart = (id: string, model: string, usage: Record<string, unknown>): SseEvent =>
+  ev('message_start', { message: messageJson(id, model, [], null, usage) });
+
 export function anthropicEvents(reply: PreparedReply, id: string, model: string): SseEvent[] {
-  const events: SseEvent[] = [
-    ev('message_start', {
-      message: {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: usageJson(reply, 1),
-      },
-    }),
-    ev('ping', {}),
-  ];
+  const events: SseEvent[] = [anthropicMessageStart(id, model, usageJson(reply, 1)), ev('ping', {})];
   reply.blocks.forEach((block, index) => {
     switch (block.type) {
       case 'text':

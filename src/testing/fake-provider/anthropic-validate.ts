@@ -2,10 +2,9 @@
  * Request checks the Anthropic Messages API makes, so conversation bugs fail tests the way they
  * would fail in production. Returns the error message of the first violation.
  */
+import { isPlainObject as isObj } from '../../common/type-helpers';
 
 type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);

@@ -39,14 +39,12 @@ function usageJson(reply: PreparedReply): Record<string, unknown> {
   };
 }
 
-function parts(reply: PreparedReply): {
-  text: string;
-  reasoning: string;
-  calls: Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>[];
-} {
+type ToolCall = Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>;
+
+function parts(reply: PreparedReply): { text: string; reasoning: string; calls: ToolCall[] } {
   let text = '';
   let reasoning = '';
-  const calls: Extract<PreparedReply['blocks'][number], { type: 'tool_call' }>[] = [];
+  const calls: ToolCall[] = [];
   for (const b of reply.blocks) {
     if (b.type === 'text') text += b.text;
     else if (b.type === 'thinking') reasoning += b.thinking;

@@ -2,9 +2,9 @@
  * Request checks the OpenAI Chat Completions API makes (and, for reasoning input, the stricter
  * compatible servers). Returns the error message and offending parameter of the first violation.
  */
+import { isPlainObject as isObj } from '../../common/type-helpers';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];
 
@@ -14,6 +14,14 @@ export interface OpenAIValidationError {
 }
 
 const fail = (message: string, param: string | null = null): OpenAIValidationError => ({ message, param });
+
+/** The error for tool calls that no tool message answered, at `param`. */
+const unanswered = (pending: string[], param: string): OpenAIValidationError =>
+  fail(
+    `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
+      `'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+    param,
+  );
 
 export interface OpenAIValidationContext {
   /**
@@ -56,13 +64,7 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
     const where = `messages[${i}]`;
     if (!isObj(m) || !ROLES.includes(String(m.role)))
       return fail(`Invalid value for '${where}.role'.`, `${where}.role`);
-    if (m.role !== 'tool' && pending.length) {
-      return fail(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
-          `'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
-        `${where}.role`,
-      );
-    }
+    if (m.role !== 'tool' && pending.length) return unanswered(pending, `${where}.role`);
     if (m.role !== 'assistant' && ('reasoning_content' in m || 'reasoning' in m))
       return fail(`Unrecognized field in '${where}': reasoning belongs to assistant messages.`, where);
     if (m.role === 'assistant' && m.reasoning_content !== undefined && typeof m.reasoning_content !== 'string') {
@@ -155,13 +157,7 @@ export function validateOpenAIRequest(body: Obj, ctx: OpenAIValidationContext): 
     const contentError = textContent(m.content, where);
     if (contentError) return contentError;
   }
-  if (pending.length) {
-    return fail(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
-        `'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
-      'messages',
-    );
-  }
+  if (pending.length) return unanswered(pending, 'messages');
   const format = body.response_format;
   if (isObj(format) && format.type === 'json_object' && !JSON.stringify(messages).toLowerCase().includes('json')) {
     return fail(

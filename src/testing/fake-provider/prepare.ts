@@ -1,4 +1,5 @@
 /** Resolves a scripted reply into concrete blocks before it is rendered in a wire format. */
+import { isPlainObject } from '../../common/type-helpers';
 import type { PromptUsage } from './prompt-cache';
 import type { FakeReply, FakeStopReason } from './script';
 
@@ -64,18 +65,7 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
   const stop: FakeStopReason = step.truncate
     ? 'length'
     : (step.stopReason ?? (blocks.some((b) => b.type === 'tool_call') ? 'tool_use' : 'stop'));
-  const outputChars = blocks.reduce(
-    (n, b) =>
-      n +
-      (b.type === 'text'
-        ? b.text.length
-        : b.type === 'thinking'
-          ? b.thinking.length
-          : b.type === 'tool_call'
-            ? b.raw.length
-            : 0),
-    0,
-  );
+  const outputChars = blocks.reduce((n, b) => n + outputText(b).length, 0);
   const scripted = step.usage;
   const billed =
     scripted?.input === undefined && scripted?.cacheRead === undefined && scripted?.cacheWrite === undefined;
@@ -92,12 +82,14 @@ export function prepareReply(step: FakeReply, ctx: PrepareContext): PreparedRepl
 
 const half = (s: string): string => s.slice(0, Math.ceil(s.length / 2));
 
+/** The text of a block that counts as output: its text, its thinking or its call's arguments. */
+const outputText = (b: PreparedBlock): string =>
+  b.type === 'text' ? b.text : b.type === 'thinking' ? b.thinking : b.type === 'tool_call' ? b.raw : '';
+
 function parseObject(raw: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : raw;
+    return isPlainObject(value) ? value : raw;
   } catch {
     return raw;
   }

@@ -115,33 +115,21 @@ export interface RecordedRequest {
 /** Computes a step from the request; used when the queue is empty (e.g. for long conversations). */
 export type FakeResponder = (request: RecordedRequest) => FakeStep | Promise<FakeStep>;
 
+/** What a reply builder takes besides the content. */
+type ReplyExtra = Partial<Omit<FakeReply, 'kind' | 'content'>>;
+
 /** Step builders, so scripts read as what the model does. */
 export const reply = {
-  text: (text: string, extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({
-    kind: 'reply',
-    content: [{ type: 'text', text }],
-    ...extra,
-  }),
-  blocks: (content: FakeBlock[], extra: Partial<Omit<FakeReply, 'kind' | 'content'>> = {}): FakeReply => ({
-    kind: 'reply',
-    content,
-    ...extra,
-  }),
+  text: (text: string, extra: ReplyExtra = {}): FakeReply => reply.blocks([{ type: 'text', text }], extra),
+  blocks: (content: FakeBlock[], extra: ReplyExtra = {}): FakeReply => ({ kind: 'reply', content, ...extra }),
   toolCalls: (
-    calls: {
-      name: string;
-      arguments?: Record<string, unknown>;
-      rawArguments?: string;
-      id?: string;
-      thoughtSignature?: boolean;
-    }[],
-    extra: Partial<Omit<FakeReply, 'kind' | 'content'>> & { text?: string } = {},
-  ): FakeReply => {
-    const { text, ...rest } = extra;
-    const content: FakeBlock[] = text ? [{ type: 'text', text }] : [];
-    content.push(...calls.map((c) => ({ type: 'tool_call' as const, ...c })));
-    return { kind: 'reply', content, ...rest };
-  },
+    calls: Omit<Extract<FakeBlock, { type: 'tool_call' }>, 'type'>[],
+    { text, ...extra }: ReplyExtra & { text?: string } = {},
+  ): FakeReply =>
+    reply.blocks(
+      [...(text ? [{ type: 'text' as const, text }] : []), ...calls.map((c) => ({ type: 'tool_call' as const, ...c }))],
+      extra,
+    ),
   error: (status: number, extra: Omit<FakeError, 'kind' | 'status'> = {}): FakeError => ({
     kind: 'error',
     status,

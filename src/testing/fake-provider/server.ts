@@ -6,12 +6,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isPlainObject } from '../../common/type-helpers';
 import {
   anthropicErrorBody,
   anthropicEvents,
   anthropicMessage,
+  anthropicMessageStart,
   anthropicStreamError,
-  type SseEvent,
 } from './anthropic-render';
 import { validateAnthropicRequest } from './anthropic-validate';
 import { openaiChunks, openaiCompletion, openaiErrorBody, openaiStreamError } from './openai-render';
@@ -36,6 +37,24 @@ const ANTHROPIC_PATH = /^(.*)\/v1\/messages$/;
 const keyOf = (record: RecordedRequest): string | undefined =>
   record.api === 'anthropic' ? (record.headers['x-api-key'] ?? bearer(record.headers)) : bearer(record.headers);
 const OPENAI_PATH = /^(.*?)(?:\/v1)?\/chat\/completions$/;
+
+const requestIdOf = (record: RecordedRequest): string => `req_fake_${record.seq}`;
+
+/** The header that carries a response's request id, as the request's wire format names it. */
+const requestIdHeader = (record: RecordedRequest): Record<string, string> => ({
+  [record.api === 'anthropic' ? 'request-id' : 'x-request-id']: requestIdOf(record),
+});
+
+/** An error body in the request's wire format. */
+const errorBody = (
+  record: RecordedRequest,
+  status: number,
+  message: string,
+  { errorType, code, param }: { errorType?: string; code?: string; param?: string | null },
+): Record<string, unknown> =>
+  record.api === 'anthropic'
+    ? anthropicErrorBody(status, message, errorType, requestIdOf(record))
+    : openaiErrorBody(status, message, errorType, code, param ?? null);
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const secret = randomBytes(16);
@@ -97,23 +116,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const refuse = (status: number, message: string, param: string | null = null): void => {
       record.status = status;
       record.error = message;
-      const requestId = `req_fake_${record.seq}`;
-      sendJson(
-        res,
-        status,
-        api === 'anthropic'
-          ? anthropicErrorBody(status, message, undefined, requestId)
-          : openaiErrorBody(status, message, undefined, undefined, param),
-        {
-          [api === 'anthropic' ? 'request-id' : 'x-request-id']: requestId,
-        },
-      );
+      sendJson(res, status, errorBody(record, status, message, { param }), requestIdHeader(record));
     };
     try {
       const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        throw new Error('body must be a JSON object');
-      record.body = parsed as Record<string, unknown>;
+      if (!isPlainObject(parsed)) throw new Error('body must be a JSON object');
+      record.body = parsed;
     } catch (err) {
       refuse(400, `Request body is not valid JSON: ${(err as Error).message}`);
       return;
@@ -166,45 +174,25 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const key = keyOf(record) ?? '';
     const echoed: Record<string, string> = step.echoKey ? { 'x-echoed-api-key': key } : {};
     const message = `${step.message ?? `fake ${step.status} error`}${step.echoKey ? ` (key: ${key})` : ''}`;
-    const requestId = `req_fake_${record.seq}`;
-    const idHeader = record.api === 'anthropic' ? 'request-id' : 'x-request-id';
     record.error = message;
     if (step.inStream && record.stream) {
       record.status = 200;
-      const first: SseEvent[] =
+      const events =
         record.api === 'anthropic'
           ? [
-              {
-                event: 'message_start',
-                data: JSON.stringify({
-                  type: 'message_start',
-                  message: {
-                    id: `msg_fake_${record.seq}`,
-                    type: 'message',
-                    role: 'assistant',
-                    model: String(record.body.model),
-                    content: [],
-                    stop_reason: null,
-                    stop_sequence: null,
-                    usage: { input_tokens: 1, output_tokens: 1 },
-                  },
-                }),
-              },
+              anthropicMessageStart(`msg_fake_${record.seq}`, String(record.body.model), {
+                input_tokens: 1,
+                output_tokens: 1,
+              }),
+              anthropicStreamError(step.status, message, step.errorType),
             ]
-          : [];
-      const error =
-        record.api === 'anthropic'
-          ? anthropicStreamError(step.status, message, step.errorType)
-          : openaiStreamError(step.status, message, step.errorType, step.code);
-      sendSse(res, [...first, error], { [idHeader]: requestId, ...echoed });
+          : [openaiStreamError(step.status, message, step.errorType, step.code)];
+      sendSse(res, events, { ...requestIdHeader(record), ...echoed });
       return;
     }
     record.status = step.status;
-    const body =
-      record.api === 'anthropic'
-        ? anthropicErrorBody(step.status, message, step.errorType, requestId)
-        : openaiErrorBody(step.status, message, step.errorType, step.code);
-    sendJson(res, step.status, body, { [idHeader]: requestId, ...step.headers, ...echoed });
+    const body = errorBody(record, step.status, message, step);
+    sendJson(res, step.status, body, { ...requestIdHeader(record), ...step.headers, ...echoed });
   }
 
   async function playReply(step: FakeReply, record: RecordedRequest, res: ServerResponse): Promise<void> {
@@ -227,7 +215,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const model = String(record.body.model);
     const id = anthropic ? `msg_fake_${record.seq}` : `chatcmpl-fake-${record.seq}`;
-    const headers = { [anthropic ? 'request-id' : 'x-request-id']: `req_fake_${record.seq}` };
+    const headers = requestIdHeader(record);
     record.status = 200;
     const created = 1_700_000_000 + record.seq;
     if (!record.stream) {
