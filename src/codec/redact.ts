@@ -16,10 +16,6 @@ export class Redactor {
     this.secrets = secretList(secrets).map((s) => Buffer.from(s, 'utf8'));
   }
 
-  get size(): number {
-    return this.secrets.length;
-  }
-
   bytes(data: Uint8Array): Uint8Array {
     let buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     let changed = false;

@@ -8,6 +8,7 @@
  */
 
 import { errorText } from '../common/error-text';
+import { objectsIn, placeFirst } from './json-objects';
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -40,10 +41,6 @@ function bodyKeyOf(field: string): string {
   return field === 'hash' ? 'body' : `${field.slice(0, -'Hash'.length)}Body`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function slotFor(target: Record<string, unknown>, field: string): Slot | undefined {
   const hash = target[field];
   const key = bodyKeyOf(field);
@@ -51,28 +48,16 @@ function slotFor(target: Record<string, unknown>, field: string): Slot | undefin
   return { target, field, key, hash };
 }
 
-/** Every reference in `root`, in document order (walked without recursion, so any depth is safe). */
+/** Every reference in `root`, in document order. */
 function findReferences(root: unknown): Slot[] {
   const slots: Slot[] = [];
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
-      continue;
-    }
-    if (!isObject(value)) continue;
+  for (const value of objectsIn(root)) {
     // A message's metadata (or a log entry): a dense log position, or a size, beside its body's hash.
-    if (typeof value.seq === 'number' || typeof value.tokens === 'number') {
-      const slot = slotFor(value, 'hash');
-      if (slot) slots.push(slot);
-    }
-    for (const field of REFERENCE_FIELDS) {
+    const fields = typeof value.seq === 'number' || typeof value.tokens === 'number' ? ['hash'] : [];
+    for (const field of [...fields, ...REFERENCE_FIELDS]) {
       const slot = slotFor(value, field);
       if (slot) slots.push(slot);
     }
-    const children = Object.values(value);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return slots;
 }
@@ -108,19 +93,12 @@ export async function expandReferences(
     const fields = added.get(slot.target) ?? new Map<string, [string, unknown]>();
     added.set(slot.target, fields.set(slot.field, entry));
   });
-  for (const [target, fields] of added) placeFirst(target, fields);
-  return slots.length;
-}
-
-/** Rewrites `target` in place with the body entries first, in the order of their reference fields. */
-function placeFirst(target: Record<string, unknown>, fields: Map<string, [string, unknown]>): void {
-  const before = Object.entries(target);
-  for (const [key] of before) delete target[key];
-  for (const [key] of before) {
-    const body = fields.get(key);
-    if (body) target[body[0]] = body[1];
+  // The body entries go first, in the order of their reference fields.
+  for (const [target, fields] of added) {
+    const bodies = Object.keys(target).flatMap((key) => (fields.has(key) ? [fields.get(key)!] : []));
+    placeFirst(target, bodies);
   }
-  for (const [key, value] of before) target[key] = value;
+  return slots.length;
 }
 
 /**

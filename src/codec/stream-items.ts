@@ -8,9 +8,8 @@
  */
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decodePayloadWire } from '@temporalio/workflow-streams/workflow';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isPlainObject } from '../common/type-helpers';
+import { objectsIn, placeFirst } from './json-objects';
 
 /** The value of one entry's `data`; undefined when it is not a serialized payload the default converter reads. */
 function entryValue(data: string): { value: unknown } | undefined {
@@ -25,7 +24,7 @@ function entryValue(data: string): { value: unknown } | undefined {
 function entriesOf(list: unknown): Record<string, unknown>[] {
   if (!Array.isArray(list)) return [];
   return list.filter(
-    (e): e is Record<string, unknown> => isObject(e) && typeof e.topic === 'string' && typeof e.data === 'string',
+    (e): e is Record<string, unknown> => isPlainObject(e) && typeof e.topic === 'string' && typeof e.data === 'string',
   );
 }
 
@@ -35,25 +34,14 @@ function entriesOf(list: unknown): Record<string, unknown>[] {
  */
 export function expandStreamItems(root: unknown): number {
   let decoded = 0;
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    if (!isObject(node)) continue;
+  for (const node of objectsIn(root)) {
     for (const entry of [...entriesOf(node.items), ...entriesOf(node.log)]) {
       if ('value' in entry) continue;
       const read = entryValue(entry.data as string);
       if (!read) continue;
-      const fields = Object.entries(entry);
-      for (const [key] of fields) delete entry[key];
-      entry.value = read.value;
-      for (const [key, value] of fields) entry[key] = value;
+      placeFirst(entry, [['value', read.value]]);
       decoded += 1;
     }
-    for (const child of Object.values(node)) stack.push(child);
   }
   return decoded;
 }

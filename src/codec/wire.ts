@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload } from '@temporalio/common';
 import { JSONToPayload, type JSONPayload } from '@temporalio/common/lib/proto-utils';
+import { isPlainObject } from '../common/type-helpers';
 
 /** A refusal answered with `status` and its one-line message. */
 export class HttpError extends Error {
@@ -46,13 +47,11 @@ export function parsePayloads(text: string): { payloads: Payload[]; originals: u
   } catch (error) {
     throw new HttpError(400, `the body is not JSON: ${(error as Error).message}`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    throw new HttpError(400, 'the body must be a JSON object {"payloads": [...]}');
-  const list = (json as { payloads?: unknown }).payloads ?? [];
+  if (!isPlainObject(json)) throw new HttpError(400, 'the body must be a JSON object {"payloads": [...]}');
+  const list = json.payloads ?? [];
   if (!Array.isArray(list)) throw new HttpError(400, '"payloads" must be an array');
   const payloads = list.map((item: unknown, i): Payload => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item))
-      throw new HttpError(400, `payload ${i} is not an object`);
+    if (!isPlainObject(item)) throw new HttpError(400, `payload ${i} is not an object`);
     try {
       return JSONToPayload(item as JSONPayload);
     } catch (error) {

@@ -57,18 +57,14 @@ export function connectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
   const serverName = env.TEMPORAL_TLS_SERVER_NAME?.trim();
   const tlsFlag = env.TEMPORAL_TLS?.trim().toLowerCase();
 
-  let tls: TLSConfig | boolean | undefined;
-  if (certPath && keyPath) {
+  let tls: TLSConfig | undefined;
+  if (certPath && keyPath)
     tls = {
       clientCertPair: { crt: readFile('TEMPORAL_TLS_CERT', certPath), key: readFile('TEMPORAL_TLS_KEY', keyPath) },
     };
-  } else if (caPath || serverName || apiKey || tlsFlag === 'true' || tlsFlag === '1') {
-    tls = {};
-  }
-  if (tls && typeof tls === 'object') {
-    if (caPath) tls.serverRootCACertificate = readFile('TEMPORAL_TLS_CA', caPath);
-    if (serverName) tls.serverNameOverride = serverName;
-  }
+  else if (caPath || serverName || apiKey || tlsFlag === 'true' || tlsFlag === '1') tls = {};
+  if (tls && caPath) tls.serverRootCACertificate = readFile('TEMPORAL_TLS_CA', caPath);
+  if (tls && serverName) tls.serverNameOverride = serverName;
   if (tlsFlag === 'false' || tlsFlag === '0') tls = undefined;
   const payloadLimit = env[PAYLOAD_LIMIT_ENV]?.trim();
   const maxPayloadBytes = payloadLimit ? decimalIn(payloadLimit, { what: 'bytes', min: 1, integer: true }) : undefined;
@@ -191,17 +187,12 @@ async function probeGrpc(settings: ConnectionSettings, target: { host: string; p
     socket.once('error', () => done('closed'));
   });
   const port = `port ${target.port}`;
-  if (answer === 'http1')
-    throw new UnreachableServerError(
-      unreachableMessage(settings, `it answers HTTP/1.1, not gRPC: ${port} is not a Temporal frontend (the Web UI's?)`),
-    );
-  if (answer === 'closed')
-    throw new UnreachableServerError(
-      unreachableMessage(
-        settings,
-        `it closed the connection without answering plain gRPC: is ${port} a Temporal frontend, and without TLS?`,
-      ),
-    );
+  const why = {
+    http1: `it answers HTTP/1.1, not gRPC: ${port} is not a Temporal frontend (the Web UI's?)`,
+    closed: `it closed the connection without answering plain gRPC: is ${port} a Temporal frontend, and without TLS?`,
+    other: undefined,
+  }[answer];
+  if (why) throw new UnreachableServerError(unreachableMessage(settings, why));
 }
 
 function readFile(variable: string, file: string): Buffer {

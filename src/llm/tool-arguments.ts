@@ -5,6 +5,7 @@
  * never wrote.
  */
 import { jsonrepair } from 'jsonrepair';
+import { isPlainObject } from '../common/type-helpers';
 import type { ToolCallBlock } from '../contracts/message-model';
 
 export type ParsedArguments =
@@ -30,9 +31,7 @@ export function parseToolArguments(raw: string): ParsedArguments {
 }
 
 function asObject(value: unknown, raw: string, repaired: boolean): ParsedArguments {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return { ok: true, arguments: value as Record<string, unknown>, repaired };
-  }
+  if (isPlainObject(value)) return { ok: true, arguments: value, repaired };
   return { ok: false, malformed: { raw, reason: 'arguments must be a JSON object' } };
 }
 

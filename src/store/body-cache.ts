@@ -21,10 +21,6 @@ export class BodyCache {
 
   constructor(readonly maxBytes: number = DEFAULT_BODY_CACHE_BYTES) {}
 
-  get size(): number {
-    return this.bodies.size;
-  }
-
   has(hash: string): boolean {
     return this.bodies.has(hash);
   }

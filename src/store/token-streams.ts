@@ -46,9 +46,8 @@ function isEntries(value: unknown): boolean {
 }
 
 /** Whether `value` is a token record (a stored line that is not one is skipped by readers). */
-export function isTokenRecord(value: unknown): value is TokenRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Record<string, unknown>;
+export function isTokenRecord(r: unknown): r is TokenRecord {
+  if (!isPlainObject(r)) return false;
   if (r.type === 'events') return count(r.after) && typeof r.at === 'number' && isEntries(r.entries);
   if (!count(r.seq) || !count(r.scheduledAt) || !count(r.attempt) || typeof r.model !== 'string') return false;
   if (typeof r.at !== 'number') return false;

@@ -6,7 +6,8 @@ export { DurableAgentsPlugin, type DurableAgentsPluginOptions } from './plugin';
 export { WORKER_TUNING } from './worker-tuning';
 export { runWorker, connectWorker, configureWorkerRuntime } from './run-worker';
 export { prebuiltBundlePath, WORKFLOW_BUNDLE_ENV, type WorkflowCode } from './workflow-code';
-export { limitQueues, startQueueRate, type LimitQueue } from './limit-workers';
+export { limitQueues, type LimitQueue } from './limit-workers';
+export { startQueueRate } from './queue-rate';
 export {
   workerConfig,
   storeConfig,

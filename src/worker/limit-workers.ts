@@ -10,8 +10,6 @@ import type { CallLimits, LlmConfig } from '../llm';
 import { llmQueueOf } from '../policy/llm-queues';
 import { startQueueRate } from './queue-rate';
 
-export { startQueueRate } from './queue-rate';
-
 /** One limit of the config and the task queue its calls go to. */
 export interface LimitQueue {
   /** `provider` or `provider/model`. */

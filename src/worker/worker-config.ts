@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { LogLevel } from '@temporalio/worker';
 import { SecretSet } from '../common/secrets';
 import type { ActivityConfig } from '../activities';
-import { configParts, credentialsOf, loadLlmConfig, type LlmConfigFile } from '../llm/llm-config';
+import { configParts, credentialsOf, loadLlmConfig, type ConfigPart, type LlmConfigFile } from '../llm/llm-config';
 import { DEFAULT_TOKEN_BATCH_MS } from '../contracts/watch-topics';
 import { SetupError } from '../connection/setup-error';
 import { DEFAULT_STORE_DIR, STORE_DIR_ENV, STORE_URL_ENV, type StoreConfig } from '../store';
@@ -82,7 +82,7 @@ export function storeConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = 
  * The tools' settings: the MCP servers of the config file with `${VAR}` expanded from `env` (each
  * value taken is a secret), whether runs may bring their own, web search.
  */
-function toolsConfig(env: NodeJS.ProcessEnv, parts: ReturnType<typeof configParts>, secrets: string[]): ToolsConfig {
+function toolsConfig(env: NodeJS.ProcessEnv, parts: ConfigPart[], secrets: string[]): ToolsConfig {
   if (env[MCP_COMMANDS_ENV]) throw new SetupError(MCP_COMMANDS_REPLACED);
   let mcp: ReturnType<typeof declaredMcp>;
   try {
@@ -125,11 +125,12 @@ export function installedWorkflowCode(env: NodeJS.ProcessEnv = process.env): Wor
 export function workerConfig(options: WorkerConfigOptions = {}): WorkerConfig {
   const env = options.env ?? process.env;
   const deployment = deploymentVersionOf(options.deployment, env);
-  const llm = loadLlmConfig({ env, file: options.file, inline: options.inline });
+  const parts = configParts({ env, file: options.file, inline: options.inline });
+  const llm = loadLlmConfig({ env, parts });
   const telemetry = telemetryConfigOf(env, { metricsPort: options.metricsPort, metricsBind: options.metricsBind });
   const workflowBundle = prebuiltBundlePath(env);
   const mcpSecrets: string[] = [];
-  const tools = toolsConfig(env, configParts({ env, file: options.file, inline: options.inline }), mcpSecrets);
+  const tools = toolsConfig(env, parts, mcpSecrets);
   return {
     llm,
     secrets: new SecretSet([...credentialsOf(llm, env), ...telemetrySecrets(telemetry), ...mcpSecrets]),

@@ -13,13 +13,12 @@ function isInside(root: string, candidate: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-async function realpathOrUndefined(p: string): Promise<string | undefined> {
-  try {
-    return await realpath(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+/** What `promise` gives, or undefined when it fails because the path does not exist. */
+function unlessMissing<T>(promise: Promise<T>): Promise<T | undefined> {
+  return promise.catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
     throw err;
-  }
+  });
 }
 
 /**
@@ -41,25 +40,18 @@ export async function resolveInWorkspace(root: string | undefined, userPath: str
   const lexical = path.resolve(realRoot, userPath);
   if (!isInside(realRoot, lexical)) throw new PathRefusedError(`Path "${userPath}" is outside the workspace.`);
 
-  const existing = await realpathOrUndefined(lexical);
-  if (existing !== undefined) {
-    if (!isInside(realRoot, existing))
-      throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
-    return existing;
+  // Where it really is: the path itself resolved, or for a new file or directory its nearest existing ancestor.
+  let nearest = lexical;
+  const rest: string[] = [];
+  let real = await unlessMissing(realpath(nearest));
+  while (real === undefined) {
+    rest.unshift(path.basename(nearest));
+    nearest = path.dirname(nearest);
+    real = await unlessMissing(realpath(nearest));
   }
-  // New file or directory: the nearest existing ancestor decides where it would really be created.
-  let ancestor = path.dirname(lexical);
-  const rest = [path.basename(lexical)];
-  let realAncestor = await realpathOrUndefined(ancestor);
-  while (realAncestor === undefined) {
-    rest.unshift(path.basename(ancestor));
-    ancestor = path.dirname(ancestor);
-    realAncestor = await realpathOrUndefined(ancestor);
-  }
-  const target = path.join(realAncestor, ...rest);
-  if (!isInside(realRoot, realAncestor) || !isInside(realRoot, target)) {
+  const target = path.join(real, ...rest);
+  if (!isInside(realRoot, real) || !isInside(realRoot, target))
     throw new PathRefusedError(`Path "${userPath}" leads outside the workspace (symlink).`);
-  }
   return target;
 }
 
@@ -69,10 +61,7 @@ export async function resolveInWorkspace(root: string | undefined, userPath: str
  */
 export async function resolveForWrite(root: string, userPath: string): Promise<string> {
   const file = await resolveInWorkspace(root, userPath);
-  const info = await lstat(file).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
-    throw err;
-  });
+  const info = await unlessMissing(lstat(file));
   if (info?.isFile() && info.nlink > 1)
     throw new PathRefusedError(
       `Path "${userPath}" is a hard link (the file has ${info.nlink} names, maybe outside the workspace): ` +

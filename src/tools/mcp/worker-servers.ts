@@ -5,6 +5,7 @@
  * refuse an unknown name before a run starts.
  */
 import { z } from 'zod';
+import { isPlainObject } from '../../common/type-helpers';
 import { McpConfigError, mcpServersSchema, namedServers, type McpParseOptions } from './mcp-config';
 import { runMcpPolicySchema } from './run-config-policy';
 import type { WorkerMcpServers } from './run-servers';
@@ -14,8 +15,6 @@ export interface ConfigPart {
   source: string;
   raw: unknown;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parsed<T extends z.ZodType>(schema: T, value: unknown, field: string, source: string): z.output<T> {
   const result = schema.safeParse(value);
@@ -33,7 +32,7 @@ export function declaredMcp(parts: readonly ConfigPart[], expand?: McpParseOptio
   const servers = new Map<string, WorkerMcpServers['servers'][number]>();
   let runConfigs: WorkerMcpServers['runConfigs'];
   for (const { source, raw } of parts) {
-    if (!isRecord(raw)) continue;
+    if (!isPlainObject(raw)) continue;
     if (raw.mcpServers !== undefined) {
       const record = parsed(mcpServersSchema, raw.mcpServers, 'mcpServers', source);
       for (const name of Object.keys(record)) servers.delete(name);
