@@ -24,6 +24,7 @@ import { layerRunSpec } from './run-spec';
 import { reservedNameProblems } from './reserved-tool-names';
 import { TOOL_NAME, matchesToolPattern } from './tool-selection';
 import { childEval } from './served-tools';
+import { isPlainObject } from '../common/type-helpers';
 
 /** The parameters every sub-agent tool takes. */
 export const SUB_AGENT_PARAMETERS: Record<string, unknown> = {
@@ -56,7 +57,7 @@ function mayGrant(pattern: string, tools: ToolSelection): boolean {
 export function declarationProblems(name: string, spec: SubAgentSpec): string[] {
   if (!TOOL_NAME.test(name)) return [`sub-agent name must match ${TOOL_NAME.source}, got ${JSON.stringify(name)}`];
   const where = `sub-agent "${name}"`;
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return [`${where}: must be an object`];
+  if (!isPlainObject(spec)) return [`${where}: must be an object`];
   const problems: string[] = [];
   if (typeof spec.description !== 'string' || spec.description.trim() === '')
     problems.push(`${where}: a description is required: the model reads it to decide when to delegate`);
@@ -82,7 +83,7 @@ function toolsRefused(spec: SubAgentSpec, tools: ToolSelection): { refused: stri
 
 function specProblems(name: string, spec: SubAgentSpec, config: AgentConfig): string[] {
   const problems = declarationProblems(name, spec);
-  if (!TOOL_NAME.test(name) || typeof spec !== 'object' || spec === null || Array.isArray(spec)) return problems;
+  if (!TOOL_NAME.test(name) || !isPlainObject(spec)) return problems;
   const where = `sub-agent "${name}"`;
   if (!childFacts(spec))
     problems.push(`${where}: unknown kind "${spec.kind}"; known: ${BUILT_IN_KIND_FACTS.map((k) => k.name).join(', ')}`);
@@ -129,8 +130,7 @@ export function subAgentProblems(config: AgentConfig): string[] {
     problems.push(`maxAgentDepth must be a whole number (0 or more), got ${maxAgentDepth}`);
   const agents = config.agents;
   if (agents === undefined) return problems;
-  if (typeof agents !== 'object' || agents === null || Array.isArray(agents))
-    return [...problems, 'agents must be an object of sub-agents by name'];
+  if (!isPlainObject(agents)) return [...problems, 'agents must be an object of sub-agents by name'];
   problems.push(...reservedNameProblems(agents));
   for (const [name, spec] of Object.entries(agents)) problems.push(...specProblems(name, spec, config));
   return problems;

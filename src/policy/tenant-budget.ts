@@ -9,6 +9,7 @@ import {
   type TenantBudgetLimits,
 } from '../contracts/tenant-budget';
 import type { ModelPrices } from '../contracts/model-info';
+import { isPlainObject } from '../common/type-helpers';
 
 /** The longest reservation key the ledger takes (a workflow id and a call number). */
 const MAX_KEY_LENGTH = 512;
@@ -18,9 +19,8 @@ const isPeriod = (value: unknown): value is BudgetPeriod =>
 
 /** Problems with a budget, one readable line each (none: it can be set). */
 export function budgetLimitsProblems(limits: unknown): string[] {
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits))
-    return ['a budget needs maxCostUsd and period'];
-  const { maxCostUsd, maxTokens, period, ...rest } = limits as Record<string, unknown>;
+  if (!isPlainObject(limits)) return ['a budget needs maxCostUsd and period'];
+  const { maxCostUsd, maxTokens, period, ...rest } = limits;
   const problems: string[] = [];
   if (!(typeof maxCostUsd === 'number' && Number.isFinite(maxCostUsd) && maxCostUsd > 0))
     problems.push(`the budget's cost must be a number of USD above 0, got ${String(maxCostUsd)}`);

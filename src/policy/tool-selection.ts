@@ -1,6 +1,7 @@
 /** Which tools a run may use. Pure functions over the tool contract. */
 import type { RunClientTool, ToolCatalog, ToolSelection } from '../contracts/tool-catalog';
 import type { ToolSpec } from '../contracts/message-model';
+import { isPlainObject } from '../common/type-helpers';
 
 /** The idempotency key a side-effecting tool receives: the same on every retry of the same call. */
 export function idempotencyKey(runId: string, toolCallId: string): string {
@@ -35,8 +36,7 @@ export function clientToolProblems(tools: readonly RunClientTool[] | undefined):
     seen.add(tool.name);
     if (typeof tool.description !== 'string' || tool.description.trim() === '')
       problems.push(`${where} (${tool.name}): a description is required: the model reads it to decide when to call`);
-    const schema = tool.parameters as Record<string, unknown> | undefined;
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || schema.type !== 'object')
+    if (!isPlainObject(tool.parameters) || tool.parameters.type !== 'object')
       problems.push(`${where} (${tool.name}): parameters must be a JSON Schema with "type": "object"`);
   }
   return problems;

@@ -7,6 +7,7 @@ import { EventBuilder } from '../event-builder';
 import { llmFailure } from '../failures';
 import { sdkClientOptions, type ProviderAdapter, type ResolvedCall } from '../adapter-types';
 import { toOpenAIParams } from './openai-request';
+import { isPlainObject } from '../../common/type-helpers';
 
 function client(call: ResolvedCall): OpenAI {
   return new OpenAI({
@@ -52,9 +53,7 @@ function reasoningOf(m: object | null | undefined): string {
 /** Gemini's OpenAI endpoint puts a thought signature in `extra_content` on each tool call. */
 function extraContentOf(call: object): Record<string, unknown> | undefined {
   const extra = (call as { extra_content?: unknown }).extra_content;
-  return typeof extra === 'object' && extra !== null && !Array.isArray(extra)
-    ? (extra as Record<string, unknown>)
-    : undefined;
+  return isPlainObject(extra) ? extra : undefined;
 }
 
 const missingId = (index: number, timestamp: number): string => `call_${timestamp.toString(36)}_${index}`;
