@@ -3,7 +3,7 @@
  * when a listed run was started by a schedule.
  */
 import type { AgentListEntry } from '../client';
-import { clip } from '../policy/run-details';
+import { clip } from '../policy/previews';
 import { statusWithReason } from './render-run';
 import { usd } from '../common/decimal';
 

@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
-import { clip, runDetails, runSummary } from '../policy/run-details';
+import { runDetails, runSummary } from '../policy/run-details';
+import { clip } from '../policy/previews';
 import { firstLine, startSearchAttributes } from '../policy/search-attribute-values';
 
 export { firstLine, runDetails, runSummary, startSearchAttributes };

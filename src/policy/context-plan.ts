@@ -22,13 +22,8 @@ export const RESULT_WINDOW_SHARE = 0.5;
  * (at four characters a token, the estimate's rate); a longer result is cut to it.
  */
 export const maxResultChars = (window: number): number => Math.floor(window * RESULT_WINDOW_SHARE * 4);
-export const DEFAULT_THRESHOLD_RATIO = 0.8;
-export const DEFAULT_KEEP_RECENT_RATIO = 0.3;
 
-export const defaultContextPolicy = (): ContextPolicy => ({
-  thresholdRatio: DEFAULT_THRESHOLD_RATIO,
-  keepRecentRatio: DEFAULT_KEEP_RECENT_RATIO,
-});
+export const defaultContextPolicy = (): ContextPolicy => ({ thresholdRatio: 0.8, keepRecentRatio: 0.3 });
 
 const visible = (m: MessageMeta): boolean => MODEL_VISIBLE_KINDS.includes(m.kind);
 

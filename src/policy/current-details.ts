@@ -5,7 +5,7 @@
  * what for, with the exact commands that answer it. Once it has ended: how, with what it used.
  */
 import { tellingArgument } from './run-summaries';
-import { previewText } from './previews';
+import { clip, previewText } from './previews';
 import { ASK_USER, questionOf } from './ask-user';
 import { code, fenced, markdownText } from './markdown';
 import { usd } from '../common/decimal';
@@ -61,10 +61,8 @@ export function shellWord(text: string): string {
   return /^[\w.:@/+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function argsBlock(args: unknown): string {
-  const json = JSON.stringify(args ?? {}, null, 2);
-  return fenced(json.length > DETAILS_ARGS_CHARS ? `${json.slice(0, DETAILS_ARGS_CHARS - 1)}…` : json, 'json');
-}
+const argsBlock = (args: unknown): string =>
+  fenced(clip(JSON.stringify(args ?? {}, null, 2), DETAILS_ARGS_CHARS), 'json');
 
 const cli = (...words: string[]): string => code(['durable-agents', ...words].join(' '));
 

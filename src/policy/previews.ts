@@ -12,22 +12,23 @@ const PREVIEW_CHARS = 200;
  * every call adds it to the run's history (the stored result stays whole).
  */
 export const RESULT_PREVIEW_CHARS = 120;
-/** Characters a preview of the model's thought keeps (`trace`, from the stored answer): as many as an argument's. */
-export const THOUGHT_PREVIEW_CHARS = PREVIEW_CHARS;
+
+/** `text` cut to `max` characters with an ellipsis. */
+export const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** `text` on one line (runs of whitespace as one space), cut at `max` characters with an ellipsis. */
 export function previewText(text: string, max = PREVIEW_CHARS): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  return clip(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /**
- * What the model thought, previewed: its thinking, else the text it wrote beside its tool calls
- * (an answer's text without tool calls is the answer, not a thought). Undefined when there is none.
+ * What the model thought, previewed as an argument is (`trace`, from the stored answer): its thinking,
+ * else the text it wrote beside its tool calls (an answer's text without tool calls is the answer,
+ * not a thought). Undefined when there is none.
  */
 export function thoughtPreview(thinking: string, text: string, calledTools: boolean): string | undefined {
   const thought = thinking.trim() || (calledTools ? text.trim() : '');
-  return thought ? previewText(thought, THOUGHT_PREVIEW_CHARS) : undefined;
+  return thought ? previewText(thought) : undefined;
 }
 
 /** A tool call's arguments as canonical JSON, previewed. */

@@ -10,14 +10,12 @@ import { PROVIDER_SWITCH_LLM_FAILURES, isRetryableLlmFailure } from './llm-failu
 import { sameModel } from './model-ref';
 import { usd } from '../common/decimal';
 
-export const DEFAULT_ATTEMPTS_PER_PROVIDER = 3;
-
 export function resolverPolicy(
   primary: ModelRef,
   fallbacks: ModelRef[] = [],
   extra: Partial<ResolverPolicy> = {},
 ): ResolverPolicy {
-  return { primary, fallbacks, attemptsPerProvider: DEFAULT_ATTEMPTS_PER_PROVIDER, failoverOnOverload: true, ...extra };
+  return { primary, fallbacks, attemptsPerProvider: 3, failoverOnOverload: true, ...extra };
 }
 
 export const initialResolverState = (policy: ResolverPolicy): ResolverState => ({
@@ -72,9 +70,7 @@ export function resolveTurnModel(
  * Moves the run to a model the application chose (a `resolveModel` or `onTurnEnd` hook), whatever
  * the chain, budget rules or operator said; the switch, or undefined when it is the current model.
  */
-export function chooseModel(state: ResolverState, model: ModelRef, reason: string): ModelSwitch | undefined {
-  return moveTo(state, model, reason);
-}
+export const chooseModel = moveTo;
 
 /**
  * After the tenant's budget refused a call: the model of the next budget rule not yet applied,

@@ -7,14 +7,12 @@ import type { AgentConfig } from '../contracts/run-spec';
 import { modelLabel } from '../contracts/model-ref';
 import { markdownText } from './markdown';
 import { firstLine } from './search-attribute-values';
+import { clip } from './previews';
 
 /** Characters of the summary line (the server caps it at a few hundred bytes). */
 const SUMMARY_CHARS = 180;
 /** Characters of the task quoted in the details. */
 const DETAILS_TASK_CHARS = 600;
-
-/** `text` cut to `max` characters with an ellipsis. */
-export const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** `1 turn`, `3 turns`. */
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;

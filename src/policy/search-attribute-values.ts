@@ -9,6 +9,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { AgentConfig } from '../contracts/run-spec';
 import { modelLabel } from '../contracts/model-ref';
 import { AGENT_SEARCH_ATTRIBUTES as SA, TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
+import { clip } from './previews';
 
 /** The task's first non-empty line, whitespace collapsed. */
 export function firstLine(task: string): string {
@@ -38,7 +39,7 @@ export function startSearchAttributes(config: AgentConfig, task: string): Search
     { key: SA.status, value: 'running' },
     { key: SA.awaitingApproval, value: false },
     { key: SA.costUsd, value: 0 },
-    { key: SA.task, value: line.length > TASK_ATTRIBUTE_CHARS ? `${line.slice(0, TASK_ATTRIBUTE_CHARS - 1)}…` : line },
+    { key: SA.task, value: clip(line, TASK_ATTRIBUTE_CHARS) },
     ...(config.fleet?.tenant === undefined ? [] : [{ key: SA.tenant, value: config.fleet?.tenant }]),
   ];
 }

@@ -61,10 +61,8 @@ export function declarationProblems(name: string, spec: SubAgentSpec): string[] 
   const problems: string[] = [];
   if (typeof spec.description !== 'string' || spec.description.trim() === '')
     problems.push(`${where}: a description is required: the model reads it to decide when to delegate`);
-  if (spec.model !== undefined) {
-    const problem = modelNameProblem(spec.model);
-    if (problem) problems.push(`${where}: model: ${problem}`);
-  }
+  const model = spec.model === undefined ? undefined : modelNameProblem(spec.model);
+  if (model) problems.push(`${where}: model: ${model}`);
   if (spec.maxTurns !== undefined && !(Number.isInteger(spec.maxTurns) && spec.maxTurns >= 1))
     problems.push(`${where}: maxTurns must be a positive integer, got ${spec.maxTurns}`);
   if (spec.tools !== undefined && !Array.isArray(spec.tools)) problems.push(`${where}: tools must be a list of names`);

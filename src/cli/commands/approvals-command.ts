@@ -3,7 +3,7 @@
  * bound to the arguments the person saw. `approve` and `reject` print the call's arguments and
  * quote their hash; on a terminal `approve` asks before it sends (`--yes` skips the question).
  */
-import { clip } from '../../policy/run-details';
+import { clip } from '../../policy/previews';
 import { formatTable, when } from '../render-list';
 import type { Command } from 'commander';
 import { approvalsInbox, pendingApproval, type KindWaitEntry, type PendingApprovalEntry } from '../../client/approvals';

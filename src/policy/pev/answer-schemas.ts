@@ -8,7 +8,6 @@ import { TODO_STATUSES } from '../../contracts/pev-progress';
 import { z } from 'zod';
 
 export const NEXT_ACTIONS = ['continue', 'complete', 'skip', 'retry'] as const;
-export type NextAction = (typeof NEXT_ACTIONS)[number];
 
 /**
  * The answer schemas, built on first use: a run that never parses a PEV answer (every ReAct run)

@@ -23,13 +23,10 @@ export type TodoOutcome =
  */
 export function executorOutcome(answer: ExecutorResponse, todoId: string): TodoOutcome {
   if (answer.taskCompleted === true) return { done: true, status: 'completed', reason: 'task_completed' };
-  if (answer.taskCompleted === false) {
-    if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'next_action' };
-    if (answer.shouldContinue === false) return { done: true, status: 'failed', reason: 'gave_up' };
-    return { done: false };
-  }
-  if (answer.nextAction === 'complete') return { done: true, status: 'completed', reason: 'next_action' };
   if (answer.nextAction === 'skip') return { done: true, status: 'skipped', reason: 'next_action' };
+  if (answer.taskCompleted === false)
+    return answer.shouldContinue === false ? { done: true, status: 'failed', reason: 'gave_up' } : { done: false };
+  if (answer.nextAction === 'complete') return { done: true, status: 'completed', reason: 'next_action' };
   if (answer.nextAction) return { done: false };
   const own = answer.todos.find((t) => t.id === todoId);
   if (own && (own.status === 'completed' || own.status === 'skipped' || own.status === 'failed')) {

@@ -5,6 +5,8 @@ import { modelNameProblem, modelRefOf } from '../model-ref';
 import { CORE_ROLE_NAMES } from './roles';
 
 const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+const isCoreRole = (role: string): boolean => (CORE_ROLE_NAMES as readonly string[]).includes(role);
+const NO_SUCH_ROLE = `no such role; roles: ${CORE_ROLE_NAMES.join(', ')}`;
 
 /** Problems with user-given options, one readable line each. */
 export function pevOptionProblems(options: PevOptions | undefined): string[] {
@@ -18,9 +20,7 @@ export function pevOptionProblems(options: PevOptions | undefined): string[] {
     else if (!positiveInt(value)) problems.push(`pev.limits.${name} must be a positive integer, got ${String(value)}`);
   }
   for (const [role, model] of Object.entries(options.models ?? {})) {
-    const problem = (CORE_ROLE_NAMES as readonly string[]).includes(role)
-      ? modelNameProblem(model)
-      : `no such role; roles: ${CORE_ROLE_NAMES.join(', ')}`;
+    const problem = isCoreRole(role) ? modelNameProblem(model) : NO_SUCH_ROLE;
     if (problem) problems.push(`pev.models.${role}: ${problem}`);
   }
   problems.push(...businessContextProblems(options.businessContext));
@@ -38,8 +38,7 @@ function businessContextProblems(context: PevOptions['businessContext']): string
   if (context.shared !== undefined && typeof context.shared !== 'string')
     problems.push('pev.businessContext.shared must be a text');
   for (const [role, text] of Object.entries(context.roles ?? {})) {
-    if (!(CORE_ROLE_NAMES as readonly string[]).includes(role))
-      problems.push(`pev.businessContext.roles.${role}: no such role; roles: ${CORE_ROLE_NAMES.join(', ')}`);
+    if (!isCoreRole(role)) problems.push(`pev.businessContext.roles.${role}: ${NO_SUCH_ROLE}`);
     else if (typeof text !== 'string') problems.push(`pev.businessContext.roles.${role} must be a text`);
   }
   return problems;
