@@ -14,7 +14,7 @@ import { explain } from './client-errors';
 import { hasVersionedWorker } from '../connection/versioned-workers';
 import { watchRun, type WatchOptions } from './watch';
 import { listRuns, type AgentListEntry, type ListFilters } from './list-runs';
-import { resultOfRun, startInput, type ClosedRunView, type EndedFromOutsideView } from './run-reads';
+import { describeOrExplain, resultOfRun, startInput, type ClosedRunView, type EndedFromOutsideView } from './run-reads';
 import { resolveOrigin } from './sessions';
 import { RunControl } from './run-control';
 import { RunAccess, type AgentClientOptions, type RunWorkers } from './run-access';
@@ -177,15 +177,7 @@ export class AgentClient extends RunControl {
   /** A child run's events, once the server knows it (its parent announces it as it starts it). */
   private async *watchChild(id: string): AsyncGenerator<WatchItem, void, undefined> {
     const deadline = Date.now() + CHILD_START_WAIT_MS;
-    while (
-      !(await this.access
-        .handle(id)
-        .describe()
-        .then(
-          () => true,
-          () => false,
-        ))
-    ) {
+    while (!(await describeOrExplain(this.client, id).catch(() => undefined))) {
       if (Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

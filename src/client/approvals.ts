@@ -79,13 +79,8 @@ export function pendingApprovalsOf(state: AgentStateView, runId: string): Pendin
 
 /** Every pending approval of the runs that wait for one, oldest first, and the other decisions they wait for. */
 export async function approvalsInbox(agents: AgentClient, options: InboxOptions = {}): Promise<ApprovalsInbox> {
-  const runs = (
-    await agents.list({
-      awaitingApproval: true,
-      limit: options.limit ?? 200,
-      ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
-    })
-  ).filter((r) => r.status === 'RUNNING');
+  const listed = await agents.list({ awaitingApproval: true, limit: options.limit ?? 200, tenant: options.tenant });
+  const runs = listed.filter((r) => r.status === 'RUNNING');
   const approvals: PendingApprovalEntry[] = [];
   const waits: KindWaitEntry[] = [];
   const unread: ApprovalsInbox['unread'] = [];

@@ -5,7 +5,6 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 
 /** Misuse or a refusal the caller can act on (unknown id, bad arguments, a refused decision). */
 export class AgentClientError extends Error {
@@ -66,8 +65,7 @@ export function explain(err: unknown, id: string): unknown {
     return new AgentClientError(`run "${id}" has already ended`);
   if (err instanceof WorkflowNotFoundError) return new AgentClientError(`no agent run with id "${id}"`);
   if (err instanceof WorkflowUpdateFailedError) {
-    const cause =
-      err.cause instanceof ApplicationFailure || err.cause instanceof Error ? err.cause.message : err.message;
+    const cause = err.cause instanceof Error ? err.cause.message : err.message;
     return new AgentClientError(`refused by run "${id}": ${cause}`);
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError)

@@ -7,14 +7,13 @@
 import type { AgentEvent } from '../contracts/agent-events';
 import { deltaOf, type StoredCallRecord, type TokenStreamReader } from '../contracts/token-stream';
 import { EVENTS_TOPIC, TOKENS_TOPIC, type WatchItem } from '../contracts/watch-topics';
+import { callKey } from './token-tail';
 
 /** The pieces of one answered call and when it ended. */
 interface AnsweredCall {
   endedAt: number;
   pieces: Extract<StoredCallRecord, { type: 'piece' }>[];
 }
-
-const callKey = (r: StoredCallRecord) => `${r.seq}/${r.scheduledAt}/${r.attempt}`;
 
 /** Every call's record of run `id`'s token stream after `cursor`. */
 async function recordsAfter(source: TokenStreamReader, id: string, cursor: number): Promise<StoredCallRecord[]> {

@@ -16,6 +16,7 @@ import { PayloadLimit } from './payload-limits';
 import {
   closedRunView,
   closedView,
+  describeOrExplain,
   hasWorkflowPollers,
   type ClosedRunView,
   type EndedFromOutsideView,
@@ -114,10 +115,7 @@ export class RunAccess {
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) {
         // Signals to a closed run are refused as "not found"; say which it is.
-        const status = await this.handle(id)
-          .describe()
-          .then((d) => d.status.name)
-          .catch(() => undefined);
+        const status = (await describeOrExplain(this.client, id).catch(() => undefined))?.status.name;
         if (status && status !== 'RUNNING') throw alreadyEnded(id, status);
       }
       throw explain(err, id);

@@ -11,9 +11,10 @@ import { runMessages, type BodyRead } from '../policy/run-messages';
 import { childWorkflowId } from '../policy/sub-agents';
 import { AgentClientError, explain } from './client-errors';
 
-/** Reads bodies in one round trip; when one cannot be read, each on its own, so the others still show. */
-async function readBodies(store: ConversationReader, hashes: readonly string[]): Promise<BodyRead[]> {
-  if (hashes.length === 0) return [];
+/** Reads the bodies `records` name in one round trip; when one cannot be read, each on its own, so the rest show. */
+async function readBodies(store: ConversationReader, records: readonly { hash: string }[]): Promise<BodyRead[]> {
+  if (records.length === 0) return [];
+  const hashes = records.map((r) => r.hash);
   try {
     return (await store.getMany<StoredBody>(hashes)).map((body) => ({ body }));
   } catch {
@@ -31,16 +32,7 @@ async function readBodies(store: ConversationReader, hashes: readonly string[]):
 /** The messages of conversation `id` (a run's workflow id); an empty list when the store has nothing of it. */
 export async function readRunMessages(store: ConversationReader, id: string): Promise<RunMessage[]> {
   const log = await store.readLog(id);
-  const [bodies, summaries] = await Promise.all([
-    readBodies(
-      store,
-      log.entries.map((e) => e.hash),
-    ),
-    readBodies(
-      store,
-      log.summaries.map((s) => s.hash),
-    ),
-  ]);
+  const [bodies, summaries] = await Promise.all([readBodies(store, log.entries), readBodies(store, log.summaries)]);
   return runMessages(log, bodies, summaries);
 }
 
@@ -98,14 +90,12 @@ export async function messagesOfRun(
     );
   const messages = await readRunMessages(store, id);
   if (messages.length > 0) return messages;
-  const status = await client.workflow
-    .getHandle(id)
-    .describe()
-    .then((d) => d.status.name)
-    .catch((err: unknown) => {
-      if (err instanceof WorkflowNotFoundError) return undefined;
-      throw explain(err, id);
-    });
+  let status: string | undefined;
+  try {
+    status = (await client.workflow.getHandle(id).describe()).status.name;
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw explain(err, id);
+  }
   if (status === undefined)
     throw new AgentClientError(
       `no agent run with id "${id}": Temporal does not know it and ${store.description} has no conversation of it`,

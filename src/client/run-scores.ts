@@ -20,13 +20,6 @@ export interface ScoreInput {
   comment?: string;
 }
 
-/** The score refused in one line, or nothing when it is fit to record. */
-export function scoreProblem({ name, value }: ScoreInput): string | undefined {
-  if (!SCORE_NAME.test(name)) return `score name "${name}": use letters, digits, _, - and . (at most 64)`;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return `score ${name}: the value must be a number`;
-  return undefined;
-}
-
 /** Removes a run's record of one score, if it has one (a closed record cannot be written again in place). */
 async function removeRecord(client: Client, workflowId: string): Promise<void> {
   try {
@@ -40,20 +33,22 @@ async function removeRecord(client: Client, workflowId: string): Promise<void> {
 }
 
 /** Gives the agent run `run` a score: refused in one line for an unknown run or a bad name or value. */
-export async function scoreRun(client: Client, run: string, input: ScoreInput): Promise<RunScore> {
-  const problem = scoreProblem(input);
-  if (problem) throw new AgentClientError(problem);
+export async function scoreRun(client: Client, run: string, { name, value, comment }: ScoreInput): Promise<RunScore> {
+  if (!SCORE_NAME.test(name))
+    throw new AgentClientError(`score name "${name}": use letters, digits, _, - and . (at most 64)`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new AgentClientError(`score ${name}: the value must be a number`);
   const described = await describeOrExplain(client, run);
   if (described.typedSearchAttributes.get(SA.kind) === undefined)
     throw new AgentClientError(`"${run}" is not an agent run: only agent runs are scored`);
   const score: RunScore = {
     run,
-    name: input.name,
-    value: input.value,
-    ...(input.comment ? { comment: input.comment } : {}),
+    name,
+    value,
+    ...(comment ? { comment } : {}),
     at: new Date().toISOString(),
   };
-  const workflowId = scoreRecordId(run, input.name);
+  const workflowId = scoreRecordId(run, name);
   await removeRecord(client, workflowId);
   await client.workflow.start(SCORE_RECORD_WORKFLOW, {
     workflowId,
@@ -63,10 +58,10 @@ export async function scoreRun(client: Client, run: string, input: ScoreInput): 
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     typedSearchAttributes: [
       { key: SA.scoredRun, value: run },
-      { key: SA.scoreName, value: input.name },
-      { key: SA.score, value: input.value },
+      { key: SA.scoreName, value: name },
+      { key: SA.score, value },
     ],
-    staticSummary: `score ${input.name} = ${input.value} on ${run}`,
+    staticSummary: `score ${name} = ${value} on ${run}`,
   });
   return score;
 }

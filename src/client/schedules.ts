@@ -19,6 +19,7 @@ import type { AgentClient, StartAgentOptions } from './agent-client';
 import { AgentClientError } from './client-errors';
 import { listEntryOf } from './list-runs';
 import { firstLine } from './run-metadata';
+import { describeOrExplain } from './run-reads';
 
 /** What a schedule does when its time comes while its last run still works (Temporal's overlap policies). */
 export const OVERLAP_POLICIES = [
@@ -270,10 +271,7 @@ export class AgentSchedules {
 
   /** A run the schedule started, with its outcome and cost; only its id and start when it cannot be read. */
   private async outcome(id: string, startedAt: string): Promise<ScheduledRun> {
-    const run = await this.client.workflow
-      .getHandle(id)
-      .describe()
-      .then(listEntryOf, () => undefined);
+    const run = await describeOrExplain(this.client, id).then(listEntryOf, () => undefined);
     if (!run) return { id, startedAt };
     return {
       id,

@@ -108,13 +108,8 @@ export async function prepareStart(
   const problems = [...runSpecProblems(spec), ...kindProblems];
   if (problems.length === 0) {
     const models = runModels(spec, access.kinds.models(kind, options).map(modelRefOf));
-    problems.push(
-      ...runSpecProblems(
-        spec,
-        models.map((m) => lookupModel(m, access.options.models)),
-      ),
-      ...access.providerProblems(models),
-    );
+    const infos = models.map((m) => lookupModel(m, access.options.models));
+    problems.push(...runSpecProblems(spec, infos), ...access.providerProblems(models));
   }
   if (problems.length > 0) throw new AgentClientError(`invalid run options: ${problems.join('; ')}`);
   spec = await withStoredMessages(spec, access.store);

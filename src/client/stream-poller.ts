@@ -7,6 +7,7 @@
  * query reads what it published after the last read (the run is replayed to answer it), so a watch
  * always ends with every entry, tokens included.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   QueryNotRegisteredError,
   WorkflowNotFoundError,
@@ -30,7 +31,9 @@ const READ_PAUSES_MS = [150, 250, 400, 700];
 /** Pause before reading a run that was between runs or draining. */
 const RETRY_MS = 50;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The application failure an update was refused with, if it was. */
+const refusal = (err: unknown): ApplicationFailure | undefined =>
+  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : undefined;
 
 /**
  * Failures that mean "no run answered this poll", as opposed to a refusal or a broken connection. A
@@ -39,9 +42,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function noRunAnswered(err: unknown): boolean {
   if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof CancelledFailure) return true;
-  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    return err.cause.type === 'StreamDraining' || err.cause.type === 'AcceptedUpdateCompletedWorkflow';
-  }
+  const refused = refusal(err);
+  if (refused) return refused.type === 'StreamDraining' || refused.type === 'AcceptedUpdateCompletedWorkflow';
   return /already completed/i.test(err instanceof Error ? err.message : '');
 }
 
@@ -50,13 +52,8 @@ async function poll(handle: WorkflowHandle, topics: string[], offset: number): P
   try {
     return await handle.executeUpdate(workflowStreamPollUpdate, { args: [{ topics, from_offset: offset }] });
   } catch (err) {
-    if (
-      err instanceof WorkflowUpdateFailedError &&
-      err.cause instanceof ApplicationFailure &&
-      err.cause.type === 'TruncatedOffset'
-    )
-      // Fell behind what the run keeps: go on from the oldest entry it still has.
-      return { items: [], next_offset: 0, more_ready: true };
+    // Fell behind what the run keeps: go on from the oldest entry it still has.
+    if (refusal(err)?.type === 'TruncatedOffset') return { items: [], next_offset: 0, more_ready: true };
     if (noRunAnswered(err)) return undefined;
     throw err;
   }

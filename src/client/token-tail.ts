@@ -21,9 +21,8 @@ export function isTokenStreamReader(store: object | undefined): store is TokenSt
   return typeof reader?.readTokens === 'function' && typeof reader.subscribeTokens === 'function';
 }
 
-const sameCall = (a: StreamCall, b: StreamCall): boolean =>
-  a.seq === b.seq && a.scheduledAt === b.scheduledAt && a.attempt === b.attempt;
-const callKey = (c: StreamCall): string => `${c.seq}:${c.scheduledAt}:${c.attempt}`;
+/** Names one attempt of one model call: records of the same call share it. */
+export const callKey = (c: StreamCall): string => `${c.seq}:${c.scheduledAt}:${c.attempt}`;
 
 /**
  * A record read and not yet taken; `startReadAt` is when its call's `start` was read here, if it
@@ -120,7 +119,7 @@ export class TokenTail {
       this.open = { call: record, lastWriteAt: record.at };
       const after = record.after;
       this.starts.set(key, { startReadAt: this.markRead(after), ...(after === undefined ? {} : { after }) });
-    } else if (this.open && sameCall(this.open.call, record))
+    } else if (this.open && callKey(this.open.call) === key)
       this.open = record.type === 'end' ? undefined : { call: this.open.call, lastWriteAt: record.at };
     // A quick tool call's record waits, as a call's pieces do, for the events published before its
     // call: those its call's `start` names, or those published before the record was read.

@@ -60,11 +60,10 @@ export async function* withChildren<T>(
   const open = new Set<string>();
   /** Items of a run held until the child they report the end of has ended, by that child's id. */
   const held = new Map<string, { source: Source<T>; value: T | WatchItem }[]>();
-  const pull = (source: Source<T>) =>
-    pending.set(
-      source,
-      source.items.next().then((next) => ({ source, next })),
-    );
+  const pull = (source: Source<T>) => {
+    const read = source.items.next().then((next) => ({ source, next }));
+    pending.set(source, read);
+  };
   /** What `value` of `source` yields; a child it starts is followed from here. */
   const deliver = (source: Source<T>, value: T | WatchItem): (T | ChildEventItem)[] => {
     const started = childOf(value, source.child?.depth ?? 0);

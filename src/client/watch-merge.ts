@@ -17,6 +17,7 @@
  * itself are shown from their records in the token stream, placed as tokens are, and their events
  * when the run records them are left out.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { AgentEvent } from '../contracts/agent-events';
 import { deltaOf, type EventEntry } from '../contracts/token-stream';
@@ -39,8 +40,6 @@ const HOLD_CAP_MS = 500;
 const HOLD_MAX_MS = 5_000;
 /** A call whose worker wrote nothing for this long counts as no longer streaming. */
 const ALIVE_MS = 5_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves with `promise` or at `deadline` (ms since the epoch), whichever is first; its timer keeps no process up. */
 async function until(promise: Promise<void>, deadline: number): Promise<void> {

@@ -210,7 +210,6 @@ export interface SummariseOutput {
   budgetKey?: string;
 }
 
-/** The agent activities a workflow calls (implemented by `createAgentActivities`). */
 /** Starts a run's conversation from another's (`session.from`) or from given messages (`session.initialMessages`). */
 export interface CopyConversationInput {
   /** The conversation to go on from; absent with `given`. */
@@ -232,6 +231,7 @@ export interface CopyConversationOutput {
   endsWithAnswer: boolean;
 }
 
+/** The agent activities a workflow calls (implemented by `createAgentActivities`). */
 export interface AgentActivities extends BudgetActivities {
   copyConversation(input: CopyConversationInput): Promise<CopyConversationOutput>;
   callModel(input: ModelCallInput): Promise<ModelCallResult>;

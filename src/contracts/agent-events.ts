@@ -121,5 +121,3 @@ export type AgentEvent = EventBase &
     | { type: 'done'; stopReason: string; finalText: string; turns: number; usage: Usage; costUsd: number }
     | { type: 'error'; message: string; failureType?: string; retryable: boolean }
   );
-
-export type AgentEventType = AgentEvent['type'];

@@ -20,8 +20,7 @@ import type { EvalTally, RunEval } from './eval-spec';
 
 /**
  * The message kinds of the log (docs/design.md, Bodies by reference). The first four are sent to the model (a summary
- * as a user message);
- * the last three are kept in the conversation log only.
+ * as a user message); the last three are kept in the conversation log only.
  */
 export type AgentMessageKind =
   'user' | 'assistant' | 'tool_result' | 'summary' | 'context_note' | 'system_event' | 'tool_log';
@@ -200,10 +199,10 @@ export interface AgentResult {
   eval?: EvalTally;
 }
 
-/** What the state query returns. */
 /** The shape of {@link AgentStateView}; raised when a field changes meaning or goes away. */
 export const STATE_VIEW_VERSION = 1;
 
+/** What the state query returns. */
 export interface AgentStateView {
   /** {@link STATE_VIEW_VERSION} of the code that answered. */
   version: number;

@@ -8,11 +8,9 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import type { AgentStateView, QueuedMessage, CarriedState } from './agent-run';
 import type { AgentConfig, PlanItem } from './run-spec';
-
 import type { ModelRef } from './model-ref';
 import type { ChildWaitsInput } from './sub-agents';
 
-/** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
 /**
  * The shape of what continue-as-new carries (`carry` and a kind's own carried state). A change to
  * it that old code could not read raises the version; a run carried with a version this code does
@@ -20,6 +18,7 @@ import type { ChildWaitsInput } from './sub-agents';
  */
 export const CARRIED_INPUT_VERSION = 4;
 
+/** Input of an agent workflow: the config, plus the carried state after continue-as-new. */
 export interface AgentWorkflowInput {
   config: AgentConfig;
   carry?: CarriedState;

@@ -86,8 +86,6 @@ export const AGENT_FAILURE = {
   contextOverflow: 'AgentContextOverflow',
 } as const;
 
-export type AgentFailureType = (typeof AGENT_FAILURE)[keyof typeof AGENT_FAILURE];
-
 /** The failures of pinning a run's tools: its MCP servers, its tool names, its client tools. */
 export const PIN_FAILURES = [
   AGENT_FAILURE.mcpConfig,

@@ -17,33 +17,22 @@ export const OPEN_STATUSES: readonly AgentStatus[] = [
   'awaiting_follow_up',
 ];
 
-/** Why a run ended. Limits each have their own reason. */
-export type AgentStopReason =
-  | 'completed'
-  | 'max_turns'
-  | 'token_budget'
-  | 'cost_budget'
-  /** A child run spent what its parent had left of its token or cost budget. */
-  | 'budget'
-  | 'max_tool_calls'
-  | 'hook_stopped'
-  | 'stopped'
-  | 'cancelled'
-  | 'error';
-
-/** Every stop reason, in the order of {@link AgentStopReason}. */
-export const AGENT_STOP_REASONS: readonly AgentStopReason[] = [
+/** Every reason a run ends for. Limits each have their own reason. */
+export const AGENT_STOP_REASONS = [
   'completed',
   'max_turns',
   'token_budget',
   'cost_budget',
+  /** A child run spent what its parent had left of its token or cost budget. */
   'budget',
   'max_tool_calls',
   'hook_stopped',
   'stopped',
   'cancelled',
   'error',
-];
+] as const;
+/** Why a run ended. */
+export type AgentStopReason = (typeof AGENT_STOP_REASONS)[number];
 
 /**
  * Whether a run that ended with `reason` was cut off before it finished its work: stopped by an
