@@ -66,13 +66,8 @@ export class SecretSet {
     if (typeof value === 'string') return this.redact(value);
     if (typeof value !== 'object' || value === null || depth > 64) return value;
     if (Array.isArray(value)) {
-      let changed = false;
-      const out = value.map((item) => {
-        const clean = this.walk(item, depth + 1);
-        if (clean !== item) changed = true;
-        return clean;
-      });
-      return changed ? out : value;
+      const out = value.map((item) => this.walk(item, depth + 1));
+      return out.some((clean, i) => clean !== value[i]) ? out : value;
     }
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return value;

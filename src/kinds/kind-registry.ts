@@ -12,13 +12,11 @@ export class KindRegistry {
 
   /** Refuses two kinds of one name, or two that take their options under one key. */
   constructor(edges: readonly KindEdge[]) {
-    const keys = new Set<string>();
     for (const edge of edges) {
       if (this.byName.has(edge.facts.name)) throw new Error(`two agent kinds are named "${edge.facts.name}"`);
-      if (edge.optionsKey !== undefined && keys.has(edge.optionsKey))
+      if (edge.optionsKey !== undefined && this.edges.some((e) => e.optionsKey === edge.optionsKey))
         throw new Error(`two agent kinds take their options under "${edge.optionsKey}"`);
       this.byName.set(edge.facts.name, edge);
-      if (edge.optionsKey !== undefined) keys.add(edge.optionsKey);
     }
   }
 

@@ -6,6 +6,7 @@
  * provider answered never settled, and the provider billed it. An attempt the provider refused
  * (an error status, which is not billed) settles at nothing before it fails.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/activity';
 import { BUDGET_FAILURE, LLM_FAILURE } from '../../contracts/failure-types';
 import { RESERVE_WINDOW_MS, type CallBudget } from '../../contracts/tenant-budget';
@@ -27,8 +28,6 @@ const NOT_BILLED: ReadonlySet<string> = new Set([
 
 /** How long an attempt waits for other calls to settle when only they stand in its way. */
 const ATTEMPT_WAIT_MS = 60_000;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reserves attempt `key` of the call `budget` names; throws a non-retryable budget failure when it cannot. */
 async function reserveAttempt(budget: CallBudget, key: string): Promise<void> {
@@ -56,9 +55,6 @@ async function reserveAttempt(budget: CallBudget, key: string): Promise<void> {
   }
 }
 
-const failureType = (err: unknown): string | undefined =>
-  err instanceof ApplicationFailure ? (err.type ?? undefined) : undefined;
-
 /**
  * A model-call activity whose later attempts reserve their own share of the run's tenant budget
  * (`budget` in its input); the output names the attempt's key when it is not the call's first.
@@ -76,8 +72,7 @@ export function withAttemptBudget<I extends { budget?: CallBudget }, O extends o
       const output = await activity(call);
       return attempt > 1 ? { ...output, budgetKey: key } : output;
     } catch (err) {
-      const type = failureType(err);
-      if (type !== undefined && NOT_BILLED.has(type))
+      if (err instanceof ApplicationFailure && NOT_BILLED.has(err.type ?? ''))
         await settleWith(budget.tenant, { key, usd: 0, tokens: 0 }).catch(() => undefined);
       throw err;
     }

@@ -14,8 +14,6 @@ import { toolActivities } from './run-tool';
 import { budgetActivities, withTenantBudget } from './tenant-budget';
 import { withAttemptBudget } from './attempt-budget';
 
-export { type AgentActivityDeps } from './deps';
-
 /**
  * The agent activities over the worker's store, LLM layer (bound to its config) and tool
  * activities. Every one heartbeats while it runs, so a lost worker is noticed within the heartbeat timeout.

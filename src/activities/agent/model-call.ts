@@ -14,17 +14,15 @@ import {
   type ModelRequest,
   type ToolSpec,
 } from '../../contracts/message-model';
-import type { ResolvedModelInfo } from '../../contracts/model-info';
 import type { StreamEvent } from '../../contracts/stream-events';
 import { MessageAssembler } from '../../llm/message-assembler';
 import type { AgentActivityDeps } from './deps';
 import { activityContext } from '../heartbeat';
 import { observeModelCall } from '../call-telemetry';
-import { openTokenWriter, type TokenWriter } from './token-writer';
+import { openTokenWriter, tokenAppender, type TokenWriter } from './token-writer';
 import { conversationOf, currentWriteOrder, fromStore, loadProviderView, writeLogged } from './conversation-view';
 import { runInlineTools, type PublishToolEvent, type RunTool } from './inline-tools';
 import type { StreamCall } from '../../contracts/token-stream';
-import { log } from '@temporalio/activity';
 import type { RunApprovals } from '../../policy/approval-rules';
 import type { ToolSelection } from '../../contracts/tool-catalog';
 import type { ContentStore } from '../../store';
@@ -65,16 +63,9 @@ function tokenWriter(deps: AgentActivityDeps, input: ModelCallInput): TokenWrite
 /** Writes the events of the quick calls the model call runs to the run's token stream; best effort, like tokens. */
 function toolPublisher(deps: AgentActivityDeps, input: ModelCallInput): PublishToolEvent {
   const { runId, call } = streamOf(input);
-  let failed = false;
-  return async (event) => {
-    try {
-      await deps.store.appendTokens(runId, [{ ...call, type: 'tool', event, at: Date.now() }]);
-    } catch (err) {
-      if (!failed)
-        log.warn('token stream write failed; the watchers see the quick tool calls later', { error: String(err) });
-      failed = true;
-    }
-  };
+  const warning = 'token stream write failed; the watchers see the quick tool calls later';
+  const append = tokenAppender(deps.store, runId, warning);
+  return (event) => append([{ ...call, type: 'tool', event, at: Date.now() }]);
 }
 
 /** Tool calls as the workflow receives them; calls cut off by the output limit are marked, never run. */
@@ -88,9 +79,6 @@ function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
     return { id: call.id, name: call.name, arguments: call.arguments, ...(malformed ? { malformed } : {}) };
   });
 }
-
-const describedModel = (info: ResolvedModelInfo | undefined): { modelInfo?: ResolvedModelInfo } =>
-  info ? { modelInfo: info } : {};
 
 /** The request of a call: its conversation, prompt and tool specs read from the store by reference. */
 async function requestOf(deps: AgentActivityDeps, input: ModelCallInput): Promise<ModelRequest> {
@@ -174,6 +162,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
           await approvalsOf(store, input.inlineTools.selectionHash),
         )
       : undefined;
+    const modelInfo = input.describeModel ? llm.describe(model) : undefined;
     return {
       meta: { seq: input.writeSeq, hash, tokens: estimateBodyTokens(message) },
       ...(message.stopReason === 'tool_use' ? {} : { stopReason: message.stopReason }),
@@ -182,7 +171,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
       toolCalls,
       ...(toolCalls.length > 0 ? {} : { text: textOf(message) }),
       ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
-      ...(input.describeModel ? describedModel(llm.describe(model)) : {}),
+      ...(modelInfo ? { modelInfo } : {}),
       ...(toolResults
         ? { toolResults: toolResults.map(({ isError, ...r }) => (isError ? { ...r, isError } : r)) }
         : {}),

@@ -14,7 +14,6 @@ import {
 } from '../../contracts/tool-catalog';
 import { runClientToolEntry } from '../../tools/client-tools';
 import { subAgentEntry } from '../../tools/sub-agent-tools';
-import type { ResolvedModelInfo } from '../../contracts/model-info';
 import { modelRefOf } from '../../policy/model-ref';
 import type { ContentStore } from '../../store';
 import { storeBody } from './append-messages';
@@ -145,12 +144,6 @@ export function toolActivities(
   llm: Pick<ModelCaller, 'describe'>,
   captureContent = false,
 ) {
-  /** The run's selection, read by the hash `pinTools` wrote it under; none before the tools were pinned. */
-  const selectionOf = (input: RunToolInput): Promise<ToolSelection> => {
-    const { selectionHash } = input;
-    if (!selectionHash) return Promise.resolve({});
-    return fromStore(() => store.get<ToolSelection>(selectionHash));
-  };
   return {
     /**
      * The run's catalogue: tool specs, the system prompt and the selection go to the store (the
@@ -159,10 +152,9 @@ export function toolActivities(
      * answer fails the activity (retried while it may come up).
      */
     async pinTools(input: PinToolsInput): Promise<PinToolsOutput> {
-      const models = (input.models ?? []).flatMap((ref): ResolvedModelInfo[] => {
-        const info = llm.describe(modelRefOf(ref));
-        return info ? [info] : [];
-      });
+      const models = (input.models ?? [])
+        .map((ref) => llm.describe(modelRefOf(ref)))
+        .filter((info) => info !== undefined);
       const catalog = await tools.listTools(input.selection);
       if (catalog.unavailableServers?.length) throw unavailableFailure(catalog.unavailableServers);
       // The run's client tools and sub-agents, each named unlike the tools before it.
@@ -221,6 +213,8 @@ export function toolActivities(
     async runTool(input: RunToolInput): Promise<RunToolOutput> {
       const started = Date.now();
       const conversationId = conversationOf(input);
+      // The run's selection, read by the hash `pinTools` wrote it under; none before the tools were pinned.
+      const { selectionHash } = input;
       const call = { name: input.name, toolCallId: input.toolCallId, args: input.args, captureContent };
       const output = await observeToolCall<ExecuteToolOutput>(call, async () =>
         input.name === readBackEntry.name && input.fingerprint === readBackEntry.fingerprint
@@ -234,7 +228,7 @@ export function toolActivities(
               name: input.name,
               args: input.args,
               fingerprint: input.fingerprint,
-              selection: await selectionOf(input),
+              selection: selectionHash ? await fromStore(() => store.get<ToolSelection>(selectionHash)) : {},
               ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
             }),
       );

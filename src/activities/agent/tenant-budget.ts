@@ -5,6 +5,7 @@
  * the activity, which the run's retry policy bounds (and the run then takes as a refusal).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { UpdateDefinition } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { BUDGET_FAILURE } from '../../contracts/failure-types';
 import type { PinToolsInput, PinToolsOutput } from '../../contracts/tool-pin';
@@ -20,7 +21,7 @@ import {
   type SettleAnswer,
 } from '../../contracts/tenant-budget';
 
-export const ledgerOf = (tenant: string): WorkflowHandle =>
+const ledgerOf = (tenant: string): WorkflowHandle =>
   Context.current().client.workflow.getHandle(ledgerWorkflowId(tenant));
 
 /** Whether `tenant` has a running ledger, i.e. a budget. */
@@ -84,13 +85,15 @@ export async function reserveWith(tenant: string, reservation: ReserveInput): Pr
   }
 }
 
-/** Settles `settlement` with `tenant`'s ledger; a ledger that is gone has nothing left to settle. */
-export async function settleWith(tenant: string, settlement: SettleInput): Promise<SettleAnswer | undefined> {
+/** Sends `update` to `tenant`'s ledger; a ledger that is gone has nothing left to settle or release. */
+async function updateLedger<R, A>(
+  tenant: string,
+  update: UpdateDefinition<R, [A]>,
+  arg: A,
+  updateId: string,
+): Promise<R | undefined> {
   try {
-    return await ledgerOf(tenant).executeUpdate(settleBudgetUpdate, {
-      args: [settlement],
-      updateId: `settle:${settlement.key}${settlement.lost ? ':lost' : ''}`,
-    });
+    return await ledgerOf(tenant).executeUpdate(update, { args: [arg], updateId });
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined;
     const type = refusalType(err);
@@ -99,6 +102,10 @@ export async function settleWith(tenant: string, settlement: SettleInput): Promi
     throw err;
   }
 }
+
+/** Settles `settlement` with `tenant`'s ledger; a ledger that is gone has nothing left to settle. */
+export const settleWith = (tenant: string, settlement: SettleInput): Promise<SettleAnswer | undefined> =>
+  updateLedger(tenant, settleBudgetUpdate, settlement, `settle:${settlement.key}${settlement.lost ? ':lost' : ''}`);
 
 export function budgetActivities(): BudgetActivities {
   return {
@@ -110,15 +117,7 @@ export function budgetActivities(): BudgetActivities {
     },
 
     async releaseBudget({ tenant, ...ended }): Promise<void> {
-      try {
-        await ledgerOf(tenant).executeUpdate(releaseBudgetUpdate, { args: [ended], updateId: `release:${ended.run}` });
-      } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return;
-        const type = refusalType(err);
-        if (type === BUDGET_FAILURE.invalid)
-          throw ApplicationFailure.create({ type, message: causeMessage(err), nonRetryable: true });
-        throw err;
-      }
+      await updateLedger(tenant, releaseBudgetUpdate, ended, `release:${ended.run}`);
     },
   };
 }

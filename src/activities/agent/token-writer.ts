@@ -50,6 +50,16 @@ function deltaRedactor(secrets: SecretSet): (event: StreamEvent) => StreamEvent[
   };
 }
 
+/** Appends to run `runId`'s token stream, best effort: a failed write is dropped, the first one logged. */
+export function tokenAppender(store: TokenStreamWriter, runId: string, warning: string) {
+  let failed = false;
+  return (records: TokenRecord[]): Promise<void> =>
+    store.appendTokens(runId, records).catch((err: unknown) => {
+      if (!failed) log.warn(warning, { error: String(err) });
+      failed = true;
+    });
+}
+
 /**
  * Opens the stream of one call of run `runId` and writes its `start` record (`after`: the run's
  * events the call follows); `interval` is the least time between two writes of pieces (the
@@ -68,7 +78,7 @@ export function openTokenWriter(
   let timer: NodeJS.Timeout | undefined;
   /** When the last write of pieces began; the first piece goes out at once. */
   let piecesWrittenAt = Number.NEGATIVE_INFINITY;
-  let failed = false;
+  const append = tokenAppender(store, runId, 'token stream write failed; the watchers miss these tokens');
   // Pieces are cut when a write takes them, so a piece holds everything of one block since the last write.
   const { seq, attempt, model } = call;
   const pieces = new TokenPieces({ seq, attempt, model }, Number.POSITIVE_INFINITY, (delta, since) => {
@@ -83,16 +93,10 @@ export function openTokenWriter(
     pending = [];
     if (hasPieces) piecesWrittenAt = Date.now();
     hasPieces = false;
-    writing = store
-      .appendTokens(runId, records)
-      .catch((err: unknown) => {
-        if (!failed) log.warn('token stream write failed; the watchers miss these tokens', { error: String(err) });
-        failed = true;
-      })
-      .finally(() => {
-        writing = undefined;
-        if (hasPieces) schedule();
-      });
+    writing = append(records).finally(() => {
+      writing = undefined;
+      if (hasPieces) schedule();
+    });
     return writing;
   };
   /** Writes now, or once the write in flight is done and the interval since the last has passed. */

@@ -41,32 +41,28 @@ export async function loadPevPrompts(input: LoadPevPromptsInput = {}): Promise<P
   const dir = input.promptsDir ? path.resolve(input.promptsDir) : undefined;
   if (dir) {
     const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory()) {
+    if (!info?.isDirectory())
       throw promptsError(
         `Prompts directory ${dir} does not exist or is not a directory; expected <dir>/<role>.md business ` +
           `context files.`,
       );
-    }
   }
   const shipped = shippedCoreDir();
   const prompts: PevPrompts = { templates: {}, businessContext: {} };
   for (const role of roles) {
     if (!/^[a-z][a-z0-9-]*$/.test(role)) throw promptsError(`Invalid role name "${role}".`);
-    const override = dir ? await readIfExists(path.join(dir, 'core', `${role}.md`)) : undefined;
+    const overrideFile = dir ? path.join(dir, 'core', `${role}.md`) : undefined;
+    const override = overrideFile ? await readIfExists(overrideFile) : undefined;
     const template = override ?? (await readIfExists(path.join(shipped, `${role}.md`)));
-    if (template === undefined) {
+    if (template === undefined)
       throw promptsError(
-        `No core template for role "${role}": add ` +
-          `${dir ? path.join(dir, 'core', `${role}.md`) : `core/${role}.md in a prompts directory`}.`,
+        `No core template for role "${role}": add ${overrideFile ?? `core/${role}.md in a prompts directory`}.`,
       );
-    }
-    if (!template.includes(BUSINESS_CONTEXT_PLACEHOLDER)) {
+    if (!template.includes(BUSINESS_CONTEXT_PLACEHOLDER))
       throw promptsError(
-        `The core template of role ` +
-          `"${role}"${override ? ` (${path.join(dir ?? '', 'core', `${role}.md`)})` : ''} lacks the ` +
+        `The core template of role "${role}"${override ? ` (${overrideFile})` : ''} lacks the ` +
           `${BUSINESS_CONTEXT_PLACEHOLDER} placeholder; add it where the business context belongs.`,
       );
-    }
     prompts.templates[role] = template;
     const fromDir = dir ? await readIfExists(path.join(dir, `${role}.md`)) : undefined;
     const own = input.businessContext;
