@@ -3,6 +3,7 @@
  * (./worker/index) and {@link runWorkerProcess}; run directly (`node dist/worker.js`), it runs the
  * worker from its environment and config file, as `durable-agents worker` does.
  */
+import { oneLine } from './common/error-text';
 import { connectClient, connectionSettingsFromEnv, type ConnectionSettings } from './connection/connection-settings';
 import { SetupError, UnreachableServerError } from './connection/setup-error';
 import { ensureSearchAttributes } from './connection/search-attribute-registration';
@@ -103,6 +104,6 @@ if (require.main === module) {
     // The CLI's exit codes: 4 when the server cannot be reached, else 1.
     process.exitCode = error instanceof UnreachableServerError ? 4 : 1;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`durable-agents: ${message.replace(/\s*\n\s*/g, ' ').trim() || 'unknown error'}\n`);
+    process.stderr.write(`durable-agents: ${oneLine(message) || 'unknown error'}\n`);
   });
 }

@@ -1,4 +1,4 @@
-import { errorText } from '../common/error-text';
+import { errorText, oneLine } from '../common/error-text';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
@@ -20,8 +20,6 @@ function packageVersion(): string {
     return 'unknown';
   }
 }
-
-const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
 export interface CliOptions {
   /** Agent kinds beyond the built-in ones: `run --agent` starts them, with their flags; `state` shows them. */

@@ -1,4 +1,5 @@
 /** Text forms of results, state and traces for the agent commands. */
+import { oneLine } from '../common/error-text';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import type { RunBilling } from '../contracts/run-stats';
 import { shownRunStatus } from '../contracts/run-status';
@@ -45,13 +46,13 @@ export function formatSummary(r: AgentResult): string {
   const summary =
     `${r.id}: ${statusWithReason(r.status, r.stopReason)} after ${plural(r.turns, 'turn')} on ` +
     `${r.model} · ${usageLine(r)}`;
-  return r.stopNote ? `${summary}\nstopped by ${r.stopNote.replace(/\s*\n\s*/g, ' ')}` : summary;
+  return r.stopNote ? `${summary}\nstopped by ${oneLine(r.stopNote)}` : summary;
 }
 
 /** The run's error as one line for stderr, when it has one. */
 export function errorLine(r: Pick<AgentResult, 'id' | 'error'>): string | undefined {
   if (!r.error) return undefined;
-  const message = r.error.message.replace(/\s*\n\s*/g, ' ').trim();
+  const message = oneLine(r.error.message);
   return `durable-agents: run ${r.id} failed: ${r.error.type ?? 'error'}: ${message}`;
 }
 

@@ -2,6 +2,7 @@
  * The typed client API of the agent workflows: start a run, send steering and follow-ups,
  * decide approvals, submit client tool results, read state and results, stop, cancel, list.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InternalConnectionLikeSymbol, type Client, type InternalConnectionLike } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { argsHash as hashArgs } from '../policy/approval-rules';
@@ -179,7 +180,7 @@ export class AgentClient extends RunControl {
     const deadline = Date.now() + CHILD_START_WAIT_MS;
     while (!(await describeOrExplain(this.client, id).catch(() => undefined))) {
       if (Date.now() > deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     yield* this.watch(id, { tokens: false });
   }

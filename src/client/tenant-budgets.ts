@@ -3,6 +3,7 @@
  * the tenant's ledger, or changes its budget, with one update-with-start, then tells the tenant's
  * open runs; `budget show` reads the ledger's query.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   WithStartWorkflowOperation,
   WorkflowNotFoundError,
@@ -78,7 +79,7 @@ async function requireWorker(client: Client, taskQueue: string, tenant: string):
   const deadline = Date.now() + POLLER_GRACE_MS;
   while (!(await hasWorkflowPollers(client, taskQueue))) {
     if (Date.now() >= deadline) throw noWorkerFor(taskQueue, `keep tenant ${tenant}'s ledger`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
 }
 

@@ -95,7 +95,9 @@ export async function expandReferences(
   });
   // The body entries go first, in the order of their reference fields.
   for (const [target, fields] of added) {
-    const bodies = Object.keys(target).flatMap((key) => (fields.has(key) ? [fields.get(key)!] : []));
+    const bodies = Object.keys(target)
+      .map((key) => fields.get(key))
+      .filter((body) => body !== undefined);
     placeFirst(target, bodies);
   }
   return slots.length;

@@ -18,3 +18,6 @@ export function errorText(err: unknown): string {
   }
   return String(err);
 }
+
+/** `text` on one line: each line break, with the spaces around it, becomes one space; trimmed. */
+export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();

@@ -187,12 +187,12 @@ async function probeGrpc(settings: ConnectionSettings, target: { host: string; p
     socket.once('error', () => done('closed'));
   });
   const port = `port ${target.port}`;
-  const why = {
-    http1: `it answers HTTP/1.1, not gRPC: ${port} is not a Temporal frontend (the Web UI's?)`,
-    closed: `it closed the connection without answering plain gRPC: is ${port} a Temporal frontend, and without TLS?`,
-    other: undefined,
-  }[answer];
-  if (why) throw new UnreachableServerError(unreachableMessage(settings, why));
+  if (answer === 'other') return;
+  const why =
+    answer === 'http1'
+      ? `it answers HTTP/1.1, not gRPC: ${port} is not a Temporal frontend (the Web UI's?)`
+      : `it closed the connection without answering plain gRPC: is ${port} a Temporal frontend, and without TLS?`;
+  throw new UnreachableServerError(unreachableMessage(settings, why));
 }
 
 function readFile(variable: string, file: string): Buffer {

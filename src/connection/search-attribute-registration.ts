@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { errorText } from '../common/error-text';
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
@@ -75,7 +76,7 @@ async function queriesTake(client: Client, namespace: string, names: AttributeNa
             `take them after ${TAKE_WAIT_MS / 1000} s (${firstLine(error)}): retry in a minute.`,
         );
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }
 

@@ -6,6 +6,7 @@
  * A case's judge travels in the eval's input and is asked by whoever reports the eval, once it has
  * ended (docs/evals.md, The judge).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../client';
@@ -126,7 +127,7 @@ export async function waitForEval(
   if (onProgress)
     void (async () => {
       while (!ended) {
-        await new Promise((r) => setTimeout(r, everyMs));
+        await sleep(everyMs);
         if (!ended) await handle.query(evalProgressQuery).then(onProgress, () => undefined);
       }
     })();

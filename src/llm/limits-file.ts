@@ -2,6 +2,7 @@
  * Changing one provider's or model's `limits` in a config file's JSON: the edit `durable-agents
  * limits set` writes. The result is checked as a worker would read it before anything is written.
  */
+import { oneLine } from '../common/error-text';
 import { lookupModel } from '../policy/model-registry';
 import type { ModelInfo } from '../contracts/model-info';
 import { rangeProblem } from '../common/decimal';
@@ -35,7 +36,7 @@ export function withLimits(raw: unknown, key: string, limits: CallLimits, env: E
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new Error('the config file does not hold a JSON object.');
   const file = structuredClone(raw) as LlmConfigFile & Record<string, unknown>;
-  const providers = oneLine(() => loadLlmConfig({ env, file: null, inline: file })).providers;
+  const providers = withOneLineError(() => loadLlmConfig({ env, file: null, inline: file })).providers;
   const { provider, model } = parseLimitKey(key);
   if (!providers[provider])
     throw new Error(`unknown provider "${provider}" (known: ${Object.keys(providers).sort().join(', ')}).`);
@@ -53,7 +54,7 @@ export function withLimits(raw: unknown, key: string, limits: CallLimits, env: E
     else models.push({ ...registryEntry(provider, model), limits: entry });
     file.models = models;
   }
-  oneLine(() => loadLlmConfig({ env, file: null, inline: file }));
+  withOneLineError(() => loadLlmConfig({ env, file: null, inline: file }));
   return file;
 }
 
@@ -69,11 +70,11 @@ function registryEntry(provider: string, model: string): Omit<ModelInfo, 'idleTi
 }
 
 /** Runs `fn`, turning a config failure's message into one line. */
-function oneLine<T>(fn: () => T): T {
+function withOneLineError<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    const message = (err as Error).message.replace(/\s*\n\s*/g, ' ');
+    const message = oneLine((err as Error).message);
     throw new Error(message.replace(/^Invalid LLM config in inline config:? ?/, ''), { cause: err });
   }
 }

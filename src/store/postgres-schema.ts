@@ -3,7 +3,7 @@
  * when a worker starts. Migrations are numbered and run under an advisory lock, so several workers
  * starting at once apply each exactly once; a database already at the newest version is left alone.
  */
-import { errorText } from '../common/error-text';
+import { errorText, oneLine } from '../common/error-text';
 import pg from 'pg';
 import { StoreError } from './content-store';
 
@@ -142,7 +142,7 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 export function connectionFailure(url: string, err: unknown): Error {
   const cause = errorText(err);
   return new Error(
-    `Cannot open the PostgreSQL store at ${redactUrl(url)}: ${cause.replace(/\s*\n\s*/g, ' ')}. ` +
+    `Cannot open the PostgreSQL store at ${redactUrl(url)}: ${oneLine(cause)}. ` +
       `Check ${STORE_URL_ENV} and that the database accepts connections.`,
   );
 }

@@ -5,6 +5,7 @@
  * error, the type and message say all there is. And the SDK's warning that a worker polls no
  * workflow tasks is left out for the activity workers of limited queues, which poll none by design.
  */
+import { oneLine } from '../common/error-text';
 import { ApplicationFailure, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
 import { AGENT_FAILURE, LLM_FAILURE } from '../contracts/failure-types';
 import { LLM_QUEUE_SEGMENT } from '../policy/llm-queues';
@@ -85,7 +86,7 @@ export class ExpectedFailureLogger extends LevelLogger {
       .filter(Boolean)
       .join(' ');
     const type = 'type' in failure ? `${failure.type}: ` : '';
-    const text = `${type}${failure.message.replace(/\s*\n\s*/g, ' ')}`;
+    const text = `${type}${oneLine(failure.message)}`;
     // Symbol keys carry the SDK's timestamp; the rest is in the line.
     const kept: LogMetadata = {};
     for (const key of Object.getOwnPropertySymbols(meta)) kept[key] = meta[key];

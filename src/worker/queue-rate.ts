@@ -3,6 +3,7 @@
  * written, set from a configured limit, cut by a refusal and kept (a pause ended, a learned rate
  * raised). Every worker of the fleet reads the same config, so any of them can keep any queue's pace.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
 import type { NativeConnection } from '@temporalio/worker';
 import { perSecond } from '../policy/llm-queues';
@@ -73,7 +74,7 @@ async function writePace(
   });
   for (const until = Date.now() + READ_BACK_MS; Date.now() < until;) {
     if ((await queueRate(service, namespace, taskQueue)).reason === reason) return;
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
 }
 

@@ -53,11 +53,14 @@ function deltaRedactor(secrets: SecretSet): (event: StreamEvent) => StreamEvent[
 /** Appends to run `runId`'s token stream, best effort: a failed write is dropped, the first one logged. */
 export function tokenAppender(store: TokenStreamWriter, runId: string, warning: string) {
   let failed = false;
-  return (records: TokenRecord[]): Promise<void> =>
-    store.appendTokens(runId, records).catch((err: unknown) => {
+  return async (records: TokenRecord[]): Promise<void> => {
+    try {
+      await store.appendTokens(runId, records);
+    } catch (err) {
       if (!failed) log.warn(warning, { error: String(err) });
       failed = true;
-    });
+    }
+  };
 }
 
 /**

@@ -15,10 +15,10 @@ import {
   endIfStoppedOrLimited,
   finish,
   publishSearchAttributes,
+  refuse,
   updateCurrentDetails,
   type LoopOutcome,
 } from '../agent';
-import { refuse } from '../agent/handlers';
 import { endRounds, setPhase } from './phases';
 import { trace, type PevContext } from './role-turn';
 
