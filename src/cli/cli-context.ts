@@ -147,9 +147,9 @@ export async function withTemporal<T>(
 
 /** The command prefix for hints, repeating the server flags this command was given. */
 export function commandPrefix(globals: GlobalOptions): string {
-  const flags = [
+  return [
+    'durable-agents',
     ...(globals.address ? [`--address ${globals.address}`] : []),
     ...(globals.namespace ? [`--namespace ${globals.namespace}`] : []),
-  ];
-  return ['durable-agents', ...flags].join(' ');
+  ].join(' ');
 }

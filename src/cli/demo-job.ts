@@ -7,7 +7,6 @@ import { modelByKey } from './key-model';
 /** The model the demo runs on, and what to tell the user about it. */
 export interface DemoModel {
   model: string;
-  scripted: boolean;
   /** LLM config the demo's worker adds to its own (the scripted model's provider). */
   llmConfig?: LlmConfigFile;
   /** One line saying which model answers and why. */
@@ -49,15 +48,13 @@ export function prepareDemoTask(cwd: string): DemoTask {
  */
 export async function chooseDemoModel(env: NodeJS.ProcessEnv, requested?: string): Promise<DemoModel> {
   const noop = async () => undefined;
-  if (requested) return { model: requested, scripted: false, note: `Model: ${requested} (from --model)`, close: noop };
+  if (requested) return { model: requested, note: `Model: ${requested} (from --model)`, close: noop };
   const byKey = modelByKey(env);
-  if (byKey)
-    return { model: byKey.model, scripted: false, note: `Model: ${byKey.model} (${byKey.key} is set)`, close: noop };
+  if (byKey) return { model: byKey.model, note: `Model: ${byKey.model} (${byKey.key} is set)`, close: noop };
   const fake = await startFakeProvider();
   fake.respond(scriptedAgent);
   return {
     model: 'anthropic/claude-sonnet-4-6',
-    scripted: true,
     // The demo's worker sends the Anthropic provider to the fake, which takes any key.
     llmConfig: { providers: { anthropic: { baseUrl: fake.anthropicBaseUrl(), apiKeyRequired: false } } },
     note:

@@ -81,7 +81,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly (readonly [string, 
 };
 
 /** The text `--help` shows after a command's options: each example's line, then its command, indented. */
-export function examplesText(examples: readonly (readonly [string, string])[]): string {
+function examplesText(examples: readonly (readonly [string, string])[]): string {
   const blocks = examples.map(([what, command]) =>
     [`  # ${what}`, ...command.split('\n').map((line) => `  ${line}`)].join('\n'),
   );

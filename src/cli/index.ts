@@ -178,8 +178,7 @@ export async function main(argv: string[] = process.argv, options: CliOptions = 
     process.exitCode = exitCodeOfError(error);
     // Commander has printed its own errors, help and version already.
     if (error instanceof CommanderError) return;
-    const message = errorText(error);
-    printError(oneLine(message) || 'unknown error');
+    printError(oneLine(errorText(error)) || 'unknown error');
     if (process.env.DURABLE_AGENTS_DEBUG && error instanceof Error) printNotice(`${error.stack}`);
   }
 }

@@ -9,6 +9,5 @@ const BY_KEY = [
 
 /** The model chosen by a provider key, and the key; none when no key is set. */
 export function modelByKey(env: NodeJS.ProcessEnv): { model: string; key: string } | undefined {
-  const found = BY_KEY.find(({ key }) => env[key]);
-  return found && { model: found.model, key: found.key };
+  return BY_KEY.find(({ key }) => env[key]);
 }

@@ -10,7 +10,7 @@ import { modelNameProblem, modelRefOf, unknownProviderProblem } from '../policy/
 import { UsageError } from './exit-codes';
 
 /** Refuses a spec that does not parse, or whose provider no config knows. */
-export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): void {
+export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.ProcessEnv): void {
   if (specs.length === 0) return;
   const providers = Object.keys(cliConfig(env).providers);
   for (const spec of specs) {
@@ -23,7 +23,7 @@ export function checkModelSpecs(specs: readonly ModelName[], env: NodeJS.Process
  * One warning line for each model (of specs already checked) that neither the registry nor the
  * config describes: its cost reads $0 and its context window and output limit are guesses.
  */
-export function unknownModelWarnings(specs: readonly ModelName[], env: NodeJS.ProcessEnv = process.env): string[] {
+export function unknownModelWarnings(specs: readonly ModelName[], env: NodeJS.ProcessEnv): string[] {
   if (specs.length === 0) return [];
   const { models } = cliConfig(env);
   const unknown = specs.map(modelRefOf).filter((ref) => !lookupModel(ref, models).known);

@@ -9,6 +9,7 @@ import { modelSpec, positiveInteger } from '../kinds';
 import { priorityProblem, tenantProblem } from '../policy/tenancy';
 import type { AgentLimits } from '../contracts/run-spec';
 import { parseJson } from '../common/json-text';
+import { definedFields, isPlainObject } from '../common/type-helpers';
 
 /** A reader that throws a one-line reason, as commander wants it for a flag's value. */
 export const commanderParser =
@@ -71,9 +72,8 @@ export function parseArgsJson(text: string): Record<string, unknown> {
   } catch (err) {
     throw new AgentClientError(`--args is not valid JSON: ${(err as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
-  return value as Record<string, unknown>;
+  if (!isPlainObject(value)) throw new AgentClientError('--args must be a JSON object, e.g. \'{"path":"notes.md"}\'');
+  return value;
 }
 
 /** The model-call flags of a command that starts runs (`call-options.ts` declares and reads them). */
@@ -123,16 +123,15 @@ export interface RunOptions extends CallFlags {
 }
 
 /** The run limits `run`'s flags set. */
-export function limitsOf(o: RunOptions): Partial<AgentLimits> {
-  return {
-    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
-    ...(o.maxTokens !== undefined ? { maxTotalTokens: o.maxTokens } : {}),
-    ...(o.maxCost !== undefined ? { maxCostUsd: o.maxCost } : {}),
-    ...(o.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: o.maxToolCallsPerTurn } : {}),
-    ...(o.approvalTimeout !== undefined ? { approvalTimeoutMs: o.approvalTimeout } : {}),
-    ...(o.toolTimeout ? { toolTimeoutsMs: o.toolTimeout } : {}),
-  };
-}
+export const limitsOf = (o: RunOptions): Partial<AgentLimits> =>
+  definedFields({
+    maxTurns: o.maxTurns,
+    maxTotalTokens: o.maxTokens,
+    maxCostUsd: o.maxCost,
+    maxToolCallsPerTurn: o.maxToolCallsPerTurn,
+    approvalTimeoutMs: o.approvalTimeout,
+    toolTimeoutsMs: o.toolTimeout,
+  });
 
 /** Commander parser of a tenant name (a fairness key). */
 export const tenantArg = (value: string): string => {

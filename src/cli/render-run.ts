@@ -52,8 +52,7 @@ export function formatSummary(r: AgentResult): string {
 /** The run's error as one line for stderr, when it has one. */
 export function errorLine(r: Pick<AgentResult, 'id' | 'error'>): string | undefined {
   if (!r.error) return undefined;
-  const message = oneLine(r.error.message);
-  return `durable-agents: run ${r.id} failed: ${r.error.type ?? 'error'}: ${message}`;
+  return `durable-agents: run ${r.id} failed: ${r.error.type ?? 'error'}: ${oneLine(r.error.message)}`;
 }
 
 /** The result for stdout: the final text (a placeholder when a run without an error has none), then the summary. */
@@ -65,10 +64,9 @@ export function formatResult(r: AgentResult): string {
 /**
  * The state as text; `kinds` give the lines of its kind's own fields and what else it waits for.
  * With the calls waiting in its open children (sub-agents), each decided through the run.
- * `prefix` starts the commands it names (default `durable-agents`).
+ * `prefix` starts the commands it names (`durable-agents` and the server flags).
  */
-export function formatState(s: AgentStateView, kinds: KindRegistry, options: { prefix?: string } = {}): string {
-  const { prefix = 'durable-agents' } = options;
+export function formatState(s: AgentStateView, kinds: KindRegistry, prefix: string): string {
   const ended = 'closedAs' in s ? (s as EndedFromOutsideView) : undefined;
   const status = ended ? `${ended.closedAs} (while ${ended.lastStatus})` : statusWithReason(s.status, s.stopReason);
   const lines = [

@@ -37,11 +37,11 @@ import { definedFields } from '../common/type-helpers';
 /** Environment variable with the default model spec of `run`. */
 const MODEL_ENV = 'DURABLE_AGENTS_MODEL';
 
-function directory(flag: string, dir: string | undefined): string | undefined {
+function workspaceOf(dir: string | undefined): string | undefined {
   if (!dir) return undefined;
   const resolved = path.resolve(dir);
   if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory())
-    throw new UsageError(`${flag} ${resolved} is not a directory`);
+    throw new UsageError(`--workspace ${resolved} is not a directory`);
   return resolved;
 }
 
@@ -151,7 +151,7 @@ export async function startOptionsOf(
     env,
   );
   const mcp = await mcpSelectionOf(o.mcpServer, o.mcp, env);
-  const workspaceRoot = directory('--workspace', o.workspace);
+  const workspaceRoot = workspaceOf(o.workspace);
   const allow = o.tools
     ?.split(',')
     .map((t) => t.trim())

@@ -14,10 +14,10 @@ export interface TaskInput {
   taskHash?: string;
 }
 
-/** All of stdin as text. */
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -37,18 +37,17 @@ export async function readTaskInput(
   arg: string | undefined,
   taskFile: string | undefined,
   env: NodeJS.ProcessEnv,
-  stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<TaskInput> {
   if (arg !== undefined && taskFile !== undefined)
     throw new UsageError('give the task either as an argument or with --task-file, not both');
   if (arg === undefined && taskFile === undefined)
     throw new UsageError('no task: give it as an argument, `-` to read it from stdin, or --task-file FILE');
   if (taskFile === undefined) {
-    const task = arg === '-' ? await readStdin(stdin) : (arg ?? '');
+    const task = arg === '-' ? await readStdin() : (arg ?? '');
     if (!task.trim()) throw new UsageError('the task is empty');
     return { task };
   }
-  const task = taskFile === '-' ? await readStdin(stdin) : readTextFile(taskFile, '--task-file');
+  const task = taskFile === '-' ? await readStdin() : readTextFile(taskFile, '--task-file');
   if (!task.trim()) throw new UsageError(`the task in ${taskFile === '-' ? 'stdin' : taskFile} is empty`);
   return { task, taskHash: await storeForWorkers(task, env) };
 }

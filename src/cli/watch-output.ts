@@ -132,14 +132,8 @@ export class WatchPrinter {
   ) {}
 
   print(item: WatchItem | AnswerItem | ChildEventItem): void {
-    if (item.topic === CHILDREN_TOPIC) {
-      this.child(item);
-      return;
-    }
-    if (item.topic === ANSWERS_TOPIC) {
-      this.structured(item);
-      return;
-    }
+    if (item.topic === CHILDREN_TOPIC) return this.child(item);
+    if (item.topic === ANSWERS_TOPIC) return this.structured(item);
     if (item.topic === TOKENS_TOPIC) {
       if (this.options.json) this.write(`${JSON.stringify(item)}\n`);
       else this.printTokens(item.delta);
@@ -222,12 +216,10 @@ export class WatchPrinter {
       this.open = key;
     }
     this.write(delta.text);
-    if (delta.kind === 'text') this.remember(delta.seq, delta.attempt, delta.text);
-  }
-
-  private remember(seq: number, attempt: number, text: string): void {
+    if (delta.kind !== 'text') return;
+    const { seq, attempt } = delta;
     if (seq !== this.streamed.seq || attempt !== this.streamed.attempt) this.streamed = { seq, attempt, text: '' };
-    this.streamed.text += text;
+    this.streamed.text += delta.text;
   }
 
   /** Ends a line of tokens, if one is open. */

@@ -5,7 +5,7 @@
  * failure is one line and a distinct exit code (see cli/index.ts and cli/exit-codes.ts).
  */
 import type { Command } from 'commander';
-import { processDeps, type AgentCommandDeps } from './agent-deps';
+import type { AgentCommandDeps } from './agent-deps';
 import { registerApprovalCommands } from './approvals-command';
 import { registerControlCommands } from './control-commands';
 import { registerPlanCommands } from './plan-commands';
@@ -13,9 +13,7 @@ import { registerReadCommands } from './read-commands';
 import { registerForkCommand, registerRunCommand } from './run-command';
 import { registerScheduleCommands } from './schedule-commands';
 
-export type { AgentCommandDeps } from './agent-deps';
-
-export function registerAgentCommands(program: Command, deps: AgentCommandDeps = processDeps(() => ({}))): void {
+export function registerAgentCommands(program: Command, deps: AgentCommandDeps): void {
   registerRunCommand(program, deps);
   registerForkCommand(program, deps);
   registerReadCommands(program, deps);

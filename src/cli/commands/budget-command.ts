@@ -14,8 +14,6 @@ import { positiveInt, tenantArg, usdArg } from '../option-parsers';
 import { plural } from '../watch-output';
 import { printLine, printNotice } from '../terminal-text';
 
-const out = printLine;
-
 /** What waits in line, and the runs the budget stopped: lines of a ledger that has them. */
 function lineAndStops(view: LedgerView): string[] {
   const lines: string[] = [];
@@ -52,11 +50,7 @@ function formatLedger(view: LedgerView): string {
   ].join('\n');
 }
 
-export function registerBudgetCommands(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerBudgetCommands(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   const budget = program
     .command('budget')
     .description("A tenant's budget across runs: every model call of its runs reserves against it (docs/fleet.md).");
@@ -86,8 +80,8 @@ export function registerBudgetCommands(
             ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
             period: options.period,
           });
-          out(formatLedger(ledger));
-          if (toldRuns > 0) out(`told ${plural(toldRuns, 'open run')} of ${tenant}`);
+          printLine(formatLedger(ledger));
+          if (toldRuns > 0) printLine(`told ${plural(toldRuns, 'open run')} of ${tenant}`);
         });
       },
     );
@@ -100,7 +94,7 @@ export function registerBudgetCommands(
     .action(async (tenant: string, options: { json?: boolean }) => {
       await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
         const view = await agents.tenantBudget(tenant);
-        out(options.json ? json(view) : formatLedger(view));
+        printLine(options.json ? json(view) : formatLedger(view));
       });
     });
 }

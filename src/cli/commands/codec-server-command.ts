@@ -32,11 +32,7 @@ export const workerCodecSource = (config: WorkerConfig): CodecSource => ({
  * `durable-agents codec-server`: Temporal's remote codec protocol, showing message bodies where
  * history holds references.
  */
-export function registerCodecServerCommand(
-  program: Command,
-  _globals: unknown = undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerCodecServerCommand(program: Command, _globals: unknown, env: NodeJS.ProcessEnv): void {
   program
     .command('codec-server')
     .description(

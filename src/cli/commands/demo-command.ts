@@ -31,11 +31,7 @@ interface DemoOptions {
 }
 
 /** `durable-agents demo`: server (started when none answers), in-process worker, one agent run. */
-export function registerDemoCommand(
-  program: Command,
-  _globals: unknown = undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerDemoCommand(program: Command, _globals: unknown, env: NodeJS.ProcessEnv): void {
   program
     .command('demo')
     .description(

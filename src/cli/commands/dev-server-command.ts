@@ -24,11 +24,7 @@ export function codecLine(codecUrl: string, workflowId = '<id>'): string {
 }
 
 /** `durable-agents dev-server`: a local Temporal dev server with its Web UI and a persistent database. */
-export function registerDevServerCommand(
-  program: Command,
-  _globals: unknown = undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerDevServerCommand(program: Command, _globals: unknown, env: NodeJS.ProcessEnv): void {
   program
     .command('dev-server')
     .description(

@@ -44,11 +44,7 @@ interface EvalRunFlags extends JudgeFlags, CaseFlags, ReportFlags {
   detach?: boolean;
 }
 
-export function registerEvalCommands(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerEvalCommands(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   const evals = program.command('eval').description('Evals: run cases with served tool results and grade them.');
   withCaseFlags(withJudgeFlags(evals.command('run')))
     .description(

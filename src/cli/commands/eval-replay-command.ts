@@ -48,6 +48,7 @@ import {
   type ReportFlags,
 } from '../eval-gate';
 import { parseJson } from '../../common/json-text';
+import { isPlainObject } from '../../common/type-helpers';
 
 interface EvalReplayFlags extends JudgeFlags, CaseFlags, Omit<ReportFlags, 'baseline'> {
   workflowId?: string[];
@@ -70,7 +71,6 @@ interface Candidate {
 /** What the eval sets itself, which a candidate's config may not. */
 const EVAL_OWNED = ['task', 'eval', 'fleet', 'session', 'id', 'continueFrom'];
 
-/** The text of `--candidate spec`'s file. */
 function candidateFile(spec: string, file: string): string {
   const text = readTextFile(file, `--candidate ${spec}:`);
   if (text.trim() === '') throw new UsageError(`--candidate ${spec}: the file is empty`);
@@ -86,8 +86,7 @@ function candidateOptions(spec: string, file: string): CaseOptions {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`--candidate ${spec}: not JSON (${(err as Error).message})`);
   }
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new UsageError(`--candidate ${spec}: give a JSON object of run options`);
+  if (!isPlainObject(options)) throw new UsageError(`--candidate ${spec}: give a JSON object of run options`);
   const owned = Object.keys(options).filter((key) => EVAL_OWNED.includes(key));
   if (owned.length > 0) throw new UsageError(`--candidate ${spec}: the eval sets ${owned.join(', ')} itself`);
   return options as CaseOptions;
@@ -203,13 +202,12 @@ export function registerEvalReplay(evals: Command, globals: () => GlobalOptions,
         await checkCases(agents, cases, settings).catch(asUsage);
         if (candidates) await checkCases(candidateAgents, candidates, settings).catch(asUsage);
         const observing = Promise.all(cases.map((c) => observedOutcome(agents, c, settings)));
-        const lanes = await Promise.all([
+        const [baseline, candidate] = await Promise.all([
           runEval(agents, cases, { ...settings, name: `replay baseline of ${cases.length} runs` }),
           ...(candidates
             ? [runEval(candidateAgents, candidates, { ...settings, name: `replay candidate of ${cases.length} runs` })]
             : []),
         ]);
-        const [baseline, candidate] = lanes;
         const observedCases = await observing;
         const observed: EvalReport = { summary: summarize(observedCases), cases: observedCases };
         const gated = candidate ?? baseline;

@@ -25,10 +25,6 @@ import { printLine } from '../terminal-text';
 import { parseJson } from '../../common/json-text';
 import { definedFields } from '../../common/type-helpers';
 
-const out = printLine;
-
-const rpm = decimalArg(REQUESTS_PER_MINUTE);
-
 /** One limit as `limits show` reports it. */
 interface LimitView {
   key: string;
@@ -85,7 +81,6 @@ async function describeLimit(
   };
 }
 
-/** One line of `limits show`. */
 function limitLine(v: LimitView): string {
   const learned = v.learned && `  learned: ${v.learned.requestsPerMinute}/min since ${v.learned.since} after a 429`;
   return (
@@ -97,13 +92,7 @@ function limitLine(v: LimitView): string {
   );
 }
 
-const weightArg = decimalArg({ ...TENANT_WEIGHT, what: 'a weight' });
-
-export function registerLimitsCommands(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerLimitsCommands(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   // `limits` names no server on stderr, even with --verbose.
   const quiet = (): GlobalOptions => ({ ...globals(), verbose: false });
   const limits = program
@@ -121,7 +110,7 @@ export function registerLimitsCommands(
     .requiredOption(
       '--rpm <n>',
       `model calls a minute across the fleet, ${rangeText(REQUESTS_PER_MINUTE).replace(/^a number /, '')}`,
-      rpm,
+      decimalArg(REQUESTS_PER_MINUTE),
     )
     .option('--concurrency <n>', 'model calls one worker runs at once', positiveInt)
     .action(async (key: string, options: { rpm: number; concurrency?: number }) => {
@@ -153,7 +142,7 @@ export function registerLimitsCommands(
         options.concurrency === undefined
           ? ''
           : ` ${options.concurrency} at once per worker applies to each worker when it restarts.`;
-      out(
+      printLine(
         `${key}: ${options.rpm} model calls a minute on task queue "${taskQueue}" (${when}); written to ${file}. ` +
           `Running workers send ${key}'s calls to that queue within ${PAUSE_SWEEP_MS / 1000} s, without a restart.` +
           perWorker,
@@ -167,7 +156,7 @@ export function registerLimitsCommands(
         'backlog against the other tenants (default weight 1).',
     )
     .argument('<tenant>', 'the tenant name runs are started with (--tenant)', tenantArg)
-    .requiredOption('--weight <w>', rangeText(TENANT_WEIGHT), weightArg)
+    .requiredOption('--weight <w>', rangeText(TENANT_WEIGHT), decimalArg({ ...TENANT_WEIGHT, what: 'a weight' }))
     .action(async (tenant: string, options: { weight: number }) => {
       const config = cliConfig(env);
       const queues = await withTemporal(quiet(), env, async (client, { taskQueue: base }) => {
@@ -189,7 +178,7 @@ export function registerLimitsCommands(
           });
         return [...new Set(targets.map(([q]) => q))];
       });
-      out(`${tenant}: weight ${options.weight} on ${queues.map((q) => `"${q}"`).join(', ')}.`);
+      printLine(`${tenant}: weight ${options.weight} on ${queues.map((q) => `"${q}"`).join(', ')}.`);
     });
 
   limits
@@ -205,9 +194,9 @@ export function registerLimitsCommands(
           Promise.all(keys.map((key) => describeLimit(client, key, llmQueueOf(base, key), config.limits[key]))),
         )
       ).filter((v) => v.requestsPerMinute !== undefined || v.serverRequestsPerMinute !== undefined);
-      if (options.json) out(json(views));
+      if (options.json) printLine(json(views));
       else if (views.length === 0)
-        out(`No limits in ${config.source ?? configFileFor(env)}, and none learned on the server.`);
-      else for (const v of views) out(limitLine(v));
+        printLine(`No limits in ${config.source ?? configFileFor(env)}, and none learned on the server.`);
+      else for (const v of views) printLine(limitLine(v));
     });
 }

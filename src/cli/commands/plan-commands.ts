@@ -7,7 +7,6 @@ import { collect } from '../option-parsers';
 import { readPlanFile } from '../plan-file';
 import { UsageError } from '../exit-codes';
 import { withAgents, type AgentCommandDeps } from './agent-deps';
-import type { PlanItem } from '../../contracts/run-spec';
 
 interface SetPlanOptions {
   done?: string[];
@@ -34,13 +33,10 @@ export function registerPlanCommands(program: Command, deps: AgentCommandDeps): 
         const changes = o.done ?? o.open ?? o.add;
         if (file && changes) throw new UsageError('give a plan FILE or --done/--open/--add, not both');
         if (!file && !changes) throw new UsageError('give a plan FILE, or --done, --open or --add with item ids');
-        let sent: PlanItem[];
-        if (file) {
-          sent = readPlanFile(file);
-          await agents.setPlan(id, sent);
-        } else {
-          sent = await agents.updatePlan(id, { done: o.done, open: o.open, add: o.add });
-        }
+        const sent = file
+          ? readPlanFile(file)
+          : await agents.updatePlan(id, { done: o.done, open: o.open, add: o.add });
+        if (file) await agents.setPlan(id, sent);
         deps.out(
           o.json
             ? JSON.stringify({ id, plan: sent })

@@ -128,7 +128,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         const s = await agents.state(id);
         fromResultNote(id, s);
-        deps.out(o.json ? json(s) : formatState(s, agents.kinds, { prefix: hintPrefix(deps) }));
+        deps.out(o.json ? json(s) : formatState(s, agents.kinds, hintPrefix(deps)));
       }),
     );
 

@@ -43,7 +43,6 @@ interface ReplayFlags {
 /** The open runs on the task queue: the runs new workflow code would take over. */
 const openRunsQuery = (taskQueue: string): string => `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`;
 
-/** The JSON line of one outcome. */
 function outcomeJson(outcome: ReplayOutcome): string {
   return JSON.stringify({
     name: outcome.name,
@@ -93,11 +92,7 @@ async function* runsByQuery(client: Client, query: string, limit: number): Async
   }
 }
 
-export function registerReplayCommand(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerReplayCommand(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   program
     .command('replay')
     .description(

@@ -22,11 +22,7 @@ function scoreValue(text: string): number {
   return value;
 }
 
-export function registerScoreCommand(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerScoreCommand(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   program
     .command('score')
     .description(

@@ -36,11 +36,7 @@ interface ServeOptions {
  * `durable-agents serve`: the gateway that publishes the config file's agents (or `--agents FILE`)
  * over MCP, A2A, AG-UI and Open Responses (docs/gateway.md).
  */
-export function registerServeCommand(
-  program: Command,
-  globals: () => GlobalOptions,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerServeCommand(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   program
     .command('serve')
     .description('Publish agents over MCP (with Tasks), A2A, AG-UI and Open Responses: one stateless HTTP gateway.')

@@ -16,17 +16,7 @@ import { noConversationMessage, readRunFamily, readRunMessages } from '../../cli
 import { printLine } from '../terminal-text';
 import { json } from './agent-deps';
 
-const out = printLine;
-
-const maxChars = decimalArg({ what: 'a number of characters', min: 0, integer: true });
-
-const age = commanderParser(parseAge);
-
-export function registerStoreCommands(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerStoreCommands(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   program
     .command('transcript')
     .description(
@@ -42,7 +32,7 @@ export function registerStoreCommands(
     .option(
       '--max-chars <n>',
       'print at most this many characters of each message, with a note of what was cut (0: all; --json prints all)',
-      maxChars,
+      decimalArg({ what: 'a number of characters', min: 0, integer: true }),
       TRANSCRIPT_MAX_CHARS,
     )
     .action(async (id: string, options: { json?: boolean; children?: boolean; maxChars: number }) => {
@@ -51,8 +41,8 @@ export function registerStoreCommands(
           ? await readRunFamily(store, id)
           : { id, messages: await readRunMessages(store, id), children: [] };
         if (family.messages.length === 0) throw new UsageError(`${noConversationMessage(store, id)}.`);
-        if (options.json) out(json(options.children ? family : family.messages));
-        else out(formatTranscript(family.messages, family.children, options.maxChars));
+        if (options.json) printLine(json(options.children ? family : family.messages));
+        else printLine(formatTranscript(family.messages, family.children, options.maxChars));
       });
     });
 
@@ -62,7 +52,7 @@ export function registerStoreCommands(
       'Delete the logs, bodies and token streams of conversations whose run closed longer ago than --older-than; ' +
         'running runs are never touched.',
     )
-    .requiredOption('--older-than <age>', 'window, e.g. 30d, 12h, 90m', age)
+    .requiredOption('--older-than <age>', 'window, e.g. 30d, 12h, 90m', commanderParser(parseAge))
     .option('--dry-run', 'print what would be deleted, delete nothing')
     .option(
       '--force',
@@ -75,16 +65,16 @@ export function registerStoreCommands(
         const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
         const deleted = options.dryRun ? undefined : await store.deleteConversations(doomed);
         if (options.json) {
-          out(json({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }));
+          printLine(json({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }));
           return;
         }
         for (const d of decisions)
-          out(`${d.delete ? (options.dryRun ? 'would delete' : 'delete') : 'keep'}  ${d.id}  (${d.reason})`);
+          printLine(`${d.delete ? (options.dryRun ? 'would delete' : 'delete') : 'keep'}  ${d.id}  (${d.reason})`);
         if (!deleted) {
-          out(`Dry run: ${doomed.length} of ${decisions.length} conversations would be deleted; nothing was.`);
+          printLine(`Dry run: ${doomed.length} of ${decisions.length} conversations would be deleted; nothing was.`);
           return;
         }
-        out(
+        printLine(
           `Deleted ${deleted.conversations} conversations (${deleted.entries} log entries, ` +
             `${deleted.bodies} bodies no kept conversation uses, ${deleted.streams} token streams) ` +
             `from ${store.description}.`,

@@ -12,11 +12,7 @@ interface WorkerCommandOptions {
 }
 
 /** `durable-agents worker`: the project's worker on its task queue, until Ctrl-C. */
-export function registerWorkerCommand(
-  program: Command,
-  globals: () => GlobalOptions = () => ({}),
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function registerWorkerCommand(program: Command, globals: () => GlobalOptions, env: NodeJS.ProcessEnv): void {
   program
     .command('worker')
     .description(
