@@ -8,7 +8,7 @@ import type { AgentStateView } from '../contracts/agent-run';
 import { argsHash } from '../policy/approval-rules';
 import type { AgentClient } from './agent-client';
 import { NoWorkerError, noWorkerFor } from './client-errors';
-import { approvalsIn, noPendingApproval, type WaitingApproval } from './run-decisions';
+import { approvalsIn, noPendingApproval } from './run-decisions';
 
 /** One tool call waiting for a decision. */
 export interface PendingApprovalEntry {
@@ -124,14 +124,10 @@ export async function pendingApproval(
   toolCallId: string,
   what = 'a decision',
 ): Promise<PendingApprovalEntry> {
-  let lookup: { state: AgentStateView; found?: WaitingApproval };
-  try {
-    lookup = await agents.findWaiting(runId, toolCallId, approvalsIn);
-  } catch (err) {
+  const { state, found } = await agents.findWaiting(runId, toolCallId, approvalsIn).catch((err: unknown) => {
     if (!(err instanceof NoWorkerError)) throw err;
     throw noWorkerFor(err.taskQueue, `take ${what} for run "${runId}"`);
-  }
-  const { state, found } = lookup;
+  });
   if (!found) throw noPendingApproval(state, runId, toolCallId, agents.kinds.waiting(state));
   // The run's own approval carries when it was asked; a child's names the child that waits.
   const own = found.runId === runId ? pendingApprovalsOf(state, runId).find((a) => a.toolCallId === toolCallId) : {};

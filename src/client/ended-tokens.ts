@@ -15,29 +15,23 @@ interface AnsweredCall {
   pieces: Extract<StoredCallRecord, { type: 'piece' }>[];
 }
 
-/** Every call's record of run `id`'s token stream after `cursor`. */
-async function recordsAfter(source: TokenStreamReader, id: string, cursor: number): Promise<StoredCallRecord[]> {
-  const all: StoredCallRecord[] = [];
-  for (;;) {
-    const read = await source.readTokens(id, cursor);
-    if (read.records.length === 0) return all;
-    for (const r of read.records) if (r.type !== 'events') all.push(r);
-    cursor = read.cursor;
-  }
-}
-
 /** The calls after `cursor` that answered, in the order they ended. */
 export async function answeredCalls(source: TokenStreamReader, id: string, cursor: number): Promise<AnsweredCall[]> {
   const calls = new Map<string, AnsweredCall>();
   const answered: AnsweredCall[] = [];
-  for (const r of await recordsAfter(source, id, cursor)) {
-    const key = callKey(r);
-    const call = calls.get(key) ?? { endedAt: 0, pieces: [] };
-    calls.set(key, call);
-    if (r.type === 'piece') call.pieces.push(r);
-    if (r.type === 'end' && r.outcome === 'answered') answered.push({ ...call, endedAt: r.at });
+  for (;;) {
+    const read = await source.readTokens(id, cursor);
+    if (read.records.length === 0) return answered.filter((c) => c.pieces.length > 0);
+    cursor = read.cursor;
+    for (const r of read.records) {
+      if (r.type === 'events') continue;
+      const key = callKey(r);
+      const call = calls.get(key) ?? { endedAt: 0, pieces: [] };
+      calls.set(key, call);
+      if (r.type === 'piece') call.pieces.push(r);
+      if (r.type === 'end' && r.outcome === 'answered') answered.push({ ...call, endedAt: r.at });
+    }
   }
-  return answered.filter((c) => c.pieces.length > 0);
 }
 
 /**

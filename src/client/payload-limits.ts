@@ -19,9 +19,6 @@ const formatBytes = (bytes: number): string =>
       ? `${(bytes / 1024).toFixed(1)} KiB`
       : `${bytes} bytes`;
 
-/** Bytes `value` takes as a JSON payload. */
-const payloadBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-
 /** Reads the limit once per client: an explicit one, else the namespace's, else the default. */
 export class PayloadLimit {
   private known?: Promise<{ bytes: number; source: string }>;
@@ -54,7 +51,7 @@ export class PayloadLimit {
    * @param way how to get it through anyway
    */
   async check(value: unknown, what: string, way: string): Promise<void> {
-    const size = payloadBytes(value) + ENVELOPE_BYTES;
+    const size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') + ENVELOPE_BYTES;
     const limit = await this.read();
     if (size <= limit.bytes) return;
     throw new PayloadTooLargeError(

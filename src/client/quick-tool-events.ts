@@ -9,25 +9,24 @@ import type { StoredTokenRecord } from '../contracts/token-stream';
 
 type ToolRecord = Extract<StoredTokenRecord, { type: 'tool' }>;
 
-const keyOf = (event: { type: string; toolCallId: string }): string => `${event.type}:${event.toolCallId}`;
-
 export class QuickToolEvents {
   private readonly shown = new Set<string>();
 
+  /** Whether the watch reads a tool call's event for the first time (and so shows it). */
+  private firstRead(event: { type: string; toolCallId: string }): boolean {
+    const key = `${event.type}:${event.toolCallId}`;
+    if (this.shown.has(key)) return false;
+    this.shown.add(key);
+    return true;
+  }
+
   /** The event a `tool` record publishes, in turn `turn`; undefined when the watch showed it already. */
   published(record: ToolRecord, turn: number): AgentEvent | undefined {
-    const key = keyOf(record.event);
-    if (this.shown.has(key)) return undefined;
-    this.shown.add(key);
-    return { ...record.event, at: record.at, turn };
+    return this.firstRead(record.event) ? { ...record.event, at: record.at, turn } : undefined;
   }
 
   /** Whether the watch shows a recorded event: every event but a tool call's it showed as published. */
   recorded(event: AgentEvent): boolean {
-    if (event.type !== 'tool_start' && event.type !== 'tool_execution') return true;
-    const key = keyOf(event);
-    if (this.shown.has(key)) return false;
-    this.shown.add(key);
-    return true;
+    return (event.type !== 'tool_start' && event.type !== 'tool_execution') || this.firstRead(event);
   }
 }

@@ -3,7 +3,7 @@
  * polls its task queue, payload checks against the server's limit, and its state.
  */
 import { WorkflowNotFoundError, isGrpcServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { DEFAULT_TASK_QUEUE, stateQuery } from '../contracts/agent-workflows';
+import { stateQuery } from '../contracts/agent-workflows';
 import type { ModelRef } from '../contracts/model-ref';
 import type { ModelInfo } from '../contracts/model-info';
 import type { ConversationReader } from '../contracts/conversation-log';
@@ -90,8 +90,8 @@ export class RunAccess {
 
   constructor(
     readonly client: Client,
-    readonly taskQueue: string = DEFAULT_TASK_QUEUE,
-    readonly options: AgentClientOptions = {},
+    readonly taskQueue: string,
+    readonly options: AgentClientOptions,
   ) {
     this.payloadLimit = new PayloadLimit(client, options.maxPayloadBytes);
     this.store = options.store;
@@ -129,8 +129,8 @@ export class RunAccess {
     return { taskQueue: described.taskQueue, polling, status: described.status.name };
   }
 
-  /** Whether any worker polls `taskQueue` (default the client's) for workflow tasks now. */
-  hasWorker(taskQueue: string = this.taskQueue): Promise<boolean> {
+  /** Whether any worker polls `taskQueue` for workflow tasks now. */
+  hasWorker(taskQueue: string): Promise<boolean> {
     return hasWorkflowPollers(this.client, taskQueue);
   }
 

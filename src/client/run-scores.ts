@@ -13,13 +13,6 @@ import { describeOrExplain } from './run-reads';
 /** gRPC's status code for an execution the server does not have. */
 const GRPC_NOT_FOUND = 5;
 
-/** What `score` gives: a name, a value and an optional comment. */
-export interface ScoreInput {
-  name: string;
-  value: number;
-  comment?: string;
-}
-
 /** Removes a run's record of one score, if it has one (a closed record cannot be written again in place). */
 async function removeRecord(client: Client, workflowId: string): Promise<void> {
   try {
@@ -33,7 +26,11 @@ async function removeRecord(client: Client, workflowId: string): Promise<void> {
 }
 
 /** Gives the agent run `run` a score: refused in one line for an unknown run or a bad name or value. */
-export async function scoreRun(client: Client, run: string, { name, value, comment }: ScoreInput): Promise<RunScore> {
+export async function scoreRun(
+  client: Client,
+  run: string,
+  { name, value, comment }: Pick<RunScore, 'name' | 'value' | 'comment'>,
+): Promise<RunScore> {
   if (!SCORE_NAME.test(name))
     throw new AgentClientError(`score name "${name}": use letters, digits, _, - and . (at most 64)`);
   if (typeof value !== 'number' || !Number.isFinite(value))

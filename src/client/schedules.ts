@@ -83,13 +83,6 @@ const TIMING_MEMO = 'durableAgentsTiming';
 
 const NAME_PATTERN = /^[A-Za-z0-9][\w.-]{0,99}$/;
 
-function checkName(name: string): void {
-  if (!NAME_PATTERN.test(name))
-    throw new AgentClientError(
-      `schedule name "${name}" must start with a letter or digit and hold only letters, digits, . - _ (at most 100)`,
-    );
-}
-
 const MIN_EVERY_MS = 1_000;
 
 function specOf(timing: ScheduleTiming): { spec: ScheduleSpec; label: string } {
@@ -155,7 +148,10 @@ export class AgentSchedules {
    * `options.timing`. Runs get ids `<name>-<time>`; `run.id` is not used.
    */
   async create(name: string, run: StartAgentOptions, options: CreateScheduleOptions): Promise<AgentScheduleView> {
-    checkName(name);
+    if (!NAME_PATTERN.test(name))
+      throw new AgentClientError(
+        `schedule name "${name}" must start with a letter or digit and hold only letters, digits, . - _ (at most 100)`,
+      );
     const { spec, label } = specOf(options.timing);
     const overlap = options.overlap ?? 'skip';
     if (!OVERLAP_POLICIES.includes(overlap))
@@ -258,8 +254,7 @@ export class AgentSchedules {
           `unpause it (durable-agents schedule unpause ${name}), or start one run while it stays paused ` +
           `(durable-agents schedule trigger ${name} --force)`,
       );
-    const { overlap } = options;
-    await this.control(name, (h) => h.trigger(overlap ? toServerPolicy(overlap) : undefined));
+    await this.control(name, (h) => h.trigger(options.overlap ? toServerPolicy(options.overlap) : undefined));
     return schedule;
   }
 
@@ -272,13 +267,12 @@ export class AgentSchedules {
   /** A run the schedule started, with its outcome and cost; only its id and start when it cannot be read. */
   private async outcome(id: string, startedAt: string): Promise<ScheduledRun> {
     const run = await describeOrExplain(this.client, id).then(listEntryOf, () => undefined);
-    if (!run) return { id, startedAt };
     return {
       id,
       startedAt,
-      ...(run.agentStatus ? { status: run.agentStatus } : {}),
-      ...(run.stopReason ? { stopReason: run.stopReason } : {}),
-      ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}),
+      ...(run?.agentStatus ? { status: run.agentStatus } : {}),
+      ...(run?.stopReason ? { stopReason: run.stopReason } : {}),
+      ...(run?.costUsd !== undefined ? { costUsd: run.costUsd } : {}),
     };
   }
 

@@ -67,13 +67,12 @@ export interface FollowOptions {
   /**
    * The pause between two reads by query, at least `ms`; resolves true when the run showed it was
    * busy meanwhile by other means (its tokens), so the poller does not count the spell as quiet.
-   * Default: a plain pause.
    */
-  rest?: (ms: number) => Promise<boolean>;
+  rest: (ms: number) => Promise<boolean>;
   /** Told, after each read that answered, when it was sent: the run's events up to then have been yielded. */
-  onRead?: (sentAt: number) => void;
+  onRead: (sentAt: number) => void;
   /** Awaited before the first read (a run that has just started has nothing to read yet). */
-  beforeFirstRead?: () => Promise<void>;
+  beforeFirstRead: () => Promise<void>;
 }
 
 /**
@@ -90,10 +89,9 @@ export async function* followRunStream(
   const converter = client.options.loadedDataConverter.payloadConverter;
   let offset = options.fromOffset;
   let quiet = 0;
-  const rest = options.rest ?? (async (ms: number) => (await sleep(ms), false));
   /** A pause between reads; a run busy meanwhile starts the quiet count again. */
   const pause = async (ms: number) => {
-    if (await rest(ms)) quiet = 0;
+    if (await options.rest(ms)) quiet = 0;
   };
   const entries = (result: PollResult): StreamEntry[] => {
     offset = result.next_offset;
@@ -103,7 +101,7 @@ export async function* followRunStream(
       data: converter.fromPayload(decodePayloadWire(item.data)),
     }));
   };
-  await options.beforeFirstRead?.();
+  await options.beforeFirstRead();
   for (;;) {
     let read: StreamReadResult;
     const sentAt = Date.now();
@@ -126,7 +124,7 @@ export async function* followRunStream(
     }
     yield* entries(read);
     if (read.more_ready) continue;
-    options.onRead?.(sentAt);
+    options.onRead(sentAt);
     if (read.items.length > 0) {
       quiet = 0;
       await pause(READ_PAUSES_MS[0]);

@@ -102,7 +102,6 @@ export async function setTenantBudget(
   checkTenant(tenant);
   const problems = budgetLimitsProblems(limits);
   if (problems.length > 0) throw new AgentClientError(`invalid budget: ${problems.join('; ')}`);
-  const input: LedgerInput = { tenant, limits };
   const queue = (await ledgerQueue(client, tenant)) ?? taskQueue;
   await requireWorker(client, queue, tenant);
   let ledger: LedgerView;
@@ -113,7 +112,7 @@ export async function setTenantBudget(
         startWorkflowOperation: new WithStartWorkflowOperation(LEDGER_WORKFLOW, {
           workflowId: ledgerWorkflowId(tenant),
           taskQueue,
-          args: [input],
+          args: [{ tenant, limits } satisfies LedgerInput],
           workflowIdConflictPolicy: 'USE_EXISTING',
           priority: LEDGER_PRIORITY,
           staticSummary: `Budget ledger of tenant ${tenant}`,

@@ -182,8 +182,7 @@ export async function* eventsAndTokens(
   let nextEntry = entries.next();
   try {
     for (;;) {
-      const reading = tail;
-      if (reading) releasing ??= releasable(reading).then(() => 'tokens' as const);
+      if (tail) releasing ??= releasable(tail).then(() => 'tokens' as const);
       const next = await Promise.race([nextEntry, releasing ?? never]);
       if (next === 'tokens') {
         releasing = undefined;
