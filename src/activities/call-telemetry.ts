@@ -28,9 +28,8 @@ const content = (value: unknown): string => {
  * beside the SDK's `task_queue` and `activity_type`: this one labels them as the SDK's series are.
  */
 function activityScope(): { meter?: MetricMeter; tenant?: string; activity?: MetricTags } {
-  const ctx = activityContext();
-  if (!ctx) return {};
-  const { info } = ctx;
+  const info = activityContext()?.info;
+  if (!info) return {};
   const tenant = info.priority?.fairnessKey;
   return {
     meter: Runtime.instance().metricMeter.withTags({ [METRIC_LABEL.namespace]: info.namespace }),

@@ -22,27 +22,23 @@ export function activityContext(): Context | undefined {
 const beating = new WeakSet<Context>();
 
 /**
- * Runs `work`, heartbeating every {@link HEARTBEAT_INTERVAL_MS} until it ends. The first beat comes
- * after an interval, not at the start: the server's heartbeat timeout runs from the attempt's start
- * either way, and work that ends sooner (most model calls and tool runs) costs the server no
- * heartbeat call. A local activity has no heartbeats (its workflow task's timeout watches it) and
- * gets cancellation without them.
+ * An activity function that heartbeats every {@link HEARTBEAT_INTERVAL_MS} while it runs. The first
+ * beat comes after an interval, not at the start: the server's heartbeat timeout runs from the
+ * attempt's start either way, and work that ends sooner (most model calls and tool runs) costs the
+ * server no heartbeat call. A local activity has no heartbeats (its workflow task's timeout watches
+ * it) and gets cancellation without them.
  */
-async function withHeartbeats<T>(work: () => Promise<T>): Promise<T> {
-  const ctx = activityContext();
-  if (!ctx || ctx.info.isLocal || beating.has(ctx)) return work();
-  beating.add(ctx);
-  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-    beating.delete(ctx);
-  }
+export function heartbeating<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    const ctx = activityContext();
+    if (!ctx || ctx.info.isLocal || beating.has(ctx)) return activity(...args);
+    beating.add(ctx);
+    const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+    try {
+      return await activity(...args);
+    } finally {
+      clearInterval(timer);
+      beating.delete(ctx);
+    }
+  };
 }
-
-/** An activity function that heartbeats while it runs. */
-export const heartbeating =
-  <A extends unknown[], R>(activity: (...args: A) => Promise<R>) =>
-  (...args: A): Promise<R> =>
-    withHeartbeats(() => activity(...args));

@@ -78,7 +78,6 @@ export function restoreState(config: AgentConfig, carry: CarriedState): AgentSta
 }
 
 export function stateView(id: string, state: AgentState): AgentStateView {
-  const spent = { turn: state.turn, usage: state.usage, cost: state.cost };
   return {
     version: STATE_VIEW_VERSION,
     id,
@@ -99,7 +98,7 @@ export function stateView(id: string, state: AgentState): AgentStateView {
     clientToolRequests: state.clientTools
       .filter((c) => c.result === undefined)
       .map(({ toolCallId, tool, args }) => ({ toolCallId, tool, args })),
-    limits: { ...state.config.limits, ...limitRatios(state.config.limits, spent) },
+    limits: { ...state.config.limits, ...limitRatios(state.config.limits, state) },
     steeringQueued: state.steering.length,
     followUpsQueued: state.followUps.length,
     events: state.events,
@@ -112,12 +111,11 @@ export function stateView(id: string, state: AgentState): AgentStateView {
 }
 
 export function resultOf(id: string, state: AgentState): AgentResult {
-  const stopReason: AgentStopReason = state.stopReason ?? 'completed';
   return {
     id,
     kind: state.config.kind,
     status: state.status,
-    stopReason,
+    stopReason: state.stopReason ?? 'completed',
     finalText: state.finalText,
     turns: state.turn,
     usage: state.usage,

@@ -95,8 +95,7 @@ export function planCompaction(
   const points = safeSplitPoints(messages).filter((p) => p < messages.length);
   if (points.length === 0) return undefined;
   const suffix = (i: number): number => contextTokens(messages.slice(i), 0, 0, maskBefore);
-  const fitting = points.find((p) => suffix(p) <= keepBudget);
-  const splitIndex = fitting ?? points[points.length - 1];
+  const splitIndex = points.find((p) => suffix(p) <= keepBudget) ?? points[points.length - 1];
   return { splitIndex, tokensBefore, keptTokens: suffix(splitIndex) };
 }
 

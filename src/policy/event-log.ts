@@ -9,10 +9,7 @@ export const EVENTS_CARRIED = 100;
 /** Appends an event, dropping the oldest past `max`. Returns the number dropped. */
 export function pushEvent(events: AgentEvent[], event: AgentEvent, max = MAX_EVENTS_IN_STATE): number {
   events.push(event);
-  const over = events.length - max;
-  if (over > 0) {
-    events.splice(0, over);
-    return over;
-  }
-  return 0;
+  const over = Math.max(0, events.length - max);
+  events.splice(0, over);
+  return over;
 }

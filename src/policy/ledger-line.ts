@@ -76,7 +76,6 @@ function exceededMessage(state: LedgerState, input: ReserveInput): string {
 
 function busyMessage(state: LedgerState, input: ReserveInput, place?: number): string {
   const { limits, spent } = state;
-  const reserved = reservedOf(state);
   const held = heldOf(state);
   const need = needOf(input);
   const what = input.admit
@@ -87,7 +86,7 @@ function busyMessage(state: LedgerState, input: ReserveInput, place?: number): s
   const holding = held.usd > 0 ? ` and ${usd(held.usd)} held by ${holders} runs at work` : '';
   return (
     `${line}tenant ${state.tenant}'s budget has ${usd(limits.maxCostUsd - spent.usd)} left ${periodName(limits)}, ` +
-    `${usd(reserved.usd)} of it reserved by ${state.reservations.length} calls in progress${holding}; ${what}`
+    `${usd(reservedOf(state).usd)} of it reserved by ${state.reservations.length} calls in progress${holding}; ${what}`
   );
 }
 

@@ -157,8 +157,7 @@ export function layerRunSpec(
   known: readonly KindFacts[] = BUILT_IN_KIND_FACTS,
 ): AgentConfig {
   const given = layers.filter((l): l is RunLayer => l !== undefined);
-  const problems = given.flatMap(unknownFields);
-  problems.push(...kindProblems(kind, given));
+  const problems = [...given.flatMap(unknownFields), ...kindProblems(kind, given)];
   const o = given.reduce<Record<string, unknown>>(
     (acc, layer) => merge(acc, { ...layer, model: modelRecord(layer.model) }) as Record<string, unknown>,
     {},

@@ -97,9 +97,8 @@ export function periodAt(period: BudgetPeriod, now: number): { start: number; en
  * (a call may write its whole prompt to the cache), and `outputTokens` at the output price.
  */
 export function callEstimate(prices: ModelPrices, inputTokens: number, outputTokens: number): BudgetAmount {
-  const input = Math.max(prices.input, prices.cacheWrite);
   return {
-    usd: (inputTokens * input + outputTokens * prices.output) / 1_000_000,
+    usd: (inputTokens * Math.max(prices.input, prices.cacheWrite) + outputTokens * prices.output) / 1_000_000,
     tokens: inputTokens + outputTokens,
   };
 }

@@ -118,10 +118,9 @@ export function nextDeadline(state: LedgerState): number | undefined {
 export function configure(state: LedgerState, limits: TenantBudgetLimits, now: number): LedgerState {
   if (limits.period === state.limits.period) return { ...state, limits };
   const { periodEnd: _end, ...kept } = state;
-  const fresh = newLedger(state.tenant, limits, now);
   return {
     ...kept,
-    ...fresh,
+    ...newLedger(state.tenant, limits, now),
     reservations: state.reservations,
     settled: state.settled,
     holds: state.holds,

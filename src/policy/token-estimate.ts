@@ -19,10 +19,8 @@ const CJK = new RegExp(`[${CJK_RANGES.join('')}]`, 'g');
 
 /** Estimated tokens of a piece of text. */
 export function estimateTextTokens(text: string): number {
-  if (text.length === 0) return 0;
   const cjk = text.match(CJK)?.length ?? 0;
-  const rest = text.length - cjk;
-  return Math.ceil(cjk * 1.0 + rest / 4);
+  return Math.ceil(cjk + (text.length - cjk) / 4);
 }
 
 /** Rough fixed cost of one image block. */

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { PLANNED_CALLS_MODEL, type AppendMessagesInput, type MessageDraft } from '../../contracts/message-drafts';
 import { AGENT_FAILURE } from '../../contracts/failure-types';
 import type { StoredBody } from '../../contracts/stored-body';
+import { emptyCost, emptyUsage } from '../../contracts/message-model';
 import { estimateBodyTokens } from '../../policy/token-estimate';
 import type { MessageMeta } from '../../contracts/agent-run';
 import type { ContentStore, LogEntry } from '../../store';
@@ -23,8 +24,8 @@ function bodyOf(draft: MessageDraft, timestamp: number): StoredBody {
         role: 'assistant',
         content: draft.toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.arguments })),
         ...PLANNED_CALLS_MODEL,
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        usage: emptyUsage(),
+        cost: emptyCost(),
         stopReason: 'tool_use',
         timestamp,
         ...(draft.agentRole ? { agentRole: draft.agentRole } : {}),

@@ -44,8 +44,7 @@ async function reserveAttempt(budget: CallBudget, key: string): Promise<void> {
       notAfter: Date.now() + RESERVE_WINDOW_MS,
     });
     if (answer.outcome === 'granted') return;
-    const waited = Date.now() - started;
-    if (answer.outcome === 'exceeded' || waited >= ATTEMPT_WAIT_MS)
+    if (answer.outcome === 'exceeded' || Date.now() - started >= ATTEMPT_WAIT_MS)
       throw ApplicationFailure.create({
         type: answer.outcome === 'exceeded' ? BUDGET_FAILURE.exceeded : BUDGET_FAILURE.busy,
         message: `attempt ${key}: ${answer.message}`,

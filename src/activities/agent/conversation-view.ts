@@ -23,8 +23,7 @@ export async function fromStore<T>(op: () => Promise<T>): Promise<T> {
     if (err instanceof StoreError)
       throw ApplicationFailure.nonRetryable(err.message, AGENT_FAILURE.store, { code: err.code });
     if (err instanceof ApplicationFailure) throw err;
-    const message = errorText(err);
-    throw ApplicationFailure.retryable(`the content store failed: ${message}`, AGENT_FAILURE.storeUnavailable);
+    throw ApplicationFailure.retryable(`the content store failed: ${errorText(err)}`, AGENT_FAILURE.storeUnavailable);
   }
 }
 

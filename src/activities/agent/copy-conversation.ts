@@ -38,7 +38,6 @@ function throughTurn(entries: LogEntry[], atTurn: number): LogEntry[] {
   return entries;
 }
 
-/** What the run's state keeps of a body at its position. */
 function metaOf(entry: LogEntry, body: StoredBody): MessageMeta {
   const meta: MessageMeta = { seq: entry.seq, kind: entry.kind, hash: entry.hash, tokens: estimateBodyTokens(body) };
   if (body.role === 'tool_result') {
@@ -108,11 +107,10 @@ export function copyConversationActivity(store: ContentStore) {
       input.to,
       copied.map(([entry]) => entry),
     );
-    const last = copied[copied.length - 1][0];
     return {
       messages: copied.map(([entry, body]) => metaOf(entry, body)),
       turns: copied.filter(([e]) => e.kind === 'assistant').length,
-      endsWithAnswer: last.kind === 'assistant',
+      endsWithAnswer: copied[copied.length - 1][0].kind === 'assistant',
     };
   };
 }

@@ -40,7 +40,6 @@ export async function runInlineTools(
   const fingerprints = new Map(Object.entries(inline.tools));
   const ctx = activityContext();
   const runId = ctx?.info.workflowExecution?.runId ?? '';
-  const selection = inline.selectionHash ? { selectionHash: inline.selectionHash } : {};
   const inputOf = (call: ToolCallRequest, i: number): RunToolInput => {
     const timeoutMs = inline.timeoutsMs?.[call.name];
     return {
@@ -51,7 +50,7 @@ export async function runInlineTools(
       name: call.name,
       args: call.arguments,
       fingerprint: fingerprints.get(call.name),
-      ...selection,
+      ...(inline.selectionHash ? { selectionHash: inline.selectionHash } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(inline.fit ? { fit: inline.fit } : {}),
     };

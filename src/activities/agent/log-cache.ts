@@ -29,8 +29,6 @@ export class SettledLogCache {
   private readonly runs = new Map<string, RunEntries>();
   private total = 0;
 
-  constructor(private readonly maxEntries: number = MAX_CACHED_ENTRIES) {}
-
   private static key(conversationId: string, runId: string): string {
     return `${runId}\u0000${conversationId}`;
   }
@@ -75,7 +73,7 @@ export class SettledLogCache {
     run.counted = run.entries.length;
     this.total += run.counted;
     for (const [oldest, entries] of this.runs) {
-      if (this.total <= this.maxEntries || oldest === key) break;
+      if (this.total <= MAX_CACHED_ENTRIES || oldest === key) break;
       this.runs.delete(oldest);
       this.total -= entries.counted;
     }

@@ -52,7 +52,6 @@ function streamOf(input: ModelCallInput): { runId: string; call: StreamCall } {
   return { runId, call: { seq: input.writeSeq, ...order, model: modelLabel(modelRefOf(input.model)) } };
 }
 
-/** The token stream of a streaming call. */
 function tokenWriter(deps: AgentActivityDeps, input: ModelCallInput): TokenWriter | undefined {
   if (!input.stream) return undefined;
   const { runId, call } = streamOf(input);
@@ -84,7 +83,7 @@ function toolCallRequests(message: AssistantMessage): ToolCallRequest[] {
 async function requestOf(deps: AgentActivityDeps, input: ModelCallInput): Promise<ModelRequest> {
   const { store, llm } = deps;
   const model = modelRefOf(input.model);
-  const { messagesHash } = input;
+  const { messagesHash, promptHash } = input;
   const messages = messagesHash
     ? [...(await fromStore(() => store.get<Message[]>(messagesHash)))]
     : await loadProviderView(
@@ -96,7 +95,6 @@ async function requestOf(deps: AgentActivityDeps, input: ModelCallInput): Promis
         input.maskBefore,
       );
   if (input.recitation) messages.push({ role: 'user', content: input.recitation, timestamp: Date.now() });
-  const promptHash = input.promptHash;
   const stored = promptHash ? await fromStore(() => store.get<StoredCallPrompt>(promptHash)) : undefined;
   const specsHash = input.toolSpecsHash ?? stored?.toolSpecsHash;
   // A model whose entry says it takes no tools is called without them (a run that names tools was refused).
@@ -135,7 +133,6 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
     // The stream opens first, so a watcher sees the call begin while its conversation is read.
     const tokens = tokenWriter(deps, input);
     const conversationId = conversationOf(input);
-    const model = modelRefOf(input.model);
     let message: AssistantMessage;
     try {
       const request = await requestOf(deps, input);
@@ -162,7 +159,7 @@ export function modelCallActivity(deps: AgentActivityDeps, runTool: RunTool) {
           await approvalsOf(store, input.inlineTools.selectionHash),
         )
       : undefined;
-    const modelInfo = input.describeModel ? llm.describe(model) : undefined;
+    const modelInfo = input.describeModel ? llm.describe(modelRefOf(input.model)) : undefined;
     return {
       meta: { seq: input.writeSeq, hash, tokens: estimateBodyTokens(message) },
       ...(message.stopReason === 'tool_use' ? {} : { stopReason: message.stopReason }),

@@ -45,7 +45,6 @@ export function summariseActivity(deps: AgentActivityDeps) {
       readLogged(deps.store, input.conversationId, input.view.fromSeq, input.toSeq, { settledBelowTo: true }),
       readSummary(deps.store, input.conversationId, input.view),
     ]);
-    const transcript = transcriptOf(logged);
     const model = modelRefOf(input.model);
     const request: ModelRequest = {
       model,
@@ -55,7 +54,7 @@ export function summariseActivity(deps: AgentActivityDeps) {
           role: 'user',
           content:
             `${previous ? `Summary so far:\n${previous.text}\n\n` : ''}Conversation to fold into the ` +
-            `summary:\n${transcript}`,
+            `summary:\n${transcriptOf(logged)}`,
           timestamp: Date.now(),
         },
       ],
@@ -66,12 +65,11 @@ export function summariseActivity(deps: AgentActivityDeps) {
     const body = { role: 'summary' as const, text: textOf(answer), timestamp: Date.now() };
     const summaryHash = await fromStore(() => deps.store.put(body, input.conversationId));
     // Recorded against the conversation, so a transcript can place it where it replaced the log.
-    const order = currentWriteOrder();
     await fromStore(() =>
       deps.store.recordSummary(
         input.conversationId,
         { fromSeq: input.view.fromSeq, toSeq: input.toSeq, hash: summaryHash },
-        order,
+        currentWriteOrder(),
       ),
     );
     return {

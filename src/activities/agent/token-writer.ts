@@ -83,8 +83,7 @@ export function openTokenWriter(
   let piecesWrittenAt = Number.NEGATIVE_INFINITY;
   const append = tokenAppender(store, runId, 'token stream write failed; the watchers miss these tokens');
   // Pieces are cut when a write takes them, so a piece holds everything of one block since the last write.
-  const { seq, attempt, model } = call;
-  const pieces = new TokenPieces({ seq, attempt, model }, Number.POSITIVE_INFINITY, (delta, since) => {
+  const pieces = new TokenPieces(call, Number.POSITIVE_INFINITY, (delta, since) => {
     const { kind, text, tool } = delta;
     pending.push({ ...call, type: 'piece', kind, text, ...(tool ? { tool } : {}), at: since });
   });

@@ -60,11 +60,6 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
   };
 }
 
-/**
- * Progress of a Planner → Executor → Verifier run as plain JSON: what a query returns, what
- * continue-as-new carries, and what the decisions in `decisions.ts` read and write.
- */
-
 export const DEFAULT_PEV_LIMITS: PevLimits = { maxPlanningRounds: 3, maxExecutorRounds: 10, maxCycles: 3 };
 
 export const initialProgress = (): PevProgress => ({

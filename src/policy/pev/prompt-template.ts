@@ -32,8 +32,7 @@ export function systemPromptOf(prompts: PevPrompts, role: string): string {
       `No core template for role "${role}"; templates exist for: ${Object.keys(prompts.templates).join(', ')}.`,
     );
   }
-  const context = prompts.businessContext[role]?.trim() || NO_BUSINESS_CONTEXT;
-  return renderTemplate(template, { businessContext: context });
+  return renderTemplate(template, { businessContext: prompts.businessContext[role]?.trim() || NO_BUSINESS_CONTEXT });
 }
 
 const STATUS_MARK: Record<string, string> = {
