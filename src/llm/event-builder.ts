@@ -77,8 +77,7 @@ export class EventBuilder {
   }
 
   toolCallStart(key: string, id: string, name: string): StreamEvent[] {
-    const existing = this.open.get(key);
-    if (existing) return [];
+    if (this.open.has(key)) return [];
     const block: OpenBlock = { type: 'tool_call', index: this.nextIndex++, id, name, raw: '' };
     this.open.set(key, block);
     return [{ type: 'tool_call_start', index: block.index, id, name }];
@@ -135,9 +134,7 @@ export class EventBuilder {
     }
     this.pendingToolCalls.length = 0;
     events.push({ type: 'usage', usage, cost: computeCost(usage, this.call.info.prices) });
-    const done: StreamEvent = { type: 'done', stopReason };
-    if (rawStopReason !== undefined) done.rawStopReason = rawStopReason;
-    events.push(done);
+    events.push({ type: 'done', stopReason, ...(rawStopReason !== undefined ? { rawStopReason } : {}) });
     return events;
   }
 }

@@ -20,9 +20,7 @@ export class IdleWatch {
   }
 
   /** Aborts when the call has been idle for the timeout. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
+  readonly signal = this.controller.signal;
 
   /** Something arrived from the provider. */
   touch(): void {
@@ -36,8 +34,7 @@ export class IdleWatch {
   }
 
   private arm(ms: number): void {
-    this.timer = setTimeout(() => this.check(), ms);
-    this.timer.unref();
+    this.timer = setTimeout(() => this.check(), ms).unref();
   }
 
   private check(): void {

@@ -125,6 +125,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
   let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   let agents: Record<string, unknown> | undefined;
   for (const { source, raw } of parts) {
+    const invalid = (problem: string) => configFailure(`Invalid LLM config in ${source}: ${problem}`);
     const parsed = configFileSchema.safeParse(raw);
     if (!parsed.success) {
       throw configFailure(`Invalid LLM config in ${source}:\n${z.prettifyError(parsed.error)}`);
@@ -134,9 +135,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
       const api = entry.api ?? base?.api;
       if (!api) {
         const builtIn = didYouMean(id, Object.keys(BUILTIN_PROVIDERS));
-        throw configFailure(
-          `Invalid LLM config in ${source}: provider "${id}" needs "api": "anthropic" or "openai"${builtIn}.`,
-        );
+        throw invalid(`provider "${id}" needs "api": "anthropic" or "openai"${builtIn}.`);
       }
       providers[id] = {
         id,
@@ -152,9 +151,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
       models.push(model);
       if (!modelLimits) continue;
       if (!providers[model.provider])
-        throw configFailure(
-          `Invalid LLM config in ${source}: limits for "${model.provider}/${model.model}" name an unknown provider.`,
-        );
+        throw invalid(`limits for "${model.provider}/${model.model}" name an unknown provider.`);
       limits[`${model.provider}/${model.model}`] = modelLimits;
     }
     timeoutMs = parsed.data.timeoutMs ?? timeoutMs;
@@ -163,7 +160,7 @@ export function loadLlmConfig(options: LoadLlmConfigOptions): LlmConfig {
     const problems = Object.entries(parsed.data.agents ?? {}).flatMap(([name, spec]) =>
       declarationProblems(name, spec as SubAgentSpec),
     );
-    if (problems.length > 0) throw configFailure(`Invalid LLM config in ${source}: ${problems.join('; ')}`);
+    if (problems.length > 0) throw invalid(problems.join('; '));
   }
   for (const provider of Object.values(providers)) {
     const key = env[provider.apiKeyEnv];

@@ -50,8 +50,6 @@ export class MessageAssembler {
       case 'error':
         this.error = event;
         break;
-      default:
-        break;
     }
   }
 

@@ -82,35 +82,27 @@ function resolveCall(request: ModelRequest, ctx: CallContext): Resolved {
         (provider.id === 'openai-compatible' ? 'OPENAI_COMPATIBLE_BASE_URL.' : '"baseUrl" for it in the config file.'),
     );
   }
+  const badRequest = (text: string): ApplicationFailure => llmFailure(LLM_FAILURE.badRequest, text);
   const problems = requestProblems(request);
-  if (problems.length) {
-    throw llmFailure(
-      LLM_FAILURE.badRequest,
-      `Invalid request for ${ref.provider}/${ref.model}:\n- ${problems.join('\n- ')}`,
-    );
-  }
+  if (problems.length)
+    throw badRequest(`Invalid request for ${ref.provider}/${ref.model}:\n- ${problems.join('\n- ')}`);
   const info = lookupModel(ref, config.models);
-  if (request.options?.tools?.length && !info.capabilities.tools) {
-    throw llmFailure(
-      LLM_FAILURE.badRequest,
+  if (request.options?.tools?.length && !info.capabilities.tools)
+    throw badRequest(
       `${ref.provider}/${ref.model} does not take tools (its entry says capabilities.tools is false), ` +
         `but the request offers ${request.options.tools.length}: run it without tools or pick a model that takes them`,
     );
-  }
-  if (request.options?.thinkingBudget && info.known && !info.capabilities.thinking) {
-    throw llmFailure(
-      LLM_FAILURE.badRequest,
+  if (request.options?.thinkingBudget && info.known && !info.capabilities.thinking)
+    throw badRequest(
       `${ref.provider}/${ref.model} does not think (its entry says capabilities.thinking is false): ` +
         `run it without a thinking budget or pick a model that thinks`,
     );
-  }
   const apiKey = readApiKey(provider);
   const idleTimeoutMs = info.idleTimeoutMs ?? config.idleTimeoutMs;
   const idle = new IdleWatch(idleTimeoutMs);
   // The call's own deadline, distinguishable from the caller's abort (SDK timeout errors are not
   // reliably recognisable across realms, e.g. under jest).
   const deadline = AbortSignal.timeout(config.timeoutMs);
-  const signals = [deadline, idle.signal, ...(ctx.signal ? [ctx.signal] : [])];
   const call: ResolvedCall = {
     request,
     provider,
@@ -118,7 +110,7 @@ function resolveCall(request: ModelRequest, ctx: CallContext): Resolved {
     info,
     apiKey,
     timeoutMs: config.timeoutMs,
-    signal: AbortSignal.any(signals),
+    signal: AbortSignal.any([deadline, idle.signal, ...(ctx.signal ? [ctx.signal] : [])]),
     fetch: idle.fetch,
   };
   const errorContext = (): ErrorContext => {

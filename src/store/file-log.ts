@@ -12,19 +12,6 @@
 import fs from 'node:fs';
 import { supersedes, type LogEntry, type SummaryRecord, type WriteOrder } from './content-store';
 
-interface Line {
-  conversation?: unknown;
-  seq?: unknown;
-  kind?: unknown;
-  hash?: unknown;
-  at?: unknown;
-  attempt?: unknown;
-  ref?: unknown;
-  summary?: unknown;
-  fromSeq?: unknown;
-  toSeq?: unknown;
-}
-
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 export class FileLog {
@@ -86,9 +73,9 @@ export class FileLog {
 
   private apply(text: string): void {
     if (text.trim() === '') return;
-    let line: Line;
+    let line: Record<string, unknown>;
     try {
-      line = JSON.parse(text) as Line;
+      line = JSON.parse(text) as Record<string, unknown>;
     } catch {
       return; // the torn line of a crashed writer; its entry was written again by the retry
     }

@@ -64,15 +64,11 @@ export class FileContentStore extends CheckedContentStore {
     return path.join(this.root, 'bodies', hash.slice(0, 2), `${hash}.json`);
   }
 
-  private logPath(conversationId: string): string {
-    return path.join(this.root, 'logs', fileNameOf(conversationId));
-  }
-
   /** The conversation's log, brought up to date. */
   private async log(conversationId: string): Promise<FileLog> {
     let log = this.logs.get(conversationId);
     if (log) this.logs.delete(conversationId);
-    else log = new FileLog(this.logPath(conversationId));
+    else log = new FileLog(path.join(this.root, 'logs', fileNameOf(conversationId)));
     this.logs.set(conversationId, log);
     for (const oldest of this.logs.keys()) {
       if (this.logs.size <= LOGS_KEPT) break;

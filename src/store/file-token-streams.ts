@@ -100,8 +100,7 @@ export class FileTokenStreams implements TokenStreamStore {
     here.add(onChange);
     readersHere.set(file, here);
     this.watchDir();
-    const safety = setInterval(onChange, SAFETY_POLL_MS);
-    safety.unref();
+    const safety = setInterval(onChange, SAFETY_POLL_MS).unref();
     const unsubscribe = () => {
       if (!this.unsubscribes.delete(unsubscribe)) return;
       clearInterval(safety);
@@ -135,8 +134,7 @@ export class FileTokenStreams implements TokenStreamStore {
         this.watchDir();
         // Appended before the watch began.
         if (this.dirWatcher) for (const wake of this.everySubscriber()) wake();
-      }, APPEAR_POLL_MS);
-      this.dirTimer.unref();
+      }, APPEAR_POLL_MS).unref();
     }
   }
 

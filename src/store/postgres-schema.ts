@@ -140,15 +140,14 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 
 /** One line for a connection that failed: what, where (no password), why. */
 export function connectionFailure(url: string, err: unknown): Error {
-  const cause = errorText(err);
   return new Error(
-    `Cannot open the PostgreSQL store at ${redactUrl(url)}: ${oneLine(cause)}. ` +
+    `Cannot open the PostgreSQL store at ${redactUrl(url)}: ${oneLine(errorText(err))}. ` +
       `Check ${STORE_URL_ENV} and that the database accepts connections.`,
   );
 }
 
 /** Creates or migrates the schema to {@link SCHEMA_VERSION}; safe with several workers at once. */
-export async function migrate(pool: pg.Pool): Promise<number> {
+export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -177,7 +176,6 @@ export async function migrate(pool: pg.Pool): Promise<number> {
           throw err;
         }
       }
-      return SCHEMA_VERSION;
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

@@ -120,7 +120,6 @@ export class PostgresContentStore extends CheckedContentStore {
   }
 
   protected async appendSummary(conversationId: string, summary: SummaryRecord, order: WriteOrder): Promise<void> {
-    const { scheduledAt, attempt } = order;
     await this.pool.query(
       `INSERT INTO durable_agents_summaries AS s (conversation_id, to_seq, from_seq, hash, scheduled_at, attempt)
        VALUES ($1, $2, $3, $4, $5, $6)
@@ -128,7 +127,7 @@ export class PostgresContentStore extends CheckedContentStore {
          SET from_seq = excluded.from_seq, hash = excluded.hash, scheduled_at = excluded.scheduled_at,
              attempt = excluded.attempt, written_at = now()
          WHERE (s.scheduled_at, s.attempt) <= (excluded.scheduled_at, excluded.attempt)`,
-      [conversationId, summary.toSeq, summary.fromSeq, summary.hash, scheduledAt, attempt],
+      [conversationId, summary.toSeq, summary.fromSeq, summary.hash, order.scheduledAt, order.attempt],
     );
   }
 

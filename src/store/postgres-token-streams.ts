@@ -54,11 +54,9 @@ export class PostgresTokenStreams implements TokenStreamStore {
     let timer: NodeJS.Timeout | undefined;
     const tick = () => {
       onChange();
-      timer = setTimeout(tick, this.listener ? SAFETY_POLL_MS : UNLISTENED_POLL_MS);
-      timer.unref();
+      timer = setTimeout(tick, this.listener ? SAFETY_POLL_MS : UNLISTENED_POLL_MS).unref();
     };
-    timer = setTimeout(tick, this.listener ? SAFETY_POLL_MS : UNLISTENED_POLL_MS);
-    timer.unref();
+    timer = setTimeout(tick, this.listener ? SAFETY_POLL_MS : UNLISTENED_POLL_MS).unref();
     return () => {
       clearTimeout(timer);
       set.delete(onChange);

@@ -7,12 +7,9 @@ import {
 } from '../contracts/tool-catalog';
 
 /** Hash of what the model is told about a tool (and which server owns it). */
-export function toolFingerprint(parts: {
-  name: string;
-  description: string;
-  parameters: unknown;
-  server?: string;
-}): string {
+export function toolFingerprint(
+  parts: Pick<ToolCatalogEntry, 'name' | 'description' | 'parameters' | 'server'>,
+): string {
   return createHash('sha256')
     .update(canonicalJson([parts.name, parts.description, parts.parameters, parts.server ?? null]))
     .digest('hex')

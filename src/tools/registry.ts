@@ -52,10 +52,6 @@ export interface ToolRegistryOptions {
   argumentLimits?: Partial<ArgumentLimits>;
 }
 
-export interface ExecuteOptions {
-  signal?: AbortSignal;
-}
-
 /**
  * Tools of a worker: registered definitions, built-ins, and the tools of the MCP servers a run
  * names (the worker's own, or its own config where the worker allows it). `catalog` gives what a
@@ -170,7 +166,7 @@ export class ToolRegistry {
    */
   async execute(
     input: ExecuteToolInput | (Omit<ExecuteToolInput, 'args'> & { args: unknown }),
-    options: ExecuteOptions = {},
+    options: { signal?: AbortSignal } = {},
   ): Promise<ExecuteToolOutput> {
     const started = performance.now();
     const done = (content: string, isError: boolean, maxChars = DEFAULT_TOOL_MAX_OUTPUT_CHARS): ExecuteToolOutput => {

@@ -19,10 +19,7 @@ export type ArgumentCheck<T> = { ok: true; value: T } | { ok: false; error: stri
  * be JSON of an object; keys that could reach prototypes are refused at any depth; size and depth
  * are capped. Nothing here runs the tool.
  */
-export function checkRawArguments(
-  raw: unknown,
-  limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS,
-): ArgumentCheck<Record<string, unknown>> {
+export function checkRawArguments(raw: unknown, limits: ArgumentLimits): ArgumentCheck<Record<string, unknown>> {
   let value = raw;
   if (typeof raw === 'string') {
     if (raw.length > limits.maxChars) return tooLarge(raw.length, limits);

@@ -31,9 +31,8 @@ function usageOf(u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsa
 }
 
 async function* streamAnthropic(call: ResolvedCall): AsyncGenerator<StreamEvent> {
-  const params = toAnthropicParams(call);
   const client = new Anthropic(sdkClientOptions(call));
-  const events = await client.messages.create({ ...params, stream: true }, { signal: call.signal });
+  const events = await client.messages.create({ ...toAnthropicParams(call), stream: true }, { signal: call.signal });
   const builder = new EventBuilder(call);
   let usage: Usage | undefined;
   let rawStop: string | undefined;

@@ -59,9 +59,8 @@ function extraContentOf(call: object): Record<string, unknown> | undefined {
 const missingId = (index: number, timestamp: number): string => `call_${timestamp.toString(36)}_${index}`;
 
 async function* streamOpenAI(call: ResolvedCall): AsyncGenerator<StreamEvent> {
-  const params = toOpenAIParams(call);
   const chunks = await client(call).chat.completions.create(
-    { ...params, stream: true, stream_options: { include_usage: true } },
+    { ...toOpenAIParams(call), stream: true, stream_options: { include_usage: true } },
     { signal: call.signal },
   );
   const builder = new EventBuilder(call);

@@ -29,8 +29,7 @@ type ToolCallParam = OpenAI.Chat.ChatCompletionMessageFunctionToolCall & { extra
 export function toOpenAIParams({ request, provider: { id: providerId }, model, info }: ResolvedCall): Params {
   const options: CallOptions = request.options ?? {};
   const nativeJson = info.capabilities.jsonMode || !info.known;
-  const instruction = jsonInstruction(options.responseFormat);
-  const system = [request.systemPrompt, instruction].filter(Boolean).join('\n\n');
+  const system = [request.systemPrompt, jsonInstruction(options.responseFormat)].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [];
   if (system) messages.push({ role: 'system', content: system });
   messages.push(...toOpenAIMessages(request.messages, providerId, model));
@@ -122,9 +121,7 @@ function toOpenAIMessages(messages: Message[], providerId: string, model: string
       const reasoning = message.content
         .flatMap((b) => (b.type === 'thinking' && !b.redacted ? [b.thinking] : []))
         .join('');
-      if (reasoning && sameModel) {
-        assistant.reasoning_content = reasoning;
-      }
+      if (reasoning && sameModel) assistant.reasoning_content = reasoning;
       out.push(assistant);
     }
   }

@@ -53,7 +53,6 @@ function requestOnce(
           const room = limits.maxBytes - size;
           if (chunk.length >= room) {
             chunks.push(chunk.subarray(0, room));
-            size += room;
             truncated = true;
             resolve({ res, body: Buffer.concat(chunks), truncated });
             res.destroy();

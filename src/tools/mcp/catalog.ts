@@ -59,15 +59,14 @@ export async function listMcpTools(
       const plain = sanitize(tool.name);
       const clashes = localNames.has(plain) || (uses.get(plain) ?? 0) > 1;
       const name = clashes ? sanitize(`${server.name}__${tool.name}`) : plain;
-      const parameters = tool.inputSchema;
       routes.push({
         server,
         toolName: tool.name,
-        inputSchema: parameters,
+        inputSchema: tool.inputSchema,
         entry: catalogEntry({
           name,
           description: tool.description,
-          parameters,
+          parameters: tool.inputSchema,
           mode: 'server',
           sideEffects: true,
           source: 'mcp',

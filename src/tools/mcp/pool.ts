@@ -171,12 +171,11 @@ export class McpPool {
   ): Promise<CallToolResult> {
     const connection = await this.live(server, options.timeoutMs);
     try {
-      const result = await connection.client.callTool(
+      return (await connection.client.callTool(
         { name: request.name, arguments: request.arguments, _meta: request.meta },
         undefined,
         { timeout: options.timeoutMs, signal: options.signal },
-      );
-      return result as CallToolResult;
+      )) as CallToolResult;
     } catch (err) {
       if (connection.closed || isTransportFailure(err)) {
         await this.discard(server, connection);
