@@ -49,8 +49,7 @@ export function checkToken(token: string): string {
 
 /** True when the request carries `Authorization: Bearer <token>` (compared in constant time). */
 export function bearerMatches(req: IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) return false;
   const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
   return crypto.timingSafeEqual(digest(match[1]), digest(token));

@@ -7,26 +7,17 @@
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { ContentStore } from '../store';
 import { expandReferences, sharedLookup } from './references';
-import { Redactor } from './redact';
+import type { Redactor } from './redact';
 import { expandStreamItems } from './stream-items';
 
 const JSON_PLAIN = 'json/plain';
 
-export interface ReferenceCodecOptions {
-  store: ContentStore;
-  /** Applied to every decoded payload. Default: redacts nothing. */
-  redactor?: Redactor;
-  /** References expanded per payload. Default 1000. */
-  maxReferences?: number;
-}
-
-/** A {@link PayloadCodec} that expands content-store references for reading. */
+/** A {@link PayloadCodec} that expands content-store references for reading, redacting every payload it decodes. */
 export class ReferenceCodec implements PayloadCodec {
-  private readonly redactor: Redactor;
-
-  constructor(private readonly options: ReferenceCodecOptions) {
-    this.redactor = options.redactor ?? new Redactor([]);
-  }
+  constructor(
+    private readonly store: ContentStore,
+    private readonly redactor: Redactor,
+  ) {}
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
     return payloads;
@@ -34,14 +25,14 @@ export class ReferenceCodec implements PayloadCodec {
 
   /** Payloads it does not understand come back unchanged (the same objects); a missing body is marked. */
   async decode(payloads: Payload[]): Promise<Payload[]> {
-    const lookup = sharedLookup((hash) => this.options.store.get(hash));
+    const lookup = sharedLookup((hash) => this.store.get(hash));
     return Promise.all(
       payloads.map(async (payload) => {
         const value = jsonOf(payload);
         if (value === undefined) return this.redactor.payload(payload);
         // Stream entries first: the events they hold name bodies too.
         const entries = expandStreamItems(value);
-        const found = await expandReferences(value, lookup, { maxReferences: this.options.maxReferences });
+        const found = await expandReferences(value, lookup);
         if (entries + found === 0) return this.redactor.payload(payload);
         return this.redactor.payload({ ...payload, data: new TextEncoder().encode(JSON.stringify(value)) });
       }),

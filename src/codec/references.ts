@@ -22,6 +22,9 @@ const REFERENCE_FIELDS = [
   'resultHash',
 ] as const;
 
+/** References expanded in one value; the rest are marked as not expanded. */
+const MAX_REFERENCES = 1000;
+
 /** What a lookup found for one hash: the body, or why there is none. */
 type BodyLookupResult = { body: unknown } | { missing: string };
 
@@ -36,14 +39,9 @@ interface Slot {
   hash: string;
 }
 
-/** The key a body is put under, beside the reference field `field`. */
-function bodyKeyOf(field: string): string {
-  return field === 'hash' ? 'body' : `${field.slice(0, -'Hash'.length)}Body`;
-}
-
 function slotFor(target: Record<string, unknown>, field: string): Slot | undefined {
   const hash = target[field];
-  const key = bodyKeyOf(field);
+  const key = field === 'hash' ? 'body' : `${field.slice(0, -'Hash'.length)}Body`;
   if (typeof hash !== 'string' || !HASH.test(hash) || key in target || `${key}Missing` in target) return undefined;
   return { target, field, key, hash };
 }
@@ -62,27 +60,18 @@ function findReferences(root: unknown): Slot[] {
   return slots;
 }
 
-/** Options of {@link expandReferences}. */
-export interface ExpandOptions {
-  /** References expanded in one value; the rest are marked as not expanded. Default 1000. */
-  maxReferences?: number;
-}
-
 /**
  * Puts the body of every reference in `root` beside it, in place. A body that cannot be read is
  * marked (`bodyMissing`, `summaryBodyMissing`, …) with the reason. Returns how many references
  * were found.
  */
-export async function expandReferences(
-  root: unknown,
-  lookup: BodyLookup,
-  options: ExpandOptions = {},
-): Promise<number> {
+export async function expandReferences(root: unknown, lookup: BodyLookup): Promise<number> {
   const slots = findReferences(root);
-  const max = options.maxReferences ?? 1000;
   const results = await Promise.all(
     slots.map((slot, i): Promise<BodyLookupResult> | BodyLookupResult =>
-      i < max ? lookup(slot.hash) : { missing: `not expanded: more than ${max} references in one payload` },
+      i < MAX_REFERENCES
+        ? lookup(slot.hash)
+        : { missing: `not expanded: more than ${MAX_REFERENCES} references in one payload` },
     ),
   );
   const added = new Map<Record<string, unknown>, Map<string, [string, unknown]>>();
@@ -145,6 +134,5 @@ export function sharedLookup(read: (hash: string) => Promise<unknown>, concurren
 function missingReason(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === 'not_found') return 'not in the content store';
-  const message = errorText(error);
-  return `content store error: ${message.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
+  return `content store error: ${errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300)}`;
 }

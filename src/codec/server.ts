@@ -82,7 +82,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
   const opened = isStoreConfig(options.store);
   const store = isStoreConfig(options.store) ? await openStore(options.store) : options.store;
   const closeStore = opened ? () => store.close() : async () => undefined;
-  const codec = new ReferenceCodec({ store, redactor: settings.redactor });
+  const codec = new ReferenceCodec(store, settings.redactor);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server = http.createServer((req, res) => {
     handle(req, res, { ...settings, codec, maxBodyBytes }).catch((error: unknown) => {

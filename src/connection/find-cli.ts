@@ -2,12 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Where the Temporal CLI was found. */
-type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'python-scripts';
-
 export interface FoundCli {
   path: string;
-  source: CliSource;
+  /** Where the Temporal CLI was found. */
+  source: 'TEMPORAL_CLI_PATH' | 'PATH' | 'python-scripts';
 }
 
 /** Inputs of the search. */
@@ -104,8 +102,7 @@ function executableName(name: string): string {
 
 function isExecutable(file: string): boolean {
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) return false;
+    if (!fs.statSync(file).isFile()) return false;
     fs.accessSync(file, fs.constants.X_OK);
     return true;
   } catch {

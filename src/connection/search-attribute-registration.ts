@@ -5,20 +5,12 @@ import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/se
 import { AGENT_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import { SetupError } from './setup-error';
 
-type AttributeName = string;
-
 /** The SDK's indexed value type of a project search attribute. */
-function indexedType(name: AttributeName) {
+function indexedType(name: string) {
   const key = Object.values(AGENT_SEARCH_ATTRIBUTES).find((k) => k.name === name);
   const encoded = key && encodeSearchAttributeIndexedValueType(key.type);
   if (encoded === undefined) throw new Error(`Unknown project search attribute ${name}`);
   return encoded;
-}
-
-/** Project search attributes the namespace lacks. */
-async function missingSearchAttributes(client: Client, namespace: string): Promise<AttributeName[]> {
-  const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
-  return (Object.keys(SEARCH_ATTRIBUTES) as AttributeName[]).filter((name) => !(name in (customAttributes ?? {})));
 }
 
 /**
@@ -28,9 +20,10 @@ async function missingSearchAttributes(client: Client, namespace: string): Promi
  * Returns the names it registered.
  */
 export async function ensureSearchAttributes(client: Client, namespace: string): Promise<string[]> {
-  let missing: AttributeName[];
+  let missing: string[];
   try {
-    missing = await missingSearchAttributes(client, namespace);
+    const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
+    missing = Object.keys(SEARCH_ATTRIBUTES).filter((name) => !(name in (customAttributes ?? {})));
   } catch (error) {
     throw new SetupError(
       `Could not list the search attributes of namespace ${namespace} (${firstLine(error)}): check that they ` +
@@ -43,9 +36,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
     await client.connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
   } catch (error) {
     const how = missing.map((name) => `${name}=${SEARCH_ATTRIBUTES[name]}`).join(', ');
-    const cause = firstLine(error);
     throw new SetupError(
-      `Namespace ${namespace} lacks the search attributes ${how} and registering them failed (${cause}): ` +
+      `Namespace ${namespace} lacks the search attributes ${how} and registering them failed (${firstLine(error)}): ` +
         'register them (`temporal operator search-attribute create --name <name> --type <type>`, or in ' +
         'Temporal Cloud with tcld) and retry.',
     );
@@ -62,7 +54,7 @@ const TAKE_WAIT_MS = 30_000;
  * an alias in the namespace's record, which the front end sees only when it next reads that record;
  * a run started before then is refused ("no mapping defined for search attribute").
  */
-async function queriesTake(client: Client, namespace: string, names: AttributeName[]): Promise<void> {
+async function queriesTake(client: Client, namespace: string, names: string[]): Promise<void> {
   const query = names.map((name) => `${name} IS NULL`).join(' AND ');
   const deadline = Date.now() + TAKE_WAIT_MS;
   for (;;) {

@@ -2,14 +2,12 @@
  * Readers of one flag value, shared by the CLI's own flags and the kinds' (`KindFlag.parse`): each
  * returns the value or throws with a one-line reason, which the CLI shows as the flag's usage error.
  */
-import { parseDecimal, type NumberRange } from '../common/decimal';
+import { parseDecimal } from '../common/decimal';
 import { modelNameProblem } from '../policy/model-ref';
 
-/** Counts a flag takes: turns, tokens, cycles, a limit of rows. */
-export const WHOLE_NUMBER: NumberRange = { what: 'a whole number', min: 1, integer: true };
-
-/** A whole number of at least 1, in decimal notation. */
-export const positiveInteger = (value: string): number => parseDecimal(value, WHOLE_NUMBER);
+/** A whole number of at least 1, in decimal notation: a count (turns, tokens, cycles, a limit of rows). */
+export const positiveInteger = (value: string): number =>
+  parseDecimal(value, { what: 'a whole number', min: 1, integer: true });
 
 /** A model spec (`provider/model`), checked by the parser the client reads it with. */
 export function modelSpec(value: string): string {

@@ -2,13 +2,12 @@
 export {
   telemetryConfigOf,
   tracesConfigOf,
-  telemetrySecrets,
   METRICS_PORT_ENV,
   METRICS_BIND_ENV,
   CAPTURE_CONTENT_ENV,
   type TelemetryConfig,
 } from './telemetry-config';
-export { startTracing, stopTracing, FLUSH_AT_STOP_MS, type Tracing } from './tracing';
-export { currentTracing } from './current-tracing';
+export { startTracing, stopTracing, FLUSH_AT_STOP_MS } from './tracing';
+export { currentTracing, type Tracing } from './current-tracing';
 export { tracingClientInterceptors, tracingActivityInterceptors, workflowSpanSink } from './temporal-tracing';
 export { runtimeTelemetryOptions, runMetricsSink } from './runtime-metrics';

@@ -17,7 +17,7 @@ import {
   type OpenTelemetrySinks,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
-import type { Tracing } from './tracing';
+import type { Tracing } from './current-tracing';
 import { withRunAttributes } from '../common/in-span';
 import { AGENT_ATTR, RUN_HEADER, TRACE_HEADER } from '../contracts/telemetry';
 

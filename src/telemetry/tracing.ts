@@ -16,8 +16,6 @@ import { SetupError } from '../connection/setup-error';
 import { otlpExporterOf, type OtlpHttpTransport } from './otlp-transport';
 import { RedactingSpanExporter } from './redacting-exporter';
 import { setCurrentTracing, type Tracing } from './current-tracing';
-
-export type { Tracing } from './current-tracing';
 import type { TracesConfig } from './telemetry-config';
 
 /** How long a process that ends (the CLI at exit, a worker that stops) waits for its last spans to be sent. */

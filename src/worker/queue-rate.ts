@@ -100,8 +100,7 @@ export async function startQueueRate(
       : undefined;
   const paused = pace?.pausedUntil !== undefined && pace.pausedUntil > now ? pace.pausedUntil : undefined;
   if (learned || paused !== undefined) {
-    const kept = learned ?? { requestsPerMinute, pausedUntil: paused };
-    await writePace(service, namespace, taskQueue, kept, now);
+    await writePace(service, namespace, taskQueue, learned ?? { requestsPerMinute, pausedUntil: paused }, now);
     return { ...(paused === undefined ? {} : { pausedUntil: paused }), ...(learned ? { learned } : {}) };
   }
   await writePace(service, namespace, taskQueue, { requestsPerMinute: 0 });
