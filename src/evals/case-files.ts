@@ -20,7 +20,6 @@ const filesOf = (dir: string): string[] =>
     .sort()
     .map((f) => path.join(dir, f));
 
-/** What one file holds, read. */
 async function contentOf(file: string): Promise<unknown> {
   if (MODULES.includes(path.extname(file))) {
     try {

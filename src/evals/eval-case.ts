@@ -146,7 +146,6 @@ const GRADERS: Record<Grader['type'], z.ZodType> = {
   }),
 };
 
-/** The problem of one grader, if it has one. */
 function graderProblem(g: unknown): string | undefined {
   const type = (g as { type?: unknown } | null)?.type;
   const schema = typeof type === 'string' ? GRADERS[type as Grader['type']] : undefined;

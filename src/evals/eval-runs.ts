@@ -12,10 +12,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../client';
 import { workflowInput } from '../client/run-reads';
 import { errorText } from '../common/error-text';
+import { definedFields } from '../common/type-helpers';
 import {
   EVAL_WORKFLOW,
   evalProgressQuery,
-  type CaseJudgeInput,
   type CaseOutcome,
   type EvalCaseInput,
   type EvalGraderData,
@@ -57,7 +57,7 @@ export async function startEval(agents: AgentClient, cases: readonly EvalCase[],
       name: c.name,
       start: starts[i],
       graders: c.graders.filter((g) => g.type !== 'check') as EvalGraderData[],
-      ...withJudge(caseJudge(c, settings.judge)),
+      ...definedFields({ judge: caseJudge(c, settings.judge) }),
     })),
   };
   // Each case carries its run's start (a replayed case its recorded tool results) in the eval's input.
@@ -75,8 +75,6 @@ export async function startEval(agents: AgentClient, cases: readonly EvalCase[],
   });
   return id;
 }
-
-const withJudge = (judge: CaseJudgeInput | undefined) => (judge ? { judge } : {});
 
 /** The eval `id`'s handle; an id that names no eval is bad input. */
 async function evalHandle(agents: AgentClient, id: string) {

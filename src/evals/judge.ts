@@ -30,7 +30,6 @@ export interface JudgeSettings {
   toolCalls?: boolean;
 }
 
-/** The verdict the judge answers with. */
 const verdictSchema = z.object({
   pass: z.boolean(),
   score: z.number().min(0).max(1),
@@ -150,7 +149,6 @@ export async function judgeRun(
   }
 }
 
-/** The judge's verdict as a grader. */
 function judgeGrader(judge: JudgeOutcome): GraderOutcome {
   const name = 'judge';
   if (judge.pass) return { name, pass: true };

@@ -41,10 +41,6 @@ const firstFailure = (c: CaseOutcome): string =>
 export function reportTable(report: EvalReport): string {
   // The judge's column (its score and cost) only when a case was judged.
   const judged = report.cases.some((c) => c.judge);
-  const judge = (c: CaseOutcome): string[] => {
-    if (!judged) return [];
-    return [c.judge ? `${c.judge.score?.toFixed(2) ?? '-'} (${usd(c.judge.costUsd)})` : '-'];
-  };
   const rows = [
     ['case', 'result', 'stop', 'turns', 'tokens', 'cost', 'latency', 'drift', ...(judged ? ['judge'] : [])],
     ...report.cases.map((c) => [
@@ -56,7 +52,7 @@ export function reportTable(report: EvalReport): string {
       usd(c.costUsd),
       seconds(c.latencyMs),
       String(c.drift),
-      ...judge(c),
+      ...(judged ? [c.judge ? `${c.judge.score?.toFixed(2) ?? '-'} (${usd(c.judge.costUsd)})` : '-'] : []),
     ]),
   ];
   const failing = report.cases.filter((c) => !c.pass);

@@ -45,8 +45,6 @@ export interface CallerState {
   may(agent: string): boolean;
 }
 
-type Update = StreamResponse;
-
 /**
  * Where a stream of a run starts: its events after the one `skipThrough` accepts (an answer's
  * decision, a follow-up), its tokens after `tokensAfter` (those written once the message arrived).
@@ -136,7 +134,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
   }
 
   /** The run's updates: its text as the streamed `answer` artifact, then its end or what it waits for. */
-  private async *follow(f: Follow): AsyncGenerator<Update, void, undefined> {
+  private async *follow(f: Follow): AsyncGenerator<StreamResponse, void, undefined> {
     yield statusUpdate(f.id, f.contextId, statusOf(TaskState.TASK_STATE_WORKING));
     let skipping = f.skipThrough !== undefined;
     let started = false;
@@ -164,8 +162,8 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
     yield* this.end(f.id, f.contextId);
   }
 
-  private async *end(id: string, contextId: string): AsyncGenerator<Update, void, undefined> {
-    const result = await this.ctx.runs.result(id);
+  private async *end(id: string, contextId: string): AsyncGenerator<StreamResponse, void, undefined> {
+    const result = await this.ctx.runs.agents.result(id);
     yield artifactUpdate(id, contextId, answerArtifact(result.finalText), false, true);
     yield statusUpdate(id, contextId, endedStatus(id, contextId, result));
   }
@@ -201,7 +199,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
       const inputs = running ? await this.ctx.runs.inputs(params.id) : [];
       if (inputs.length > 0) return taskOf(params.id, contextId, inputRequiredStatus(params.id, contextId, inputs));
       if (running) return taskOf(params.id, contextId, statusOf(TaskState.TASK_STATE_WORKING));
-      const result = await this.ctx.runs.result(params.id);
+      const result = await this.ctx.runs.agents.result(params.id);
       return taskOf(params.id, contextId, endedStatus(params.id, contextId, result), [
         answerArtifact(result.finalText),
       ]);
@@ -213,7 +211,7 @@ export class GatewayA2AHandler implements Partial<A2ARequestHandler> {
       const { running } = await this.ctx.runs.own(params.id, caller, may);
       if (running) {
         await this.ctx.runs.cancel(params.id);
-        await this.ctx.runs.result(params.id);
+        await this.ctx.runs.agents.result(params.id);
       }
       return this.getTask({ tenant: '', id: params.id }, context);
     });

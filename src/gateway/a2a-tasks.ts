@@ -26,7 +26,6 @@ const part = (content: Part['content'], mediaType: string): Part => ({
 export const textPart = (text: string): Part => part({ $case: 'text', value: text }, 'text/plain');
 const dataPart = (value: unknown): Part => part({ $case: 'data', value }, 'application/json');
 
-/** A message of the agent in a task. */
 function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
   return {
     messageId: crypto.randomUUID(),

@@ -83,8 +83,7 @@ export function registerA2a(app: Hono, ctx: GatewayContext, secured: boolean): v
           ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context)
           : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context);
     } catch (err) {
-      const error = JsonRpcTransportHandler.mapToJSONRPCError(err);
-      return c.json({ jsonrpc: '2.0', id, error });
+      return c.json({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
     }
     if (!isStream(answer)) return c.json(answer as object);
     return streamRpc(c, answer, id);

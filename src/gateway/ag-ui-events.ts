@@ -73,16 +73,12 @@ export class AgUiTranslator {
     private readonly workflowId: string,
   ) {}
 
-  started(state: Record<string, unknown>): BaseEvent[] {
+  started(): BaseEvent[] {
+    const snapshot = { runId: this.workflowId, turn: 0, pendingApprovals: [...this.pending] };
     return [
       { type: EventType.RUN_STARTED, threadId: this.threadId, runId: this.runId, protocolVersion: '1.0' } as BaseEvent,
-      { type: EventType.STATE_SNAPSHOT, snapshot: { ...state, pendingApprovals: [...this.pending] } } as BaseEvent,
+      { type: EventType.STATE_SNAPSHOT, snapshot } as BaseEvent,
     ];
-  }
-
-  /** Seeds the approvals a resumed stream starts with. */
-  pendingApprovals(ids: string[]): void {
-    this.pending.splice(0, this.pending.length, ...ids);
   }
 
   /** Where the stream goes on after the last item translated. */

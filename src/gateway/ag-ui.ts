@@ -163,7 +163,7 @@ function streamRun(c: Context, ctx: GatewayContext, input: RunAgentInput, target
       for (const e of events)
         await out.write(`${at === undefined ? '' : `id: ${positionText(at)}\n`}${encoder.encodeSSE(e)}`);
     };
-    await write(t.started({ runId: target.workflowId, turn: 0 }));
+    await write(t.started());
     for await (const item of untilAborted(ctx.runs.feed.follow(target.workflowId, target.at), abort.signal)) {
       const events = t.item(item);
       const inputs = await ctx.runs.inputsAfter(target.workflowId, item);

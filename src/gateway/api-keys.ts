@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Caller } from './run-start';
 import { parseJson } from '../common/json-text';
+import { absentOrAll } from '../common/type-helpers';
 
 /** One entry of the key file. */
 export interface ApiKeyEntry {
@@ -47,10 +48,7 @@ export function readApiKeys(file: string): ApiKeyEntry[] {
     names.add(entry.name);
     if (typeof entry.sha256 !== 'string' || !HEX64.test(entry.sha256.toLowerCase()))
       throw new Error(`${at} ("${entry.name}"): sha256 must be the key's SHA-256 in 64 hex digits, never the key`);
-    if (
-      entry.agents !== undefined &&
-      !(Array.isArray(entry.agents) && entry.agents.every((a) => typeof a === 'string'))
-    )
+    if (!absentOrAll(entry.agents, (a) => typeof a === 'string'))
       throw new Error(`${at} ("${entry.name}"): agents must be a list of agent names`);
     if (entry.tenant !== undefined && typeof entry.tenant !== 'string')
       throw new Error(`${at} ("${entry.name}"): tenant must be a string`);

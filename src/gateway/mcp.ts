@@ -57,8 +57,7 @@ const callIds = (inputs: RunInput[]): string => inputs.map((i) => i.toolCallId).
 
 /** What a task is now, read from its run. */
 async function facts(ctx: GatewayContext, taskId: string): Promise<TaskFacts> {
-  const handle = ctx.runs.agents.client.workflow.getHandle(taskId);
-  const d = await handle.describe();
+  const d = await ctx.runs.agents.client.workflow.getHandle(taskId).describe();
   const dates = { createdAt: d.startTime.toISOString(), lastUpdatedAt: (d.closeTime ?? new Date()).toISOString() };
   if (d.status.name === 'RUNNING') {
     const state = await ctx.runs.agents.state(taskId);
@@ -67,7 +66,7 @@ async function facts(ctx: GatewayContext, taskId: string): Promise<TaskFacts> {
       ? { taskId, status: 'input_required', ...dates, inputs, statusMessage: `waiting for ${callIds(inputs)}` }
       : { taskId, status: 'working', ...dates, statusMessage: `turn ${state.turn}` };
   }
-  const result = await ctx.runs.result(taskId);
+  const result = await ctx.runs.agents.result(taskId);
   return { taskId, status: runEnd(result), ...dates, result, statusMessage: result.stopReason };
 }
 
@@ -138,7 +137,7 @@ function serverFor(ctx: GatewayContext, auth: Extract<AuthOutcome, { ok: true }>
           };
         if (e.type === 'done') break;
       }
-      return callToolResult(id, await ctx.runs.result(id));
+      return callToolResult(id, await ctx.runs.agents.result(id));
     }),
   );
   const own = async (taskId: string) => guard(() => ctx.runs.own(taskId, caller, may));
@@ -149,7 +148,7 @@ function serverFor(ctx: GatewayContext, auth: Extract<AuthOutcome, { ok: true }>
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request) => {
     const { taskId } = request.params;
     await own(taskId);
-    const result = callToolResult(taskId, await ctx.runs.result(taskId));
+    const result = callToolResult(taskId, await ctx.runs.agents.result(taskId));
     return { ...result, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
   });
   server.setRequestHandler(UpdateTaskRequestSchema, async (request) => {
@@ -171,7 +170,7 @@ function serverFor(ctx: GatewayContext, auth: Extract<AuthOutcome, { ok: true }>
     const { running } = await own(taskId);
     if (!running) throw new McpError(ErrorCode.InvalidParams, `task "${taskId}" has already ended`);
     await guard(() => ctx.runs.cancel(taskId));
-    await ctx.runs.result(taskId);
+    await ctx.runs.agents.result(taskId);
     const { inputs: _inputs, ...f } = await facts(ctx, taskId);
     return { ...detailedTask(f), resultType: 'complete' } as never;
   });

@@ -75,7 +75,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       };
       if (body.stream === true) return streamResponse(c, ctx, base, -1);
       if (body.background === true) return c.json(responseOf({ ...base, status: 'queued' }));
-      const result = await ctx.runs.result(id);
+      const result = await ctx.runs.agents.result(id);
       return c.json(responseOf({ ...base, ...endedFacts(id, result), completedAt: Math.floor(Date.now() / 1000) }));
     }),
   );
@@ -91,7 +91,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
         return streamResponse(c, ctx, base, Number.isInteger(after) ? after : -1);
       }
       if (running) return c.json(responseOf({ ...base, status: 'in_progress' }));
-      return c.json(responseOf({ ...base, ...endedFacts(id, await ctx.runs.result(id)) }));
+      return c.json(responseOf({ ...base, ...endedFacts(id, await ctx.runs.agents.result(id)) }));
     }),
   );
 
@@ -101,7 +101,7 @@ export function registerResponses(app: Hono, ctx: GatewayContext): void {
       const id = c.req.param('id') ?? '';
       const { running, agent } = await ctx.runs.own(id, caller, may);
       if (running) await ctx.runs.cancel(id);
-      const result = await ctx.runs.result(id);
+      const result = await ctx.runs.agents.result(id);
       const base = { id, model: agent, ...(await timesOf(ctx, id)), background: true };
       return c.json(responseOf({ ...base, ...endedFacts(id, result) }));
     }),

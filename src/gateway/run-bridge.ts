@@ -181,9 +181,4 @@ export class GatewayRuns {
     }
     return at;
   }
-
-  /** The run's result (waits for its end). */
-  result(runId: string): Promise<AgentResult> {
-    return this.agents.result(runId);
-  }
 }

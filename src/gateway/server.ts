@@ -69,14 +69,13 @@ export function gatewayProblems(options: Pick<GatewayOptions, 'host' | 'keys' | 
 /** The gateway's routes, without a server: for tests, and for hosting it in another Node server. */
 export function gatewayApp(options: GatewayOptions): Hono {
   const log = options.log ?? (() => undefined);
-  const runs = new GatewayRuns(
-    options.agents,
-    options.published,
-    options.feed ?? watchFeed(options.agents, options.tokens),
-    options.defaults,
-  );
   const ctx: GatewayContext = {
-    runs,
+    runs: new GatewayRuns(
+      options.agents,
+      options.published,
+      options.feed ?? watchFeed(options.agents, options.tokens),
+      options.defaults,
+    ),
     authorize: authorizer(options.keys?.length ? new ApiKeys(options.keys) : undefined),
     publicUrl: (c) => options.publicUrl ?? new URL(c.req.url).origin,
     log,

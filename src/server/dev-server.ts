@@ -22,16 +22,12 @@ export interface DevServerOptions {
   dbFilename?: string;
   /** Server log level. Default `warn`. */
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
-  /** How long to wait for the server to answer. Default 60 s. */
-  readyTimeoutMs?: number;
   /** Receives each line the server writes (stdout and stderr). */
   onLog?: (line: string) => void;
   /** Codec server the Web UI decodes payloads with (`--ui-codec-endpoint`). */
   uiCodecEndpoint?: string;
   /** Start with {@link DEV_SERVER_TUNING}. Default true. */
   tuned?: boolean;
-  /** More `start-dev` arguments, after the project's. */
-  extraArgs?: string[];
 }
 
 /** `start-dev` arguments that set these dynamic config values. */
@@ -95,8 +91,7 @@ export interface RunningDevServer {
 
 /** The `start-dev` arguments for these options, search attributes included. */
 function devServerArgs(options: DevServerOptions): string[] {
-  const ip = options.ip ?? '127.0.0.1';
-  const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port)];
+  const args = ['server', 'start-dev', '--ip', options.ip ?? '127.0.0.1', '--port', String(options.port)];
   args.push('--log-level', options.logLevel ?? 'warn');
   if (options.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
@@ -104,10 +99,7 @@ function devServerArgs(options: DevServerOptions): string[] {
     args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   if (options.tuned !== false) args.push(...DEV_SERVER_TUNING, ...(options.dbFilename ? DEV_SERVER_FILE_PRAGMAS : []));
-  args.push(...DEV_SERVER_VERSIONING);
-  args.push(...DEV_SERVER_FLEET);
-  args.push(...searchAttributeArgs());
-  args.push(...(options.extraArgs ?? []));
+  args.push(...DEV_SERVER_VERSIONING, ...DEV_SERVER_FLEET, ...searchAttributeArgs());
   return args;
 }
 
@@ -169,7 +161,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     stop: (graceMs = 10_000) => stopChild(child, exited, graceMs),
   };
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const deadline = Date.now() + 60_000;
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
@@ -182,16 +174,15 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   }
   await running.stop(2000);
   throw new SetupError(
-    `The Temporal dev server did not answer on ${address} within ${options.readyTimeoutMs ?? 60_000} ms: ` +
-      `${lastMeaningfulLine(recent)}`,
+    `The Temporal dev server did not answer on ${address} within 60000 ms: ${lastMeaningfulLine(recent)}`,
   );
 }
 
 /** True when a Temporal front end answers on `address` (a cheap `GetSystemInfo` call). */
-export async function serves(address: string, timeoutMs = 2000, tls = false): Promise<boolean> {
+export async function serves(address: string, timeoutMs = 2000): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: timeoutMs, tls });
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs, tls: false });
     return true;
   } catch {
     return false;

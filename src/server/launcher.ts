@@ -38,8 +38,6 @@ export interface TemporalServer {
 export interface LaunchOptions {
   /** What it reads: the connection settings (`TEMPORAL_ADDRESS` …), `TEMPORAL_UI_URL`, `TEMPORAL_CLI_PATH`. */
   env: NodeJS.ProcessEnv;
-  /** Project working directory; the dev database lives in `<cwd>/.temporal/`. */
-  cwd?: string;
   /** Front-end port of a started server. Default 7233. */
   port?: number;
   /** Web UI port of a started server. Default `port + 1000`. */
@@ -47,8 +45,6 @@ export interface LaunchOptions {
   ip?: string;
   /** Default `<cwd>/.temporal/dev.db`, so runs survive restarts. */
   dbFilename?: string;
-  /** Where the SDK caches a downloaded CLI when none is installed. */
-  downloadDir?: string;
   onLog?: (line: string) => void;
   /**
    * Start a codec server in-process for the Web UI of a started server, reading this store and
@@ -99,7 +95,7 @@ export async function ensureTemporal(options: LaunchOptions): Promise<TemporalSe
     return { address, namespace: settings.namespace, uiUrl, origin: 'already-running', stop: noop };
   }
 
-  return startLocalServer({ ...options, env, ip, port, uiPort });
+  return startLocalServer(options);
 }
 
 /**
@@ -112,7 +108,7 @@ export async function startLocalServer(options: LaunchOptions): Promise<Temporal
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port ?? 7233;
   const uiPort = options.uiPort ?? port + 1000;
-  const dbFilename = options.dbFilename ?? defaultDbFilename(options.cwd ?? process.cwd());
+  const dbFilename = options.dbFilename ?? defaultDbFilename(process.cwd());
   const cli = findTemporalCli({ env });
   const codec = await startUiCodec(options, ip, uiPort);
   const stopAll = (stopServer: () => Promise<void>) => async () => {
@@ -140,7 +136,7 @@ export async function startLocalServer(options: LaunchOptions): Promise<Temporal
         stop: stopAll(() => server.stop()),
       };
     }
-    const downloadDir = options.downloadDir ?? defaultDownloadDir(env);
+    const downloadDir = defaultDownloadDir(env);
     const server = await startFromDownload({ ip, port, uiPort, dbFilename, downloadDir, codecUrl: codec?.url });
     return { ...server, codecUrl: codec?.url, stop: stopAll(server.stop) };
   } catch (error) {

@@ -87,9 +87,9 @@ export async function cachedWorkflowBundle(options: {
 }
 
 /** Bundles unused for a day go; a run still holding an older path has long finished by then. */
-function pruneStaleBundles(cacheDir: string, maxAgeMs = 24 * 3600_000): void {
+function pruneStaleBundles(cacheDir: string): void {
   if (!fs.existsSync(cacheDir)) return;
-  const cutoff = Date.now() - maxAgeMs;
+  const cutoff = Date.now() - 24 * 3600_000;
   for (const name of fs.readdirSync(cacheDir)) {
     if (!/^workflow-bundle-[0-9a-f]+\.js$/.test(name)) continue;
     const file = path.join(cacheDir, name);
@@ -104,12 +104,8 @@ function pruneStaleBundles(cacheDir: string, maxAgeMs = 24 * 3600_000): void {
 function hashSources(roots: string[], extraKeys: string[]): string {
   const hash = crypto.createHash('sha256');
   for (const key of extraKeys) hash.update(`key:${key}\n`);
-  for (const root of roots) {
-    for (const file of listFiles(root)) {
-      hash.update(`file:${file}\n`);
-      hash.update(fs.readFileSync(file));
-    }
-  }
+  for (const file of roots.flatMap((root) => listFiles(root)))
+    hash.update(`file:${file}\n`).update(fs.readFileSync(file));
   return hash.digest('hex');
 }
 

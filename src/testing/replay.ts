@@ -104,8 +104,7 @@ export function readHistoryFile(file: string): RecordedHistory & { history: Hist
 
 /** The replay worker's workflow code: `workflowsPath` bundled, else the installed workflows. */
 function workflowCode(options: ReplayOptions): WorkflowCode {
-  if (options.workflowsPath) return { workflowsPath: path.resolve(options.workflowsPath) };
-  return installedWorkflowCode();
+  return options.workflowsPath ? { workflowsPath: path.resolve(options.workflowsPath) } : installedWorkflowCode();
 }
 
 const workflowTypeOf = (history: History): string | undefined =>

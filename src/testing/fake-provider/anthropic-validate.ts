@@ -19,10 +19,8 @@ export function validateAnthropicRequest(body: Obj, ctx: AnthropicValidationCont
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1)
     return 'max_tokens: Field required (a positive integer)';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
-  const systemError = validateSystem(body.system);
-  if (systemError) return systemError;
-  const toolsError = validateTools(body.tools, body.tool_choice);
-  if (toolsError) return toolsError;
+  const shapeError = validateSystem(body.system) ?? validateTools(body.tools, body.tool_choice);
+  if (shapeError) return shapeError;
   const messages = body.messages as unknown[];
   const cacheMarks = countCacheControl(body.system) + countCacheControl(body.tools) + countCacheControl(messages);
   if (cacheMarks > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${cacheMarks}.`;
@@ -85,14 +83,12 @@ export function validateAnthropicRequest(body: Obj, ctx: AnthropicValidationCont
       pendingToolUse = uses.map((u) => String(u.id));
     }
   }
-  if (pendingToolUse.length && messages.length > 0) {
-    const last = messages[messages.length - 1] as Obj;
-    if (last.role === 'assistant')
-      return (
-        'This model does not support assistant message prefill with tool use; the conversation must end ' +
-        'with a user message.'
-      );
-  }
+  // Only an assistant message leaves tool uses pending: the conversation ends with it.
+  if (pendingToolUse.length)
+    return (
+      'This model does not support assistant message prefill with tool use; the conversation must end ' +
+      'with a user message.'
+    );
   return validateThinking(body, messages);
 }
 

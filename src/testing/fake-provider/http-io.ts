@@ -50,9 +50,6 @@ export function sendSse(
 ): void {
   res.writeHead(200, sseHeaders(headers));
   const text = sseText(events);
-  if (dropAfter) {
-    res.write(text, () => res.socket?.destroy());
-    return;
-  }
-  res.end(text);
+  if (dropAfter) res.write(text, () => res.socket?.destroy());
+  else res.end(text);
 }

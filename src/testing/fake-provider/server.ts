@@ -89,12 +89,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const path = (req.url ?? '/').split('?')[0];
     const anthropic = ANTHROPIC_PATH.exec(path);
     const match = anthropic ?? OPENAI_PATH.exec(path);
-    if (req.method !== 'POST' || !match) {
-      sendJson(res, 404, {
+    if (req.method !== 'POST' || !match)
+      return sendJson(res, 404, {
         error: { type: 'not_found_error', message: `fake provider: no route for ${req.method} ${path}` },
       });
-      return;
-    }
     const api: FakeApi = anthropic ? 'anthropic' : 'openai';
     const prefix = match[1];
     const text = await readBody(req);
@@ -123,16 +121,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       if (!isPlainObject(parsed)) throw new Error('body must be a JSON object');
       record.body = parsed;
     } catch (err) {
-      refuse(400, `Request body is not valid JSON: ${(err as Error).message}`);
-      return;
+      return refuse(400, `Request body is not valid JSON: ${(err as Error).message}`);
     }
     record.stream = record.body.stream === true;
 
     const key = keyOf(record);
-    if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
-      refuse(401, key ? 'invalid x-api-key' : 'missing API key: send x-api-key or Authorization: Bearer');
-      return;
-    }
+    if (!key || (options.apiKey !== undefined && key !== options.apiKey))
+      return refuse(401, key ? 'invalid x-api-key' : 'missing API key: send x-api-key or Authorization: Bearer');
     if (api === 'anthropic') {
       const error = validateAnthropicRequest(record.body, { verifySignature: (t, s) => verify(prefix, t, s) });
       if (error) return refuse(400, error);
@@ -148,8 +143,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     try {
       step = queue.shift() ?? (responder ? await responder(record) : undefined);
     } catch (err) {
-      refuse(500, `fake provider: responder threw for request #${record.seq}: ${(err as Error).message}`);
-      return;
+      return refuse(500, `fake provider: responder threw for request #${record.seq}: ${(err as Error).message}`);
     }
     if (!step) {
       refuse(500, `fake provider: script exhausted, no step left for request #${record.seq} (${req.method} ${path})`);
@@ -187,8 +181,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
               anthropicStreamError(step.status, message, step.errorType),
             ]
           : [openaiStreamError(step.status, message, step.errorType, step.code)];
-      sendSse(res, events, { ...requestIdHeader(record), ...echoed });
-      return;
+      return sendSse(res, events, { ...requestIdHeader(record), ...echoed });
     }
     record.status = step.status;
     const body = errorBody(record, step.status, message, step);
@@ -219,13 +212,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     record.status = 200;
     const created = 1_700_000_000 + record.seq;
     if (!record.stream) {
-      sendJson(
-        res,
-        200,
-        anthropic ? anthropicMessage(reply, id, model) : openaiCompletion(reply, id, model, created),
-        headers,
-      );
-      return;
+      const body = anthropic ? anthropicMessage(reply, id, model) : openaiCompletion(reply, id, model, created);
+      return sendJson(res, 200, body, headers);
     }
     const includeUsage =
       (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
