@@ -150,7 +150,7 @@ export async function callModelWithFailover(
       ...(state.view.fromSeq > 0 || state.view.summaryHash ? { view: state.view } : {}),
       toSeq: state.nextSeq,
       writeSeq: state.nextSeq,
-      model: modelLabel(model),
+      model: label,
       ...(state.config.stream ? { stream: { after: ctx.stream.beforeCall() } } : {}),
       ...(state.maskBefore ? { maskBefore: state.maskBefore } : {}),
       ...(knowsModel(state.models, model) ? {} : { describeModel: true }),

@@ -51,7 +51,7 @@ async function servedBy(ctx: RunContext, call: FeatureCall): Promise<MessageDraf
   return undefined;
 }
 
-/** Runs one call that has no result yet; returns its metadata (stored by the activity) or a draft. */
+/** What running one call gave: the metadata of the result its activity stored (and its output), or a draft to write. */
 interface Executed {
   meta?: MessageMeta;
   draft?: MessageDraft;
@@ -244,10 +244,7 @@ export async function runToolCalls(ctx: RunContext, calls: readonly ToolCallRequ
           });
         return [{ seq: p.seq, draft: resultDraft(p, p.result.text, p.result.isError) }];
       }
-      if (!runnable(ctx, p)) {
-        return [{ seq: p.seq, draft: resultDraft(p, SKIPPED_BY_STOP, true) }];
-      }
-      return [];
+      return runnable(ctx, p) ? [] : [{ seq: p.seq, draft: resultDraft(p, SKIPPED_BY_STOP, true) }];
     });
     await record(ctx, metas, drafts);
   }

@@ -9,8 +9,8 @@
  */
 import { approvalDecided } from '../../policy/approval-rules';
 import { decideByEval, emptyTally, evalTally, serveCall, steeringDue } from '../../policy/served-tools';
-import type { FeatureCall, RunFeature } from '../agent/feature';
-import { answeredCall, emit, type RunContext } from '../agent/run-context';
+import type { RunFeature } from '../agent/feature';
+import { answeredCall, emit } from '../agent/run-context';
 
 export const servedTools: RunFeature = {
   name: 'served tools',
@@ -44,7 +44,7 @@ export const servedTools: RunFeature = {
     for (const a of decideByEval(ctx.state.config.eval, ctx.state.approvals)) emit(ctx, approvalDecided(a, 'eval'));
     return Promise.resolve();
   },
-  serves(ctx: RunContext, { call, args, tool }: FeatureCall) {
+  serves(ctx, { call, args, tool }) {
     const { state } = ctx;
     const spec = state.config.eval;
     // Sub-agents and the workflow's own tools are not tools the eval stands in for.
@@ -57,7 +57,6 @@ export const servedTools: RunFeature = {
       turn: state.turn,
     });
     if (answer.type === 'live') return undefined;
-    const { text, isError } = answer.result;
-    return answeredCall(ctx, call, text, isError);
+    return answeredCall(ctx, call, answer.result.text, answer.result.isError);
   },
 };

@@ -18,7 +18,7 @@ import {
   type RunMetricsSinks,
 } from '../../contracts/telemetry';
 import type { AgentState } from '../../contracts/agent-run';
-import type { LoopOutcome, RunFeature } from '../agent/feature';
+import type { RunFeature } from '../agent/feature';
 
 /** The span of an untraced run: records nothing, as the OpenTelemetry API's no-op span, without loading the API. */
 const NO_SPAN: Span = {
@@ -94,32 +94,6 @@ function endRunSpan(span: Span, state: AgentState, outcome: string): void {
   });
 }
 
-/** A turn's span: its number, and the pev role that takes it. */
-function turnSpan<T>(state: AgentState, role: string | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
-  return inSpan(state, SPAN.turn, { [AGENT_ATTR.turn]: state.turn, ...(role ? { [AGENT_ATTR.role]: role } : {}) }, fn);
-}
-
-/**
- * A wait for decisions on `tools`' calls (approvals, or client tools' results when `approvals` is
- * false); `fn` returns how the wait ended.
- */
-function decisionWaitSpan(
-  state: AgentState,
-  wait: { approvals: boolean; tools: string[] },
-  fn: () => Promise<string>,
-): Promise<string> {
-  return inSpan(
-    state,
-    wait.approvals ? SPAN.approvalWait : SPAN.clientToolWait,
-    { [AGENT_ATTR.turn]: state.turn, [AGENT_ATTR.approvalTools]: wait.tools },
-    async (span) => {
-      const outcome = await fn();
-      span.setAttribute(AGENT_ATTR.approvalOutcome, outcome);
-      return outcome;
-    },
-  );
-}
-
 /** Counts an ended run by stop reason (the SDK skips the sink while replaying). */
 function countEndedRun(state: AgentState): void {
   proxySinks<RunMetricsSinks>().runMetrics.runEnded({
@@ -132,7 +106,7 @@ function countEndedRun(state: AgentState): void {
 /** The run's spans (the run, each turn, each wait for decisions) and its end as a metric. */
 export const spans: RunFeature = {
   name: 'spans',
-  aroundRun: ({ state }, body: () => Promise<LoopOutcome>) =>
+  aroundRun: ({ state }, body) =>
     !runIsTraced()
       ? body()
       : runSpan(state, async (span) => {
@@ -140,7 +114,20 @@ export const spans: RunFeature = {
           endRunSpan(span, state, ended === 'continue_as_new' ? ended : (state.stopReason ?? 'completed'));
           return ended;
         }),
-  aroundTurn: ({ state }, role, body) => turnSpan(state, role, body),
-  aroundWait: ({ state }, wait, body) => decisionWaitSpan(state, wait, body),
+  // A turn's span: its number, and the pev role that takes it.
+  aroundTurn: ({ state }, role, body) =>
+    inSpan(state, SPAN.turn, { [AGENT_ATTR.turn]: state.turn, ...(role ? { [AGENT_ATTR.role]: role } : {}) }, body),
+  // A wait for decisions on its tools' calls (approvals, or client tools' results); the body returns how it ended.
+  aroundWait: ({ state }, wait, body) =>
+    inSpan(
+      state,
+      wait.approvals ? SPAN.approvalWait : SPAN.clientToolWait,
+      { [AGENT_ATTR.turn]: state.turn, [AGENT_ATTR.approvalTools]: wait.tools },
+      async (span) => {
+        const outcome = await body();
+        span.setAttribute(AGENT_ATTR.approvalOutcome, outcome);
+        return outcome;
+      },
+    ),
   ended: ({ state }) => countEndedRun(state),
 };

@@ -33,6 +33,17 @@ export const LINE_RECHECK_MS = 60_000;
 export type LineWait =
   { outcome: 'granted' } | { outcome: 'refused'; message: string } | { outcome: 'stopped' | 'impatient' | 'ask' };
 
+/** Records what the budget did to a call in the run's events, and returns the write of its note to the log. */
+export function budgetEvent(
+  ctx: RunContext,
+  tenant: string,
+  what: 'refused' | 'waiting',
+  message: string,
+): Promise<void> {
+  emit(ctx, { type: 'tenant_budget', tenant, what, message });
+  return writeNotes(ctx, [{ kind: 'system_event', text: budgetNote(tenant, what, message) }]);
+}
+
 /** Takes the ledger's answers to the run's requests in line (a late or repeated one is kept until asked for). */
 export function registerBudgetSignals(ctx: RunContext): void {
   setHandler(budgetAnswerSignal, (answer) => {
@@ -53,10 +64,7 @@ export async function waitInLine(
   const budget = state.tenantBudget;
   const { tenant, key, message } = line;
   if (!budget) return { outcome: 'granted' };
-  if (line.round === 0) {
-    emit(ctx, { type: 'tenant_budget', tenant, what: 'waiting', message });
-    await writeNotes(ctx, [{ kind: 'system_event', text: budgetNote(tenant, 'waiting', message) }]);
-  }
+  if (line.round === 0) await budgetEvent(ctx, tenant, 'waiting', message);
   budget.waiting = message;
   updateCurrentDetails(ctx, { doing: `waiting for tenant ${tenant}'s budget (${message})` });
   const answered = () => budget.answer?.key === key;
@@ -65,7 +73,7 @@ export async function waitInLine(
     await condition(() => answered() || state.stopRequested !== undefined, Math.min(LINE_RECHECK_MS, left), {
       summary: `budget: wait in line for tenant ${tenant}`,
     });
-  const answer = budget.answer?.key === key ? budget.answer : undefined;
+  const answer = answered() ? budget.answer : undefined;
   if (answer) {
     budget.answer = undefined;
     return answer.granted ? { outcome: 'granted' } : { outcome: 'refused', message: answer.message };

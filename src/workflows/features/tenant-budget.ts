@@ -21,11 +21,10 @@ import { runModelInfo } from '../../policy/model-registry';
 import { rateLimitWait } from '../../policy/rate-limit-wait';
 import { usd } from '../../common/decimal';
 import { admissionAmount, callEstimate, outputEstimate } from '../../policy/tenant-budget';
-import { budgetNote } from '../../policy/log-notes';
 import type { CallAsk, CallClearance, RunFeature } from '../agent/feature';
 import { emit, updateCurrentDetails, workflowNow, type RunContext } from '../agent/run-context';
-import { writeNotes } from '../agent/notes';
 import {
+  budgetEvent,
   budgetRefused,
   endTenantBudget,
   ledger,
@@ -54,11 +53,11 @@ type BudgetClearance = ({ ok: true } & { hold?: BudgetHold }) | ({ ok: false } &
 function callCost(ctx: RunContext, model: ModelRef, inputTokens: number, ownLimit = false): BudgetAmount {
   const info = runModelInfo(ctx.state.models, model);
   const { maxTokens, thinkingBudget } = ctx.state.config.call;
-  const largestOutput = ctx.state.tenantBudget?.largestOutput;
-  const modelLimit = info.maxOutputTokens;
-  const output = ownLimit
-    ? outputEstimate({ modelLimit, largestOutput })
-    : outputEstimate({ maxTokens, thinkingBudget, modelLimit, largestOutput });
+  const output = outputEstimate({
+    ...(ownLimit ? {} : { maxTokens, thinkingBudget }),
+    modelLimit: info.maxOutputTokens,
+    largestOutput: ctx.state.tenantBudget?.largestOutput,
+  });
   return callEstimate(info.prices, inputTokens, output);
 }
 
@@ -68,10 +67,7 @@ async function refuse(ctx: RunContext, tenant: string, refusal: BudgetRefusal): 
     budget.waiting = undefined;
     if (refusal.refusal !== 'stopped') budget.refused = refusal.message;
   }
-  if (refusal.refusal !== 'stopped') {
-    emit(ctx, { type: 'tenant_budget', tenant, what: 'refused', message: refusal.message });
-    await writeNotes(ctx, [{ kind: 'system_event', text: budgetNote(tenant, 'refused', refusal.message) }]);
-  }
+  if (refusal.refusal !== 'stopped') await budgetEvent(ctx, tenant, 'refused', refusal.message);
   return { ok: false, ...refusal };
 }
 
@@ -160,10 +156,7 @@ async function reserveBudget(
     if (delay === undefined)
       return refuse(ctx, tenant, { refusal: 'exceeded', message: `waited too long: ${answer.message}` });
     if (state.stopRequested) return refuse(ctx, tenant, { refusal: 'stopped', message: 'stopped' });
-    if (round === 0) {
-      emit(ctx, { type: 'tenant_budget', tenant, what: 'waiting', message: answer.message });
-      await writeNotes(ctx, [{ kind: 'system_event', text: budgetNote(tenant, 'waiting', answer.message) }]);
-    }
+    if (round === 0) await budgetEvent(ctx, tenant, 'waiting', answer.message);
     budget.waiting = answer.message;
     const seconds = Math.ceil(delay / 1000);
     updateCurrentDetails(ctx, { doing: `waiting ${seconds} s for tenant ${tenant}'s budget (${answer.message})` });
@@ -276,5 +269,5 @@ export const tenantBudget: RunFeature = {
   // A run whose tenant has no budget reserves nothing, and answers at once.
   beforeCall: (run, ask) =>
     run.state.tenantBudget && run.state.config.fleet?.tenant !== undefined ? reserveForCall(run, ask) : { ok: true },
-  ending: (run) => endTenantBudget(run),
+  ending: endTenantBudget,
 };

@@ -77,14 +77,13 @@ export async function confirmingPhase(pctx: PevContext): Promise<LoopOutcome | u
   // After a timeout, a decision that came too late is dropped: the timeout decides.
   const decision = decided ? pev.planDecision : undefined;
   pev.planDecision = undefined;
-  const { cycle } = pev.progress;
   const by = decision ? 'user' : 'timeout';
   const approved = decision?.approve ?? false;
   const feedback = decision?.feedback;
   trace(pctx, { type: 'plan_decided', approved, by, ...(feedback ? { feedback } : {}) });
   emit(pctx.agent, {
     type: 'plan_decided',
-    cycle,
+    cycle: pev.progress.cycle,
     approved,
     by,
     ...(feedback ? { feedback: previewText(feedback) } : {}),

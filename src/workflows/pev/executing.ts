@@ -44,12 +44,9 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
   progress.currentTodoId = todo.id;
   startTodo(pctx, todo);
   mirrorPlan(pctx);
-  let prompt: string | undefined = executorTask({
-    request: pev.request,
-    todo,
-    round: todo.rounds + 1,
-    maxExecutorRounds: max,
-  });
+  const nextTask = (): string =>
+    executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
+  let prompt: string | undefined = nextTask();
   let reasked = false;
   for (;;) {
     if (todo.rounds >= max) {
@@ -96,7 +93,7 @@ async function executeTodo(pctx: PevContext, todo: PevTodo): Promise<LoopOutcome
       endTodo(pctx, todo, outcome.status, outcome.reason);
       return undefined;
     }
-    prompt = executorTask({ request: pev.request, todo, round: todo.rounds + 1, maxExecutorRounds: max });
+    prompt = nextTask();
   }
 }
 

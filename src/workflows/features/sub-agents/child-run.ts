@@ -38,11 +38,6 @@ import { childEvalOf, countChild, emptyTally } from '../../../policy/served-tool
 import { delegationOf, forgetWaits } from './child-waits';
 import { answeredCall, emit, updateCurrentDetails, workflowNow, type RunContext } from '../../agent/run-context';
 
-export interface SubAgentOutcome {
-  text: string;
-  isError: boolean;
-}
-
 /** A child run to start. */
 export interface ChildStart {
   /** The child's workflow id. */
@@ -61,7 +56,9 @@ export interface ChildStart {
 }
 
 /** How a child ended, for its parent: the text it reads, and the child's result when it gave one. */
-export interface ChildOutcome extends SubAgentOutcome {
+export interface ChildOutcome {
+  text: string;
+  isError: boolean;
   result?: AgentResult;
 }
 
