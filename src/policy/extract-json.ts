@@ -28,8 +28,8 @@ function parsed(text: string, repair = false): unknown {
  */
 export function balancedObjectSpan(
   text: string,
-  from = 0,
-  open: '{' | '[' = '{',
+  from: number,
+  open: '{' | '[',
 ): { start: number; end: number } | undefined {
   const close = open === '{' ? '}' : ']';
   const start = text.indexOf(open, from);

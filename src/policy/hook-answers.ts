@@ -25,14 +25,11 @@ export function hookModel(hook: string, answer: unknown): HookModel | undefined 
   return { model: modelRefOf(answer.model as string | ModelRef), reason: reasonOf(hook, answer.reason) };
 }
 
-/** What an `onTurnEnd` answer asks for: to stop, and a model for the next turns. */
-export interface TurnEndVerdict {
-  stop: boolean;
-  model?: HookModel;
-}
-
-/** `false` or `{ stop: true }` stops the run; `{ model, reason }` switches it; anything else goes on. */
-export function turnEndVerdict(answer: unknown): TurnEndVerdict {
+/**
+ * What an `onTurnEnd` answer asks for, to stop and a model for the next turns: `false` or
+ * `{ stop: true }` stops the run; `{ model, reason }` switches it; anything else goes on.
+ */
+export function turnEndVerdict(answer: unknown): { stop: boolean; model?: HookModel } {
   if (answer === false) return { stop: true };
   if (!isPlainObject(answer)) return { stop: false };
   const model = hookModel('on-turn-end hook', answer);

@@ -73,7 +73,7 @@ export function unknownProviderProblem(ref: ModelRef, providers: readonly string
 }
 
 /** Every model a run may call, each once: its chain, budget and summary models, and `roles` (a pev run's). */
-export function runModels(config: AgentConfig, roles: readonly ModelRef[] = []): ModelRef[] {
+export function runModels(config: AgentConfig, roles: readonly ModelRef[]): ModelRef[] {
   const { model, context } = config;
   const all = [
     model.primary,

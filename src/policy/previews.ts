@@ -32,5 +32,4 @@ export function thoughtPreview(thinking: string, text: string, calledTools: bool
 }
 
 /** A tool call's arguments as canonical JSON, previewed. */
-export const argsPreview = (args: Record<string, unknown>, max = PREVIEW_CHARS): string =>
-  previewText(canonicalJson(args), max);
+export const argsPreview = (args: Record<string, unknown>): string => previewText(canonicalJson(args));

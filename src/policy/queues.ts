@@ -11,16 +11,11 @@ export interface QueueOwner {
   seenMessageIds: string[];
 }
 
-/** Problem with a queued message, or undefined when it is well formed. */
-export function messageProblem(msg: QueuedMessage): string | undefined {
-  if (!msg || typeof msg.id !== 'string' || msg.id.length === 0) return 'a message needs a non-empty string id';
-  if (typeof msg.text !== 'string' || msg.text.trim().length === 0) return 'a message needs non-empty text';
-  return undefined;
-}
-
-/** Whether `msg` is well formed and its id new; remembers the id. */
+/** Whether `msg` is well formed (a non-empty id and text) and its id new; remembers the id. */
 export function firstDelivery(owner: QueueOwner, msg: QueuedMessage): boolean {
-  if (messageProblem(msg) !== undefined || owner.seenMessageIds.includes(msg.id)) return false;
+  const wellFormed =
+    typeof msg?.id === 'string' && msg.id.length > 0 && typeof msg.text === 'string' && msg.text.trim().length > 0;
+  if (!wellFormed || owner.seenMessageIds.includes(msg.id)) return false;
   owner.seenMessageIds.push(msg.id);
   if (owner.seenMessageIds.length > SEEN_IDS_KEPT)
     owner.seenMessageIds.splice(0, owner.seenMessageIds.length - SEEN_IDS_KEPT);

@@ -121,20 +121,15 @@ export function failoverAfter(
   return undefined;
 }
 
-/** Whether another model remains in the chain after the current one. */
-export const hasFallback = (policy: ResolverPolicy, state: ResolverState): boolean =>
-  state.chainIndex + 1 < chain(policy).length;
-
 /**
  * Failure types the model activity must not retry: the LLM layer's non-retryable ones, and
- * overload when the run can fail over instead.
+ * overload when the run can fail over instead (another model remains in the chain).
  */
-export function nonRetryableModelFailures(
+export const nonRetryableModelFailures = (
   policy: ResolverPolicy,
   state: ResolverState,
   base: readonly string[],
-): string[] {
-  const types = [...base];
-  if (policy.failoverOnOverload && hasFallback(policy, state)) types.push(LLM_FAILURE.overloaded);
-  return types;
-}
+): string[] =>
+  policy.failoverOnOverload && state.chainIndex + 1 < chain(policy).length
+    ? [...base, LLM_FAILURE.overloaded]
+    : [...base];

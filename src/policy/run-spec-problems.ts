@@ -47,8 +47,8 @@ function modelProblems({ model, context }: AgentConfig): string[] {
   ];
   const problems = models.flatMap((m) => modelNameProblem(m) ?? []);
   if (!(model.attemptsPerProvider >= 1)) problems.push('attemptsPerProvider must be at least 1');
-  const patience = model.rateLimitPatienceMs;
-  return [...problems, ...(patience === undefined ? [] : [patienceProblem(patience)].flatMap((p) => p ?? []))];
+  const patience = model.rateLimitPatienceMs === undefined ? undefined : patienceProblem(model.rateLimitPatienceMs);
+  return patience ? [...problems, patience] : problems;
 }
 
 /** Problems with when the run compacts and how it masks. */

@@ -19,14 +19,14 @@ const isPlain = (value: unknown): value is string | number | boolean =>
  * The argument that says most about a call, kept short: a path, URL, query or command when there
  * is one, else the first string argument, else the plain arguments as `name=value`.
  */
-export function tellingArgument(args: unknown, max = SUMMARY_ARG_CHARS): string | undefined {
+export function tellingArgument(args: unknown): string | undefined {
   if (!isPlainObject(args)) return undefined;
   const entries = Object.entries(args);
   const named = TELLING_ARGS.map((key) => args[key]).find((value) => typeof value === 'string' && value.trim() !== '');
   const text = named ?? entries.find(([, value]) => typeof value === 'string' && value.trim() !== '')?.[1];
-  if (typeof text === 'string') return previewText(text, max);
+  if (typeof text === 'string') return previewText(text, SUMMARY_ARG_CHARS);
   const plain = entries.filter(([, value]) => isPlain(value)).map(([key, value]) => `${key}=${String(value)}`);
-  return plain.length > 0 ? previewText(plain.join(' '), max) : undefined;
+  return plain.length > 0 ? previewText(plain.join(' '), SUMMARY_ARG_CHARS) : undefined;
 }
 
 /** A call by its tool and telling argument: `fs_read README.md`. */

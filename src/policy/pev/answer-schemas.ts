@@ -100,7 +100,6 @@ function buildAnswerSchemas() {
       }
     });
   return {
-    todo: todoSchema,
     planner: plannerResponseSchema,
     executor: executorResponseSchema,
     verifier: verifierResponseSchema,
@@ -109,11 +108,10 @@ function buildAnswerSchemas() {
 
 let built: ReturnType<typeof buildAnswerSchemas> | undefined;
 
-/** The planner, executor and verifier answer schemas (and the todo schema they share). */
+/** The planner, executor and verifier answer schemas. */
 export const answerSchemas = (): ReturnType<typeof buildAnswerSchemas> => (built ??= buildAnswerSchemas());
 
 type Schemas = ReturnType<typeof buildAnswerSchemas>;
-export type Todo = z.output<Schemas['todo']>;
 export type PlannerResponse = z.output<Schemas['planner']>;
 export type ExecutorResponse = z.output<Schemas['executor']>;
 export type VerifierResponse = z.output<Schemas['verifier']>;

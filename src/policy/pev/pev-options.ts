@@ -50,7 +50,7 @@ export function resolvePevOptions(options: PevOptions = {}): ResolvedPevOptions 
   return {
     mode,
     models: Object.fromEntries(Object.entries(options.models ?? {}).map(([role, model]) => [role, modelRefOf(model)])),
-    limits: { ...DEFAULT_PEV_LIMITS, ...preset, ...(options.limits ?? {}) },
+    limits: { ...DEFAULT_PEV_LIMITS, ...preset, ...options.limits },
     ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
     structuredOutput: options.structuredOutput ?? true,
     confirmPlan: options.confirmPlan ?? false,
