@@ -99,7 +99,4 @@ const FLAG_OF: Record<string, string> = {
 const flagWords = (problem: string): string =>
   problem
     .replace(/ \(the most output tokens per call\)/, '')
-    .replace(
-      /(?<![\w-])(temperature|topP|stopSequences|maxTokens|thinkingBudget|responseFormat|toolChoice)\b/g,
-      (s) => FLAG_OF[s],
-    );
+    .replace(new RegExp(`(?<![\\w-])(${Object.keys(FLAG_OF).join('|')})\\b`, 'g'), (s) => FLAG_OF[s]);

@@ -14,13 +14,6 @@ export interface DemoModel {
   close(): Promise<void>;
 }
 
-/** The demo's task and its workspace (created on first use). */
-export interface DemoTask {
-  task: string;
-  workspaceRoot: string;
-  tools: string[];
-}
-
 const NOTES = `# Launch checklist
 - [x] Write the design notes
 - [ ] Record the replay histories
@@ -28,8 +21,8 @@ const NOTES = `# Launch checklist
 - [ ] Ship the docker-compose stack
 `;
 
-/** A small workspace with a notes file, under `<cwd>/.durable-agents/demo-workspace`. */
-export function prepareDemoTask(cwd: string): DemoTask {
+/** The demo's task and tools, and its workspace: a notes file under `<cwd>/.durable-agents/demo-workspace`. */
+export function prepareDemoTask(cwd: string) {
   const workspaceRoot = path.join(cwd, '.durable-agents', 'demo-workspace');
   fs.mkdirSync(workspaceRoot, { recursive: true });
   const notes = path.join(workspaceRoot, 'notes.md');

@@ -3,7 +3,6 @@ import { isGrpcServiceError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { AgentClientError, NoWorkerError, RunClosedError } from '../client';
 import { UnreachableServerError } from '../connection/setup-error';
-import type { AgentResult } from '../contracts/agent-run';
 import { cutOff } from '../contracts/run-status';
 import { errorText } from '../common/error-text';
 
@@ -32,9 +31,6 @@ export function exitCodeOfStop(status: string, stopReason: string): number {
   if (status === 'failed' || stopReason === 'error') return EXIT.failed;
   return cutOff(stopReason) ? EXIT.stopped : EXIT.ok;
 }
-
-export const exitCodeOfResult = (r: Pick<AgentResult, 'status' | 'stopReason'>): number =>
-  exitCodeOfStop(r.status, r.stopReason);
 
 /** A usage error of the CLI itself (bad flags, unreadable input). */
 export class UsageError extends AgentClientError {

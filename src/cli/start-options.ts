@@ -157,8 +157,8 @@ export async function startOptionsOf(
     .map((t) => t.trim())
     .filter(Boolean);
   const limits = limitsOf(o);
-  const { systemPrompt, call } = callOptionsOf(o);
-  const { task, taskHash } = await readTaskInput(taskArg, o.taskFile, env);
+  const callOptions = callOptionsOf(o);
+  const taskInput = await readTaskInput(taskArg, o.taskFile, env);
   const agents = readSubAgents(o.agents);
   const session = {
     ...definedFields({ idleWaitMs: o.idleWait }),
@@ -174,12 +174,10 @@ export async function startOptionsOf(
     ...(o.askUser ? { askUser: true } : {}),
   };
   return {
-    task,
-    ...(taskHash ? { taskHash } : {}),
+    ...taskInput,
     kind: o.agent,
     ...(chosen ? { model: o.fallback ? { primary: chosen, fallbacks: o.fallback } : chosen } : {}),
-    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
-    ...(call ? { call } : {}),
+    ...callOptions,
     ...(Object.keys(limits).length ? { limits } : {}),
     ...(Object.keys(tools).length ? { tools } : {}),
     ...(agents ? { agents } : {}),

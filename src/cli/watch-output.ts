@@ -134,11 +134,8 @@ export class WatchPrinter {
   print(item: WatchItem | AnswerItem | ChildEventItem): void {
     if (item.topic === CHILDREN_TOPIC) return this.child(item);
     if (item.topic === ANSWERS_TOPIC) return this.structured(item);
-    if (item.topic === TOKENS_TOPIC) {
-      if (this.options.json) this.write(`${JSON.stringify(item)}\n`);
-      else this.printTokens(item.delta);
-      return;
-    }
+    if (item.topic === TOKENS_TOPIC)
+      return this.options.json ? this.write(`${JSON.stringify(item)}\n`) : this.printTokens(item.delta);
     const { event } = item;
     this.closeAnswer();
     if (event.type === 'turn_start') {
@@ -150,10 +147,7 @@ export class WatchPrinter {
       if (this.done) return;
       this.done = event;
     }
-    if (this.options.json) {
-      this.write(`${JSON.stringify(item)}\n`);
-      return;
-    }
+    if (this.options.json) return this.write(`${JSON.stringify(item)}\n`);
     this.endLine();
     // The last pieces of a run that ends right after them can miss the watch: the final text is in `done`.
     if (event.type === 'done' && event.finalText && !this.answeredWhole && this.streamed.text !== event.finalText)
@@ -165,10 +159,7 @@ export class WatchPrinter {
   private child(item: ChildEventItem): void {
     this.closeAnswer();
     this.endLine();
-    if (this.options.json) {
-      this.write(`${JSON.stringify(item)}\n`);
-      return;
-    }
+    if (this.options.json) return this.write(`${JSON.stringify(item)}\n`);
     const { child, event } = item;
     const line = formatEvent(event, this.options.runId).replace(/\n/g, `\n${'  '.repeat(child.depth)}`);
     this.write(`${'  '.repeat(child.depth)}${child.agent} (${child.tag}) ${line}\n`);

@@ -16,7 +16,6 @@ import { hintPrefix, json, noteOf, withAgents, type AgentCommandDeps } from './a
 const ARGS_CHARS = 80;
 
 function formatInbox(approvals: readonly PendingApprovalEntry[]): string {
-  const header = ['RUN', 'CALL', 'TOOL', 'WAITING SINCE', 'ARGUMENTS'];
   const rows = approvals.map((a) => [
     a.runId,
     a.toolCallId,
@@ -24,7 +23,7 @@ function formatInbox(approvals: readonly PendingApprovalEntry[]): string {
     when(a.waitingSince ?? '?'),
     clip(JSON.stringify(a.args), ARGS_CHARS),
   ]);
-  return formatTable(header, rows);
+  return formatTable(['RUN', 'CALL', 'TOOL', 'WAITING SINCE', 'ARGUMENTS'], rows);
 }
 
 /** The other decisions runs wait for (a pev plan), each with the commands that make it. */

@@ -8,7 +8,7 @@ import { errorText } from '../../common/error-text';
 import { whileOpen } from '../../common/while-open';
 import { storeConfig } from '../../worker/worker-config';
 import type { AgentEvent } from '../../contracts/agent-events';
-import { exitCodeOfResult, exitCodeOfStop } from '../exit-codes';
+import { exitCodeOfStop } from '../exit-codes';
 import { decimalArg, positiveInt } from '../option-parsers';
 import { errorLine, formatResult, formatState, formatTrace } from '../render-run';
 import { formatList } from '../render-list';
@@ -163,7 +163,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
         deps.out(o.json ? JSON.stringify(r) : formatResult(r));
         const error = errorLine(r);
         if (error) note(error);
-        deps.setExitCode?.(exitCodeOfResult(r));
+        deps.setExitCode?.(exitCodeOfStop(r.status, r.stopReason));
       }),
     );
 
@@ -192,8 +192,7 @@ export function registerReadCommands(program: Command, deps: AgentCommandDeps): 
       withAgents(deps, async (agents) => {
         // Commander sets only the flags given (and --limit's default): the filters as they are.
         const runs = await agents.list(filters);
-        if (asJson) return deps.out(json(runs));
-        deps.out(runs.length === 0 ? 'no agent runs' : formatList(runs));
+        deps.out(asJson ? json(runs) : runs.length === 0 ? 'no agent runs' : formatList(runs));
       }),
     );
 }

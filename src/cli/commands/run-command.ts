@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { AgentClient } from '../../client';
 import type { AgentResult } from '../../contracts/agent-run';
-import { exitCodeOfResult, UsageError } from '../exit-codes';
+import { exitCodeOfStop, UsageError } from '../exit-codes';
 import { checkModelSpecs, unknownModelWarnings } from '../model-check';
 import { duration, positiveInt, spec, type RunOptions } from '../option-parsers';
 import { errorLine, formatResult, formatSummary } from '../render-run';
@@ -123,5 +123,5 @@ async function followStarted(
   }
   const error = errorLine(result);
   if (error) note(error);
-  deps.setExitCode?.(exitCodeOfResult(result));
+  deps.setExitCode?.(exitCodeOfStop(result.status, result.stopReason));
 }

@@ -47,7 +47,6 @@ function formatSchedule(s: AgentScheduleView): string {
 }
 
 function formatSchedules(schedules: readonly AgentScheduleView[]): string {
-  const header = ['NAME', 'WHEN', 'STATE', 'NEXT RUN', 'LAST RUN'];
   const rows = schedules.map((s) => [
     s.name,
     s.timing,
@@ -55,7 +54,7 @@ function formatSchedules(schedules: readonly AgentScheduleView[]): string {
     when(s.nextRuns[0]),
     s.recentRuns.at(-1)?.id ?? '-',
   ]);
-  return formatTable(header, rows);
+  return formatTable(['NAME', 'WHEN', 'STATE', 'NEXT RUN', 'LAST RUN'], rows);
 }
 
 export function registerScheduleCommands(program: Command, deps: AgentCommandDeps): void {
@@ -110,8 +109,7 @@ export function registerScheduleCommands(program: Command, deps: AgentCommandDep
     .action((o: { json?: boolean }) =>
       withSchedules(async (schedules) => {
         const all = await schedules.list();
-        if (o.json) return deps.out(json(all));
-        deps.out(all.length ? formatSchedules(all) : 'no schedules');
+        deps.out(o.json ? json(all) : all.length ? formatSchedules(all) : 'no schedules');
       }),
     );
 

@@ -42,12 +42,10 @@ export function registerScoreCommand(program: Command, globals: () => GlobalOpti
       await whileOpen(connectAgents(globals(), env, printNotice), async ({ agents }) => {
         if (name !== undefined && given !== undefined) {
           const score = await agents.score(id, name, given, comment ? { comment } : {});
-          printLine(asJson ? json(score) : `scored ${id}: ${line(score)}`);
-          return;
+          return printLine(asJson ? json(score) : `scored ${id}: ${line(score)}`);
         }
         const scores = await agents.scores(id);
-        if (asJson) printLine(json(scores));
-        else printLine(scores.length ? scores.map(line).join('\n') : `run ${id} has no scores`);
+        printLine(asJson ? json(scores) : scores.length ? scores.map(line).join('\n') : `run ${id} has no scores`);
       });
     });
 }

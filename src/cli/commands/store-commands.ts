@@ -64,10 +64,8 @@ export function registerStoreCommands(program: Command, globals: () => GlobalOpt
         const decisions = await gcDecisions(store, globals(), env, options.olderThan, options.force === true);
         const doomed = decisions.filter((d) => d.delete).map((d) => d.id);
         const deleted = options.dryRun ? undefined : await store.deleteConversations(doomed);
-        if (options.json) {
-          printLine(json({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }));
-          return;
-        }
+        if (options.json)
+          return printLine(json({ store: store.description, dryRun: options.dryRun === true, decisions, deleted }));
         for (const d of decisions)
           printLine(`${d.delete ? (options.dryRun ? 'would delete' : 'delete') : 'keep'}  ${d.id}  (${d.reason})`);
         if (!deleted) {
