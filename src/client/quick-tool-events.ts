@@ -7,8 +7,6 @@
 import type { AgentEvent } from '../contracts/agent-events';
 import type { StoredTokenRecord } from '../contracts/token-stream';
 
-type ToolRecord = Extract<StoredTokenRecord, { type: 'tool' }>;
-
 export class QuickToolEvents {
   private readonly shown = new Set<string>();
 
@@ -21,7 +19,7 @@ export class QuickToolEvents {
   }
 
   /** The event a `tool` record publishes, in turn `turn`; undefined when the watch showed it already. */
-  published(record: ToolRecord, turn: number): AgentEvent | undefined {
+  published(record: Extract<StoredTokenRecord, { type: 'tool' }>, turn: number): AgentEvent | undefined {
     return this.firstRead(record.event) ? { ...record.event, at: record.at, turn } : undefined;
   }
 

@@ -1,15 +1,12 @@
 /**
- * What a run says about itself from the moment it is started: the Web UI's summary and details
- * (`staticSummary`, `staticDetails`), every project search attribute, and the short text that
+ * What a run says about itself from the moment it is started, besides its summary, details and search
+ * attributes (policy/run-details, policy/search-attribute-values): its id, and the short text that
  * stands for a task passed by reference.
  */
 import crypto from 'node:crypto';
 import { TASK_ATTRIBUTE_CHARS } from '../contracts/search-attributes';
-import { runDetails, runSummary } from '../policy/run-details';
 import { clip } from '../policy/previews';
-import { firstLine, startSearchAttributes } from '../policy/search-attribute-values';
-
-export { firstLine, runDetails, runSummary, startSearchAttributes };
+import { firstLine } from '../policy/search-attribute-values';
 
 /** Characters of the task's words at the start of a run id. */
 const ID_WORDS_CHARS = 48;

@@ -18,7 +18,7 @@ import { modelLabel } from '../contracts/model-ref';
 import type { AgentClient, StartAgentOptions } from './agent-client';
 import { AgentClientError } from './client-errors';
 import { listEntryOf } from './list-runs';
-import { firstLine } from './run-metadata';
+import { firstLine } from '../policy/search-attribute-values';
 import { describeOrExplain } from './run-reads';
 
 /** What a schedule does when its time comes while its last run still works (Temporal's overlap policies). */
@@ -137,11 +137,7 @@ const nextRunsOf = (s: { state: { paused: boolean }; info: { nextActionTimes: Da
 
 /** Creates, reads and controls the schedules that start agent runs. */
 export class AgentSchedules {
-  private readonly client: Client;
-
-  constructor(private readonly agents: AgentClient) {
-    this.client = agents.client;
-  }
+  constructor(private readonly agents: AgentClient) {}
 
   /**
    * Creates schedule `name` that starts a run with `run` (checked as `start` checks it) at each time of
@@ -158,7 +154,7 @@ export class AgentSchedules {
       throw new AgentClientError(`unknown overlap policy "${overlap}"; use one of: ${OVERLAP_POLICIES.join(', ')}`);
     const start = await this.agents.prepareStart(run);
     try {
-      await this.client.schedule.create({
+      await this.agents.client.schedule.create({
         scheduleId: name,
         spec,
         action: { type: 'startWorkflow', ...start, workflowId: name },
@@ -170,7 +166,7 @@ export class AgentSchedules {
       throw explainSchedule(err, name, options.timing);
     }
     // The server computes the next times of every schedule, paused or not: none means none ever comes.
-    const { info } = await this.client.schedule.getHandle(name).describe();
+    const { info } = await this.agents.client.schedule.getHandle(name).describe();
     if (info.nextActionTimes.length === 0 && 'cron' in options.timing) {
       await this.control(name, (h) => h.delete());
       throw new AgentClientError(
@@ -183,7 +179,7 @@ export class AgentSchedules {
   /** The schedules that start agent runs, by name. */
   async list(): Promise<AgentScheduleView[]> {
     const out: AgentScheduleView[] = [];
-    for await (const s of this.client.schedule.list()) {
+    for await (const s of this.agents.client.schedule.list()) {
       if (!s.action || !this.agents.kinds.workflowTypes.includes(s.action.workflowType)) continue;
       out.push({
         name: s.scheduleId,
@@ -204,7 +200,7 @@ export class AgentSchedules {
   async describe(name: string): Promise<AgentScheduleView> {
     let d: ScheduleDescription;
     try {
-      d = await this.client.schedule.getHandle(name).describe();
+      d = await this.agents.client.schedule.getHandle(name).describe();
     } catch (err) {
       throw explainSchedule(err, name);
     }
@@ -266,7 +262,7 @@ export class AgentSchedules {
 
   /** A run the schedule started, with its outcome and cost; only its id and start when it cannot be read. */
   private async outcome(id: string, startedAt: string): Promise<ScheduledRun> {
-    const run = await describeOrExplain(this.client, id).then(listEntryOf, () => undefined);
+    const run = await describeOrExplain(this.agents.client, id).then(listEntryOf, () => undefined);
     return {
       id,
       startedAt,
@@ -281,7 +277,7 @@ export class AgentSchedules {
     op: (h: ReturnType<Client['schedule']['getHandle']>) => Promise<void>,
   ): Promise<void> {
     try {
-      await op(this.client.schedule.getHandle(name));
+      await op(this.agents.client.schedule.getHandle(name));
     } catch (err) {
       throw explainSchedule(err, name);
     }

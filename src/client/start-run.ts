@@ -17,7 +17,9 @@ export type { PreparedStart };
 import type { KindStartOptions } from '../kinds';
 import { AgentClientError } from './client-errors';
 import type { RunAccess } from './run-access';
-import { newRunId, runDetails, runSummary, startSearchAttributes, taskPointer } from './run-metadata';
+import { runDetails, runSummary } from '../policy/run-details';
+import { startSearchAttributes } from '../policy/search-attribute-values';
+import { newRunId, taskPointer } from './run-metadata';
 import { carriedLayer, originMemo, resolveOrigin, withStoredMessages, type ResolvedOrigin } from './sessions';
 
 const withoutAgents = ({ agents: _agents, ...spec }: AgentConfig): AgentConfig => spec;

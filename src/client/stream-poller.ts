@@ -18,10 +18,9 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { decodePayloadWire, workflowStreamPollUpdate, type PollResult } from '@temporalio/workflow-streams/workflow';
-import { streamReadQuery, type StreamReadResult } from '../contracts/watch-topics';
+import { EVENTS_TOPIC, streamReadQuery, type StreamReadResult } from '../contracts/watch-topics';
 
 export interface StreamEntry {
-  topic: string;
   offset: number;
   data: unknown;
 }
@@ -30,6 +29,8 @@ export interface StreamEntry {
 const READ_PAUSES_MS = [150, 250, 400, 700];
 /** Pause before reading a run that was between runs or draining. */
 const RETRY_MS = 50;
+/** The topics a watch reads from the run's stream (its tokens come from the content store). */
+const TOPICS = [EVENTS_TOPIC];
 
 /** The application failure an update was refused with, if it was. */
 const refusal = (err: unknown): ApplicationFailure | undefined =>
@@ -48,9 +49,9 @@ function noRunAnswered(err: unknown): boolean {
 }
 
 /** The stream's poll: waits until the run has entries past `offset`; undefined when no run answered. */
-async function poll(handle: WorkflowHandle, topics: string[], offset: number): Promise<PollResult | undefined> {
+async function poll(handle: WorkflowHandle, offset: number): Promise<PollResult | undefined> {
   try {
-    return await handle.executeUpdate(workflowStreamPollUpdate, { args: [{ topics, from_offset: offset }] });
+    return await handle.executeUpdate(workflowStreamPollUpdate, { args: [{ topics: TOPICS, from_offset: offset }] });
   } catch (err) {
     // Fell behind what the run keeps: go on from the oldest entry it still has.
     if (refusal(err)?.type === 'TruncatedOffset') return { items: [], next_offset: 0, more_ready: true };
@@ -60,7 +61,6 @@ async function poll(handle: WorkflowHandle, topics: string[], offset: number): P
 }
 
 export interface FollowOptions {
-  topics: string[];
   fromOffset: number;
   /** Whether the newest run of the chain is running. */
   isRunning: () => Promise<boolean>;
@@ -76,7 +76,7 @@ export interface FollowOptions {
 }
 
 /**
- * Yields the run's entries of `topics` from `fromOffset` until the run has ended. Throws when a
+ * Yields the run's events from `fromOffset` until the run has ended. Throws when a
  * read is refused for another reason than the run being between runs (an unknown run, a broken
  * connection); a run whose ended state no worker can answer for ends the entries where they are.
  */
@@ -96,7 +96,6 @@ export async function* followRunStream(
   const entries = (result: PollResult): StreamEntry[] => {
     offset = result.next_offset;
     return result.items.map((item) => ({
-      topic: item.topic,
       offset: item.offset,
       data: converter.fromPayload(decodePayloadWire(item.data)),
     }));
@@ -106,11 +105,11 @@ export async function* followRunStream(
     let read: StreamReadResult;
     const sentAt = Date.now();
     try {
-      read = await handle.query(streamReadQuery, { topics: options.topics, from_offset: offset });
+      read = await handle.query(streamReadQuery, { topics: TOPICS, from_offset: offset });
     } catch (err) {
       if (err instanceof QueryNotRegisteredError) {
         // A run of code without the query: long-poll only.
-        const polled = await poll(handle, options.topics, offset);
+        const polled = await poll(handle, offset);
         if (polled) yield* entries(polled);
         else if (!(await options.isRunning())) return;
         else await sleep(RETRY_MS);
@@ -143,7 +142,7 @@ export async function* followRunStream(
       continue;
     }
     // Quiet for a while: wait for the next entry by long-poll, then read by query again.
-    const polled = await poll(handle, options.topics, offset);
+    const polled = await poll(handle, offset);
     if (polled) {
       quiet = 0;
       yield* entries(polled);

@@ -35,8 +35,6 @@ export interface BufferedRecord {
   after?: number;
 }
 
-type CallStart = Omit<BufferedRecord, 'record'>;
-
 /** How many calls' `events` records a tail keeps, the newest. */
 const EVENTS_KEPT = 8;
 
@@ -47,7 +45,7 @@ export class TokenTail {
   /** The newest call begun and not ended, when its worker wrote it. */
   private open?: { call: StreamCall; lastWriteAt: number };
   /** When this tail read the `start` of each call not ended yet (this process's clock), and its `after`. */
-  private readonly starts = new Map<string, CallStart>();
+  private readonly starts = new Map<string, Omit<BufferedRecord, 'record'>>();
   private buffer: BufferedRecord[] = [];
   /** The `events` records read, by the offset their calls' `start` names; a newer one replaces an older. */
   private readonly ahead = new Map<number, EventEntry[]>();

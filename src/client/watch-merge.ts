@@ -56,7 +56,6 @@ export interface WatchProgress {
 }
 
 export interface MergeOptions {
-  fromOffset: number;
   isRunning: () => Promise<boolean>;
   /** The run's token stream, when the watch shows tokens and has a store to read them from. */
   tail?: TokenTail;
@@ -68,7 +67,7 @@ export interface MergeOptions {
   quickTools: QuickToolEvents;
 }
 
-/** The run's events and tokens until it ends; `seen` follows the events yielded. */
+/** The run's events (from the one after `seen`) and tokens until it ends; `seen` follows the events yielded. */
 export async function* eventsAndTokens(
   client: Client,
   id: string,
@@ -139,8 +138,7 @@ export async function* eventsAndTokens(
     return true;
   };
   const entries = followRunStream(client, id, {
-    topics: [EVENTS_TOPIC],
-    fromOffset: options.fromOffset,
+    fromOffset: seen.offset + 1,
     isRunning: options.isRunning,
     rest,
     onRead,

@@ -111,7 +111,6 @@ export async function* watchRun(
       client,
       id,
       {
-        fromOffset: options.fromOffset ?? 0,
         isRunning: async () => (await reads.status()) === 'RUNNING',
         tail,
         onTokenFailure: (err) => source && notices?.failed(source, err),

@@ -6,7 +6,7 @@
  */
 import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
 import type { AgentEvent } from '../contracts/agent-events';
-import type { WatchItem } from '../contracts/watch-topics';
+import type { TokenDelta, WatchItem } from '../contracts/watch-topics';
 import type { RunInput } from './run-bridge';
 import { positionAfter, positionOf, positionText, type FeedPosition } from './token-source';
 
@@ -88,14 +88,12 @@ export class AgUiTranslator {
     this.position = positionAfter(item, this.cursor);
     if (item.topic === 'tokens') this.cursor = item.cursor;
     const raw = { rawEvent: { resume: positionText(this.position) } };
-    const out: BaseEvent[] =
-      item.topic === 'tokens' ? this.token(item.delta.seq, item.delta.attempt, item.delta) : this.event(item.event);
-    return out.map((e) => ({ ...e, ...raw }));
+    return (item.topic === 'tokens' ? this.token(item.delta) : this.event(item.event)).map((e) => ({ ...e, ...raw }));
   }
 
-  private token(seq: number, attempt: number, delta: { kind: string; text: string }): BaseEvent[] {
+  private token(delta: TokenDelta): BaseEvent[] {
     if (delta.kind !== 'text' || !delta.text) return [];
-    const messageId = `${this.workflowId}#${seq}.${attempt}`;
+    const messageId = `${this.workflowId}#${delta.seq}.${delta.attempt}`;
     const out: BaseEvent[] = [];
     if (this.open !== messageId) {
       out.push(...this.close());

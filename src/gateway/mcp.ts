@@ -39,17 +39,13 @@ const UpdateTaskRequestSchema = z.object({
   params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()) }),
 });
 
-/** The SDK's error for a gateway refusal: an unknown task or agent is invalid params, as the spec has it. */
-function mcpError(err: unknown): unknown {
-  if (!(err instanceof GatewayError)) return err;
-  return new McpError(err.kind === 'forbidden' ? ErrorCode.InvalidRequest : ErrorCode.InvalidParams, err.message);
-}
-
+/** Runs `fn`, a refusal becoming the SDK's error: an unknown task or agent is invalid params, as the spec has it. */
 const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
   try {
     return await fn();
   } catch (err) {
-    throw mcpError(err);
+    if (!(err instanceof GatewayError)) throw err;
+    throw new McpError(err.kind === 'forbidden' ? ErrorCode.InvalidRequest : ErrorCode.InvalidParams, err.message);
   }
 };
 

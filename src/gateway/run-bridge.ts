@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { AgentClientError, type AgentClient } from '../client';
+import { describeOrExplain } from '../client/run-reads';
 import type { AgentResult, AgentStateView } from '../contracts/agent-run';
 import { AGENT_SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 import type { WatchItem } from '../contracts/watch-topics';
@@ -82,14 +83,10 @@ export class GatewayRuns {
 
   /** Starts a run of a published agent; returns its id. Bad options are a `bad_request` naming them. */
   async start(name: string, request: RunRequest): Promise<string> {
-    const options = startOptionsFor(
-      name,
-      this.agent(name),
-      { ...request, id: request.id ?? this.runId(name) },
-      this.defaults,
-    );
     try {
-      return await this.agents.start(options);
+      return await this.agents.start(
+        startOptionsFor(name, this.agent(name), { ...request, id: request.id ?? this.runId(name) }, this.defaults),
+      );
     } catch (err) {
       if (err instanceof AgentClientError && /already exists/.test(err.message))
         throw new GatewayError('conflict', err.message);
@@ -111,10 +108,7 @@ export class GatewayRuns {
     const unknown = new GatewayError('not_found', `no task "${runId}"`);
     if (!agent) throw unknown;
     if (may && !may(agent)) throw new GatewayError('forbidden', `this key may not use agent "${agent}"`);
-    const described = await this.agents.client.workflow
-      .getHandle(runId)
-      .describe()
-      .catch(() => undefined);
+    const described = await describeOrExplain(this.agents.client, runId).catch(() => undefined);
     if (!described) throw unknown;
     const tenant = described.typedSearchAttributes.get(AGENT_SEARCH_ATTRIBUTES.tenant);
     if ((tenant ?? undefined) !== caller.tenant) throw unknown;
