@@ -1,5 +1,5 @@
 export { CODEC_TOKEN_ENV, DEFAULT_UI_ORIGINS, isLoopbackHost, localUiOrigins, normalizeOrigin } from './access';
-export { REDACTED } from './redact';
+export { REDACTED } from '../common/secrets';
 export {
   bindProblem,
   DEFAULT_CODEC_PORT,

@@ -6,8 +6,6 @@
 import type { Payload } from '@temporalio/common';
 import { REDACTED, secretList } from '../common/secrets';
 
-export { REDACTED };
-
 /** Replaces known secret values in bytes; returns the input itself when none occurs. */
 export class Redactor {
   private readonly secrets: Buffer[];

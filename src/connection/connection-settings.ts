@@ -4,7 +4,6 @@ import net from 'node:net';
 import { Client, Connection, type ClientInterceptors, type TLSConfig } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../contracts/agent-workflows';
 import { SetupError, UnreachableServerError } from './setup-error';
-import { findTemporalCli, type FoundCli } from './find-cli';
 import { decimalIn } from '../common/decimal';
 
 /** Where and how to reach Temporal, read from Temporal's usual environment variables. */
@@ -31,10 +30,6 @@ export interface ConnectionSettings {
 export const PAYLOAD_LIMIT_ENV = 'DURABLE_AGENTS_MAX_PAYLOAD_BYTES';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
-
-/** The Temporal CLI that starts a dev server: `TEMPORAL_CLI_PATH`, else `temporal` on PATH or in pip's scripts. */
-export const temporalCliFromEnv = (env: NodeJS.ProcessEnv = process.env): FoundCli | undefined =>
-  findTemporalCli({ env });
 
 /**
  * Reads connection settings from the environment:

@@ -41,8 +41,8 @@ export function withLimits(raw: unknown, key: string, limits: CallLimits, env: E
   if (!providers[provider])
     throw new Error(`unknown provider "${provider}" (known: ${Object.keys(providers).sort().join(', ')}).`);
   const entry = { ...(limits.concurrency === undefined ? { requestsPerMinute: limits.requestsPerMinute } : limits) };
-  if (model === undefined || model === '') {
-    if (model === '') throw new Error(`"${key}" names no model after the "/".`);
+  if (model === '') throw new Error(`"${key}" names no model after the "/".`);
+  if (model === undefined) {
     file.providers = {
       ...(file.providers ?? {}),
       [provider]: { ...(file.providers?.[provider] ?? {}), limits: entry },

@@ -186,7 +186,7 @@ export function configFileFor(env: Env): string {
 }
 
 /** The config file in use: `file`, else `$DURABLE_AGENTS_CONFIG`, else `./durable-agents.json` if present. */
-export function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
+function resolveConfigPath(file: string | null | undefined, env: Env): string | undefined {
   if (file === null) return undefined;
   if (file !== undefined) return resolve(file);
   const path = configFileFor(env);

@@ -8,9 +8,8 @@ import { Runtime, type InjectedSinks, type TelemetryOptions } from '@temporalio/
 import { METRIC, METRIC_BUCKETS, METRIC_LABEL, type RunMetricsSinks } from '../contracts/telemetry';
 import type { MetricsConfig } from './telemetry-config';
 
-/** The runtime's telemetry options: a Prometheus endpoint when `metrics` is set, else none. */
-export function runtimeTelemetryOptions(metrics: MetricsConfig | undefined): TelemetryOptions | undefined {
-  if (!metrics) return undefined;
+/** The runtime's telemetry options: the Prometheus endpoint of `metrics`. */
+export function runtimeTelemetryOptions(metrics: MetricsConfig): TelemetryOptions {
   return {
     metrics: {
       prometheus: { bindAddress: metrics.bindAddress, histogramBucketOverrides: { ...METRIC_BUCKETS } },

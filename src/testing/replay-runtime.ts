@@ -4,22 +4,21 @@
  * workers' own lines are dropped and core logs below ERROR are not printed.
  */
 import { DefaultLogger, Runtime, type LogLevel, type LogMetadata, type Logger } from '@temporalio/worker';
+import { LevelLogger } from '../worker/level-logger';
 
 /** The `replayName` of every replay worker: their task queues start with it. */
 export const REPLAY_NAME = 'durable-agents-replay';
 
 /** Passes every line to `inner` except those of replay workers. */
-class WithoutReplayLines implements Logger {
-  constructor(private readonly inner: Logger) {}
+class WithoutReplayLines extends LevelLogger {
+  constructor(private readonly inner: Logger) {
+    super();
+  }
+
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
     if (String(meta?.taskQueue ?? '').startsWith(REPLAY_NAME)) return;
     this.inner.log(level, message, meta);
   }
-  trace = (message: string, meta?: LogMetadata) => this.log('TRACE', message, meta);
-  debug = (message: string, meta?: LogMetadata) => this.log('DEBUG', message, meta);
-  info = (message: string, meta?: LogMetadata) => this.log('INFO', message, meta);
-  warn = (message: string, meta?: LogMetadata) => this.log('WARN', message, meta);
-  error = (message: string, meta?: LogMetadata) => this.log('ERROR', message, meta);
 }
 
 /**

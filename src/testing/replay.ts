@@ -8,8 +8,7 @@ import path from 'node:path';
 import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { DurableAgentsPlugin } from '../worker/plugin';
-import type { WorkflowCode } from '../worker/workflow-code';
-import { installedWorkflowCode } from '../worker/worker-config';
+import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from '../worker/workflow-code';
 import { missingWorkflowType, parseMismatch, coreMessage, type Mismatch } from './replay-mismatch';
 import { REPLAY_NAME, installReplayRuntime } from './replay-runtime';
 import { parseJson } from '../common/json-text';
@@ -102,9 +101,11 @@ export function readHistoryFile(file: string): RecordedHistory & { history: Hist
   return { name: file, workflowId: path.basename(file, '.json'), history: parseHistory(file, json) };
 }
 
-/** The replay worker's workflow code: `workflowsPath` bundled, else the installed workflows. */
+/** The replay worker's workflow code: `workflowsPath` bundled, else the installed workflows, as workers load them. */
 function workflowCode(options: ReplayOptions): WorkflowCode {
-  return options.workflowsPath ? { workflowsPath: path.resolve(options.workflowsPath) } : installedWorkflowCode();
+  return options.workflowsPath
+    ? { workflowsPath: path.resolve(options.workflowsPath) }
+    : projectWorkflowCode(prebuiltBundlePath(process.env));
 }
 
 const workflowTypeOf = (history: History): string | undefined =>
@@ -133,8 +134,7 @@ function outcomeOf(input: RecordedHistory & { history: History }, error: Error |
 
 /** True for the SDK's own `History` (event ids are numbers or Longs there, strings in JSON). */
 const isParsed = (history: unknown): history is History =>
-  typeof (history as History | null)?.events?.[0]?.eventId === 'object' ||
-  typeof (history as History | null)?.events?.[0]?.eventId === 'number';
+  ['object', 'number'].includes(typeof (history as History | null)?.events?.[0]?.eventId);
 
 function loaded(input: HistoryInput): RecordedHistory & { history: History } {
   if (typeof input === 'string') return readHistoryFile(input);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../client';
-import { temporalCliFromEnv } from '../connection/connection-settings';
+import { findTemporalCli } from '../connection/find-cli';
 import type { LlmConfigFile } from '../llm';
 import { startDevServer, type RunningDevServer } from '../server/dev-server';
 import { freePort } from '../server/ports';
@@ -68,7 +68,7 @@ async function releaseAll(steps: (() => Promise<unknown>)[]): Promise<void> {
 }
 
 async function startServer(): Promise<RunningDevServer> {
-  const cli = temporalCliFromEnv();
+  const cli = findTemporalCli({ env: process.env });
   if (!cli)
     throw new Error(
       'createTestEnvironment needs the Temporal CLI to start a dev server: install it (`brew install temporal`, ' +

@@ -65,10 +65,7 @@ export class ToolRegistry {
 
   constructor(options: ToolRegistryOptions = {}) {
     this.mcpPool = options.mcpPool ?? new McpPool();
-    this.mcp = {
-      servers: options.mcpServers ?? [],
-      ...(options.runMcpConfigs ? { runConfigs: options.runMcpConfigs } : {}),
-    };
+    this.mcp = { servers: options.mcpServers ?? [], runConfigs: options.runMcpConfigs };
     this.limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
   }
 

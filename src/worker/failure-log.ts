@@ -85,8 +85,7 @@ export class ExpectedFailureLogger extends LevelLogger {
     ]
       .filter(Boolean)
       .join(' ');
-    const type = 'type' in failure ? `${failure.type}: ` : '';
-    const text = `${type}${oneLine(failure.message)}`;
+    const text = `${'type' in failure ? `${failure.type}: ` : ''}${oneLine(failure.message)}`;
     // Symbol keys carry the SDK's timestamp; the rest is in the line.
     const kept: LogMetadata = {};
     for (const key of Object.getOwnPropertySymbols(meta)) kept[key] = meta[key];

@@ -60,11 +60,7 @@ export class RedactingLogger extends LevelLogger {
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
     if (this.secrets.size === 0) return void this.inner.log(level, message, meta);
-    let clean: LogMetadata | undefined;
-    if (meta) {
-      clean = {};
-      for (const key of Reflect.ownKeys(meta)) clean[key] = this.clean(meta[key]);
-    }
+    const clean = meta && Object.fromEntries(Reflect.ownKeys(meta).map((key) => [key, this.clean(meta[key])]));
     this.inner.log(level, this.secrets.redact(message), clean);
   }
 }

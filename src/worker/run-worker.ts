@@ -40,10 +40,9 @@ export function configureWorkerRuntime(
     return;
   }
   const logger = new DefaultLogger(workerLogLevel(env) ?? fallback);
-  const telemetryOptions = runtimeTelemetryOptions(metrics);
   Runtime.install({
     logger: new ExpectedFailureLogger(config ? new RedactingLogger(logger, config.secrets) : logger),
-    ...(telemetryOptions ? { telemetryOptions } : {}),
+    ...(metrics ? { telemetryOptions: runtimeTelemetryOptions(metrics) } : {}),
   });
 }
 

@@ -18,7 +18,7 @@ import { declaredMcp } from '../tools/mcp/worker-servers';
 import { MCP_COMMANDS_ENV, MCP_COMMANDS_REPLACED, type ToolsConfig } from '../tools/tools-config';
 import { deploymentVersionOf, type DeploymentFlags, type WorkerDeploymentVersion } from './worker-deployment';
 import { telemetryConfigOf, telemetrySecrets, type TelemetryConfig } from '../telemetry/telemetry-config';
-import { prebuiltBundlePath, projectWorkflowCode, type WorkflowCode } from './workflow-code';
+import { prebuiltBundlePath } from './workflow-code';
 import { decimalIn } from '../common/decimal';
 
 /** Environment variable: least ms between two writes of one streaming model call's pieces to its run's token stream. */
@@ -107,15 +107,6 @@ export function workerLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel |
   const requested = env[LOG_LEVEL_ENV]?.toUpperCase();
   const levels: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
   return levels.find((level) => level === requested);
-}
-
-/**
- * The project's workflow code as the environment installs it: the prebuilt bundle
- * `DURABLE_AGENTS_WORKFLOW_BUNDLE` names or dist holds, else src/workflows bundled at start. A
- * replay of the project's histories loads the code the worker loads.
- */
-export function installedWorkflowCode(env: NodeJS.ProcessEnv = process.env): WorkflowCode {
-  return projectWorkflowCode(prebuiltBundlePath(env));
 }
 
 /**

@@ -46,9 +46,7 @@ export function createAgentActivities(deps: AgentActivityDeps): AgentActivities 
         const pinned = await pinTools(pinRequest(pin.spec, pin.roles ?? [], conversationOf(call)));
         if (callWaitsForPin(pinned, pin.spec, modelRefOf(call.model))) return { pinned, answered: false };
         // Asked again after pinning, which takes a while: a limit may have been learned meanwhile.
-        const moving = moved(call);
-        if (moving) return { ...moving, pinned };
-        return { ...(await callModel(pinnedCall(pinned, call, pin))), pinned };
+        return { ...(moved(call) ?? (await callModel(pinnedCall(pinned, call, pin)))), pinned };
       }),
     ),
     appendMessages: heartbeating(appendMessages),
