@@ -20,7 +20,9 @@ export class IdleWatch {
   }
 
   /** Aborts when the call has been idle for the timeout. */
-  readonly signal = this.controller.signal;
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
 
   /** Something arrived from the provider. */
   touch(): void {
