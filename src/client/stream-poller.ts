@@ -5,7 +5,7 @@
  * poll, two history events and a workflow task), so a run waiting for hours costs one poll, not a
  * query a second. Every read goes to the newest run of the chain. When the run has ended, one more
  * query reads what it published after the last read (the run is replayed to answer it), so a watch
- * always ends with every entry, tokens included.
+ * always ends with every entry.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {

@@ -1,6 +1,6 @@
 /**
  * Reading a run's token stream (contracts/token-stream.ts) as it grows: what a watcher shows
- * between the run's events, and what a gateway reads on its own (`followTokens`). The tail reads
+ * between the run's events, and what an application reads on its own (`followTokens`). The tail reads
  * what was already streamed, then follows: it subscribes before its first read, so no append is
  * missed, and reads again at each wake-up. A record of a call older than one already read at the
  * same position (an attempt whose worker died, a call the workflow made again) is dropped, so a
